@@ -1,0 +1,1 @@
+export { enforcementSecretName } from './api.js';

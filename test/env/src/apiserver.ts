@@ -1,0 +1,88 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ManagedProcess, type Ownership } from './process.js';
+import { freeLoopbackPort } from './ports.js';
+import { probeStatus } from './http.js';
+import { waitFor } from './wait.js';
+import { writeKubeconfig, type ClusterAccess } from './kubeconfig.js';
+
+export interface StartedApiServer {
+  readonly access: ClusterAccess;
+  readonly kubeconfig: string;
+  readonly process: ManagedProcess;
+}
+
+/** Readiness on a loaded 2-core machine can take over a minute. */
+const READY_TIMEOUT_MS = 120_000;
+
+/**
+ * Starts kube-apiserver the way envtest does: loopback only, a self-signed serving certificate, a static
+ * system:masters token, RBAC, and a service-account key pair so TokenRequest works (tests mint tokens for
+ * ServiceAccounts to exercise RBAC). Waits for /readyz and for the default namespace.
+ */
+export async function startApiServer(binary: string, etcdUrl: string, dir: string, ownership: Ownership): Promise<StartedApiServer> {
+  const port = await freeLoopbackPort();
+  const certDir = join(dir, 'apiserver-certs');
+  mkdirSync(certDir, { recursive: true });
+
+  const token = randomBytes(24).toString('hex');
+  const tokenFile = join(dir, 'tokens.csv');
+  writeFileSync(tokenFile, `${token},keyward-admin,keyward-admin,"system:masters"\n`, { mode: 0o600 });
+
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const signingKey = join(dir, 'sa.key');
+  const verifyKey = join(dir, 'sa.pub');
+  writeFileSync(signingKey, keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(verifyKey, keys.publicKey.export({ type: 'spki', format: 'pem' }));
+
+  const apiserver = ManagedProcess.start(
+    {
+      component: 'kube-apiserver',
+      command: binary,
+      args: [
+        `--etcd-servers=${etcdUrl}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        `--secure-port=${String(port)}`,
+        `--cert-dir=${certDir}`,
+        `--token-auth-file=${tokenFile}`,
+        '--authorization-mode=RBAC',
+        `--service-account-key-file=${verifyKey}`,
+        `--service-account-signing-key-file=${signingKey}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--disable-admission-plugins=ServiceAccount',
+        '--allow-privileged=true',
+        '--v=1',
+      ],
+      logFile: join(dir, 'kube-apiserver.log'),
+    },
+    ownership,
+  );
+  const abortIf = (): void => {
+    apiserver.assertRunning();
+  };
+
+  const server = `https://127.0.0.1:${String(port)}`;
+  // The self-signed apiserver.crt holds the serving certificate followed by its CA.
+  const caPem = await waitFor(() => Promise.resolve(readFileSync(join(certDir, 'apiserver.crt'), 'utf8')), {
+    what: 'kube-apiserver serving certificate',
+    timeoutMs: READY_TIMEOUT_MS,
+    abortIf,
+  });
+  const headers = { authorization: `Bearer ${token}` };
+  await waitFor(
+    () => probeStatus(`${server}/readyz`, 200, { ca: caPem, headers }),
+    { what: 'kube-apiserver /readyz', timeoutMs: READY_TIMEOUT_MS, intervalMs: 500, abortIf },
+  );
+  await waitFor(
+    () => probeStatus(`${server}/api/v1/namespaces/default`, 200, { ca: caPem, headers }),
+    { what: 'the default namespace', timeoutMs: READY_TIMEOUT_MS, intervalMs: 500, abortIf },
+  );
+
+  const access: ClusterAccess = { server, caPem, token, user: 'keyward-admin' };
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeKubeconfig(kubeconfig, access);
+  return { access, kubeconfig, process: apiserver };
+}

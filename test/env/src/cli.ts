@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * keyward-env: a real local environment for people.
+ *   up      starts it in the foreground, shows what runs until Ctrl-C, then stops everything
+ *   start   starts etcd, kube-apiserver, kube-controller-manager, MariaDB and Keystone in the background
+ *   status  prints how to reach a running one
+ *   stop    stops it and removes its data
+ * The folder is $KEYWARD_ENV_DIR (default: <tmpdir>/keyward-dev-env). Tests attach to it with KEYWARD_ENV_DIR set.
+ */
+import { join } from 'node:path';
+import { attachEnvironment, startEnvironment, stopEnvironmentAt, type EnvironmentInfo } from './environment.js';
+import { defaultDaemonDir } from './defaults.js';
+import { repoRoot } from './paths.js';
+import { statusTable } from './status-table.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+function describe(info: EnvironmentInfo): string {
+  const lines = [
+    `folder:          ${info.dir}`,
+    `kubeconfig:      ${info.kubeconfig}`,
+    `                 export KUBECONFIG=${info.kubeconfig}`,
+    `API server:      ${info.kubernetes.server}`,
+  ];
+  if (info.keystone !== undefined) {
+    lines.push(
+      `Keystone:        ${info.keystone.url}`,
+      `Keystone admin:  user ${info.keystone.username}, password ${info.keystone.password}, project ${info.keystone.projectName}, domain ${info.keystone.domain}`,
+    );
+  }
+  lines.push('processes:', ...info.components.map((c) => `  ${c.component.padEnd(24)} pid ${String(c.pid).padEnd(8)} log ${c.logFile}`));
+  return lines.join('\n');
+}
+
+const crdFolders = [join(repoRoot, 'test', 'fixtures', 'crds')];
+
+/**
+ * Foreground mode: a live status table (redrawn on a terminal, a line every 30 s otherwise). The
+ * environment's own SIGINT/SIGTERM handling stops everything and ends the process.
+ */
+async function up(): Promise<never> {
+  const startedAt = Date.now();
+  const environment = await startEnvironment({ ownership: 'session', crdFolders, log: (line) => { console.log(`  ${line}`); } });
+  console.log(`\nenvironment running; Ctrl-C stops it\n${describe(environment.info)}\n`);
+  const tty = process.stdout.isTTY;
+  let drawnLines = 0;
+  for (;;) {
+    const table = statusTable(environment.info, startedAt);
+    if (tty && drawnLines > 0) process.stdout.write(`\x1b[${String(drawnLines)}A\x1b[J`);
+    console.log(table);
+    drawnLines = table.split('\n').length;
+    await sleep(tty ? 2_000 : 30_000);
+  }
+}
+
+async function main(command: string | undefined): Promise<void> {
+  const dir = defaultDaemonDir();
+  switch (command) {
+    case 'up':
+      await up();
+      return;
+    case 'start': {
+      await stopEnvironmentAt(dir);
+      const environment = await startEnvironment({
+        dir,
+        ownership: 'daemon',
+        crdFolders,
+        log: (line) => { console.log(`  ${line}`); },
+      });
+      console.log(`\nenvironment running (stop it with: pnpm devenv stop)\n${describe(environment.info)}`);
+      return;
+    }
+    case 'status':
+      console.log(describe(attachEnvironment(dir)));
+      return;
+    case 'stop':
+      await stopEnvironmentAt(dir);
+      console.log('environment stopped');
+      return;
+    default:
+      console.error('usage: keyward-env up|start|status|stop');
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv[2]).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,212 @@
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startApiServer } from './apiserver.js';
+import { ensureControlPlaneBinaries } from './binaries.js';
+import { startControllerManager } from './controller-manager.js';
+import { installCrds, readCrds } from './crds.js';
+import { startEtcd } from './etcd.js';
+import { startKeystone } from './keystone.js';
+import type { KeystoneAdminCredentials } from './keystone-admin.js';
+import type { ClusterAccess } from './kubeconfig.js';
+import { startMariaDb } from './mariadb.js';
+import { processGroupPeakRssMiB } from './memory.js';
+import { isAlive, stopProcessGroup, type ManagedProcess, type Ownership } from './process.js';
+import { ensureSystemPackages } from './system-packages.js';
+import { ComponentError } from './errors.js';
+
+export interface ComponentInfo {
+  readonly component: string;
+  readonly pid: number;
+  readonly logFile: string;
+}
+
+/** Everything a test or a person needs to use a running environment; saved as env.json in its folder. */
+export interface EnvironmentInfo {
+  readonly dir: string;
+  readonly kubeconfig: string;
+  readonly kubernetes: ClusterAccess;
+  readonly keystone?: KeystoneAdminCredentials;
+  /** In start order; stopped in reverse. */
+  readonly components: readonly ComponentInfo[];
+  readonly startedAt: string;
+}
+
+export interface StartOptions {
+  /** Folder for data, logs and env.json; a fresh temporary folder by default. */
+  readonly dir?: string;
+  /** "session": everything stops when this process exits; "daemon": it keeps running until stopEnvironment. */
+  readonly ownership: Ownership;
+  /** Folders whose CRDs are installed before kube-controller-manager starts. */
+  readonly crdFolders?: readonly string[];
+  /** Start MariaDB and Keystone too (default true). */
+  readonly keystone?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+const STATE_FILE = 'env.json';
+
+export function kubeConfigFor(info: Pick<EnvironmentInfo, 'kubeconfig'>): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(info.kubeconfig);
+  return kubeConfig;
+}
+
+/** Runs one start-up step, logs how long it took, and names the step in any error it throws. */
+async function step<T>(log: (line: string) => void, what: string, work: () => Promise<T>): Promise<T> {
+  const start = Date.now();
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    if (error instanceof ComponentError) throw error;
+    throw new ComponentError(what, error instanceof Error ? error.message : String(error));
+  }
+  log(`${what} ready in ${((Date.now() - start) / 1000).toFixed(1)}s`);
+  return result;
+}
+
+/**
+ * For session ownership: on SIGINT or SIGTERM, stops what has started so far and exits (Node would
+ * otherwise die without running exit hooks, leaving the process groups behind).
+ */
+class SignalGuard {
+  readonly #onSignal: (signal: NodeJS.Signals) => void;
+  /** What a signal runs: first "stop what has started", then the whole Environment's stop. */
+  stop: () => Promise<void>;
+
+  constructor(stop: () => Promise<void>, log: (line: string) => void) {
+    this.stop = stop;
+    this.#onSignal = (signal) => {
+      log(`${signal}: stopping the environment`);
+      void this.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    };
+    process.once('SIGINT', this.#onSignal);
+    process.once('SIGTERM', this.#onSignal);
+  }
+
+  release(): void {
+    process.removeListener('SIGINT', this.#onSignal);
+    process.removeListener('SIGTERM', this.#onSignal);
+  }
+}
+
+/** A started environment, owned by this process. */
+export class Environment {
+  #stopped = false;
+
+  constructor(
+    readonly info: EnvironmentInfo,
+    private readonly processes: readonly ManagedProcess[],
+    private readonly log: (line: string) => void,
+    private readonly guard: SignalGuard | undefined,
+  ) {}
+
+  kubeConfig(): KubeConfig {
+    return kubeConfigFor(this.info);
+  }
+
+  /** Peak resident memory per component so far, in MiB. */
+  peakMemory(): Record<string, number> {
+    return Object.fromEntries(this.processes.map((p) => [p.spec.component, processGroupPeakRssMiB(p.pid)]));
+  }
+
+  /** Stops every component in reverse start order and removes the folder (kept when KEYWARD_KEEP_ENV=1). */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    const memory = Object.entries(this.peakMemory()).map(([name, mib]) => `${name} ${String(mib)} MiB`);
+    this.log(`peak memory: ${memory.join(', ')}`);
+    for (const child of [...this.processes].reverse()) await child.stop();
+    this.guard?.release();
+    if (process.env['KEYWARD_KEEP_ENV'] === '1') this.log(`kept ${this.info.dir}`);
+    else rmSync(this.info.dir, { recursive: true, force: true });
+    this.log('environment stopped');
+  }
+}
+
+/**
+ * Starts the control plane (etcd, kube-apiserver, CRDs, kube-controller-manager) and, alongside it,
+ * MariaDB and Keystone. If any part fails, whatever did start is stopped before the error is rethrown
+ * (the folder and its logs are kept for diagnosis).
+ */
+export async function startEnvironment(options: StartOptions): Promise<Environment> {
+  const log = options.log ?? ((line: string) => { process.stderr.write(`[env] ${line}\n`); });
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'keyward-env-'));
+  mkdirSync(dir, { recursive: true });
+  const started: ManagedProcess[] = [];
+  const track = <T extends { process: ManagedProcess }>(component: T): T => {
+    started.push(component.process);
+    return component;
+  };
+
+  const stopStarted = async (): Promise<void> => {
+    for (const child of [...started].reverse()) await child.stop();
+  };
+  const guard = options.ownership === 'session' ? new SignalGuard(stopStarted, log) : undefined;
+
+  const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess }> => {
+    const binaries = await ensureControlPlaneBinaries(log);
+    const etcd = await step(log, 'etcd', async () => track(await startEtcd(binaries.etcd, dir, options.ownership)));
+    const apiserver = await step(log, 'kube-apiserver', async () =>
+      track(await startApiServer(binaries.kubeApiserver, etcd.url, dir, options.ownership)),
+    );
+    const crds = readCrds(options.crdFolders ?? []);
+    if (crds.length > 0) {
+      await step(log, 'CRDs', () => installCrds(kubeConfigFor(apiserver), crds));
+    }
+    await step(log, 'kube-controller-manager', async () => {
+      started.push(await startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, dir, options.ownership));
+    });
+    return apiserver;
+  };
+
+  const startIdentity = async (): Promise<KeystoneAdminCredentials | undefined> => {
+    if (options.keystone === false) return undefined;
+    await ensureSystemPackages(log);
+    const db = await step(log, 'mariadb', async () => track(await startMariaDb(dir, options.ownership)));
+    const keystone = await step(log, 'keystone', async () => track(await startKeystone(dir, db, options.ownership)));
+    return keystone.admin;
+  };
+
+  const [controlPlane, identity] = await Promise.allSettled([startControlPlane(), startIdentity()]);
+  if (controlPlane.status === 'rejected' || identity.status === 'rejected') {
+    await stopStarted();
+    guard?.release();
+    log(`start-up failed; logs kept in ${dir}`);
+    throw controlPlane.status === 'rejected' ? controlPlane.reason : (identity as PromiseRejectedResult).reason;
+  }
+
+  const info: EnvironmentInfo = {
+    dir,
+    kubeconfig: controlPlane.value.kubeconfig,
+    kubernetes: controlPlane.value.access,
+    ...(identity.value === undefined ? {} : { keystone: identity.value }),
+    components: started.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),
+    startedAt: new Date().toISOString(),
+  };
+  writeFileSync(join(dir, STATE_FILE), JSON.stringify(info, null, 2), { mode: 0o600 });
+  const environment = new Environment(info, started, log, guard);
+  if (guard !== undefined) guard.stop = () => environment.stop();
+  return environment;
+}
+
+/** Reads a running environment's env.json and checks that all of its processes are still alive. */
+export function attachEnvironment(dir: string): EnvironmentInfo {
+  const file = join(dir, STATE_FILE);
+  if (!existsSync(file)) throw new Error(`no environment at ${dir} (missing ${STATE_FILE}); start one first`);
+  const info = JSON.parse(readFileSync(file, 'utf8')) as EnvironmentInfo;
+  const dead = info.components.filter((c) => !isAlive(c.pid)).map((c) => c.component);
+  if (dead.length > 0) throw new Error(`the environment at ${dir} is not healthy: ${dead.join(', ')} not running; stop it and start again`);
+  return info;
+}
+
+/** Stops an environment started by another process (daemon ownership) and removes its folder. */
+export async function stopEnvironmentAt(dir: string): Promise<void> {
+  const file = join(dir, STATE_FILE);
+  if (!existsSync(file)) return;
+  const info = JSON.parse(readFileSync(file, 'utf8')) as EnvironmentInfo;
+  for (const component of [...info.components].reverse()) await stopProcessGroup(component.pid);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,11 @@
+export { startEnvironment, attachEnvironment, stopEnvironmentAt, kubeConfigFor, Environment } from './environment.js';
+export type { EnvironmentInfo, StartOptions, ComponentInfo } from './environment.js';
+export { installCrds, readCrds } from './crds.js';
+export { KeystoneAdmin, passwordAuthBody } from './keystone-admin.js';
+export type { KeystoneAdminCredentials, KeystoneUserCredentials } from './keystone-admin.js';
+export { ComponentError } from './errors.js';
+export { waitFor } from './wait.js';
+export type { WaitOptions } from './wait.js';
+export { httpCall } from './http.js';
+export type { HttpResponse, HttpOptions } from './http.js';
+export * from './testing.js';

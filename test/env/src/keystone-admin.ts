@@ -1,0 +1,89 @@
+import { httpCall } from './http.js';
+
+export interface KeystoneAdminCredentials {
+  /** Identity v3 endpoint, ending in /v3. */
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  readonly projectName: string;
+  readonly domain: string;
+}
+
+export interface KeystoneUserCredentials {
+  readonly userId: string;
+  readonly userName: string;
+  readonly password: string;
+  readonly projectId: string;
+  readonly projectName: string;
+  readonly domain: string;
+}
+
+/** The body of a project-scoped password authentication request. */
+export function passwordAuthBody(user: { username: string; password: string; projectName: string; domain: string }): string {
+  return JSON.stringify({
+    auth: {
+      identity: { methods: ['password'], password: { user: { name: user.username, domain: { name: user.domain }, password: user.password } } },
+      scope: { project: { name: user.projectName, domain: { name: user.domain } } },
+    },
+  });
+}
+
+interface Named {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Admin calls the tests need to set Keystone up. Not product code: Keyward's Keystone client lives in @keyward/core. */
+export class KeystoneAdmin {
+  private constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
+
+  static async login(admin: KeystoneAdminCredentials): Promise<KeystoneAdmin> {
+    const res = await httpCall(`${admin.url}/auth/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: passwordAuthBody(admin),
+    });
+    const token = res.headers['x-subject-token'];
+    if (res.status !== 201 || token === undefined) throw new Error(`Keystone admin login failed: HTTP ${String(res.status)}`);
+    return new KeystoneAdmin(admin.url, token);
+  }
+
+  private async call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+    const res = await httpCall(`${this.url}${path}`, {
+      method,
+      headers: { 'x-auth-token': this.token, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (res.status >= 300) throw new Error(`Keystone ${method} ${path}: HTTP ${String(res.status)} ${res.body.slice(0, 300)}`);
+    return res.body === '' ? {} : (JSON.parse(res.body) as Record<string, unknown>);
+  }
+
+  /** Finds an object by name in a collection ("projects", "roles", "users") or creates it with `fields`. */
+  private async findOrCreate(collection: string, singular: string, name: string, fields: Record<string, unknown>): Promise<Named> {
+    const found = (await this.call('GET', `/${collection}?name=${encodeURIComponent(name)}`))[collection] as Named[] | undefined;
+    const existing = found?.[0];
+    if (existing !== undefined) return existing;
+    return (await this.call('POST', `/${collection}`, { [singular]: { name, ...fields } }))[singular] as Named;
+  }
+
+  /**
+   * Ensures a project, a role and a password user with that role on the project (the shape of an OpenStack
+   * service user). Idempotent; uses the REST API because the Debian openstack CLI's `role add` is broken.
+   */
+  async ensureServiceUser(options: { userName: string; password: string; projectName?: string; roleName?: string }): Promise<KeystoneUserCredentials> {
+    const projectName = options.projectName ?? 'service';
+    const project = await this.findOrCreate('projects', 'project', projectName, { domain_id: 'default', enabled: true });
+    const role = await this.findOrCreate('roles', 'role', options.roleName ?? 'service', {});
+    const user = await this.findOrCreate('users', 'user', options.userName, {
+      domain_id: 'default',
+      enabled: true,
+      password: options.password,
+      default_project_id: project.id,
+    });
+    await this.call('PUT', `/projects/${project.id}/users/${user.id}/roles/${role.id}`);
+    return { userId: user.id, userName: options.userName, password: options.password, projectId: project.id, projectName, domain: 'Default' };
+  }
+}
