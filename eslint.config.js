@@ -36,6 +36,7 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: false }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // @kubernetes/client-node declares its API objects as classes but sends and returns plain JSON objects;
       // object literals are the intended way to build them.
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',

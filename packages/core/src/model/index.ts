@@ -1,8 +1,6 @@
-export {
-  DNS1123_LABEL_MAX_LENGTH,
-  DNS1123_SUBDOMAIN_MAX_LENGTH,
-  isDns1123Label,
-  isDns1123Subdomain,
-  shortHash,
-  truncateWithHash,
-} from './names.js';
+export * from './names.js';
+export * from './conditions.js';
+export * from './duration.js';
+export * from './refs.js';
+export * from './sensitive.js';
+export * from './codec.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { isDns1123Label, isDns1123Subdomain, truncateWithHash } from '../src/model/names.js';
+import { isDns1123Label, isDns1123Subdomain, truncateWithHash } from '../../src/model/names.js';
 
 const labelChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'.split(''));
 const label = fc

@@ -1,0 +1,17 @@
+export * from './errors.js';
+export * from './types.js';
+export { interpret, dryRun, toKeywardError } from './interpret.js';
+export type { InterpretOptions } from './interpret.js';
+export { standardHandlers, keystoneClientPool } from './handlers.js';
+export type { StandardHandlerOptions } from './handlers.js';
+export { controlHandlers } from './control.js';
+export { KubeClient, ContentType, FIELD_MANAGER } from './kubernetes/client.js';
+export type { KubeClientOptions, KubeRequestInfo, KubeCall, ListResult } from './kubernetes/client.js';
+export { kubernetesHandlers } from './kubernetes/handlers.js';
+export type { KubernetesActionKind, KubernetesHandlerOptions } from './kubernetes/handlers.js';
+export { resourcePath, labelSelector } from './kubernetes/paths.js';
+export { KeystoneClient } from './keystone/client.js';
+export type * from './keystone/client.js';
+export { keystoneHandlers } from './keystone/handlers.js';
+export type { KeystoneActionKind, KeystoneHandlerDependencies } from './keystone/handlers.js';
+export { TokenCache } from './keystone/token-cache.js';

@@ -1,0 +1,131 @@
+import { describeAction } from '../plan/describe.js';
+import type { Plan, Step } from '../plan/plan.js';
+import type { Action, ActionKind } from '../plan/registry.js';
+import { isOutputRef, resolveTemplate, type OutputRef, type Value } from '../plan/values.js';
+import { KeywardError, type KeywardErrorFields } from './errors.js';
+import type { Handler, HandlerContext, Handlers, PlanResult, StepOutcome, StepResult } from './types.js';
+
+export interface InterpretOptions {
+  /** Told about each step as it finishes (logs, metrics). */
+  readonly onStep?: (result: StepResult) => void;
+}
+
+/** Any thrown value as a KeywardError; unexpected ones keep only their message. */
+export function toKeywardError(error: unknown): KeywardError {
+  if (error instanceof KeywardError) return error;
+  return new KeywardError({
+    api: 'keyward',
+    code: 0,
+    reason: 'InternalError',
+    message: error instanceof Error ? error.message : String(error),
+    retryable: true,
+  });
+}
+
+function errorFields(error: KeywardError): KeywardErrorFields {
+  return { api: error.api, code: error.code, reason: error.reason, message: error.message, retryable: error.retryable };
+}
+
+class Outputs implements HandlerContext {
+  readonly #byStep = new Map<string, Readonly<Record<string, unknown>>>();
+
+  record(step: string, outputs: object): void {
+    this.#byStep.set(step, outputs as Readonly<Record<string, unknown>>);
+  }
+
+  lookup(ref: OutputRef<unknown>): unknown {
+    const outputs = this.#byStep.get(ref.step);
+    if (outputs === undefined || !(ref.output in outputs)) {
+      throw new KeywardError({ api: 'keyward', code: 0, reason: 'InvalidPlan', message: `step ${ref.step} produced no output "${ref.output}"`, retryable: false });
+    }
+    return outputs[ref.output];
+  }
+
+  resolve<T>(value: Value<T>): T {
+    return isOutputRef(value) ? (this.lookup(value) as T) : value;
+  }
+
+  resolveTemplate(template: Parameters<HandlerContext['resolveTemplate']>[0]): ReturnType<HandlerContext['resolveTemplate']> {
+    return resolveTemplate(template, (ref) => this.lookup(ref));
+  }
+}
+
+function result(step: Pick<Step, 'id' | 'reason'> & { action: Action }, outcome: StepOutcome, durationMs: number, error?: KeywardError): StepResult {
+  return {
+    id: step.id,
+    kind: step.action.kind,
+    summary: describeAction(step.action),
+    reason: step.reason,
+    outcome,
+    durationMs,
+    ...(error === undefined ? {} : { error: errorFields(error) }),
+  };
+}
+
+async function runAction(handlers: Handlers, action: Action, outputs: Outputs): Promise<{ outcome: 'applied' | 'unchanged'; outputs: object }> {
+  // The table is keyed by kind, so the handler found matches the action's own type.
+  const handler = handlers[action.kind] as Handler<ActionKind> | undefined;
+  if (handler === undefined) {
+    throw new KeywardError({ api: 'keyward', code: 0, reason: 'InvalidPlan', message: `no handler for ${action.kind}`, retryable: false });
+  }
+  return handler(action, outputs);
+}
+
+/**
+ * Runs a plan's steps in order with the given handlers. The first failure stops the plan: later steps are
+ * "skipped", and the compensations of steps that already applied run in reverse order.
+ */
+export async function interpret(plan: Plan, handlers: Handlers, options: InterpretOptions = {}): Promise<PlanResult> {
+  const outputs = new Outputs();
+  const results: StepResult[] = [];
+  const applied: Step[] = [];
+  let failure: KeywardError | undefined;
+
+  for (const step of plan.steps) {
+    if (failure !== undefined) {
+      results.push(result(step, 'skipped', 0));
+      continue;
+    }
+    const started = Date.now();
+    try {
+      const done = await runAction(handlers, step.action, outputs);
+      outputs.record(step.id, done.outputs);
+      if (done.outcome === 'applied') applied.push(step);
+      results.push(result(step, done.outcome, Date.now() - started));
+    } catch (error) {
+      failure = toKeywardError(error);
+      results.push(result(step, 'failed', Date.now() - started, failure));
+    }
+    const last = results[results.length - 1];
+    if (last !== undefined) options.onStep?.(last);
+  }
+
+  const compensations: StepResult[] = [];
+  if (failure !== undefined) {
+    for (const step of [...applied].reverse()) {
+      if (step.compensation === undefined) continue;
+      const compensating = { id: `${step.id}-compensation`, action: step.compensation.action, reason: step.compensation.reason };
+      const started = Date.now();
+      try {
+        const done = await runAction(handlers, compensating.action, outputs);
+        compensations.push(result(compensating, done.outcome, Date.now() - started));
+      } catch (error) {
+        compensations.push(result(compensating, 'failed', Date.now() - started, toKeywardError(error)));
+      }
+      const last = compensations[compensations.length - 1];
+      if (last !== undefined) options.onStep?.(last);
+    }
+  }
+
+  return {
+    ok: failure === undefined,
+    steps: results,
+    compensations,
+    ...(failure === undefined ? {} : { error: errorFields(failure) }),
+  };
+}
+
+/** A dry run: every step reported as "planned", nothing executed. */
+export function dryRun(plan: Plan): PlanResult {
+  return { ok: true, steps: plan.steps.map((step) => result(step, 'planned', 0)), compensations: [] };
+}

@@ -1,0 +1,68 @@
+import type { KeystoneSession } from '../../plan/keystone.js';
+import type { HandlerSet } from '../types.js';
+import { KeywardError } from '../errors.js';
+import type { KeystoneClient } from './client.js';
+import type { TokenCache } from './token-cache.js';
+
+export type KeystoneActionKind =
+  | 'keystone.authenticate'
+  | 'keystone.createApplicationCredential'
+  | 'keystone.listApplicationCredentials'
+  | 'keystone.revokeApplicationCredential';
+
+export interface KeystoneHandlerDependencies {
+  /** The client for an endpoint (one per endpoint, so each has its own limiter). */
+  readonly clientFor: (endpoint: string) => KeystoneClient;
+  /** Reuses a user's token until shortly before it expires. */
+  readonly tokens: TokenCache;
+}
+
+/**
+ * Handlers for the Keystone actions. Authentication goes through the token cache; a token Keystone rejects
+ * (revoked before it expired) is dropped from the cache so the next reconcile logs in again.
+ */
+export function keystoneHandlers({ clientFor, tokens }: KeystoneHandlerDependencies): HandlerSet<KeystoneActionKind> {
+  const withSession = async <T>(session: KeystoneSession, call: (client: KeystoneClient) => Promise<T>): Promise<T> => {
+    try {
+      return await call(clientFor(session.endpoint));
+    } catch (error) {
+      if (error instanceof KeywardError && error.code === 401) tokens.forgetToken(session.token);
+      throw error;
+    }
+  };
+  return {
+    'keystone.authenticate': async (action) => {
+      const client = clientFor(action.endpoint);
+      const token = await tokens.token(client, action);
+      const session: KeystoneSession = { endpoint: action.endpoint, token: token.token, userId: token.userId };
+      return { outcome: 'unchanged', outputs: { session } };
+    },
+
+    'keystone.createApplicationCredential': async (action, context) => {
+      const session = context.resolve(action.session);
+      const created = await withSession(session, (client) => client.createApplicationCredential(session.token, session.userId, {
+        name: action.name,
+        description: action.description,
+        roles: action.roles,
+        ...(action.accessRules === undefined ? {} : { accessRules: action.accessRules }),
+        unrestricted: action.unrestricted,
+        expiresAt: action.expiresAt,
+      }));
+      return { outcome: 'applied', outputs: { id: created.id, name: created.name, secret: created.secret, expiresAt: created.expiresAt } };
+    },
+
+    'keystone.listApplicationCredentials': async (action, context) => {
+      const session = context.resolve(action.session);
+      const filter = action.name === undefined ? {} : { name: action.name };
+      const credentials = await withSession(session, (client) => client.listApplicationCredentials(session.token, session.userId, filter));
+      return { outcome: 'unchanged', outputs: { credentials } };
+    },
+
+    'keystone.revokeApplicationCredential': async (action, context) => {
+      const session = context.resolve(action.session);
+      const id = context.resolve(action.id);
+      const result = await withSession(session, (client) => client.revokeApplicationCredential(session.token, session.userId, id));
+      return { outcome: result === 'revoked' ? 'applied' : 'unchanged', outputs: {} };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { deepEqual } from '../../plan/equality.js';
+import type { KubeObject } from '../../plan/kubernetes.js';
+import type { Json } from '../../plan/values.js';
+
+type JsonObject = Record<string, Json>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A Secret body with `stringData` folded into base64 `data`, as the server stores it. */
+function withStringDataEncoded(body: JsonObject): JsonObject {
+  const { stringData, ...rest } = body;
+  if (!isObject(stringData)) return body;
+  const data: JsonObject = isObject(rest['data']) ? { ...rest['data'] } : {};
+  for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8').toString('base64');
+  return { ...rest, data };
+}
+
+function isSubsetMap(wanted: Json | undefined, actual: unknown): boolean {
+  if (!isObject(wanted)) return true;
+  const have = isObject(actual) ? actual : {};
+  return Object.entries(wanted).every(([key, value]) => deepEqual(have[key], value));
+}
+
+/**
+ * Whether an existing object already has everything a create-only body states: the same top-level fields
+ * (data, type, spec, ...), and the body's labels and annotations among its own. Server-filled metadata
+ * (uid, resourceVersion, managedFields) is ignored.
+ */
+export function hasStatedContent(existing: KubeObject, body: Json): boolean {
+  if (!isObject(body)) return false;
+  const wanted = withStringDataEncoded(body);
+  const { metadata, apiVersion: _v, kind: _k, ...fields } = wanted;
+  const meta = isObject(metadata) ? metadata : {};
+  return (
+    Object.entries(fields).every(([key, value]) => deepEqual(existing[key], value)) &&
+    isSubsetMap(meta['labels'], existing.metadata.labels) &&
+    isSubsetMap(meta['annotations'], existing.metadata.annotations)
+  );
+}
+
+/**
+ * A JSON merge patch (RFC 7386) that turns `observed` into `desired`: changed and new fields are set, fields
+ * `desired` lacks are set to null (removed), nested objects are patched recursively.
+ */
+export function mergePatch(observed: unknown, desired: Json): Json {
+  if (!isObject(desired) || !isObject(observed)) return desired;
+  const patch: JsonObject = {};
+  for (const [key, value] of Object.entries(desired)) {
+    if (!deepEqual(observed[key], value)) patch[key] = mergePatch(observed[key], value);
+  }
+  for (const key of Object.keys(observed)) if (!(key in desired)) patch[key] = null;
+  return patch;
+}

@@ -1,0 +1,171 @@
+import { describeRef, type ObjectRef } from '../../model/refs.js';
+import type { KubeObject, Precondition } from '../../plan/kubernetes.js';
+import type { Json } from '../../plan/values.js';
+import { KeywardError } from '../errors.js';
+import type { HandlerSet } from '../types.js';
+import { ContentType, type KubeClient } from './client.js';
+import { hasStatedContent, mergePatch } from './compare.js';
+import { resourcePath } from './paths.js';
+import { coreTypes } from '../../model/refs.js';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '../../model/names.js';
+import { randomBytes } from 'node:crypto';
+
+export type KubernetesActionKind =
+  | 'k8s.apply' | 'k8s.create' | 'k8s.patch' | 'k8s.delete' | 'k8s.addFinalizer' | 'k8s.removeFinalizer' | 'k8s.status' | 'k8s.event';
+
+export interface KubernetesHandlerOptions {
+  /** events.k8s.io reportingController, e.g. "keyward.dev/keystone-appcred". */
+  readonly reportingController: string;
+  /** events.k8s.io reportingInstance: this process (pod name or host name). */
+  readonly reportingInstance: string;
+  readonly now?: () => Date;
+}
+
+/** Attempts for a read-modify-write that lost a race with another writer. */
+const CONFLICT_ATTEMPTS = 5;
+
+function isConflict(error: unknown): boolean {
+  return error instanceof KeywardError && error.code === 409;
+}
+
+function changed(before: KubeObject | undefined, after: KubeObject): 'applied' | 'unchanged' {
+  return before?.metadata.resourceVersion === after.metadata.resourceVersion ? 'unchanged' : 'applied';
+}
+
+/** "<object>.<time><random>" as client-go names events (generateName must itself be a valid name, "x." is not). */
+function eventName(objectName: string, time: Date): string {
+  const suffix = `${time.getTime().toString(16)}${randomBytes(3).toString('hex')}`;
+  return `${truncateWithHash(objectName, DNS1123_SUBDOMAIN_MAX_LENGTH - suffix.length - 1)}.${suffix}`;
+}
+
+/** metav1.MicroTime: RFC 3339 with microseconds. */
+function microTime(date: Date): string {
+  return `${date.toISOString().slice(0, 23)}000Z`;
+}
+
+function preconditionMetadata(precondition: Precondition | undefined): Json {
+  const meta: Record<string, Json> = {};
+  if (precondition?.uid !== undefined) meta['uid'] = precondition.uid;
+  if (precondition?.resourceVersion !== undefined) meta['resourceVersion'] = precondition.resourceVersion;
+  return meta;
+}
+
+/**
+ * Changes an object's finalizers with a read-modify-write guarded by resourceVersion; on a conflict it reads
+ * again and retries, which is safe because the change is decided afresh from the new read.
+ */
+async function updateFinalizers(client: KubeClient, ref: ObjectRef, change: (current: readonly string[]) => readonly string[] | undefined): Promise<'applied' | 'unchanged'> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await client.get(ref);
+    if (current === undefined) return 'unchanged';
+    const next = change(current.metadata.finalizers ?? []);
+    if (next === undefined) return 'unchanged';
+    try {
+      await client.patch(ref, { metadata: { resourceVersion: current.metadata.resourceVersion ?? '', finalizers: next } }, ContentType.mergePatch);
+      return 'applied';
+    } catch (error) {
+      if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Handlers for every Kubernetes action, over one client. */
+export function kubernetesHandlers(client: KubeClient, options: KubernetesHandlerOptions): HandlerSet<KubernetesActionKind> {
+  const now = options.now ?? (() => new Date());
+  return {
+    'k8s.apply': async (action, context) => {
+      const object = await client.apply(action.ref, context.resolveTemplate(action.object), action.force ?? false);
+      return { outcome: changed(action.observed, object), outputs: { object } };
+    },
+
+    'k8s.create': async (action, context) => {
+      const body = context.resolveTemplate(action.object);
+      try {
+        return { outcome: 'applied', outputs: { object: await client.create(action.ref, body) } };
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+        const existing = await client.get(action.ref);
+        if (existing !== undefined && hasStatedContent(existing, body)) return { outcome: 'unchanged', outputs: { object: existing } };
+        throw new KeywardError({
+          api: 'kubernetes',
+          code: 409,
+          reason: 'AlreadyExists',
+          message: `create ${describeRef(action.ref)}: it already exists with different content, and it is not changed in place`,
+          retryable: false,
+        });
+      }
+    },
+
+    'k8s.patch': async (action, context) => {
+      const { patch, precondition } = action;
+      if (patch.type === 'merge') {
+        const body = context.resolveTemplate(patch.body) as Record<string, Json>;
+        const metadata = { ...(body['metadata'] as Record<string, Json> | undefined), ...(preconditionMetadata(precondition) as Record<string, Json>) };
+        const object = await client.patch(action.ref, Object.keys(metadata).length === 0 ? body : { ...body, metadata }, ContentType.mergePatch);
+        return { outcome: changed(action.observed, object), outputs: { object } };
+      }
+      const tests = Object.entries(preconditionMetadata(precondition) as Record<string, Json>).map(([field, value]) => ({ op: 'test', path: `/metadata/${field}`, value }));
+      const operations = patch.operations.map((op) => (op.value === undefined ? { op: op.op, path: op.path } : { op: op.op, path: op.path, value: context.resolveTemplate(op.value) }));
+      const object = await client.patch(action.ref, [...tests, ...operations], ContentType.jsonPatch);
+      return { outcome: changed(action.observed, object), outputs: { object } };
+    },
+
+    'k8s.delete': async (action) => {
+      const deleted = await client.delete(action.ref, {
+        ...(action.precondition === undefined ? {} : { preconditions: { ...action.precondition } }),
+        ...(action.propagation === undefined ? {} : { propagationPolicy: action.propagation }),
+      });
+      return { outcome: deleted ? 'applied' : 'unchanged', outputs: {} };
+    },
+
+    'k8s.addFinalizer': async (action) => ({
+      outcome: await updateFinalizers(client, action.ref, (current) => (current.includes(action.finalizer) ? undefined : [...current, action.finalizer])),
+      outputs: {},
+    }),
+
+    'k8s.removeFinalizer': async (action) => ({
+      outcome: await updateFinalizers(client, action.ref, (current) =>
+        current.includes(action.finalizer) ? current.filter((f) => f !== action.finalizer) : undefined,
+      ),
+      outputs: {},
+    }),
+
+    'k8s.status': async (action, context) => {
+      const desired = context.resolveTemplate(action.status);
+      await client.patch(action.ref, { status: mergePatch(action.observed ?? {}, desired) }, ContentType.mergePatch, 'status');
+      return { outcome: 'applied', outputs: {} };
+    },
+
+    'k8s.event': async (action) => {
+      const { regarding } = action;
+      const namespace = regarding.namespace ?? 'default';
+      await client.raw({
+        method: 'POST',
+        path: resourcePath(coreTypes.event, namespace),
+        body: {
+          apiVersion: 'events.k8s.io/v1',
+          kind: 'Event',
+          metadata: { name: eventName(regarding.name, now()), namespace },
+          eventTime: microTime(now()),
+          reportingController: options.reportingController,
+          reportingInstance: options.reportingInstance,
+          action: action.action,
+          reason: action.reason,
+          note: action.note.slice(0, 1024),
+          type: action.type,
+          regarding: {
+            apiVersion: regarding.type.group === '' ? regarding.type.version : `${regarding.type.group}/${regarding.type.version}`,
+            kind: regarding.type.kind,
+            name: regarding.name,
+            namespace: regarding.namespace,
+            uid: regarding.uid,
+          },
+        },
+        what: `record event ${action.reason} on ${describeRef(regarding)}`,
+        verb: 'create',
+        resource: 'events',
+      });
+      return { outcome: 'applied', outputs: {} };
+    },
+  };
+}

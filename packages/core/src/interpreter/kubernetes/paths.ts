@@ -1,0 +1,16 @@
+import { apiVersionOf, type ResourceType } from '../../model/refs.js';
+
+/** The REST path of a collection or an object: /api/v1/namespaces/ns/secrets[/name[/subresource]]. */
+export function resourcePath(type: ResourceType, namespace: string | undefined, name?: string, subresource?: string): string {
+  const base = type.group === '' ? `/api/${type.version}` : `/apis/${apiVersionOf(type)}`;
+  const scope = type.namespaced && namespace !== undefined && namespace !== '' ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  const object = name === undefined ? '' : `/${encodeURIComponent(name)}`;
+  return `${base}${scope}/${type.plural}${object}${subresource === undefined ? '' : `/${subresource}`}`;
+}
+
+/** A label selector from equality requirements: {app: "x", tier: "y"} -> "app=x,tier=y". */
+export function labelSelector(labels: Readonly<Record<string, string>> | undefined): string | undefined {
+  if (labels === undefined) return undefined;
+  const parts = Object.entries(labels).map(([key, value]) => `${key}=${value}`);
+  return parts.length === 0 ? undefined : parts.join(',');
+}

@@ -1,0 +1,10 @@
+export * from './values.js';
+export type * from './kubernetes.js';
+export type * from './keystone.js';
+export * from './registry.js';
+export * from './plan.js';
+export * from './queries.js';
+export * from './describe.js';
+export * from './render.js';
+export * from './equality.js';
+export * from './status.js';

@@ -1,0 +1,137 @@
+import type { ObjectRef } from '../model/refs.js';
+import type { Template } from './values.js';
+
+/** A Kubernetes object as plain JSON. */
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: ObjectMeta;
+  readonly [field: string]: unknown;
+}
+
+export interface ObjectMeta {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+  readonly generation?: number;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly finalizers?: readonly string[];
+  readonly ownerReferences?: readonly OwnerReference[];
+  readonly deletionTimestamp?: string;
+  readonly creationTimestamp?: string;
+  readonly [field: string]: unknown;
+}
+
+export interface OwnerReference {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly controller?: boolean;
+  readonly blockOwnerDeletion?: boolean;
+}
+
+/** Conditions the server checks before it changes or deletes an object; a mismatch fails with Conflict. */
+export interface Precondition {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+/** An object body to send: JSON whose leaves may be sensitive or known only after an earlier step. */
+export type ObjectTemplate = Readonly<Record<string, Template | undefined>>;
+
+/** Server-side apply with field manager `keyward`: we own the fields we state, and only those. */
+export interface ApplyAction {
+  readonly kind: 'k8s.apply';
+  readonly ref: ObjectRef;
+  readonly object: ObjectTemplate;
+  /** What the plan was computed from; used to show a diff, never sent. */
+  readonly observed?: KubeObject | undefined;
+  /** Take over fields other managers own (server-side apply's force). */
+  readonly force?: boolean;
+}
+
+/**
+ * Create-only, for immutable objects: an existing object whose stated fields are identical counts as
+ * success; one that differs fails with Conflict (an immutable object is never changed in place).
+ */
+export interface CreateAction {
+  readonly kind: 'k8s.create';
+  readonly ref: ObjectRef;
+  readonly object: ObjectTemplate;
+}
+
+export type PatchBody =
+  | { readonly type: 'merge'; readonly body: ObjectTemplate }
+  | { readonly type: 'json'; readonly operations: readonly JsonPatchOperation[] };
+
+export interface JsonPatchOperation {
+  readonly op: 'add' | 'remove' | 'replace' | 'test';
+  readonly path: string;
+  readonly value?: Template;
+}
+
+export interface PatchAction {
+  readonly kind: 'k8s.patch';
+  readonly ref: ObjectRef;
+  readonly patch: PatchBody;
+  readonly precondition?: Precondition;
+  readonly observed?: KubeObject | undefined;
+}
+
+export interface DeleteAction {
+  readonly kind: 'k8s.delete';
+  readonly ref: ObjectRef;
+  readonly precondition?: Precondition;
+  readonly propagation?: 'Background' | 'Foreground' | 'Orphan';
+}
+
+/** Adds a finalizer if it is missing; "unchanged" when present. Safe to retry on conflict with a fresh read. */
+export interface AddFinalizerAction {
+  readonly kind: 'k8s.addFinalizer';
+  readonly ref: ObjectRef;
+  readonly finalizer: string;
+}
+
+/** Removes a finalizer if present; "unchanged" when absent or when the object is gone. */
+export interface RemoveFinalizerAction {
+  readonly kind: 'k8s.removeFinalizer';
+  readonly ref: ObjectRef;
+  readonly finalizer: string;
+}
+
+/**
+ * Writes the whole desired status through the status subresource (a merge patch that also clears fields the
+ * observed status has and the desired one lacks). Plans include it only when the status differs.
+ */
+export interface StatusAction {
+  readonly kind: 'k8s.status';
+  readonly ref: ObjectRef;
+  readonly status: ObjectTemplate;
+  readonly observed?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** A Kubernetes Event (events.k8s.io/v1) about an object, for what an operator should see. */
+export interface EventAction {
+  readonly kind: 'k8s.event';
+  readonly regarding: ObjectRef & { readonly uid?: string | undefined };
+  readonly type: 'Normal' | 'Warning';
+  /** UpperCamelCase, e.g. ApplicationCredentialRotated. */
+  readonly reason: string;
+  /** What happened, for people. At most 1 kB; never a secret. */
+  readonly note: string;
+  /** What the controller did: Create, Rotate, Delete, ... */
+  readonly action: string;
+}
+
+export type KubernetesAction =
+  | ApplyAction
+  | CreateAction
+  | PatchAction
+  | DeleteAction
+  | AddFinalizerAction
+  | RemoveFinalizerAction
+  | StatusAction
+  | EventAction;

@@ -1,0 +1,47 @@
+import type { ObjectRef, ResourceType } from '../model/refs.js';
+import type { Sensitive } from '../model/sensitive.js';
+import type { KubeObject } from './kubernetes.js';
+import type { ApplicationCredentialSummary } from './keystone.js';
+
+/** Reads one object; `undefined` when it does not exist. Served from the informer cache when the type is watched. */
+export interface GetQuery {
+  readonly kind: 'k8s.get';
+  readonly ref: ObjectRef;
+}
+
+/** Lists objects of a type, in one namespace or all, narrowed by labels (equality only). */
+export interface ListQuery {
+  readonly kind: 'k8s.list';
+  readonly type: ResourceType;
+  readonly namespace?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/** A user's application credentials (optionally those with one name). Authenticates with the given password. */
+export interface KeystoneListApplicationCredentialsQuery {
+  readonly kind: 'keystone.listApplicationCredentials';
+  readonly endpoint: string;
+  readonly userName: string;
+  readonly userDomain: string;
+  readonly projectName: string;
+  readonly projectDomain: string;
+  readonly password: Sensitive;
+  readonly name?: string;
+}
+
+/** Query kinds and their results; extended like ActionRegistry. */
+export interface QueryRegistry {
+  'k8s.get': { query: GetQuery; result: KubeObject | undefined };
+  'k8s.list': { query: ListQuery; result: readonly KubeObject[] };
+  'keystone.listApplicationCredentials': { query: KeystoneListApplicationCredentialsQuery; result: readonly ApplicationCredentialSummary[] };
+}
+
+export type QueryKind = keyof QueryRegistry;
+export type Query = QueryRegistry[QueryKind]['query'];
+export type ResultOf<Q extends Query> = QueryRegistry[Q['kind']]['result'];
+
+/** What `observe` returns: named queries. */
+export type Queries = Readonly<Record<string, Query>>;
+
+/** What `reconcile` receives: each named query's result. */
+export type Observed<Q extends Queries> = { readonly [N in keyof Q]: ResultOf<Q[N]> };

@@ -1,0 +1,19 @@
+import type { ObjectRef } from '../model/refs.js';
+import { deepEqual } from './equality.js';
+import type { PlanBuilder } from './plan.js';
+import type { ObjectTemplate } from './kubernetes.js';
+
+/**
+ * Adds a status write only when the desired status differs from the observed one, so a reconcile that
+ * changes nothing writes nothing.
+ */
+export function addStatusIfChanged(
+  plan: PlanBuilder,
+  ref: ObjectRef,
+  observed: Readonly<Record<string, unknown>> | undefined,
+  desired: ObjectTemplate,
+  reason = 'record the observed state',
+): void {
+  if (deepEqual(observed ?? {}, desired)) return;
+  plan.add({ kind: 'k8s.status', ref, status: desired, observed }, reason);
+}

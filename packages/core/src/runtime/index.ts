@@ -1,0 +1,2 @@
+export * from './backoff.js';
+export * from './work-queue.js';

@@ -1,0 +1,577 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import nock from 'nock';
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
+import { KeywardError } from '../../src/interpreter/errors.js';
+import {
+  KeystoneClient,
+  type KeystoneClientOptions,
+  type KeystoneRequestInfo,
+  type KeystoneToken,
+  type PasswordAuthRequest,
+} from '../../src/interpreter/keystone/client.js';
+import { TokenCache, type PasswordAuthenticator } from '../../src/interpreter/keystone/token-cache.js';
+import { sensitive } from '../../src/model/sensitive.js';
+
+const ORIGIN = 'http://keystone.example.test';
+const BASE_URL = `${ORIGIN}/v3`;
+const PASSWORD = 'pa55-Very-Secret-4711';
+const TOKEN = 'gAAAAAB-token-value';
+const USER_ID = 'u-123';
+const CREDENTIALS_PATH = `/v3/users/${USER_ID}/application_credentials`;
+
+const login: PasswordAuthRequest = {
+  userName: 'keyward-svc',
+  userDomain: 'Default',
+  password: sensitive(PASSWORD),
+  projectName: 'service',
+  projectDomain: 'Default',
+};
+
+const tokenBody = { token: { expires_at: '2030-01-01T12:00:00.000000Z', user: { id: USER_ID } } };
+const keystoneError = (code: number, title: string, message: string) => ({ error: { code, title, message } });
+
+function client(options: Partial<KeystoneClientOptions> = {}): KeystoneClient {
+  return new KeystoneClient({ baseUrl: BASE_URL, ...options });
+}
+
+/** The rejection of `promise`, which must be a KeywardError. */
+async function failure(promise: Promise<unknown>): Promise<KeywardError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof KeywardError)) throw new Error(`expected a KeywardError, got ${inspect(error)}`);
+  expect(error.api).toBe('keystone');
+  return error;
+}
+
+/** A local port nothing listens on: bound by the OS, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Every way an error could end up in a log. */
+function renderings(error: KeywardError): string[] {
+  return [String(error), error.message, JSON.stringify(error), inspect(error), error.stack ?? ''];
+}
+
+/** An interceptor answering `status` on every call, counting the calls. */
+function counted(interceptor: nock.Interceptor, status: number, body: nock.Body = {}): { calls: () => number } {
+  let calls = 0;
+  interceptor.times(10).reply(() => {
+    calls++;
+    return [status, body];
+  });
+  return { calls: () => calls };
+}
+
+beforeAll(() => {
+  nock.disableNetConnect();
+  nock.enableNetConnect((host) => !host.includes('example.test'));
+});
+afterEach(() => {
+  nock.cleanAll();
+});
+afterAll(() => {
+  nock.enableNetConnect();
+  // Unpatch Node's http, which outlives this file in the jest worker.
+  nock.restore();
+});
+
+describe('authenticate', () => {
+  it('sends a project-scoped password login and returns the subject token, user id and expiry', async () => {
+    let sent: unknown;
+    const scope = nock(ORIGIN)
+      .post('/v3/auth/tokens', (body: unknown) => {
+        sent = body;
+        return true;
+      })
+      .reply(201, tokenBody, { 'X-Subject-Token': TOKEN });
+
+    const token = await client().authenticate(login);
+
+    expect(scope.isDone()).toBe(true);
+    expect(sent).toEqual({
+      auth: {
+        identity: { methods: ['password'], password: { user: { name: 'keyward-svc', domain: { name: 'Default' }, password: PASSWORD } } },
+        scope: { project: { name: 'service', domain: { name: 'Default' } } },
+      },
+    });
+    expect(token.token.reveal()).toBe(TOKEN);
+    expect(token.userId).toBe(USER_ID);
+    expect(token.expiresAt).toBe('2030-01-01T12:00:00.000Z');
+  });
+
+  it('reports a 401 naming the user, never the password, and does not retry', async () => {
+    const answer = counted(
+      nock(ORIGIN).post('/v3/auth/tokens'),
+      401,
+      keystoneError(401, 'Unauthorized', 'The request you have made requires authentication.'),
+    );
+
+    const error = await failure(client().authenticate(login));
+
+    expect(answer.calls()).toBe(1);
+    expect(error).toMatchObject({ code: 401, reason: 'Unauthorized', retryable: false });
+    expect(error.message).toContain('keyward-svc');
+    expect(error.message).toContain('HTTP 401');
+    expect(error.message).toContain('The request you have made requires authentication.');
+    for (const text of renderings(error)) expect(text).not.toContain(PASSWORD);
+  });
+
+  it('masks a password that Keystone echoes back in its error message', async () => {
+    nock(ORIGIN)
+      .post('/v3/auth/tokens')
+      .reply(400, keystoneError(400, 'Bad Request', `Invalid input for field 'password': '${PASSWORD}' is too short`));
+
+    const error = await failure(client().authenticate(login));
+
+    expect(error.message).toContain("Invalid input for field 'password': '***' is too short");
+    for (const text of renderings(error)) expect(text).not.toContain(PASSWORD);
+  });
+
+  it('rejects an answer without X-Subject-Token as a BadResponse', async () => {
+    nock(ORIGIN).post('/v3/auth/tokens').reply(201, tokenBody);
+
+    const error = await failure(client().authenticate(login));
+
+    expect(error).toMatchObject({ code: 201, reason: 'BadResponse', retryable: false });
+    expect(error.message).toContain('X-Subject-Token');
+  });
+
+  it('authenticates with an application credential', async () => {
+    let sent: unknown;
+    nock(ORIGIN)
+      .post('/v3/auth/tokens', (body: unknown) => {
+        sent = body;
+        return true;
+      })
+      .reply(201, tokenBody, { 'X-Subject-Token': TOKEN });
+
+    const token = await client().authenticateWithApplicationCredential({ id: 'ac-1', secret: sensitive('ac-secret') });
+
+    expect(sent).toEqual({ auth: { identity: { methods: ['application_credential'], application_credential: { id: 'ac-1', secret: 'ac-secret' } } } });
+    expect(token.userId).toBe(USER_ID);
+  });
+});
+
+describe('createApplicationCredential', () => {
+  const request = {
+    name: 'ns-app',
+    description: 'managed by keyward',
+    roles: ['service', 'reader'],
+    unrestricted: false,
+    expiresAt: undefined,
+  } as const;
+  const created = {
+    application_credential: {
+      id: 'ac-1',
+      name: 'ns-app',
+      secret: 'the-credential-secret',
+      expires_at: '2030-02-03T04:05:06.000000',
+      roles: [{ id: 'r1', name: 'service', domain_id: null }, { id: 'r2', name: 'reader', domain_id: null }],
+      access_rules: [{ id: 'ar1', service: 'identity', path: '/v3/users', method: 'GET' }],
+    },
+  };
+
+  it('sends roles by name, the token, and access rules only when there are some', async () => {
+    const bodies: unknown[] = [];
+    nock(ORIGIN)
+      .matchHeader('x-auth-token', TOKEN)
+      .post(CREDENTIALS_PATH, (body: unknown) => {
+        bodies.push(body);
+        return true;
+      })
+      .times(3)
+      .reply(201, created);
+    const keystone = client();
+
+    await keystone.createApplicationCredential(sensitive(TOKEN), USER_ID, request);
+    await keystone.createApplicationCredential(sensitive(TOKEN), USER_ID, { ...request, accessRules: [] });
+    await keystone.createApplicationCredential(sensitive(TOKEN), USER_ID, {
+      ...request,
+      unrestricted: true,
+      expiresAt: '2030-02-03T04:05:06Z',
+      accessRules: [{ service: 'identity', path: '/v3/users', method: 'GET' }],
+    });
+
+    const base = { name: 'ns-app', description: 'managed by keyward', roles: [{ name: 'service' }, { name: 'reader' }] };
+    expect(bodies).toEqual([
+      { application_credential: { ...base, unrestricted: false, expires_at: null } },
+      { application_credential: { ...base, unrestricted: false, expires_at: null } },
+      {
+        application_credential: {
+          ...base,
+          unrestricted: true,
+          expires_at: '2030-02-03T04:05:06Z',
+          access_rules: [{ service: 'identity', path: '/v3/users', method: 'GET' }],
+        },
+      },
+    ]);
+  });
+
+  it('returns the secret as Sensitive and the expiry as UTC ISO 8601', async () => {
+    nock(ORIGIN).post(CREDENTIALS_PATH).reply(201, created);
+
+    const credential = await client().createApplicationCredential(sensitive(TOKEN), USER_ID, request);
+
+    expect(credential).toEqual({
+      id: 'ac-1',
+      name: 'ns-app',
+      secret: expect.anything(),
+      expiresAt: '2030-02-03T04:05:06.000Z',
+      roles: ['service', 'reader'],
+      accessRules: [{ service: 'identity', path: '/v3/users', method: 'GET' }],
+    });
+    expect(credential.secret.reveal()).toBe('the-credential-secret');
+    expect(JSON.stringify(credential)).not.toContain('the-credential-secret');
+  });
+
+  it('does not retry a 5xx', async () => {
+    const answer = counted(nock(ORIGIN).post(CREDENTIALS_PATH), 503, keystoneError(503, 'Service Unavailable', 'try later'));
+
+    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+
+    expect(answer.calls()).toBe(1);
+    expect(error).toMatchObject({ code: 503, reason: 'ServerError', retryable: true });
+    expect(error.message).toBe(`create application credential ns-app for user ${USER_ID}: HTTP 503 Service Unavailable: try later`);
+  });
+
+  it('reports a 429 as retryable without retrying the POST itself', async () => {
+    const answer = counted(nock(ORIGIN).post(CREDENTIALS_PATH), 429, keystoneError(429, 'Too Many Requests', 'slow down'));
+
+    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+
+    expect(answer.calls()).toBe(1);
+    expect(error).toMatchObject({ code: 429, reason: 'TooManyRequests', retryable: true });
+  });
+
+  it('times out after the configured time, without retrying', async () => {
+    let calls = 0;
+    nock(ORIGIN)
+      .post(CREDENTIALS_PATH)
+      .times(3)
+      .delay(1_000)
+      .reply(() => {
+        calls++;
+        return [201, created];
+      });
+
+    const started = Date.now();
+    const error = await failure(client({ timeoutMs: 100 }).createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(calls).toBe(1);
+    expect(error).toMatchObject({ code: 0, reason: 'Timeout', retryable: true });
+    expect(error.message).toContain('within 100 ms');
+    for (const text of renderings(error)) expect(text).not.toContain(TOKEN);
+  });
+
+  it('names the missing fields of a malformed answer, never the values', async () => {
+    const { secret, ...withoutId } = { ...created.application_credential, id: undefined };
+    nock(ORIGIN)
+      .post(CREDENTIALS_PATH)
+      .reply(201, { application_credential: { ...withoutId, secret, roles: 'service' } });
+
+    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+
+    expect(error).toMatchObject({ code: 201, reason: 'BadResponse', retryable: false });
+    expect(error.message).toContain('missing or invalid application_credential.id, application_credential.roles');
+    for (const text of renderings(error)) expect(text).not.toContain(secret);
+  });
+
+  it('rejects a non-JSON answer as a BadResponse', async () => {
+    nock(ORIGIN).post(CREDENTIALS_PATH).reply(201, '<html>proxy says hi</html>', { 'content-type': 'text/html' });
+
+    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+
+    expect(error).toMatchObject({ reason: 'BadResponse', retryable: false });
+    expect(error.message).toContain('not a JSON body');
+  });
+
+  it('reports an unreachable Keystone as Unavailable', async () => {
+    const port = await closedPort();
+
+    const error = await failure(
+      new KeystoneClient({ baseUrl: `http://127.0.0.1:${String(port)}/v3` }).createApplicationCredential(sensitive(TOKEN), USER_ID, request),
+    );
+
+    expect(error).toMatchObject({ code: 0, reason: 'Unavailable', retryable: true });
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+});
+
+describe('listApplicationCredentials', () => {
+  const listed = {
+    application_credentials: [
+      { id: 'ac-1', name: 'ns-app', description: null, expires_at: null, secret: 'never-listed-but-what-if', roles: [] },
+      { id: 'ac-2', name: 'other', description: 'x', expires_at: '2030-01-01T00:00:00.000000' },
+    ],
+    links: { self: `${BASE_URL}/users/${USER_ID}/application_credentials` },
+  };
+
+  it('filters by name and returns summaries without secrets', async () => {
+    nock(ORIGIN).get(CREDENTIALS_PATH).query({ name: 'ns-app' }).matchHeader('x-auth-token', TOKEN).reply(200, listed);
+
+    const credentials = await client().listApplicationCredentials(sensitive(TOKEN), USER_ID, { name: 'ns-app' });
+
+    expect(credentials).toEqual([
+      { id: 'ac-1', name: 'ns-app', description: null, expiresAt: null },
+      { id: 'ac-2', name: 'other', description: 'x', expiresAt: '2030-01-01T00:00:00.000Z' },
+    ]);
+  });
+
+  it('retries a 5xx twice and then succeeds', async () => {
+    let calls = 0;
+    nock(ORIGIN)
+      .get(CREDENTIALS_PATH)
+      .times(3)
+      .reply(() => {
+        calls++;
+        return calls < 3 ? [502, 'bad gateway'] : [200, listed];
+      });
+
+    const credentials = await client().listApplicationCredentials(sensitive(TOKEN), USER_ID);
+
+    expect(calls).toBe(3);
+    expect(credentials).toHaveLength(2);
+  });
+
+  it('gives up after two retries, with the last status', async () => {
+    const answer = counted(nock(ORIGIN).get(CREDENTIALS_PATH), 500, keystoneError(500, 'Internal Server Error', 'boom'));
+    const seen: KeystoneRequestInfo[] = [];
+
+    const error = await failure(
+      client({ observer: { onRequest: (info) => seen.push(info) } }).listApplicationCredentials(sensitive(TOKEN), USER_ID),
+    );
+
+    expect(answer.calls()).toBe(3);
+    expect(seen.map((info) => [info.operation, info.status])).toEqual([
+      ['list_application_credentials', 500],
+      ['list_application_credentials', 500],
+      ['list_application_credentials', 500],
+    ]);
+    expect(error).toMatchObject({ code: 500, reason: 'ServerError', retryable: true });
+    expect(error.message).toBe(`list application credentials of user ${USER_ID}: HTTP 500 Internal Server Error: boom`);
+  });
+
+  it('retries a 429', async () => {
+    let calls = 0;
+    nock(ORIGIN)
+      .get(CREDENTIALS_PATH)
+      .times(2)
+      .reply(() => {
+        calls++;
+        return calls === 1 ? [429, keystoneError(429, 'Too Many Requests', 'slow down')] : [200, listed];
+      });
+
+    await client().listApplicationCredentials(sensitive(TOKEN), USER_ID);
+
+    expect(calls).toBe(2);
+  });
+
+  it('retries a timeout and reports it with status 0', async () => {
+    nock(ORIGIN).get(CREDENTIALS_PATH).delay(1_000).reply(200, listed);
+    nock(ORIGIN).get(CREDENTIALS_PATH).reply(200, listed);
+    const seen: KeystoneRequestInfo[] = [];
+
+    const credentials = await client({ timeoutMs: 100, observer: { onRequest: (info) => seen.push(info) } }).listApplicationCredentials(
+      sensitive(TOKEN),
+      USER_ID,
+    );
+
+    expect(credentials).toHaveLength(2);
+    expect(seen.map((info) => info.status)).toEqual([0, 200]);
+    expect(seen[0]?.durationMs).toBeGreaterThanOrEqual(90);
+  });
+
+  it('does not retry a 401', async () => {
+    const answer = counted(nock(ORIGIN).get(CREDENTIALS_PATH), 401, keystoneError(401, 'Unauthorized', 'expired'));
+
+    const error = await failure(client().listApplicationCredentials(sensitive(TOKEN), USER_ID));
+
+    expect(answer.calls()).toBe(1);
+    expect(error).toMatchObject({ code: 401, reason: 'Unauthorized', retryable: false });
+  });
+
+  it('rejects a list that is not a list, after no retry', async () => {
+    const answer = counted(nock(ORIGIN).get(CREDENTIALS_PATH), 200, { application_credentials: { id: 'ac-1' } });
+
+    const error = await failure(client().listApplicationCredentials(sensitive(TOKEN), USER_ID));
+
+    expect(answer.calls()).toBe(1);
+    expect(error).toMatchObject({ reason: 'BadResponse', retryable: false });
+    expect(error.message).toContain('application_credentials');
+  });
+});
+
+describe('revokeApplicationCredential', () => {
+  it.each([
+    [204, 'revoked'],
+    [404, 'absent'],
+  ] as const)('answers %d as %s', async (status, outcome) => {
+    nock(ORIGIN).delete(`${CREDENTIALS_PATH}/ac-1`).matchHeader('x-auth-token', TOKEN).reply(status);
+
+    await expect(client().revokeApplicationCredential(sensitive(TOKEN), USER_ID, 'ac-1')).resolves.toBe(outcome);
+  });
+
+  it('does not retry a 5xx', async () => {
+    const answer = counted(nock(ORIGIN).delete(`${CREDENTIALS_PATH}/ac-1`), 500);
+
+    const error = await failure(client().revokeApplicationCredential(sensitive(TOKEN), USER_ID, 'ac-1'));
+
+    expect(answer.calls()).toBe(1);
+    expect(error).toMatchObject({ code: 500, reason: 'ServerError', retryable: true });
+    expect(error.message).toBe(`revoke application credential ac-1 of user ${USER_ID}: HTTP 500`);
+  });
+});
+
+describe('the endpoint limiter', () => {
+  /** Answers `count` list calls after 60 ms each, recording the highest number answered at the same time. */
+  function slowLists(count: number): { maxInFlight: () => number } {
+    let inFlight = 0;
+    let max = 0;
+    nock(ORIGIN)
+      .get(CREDENTIALS_PATH)
+      .times(count)
+      .reply((_uri, _body, callback) => {
+        inFlight++;
+        max = Math.max(max, inFlight);
+        setTimeout(() => {
+          inFlight--;
+          callback(null, [200, { application_credentials: [] }]);
+        }, 60);
+      });
+    return { maxInFlight: () => max };
+  }
+
+  it.each([1, 3])('keeps at most maxConcurrent = %d requests in flight', async (maxConcurrent) => {
+    const server = slowLists(4);
+    const seen: KeystoneRequestInfo[] = [];
+    const keystone = client({ limiter: { maxConcurrent }, observer: { onRequest: (info) => seen.push(info) } });
+
+    await Promise.all(Array.from({ length: 4 }, () => keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID)));
+
+    expect(server.maxInFlight()).toBe(maxConcurrent);
+    // The first went straight out; the last of four waited (4 - 1) / maxConcurrent rounds of about 60 ms each.
+    const waits = seen.map((info) => info.limiterWaitMs);
+    expect(Math.min(...waits)).toBeLessThan(40);
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(Math.floor(3 / maxConcurrent) * 50);
+  });
+
+  it('spaces request starts by minTimeMs', async () => {
+    nock(ORIGIN).get(CREDENTIALS_PATH).times(3).reply(200, { application_credentials: [] });
+    const seen: KeystoneRequestInfo[] = [];
+    const keystone = client({ limiter: { minTimeMs: 100 }, observer: { onRequest: (info) => seen.push(info) } });
+
+    await Promise.all(Array.from({ length: 3 }, () => keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID)));
+
+    const waits = seen.map((info) => info.limiterWaitMs).sort((a, b) => a - b);
+    expect(waits[1]).toBeGreaterThanOrEqual(90);
+    expect(waits[2]).toBeGreaterThanOrEqual(190);
+  });
+});
+
+describe('TokenCache', () => {
+  const EXPIRY = Date.parse('2030-01-01T12:00:00Z');
+
+  /** A fake authenticator handing out numbered tokens that expire at EXPIRY. */
+  function authenticator(endpoint = BASE_URL): PasswordAuthenticator & { logins: () => number; fail: (next: boolean) => void } {
+    let logins = 0;
+    let failing = false;
+    return {
+      endpoint,
+      authenticate: (): Promise<KeystoneToken> => {
+        logins++;
+        if (failing) return Promise.reject(new Error('login failed'));
+        return Promise.resolve({ token: sensitive(`token-${String(logins)}`), userId: USER_ID, expiresAt: new Date(EXPIRY).toISOString() });
+      },
+      logins: () => logins,
+      fail: (next) => {
+        failing = next;
+      },
+    };
+  }
+
+  it('reuses a token until 60 s before it expires', async () => {
+    let now = EXPIRY - 10 * 60_000;
+    const cache = new TokenCache({ now: () => now });
+    const keystone = authenticator();
+
+    const first = await cache.token(keystone, login);
+    now = EXPIRY - 60_001;
+    const second = await cache.token(keystone, login);
+    now = EXPIRY - 60_000;
+    const third = await cache.token(keystone, login);
+
+    expect(first.token.reveal()).toBe('token-1');
+    expect(second.token.reveal()).toBe('token-1');
+    expect(third.token.reveal()).toBe('token-2');
+    expect(keystone.logins()).toBe(2);
+  });
+
+  it('keys tokens by endpoint, user, domain and project', async () => {
+    const cache = new TokenCache({ now: () => EXPIRY - 3_600_000 });
+    const one = authenticator('https://one.example.test/v3');
+    const two = authenticator('https://two.example.test/v3');
+
+    await cache.token(one, login);
+    await cache.token(one, login);
+    await cache.token(one, { ...login, projectName: 'other' });
+    await cache.token(one, { ...login, userDomain: 'other' });
+    await cache.token(one, { ...login, projectDomain: 'other' });
+    await cache.token(one, { ...login, userName: 'other' });
+    await cache.token(two, login);
+
+    expect(one.logins()).toBe(5);
+    expect(two.logins()).toBe(1);
+  });
+
+  it('logs in again when the password changed, and after forget', async () => {
+    const cache = new TokenCache({ now: () => EXPIRY - 3_600_000 });
+    const keystone = authenticator();
+
+    await cache.token(keystone, login);
+    await cache.token(keystone, { ...login, password: sensitive(PASSWORD) });
+    expect(keystone.logins()).toBe(1);
+    await cache.token(keystone, { ...login, password: sensitive('rotated') });
+    expect(keystone.logins()).toBe(2);
+    cache.forget(keystone, login);
+    await cache.token(keystone, login);
+    expect(keystone.logins()).toBe(3);
+  });
+
+  it('shares one login between concurrent callers and does not cache a failure', async () => {
+    const cache = new TokenCache({ now: () => EXPIRY - 3_600_000 });
+    const keystone = authenticator();
+
+    const tokens = await Promise.all([cache.token(keystone, login), cache.token(keystone, login), cache.token(keystone, login)]);
+    expect(keystone.logins()).toBe(1);
+    expect(tokens.map((t) => t.token.reveal())).toEqual(['token-1', 'token-1', 'token-1']);
+
+    const other = { ...login, userName: 'other' };
+    keystone.fail(true);
+    await expect(cache.token(keystone, other)).rejects.toThrow('login failed');
+    keystone.fail(false);
+    await expect(cache.token(keystone, other)).resolves.toMatchObject({ userId: USER_ID });
+    expect(keystone.logins()).toBe(3);
+  });
+
+  it('works with the real client', async () => {
+    const scope = nock(ORIGIN).post('/v3/auth/tokens').once().reply(201, tokenBody, { 'X-Subject-Token': TOKEN });
+    const cache = new TokenCache({ now: () => Date.parse('2029-12-31T00:00:00Z') });
+    const keystone = client();
+
+    const first = await cache.token(keystone, login);
+    const second = await cache.token(keystone, login);
+
+    expect(scope.isDone()).toBe(true);
+    expect(second).toBe(first);
+  });
+});

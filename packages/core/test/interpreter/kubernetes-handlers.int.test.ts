@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
+import { coreTypes, type ResourceType } from '../../src/model/refs.js';
+import { sensitive } from '../../src/model/sensitive.js';
+import { PlanBuilder, type Plan } from '../../src/plan/plan.js';
+import type { Action } from '../../src/plan/registry.js';
+import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
+import { kubernetesHandlers } from '../../src/interpreter/kubernetes/handlers.js';
+import { controlHandlers } from '../../src/interpreter/control.js';
+import { interpret } from '../../src/interpreter/interpret.js';
+import type { Handlers, PlanResult } from '../../src/interpreter/types.js';
+import { KeywardError } from '../../src/interpreter/errors.js';
+
+const widgetType: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
+
+function unsupported(kind: string): () => Promise<never> {
+  return () => Promise.reject(new Error(`${kind} is not used in this test`));
+}
+
+let client: KubeClient;
+let handlers: Handlers;
+let namespace: string;
+
+beforeAll(async () => {
+  client = new KubeClient(adminKubeConfig());
+  handlers = {
+    ...kubernetesHandlers(client, { reportingController: 'keyward.dev/test', reportingInstance: 'test-1' }),
+    ...controlHandlers,
+    'keystone.authenticate': unsupported('keystone.authenticate'),
+    'keystone.createApplicationCredential': unsupported('keystone.createApplicationCredential'),
+    'keystone.listApplicationCredentials': unsupported('keystone.listApplicationCredentials'),
+    'keystone.revokeApplicationCredential': unsupported('keystone.revokeApplicationCredential'),
+  };
+  namespace = await createTestNamespace('interp-k8s');
+});
+
+afterAll(() => {
+  client.close();
+});
+
+function single(action: Action): Plan {
+  const plan = new PlanBuilder();
+  plan.add(action, 'test');
+  return plan.build();
+}
+
+async function run(action: Action): Promise<PlanResult> {
+  return interpret(single(action), handlers);
+}
+
+const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
+const configMapRef = (name: string) => ({ type: coreTypes.configMap, namespace, name });
+
+describe('Kubernetes handlers against the real API server', () => {
+  it('create-only: creates, treats an identical existing object as success, refuses to change one in place', async () => {
+    const object = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'immutable', namespace, labels: { a: 'b' } }, immutable: true, stringData: { key: sensitive('value-1') } };
+    expect((await run({ kind: 'k8s.create', ref: secretRef('immutable'), object })).steps[0]?.outcome).toBe('applied');
+    expect((await run({ kind: 'k8s.create', ref: secretRef('immutable'), object })).steps[0]?.outcome).toBe('unchanged');
+
+    const different = await run({ kind: 'k8s.create', ref: secretRef('immutable'), object: { ...object, stringData: { key: sensitive('value-2') } } });
+    expect(different.ok).toBe(false);
+    expect(different.error).toMatchObject({ reason: 'AlreadyExists', retryable: false });
+    expect(JSON.stringify(different)).not.toContain('value-2');
+  });
+
+  it('apply: server-side apply as keyward, unchanged when nothing differs', async () => {
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace }, data: { a: '1' } };
+    const first = await client.apply(configMapRef('applied'), body);
+    expect(first.metadata['managedFields']).toEqual(expect.arrayContaining([expect.objectContaining({ manager: 'keyward', operation: 'Apply' })]));
+    expect((await run({ kind: 'k8s.apply', ref: configMapRef('applied'), object: body, observed: first })).steps[0]?.outcome).toBe('unchanged');
+    const changed = await run({ kind: 'k8s.apply', ref: configMapRef('applied'), object: { ...body, data: { a: '2' } }, observed: first });
+    expect(changed.steps[0]?.outcome).toBe('applied');
+    expect((await client.get(configMapRef('applied')))?.['data']).toEqual({ a: '2' });
+  });
+
+  it('patch: merge and JSON patches honour resourceVersion and uid preconditions', async () => {
+    const created = await client.create(configMapRef('patched'), { metadata: { name: 'patched' }, data: { a: '1' } });
+    const stale = await run({ kind: 'k8s.patch', ref: configMapRef('patched'), patch: { type: 'merge', body: { data: { a: '2' } } }, precondition: { resourceVersion: '1' } });
+    expect(stale.error).toMatchObject({ code: 409, reason: 'Conflict', retryable: true });
+
+    const fresh = await run({ kind: 'k8s.patch', ref: configMapRef('patched'), patch: { type: 'merge', body: { data: { a: '2' } } }, precondition: { resourceVersion: created.metadata.resourceVersion ?? '' } });
+    expect(fresh.steps[0]?.outcome).toBe('applied');
+
+    const wrongUid = await run({ kind: 'k8s.patch', ref: configMapRef('patched'), patch: { type: 'json', operations: [{ op: 'add', path: '/data/b', value: '3' }] }, precondition: { uid: 'not-the-uid' } });
+    expect(wrongUid.ok).toBe(false);
+    const rightUid = await run({ kind: 'k8s.patch', ref: configMapRef('patched'), patch: { type: 'json', operations: [{ op: 'add', path: '/data/b', value: '3' }] }, precondition: { uid: created.metadata.uid ?? '' } });
+    expect(rightUid.ok).toBe(true);
+    expect((await client.get(configMapRef('patched')))?.['data']).toEqual({ a: '2', b: '3' });
+  });
+
+  it('delete: refuses on a uid mismatch, deletes, then reports an absent object as unchanged', async () => {
+    const created = await client.create(configMapRef('doomed'), { metadata: { name: 'doomed' } });
+    const mismatch = await run({ kind: 'k8s.delete', ref: configMapRef('doomed'), precondition: { uid: 'someone-else' } });
+    expect(mismatch.error).toMatchObject({ code: 409 });
+    expect((await run({ kind: 'k8s.delete', ref: configMapRef('doomed'), precondition: { uid: created.metadata.uid ?? '' } })).steps[0]?.outcome).toBe('applied');
+    expect((await run({ kind: 'k8s.delete', ref: configMapRef('doomed') })).steps[0]?.outcome).toBe('unchanged');
+  });
+
+  it('finalizers: added once, removed once', async () => {
+    await client.create(configMapRef('guarded'), { metadata: { name: 'guarded' } });
+    const add = { kind: 'k8s.addFinalizer', ref: configMapRef('guarded'), finalizer: 'keyward.dev/test' } as const;
+    expect((await run(add)).steps[0]?.outcome).toBe('applied');
+    expect((await run(add)).steps[0]?.outcome).toBe('unchanged');
+    expect((await client.get(configMapRef('guarded')))?.metadata.finalizers).toEqual(['keyward.dev/test']);
+    const remove = { kind: 'k8s.removeFinalizer', ref: configMapRef('guarded'), finalizer: 'keyward.dev/test' } as const;
+    expect((await run(remove)).steps[0]?.outcome).toBe('applied');
+    expect((await run(remove)).steps[0]?.outcome).toBe('unchanged');
+    expect((await client.get(configMapRef('guarded')))?.metadata.finalizers).toBeUndefined();
+  });
+
+  it('status: writes the whole desired status through the subresource, clearing what it no longer states', async () => {
+    const ref = { type: widgetType, namespace, name: 'w' };
+    await client.create(ref, { apiVersion: 'smoke.keyward.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1, limit: 2 } });
+    expect((await run({ kind: 'k8s.status', ref, status: { phase: 'Ready' } })).ok).toBe(true);
+    const withPhase = await client.get(ref);
+    expect(withPhase?.['status']).toEqual({ phase: 'Ready' });
+    expect((await run({ kind: 'k8s.status', ref, status: {}, observed: withPhase?.['status'] as Record<string, unknown> })).ok).toBe(true);
+    const cleared = await client.get(ref);
+    expect(cleared?.['status'] ?? {}).toEqual({});
+  });
+
+  it('events: recorded through events.k8s.io/v1 about the object', async () => {
+    const owner = await client.create(configMapRef('eventful'), { metadata: { name: 'eventful' } });
+    const result = await run({ kind: 'k8s.event', regarding: { ...configMapRef('eventful'), uid: owner.metadata.uid }, type: 'Normal', reason: 'Tested', note: 'an event from the test', action: 'Test' });
+    expect(result.error).toBeUndefined();
+    const events = await client.raw<{ items: { reason: string; note: string; regarding: { uid: string }; reportingController: string }[] }>({
+      method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events',
+    });
+    expect(events.items).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'Tested', note: 'an event from the test', reportingController: 'keyward.dev/test', regarding: expect.objectContaining({ uid: owner.metadata.uid }) })]));
+  });
+
+  it('references and compensation: a later step uses an earlier output; a failure undoes what was applied', async () => {
+    const plan = new PlanBuilder();
+    const owner = plan.add(
+      { kind: 'k8s.create', ref: configMapRef('owner'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner', namespace } } },
+      'an owner',
+      () => ({ action: { kind: 'k8s.delete', ref: configMapRef('owner') }, reason: 'undo the owner' }),
+    );
+    plan.add(
+      { kind: 'k8s.create', ref: configMapRef('owned'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owned', namespace }, data: { owner: owner.output('object') as never } } },
+      'uses the owner object (not a string: the server rejects it)',
+    );
+    plan.add({ kind: 'k8s.create', ref: configMapRef('never'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'never', namespace } } }, 'skipped');
+    const result = await interpret(plan.build(), handlers);
+    expect(result.steps.map((s) => s.outcome)).toEqual(['applied', 'failed', 'skipped']);
+    expect(result.error).toMatchObject({ api: 'kubernetes', code: 400 });
+    expect(result.compensations.map((c) => [c.summary, c.outcome])).toEqual([[`delete ConfigMap ${namespace}/owner`, 'applied']]);
+    expect(await client.get(configMapRef('owner'))).toBeUndefined();
+    expect(await client.get(configMapRef('never'))).toBeUndefined();
+  });
+
+  it('reports an API server that is not there as retryable Unavailable', async () => {
+    const config = adminKubeConfig();
+    const cluster = config.getCurrentCluster();
+    config.loadFromOptions({ ...config, clusters: [{ ...cluster, name: cluster?.name ?? 'x', server: 'https://127.0.0.1:1' }], currentContext: config.getCurrentContext() });
+    const offline = new KubeClient(config);
+    const error = await offline.get(configMapRef('x')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KeywardError);
+    expect(error).toMatchObject({ code: 0, reason: 'Unavailable', retryable: true });
+  });
+});
