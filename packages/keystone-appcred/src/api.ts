@@ -1,7 +1,42 @@
+import * as t from 'io-ts';
+import { integerInRange, minLengthArray, minLengthString, oneOf, withDefault, type Condition, type ResourceType } from '@keyward/core';
+
 /** Secret key holding the application credential's ID (upstream's ACIDSecretKey). */
 export const ACIDSecretKey = 'AC_ID';
 /** Secret key holding the application credential's secret (upstream's ACSecretSecretKey). */
 export const ACSecretSecretKey = 'AC_SECRET';
+
+export const GROUP = 'keystone.openstack.org';
+export const VERSION = 'v1beta1';
+
+export const appCredType: ResourceType = {
+  group: GROUP,
+  version: VERSION,
+  kind: 'KeystoneApplicationCredential',
+  plural: 'keystoneapplicationcredentials',
+  namespaced: true,
+};
+
+/** The KeystoneAPI resource of keystone-operator, read for the Keystone endpoint and its readiness. */
+export const keystoneApiType: ResourceType = { group: GROUP, version: VERSION, kind: 'KeystoneAPI', plural: 'keystoneapis', namespaced: true };
+
+/** On the CR: deletion waits until its Secrets are released. */
+export const CR_FINALIZER = 'openstack.org/applicationcredential';
+/** On each credential Secret: it is not deleted while we still manage it. */
+export const SECRET_PROTECTION_FINALIZER = 'openstack.org/ac-secret-protection';
+/** A consumer marks a Secret it uses with `openstack.org/<consumer>-ac-consumer`. */
+export const CONSUMER_FINALIZER = /^openstack\.org\/(.+)-ac-consumer$/;
+
+export const LABEL_APPLICATION_CREDENTIALS = 'application-credentials';
+export const LABEL_SERVICE = 'application-credential-service';
+
+export const CONDITION_READY = 'Ready';
+export const CONDITION_KEYSTONE_API_READY = 'KeystoneAPIReady';
+export const CONDITION_AC_READY = 'KeystoneApplicationCredentialReady';
+
+/** Keystone's service project and domain, where service users live. */
+export const SERVICE_PROJECT = 'service';
+export const SERVICE_DOMAIN = 'Default';
 
 /**
  * The name of the KeystoneApplicationCredential a service's operator creates for it: `ac-<service>`.
@@ -9,4 +44,91 @@ export const ACSecretSecretKey = 'AC_SECRET';
  */
 export function getACCRName(service: string): string {
   return `ac-${service}`;
+}
+
+/** The service a CR is for: its name without the `ac-` prefix. */
+export function serviceOf(crName: string): string {
+  return crName.startsWith('ac-') ? crName.slice(3) : crName;
+}
+
+/** The immutable Secret of one credential: `ac-<service>-<first 5 characters of its ID>-secret`. */
+export function credentialSecretName(service: string, acID: string): string {
+  return `ac-${service}-${acID.slice(0, 5)}-secret`;
+}
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const AccessRuleCodec = t.type({
+  service: minLengthString(1),
+  path: minLengthString(1),
+  method: oneOf(HTTP_METHODS),
+});
+
+const SpecFields = t.intersection([
+  t.type({
+    secret: minLengthString(1),
+    passwordSelector: minLengthString(1),
+    userName: minLengthString(1),
+    expirationDays: withDefault(integerInRange(2), 365),
+    gracePeriodDays: withDefault(integerInRange(1), 182),
+    roles: minLengthArray(minLengthString(1), 1),
+    unrestricted: withDefault(t.boolean, false),
+  }),
+  t.partial({ accessRules: t.array(AccessRuleCodec) }),
+]);
+
+export const GRACE_PERIOD_MESSAGE = 'gracePeriodDays must be smaller than expirationDays';
+
+/** The spec, defaults applied; rejects gracePeriodDays >= expirationDays as the CRD's CEL rule does. */
+export const SpecCodec = new t.Type<t.TypeOf<typeof SpecFields>, t.OutputOf<typeof SpecFields>>(
+  'KeystoneApplicationCredentialSpec',
+  (u): u is t.TypeOf<typeof SpecFields> => SpecFields.is(u) && u.gracePeriodDays < u.expirationDays,
+  (u, c) => {
+    const decoded = SpecFields.validate(u, c);
+    if (decoded._tag === 'Left') return decoded;
+    if (decoded.right.gracePeriodDays >= decoded.right.expirationDays) {
+      return t.failure(decoded.right.gracePeriodDays, [...c, { key: 'gracePeriodDays', type: t.number, actual: decoded.right.gracePeriodDays }], GRACE_PERIOD_MESSAGE);
+    }
+    return decoded;
+  },
+  SpecFields.encode,
+);
+
+export type AppCredSpec = t.TypeOf<typeof SpecCodec>;
+export type AccessRule = t.TypeOf<typeof AccessRuleCodec>;
+
+/** Status as we write it and as upstream wrote it; every field optional so upstream's objects decode. */
+// A type, not an interface: it is plain JSON data and goes into plan templates as is.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type AppCredStatus = {
+  readonly acID?: string;
+  readonly secretName?: string;
+  readonly previousSecretName?: string;
+  readonly createdAt?: string;
+  readonly expiresAt?: string;
+  readonly rotationEligibleAt?: string;
+  readonly lastRotated?: string;
+  readonly observedGeneration?: number;
+  readonly securityHash?: string;
+  /** The name of a credential being created: set before the create, cleared once its Secret is stored. */
+  readonly pendingACName?: string;
+  readonly conditions?: readonly Condition[];
+};
+
+export interface KeystoneApplicationCredential {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace: string;
+    readonly uid: string;
+    readonly generation: number;
+    readonly resourceVersion?: string;
+    readonly deletionTimestamp?: string;
+    readonly finalizers?: readonly string[];
+    readonly labels?: Readonly<Record<string, string>>;
+  };
+  readonly spec: AppCredSpec;
+  readonly status: AppCredStatus;
+  readonly [field: string]: unknown;
 }

@@ -1,3 +1,14 @@
-export { ACIDSecretKey, ACSecretSecretKey, getACCRName } from './api.js';
+export * from './api.js';
 export { computeSecurityHash, goJsonString, securityHashInput } from './security-hash.js';
 export type { AccessRuleFields, SecurityRelevantSpec } from './security-hash.js';
+export { decodeAppCred, readStatus } from './decode.js';
+export { appCredCrd, keystoneApiCrd } from './crd.js';
+export { observe } from './observe.js';
+export type { AppCredQueries } from './observe.js';
+export { reconcile, failed, invalid, credentialName, keystoneExpiry } from './reconcile.js';
+export type { AppCredInput } from './reconcile.js';
+export { rotationReasons, rotationEligibleAt, untilRotation } from './rotation.js';
+export { keystoneEndpoint, identityV3Url } from './endpoint.js';
+export { appCredController, secretToCr } from './controller.js';
+export { defaultAppCredConfig } from './config.js';
+export type { AppCredConfig } from './config.js';

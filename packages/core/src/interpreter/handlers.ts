@@ -5,11 +5,15 @@ import { TokenCache } from './keystone/token-cache.js';
 import type { KubeClient } from './kubernetes/client.js';
 import { kubernetesHandlers, type KubernetesHandlerOptions } from './kubernetes/handlers.js';
 import type { Handlers } from './types.js';
+import { readSecretKey } from './kubernetes/secret-key.js';
 
 export interface StandardHandlerOptions extends KubernetesHandlerOptions {
   readonly kube: KubeClient;
-  /** Options for each Keystone endpoint's client (timeouts, limiter, observer). */
+  /** Options for each Keystone endpoint's client (timeouts, limiter, observer); ignored when clients are given. */
   readonly keystone?: Omit<KeystoneClientOptions, 'baseUrl'>;
+  /** Share these with the runtime's query runner so reads and actions use the same clients and tokens. */
+  readonly keystoneClientFor?: (endpoint: string) => KeystoneClient;
+  readonly tokens?: TokenCache;
 }
 
 /** Keystone clients, one per endpoint, created on first use. */
@@ -29,7 +33,11 @@ export function keystoneClientPool(options: Omit<KeystoneClientOptions, 'baseUrl
 export function standardHandlers(options: StandardHandlerOptions): Handlers {
   return {
     ...kubernetesHandlers(options.kube, options),
-    ...keystoneHandlers({ clientFor: keystoneClientPool(options.keystone), tokens: new TokenCache() }),
+    ...keystoneHandlers({
+      clientFor: options.keystoneClientFor ?? keystoneClientPool(options.keystone),
+      tokens: options.tokens ?? new TokenCache(),
+      readSecretKey: (ref) => readSecretKey(options.kube, ref),
+    }),
     ...controlHandlers,
   };
 }

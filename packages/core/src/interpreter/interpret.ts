@@ -1,7 +1,7 @@
 import { describeAction } from '../plan/describe.js';
 import type { Plan, Step } from '../plan/plan.js';
 import type { Action, ActionKind } from '../plan/registry.js';
-import { isOutputRef, resolveTemplate, type OutputRef, type Value } from '../plan/values.js';
+import { applyFormat, isOutputRef, resolveTemplate, type OutputRef, type Value } from '../plan/values.js';
 import { KeywardError, type KeywardErrorFields } from './errors.js';
 import type { Handler, HandlerContext, Handlers, PlanResult, StepOutcome, StepResult } from './types.js';
 
@@ -42,7 +42,7 @@ class Outputs implements HandlerContext {
   }
 
   resolve<T>(value: Value<T>): T {
-    return isOutputRef(value) ? (this.lookup(value) as T) : value;
+    return isOutputRef(value) ? (applyFormat(value, this.lookup(value)) as T) : value;
   }
 
   resolveTemplate(template: Parameters<HandlerContext['resolveTemplate']>[0]): ReturnType<HandlerContext['resolveTemplate']> {

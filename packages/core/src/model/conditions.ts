@@ -1,5 +1,6 @@
-/** A Kubernetes condition as metav1.Condition defines it. */
-export interface Condition {
+/** A Kubernetes condition as metav1.Condition defines it. (A type, not an interface, so it is plain JSON data.) */
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type Condition = {
   readonly type: string;
   readonly status: ConditionStatus;
   readonly reason: string;
@@ -7,7 +8,7 @@ export interface Condition {
   /** RFC 3339, seconds precision. Changes only when `status` changes. */
   readonly lastTransitionTime: string;
   readonly observedGeneration?: number;
-}
+};
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 

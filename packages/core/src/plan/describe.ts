@@ -1,16 +1,22 @@
 import { describeRef } from '../model/refs.js';
 import type { Action } from './registry.js';
-import { isOutputRef, type Value } from './values.js';
+import { describeUnknown, isOutputRef, type Value } from './values.js';
+import type { ObjectRefTemplate } from './kubernetes.js';
 
 function show<T>(value: Value<T>): string {
-  return isOutputRef(value) ? '(known after apply)' : String(value);
+  return isOutputRef(value) ? describeUnknown(value) : String(value);
+}
+
+/** "Secret ns/name", where the name may be known only after an earlier step. */
+function describeTarget(ref: ObjectRefTemplate): string {
+  return `${ref.type.kind} ${ref.namespace === undefined ? '' : `${ref.namespace}/`}${show(ref.name)}`;
 }
 
 /** One line saying what an action does, naming objects but never values. */
 export function describeAction(action: Action): string {
   switch (action.kind) {
     case 'k8s.apply': return `apply ${describeRef(action.ref)}`;
-    case 'k8s.create': return `create ${describeRef(action.ref)}`;
+    case 'k8s.create': return `create ${describeTarget(action.ref)}`;
     case 'k8s.patch': return `patch ${describeRef(action.ref)} (${action.patch.type} patch)`;
     case 'k8s.delete': return `delete ${describeRef(action.ref)}`;
     case 'k8s.addFinalizer': return `add finalizer ${action.finalizer} to ${describeRef(action.ref)}`;
@@ -22,7 +28,8 @@ export function describeAction(action: Action): string {
     case 'keystone.createApplicationCredential': return `create application credential ${action.name}`;
     case 'keystone.listApplicationCredentials':
       return `list application credentials${action.name === undefined ? '' : ` named ${action.name}`}`;
-    case 'keystone.revokeApplicationCredential': return `revoke application credential ${show(action.id)}`;
+    case 'keystone.revokeApplicationCredential':
+      return action.name === undefined ? `revoke application credential ${show(action.id)}` : `revoke application credentials named ${action.name}`;
     case 'control.requeueAfter': return `check again in ${String(Math.round(action.afterMs / 1000))}s`;
     // Kinds a domain registered through ActionRegistry.
     default: return (action as { readonly kind: string }).kind;

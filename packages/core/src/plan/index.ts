@@ -7,4 +7,6 @@ export * from './queries.js';
 export * from './describe.js';
 export * from './render.js';
 export * from './equality.js';
+export * from './merge-patch.js';
 export * from './status.js';
+export type * from './controller.js';

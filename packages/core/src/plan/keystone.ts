@@ -14,6 +14,17 @@ export interface KeystoneAccessRule {
   readonly method: string;
 }
 
+/**
+ * A password kept in a Kubernetes Secret, read by the interpreter when the step runs: plans never hold it,
+ * and a rotated password is picked up by the next authentication. A trailing newline is trimmed.
+ */
+export interface SecretKeyRef {
+  readonly kind: 'secretKey';
+  readonly namespace: string;
+  readonly name: string;
+  readonly key: string;
+}
+
 /** Password authentication scoped to a project; the user id comes from the token. */
 export interface KeystoneAuthenticateAction {
   readonly kind: 'keystone.authenticate';
@@ -23,7 +34,7 @@ export interface KeystoneAuthenticateAction {
   readonly userDomain: string;
   readonly projectName: string;
   readonly projectDomain: string;
-  readonly password: Sensitive;
+  readonly password: Sensitive | SecretKeyRef;
 }
 
 export interface KeystoneCreateApplicationCredentialAction {
@@ -45,12 +56,14 @@ export interface KeystoneListApplicationCredentialsAction {
   readonly name?: string | undefined;
 }
 
-/** Revokes (deletes) a credential; one that is already gone counts as "unchanged". */
-export interface KeystoneRevokeApplicationCredentialAction {
+/**
+ * Revokes (deletes) a credential by id, or every credential of the user with a given name (to clean up one
+ * whose Secret was never written). Nothing to revoke counts as "unchanged".
+ */
+export type KeystoneRevokeApplicationCredentialAction = {
   readonly kind: 'keystone.revokeApplicationCredential';
   readonly session: Value<KeystoneSession>;
-  readonly id: Value<string>;
-}
+} & ({ readonly id: Value<string>; readonly name?: undefined } | { readonly name: string; readonly id?: undefined });
 
 export interface CreatedApplicationCredential {
   readonly id: string;

@@ -1,5 +1,5 @@
 import type { ObjectRef } from '../model/refs.js';
-import type { Template } from './values.js';
+import type { Template, Value } from './values.js';
 
 /** A Kubernetes object as plain JSON. */
 export interface KubeObject {
@@ -53,13 +53,20 @@ export interface ApplyAction {
   readonly force?: boolean;
 }
 
+/** An object reference whose name may be known only after an earlier step (named after a credential id). */
+export interface ObjectRefTemplate {
+  readonly type: ObjectRef['type'];
+  readonly namespace?: string;
+  readonly name: Value<string>;
+}
+
 /**
  * Create-only, for immutable objects: an existing object whose stated fields are identical counts as
  * success; one that differs fails with Conflict (an immutable object is never changed in place).
  */
 export interface CreateAction {
   readonly kind: 'k8s.create';
-  readonly ref: ObjectRef;
+  readonly ref: ObjectRefTemplate;
   readonly object: ObjectTemplate;
 }
 

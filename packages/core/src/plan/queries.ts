@@ -7,6 +7,11 @@ import type { ApplicationCredentialSummary } from './keystone.js';
 export interface GetQuery {
   readonly kind: 'k8s.get';
   readonly ref: ObjectRef;
+  /**
+   * Labels the object is expected to carry: a cache filtered by them answers when it holds the object, and
+   * only a miss goes to the API (an object that lost its labels, or one written before we labelled it).
+   */
+  readonly expectLabels?: Readonly<Record<string, string>>;
 }
 
 /** Lists objects of a type, in one namespace or all, narrowed by labels (equality only). */
@@ -40,8 +45,11 @@ export type QueryKind = keyof QueryRegistry;
 export type Query = QueryRegistry[QueryKind]['query'];
 export type ResultOf<Q extends Query> = QueryRegistry[Q['kind']]['result'];
 
-/** What `observe` returns: named queries. */
-export type Queries = Readonly<Record<string, Query>>;
+/** What `observe` returns: named queries; an entry may be undefined when there is nothing to read. */
+export type Queries = Readonly<Record<string, Query | undefined>>;
+
+/** The result of a query, or undefined for an entry that asked nothing. */
+export type ResultOrNothing<Q> = Q extends Query ? ResultOf<Q> : undefined;
 
 /** What `reconcile` receives: each named query's result. */
-export type Observed<Q extends Queries> = { readonly [N in keyof Q]: ResultOf<Q[N]> };
+export type Observed<Q extends Queries> = { readonly [N in keyof Q]: ResultOrNothing<Q[N]> };

@@ -2,7 +2,7 @@ import { Sensitive } from '../model/sensitive.js';
 import { describeAction } from './describe.js';
 import type { Plan, Step } from './plan.js';
 import type { Action } from './registry.js';
-import { isOutputRef } from './values.js';
+import { describeUnknown, isOutputRef } from './values.js';
 
 const KNOWN_AFTER_APPLY = '(known after apply)';
 const SENSITIVE = '(sensitive)';
@@ -12,7 +12,7 @@ const MAX_DIFF_LINES = 40;
 /** A value as a plan shows it: sensitive values and later-known outputs are never printed. */
 function display(value: unknown): string {
   if (value instanceof Sensitive) return SENSITIVE;
-  if (isOutputRef(value)) return KNOWN_AFTER_APPLY;
+  if (isOutputRef(value)) return describeUnknown(value);
   return JSON.stringify(value);
 }
 

@@ -8,8 +8,34 @@ export interface OutputRef<T> {
   readonly kind: 'output';
   readonly step: string;
   readonly output: string;
+  /** Text made from a string output: `before` + its first `length` characters + `after` (a name from an id). */
+  readonly format?: OutputFormat;
   /** Phantom: the type of the value, for the compiler only. */
   readonly __type?: T;
+}
+
+export interface OutputFormat {
+  readonly before?: string;
+  readonly length?: number;
+  readonly after?: string;
+}
+
+/** A string built from a string output, e.g. `ac-nova-` + the first 5 characters of a credential id + `-secret`. */
+export function formatOutput(ref: OutputRef<string>, format: OutputFormat): OutputRef<string> {
+  return { ...ref, format };
+}
+
+/** Applies a reference's format to the value looked up for it. */
+export function applyFormat(ref: OutputRef<unknown>, value: unknown): unknown {
+  if (ref.format === undefined) return value;
+  if (typeof value !== 'string') throw new TypeError(`output ${ref.step}.${ref.output} is not text and cannot be formatted`);
+  const { before = '', length, after = '' } = ref.format;
+  return `${before}${length === undefined ? value : value.slice(0, length)}${after}`;
+}
+
+/** How a plan shows a value that is not known yet: formatted references keep their known text. */
+export function describeUnknown(ref: OutputRef<unknown>): string {
+  return `${ref.format?.before ?? ''}(known after apply)${ref.format?.after ?? ''}`;
 }
 
 /** Either a value known while planning or one an earlier step will produce. */
@@ -56,7 +82,7 @@ export function isFullyKnown(template: Template | undefined): boolean {
 export function resolveTemplate(template: Template, lookup: (ref: OutputRef<unknown>) => unknown): Json {
   if (template === null || typeof template !== 'object') return template;
   if (template instanceof Sensitive) return template.reveal();
-  if (isOutputRef(template)) return toJson(lookup(template));
+  if (isOutputRef(template)) return toJson(applyFormat(template, lookup(template)));
   if (Array.isArray(template)) return (template as readonly Template[]).map((item) => resolveTemplate(item, lookup));
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(template as Record<string, Template | undefined>)) {

@@ -1,4 +1,5 @@
-import type { KeystoneSession } from '../../plan/keystone.js';
+import { Sensitive } from '../../model/sensitive.js';
+import type { KeystoneSession, SecretKeyRef } from '../../plan/keystone.js';
 import type { HandlerSet } from '../types.js';
 import { KeywardError } from '../errors.js';
 import type { KeystoneClient } from './client.js';
@@ -15,13 +16,15 @@ export interface KeystoneHandlerDependencies {
   readonly clientFor: (endpoint: string) => KeystoneClient;
   /** Reuses a user's token until shortly before it expires. */
   readonly tokens: TokenCache;
+  /** Reads a password kept in a Secret, when an authenticate action names one. */
+  readonly readSecretKey: (ref: SecretKeyRef) => Promise<Sensitive>;
 }
 
 /**
  * Handlers for the Keystone actions. Authentication goes through the token cache; a token Keystone rejects
  * (revoked before it expired) is dropped from the cache so the next reconcile logs in again.
  */
-export function keystoneHandlers({ clientFor, tokens }: KeystoneHandlerDependencies): HandlerSet<KeystoneActionKind> {
+export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneHandlerDependencies): HandlerSet<KeystoneActionKind> {
   const withSession = async <T>(session: KeystoneSession, call: (client: KeystoneClient) => Promise<T>): Promise<T> => {
     try {
       return await call(clientFor(session.endpoint));
@@ -33,7 +36,8 @@ export function keystoneHandlers({ clientFor, tokens }: KeystoneHandlerDependenc
   return {
     'keystone.authenticate': async (action) => {
       const client = clientFor(action.endpoint);
-      const token = await tokens.token(client, action);
+      const password = action.password instanceof Sensitive ? action.password : await readSecretKey(action.password);
+      const token = await tokens.token(client, { ...action, password });
       const session: KeystoneSession = { endpoint: action.endpoint, token: token.token, userId: token.userId };
       return { outcome: 'unchanged', outputs: { session } };
     },
@@ -60,9 +64,16 @@ export function keystoneHandlers({ clientFor, tokens }: KeystoneHandlerDependenc
 
     'keystone.revokeApplicationCredential': async (action, context) => {
       const session = context.resolve(action.session);
-      const id = context.resolve(action.id);
-      const result = await withSession(session, (client) => client.revokeApplicationCredential(session.token, session.userId, id));
-      return { outcome: result === 'revoked' ? 'applied' : 'unchanged', outputs: {} };
+      const { name } = action;
+      const ids = name === undefined
+        ? [context.resolve(action.id)]
+        : (await withSession(session, (client) => client.listApplicationCredentials(session.token, session.userId, { name }))).map((c) => c.id);
+      let revoked = false;
+      for (const id of ids) {
+        const result = await withSession(session, (client) => client.revokeApplicationCredential(session.token, session.userId, id));
+        revoked ||= result === 'revoked';
+      }
+      return { outcome: revoked ? 'applied' : 'unchanged', outputs: {} };
     },
   };
 }

@@ -39,17 +39,3 @@ export function hasStatedContent(existing: KubeObject, body: Json): boolean {
     isSubsetMap(meta['annotations'], existing.metadata.annotations)
   );
 }
-
-/**
- * A JSON merge patch (RFC 7386) that turns `observed` into `desired`: changed and new fields are set, fields
- * `desired` lacks are set to null (removed), nested objects are patched recursively.
- */
-export function mergePatch(observed: unknown, desired: Json): Json {
-  if (!isObject(desired) || !isObject(observed)) return desired;
-  const patch: JsonObject = {};
-  for (const [key, value] of Object.entries(desired)) {
-    if (!deepEqual(observed[key], value)) patch[key] = mergePatch(observed[key], value);
-  }
-  for (const key of Object.keys(observed)) if (!(key in desired)) patch[key] = null;
-  return patch;
-}

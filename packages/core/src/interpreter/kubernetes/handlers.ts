@@ -4,7 +4,8 @@ import type { Json } from '../../plan/values.js';
 import { KeywardError } from '../errors.js';
 import type { HandlerSet } from '../types.js';
 import { ContentType, type KubeClient } from './client.js';
-import { hasStatedContent, mergePatch } from './compare.js';
+import { hasStatedContent } from './compare.js';
+import { mergePatch } from '../../plan/merge-patch.js';
 import { resourcePath } from './paths.js';
 import { coreTypes } from '../../model/refs.js';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '../../model/names.js';
@@ -80,17 +81,18 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
 
     'k8s.create': async (action, context) => {
       const body = context.resolveTemplate(action.object);
+      const ref: ObjectRef = { ...action.ref, name: context.resolve(action.ref.name) };
       try {
-        return { outcome: 'applied', outputs: { object: await client.create(action.ref, body) } };
+        return { outcome: 'applied', outputs: { object: await client.create(ref, body) } };
       } catch (error) {
         if (!isConflict(error)) throw error;
-        const existing = await client.get(action.ref);
+        const existing = await client.get(ref);
         if (existing !== undefined && hasStatedContent(existing, body)) return { outcome: 'unchanged', outputs: { object: existing } };
         throw new KeywardError({
           api: 'kubernetes',
           code: 409,
           reason: 'AlreadyExists',
-          message: `create ${describeRef(action.ref)}: it already exists with different content, and it is not changed in place`,
+          message: `create ${describeRef(ref)}: it already exists with different content, and it is not changed in place`,
           retryable: false,
         });
       }

@@ -1,0 +1,57 @@
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { DecodeFailure } from '../model/codec.js';
+import type { ResourceType } from '../model/refs.js';
+import type { KubeObject } from './kubernetes.js';
+import type { Plan } from './plan.js';
+import type { Observed, Queries } from './queries.js';
+
+/** What a reconcile function gets: only data. Time and randomness are inputs, so the function stays pure. */
+export interface ReconcileInput<P, Q extends Queries, C> {
+  readonly primary: P;
+  readonly observed: Observed<Q>;
+  readonly now: Date;
+  readonly config: C;
+  /** 32 random bytes for this reconcile (credential name suffixes, keys); fixed in tests. */
+  readonly entropy: Uint8Array;
+}
+
+/** A failed plan, as the reconciler sees it when asked to describe the failure in status. */
+export interface PlanFailure {
+  /** The step that failed, in the words of describeAction. */
+  readonly step: string;
+  readonly reason: string;
+  /** Safe for status and events: built from API reasons and names, never from secrets. */
+  readonly message: string;
+  readonly retryable: boolean;
+}
+
+/** Another kind the controller watches, and how its objects lead to primary objects. */
+export interface SecondaryWatch {
+  readonly type: ResourceType;
+  /** Narrows the watch (and the cache) to objects with these labels. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Keys ("namespace/name") of the primary objects to reconcile when this object changes. Pure. */
+  readonly mapToPrimary: (object: KubeObject) => readonly string[];
+}
+
+/**
+ * A controller as data: what it watches and the pure functions that decide. The runtime in
+ * @keyward/core/runtime runs it; a test can call the functions directly.
+ */
+export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C> {
+  readonly name: string;
+  readonly primary: {
+    readonly type: ResourceType;
+    /** Validates and defaults an object; a Left is an invalid spec (terminal until the object changes). */
+    readonly decode: (object: KubeObject) => Either<DecodeFailure, P>;
+  };
+  readonly secondary: readonly SecondaryWatch[];
+  /** What to read before deciding. Pure. */
+  readonly observe: (primary: P, config: C) => Q;
+  /** What to do. Pure. */
+  readonly reconcile: (input: ReconcileInput<P, Q, C>) => Plan;
+  /** The status (and event) that reports a failed read or plan. Pure. */
+  readonly failed: (primary: P, failure: PlanFailure, now: Date, config: C) => Plan;
+  /** The status (and event) that reports an invalid spec. Pure. */
+  readonly invalid: (object: KubeObject, failure: DecodeFailure, now: Date) => Plan;
+}

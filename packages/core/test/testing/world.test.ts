@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { coreTypes, type ObjectRef } from '../../src/model/refs.js';
+import { sensitive } from '../../src/model/sensitive.js';
+import type { KubeObject } from '../../src/plan/kubernetes.js';
+import { PlanBuilder, type Plan } from '../../src/plan/plan.js';
+import { InMemoryWorld } from '../../src/testing/world.js';
+import { isQuiet } from '../../src/testing/matchers.js';
+
+const ref = (name: string): ObjectRef => ({ type: coreTypes.configMap, namespace: 'ns', name });
+
+/** A toy policy: ConfigMap "target" must hold `data`. */
+function ensureConfigMap(observed: KubeObject | undefined, data: Record<string, string>): Plan {
+  const plan = new PlanBuilder();
+  if (observed === undefined) {
+    plan.add({ kind: 'k8s.create', ref: ref('target'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'target', namespace: 'ns' }, data } }, 'missing');
+  } else if (JSON.stringify(observed['data']) !== JSON.stringify(data)) {
+    plan.add({ kind: 'k8s.patch', ref: ref('target'), patch: { type: 'merge', body: { data } }, precondition: { resourceVersion: observed.metadata.resourceVersion ?? '' } }, 'drifted');
+  }
+  return plan.build();
+}
+
+describe('InMemoryWorld', () => {
+  it('supports convergence tests: reconcile, apply, reconcile again gives nothing to do', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }).filter((k) => /^[a-z]+$/.test(k)), fc.string(), { maxKeys: 4 }), async (data) => {
+        const world = new InMemoryWorld();
+        const first = await world.run(ensureConfigMap(world.get(ref('target')), data));
+        expect(first.ok).toBe(true);
+        expect(isQuiet(ensureConfigMap(world.get(ref('target')), data))).toBe(true);
+      }),
+    );
+  });
+
+  it('keeps objects with finalizers until the last one is removed, then collects their dependents', async () => {
+    const world = new InMemoryWorld();
+    const owner = world.put(coreTypes.configMap, { metadata: { name: 'owner', namespace: 'ns', finalizers: ['f'] } });
+    world.put(coreTypes.secret, { metadata: { name: 'dependent', namespace: 'ns', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid ?? '' }] } });
+    const plan = new PlanBuilder();
+    plan.add({ kind: 'k8s.delete', ref: ref('owner') }, 'delete');
+    await world.run(plan.build());
+    expect(world.get(ref('owner'))?.metadata.deletionTimestamp).toBeDefined();
+
+    const release = new PlanBuilder();
+    release.add({ kind: 'k8s.removeFinalizer', ref: ref('owner'), finalizer: 'f' }, 'release');
+    await world.run(release.build());
+    expect(world.get(ref('owner'))).toBeUndefined();
+    expect(world.get({ type: coreTypes.secret, namespace: 'ns', name: 'dependent' })).toBeUndefined();
+  });
+
+  it('simulates Keystone: log in, create, list, revoke', async () => {
+    const world = new InMemoryWorld();
+    const userId = world.addKeystoneUser('nova', 'pw');
+    const plan = new PlanBuilder();
+    const auth = plan.add({ kind: 'keystone.authenticate', endpoint: 'memory', userName: 'nova', userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive('pw') }, 'log in');
+    const created = plan.add({ kind: 'keystone.createApplicationCredential', session: auth.output('session'), name: 'c1', description: 'd', roles: ['service'], unrestricted: false }, 'create');
+    plan.add(
+      { kind: 'k8s.create', ref: { type: coreTypes.secret, namespace: 'ns', name: 's' }, object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'ns' }, stringData: { id: created.output('id'), secret: created.output('secret') } } },
+      'store',
+    );
+    expect((await world.run(plan.build())).ok).toBe(true);
+    const [credential] = world.credentials(userId);
+    const stored = world.get({ type: coreTypes.secret, namespace: 'ns', name: 's' })?.['data'] as Record<string, string>;
+    expect(world.credentialWorks(credential?.id ?? '', Buffer.from(stored['secret'] ?? '', 'base64').toString())).toBe(true);
+
+    const wrong = new PlanBuilder();
+    wrong.add({ kind: 'keystone.authenticate', endpoint: 'memory', userName: 'nova', userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive('nope') }, 'log in');
+    expect((await world.run(wrong.build())).error).toMatchObject({ code: 401 });
+  });
+});

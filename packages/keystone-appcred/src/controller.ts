@@ -1,0 +1,24 @@
+import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/core';
+import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName, type KeystoneApplicationCredential } from './api.js';
+import type { AppCredConfig } from './config.js';
+import { decodeAppCred } from './decode.js';
+import { observe, type AppCredQueries } from './observe.js';
+import { failed, invalid, reconcile } from './reconcile.js';
+
+/** A change to a credential Secret wakes the CR of its service. */
+export function secretToCr(secret: KubeObject): string[] {
+  const service = secret.metadata.labels?.[LABEL_SERVICE];
+  const namespace = secret.metadata.namespace;
+  return service === undefined || namespace === undefined ? [] : [`${namespace}/${getACCRName(service)}`];
+}
+
+/** The KeystoneApplicationCredential controller as data, for @keyward/core's runtime. */
+export const appCredController: ControllerDefinition<KeystoneApplicationCredential, AppCredQueries, AppCredConfig> = {
+  name: 'keystone-appcred',
+  primary: { type: appCredType, decode: decodeAppCred },
+  secondary: [{ type: coreTypes.secret, labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true' }, mapToPrimary: secretToCr }],
+  observe,
+  reconcile,
+  failed: (cr, failure, now) => failed(cr, failure, now),
+  invalid,
+};

@@ -1,0 +1,40 @@
+import * as t from 'io-ts';
+import { left, right, isLeft, type Either } from 'fp-ts/lib/Either.js';
+import { decode, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { SpecCodec, type AppCredStatus, type KeystoneApplicationCredential } from './api.js';
+
+const ObjectCodec = t.type({ spec: SpecCodec });
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * Status is ours to write, but objects may come from the upstream operator: keep the fields we know when
+ * they have the right type and ignore the rest, so a status never makes an object undecodable.
+ */
+export function readStatus(raw: unknown): AppCredStatus {
+  const s = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const status: Record<string, unknown> = {};
+  for (const key of ['acID', 'secretName', 'previousSecretName', 'createdAt', 'expiresAt', 'rotationEligibleAt', 'lastRotated', 'securityHash', 'pendingACName']) {
+    const value = text(s[key]);
+    if (value !== undefined) status[key] = value;
+  }
+  if (typeof s['observedGeneration'] === 'number') status['observedGeneration'] = s['observedGeneration'];
+  if (Array.isArray(s['conditions'])) status['conditions'] = s['conditions'] as Condition[];
+  return status;
+}
+
+/** Validates and defaults a KeystoneApplicationCredential read from the API server. */
+export function decodeAppCred(object: KubeObject): Either<DecodeFailure, KeystoneApplicationCredential> {
+  const decoded = decode(ObjectCodec, object);
+  if (isLeft(decoded)) return left(decoded.left);
+  const { metadata } = object;
+  if (metadata.namespace === undefined || metadata.uid === undefined) {
+    return left({ message: 'metadata: namespace and uid are required', problems: [{ path: 'metadata', message: 'namespace and uid are required' }] });
+  }
+  return right({
+    ...object,
+    metadata: { ...metadata, namespace: metadata.namespace, uid: metadata.uid, generation: metadata.generation ?? 0 },
+    spec: decoded.right.spec,
+    status: readStatus(object['status']),
+  });
+}

@@ -1,0 +1,314 @@
+import {
+  DAY_MS,
+  PlanBuilder,
+  addStatusIfChanged,
+  coreTypes,
+  findCondition,
+  formatOutput,
+  formatTime,
+  type Condition,
+  type DecodeFailure,
+  type DesiredCondition,
+  type KubeObject,
+  type ObjectRef,
+  type Plan,
+  type PlanFailure,
+  type ReconcileInput,
+  type StepHandle,
+} from '@keyward/core';
+import {
+  CONDITION_AC_READY,
+  CONDITION_KEYSTONE_API_READY,
+  CR_FINALIZER,
+  SECRET_PROTECTION_FINALIZER,
+  SERVICE_DOMAIN,
+  SERVICE_PROJECT,
+  appCredType,
+  serviceOf,
+  type AppCredStatus,
+  type KeystoneApplicationCredential,
+} from './api.js';
+import type { AppCredConfig } from './config.js';
+import { readStatus } from './decode.js';
+import { keystoneEndpoint } from './endpoint.js';
+import type { AppCredQueries } from './observe.js';
+import { rotationEligibleAt, rotationReasons, untilRotation } from './rotation.js';
+import { credentialIdOf, credentialLabels, describeHeld, hasCredentialLabels, isProtected, oldSecrets } from './secrets.js';
+import { computeSecurityHash } from './security-hash.js';
+import { CREDENTIAL_READY_MESSAGE, KEYSTONE_API_READY, conditionsFor, credentialCondition, keystoneApiNotReady } from './status.js';
+
+export type AppCredInput = ReconcileInput<KeystoneApplicationCredential, AppCredQueries, AppCredConfig>;
+
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** `<cr name>-<5 characters>`: the Keystone name of a new credential; the characters come from the entropy input. */
+export function credentialName(crName: string, entropy: Uint8Array): string {
+  const suffix = Array.from(entropy.slice(0, 5), (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length] ?? 'b').join('');
+  return `${crName}-${suffix}`;
+}
+
+/** Keystone's expires_at: ISO 8601 without a zone, microsecond precision. */
+export function keystoneExpiry(date: Date): string {
+  return `${date.toISOString().slice(0, 23)}000`;
+}
+
+export function crRef(cr: KeystoneApplicationCredential): ObjectRef {
+  return { type: appCredType, namespace: cr.metadata.namespace, name: cr.metadata.name };
+}
+
+function secretRef(cr: KeystoneApplicationCredential, name: string): ObjectRef {
+  return { type: coreTypes.secret, namespace: cr.metadata.namespace, name };
+}
+
+/** A condition as stored, reduced to what a reconciler states (the transition time is derived again). */
+function stated(condition: Condition | undefined, fallback: DesiredCondition): DesiredCondition {
+  if (condition === undefined) return fallback;
+  const { lastTransitionTime: _time, ...desired } = condition;
+  return desired;
+}
+
+function withoutPending(status: AppCredStatus): AppCredStatus {
+  const { pendingACName: _pending, ...rest } = status;
+  return rest;
+}
+
+function authenticate(plan: PlanBuilder, cr: KeystoneApplicationCredential, url: string, reason: string): StepHandle<'keystone.authenticate'> {
+  return plan.add(
+    {
+      kind: 'keystone.authenticate',
+      endpoint: url,
+      userName: cr.spec.userName,
+      userDomain: SERVICE_DOMAIN,
+      projectName: SERVICE_PROJECT,
+      projectDomain: SERVICE_DOMAIN,
+      password: { kind: 'secretKey', namespace: cr.metadata.namespace, name: cr.spec.secret, key: cr.spec.passwordSelector },
+    },
+    reason,
+  );
+}
+
+/**
+ * Creates a credential and its immutable Secret, then points the status at them. The chosen name is recorded
+ * in status first, so a crash between creating the credential and storing it leaves a trace the next reconcile
+ * uses to revoke it; if storing fails within this plan, the credential is revoked at once.
+ */
+function rotate(plan: PlanBuilder, input: AppCredInput, url: string, reasons: readonly string[]): void {
+  const { primary: cr, now, entropy } = input;
+  const service = serviceOf(cr.metadata.name);
+  const ref = crRef(cr);
+  const name = credentialName(cr.metadata.name, entropy);
+  const isRotation = cr.status.acID !== undefined;
+
+  const pendingStatus: AppCredStatus = { ...cr.status, pendingACName: name };
+  plan.add({ kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status }, `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`);
+  const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to create a credential`).output('session');
+  if (cr.status.pendingACName !== undefined) {
+    plan.add({ kind: 'keystone.revokeApplicationCredential', session, name: cr.status.pendingACName }, `an earlier creation of ${cr.status.pendingACName} was interrupted before it was stored`);
+  }
+
+  const expires = new Date(now.getTime() + cr.spec.expirationDays * DAY_MS);
+  const accessRules = cr.spec.accessRules ?? [];
+  const credential = plan.add(
+    {
+      kind: 'keystone.createApplicationCredential',
+      session,
+      name,
+      description: `Created by keystone-operator for AC CR ${cr.metadata.namespace}/${cr.metadata.name} (user: ${cr.spec.userName})`,
+      roles: cr.spec.roles,
+      accessRules: accessRules.length > 0 ? accessRules : undefined,
+      unrestricted: cr.spec.unrestricted,
+      expiresAt: keystoneExpiry(expires),
+    },
+    reasons.join('; '),
+    (step) => ({ action: { kind: 'keystone.revokeApplicationCredential', session, id: step.output('id') }, reason: 'the new credential could not be stored' }),
+  );
+  const secretName = formatOutput(credential.output('id'), { before: `ac-${service}-`, length: 5, after: '-secret' });
+  plan.add(
+    {
+      kind: 'k8s.create',
+      ref: { type: coreTypes.secret, namespace: cr.metadata.namespace, name: secretName },
+      object: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: secretName,
+          namespace: cr.metadata.namespace,
+          labels: credentialLabels(service),
+          finalizers: [SECRET_PROTECTION_FINALIZER],
+          ownerReferences: [{ apiVersion: cr.apiVersion, kind: cr.kind, name: cr.metadata.name, uid: cr.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        },
+        type: 'Opaque',
+        immutable: true,
+        stringData: { AC_ID: credential.output('id'), AC_SECRET: credential.output('secret') },
+      },
+    },
+    'store the new credential in a new immutable Secret',
+  );
+
+  const eligible = rotationEligibleAt(expires, cr.spec.gracePeriodDays);
+  const finalStatus = {
+    ...withoutPending(cr.status),
+    acID: credential.output('id'),
+    secretName,
+    ...(cr.status.secretName === undefined ? {} : { previousSecretName: cr.status.secretName }),
+    createdAt: formatTime(now),
+    expiresAt: formatTime(expires),
+    rotationEligibleAt: formatTime(eligible),
+    ...(isRotation ? { lastRotated: formatTime(now) } : {}),
+    securityHash: computeSecurityHash(cr.spec),
+    observedGeneration: cr.metadata.generation,
+    conditions: conditionsFor(cr.status.conditions, KEYSTONE_API_READY, credentialCondition('True', 'Ready', CREDENTIAL_READY_MESSAGE), now),
+  };
+  plan.add({ kind: 'k8s.status', ref, status: finalStatus, observed: pendingStatus }, 'point the CR at the new credential and Secret');
+  if (isRotation) {
+    plan.add(
+      {
+        kind: 'k8s.event',
+        regarding: { ...ref, uid: cr.metadata.uid },
+        type: 'Normal',
+        reason: 'ApplicationCredentialRotated',
+        action: 'Rotate',
+        note:
+          `ApplicationCredential '${cr.metadata.name}' (user: ${cr.spec.userName}) rotated - EDPM nodes may need credential updates. ` +
+          `New expiration: ${formatTime(expires)}, next rotation eligible at: ${formatTime(eligible)} (grace period ${String(cr.spec.gracePeriodDays)} days), ` +
+          `previous expiration: ${cr.status.expiresAt ?? 'unknown'}`,
+      },
+      'tell people that consumers may need the new credential',
+    );
+  }
+  plan.add({ kind: 'control.requeueAfter', afterMs: eligible.getTime() - now.getTime() + 1_000 }, 'rotate when the grace period is reached');
+}
+
+/** Labels a Secret written before Keyward managed the service, so the label-filtered cache and watch see it. */
+function labelIfNeeded(plan: PlanBuilder, cr: KeystoneApplicationCredential, secret: KubeObject | undefined): void {
+  const service = serviceOf(cr.metadata.name);
+  if (secret === undefined || hasCredentialLabels(secret, service)) return;
+  plan.add(
+    { kind: 'k8s.patch', ref: secretRef(cr, secret.metadata.name), patch: { type: 'merge', body: { metadata: { labels: credentialLabels(service) } } }, observed: secret },
+    'label the Secret so it is found and watched like the ones Keyward writes',
+  );
+}
+
+/**
+ * The steady state: label Secrets that lack our labels, clean up an interrupted creation, revoke and delete
+ * old Secrets no consumer holds any more, and keep the status current.
+ */
+function maintain(plan: PlanBuilder, input: AppCredInput, url: string): void {
+  const { primary: cr, observed, now } = input;
+  labelIfNeeded(plan, cr, observed.currentSecret);
+  labelIfNeeded(plan, cr, observed.previousSecret);
+  const old = oldSecrets(observed.serviceSecrets, cr.status.secretName, cr.status.previousSecretName);
+  const pending = cr.status.pendingACName;
+  if (old.releasable.length > 0 || pending !== undefined) {
+    const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');
+    if (pending !== undefined) {
+      plan.add({ kind: 'keystone.revokeApplicationCredential', session, name: pending }, `the creation of ${pending} was interrupted before the CR pointed at it`);
+    }
+    for (const secret of old.releasable) {
+      const id = credentialIdOf(secret);
+      if (id !== undefined) plan.add({ kind: 'keystone.revokeApplicationCredential', session, id }, `no consumer uses ${secret.metadata.name} any more`);
+      const ref = secretRef(cr, secret.metadata.name);
+      if (isProtected(secret)) plan.add({ kind: 'k8s.removeFinalizer', ref, finalizer: SECRET_PROTECTION_FINALIZER }, 'release the old Secret');
+      plan.add({ kind: 'k8s.delete', ref, precondition: { uid: secret.metadata.uid ?? '' } }, 'its credential is revoked');
+    }
+  }
+  const note = describeHeld(old.held);
+  const credential = credentialCondition('True', 'Ready', note === undefined ? CREDENTIAL_READY_MESSAGE : `${CREDENTIAL_READY_MESSAGE}; ${note}`);
+  const status: AppCredStatus = {
+    ...withoutPending(cr.status),
+    observedGeneration: cr.metadata.generation,
+    conditions: conditionsFor(cr.status.conditions, KEYSTONE_API_READY, credential, now, note),
+  };
+  addStatusIfChanged(plan, crRef(cr), cr.status, status);
+  const wait = untilRotation(cr, now);
+  if (wait !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: wait }, 'rotate when the grace period is reached');
+}
+
+/**
+ * Deletion: release every Secret of the service (found by label; ones the status names are labelled if they
+ * lack it) so garbage collection removes them, optionally revoke their credentials, then let the CR go.
+ */
+function release(plan: PlanBuilder, input: AppCredInput): void {
+  const { primary: cr, observed, config } = input;
+  if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) return;
+  const byName = new Map<string, KubeObject>();
+  for (const secret of [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret]) {
+    if (secret !== undefined) byName.set(secret.metadata.name, secret);
+  }
+  const secrets = [...byName.values()];
+  const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);
+  const ids = secrets.map(credentialIdOf).filter((id): id is string => id !== undefined);
+  if (config.revokeOnDelete && endpoint.usable && ids.length > 0) {
+    const session = authenticate(plan, cr, endpoint.url, `log in as ${cr.spec.userName} to revoke the credentials of a deleted CR`).output('session');
+    for (const id of ids) plan.add({ kind: 'keystone.revokeApplicationCredential', session, id }, 'revocation on deletion is enabled');
+  }
+  for (const secret of secrets) {
+    labelIfNeeded(plan, cr, secret);
+    if (isProtected(secret)) {
+      plan.add({ kind: 'k8s.removeFinalizer', ref: secretRef(cr, secret.metadata.name), finalizer: SECRET_PROTECTION_FINALIZER }, 'let garbage collection delete it with the CR');
+    }
+  }
+  plan.add({ kind: 'k8s.removeFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER }, 'its Secrets are released');
+}
+
+/** The pure reconcile of a KeystoneApplicationCredential. */
+export function reconcile(input: AppCredInput): Plan {
+  const { primary: cr, observed, now, config } = input;
+  const plan = new PlanBuilder();
+  if (cr.metadata.deletionTimestamp !== undefined) {
+    release(plan, input);
+    return plan.build();
+  }
+  if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) {
+    plan.add({ kind: 'k8s.addFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER }, 'keep the CR until its Secrets are released');
+  }
+  const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);
+  if (!endpoint.usable) {
+    const credential = stated(findCondition(cr.status.conditions, CONDITION_AC_READY), credentialCondition('Unknown', 'WaitingForKeystoneAPI', 'waiting for KeystoneAPI'));
+    const status: AppCredStatus = {
+      ...cr.status,
+      observedGeneration: cr.metadata.generation,
+      conditions: conditionsFor(cr.status.conditions, keystoneApiNotReady(endpoint.reason, endpoint.message), credential, now),
+    };
+    addStatusIfChanged(plan, crRef(cr), cr.status, status);
+    plan.add({ kind: 'control.requeueAfter', afterMs: config.keystoneRetryMs }, 'look for a usable Keystone again');
+    return plan.build();
+  }
+  const reasons = rotationReasons(cr, observed.currentSecret !== undefined, now);
+  if (reasons.length > 0) rotate(plan, input, endpoint.url, reasons);
+  else maintain(plan, input, endpoint.url);
+  return plan.build();
+}
+
+/** The status that reports a failed read or step: the credential condition says which step and why. */
+export function failed(cr: KeystoneApplicationCredential, failure: PlanFailure, now: Date): Plan {
+  const plan = new PlanBuilder();
+  const keystoneApi = stated(findCondition(cr.status.conditions, CONDITION_KEYSTONE_API_READY), KEYSTONE_API_READY);
+  const status: AppCredStatus = {
+    ...cr.status,
+    observedGeneration: cr.metadata.generation,
+    conditions: conditionsFor(cr.status.conditions, keystoneApi, credentialCondition('False', failure.reason, `${failure.step} failed: ${failure.message}`), now),
+  };
+  addStatusIfChanged(plan, crRef(cr), cr.status, status, 'report the failure');
+  return plan.build();
+}
+
+/** The status and Warning event for a spec the codec rejects. */
+export function invalid(object: KubeObject, failure: DecodeFailure, now: Date): Plan {
+  const plan = new PlanBuilder();
+  const status = readStatus(object['status']);
+  const ref: ObjectRef = { type: appCredType, namespace: object.metadata.namespace ?? '', name: object.metadata.name };
+  const keystoneApi = stated(findCondition(status.conditions, CONDITION_KEYSTONE_API_READY), { type: CONDITION_KEYSTONE_API_READY, status: 'Unknown', reason: 'InvalidSpec', message: 'not checked: the spec is invalid' });
+  const desired: AppCredStatus = {
+    ...status,
+    ...(object.metadata.generation === undefined ? {} : { observedGeneration: object.metadata.generation }),
+    conditions: conditionsFor(status.conditions, keystoneApi, credentialCondition('False', 'InvalidSpec', `invalid spec: ${failure.message}`), now),
+  };
+  addStatusIfChanged(plan, ref, status, desired, 'report the invalid spec');
+  plan.add(
+    { kind: 'k8s.event', regarding: { ...ref, uid: object.metadata.uid }, type: 'Warning', reason: 'InvalidSpec', note: `invalid spec: ${failure.message}`, action: 'Validate' },
+    'tell people why nothing happens',
+  );
+  return plan.build();
+}
+
