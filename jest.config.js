@@ -27,7 +27,7 @@ export default {
       testPathIgnorePatterns: ['/node_modules/'],
       globalSetup: '<rootDir>/test/env/jest-global-setup.mjs',
       globalTeardown: '<rootDir>/test/env/jest-global-teardown.mjs',
-      testTimeout: 120_000,
+      setupFilesAfterEnv: ['<rootDir>/test/env/src/jest/integration-timeout.ts'],
     },
   ],
 };

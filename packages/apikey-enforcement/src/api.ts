@@ -1,4 +1,41 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '@keyward/core/model';
+import * as t from 'io-ts';
+import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, minLengthString, truncateWithHash, type Condition, type ResourceType } from '@keyward/core';
+
+export const GROUP = 'devportal.kuadrant.io';
+export const VERSION = 'v1alpha1';
+
+export const apiKeyType: ResourceType = { group: GROUP, version: VERSION, kind: 'APIKey', plural: 'apikeys', namespaced: true };
+
+/** Where Authorino finds enforcement Secrets unless the operator says otherwise. */
+export const DEFAULT_ENFORCEMENT_NAMESPACE = 'kuadrant';
+
+export const LABEL_API_PRODUCT = 'devportal.kuadrant.io/apiproduct';
+export const LABEL_API_KEY = 'devportal.kuadrant.io/apikey';
+export const LABEL_API_KEY_NAMESPACE = 'devportal.kuadrant.io/apikey-namespace';
+/** Without it Authorino ignores the Secret. */
+export const LABEL_AUTHORINO_MANAGED_BY = 'authorino.kuadrant.io/managed-by';
+/** Marks enforcement Secrets as Keyward's, for the orphan sweep and the watch. */
+export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
+export const MANAGED_BY = 'keyward-apikey-enforcement';
+export const ANNOTATION_USER_ID = 'secret.kuadrant.io/user-id';
+export const ANNOTATION_PLAN_ID = 'secret.kuadrant.io/plan-id';
+
+/** The consumer Secret's key that holds the API key, and the enforcement Secret's. */
+export const API_KEY_DATA_KEY = 'api_key';
+
+export const CONDITION_APPROVED = 'Approved';
+export const CONDITION_DENIED = 'Denied';
+export const CONDITION_FAILED = 'Failed';
+export const CONDITION_PENDING = 'Pending';
+
+/** Reasons this controller sets on the Failed condition. */
+export const FailureReason = {
+  secretNotFound: 'SecretNotFound',
+  secretReadError: 'SecretReadError',
+  apiKeyNotFound: 'SecretAPIKeyNotFound',
+  creationFailed: 'EnforcementSecretCreationFailed',
+} as const;
+export const OUR_FAILURE_REASONS: readonly string[] = Object.values(FailureReason);
 
 /**
  * Name of the enforcement Secret for the APIKey `namespace/name`. A namespace never contains a dot, so
@@ -7,4 +44,37 @@ import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '@keyward/core/mo
  */
 export function enforcementSecretName(namespace: string, name: string): string {
   return truncateWithHash(`apikey-${namespace}.${name}`, DNS1123_SUBDOMAIN_MAX_LENGTH);
+}
+
+/** A label value (at most 63 characters): longer values are shortened with a hash; annotations keep the full value. */
+export function labelValue(value: string): string {
+  return truncateWithHash(value, DNS1123_LABEL_MAX_LENGTH);
+}
+
+export const SpecCodec = t.intersection([
+  t.type({
+    apiProductRef: t.intersection([t.type({ name: minLengthString(1) }), t.partial({ namespace: t.string })]),
+    secretRef: t.type({ name: minLengthString(1) }),
+    planTier: t.string,
+    useCase: t.string,
+    requestedBy: t.type({ userId: t.string, email: t.string }),
+  }),
+  t.partial({ expiresAt: t.string }),
+]);
+
+export type APIKeySpec = t.TypeOf<typeof SpecCodec>;
+
+export interface APIKey {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace: string;
+    readonly uid: string;
+    readonly generation: number;
+    readonly resourceVersion: string;
+  };
+  readonly spec: APIKeySpec;
+  readonly status: { readonly conditions: readonly Condition[] };
+  readonly [field: string]: unknown;
 }

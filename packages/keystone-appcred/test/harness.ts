@@ -56,7 +56,7 @@ export async function reconcileOnce(world: InMemoryWorld, clock: FakeClock, seed
   const result = await world.run(plan(world, clock, seed, cfg));
   if (!result.ok) {
     const step = result.steps.find((s) => s.outcome === 'failed');
-    const failure: PlanFailure = { step: step?.summary ?? '', reason: result.error?.reason ?? '', message: result.error?.message ?? '', retryable: true };
+    const failure: PlanFailure = { step: step?.summary ?? '', action: step?.kind ?? '', reason: result.error?.reason ?? '', message: result.error?.message ?? '', retryable: true };
     await world.run(failed(primary, failure, clock.now()));
   }
   return result;

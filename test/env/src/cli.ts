@@ -12,6 +12,7 @@ import { attachEnvironment, startEnvironment, stopEnvironmentAt, type Environmen
 import { defaultDaemonDir } from './defaults.js';
 import { repoRoot } from './paths.js';
 import { statusTable } from './status-table.js';
+import { TEST_CRD_FOLDERS } from './testing.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 function describe(info: EnvironmentInfo): string {
@@ -31,7 +32,7 @@ function describe(info: EnvironmentInfo): string {
   return lines.join('\n');
 }
 
-const crdFolders = [join(repoRoot, 'test', 'fixtures', 'crds')];
+const crdFolders = TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder));
 
 /**
  * Foreground mode: a live status table (redrawn on a terminal, a line every 30 s otherwise). The

@@ -8,7 +8,7 @@ import { KeystoneAdmin } from './keystone-admin.js';
 export const ENV_FILE_VARIABLE = 'KEYWARD_ENV_FILE';
 
 /** CRD folders (relative to the repository root) installed for the integration tests. */
-export const TEST_CRD_FOLDERS = ['test/fixtures/crds'] as const;
+export const TEST_CRD_FOLDERS = ['deploy/crds', 'test/fixtures/crds'] as const;
 
 /** The environment of this test run. */
 export function testEnvironment(): EnvironmentInfo {

@@ -11,7 +11,7 @@ export interface ResourceType {
 /** One object of a resource type. */
 export interface ObjectRef {
   readonly type: ResourceType;
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   readonly name: string;
 }
 

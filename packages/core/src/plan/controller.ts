@@ -19,6 +19,8 @@ export interface ReconcileInput<P, Q extends Queries, C> {
 export interface PlanFailure {
   /** The step that failed, in the words of describeAction. */
   readonly step: string;
+  /** Its action kind, or "observe" when reading the current state failed. */
+  readonly action: string;
   readonly reason: string;
   /** Safe for status and events: built from API reasons and names, never from secrets. */
   readonly message: string;

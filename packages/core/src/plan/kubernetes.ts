@@ -56,7 +56,7 @@ export interface ApplyAction {
 /** An object reference whose name may be known only after an earlier step (named after a credential id). */
 export interface ObjectRefTemplate {
   readonly type: ObjectRef['type'];
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   readonly name: Value<string>;
 }
 
@@ -118,6 +118,8 @@ export interface StatusAction {
   readonly ref: ObjectRef;
   readonly status: ObjectTemplate;
   readonly observed?: Readonly<Record<string, unknown>> | undefined;
+  /** Guards a status others write too (a conditions list shared with another controller). */
+  readonly precondition?: Precondition;
 }
 
 /** A Kubernetes Event (events.k8s.io/v1) about an object, for what an operator should see. */

@@ -1,7 +1,7 @@
 import type { ObjectRef } from '../model/refs.js';
 import { deepEqual } from './equality.js';
 import type { PlanBuilder } from './plan.js';
-import type { ObjectTemplate } from './kubernetes.js';
+import type { ObjectTemplate, Precondition } from './kubernetes.js';
 
 /**
  * Adds a status write only when the desired status differs from the observed one, so a reconcile that
@@ -13,7 +13,8 @@ export function addStatusIfChanged(
   observed: Readonly<Record<string, unknown>> | undefined,
   desired: ObjectTemplate,
   reason = 'record the observed state',
+  precondition?: Precondition,
 ): void {
   if (deepEqual(observed ?? {}, desired)) return;
-  plan.add({ kind: 'k8s.status', ref, status: desired, observed }, reason);
+  plan.add({ kind: 'k8s.status', ref, status: desired, observed, ...(precondition === undefined ? {} : { precondition }) }, reason);
 }

@@ -215,6 +215,7 @@ export class InMemoryWorld {
       'k8s.removeFinalizer': (action) => setFinalizers(action.ref, (f) => (f.includes(action.finalizer) ? f.filter((x) => x !== action.finalizer) : undefined)),
       'k8s.status': (action, context) => {
         const current = this.#mustGet(action.ref);
+        if (action.precondition?.resourceVersion !== undefined && action.precondition.resourceVersion !== current.metadata.resourceVersion) fail(409, 'Conflict', 'resourceVersion precondition failed');
         const metadata: ObjectMeta = current.metadata;
         this.#objects.set(InMemoryWorld.#key(action.ref.type, metadata.namespace, metadata.name), {
           ...current,

@@ -134,7 +134,9 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
 
     'k8s.status': async (action, context) => {
       const desired = context.resolveTemplate(action.status);
-      await client.patch(action.ref, { status: mergePatch(action.observed ?? {}, desired) }, ContentType.mergePatch, 'status');
+      const metadata = preconditionMetadata(action.precondition) as Record<string, Json>;
+      const body = { status: mergePatch(action.observed ?? {}, desired), ...(Object.keys(metadata).length === 0 ? {} : { metadata }) };
+      await client.patch(action.ref, body, ContentType.mergePatch, 'status');
       return { outcome: 'applied', outputs: {} };
     },
 
