@@ -11,7 +11,17 @@ const placements: readonly (readonly [string, { readonly metadata: { readonly na
   ['test/fixtures/crds', keystoneApiCrd],
 ];
 
-/** Every CRD manifest the repository ships, by path: generated from the packages, never edited by hand. */
+/**
+ * Every CRD manifest the repository ships, by path, and a kustomization listing deploy/crds (kustomize loads
+ * only files in or below a kustomization's folder, so the base includes that folder as a whole). Generated
+ * from the packages, never edited by hand.
+ */
 export function crdManifests(): Record<string, string> {
-  return Object.fromEntries(placements.map(([folder, crd]) => [`${folder}/${crd.metadata.name}.yaml`, HEADER + stringify(crd)]));
+  const files = placements.map(([folder, crd]) => [folder, `${crd.metadata.name}.yaml`, HEADER + stringify(crd)] as const);
+  const deployed = files.filter(([folder]) => folder === 'deploy/crds').map(([, name]) => name);
+  const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: deployed };
+  return Object.fromEntries([
+    ...files.map(([folder, name, text]) => [`${folder}/${name}`, text]),
+    ['deploy/crds/kustomization.yaml', HEADER + stringify(kustomization)],
+  ]);
 }

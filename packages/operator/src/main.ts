@@ -1,25 +1,10 @@
 #!/usr/bin/env node
-import { operatorVersion } from './version.js';
+import { runCli } from './cli.js';
+import { detectRuntimeFacts } from './runtime-facts.js';
 
-const USAGE = `usage: keyward <command>
-
-commands:
-  version   print the version`;
-
-function main(args: readonly string[]): number {
-  switch (args[0]) {
-    case 'version':
-      console.log(`keyward ${operatorVersion()}`);
-      return 0;
-    case undefined:
-    case 'help':
-    case '--help':
-      console.log(USAGE);
-      return 0;
-    default:
-      console.error(`keyward: unknown command "${args[0]}"\n\n${USAGE}`);
-      return 2;
-  }
-}
-
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await runCli(process.argv.slice(2), {
+  env: process.env,
+  facts: detectRuntimeFacts(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});

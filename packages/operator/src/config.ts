@@ -1,0 +1,125 @@
+import { Command, CommanderError } from 'commander';
+import type { ControllerName } from './controllers.js';
+import { commanderOptions, resolveOptions, type OptionSpecs } from './option-spec.js';
+import { planOptions, runOptions, type LogFormat, type LogLevel, type PlanKind, type PlanOutput } from './options.js';
+import type { RuntimeFacts } from './runtime-facts.js';
+import type { BindAddress } from './values.js';
+
+export type { ControllerName } from './controllers.js';
+export type { LogFormat, LogLevel, PlanKind, PlanOutput } from './options.js';
+export type { RuntimeFacts } from './runtime-facts.js';
+export type { BindAddress } from './values.js';
+
+/** How to reach the cluster and Keystone, and which controllers' objects to handle: shared by run and plan. */
+export interface ConnectionConfig {
+  readonly controllers: readonly ControllerName[];
+  /** Undefined: in-cluster config in a pod, else ~/.kube/config (KubeConfig.loadFromDefault). */
+  readonly kubeconfig: string | undefined;
+  readonly keystoneUrl: string | undefined;
+  readonly enforcementNamespace: string;
+}
+
+/** Everything `keyward run` needs; frozen. */
+export interface OperatorConfig extends ConnectionConfig {
+  readonly namespaces: readonly string[] | 'all';
+  readonly leaderElection: { readonly enabled: boolean; readonly leaseName: string; readonly leaseNamespace: string };
+  readonly metricsBindAddress: BindAddress | 'disabled';
+  readonly healthBindAddress: BindAddress | 'disabled';
+  /** Reconciles at once, per controller. */
+  readonly concurrency: Readonly<Record<ControllerName, number>>;
+  readonly revokeOnDelete: boolean;
+  readonly log: { readonly level: LogLevel; readonly format: LogFormat };
+}
+
+/** Everything `keyward plan` needs; frozen. */
+export interface PlanConfig extends ConnectionConfig {
+  readonly kinds: readonly PlanKind[];
+  readonly namespace: string | undefined;
+  readonly name: string | undefined;
+  readonly filename: string | undefined;
+  readonly output: PlanOutput;
+  readonly exitCode: boolean;
+}
+
+export type ConfigResult<C> = { readonly ok: true; readonly config: C } | { readonly ok: false; readonly error: string };
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The `run` command with its options and help, without an action. */
+export function createRunCommand(): Command {
+  return commandWith('run', 'run the controllers against the cluster', runOptions);
+}
+
+/** The `plan` command with its options and help, without an action. */
+export function createPlanCommand(): Command {
+  return commandWith('plan', 'show what the controllers would do, without doing it', planOptions);
+}
+
+/**
+ * `keyward run`'s configuration from its arguments (those after "run") and environment. Pure: the caller
+ * passes process.argv, process.env and detectRuntimeFacts(). Flags override environment variables.
+ */
+export function parseRunConfig(argv: readonly string[], env: Environment, facts: RuntimeFacts = {}): ConfigResult<OperatorConfig> {
+  return parseWith(createRunCommand(), argv, (command) => runConfigFrom(command, env, facts));
+}
+
+/** `keyward plan`'s configuration from its arguments (those after "plan") and environment; pure. */
+export function parsePlanConfig(argv: readonly string[], env: Environment, facts: RuntimeFacts = {}): ConfigResult<PlanConfig> {
+  return parseWith(createPlanCommand(), argv, (command) => planConfigFrom(command, env, facts));
+}
+
+/** The configuration of a `run` command that commander has parsed. */
+export function runConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<OperatorConfig> {
+  const resolved = resolveOptions(runOptions, command.opts(), env, facts);
+  if (!resolved.ok) return resolved;
+  const { leaderElect, leaseName, leaseNamespace, logLevel, logFormat, ...rest } = resolved.values;
+  return {
+    ok: true,
+    config: deepFreeze({
+      ...rest,
+      leaderElection: { enabled: leaderElect, leaseName, leaseNamespace },
+      log: { level: logLevel, format: logFormat },
+    }),
+  };
+}
+
+/** The configuration of a `plan` command that commander has parsed. */
+export function planConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<PlanConfig> {
+  const resolved = resolveOptions(planOptions, command.opts(), env, facts);
+  return resolved.ok ? { ok: true, config: deepFreeze({ ...resolved.values }) } : resolved;
+}
+
+function commandWith(name: string, description: string, specs: OptionSpecs): Command {
+  const command = new Command(name).description(description).showHelpAfterError(`run 'keyward ${name} --help' for usage`);
+  for (const option of Object.values(specs).flatMap(commanderOptions)) command.addOption(option);
+  return command;
+}
+
+/** Parses `argv` with `command` without touching the process: no output, no exit. */
+function parseWith<C>(command: Command, argv: readonly string[], resolve: (parsed: Command) => ConfigResult<C>): ConfigResult<C> {
+  command.exitOverride().configureOutput({ writeOut: ignore, writeErr: ignore, outputError: ignore });
+  try {
+    command.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return { ok: false, error: error.exitCode === 0 ? '--help is for the command line' : oneLine(error.message).replace(/^error: /, '') };
+    throw error;
+  }
+  return resolve(command);
+}
+
+/** Commander puts its "(Did you mean ...?)" on a line of its own; usage errors are one line. */
+export function oneLine(message: string): string {
+  return message.trimEnd().replace(/\s*\n\s*/g, ' ');
+}
+
+function ignore(): void {
+  // parsers are pure: help and errors come back as values
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const field of Object.values(value)) deepFreeze(field);
+    Object.freeze(value);
+  }
+  return value;
+}

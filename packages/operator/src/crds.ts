@@ -1,0 +1,14 @@
+import { stringify } from 'yaml';
+import { apiKeyCrd } from '@keyward/apikey-enforcement';
+import { appCredCrd } from '@keyward/keystone-appcred';
+
+/**
+ * The CRDs the operator serves, from the definitions its controllers validate with (deploy/crds is
+ * generated from the same ones). KeystoneAPI is not among them: that CRD belongs to the Keystone operator.
+ */
+export const OPERATOR_CRDS = [appCredCrd, apiKeyCrd] as const;
+
+/** Every CRD as one multi-document YAML stream, for `keyward crds | kubectl apply -f -`. */
+export function crdsYaml(): string {
+  return OPERATOR_CRDS.map((crd) => stringify(crd)).join('---\n');
+}

@@ -1,0 +1,89 @@
+import { Option } from 'commander';
+import type { RuntimeFacts } from './runtime-facts.js';
+import type { Parsed } from './values.js';
+
+/**
+ * One option: its flag, environment variable, default and parser. Commands, help, the options table in
+ * docs/operations.md and the resolution (flag, else environment, else default) all come from these specs.
+ */
+export interface OptionSpec<T> {
+  /** As commander takes them: '--concurrency <n>', '-f, --filename <file>'; a boolean has no placeholder. */
+  readonly flags: string;
+  /** The flag that turns a boolean off. */
+  readonly negation?: { readonly flags: string; readonly description: string };
+  readonly env?: string;
+  readonly description: string;
+  /** The default as help and docs show it. */
+  readonly defaultText: string;
+  /** Every occurrence counts, as if the values were joined by commas. */
+  readonly repeatable?: boolean;
+  readonly parse: (raw: string) => Parsed<T>;
+  readonly fallback: (facts: RuntimeFacts) => T;
+}
+
+export type OptionSpecs = Readonly<Record<string, OptionSpec<unknown>>>;
+
+/** The value type of each option of a spec table. */
+export type OptionValues<S extends OptionSpecs> = { readonly [K in keyof S]: S[K] extends OptionSpec<infer T> ? T : never };
+
+/** The long flag: '--filename' for '-f, --filename <file>'. */
+export function longFlag(spec: OptionSpec<unknown>): string {
+  const flag = /--[a-z0-9-]+/.exec(spec.flags)?.[0];
+  if (flag === undefined) throw new Error(`option "${spec.flags}" has no long flag`);
+  return flag;
+}
+
+/** The commander options of a spec: the option itself and, for booleans, its negation. */
+export function commanderOptions(spec: OptionSpec<unknown>): Option[] {
+  const details = [...(spec.env === undefined ? [] : [`env: ${spec.env}`]), `default: ${spec.defaultText}`];
+  const option = new Option(spec.flags, `${spec.description} (${details.join(', ')})`);
+  if (spec.repeatable === true) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  return spec.negation === undefined ? [option] : [option, new Option(spec.negation.flags, spec.negation.description)];
+}
+
+/**
+ * Each option's value: the flag's when given, else the environment variable's (empty counts as unset),
+ * else the default. `given` holds what commander parsed, by attribute name. Fails with the first invalid
+ * value, naming the flag, the variable and the value.
+ */
+export function resolveOptions<S extends OptionSpecs>(
+  specs: S,
+  given: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+  facts: RuntimeFacts,
+): { readonly ok: true; readonly values: OptionValues<S> } | { readonly ok: false; readonly error: string } {
+  const values: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(specs)) {
+    const raw = rawValue(given[new Option(spec.flags).attributeName()]) ?? nonEmpty(spec.env === undefined ? undefined : env[spec.env]);
+    if (raw === undefined) {
+      values[key] = spec.fallback(facts);
+      continue;
+    }
+    const parsed = spec.parse(raw);
+    if (!parsed.ok) return { ok: false, error: `invalid ${longFlag(spec)}${spec.env === undefined ? '' : ` (${spec.env})`}: ${JSON.stringify(raw)} ${parsed.problem}` };
+    values[key] = parsed.value;
+  }
+  return { ok: true, values: values as OptionValues<S> };
+}
+
+/** Commander's value as text: booleans as true/false, repeated values joined by commas. */
+function rawValue(value: unknown): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.join(',');
+  throw new Error(`unexpected option value ${JSON.stringify(value)}`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === '' ? undefined : value;
+}
+
+/** The options as a Markdown table, for docs/operations.md. */
+export function optionsTable(specs: OptionSpecs): string {
+  const rows = Object.values(specs).map((spec) => {
+    const flags = [spec.flags, ...(spec.negation === undefined ? [] : [spec.negation.flags])].map((flag) => `\`${flag}\``).join(', ');
+    const env = spec.env === undefined ? '—' : `\`${spec.env}\``;
+    return `| ${flags} | ${env} | ${spec.defaultText} | ${spec.description} |`;
+  });
+  return ['| Flag | Environment variable | Default | Meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}

@@ -1,0 +1,203 @@
+// keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
+import { CONTROLLER_NAMES, type ControllerName } from './controllers.js';
+import type { RuntimeFacts } from './runtime-facts.js';
+import {
+  parseBindAddress,
+  parseBoolean,
+  parseChoiceList,
+  parseConcurrency,
+  parseControllers,
+  parseDns1123Label,
+  parseDns1123Subdomain,
+  parseHttpUrl,
+  parseNamespaces,
+  parseOneOf,
+  parseString,
+  perController,
+  type BindAddress,
+  type Parsed,
+} from './values.js';
+import type { OptionSpec, OptionSpecs } from './option-spec.js';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'text'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+export const PLAN_KINDS = ['appcred', 'apikey'] as const;
+export type PlanKind = (typeof PLAN_KINDS)[number];
+export const PLAN_OUTPUTS = ['text', 'json'] as const;
+export type PlanOutput = (typeof PLAN_OUTPUTS)[number];
+
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_ENFORCEMENT_NAMESPACE = 'kuadrant';
+export const DEFAULT_LEASE_NAME = 'keyward-leader';
+
+/** The default of an option that has none. */
+const absent = (): undefined => undefined;
+/** A parser typed for an option whose default is `absent`. */
+const optional = <T>(parse: (raw: string) => Parsed<T>) => (raw: string): Parsed<T | undefined> => parse(raw);
+
+function booleanOption(flags: string, env: string | undefined, description: string, fallback: boolean, negation?: OptionSpec<boolean>['negation']): OptionSpec<boolean> {
+  return {
+    flags,
+    ...(negation === undefined ? {} : { negation }),
+    ...(env === undefined ? {} : { env }),
+    description,
+    defaultText: String(fallback),
+    parse: parseBoolean,
+    fallback: () => fallback,
+  };
+}
+
+/** What both `run` and `plan` need to reach the cluster, Keystone and the enforcement namespace. */
+export const connectionOptions = {
+  controllers: {
+    flags: '--controllers <list>',
+    env: 'KEYWARD_CONTROLLERS',
+    description: `controllers to use, comma-separated: ${CONTROLLER_NAMES.join(', ')}`,
+    defaultText: 'all',
+    parse: parseControllers,
+    fallback: (): readonly ControllerName[] => CONTROLLER_NAMES,
+  },
+  kubeconfig: {
+    flags: '--kubeconfig <path>',
+    env: 'KUBECONFIG',
+    description: 'kubeconfig file to use',
+    defaultText: 'in-cluster config in a pod, else ~/.kube/config',
+    parse: optional(parseString),
+    fallback: absent,
+  },
+  keystoneUrl: {
+    flags: '--keystone-url <url>',
+    env: 'KEYWARD_KEYSTONE_URL',
+    description: "Keystone URL to use instead of each namespace's KeystoneAPI endpoint",
+    defaultText: 'none',
+    parse: optional(parseHttpUrl),
+    fallback: absent,
+  },
+  enforcementNamespace: {
+    flags: '--enforcement-namespace <namespace>',
+    env: 'KEYWARD_ENFORCEMENT_NAMESPACE',
+    description: 'namespace of the enforcement Secrets Authorino reads',
+    defaultText: DEFAULT_ENFORCEMENT_NAMESPACE,
+    parse: parseDns1123Label,
+    fallback: () => DEFAULT_ENFORCEMENT_NAMESPACE,
+  },
+} as const satisfies OptionSpecs;
+
+export const runOptions = {
+  ...connectionOptions,
+  namespaces: {
+    flags: '--namespaces <list>',
+    env: 'KEYWARD_NAMESPACES',
+    description: 'namespaces to watch, comma-separated',
+    defaultText: 'all',
+    parse: parseNamespaces,
+    fallback: (): readonly string[] | 'all' => 'all',
+  },
+  leaderElect: booleanOption('--leader-elect', 'KEYWARD_LEADER_ELECT', 'reconcile only while holding the leader lease', true, {
+    flags: '--no-leader-elect',
+    description: 'reconcile without leader election (one replica only)',
+  }),
+  leaseName: {
+    flags: '--lease-name <name>',
+    env: 'KEYWARD_LEASE_NAME',
+    description: 'name of the leader election Lease',
+    defaultText: DEFAULT_LEASE_NAME,
+    parse: parseDns1123Subdomain,
+    fallback: () => DEFAULT_LEASE_NAME,
+  },
+  leaseNamespace: {
+    flags: '--lease-namespace <namespace>',
+    env: 'KEYWARD_LEASE_NAMESPACE',
+    description: 'namespace of the leader election Lease',
+    defaultText: "the pod's namespace, else default",
+    parse: parseDns1123Label,
+    fallback: (facts: RuntimeFacts) => facts.serviceAccountNamespace ?? 'default',
+  },
+  metricsBindAddress: {
+    flags: '--metrics-bind-address <address>',
+    env: 'KEYWARD_METRICS_BIND_ADDRESS',
+    description: 'where to serve Prometheus metrics, [host]:port; "0" disables',
+    defaultText: ':8080',
+    parse: parseBindAddress,
+    fallback: (): BindAddress | 'disabled' => ({ host: undefined, port: 8080 }),
+  },
+  healthBindAddress: {
+    flags: '--health-bind-address <address>',
+    env: 'KEYWARD_HEALTH_BIND_ADDRESS',
+    description: 'where to serve /healthz and /readyz, [host]:port; "0" disables',
+    defaultText: ':8081',
+    parse: parseBindAddress,
+    fallback: (): BindAddress | 'disabled' => ({ host: undefined, port: 8081 }),
+  },
+  concurrency: {
+    flags: '--concurrency <n>',
+    env: 'KEYWARD_CONCURRENCY',
+    description: 'reconciles at once per controller: n, or controller=n pairs such as keystone-appcred=2,apikey-enforcement=8',
+    defaultText: String(DEFAULT_CONCURRENCY),
+    parse: parseConcurrency(DEFAULT_CONCURRENCY),
+    fallback: () => perController(() => DEFAULT_CONCURRENCY),
+  },
+  revokeOnDelete: booleanOption('--revoke-on-delete', 'KEYWARD_REVOKE_ON_DELETE', 'revoke the Keystone credentials of a deleted KeystoneApplicationCredential', false, {
+    flags: '--no-revoke-on-delete',
+    description: 'keep the credentials of a deleted KeystoneApplicationCredential',
+  }),
+  logLevel: {
+    flags: '--log-level <level>',
+    env: 'KEYWARD_LOG_LEVEL',
+    description: `least severe level to log: ${LOG_LEVELS.join(', ')}`,
+    defaultText: 'info',
+    parse: parseOneOf(LOG_LEVELS),
+    fallback: (): LogLevel => 'info',
+  },
+  logFormat: {
+    flags: '--log-format <format>',
+    env: 'KEYWARD_LOG_FORMAT',
+    description: `log line format: ${LOG_FORMATS.join(', ')}`,
+    defaultText: 'json; text when stdout is a terminal',
+    parse: parseOneOf(LOG_FORMATS),
+    fallback: (facts: RuntimeFacts): LogFormat => (facts.stdoutIsTty === true ? 'text' : 'json'),
+  },
+} as const satisfies OptionSpecs;
+
+export const planOptions = {
+  kinds: {
+    flags: '--kind <kind>',
+    description: `kinds to plan, repeatable or comma-separated: ${PLAN_KINDS.join(', ')}`,
+    defaultText: 'all',
+    repeatable: true,
+    parse: parseChoiceList(PLAN_KINDS, 'kind'),
+    fallback: (): readonly PlanKind[] => PLAN_KINDS,
+  },
+  namespace: {
+    flags: '-n, --namespace <namespace>',
+    description: 'plan only objects in this namespace',
+    defaultText: 'all',
+    parse: optional(parseDns1123Label),
+    fallback: absent,
+  },
+  name: {
+    flags: '--name <name>',
+    description: 'plan only objects with this name',
+    defaultText: 'all',
+    parse: optional(parseDns1123Subdomain),
+    fallback: absent,
+  },
+  filename: {
+    flags: '-f, --filename <file>',
+    description: 'plan the objects of this manifest instead of the cluster\'s',
+    defaultText: 'none',
+    parse: optional(parseString),
+    fallback: absent,
+  },
+  output: {
+    flags: '-o, --output <format>',
+    description: `output format: ${PLAN_OUTPUTS.join(', ')}`,
+    defaultText: 'text',
+    parse: parseOneOf(PLAN_OUTPUTS),
+    fallback: (): PlanOutput => 'text',
+  },
+  exitCode: booleanOption('--exit-code', undefined, 'exit with status 3 when a plan has steps, 0 when everything has converged', false),
+  ...connectionOptions,
+} as const satisfies OptionSpecs;

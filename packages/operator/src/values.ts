@@ -1,0 +1,126 @@
+import { isDns1123Label, isDns1123Subdomain } from '@keyward/core';
+import { CONTROLLER_NAMES, isControllerName, type ControllerName } from './controllers.js';
+
+/**
+ * Parsers for option values. A failure is a phrase that completes `"<value>" ...`, so every error reads
+ * `invalid --flag (ENV): "<value>" <problem>`.
+ */
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
+
+export function accept<T>(value: T): Parsed<T> {
+  return { ok: true, value };
+}
+
+export function reject(problem: string): Parsed<never> {
+  return { ok: false, problem };
+}
+
+/** A listening address; `host` undefined means every interface. */
+export interface BindAddress {
+  readonly host: string | undefined;
+  readonly port: number;
+}
+
+/** Items of a comma-separated list, trimmed, without empty ones. */
+export function commaList(raw: string): string[] {
+  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+export function parseString(raw: string): Parsed<string> {
+  return accept(raw);
+}
+
+export function parseBoolean(raw: string): Parsed<boolean> {
+  if (raw === 'true') return accept(true);
+  if (raw === 'false') return accept(false);
+  return reject('is not true or false');
+}
+
+export function parseOneOf<T extends string>(choices: readonly T[]): (raw: string) => Parsed<T> {
+  return (raw) => ((choices as readonly string[]).includes(raw) ? accept(raw as T) : reject(`is not one of ${choices.join(', ')}`));
+}
+
+/** A list of `choices`, deduplicated and in the order of `choices`; at least one. */
+export function parseChoiceList<T extends string>(choices: readonly T[], noun: string): (raw: string) => Parsed<readonly T[]> {
+  return (raw) => {
+    const items = commaList(raw);
+    const unknown = items.find((item) => !(choices as readonly string[]).includes(item));
+    if (unknown !== undefined) return reject(`names unknown ${noun} "${unknown}" (valid: ${choices.join(', ')})`);
+    if (items.length === 0) return reject(`names no ${noun} (valid: ${choices.join(', ')})`);
+    return accept(choices.filter((choice) => items.includes(choice)));
+  };
+}
+
+export const parseControllers = parseChoiceList(CONTROLLER_NAMES, 'controller');
+
+export function parsePositiveInteger(raw: string): Parsed<number> {
+  const value = Number(raw);
+  return /^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= 1 ? accept(value) : reject('is not an integer >= 1');
+}
+
+/** `n` for every controller, or `name=n` pairs; a bare `n` among pairs sets the others. */
+export function parseConcurrency(defaultValue: number): (raw: string) => Parsed<Readonly<Record<ControllerName, number>>> {
+  return (raw) => {
+    let fallback = defaultValue;
+    const overrides = new Map<ControllerName, number>();
+    const items = commaList(raw);
+    if (items.length === 0) return reject('is not an integer >= 1 or a list of controller=n');
+    for (const item of items) {
+      const [name, count, ...rest] = item.split('=').map((part) => part.trim());
+      if (count === undefined) {
+        const parsed = parsePositiveInteger(item);
+        if (!parsed.ok) return parsed;
+        fallback = parsed.value;
+        continue;
+      }
+      if (name === undefined || rest.length > 0) return reject('is not an integer >= 1 or a list of controller=n');
+      if (!isControllerName(name)) return reject(`names unknown controller "${name}" (valid: ${CONTROLLER_NAMES.join(', ')})`);
+      if (overrides.has(name)) return reject(`sets ${name} twice`);
+      const parsed = parsePositiveInteger(count);
+      if (!parsed.ok) return reject(`sets ${name} to "${count}", which ${parsed.problem}`);
+      overrides.set(name, parsed.value);
+    }
+    return accept(perController((name) => overrides.get(name) ?? fallback));
+  };
+}
+
+/** A value for each controller. */
+export function perController<T>(value: (name: ControllerName) => T): Readonly<Record<ControllerName, T>> {
+  return Object.fromEntries(CONTROLLER_NAMES.map((name) => [name, value(name)])) as Record<ControllerName, T>;
+}
+
+/** Namespaces to watch: a comma list of DNS-1123 labels; empty means every namespace. */
+export function parseNamespaces(raw: string): Parsed<readonly string[] | 'all'> {
+  const items = [...new Set(commaList(raw))];
+  const bad = items.find((item) => !isDns1123Label(item));
+  if (bad !== undefined) return reject(`has "${bad}", which is not a namespace name (a DNS-1123 label)`);
+  return accept(items.length === 0 ? 'all' : items);
+}
+
+export function parseDns1123Label(raw: string): Parsed<string> {
+  return isDns1123Label(raw) ? accept(raw) : reject('is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
+}
+
+export function parseDns1123Subdomain(raw: string): Parsed<string> {
+  return isDns1123Subdomain(raw) ? accept(raw) : reject('is not a DNS-1123 subdomain (an object name)');
+}
+
+export function parseHttpUrl(raw: string): Parsed<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return reject('is not an http(s) URL');
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? accept(raw) : reject('is not an http(s) URL');
+}
+
+/** `[host]:port` (host may be an IPv6 address in brackets), or "0" to disable the listener. */
+export function parseBindAddress(raw: string): Parsed<BindAddress | 'disabled'> {
+  if (raw === '0') return accept('disabled');
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(raw);
+  const port = Number(match?.[3]);
+  if (match === null || port > 65_535) return reject('is not [host]:port, or "0" to disable');
+  const host = match[1] ?? match[2];
+  return accept({ host: host === undefined || host === '' ? undefined : host, port });
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { parse, parseAllDocuments } from 'yaml';
+import { EXIT_CODES, runCli, type CliDependencies } from '../src/cli.js';
+import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
+import { optionsTable } from '../src/option-spec.js';
+import { planOptions, runOptions } from '../src/options.js';
+import { operatorVersion } from '../src/version.js';
+
+interface Outcome {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly runs: OperatorConfig[];
+  readonly plans: PlanConfig[];
+}
+
+/** Runs the CLI in-process with recording stand-ins for the run and plan commands. */
+async function cli(argv: readonly string[], overrides: Partial<CliDependencies> = {}): Promise<Outcome> {
+  let stdout = '';
+  let stderr = '';
+  const runs: OperatorConfig[] = [];
+  const plans: PlanConfig[] = [];
+  const status = await runCli(argv, {
+    env: {},
+    facts: {},
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    runOperator: (config) => {
+      runs.push(config);
+      return Promise.resolve();
+    },
+    planCommand: (config) => {
+      plans.push(config);
+      return Promise.resolve(EXIT_CODES.ok);
+    },
+    ...overrides,
+  });
+  return { status, stdout, stderr, runs, plans };
+}
+
+const squash = (text: string): string => text.replace(/\s+/g, ' ');
+
+describe('keyward run', () => {
+  it('runs the operator with the configuration of its flags and environment', async () => {
+    const env = { KEYWARD_CONCURRENCY: '3', KEYWARD_LOG_LEVEL: 'debug' };
+    const outcome = await cli(['run', '--controllers', 'keystone-appcred', '--log-level', 'warn'], { env, facts: { serviceAccountNamespace: 'ops' } });
+    const expected = parseRunConfig(['--controllers', 'keystone-appcred', '--log-level', 'warn'], env, { serviceAccountNamespace: 'ops' });
+    expect(expected.ok).toBe(true);
+    expect(outcome).toEqual({ status: 0, stdout: '', stderr: '', runs: [expected.ok ? expected.config : undefined], plans: [] });
+  });
+
+  it('exits 2 with one line naming the option and a pointer to the help on invalid configuration', async () => {
+    const outcome = await cli(['run'], { env: { KEYWARD_CONCURRENCY: '0' } });
+    expect(outcome.status).toBe(EXIT_CODES.usage);
+    expect(outcome.stderr).toBe('error: invalid --concurrency (KEYWARD_CONCURRENCY): "0" is not an integer >= 1\nrun \'keyward run --help\' for usage\n');
+    expect(outcome.runs).toEqual([]);
+  });
+
+  it('exits 2 on an unknown option, on one line', async () => {
+    const outcome = await cli(['run', '--namespace', 'a']);
+    expect(outcome.status).toBe(EXIT_CODES.usage);
+    expect(outcome.stderr).toBe("error: unknown option '--namespace' (Did you mean --namespaces?)\nrun 'keyward run --help' for usage\n");
+  });
+
+  it('exits 1 with the message when the operator fails', async () => {
+    const outcome = await cli(['run'], { runOperator: () => Promise.reject(new Error('cannot reach the API server')) });
+    expect(outcome.status).toBe(EXIT_CODES.failure);
+    expect(outcome.stderr).toBe('keyward: cannot reach the API server\n');
+  });
+
+  it('documents every option with its variable and default in --help', async () => {
+    const outcome = await cli(['run', '--help']);
+    expect(outcome.status).toBe(0);
+    expect(outcome.runs).toEqual([]);
+    for (const spec of Object.values(runOptions)) {
+      expect(squash(outcome.stdout)).toContain(squash(`${spec.flags} ${spec.description} (env: ${spec.env}, default: ${spec.defaultText})`));
+    }
+  });
+});
+
+describe('keyward plan', () => {
+  it('passes its configuration and exits with the plan\'s status', async () => {
+    const recorded: PlanConfig[] = [];
+    const planCommand = (config: PlanConfig): Promise<number> => {
+      recorded.push(config);
+      return Promise.resolve(EXIT_CODES.changes);
+    };
+    expect((await cli(['plan', '--kind', 'apikey', '--exit-code'], { planCommand })).status).toBe(EXIT_CODES.changes);
+    const expected = parsePlanConfig(['--kind', 'apikey', '--exit-code'], {});
+    expect(recorded).toEqual([expected.ok ? expected.config : undefined]);
+  });
+
+  it('exits 2 on an invalid value', async () => {
+    const outcome = await cli(['plan', '-o', 'yaml']);
+    expect(outcome).toMatchObject({ status: EXIT_CODES.usage, stderr: 'error: invalid --output: "yaml" is not one of text, json\nrun \'keyward plan --help\' for usage\n', plans: [] });
+  });
+
+  it('documents its options in --help', async () => {
+    const outcome = await cli(['plan', '--help']);
+    for (const spec of Object.values(planOptions)) expect(squash(outcome.stdout)).toContain(squash(`${spec.flags} ${spec.description}`));
+  });
+});
+
+describe('keyward crds', () => {
+  it('prints the operator\'s CRDs, the same as deploy/crds, and not the KeystoneAPI stand-in', async () => {
+    const outcome = await cli(['crds']);
+    expect(outcome.status).toBe(0);
+    const documents = parseAllDocuments(outcome.stdout).map((document) => document.toJS() as { metadata: { name: string } });
+    expect(documents.map((crd) => crd.metadata.name)).toEqual(['keystoneapplicationcredentials.keystone.openstack.org', 'apikeys.devportal.kuadrant.io']);
+    for (const crd of documents) {
+      expect(crd).toEqual(parse(readFileSync(new URL(`../../../deploy/crds/${crd.metadata.name}.yaml`, import.meta.url), 'utf8')));
+    }
+  });
+});
+
+describe('keyward', () => {
+  it('prints its version', async () => {
+    expect(await cli(['version'])).toMatchObject({ status: 0, stdout: `keyward ${operatorVersion()}\n` });
+  });
+
+  it('exits 2 on an unknown command, pointing at the help', async () => {
+    expect(await cli(['apply'])).toMatchObject({ status: EXIT_CODES.usage, stdout: '', stderr: "error: unknown command 'apply'\nrun 'keyward --help' for usage\n" });
+  });
+
+  it('shows the commands on --help and exits 2 without a command', async () => {
+    const help = await cli(['--help']);
+    expect(help.status).toBe(0);
+    for (const command of ['run', 'plan', 'crds', 'version']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    const bare = await cli([]);
+    expect(bare.status).toBe(EXIT_CODES.usage);
+    expect(bare.stderr).toBe(help.stdout);
+  });
+});
+
+describe('docs/operations.md', () => {
+  const docs = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+
+  it.each([
+    ['run', runOptions],
+    ['plan', planOptions],
+  ] as const)('has the %s options table generated from the option specs', (command, specs) => {
+    const table = new RegExp(`<!-- options:${command}:[^\\n]*-->\\n([\\s\\S]*?)\\n<!-- /options:${command} -->`).exec(docs)?.[1];
+    expect(table).toBe(optionsTable(specs));
+  });
+});

@@ -1,0 +1,248 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
+
+/** The configuration, failing the test with the parser's message when there is none. */
+function runConfig(argv: readonly string[], env: Record<string, string> = {}, facts = {}): OperatorConfig {
+  const result = parseRunConfig(argv, env, facts);
+  if (!result.ok) throw new Error(result.error);
+  return result.config;
+}
+
+function planConfig(argv: readonly string[], env: Record<string, string> = {}): PlanConfig {
+  const result = parsePlanConfig(argv, env);
+  if (!result.ok) throw new Error(result.error);
+  return result.config;
+}
+
+function runError(argv: readonly string[], env: Record<string, string> = {}): string {
+  const result = parseRunConfig(argv, env);
+  if (result.ok) throw new Error(`expected an error, got ${JSON.stringify(result.config)}`);
+  return result.error;
+}
+
+function planError(argv: readonly string[], env: Record<string, string> = {}): string {
+  const result = parsePlanConfig(argv, env);
+  if (result.ok) throw new Error(`expected an error, got ${JSON.stringify(result.config)}`);
+  return result.error;
+}
+
+describe('parseRunConfig', () => {
+  afterEach(() => {
+    delete process.env['KEYWARD_CONCURRENCY'];
+  });
+
+  it('has documented defaults', () => {
+    expect(runConfig([])).toEqual({
+      controllers: ['keystone-appcred', 'apikey-enforcement'],
+      kubeconfig: undefined,
+      keystoneUrl: undefined,
+      enforcementNamespace: 'kuadrant',
+      namespaces: 'all',
+      leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
+      metricsBindAddress: { host: undefined, port: 8080 },
+      healthBindAddress: { host: undefined, port: 8081 },
+      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4 },
+      revokeOnDelete: false,
+      log: { level: 'info', format: 'json' },
+    });
+  });
+
+  it('defaults the lease namespace to the pod\'s and the log format to text on a terminal', () => {
+    const config = runConfig([], {}, { serviceAccountNamespace: 'keyward-system', stdoutIsTty: true });
+    expect(config.leaderElection.leaseNamespace).toBe('keyward-system');
+    expect(config.log.format).toBe('text');
+    expect(runConfig(['--log-format', 'json'], {}, { stdoutIsTty: true }).log.format).toBe('json');
+    expect(runConfig([], { KEYWARD_LOG_FORMAT: 'json' }, { stdoutIsTty: true }).log.format).toBe('json');
+  });
+
+  it('reads every option from its flag and from its environment variable', () => {
+    const flags = runConfig([
+      '--controllers', 'apikey-enforcement',
+      '--kubeconfig', 'cluster.yaml',
+      '--keystone-url', 'https://keystone.example:5000/v3',
+      '--enforcement-namespace', 'authorino',
+      '--namespaces', 'team-a,team-b',
+      '--no-leader-elect',
+      '--lease-name', 'leader',
+      '--lease-namespace', 'ops',
+      '--metrics-bind-address', '127.0.0.1:9090',
+      '--health-bind-address', '0',
+      '--concurrency', '2',
+      '--revoke-on-delete',
+      '--log-level', 'debug',
+      '--log-format', 'text',
+    ]);
+    const env = runConfig([], {
+      KEYWARD_CONTROLLERS: 'apikey-enforcement',
+      KUBECONFIG: 'cluster.yaml',
+      KEYWARD_KEYSTONE_URL: 'https://keystone.example:5000/v3',
+      KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino',
+      KEYWARD_NAMESPACES: 'team-a,team-b',
+      KEYWARD_LEADER_ELECT: 'false',
+      KEYWARD_LEASE_NAME: 'leader',
+      KEYWARD_LEASE_NAMESPACE: 'ops',
+      KEYWARD_METRICS_BIND_ADDRESS: '127.0.0.1:9090',
+      KEYWARD_HEALTH_BIND_ADDRESS: '0',
+      KEYWARD_CONCURRENCY: '2',
+      KEYWARD_REVOKE_ON_DELETE: 'true',
+      KEYWARD_LOG_LEVEL: 'debug',
+      KEYWARD_LOG_FORMAT: 'text',
+    });
+    const expected: OperatorConfig = {
+      controllers: ['apikey-enforcement'],
+      kubeconfig: 'cluster.yaml',
+      keystoneUrl: 'https://keystone.example:5000/v3',
+      enforcementNamespace: 'authorino',
+      namespaces: ['team-a', 'team-b'],
+      leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
+      metricsBindAddress: { host: '127.0.0.1', port: 9090 },
+      healthBindAddress: 'disabled',
+      concurrency: { 'keystone-appcred': 2, 'apikey-enforcement': 2 },
+      revokeOnDelete: true,
+      log: { level: 'debug', format: 'text' },
+    };
+    expect(flags).toEqual(expected);
+    expect(env).toEqual(expected);
+  });
+
+  it('lets flags override environment variables', () => {
+    const env = { KEYWARD_CONCURRENCY: '2', KEYWARD_LEADER_ELECT: 'false', KEYWARD_REVOKE_ON_DELETE: 'true', KEYWARD_LOG_LEVEL: 'debug' };
+    const config = runConfig(['--concurrency', '6', '--leader-elect', '--no-revoke-on-delete', '--log-level', 'warn'], env);
+    expect(config.concurrency).toEqual({ 'keystone-appcred': 6, 'apikey-enforcement': 6 });
+    expect(config.leaderElection.enabled).toBe(true);
+    expect(config.revokeOnDelete).toBe(false);
+    expect(config.log.level).toBe('warn');
+  });
+
+  it('treats an empty environment variable as unset', () => {
+    expect(runConfig([], { KEYWARD_KEYSTONE_URL: '', KEYWARD_CONTROLLERS: '', KEYWARD_CONCURRENCY: '' })).toMatchObject({
+      keystoneUrl: undefined,
+      controllers: ['keystone-appcred', 'apikey-enforcement'],
+      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4 },
+    });
+  });
+
+  it('reads nothing from the process environment', () => {
+    process.env['KEYWARD_CONCURRENCY'] = '7';
+    expect(runConfig([]).concurrency['keystone-appcred']).toBe(4);
+  });
+
+  it('returns a deeply frozen configuration', () => {
+    const config = runConfig(['--namespaces', 'a,b']);
+    for (const part of [config, config.controllers, config.namespaces, config.leaderElection, config.concurrency, config.log, config.metricsBindAddress]) {
+      expect(Object.isFrozen(part)).toBe(true);
+    }
+  });
+
+  it('takes controllers as a comma list, deduplicated, in a stable order', () => {
+    expect(runConfig(['--controllers', ' apikey-enforcement , keystone-appcred,apikey-enforcement']).controllers).toEqual(['keystone-appcred', 'apikey-enforcement']);
+  });
+
+  it('takes one concurrency for every controller or controller=n pairs', () => {
+    expect(runConfig(['--concurrency', 'keystone-appcred=2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8 });
+    expect(runConfig(['--concurrency', 'apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 8 });
+    expect(runConfig(['--concurrency', '2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8 });
+  });
+
+  it('takes namespaces as a deduplicated list, empty for all', () => {
+    expect(runConfig(['--namespaces', 'b, a,b']).namespaces).toEqual(['b', 'a']);
+    expect(runConfig(['--namespaces', ''], { KEYWARD_NAMESPACES: 'a' }).namespaces).toBe('all');
+  });
+
+  it.each([
+    [':9090', { host: undefined, port: 9090 }],
+    ['0.0.0.0:80', { host: '0.0.0.0', port: 80 }],
+    ['[::1]:9090', { host: '::1', port: 9090 }],
+    ['localhost:0', { host: 'localhost', port: 0 }],
+    ['0', 'disabled'],
+  ])('reads bind address %s', (address, expected) => {
+    expect(runConfig(['--metrics-bind-address', address]).metricsBindAddress).toEqual(expected);
+  });
+
+  it.each([
+    [['--concurrency', '0'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "0" is not an integer >= 1'],
+    [[], { KEYWARD_CONCURRENCY: '1.5' }, 'invalid --concurrency (KEYWARD_CONCURRENCY): "1.5" is not an integer >= 1'],
+    [['--concurrency', 'keystone-appcred=0'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "keystone-appcred=0" sets keystone-appcred to "0", which is not an integer >= 1'],
+    [['--concurrency', 'vault=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "vault=2" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement)'],
+    [['--concurrency', 'keystone-appcred=1,keystone-appcred=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "keystone-appcred=1,keystone-appcred=2" sets keystone-appcred twice'],
+    [['--concurrency', ','], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "," is not an integer >= 1 or a list of controller=n'],
+    [[], { KEYWARD_CONTROLLERS: 'keystone-appcred,vault' }, 'invalid --controllers (KEYWARD_CONTROLLERS): "keystone-appcred,vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement)'],
+    [['--controllers', ','], {}, 'invalid --controllers (KEYWARD_CONTROLLERS): "," names no controller (valid: keystone-appcred, apikey-enforcement)'],
+    [['--namespaces', 'team-a,Team_B'], {}, 'invalid --namespaces (KEYWARD_NAMESPACES): "team-a,Team_B" has "Team_B", which is not a namespace name (a DNS-1123 label)'],
+    [['--keystone-url', 'keystone:5000'], {}, 'invalid --keystone-url (KEYWARD_KEYSTONE_URL): "keystone:5000" is not an http(s) URL'],
+    [[], { KEYWARD_KEYSTONE_URL: 'ftp://keystone' }, 'invalid --keystone-url (KEYWARD_KEYSTONE_URL): "ftp://keystone" is not an http(s) URL'],
+    [['--enforcement-namespace', 'Kuadrant'], {}, 'invalid --enforcement-namespace (KEYWARD_ENFORCEMENT_NAMESPACE): "Kuadrant" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)'],
+    [[], { KEYWARD_LEADER_ELECT: 'yes' }, 'invalid --leader-elect (KEYWARD_LEADER_ELECT): "yes" is not true or false'],
+    [[], { KEYWARD_REVOKE_ON_DELETE: '1' }, 'invalid --revoke-on-delete (KEYWARD_REVOKE_ON_DELETE): "1" is not true or false'],
+    [['--lease-namespace', 'a.b'], {}, 'invalid --lease-namespace (KEYWARD_LEASE_NAMESPACE): "a.b" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)'],
+    [['--lease-name', 'Leader'], {}, 'invalid --lease-name (KEYWARD_LEASE_NAME): "Leader" is not a DNS-1123 subdomain (an object name)'],
+    [['--health-bind-address', '8081'], {}, 'invalid --health-bind-address (KEYWARD_HEALTH_BIND_ADDRESS): "8081" is not [host]:port, or "0" to disable'],
+    [[], { KEYWARD_METRICS_BIND_ADDRESS: ':65536' }, 'invalid --metrics-bind-address (KEYWARD_METRICS_BIND_ADDRESS): ":65536" is not [host]:port, or "0" to disable'],
+    [['--log-level', 'trace'], {}, 'invalid --log-level (KEYWARD_LOG_LEVEL): "trace" is not one of error, warn, info, debug'],
+    [[], { KEYWARD_LOG_FORMAT: 'yaml' }, 'invalid --log-format (KEYWARD_LOG_FORMAT): "yaml" is not one of json, text'],
+  ])('rejects %j with %j in one line naming the flag, the variable and the value', (argv, env, message) => {
+    expect(runError(argv, env)).toBe(message);
+  });
+
+  it('reports the flag\'s value when both flag and variable are invalid', () => {
+    expect(runError(['--concurrency', '-1'], { KEYWARD_CONCURRENCY: '0' })).toBe('invalid --concurrency (KEYWARD_CONCURRENCY): "-1" is not an integer >= 1');
+  });
+
+  it('rejects unknown options, missing values and arguments', () => {
+    expect(runError(['--concurency', '2'])).toBe("unknown option '--concurency' (Did you mean --concurrency?)");
+    expect(runError(['--concurrency'])).toBe("option '--concurrency <n>' argument missing");
+    expect(runError(['extra'])).toBe('too many arguments. Expected 0 arguments but got 1.');
+  });
+});
+
+describe('parsePlanConfig', () => {
+  it('has documented defaults', () => {
+    expect(planConfig([])).toEqual({
+      kinds: ['appcred', 'apikey'],
+      namespace: undefined,
+      name: undefined,
+      filename: undefined,
+      output: 'text',
+      exitCode: false,
+      controllers: ['keystone-appcred', 'apikey-enforcement'],
+      kubeconfig: undefined,
+      keystoneUrl: undefined,
+      enforcementNamespace: 'kuadrant',
+    });
+  });
+
+  it('reads its own options and the shared connection options', () => {
+    const config = planConfig(
+      ['--kind', 'apikey', '-n', 'team-a', '--name', 'key.one', '-f', 'keys.yaml', '-o', 'json', '--exit-code', '--controllers', 'apikey-enforcement'],
+      { KUBECONFIG: 'cluster.yaml', KEYWARD_KEYSTONE_URL: 'http://keystone:5000', KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino', KEYWARD_CONTROLLERS: 'keystone-appcred' },
+    );
+    expect(config).toEqual({
+      kinds: ['apikey'],
+      namespace: 'team-a',
+      name: 'key.one',
+      filename: 'keys.yaml',
+      output: 'json',
+      exitCode: true,
+      controllers: ['apikey-enforcement'],
+      kubeconfig: 'cluster.yaml',
+      keystoneUrl: 'http://keystone:5000',
+      enforcementNamespace: 'authorino',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.kinds)).toBe(true);
+  });
+
+  it('takes --kind repeated or as a comma list', () => {
+    expect(planConfig(['--kind', 'apikey', '--kind', 'appcred']).kinds).toEqual(['appcred', 'apikey']);
+    expect(planConfig(['--kind', 'apikey,appcred']).kinds).toEqual(['appcred', 'apikey']);
+  });
+
+  it('rejects invalid values in the same style, without a variable for plan-only options', () => {
+    expect(planError(['--kind', 'apikey', '--kind', 'secret'])).toBe('invalid --kind: "apikey,secret" names unknown kind "secret" (valid: appcred, apikey)');
+    expect(planError(['-o', 'yaml'])).toBe('invalid --output: "yaml" is not one of text, json');
+    expect(planError(['--namespace', 'Team'])).toBe('invalid --namespace: "Team" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
+    expect(planError(['--name', 'a/b'])).toBe('invalid --name: "a/b" is not a DNS-1123 subdomain (an object name)');
+    expect(planError([], { KEYWARD_CONTROLLERS: 'vault' })).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement)');
+    expect(planError(['--leader-elect'])).toBe("unknown option '--leader-elect'");
+  });
+});

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CoreV1Api } from '@kubernetes/client-node';
+import type { ResourceType } from '@keyward/core';
+import { KubeClient } from '@keyward/core/interpreter';
+import { adminKubeConfig, createTestNamespace, kubeConfigWithToken, waitFor } from '@keyward/test-env';
+import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
+import { RBAC_RULES, permissionsOf, rbacObjectName, type Permission, type RbacComponent } from '../src/rbac.js';
+import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';
+
+const rbac = (kind: string, plural: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, namespaced });
+const TYPES: Readonly<Record<string, ResourceType>> = {
+  CustomResourceDefinition: { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false },
+  Namespace: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
+  ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
+  Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
+  Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
+  Role: rbac('Role', 'roles', true),
+  RoleBinding: rbac('RoleBinding', 'rolebindings', true),
+  ClusterRole: rbac('ClusterRole', 'clusterroles', false),
+  ClusterRoleBinding: rbac('ClusterRoleBinding', 'clusterrolebindings', false),
+};
+
+/** Kinds in the order a cluster accepts them: definitions and namespaces before what lives in them. */
+const APPLY_ORDER = ['CustomResourceDefinition', 'Namespace'];
+
+function refOf(object: Manifest): { type: ResourceType; namespace: string | undefined; name: string } {
+  const type = TYPES[object.kind];
+  if (type === undefined) throw new Error(`no resource type for ${object.kind}: add it to TYPES`);
+  return { type, namespace: object.metadata.namespace, name: object.metadata.name };
+}
+
+/** The objects of deploy/base in dependency order. */
+function baseObjects(): Manifest[] {
+  const rank = (object: Manifest): number => (APPLY_ORDER.includes(object.kind) ? APPLY_ORDER.indexOf(object.kind) : APPLY_ORDER.length);
+  return baseManifests().sort((a, b) => rank(a) - rank(b));
+}
+
+/** One question to the authorizer: may the caller do `verb` on the resource in `namespace` ('' = all namespaces)? */
+interface Probe {
+  readonly apiGroup: string;
+  readonly resource: string;
+  readonly subresource?: string | undefined;
+  readonly verb: string;
+  readonly namespace: string;
+}
+
+const describeProbe = (probe: Probe): string =>
+  `${probe.verb} ${probe.apiGroup === '' ? '' : `${probe.apiGroup}/`}${probe.resource}${probe.subresource === undefined ? '' : `/${probe.subresource}`} in ${probe.namespace === '' ? 'all namespaces' : probe.namespace}`;
+
+function namespaceOf(permission: Permission): string | undefined {
+  if (permission.scope === 'cluster') return undefined;
+  return permission.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : DEFAULT_ENFORCEMENT_NAMESPACE;
+}
+
+/** What rbac.ts says about a probe for an identity bound to `components`. */
+function declaredAllowed(components: readonly RbacComponent[], probe: Probe): boolean {
+  return components.some((component) =>
+    permissionsOf(RBAC_RULES[component]).some(
+      (permission) =>
+        permission.apiGroup === probe.apiGroup &&
+        permission.resource === probe.resource &&
+        permission.subresource === probe.subresource &&
+        permission.verb === probe.verb &&
+        (permission.scope === 'cluster' || namespaceOf(permission) === probe.namespace),
+    ),
+  );
+}
+
+async function allowed(client: KubeClient, probe: Probe): Promise<boolean> {
+  const review = await client.raw<{ status?: { allowed?: boolean } }>({
+    method: 'POST',
+    path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    body: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { group: probe.apiGroup, resource: probe.resource, subresource: probe.subresource, verb: probe.verb, namespace: probe.namespace } },
+    },
+    what: 'review access',
+    verb: 'create',
+    resource: 'selfsubjectaccessreviews',
+  });
+  return review.status?.allowed === true;
+}
+
+/** A client that authenticates as a ServiceAccount, with a short-lived token from the TokenRequest API. */
+async function clientAs(namespace: string, name: string): Promise<KubeClient> {
+  const core = adminKubeConfig().makeApiClient(CoreV1Api);
+  const request = await core.createNamespacedServiceAccountToken({ namespace, name, body: { spec: { audiences: [], expirationSeconds: 600 } } });
+  return new KubeClient(kubeConfigWithToken(request.status?.token ?? '', name));
+}
+
+/** Every declared permission where it is granted, elsewhere and cluster-wide, and things nobody may do. */
+function probes(): Probe[] {
+  const declared = (Object.keys(RBAC_RULES) as RbacComponent[]).flatMap((component) => permissionsOf(RBAC_RULES[component]));
+  const around = declared.flatMap((permission) =>
+    [...new Set([namespaceOf(permission) ?? 'team-a', 'default', ''])].map((namespace) => ({ ...permission, namespace })),
+  );
+  const forbidden: Probe[] = [
+    { apiGroup: '', resource: 'configmaps', verb: 'delete', namespace: 'default' },
+    { apiGroup: '', resource: 'pods', verb: 'create', namespace: OPERATOR_NAMESPACE },
+    { apiGroup: '', resource: 'namespaces', verb: 'create', namespace: '' },
+    { apiGroup: '', resource: 'secrets', verb: 'update', namespace: DEFAULT_ENFORCEMENT_NAMESPACE },
+    { apiGroup: 'devportal.kuadrant.io', resource: 'apikeys', verb: 'create', namespace: 'default' },
+    { apiGroup: 'devportal.kuadrant.io', resource: 'apikeys', verb: 'delete', namespace: 'default' },
+    { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', verb: 'delete', namespace: 'default' },
+    { apiGroup: 'keystone.openstack.org', resource: 'keystoneapis', verb: 'update', namespace: 'default' },
+    { apiGroup: 'coordination.k8s.io', resource: 'leases', verb: 'delete', namespace: OPERATOR_NAMESPACE },
+    { apiGroup: 'rbac.authorization.k8s.io', resource: 'clusterroles', verb: 'escalate', namespace: '' },
+    { apiGroup: '', resource: 'events', verb: 'create', namespace: 'default' },
+  ];
+  const unique = new Map([...around, ...forbidden].map((probe) => [describeProbe(probe), probe]));
+  return [...unique.values()];
+}
+
+interface Identity {
+  readonly name: string;
+  readonly components: readonly RbacComponent[];
+}
+
+describe('deploy/base on a real API server', () => {
+  const admin = new KubeClient(adminKubeConfig());
+  const objects = baseObjects();
+  let testNamespace = '';
+  /** Bindings made for the per-controller identities, removed afterwards. */
+  const extraBindings: Manifest[] = [];
+  const clients: KubeClient[] = [];
+  const identities: Identity[] = [
+    { name: 'keyward', components: ['runtime', 'keystone-appcred', 'apikey-enforcement'] },
+    { name: 'appcred-only', components: ['runtime', 'keystone-appcred'] },
+    { name: 'apikey-only', components: ['runtime', 'apikey-enforcement'] },
+  ];
+
+  beforeAll(async () => {
+    // The enforcement Role lives in kuadrant, which Kuadrant (not the base) creates.
+    const kuadrant: Manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: DEFAULT_ENFORCEMENT_NAMESPACE } };
+    await admin.apply(refOf(kuadrant), kuadrant);
+    testNamespace = await createTestNamespace('operator-rbac');
+  });
+
+  afterAll(async () => {
+    for (const binding of extraBindings) await admin.delete(refOf(binding));
+    // The Deployment's pods would stay Pending (nothing schedules them here); everything else is inert.
+    const deployment = objects.find((object) => object.kind === 'Deployment');
+    if (deployment !== undefined) await admin.delete(refOf(deployment));
+    admin.close();
+    for (const client of clients) client.close();
+  });
+
+  it('accepts every object by server-side apply, in dependency order', async () => {
+    const applied: string[] = [];
+    for (const object of objects) {
+      const result = await admin.apply(refOf(object), object);
+      applied.push(`${result.kind} ${result.metadata.name}`);
+    }
+    expect(applied).toEqual(objects.map((object) => `${object.kind} ${object.metadata.name}`));
+  });
+
+  it('runs a pod template that meets the restricted Pod Security Standard the namespace enforces', async () => {
+    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as { spec: { template: { metadata: object; spec: object } } };
+    // A server-side dry run goes through admission (PodSecurity included) without creating the pod.
+    const pod = await admin.raw<{ metadata: { namespace: string } }>({
+      method: 'POST',
+      path: `/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`,
+      query: { dryRun: 'All' },
+      body: { apiVersion: 'v1', kind: 'Pod', metadata: { ...deployment.spec.template.metadata, name: 'keyward-dry-run' }, spec: deployment.spec.template.spec },
+      what: 'dry-run create Pod',
+      verb: 'create',
+      resource: 'pods',
+    });
+    expect(pod.metadata.namespace).toBe(OPERATOR_NAMESPACE);
+  });
+
+  it('grants each identity exactly what rbac.ts declares for its controllers', async () => {
+    for (const identity of identities.slice(1)) {
+      const serviceAccount: Manifest = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: identity.name, namespace: testNamespace } };
+      await admin.create(refOf(serviceAccount), serviceAccount);
+      for (const binding of objects.filter((object) => object.kind.endsWith('Binding'))) {
+        if (!identity.components.some((component) => rbacObjectName(component) === binding.metadata.name)) continue;
+        const copy: Manifest = {
+          ...binding,
+          metadata: { ...binding.metadata, name: `${binding.metadata.name}-${testNamespace}-${identity.name}` },
+          subjects: [{ kind: 'ServiceAccount', name: identity.name, namespace: testNamespace }],
+        };
+        await admin.apply(refOf(copy), copy);
+        extraBindings.push(copy);
+      }
+    }
+    const reviewers = await Promise.all(
+      identities.map(async (identity) => {
+        const client = await clientAs(identity.name === 'keyward' ? OPERATOR_NAMESPACE : testNamespace, identity.name);
+        clients.push(client);
+        return { identity, client };
+      }),
+    );
+
+    const all = probes();
+    const expected = Object.fromEntries(identities.flatMap((identity) => all.map((probe) => [`${identity.name}: ${describeProbe(probe)}`, declaredAllowed(identity.components, probe)])));
+    const review = async (): Promise<Record<string, boolean>> =>
+      Object.fromEntries(
+        await Promise.all(
+          reviewers.flatMap(({ identity, client }) => all.map(async (probe) => [`${identity.name}: ${describeProbe(probe)}`, await allowed(client, probe)] as const)),
+        ),
+      );
+    // The authorizer learns about new bindings from its informers, a moment after they are written.
+    const actual = await waitFor(async () => {
+      const answers = await review();
+      return JSON.stringify(answers) === JSON.stringify(expected) ? answers : undefined;
+    }, { what: 'the authorizer to see the bindings', timeoutMs: 10_000, intervalMs: 500 }).catch(review);
+    expect(actual).toEqual(expected);
+
+    // The matrix spelled out where it matters, so the expectation does not rest on declaredAllowed alone.
+    expect({
+      'apikey-only may create Secrets in kuadrant': actual[`apikey-only: create secrets in ${DEFAULT_ENFORCEMENT_NAMESPACE}`],
+      'apikey-only may create Secrets in default': actual['apikey-only: create secrets in default'],
+      'apikey-only may list Secrets everywhere': actual['apikey-only: list secrets in all namespaces'],
+      'appcred-only may create Secrets in default': actual['appcred-only: create secrets in default'],
+      'appcred-only may update KeystoneApplicationCredential status': actual['appcred-only: update keystone.openstack.org/keystoneapplicationcredentials/status in default'],
+      'appcred-only may read APIKeys': actual['appcred-only: get devportal.kuadrant.io/apikeys in default'],
+      'keyward may create APIKeys': actual['keyward: create devportal.kuadrant.io/apikeys in default'],
+      'keyward may delete ConfigMaps': actual['keyward: delete configmaps in default'],
+      'keyward may create Leases in its namespace': actual[`keyward: create coordination.k8s.io/leases in ${OPERATOR_NAMESPACE}`],
+      'keyward may create Leases in default': actual['keyward: create coordination.k8s.io/leases in default'],
+      'keyward may create events.k8s.io Events anywhere': actual['keyward: create events.k8s.io/events in all namespaces'],
+      'keyward may create core Events': actual['keyward: create events in default'],
+    }).toEqual({
+      'apikey-only may create Secrets in kuadrant': true,
+      'apikey-only may create Secrets in default': false,
+      'apikey-only may list Secrets everywhere': true,
+      'appcred-only may create Secrets in default': true,
+      'appcred-only may update KeystoneApplicationCredential status': true,
+      'appcred-only may read APIKeys': false,
+      'keyward may create APIKeys': false,
+      'keyward may delete ConfigMaps': false,
+      'keyward may create Leases in its namespace': true,
+      'keyward may create Leases in default': false,
+      'keyward may create events.k8s.io Events anywhere': true,
+      'keyward may create core Events': false,
+    });
+  });
+});

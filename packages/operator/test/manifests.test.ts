@@ -1,0 +1,240 @@
+import { describe, expect, it } from '@jest/globals';
+import { join, relative } from 'node:path';
+import { CONTROLLER_NAMES, type ControllerName } from '../src/controllers.js';
+import { parseRunConfig } from '../src/config.js';
+import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
+import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, rbacObjectName, type RbacComponent } from '../src/rbac.js';
+import { operatorVersion } from '../src/version.js';
+import {
+  DEPLOY_DIR,
+  OPERATOR_NAMESPACE,
+  baseManifests,
+  describeManifest,
+  kustomizationDirs,
+  kustomizeBuild,
+  readDocuments,
+  readKustomization,
+  resourceProblem,
+  yamlFilesUnder,
+  type Manifest,
+} from './deploy.js';
+
+const BASE = join(DEPLOY_DIR, 'base');
+const SERVICE_ACCOUNT = { kind: 'ServiceAccount', name: 'keyward', namespace: OPERATOR_NAMESPACE };
+const CRD_NAMES: Record<ControllerName, string> = {
+  'keystone-appcred': 'keystoneapplicationcredentials.keystone.openstack.org',
+  'apikey-enforcement': 'apikeys.devportal.kuadrant.io',
+};
+
+
+interface PodSpec {
+  serviceAccountName: string;
+  automountServiceAccountToken: boolean;
+  securityContext: Record<string, unknown>;
+  containers: Container[];
+}
+
+interface Container {
+  image: string;
+  args: string[];
+  env: { name: string; value?: string; valueFrom?: unknown }[];
+  ports: { name: string; containerPort: number }[];
+  livenessProbe: { httpGet: { path: string; port: string | number } };
+  readinessProbe: { httpGet: { path: string; port: string | number } };
+  resources: unknown;
+  securityContext: Record<string, unknown>;
+}
+
+function deployment(objects: readonly Manifest[]): { spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: PodSpec } } } {
+  const found = objects.filter((object) => object.kind === 'Deployment');
+  expect(found.map(describeManifest)).toEqual([`Deployment ${OPERATOR_NAMESPACE}/keyward`]);
+  return found[0] as unknown as ReturnType<typeof deployment>;
+}
+
+function onlyContainer(objects: readonly Manifest[]): Container {
+  const [container, ...others] = deployment(objects).spec.template.spec.containers;
+  if (container === undefined || others.length > 0) throw new Error('the Deployment should have exactly one container');
+  return container;
+}
+
+/** "component scope group resource verb" for every rule of the Roles and ClusterRoles, sorted. */
+function grantedPermissions(objects: readonly Manifest[]): string[] {
+  const scopeOf = (object: Manifest): string => {
+    if (object.kind === 'ClusterRole') return 'cluster';
+    if (object.metadata.namespace === OPERATOR_NAMESPACE) return 'operator';
+    if (object.metadata.namespace === DEFAULT_ENFORCEMENT_NAMESPACE) return 'enforcement';
+    return `namespace ${String(object.metadata.namespace)}`;
+  };
+  return objects
+    .filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole')
+    .flatMap((role) => {
+      const component = role.metadata.name.replace(/^keyward-/, '');
+      const rules = role['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+      return permissionsOf(rules.map((rule) => ({ ...rule, scope: 'cluster' }))).map(
+        (permission) => `${component} ${scopeOf(role)} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
+      );
+    })
+    .sort();
+}
+
+/** The same for the declared matrix. */
+function declaredPermissions(components: readonly RbacComponent[]): string[] {
+  return components
+    .flatMap((component) =>
+      permissionsOf(RBAC_RULES[component]).map(
+        (permission) =>
+          `${component} ${permission.scope === 'cluster' ? 'cluster' : permission.scope.namespace} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
+      ),
+    )
+    .sort();
+}
+
+/** Every Role and ClusterRole is bound, by one binding of the same name, to the operator's ServiceAccount only. */
+function expectBoundToServiceAccount(objects: readonly Manifest[]): void {
+  const roles = objects.filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole');
+  const bindings = objects.filter((object) => object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding');
+  expect(bindings.map(describeManifest).sort()).toEqual(roles.map((role) => describeManifest({ ...role, kind: `${role.kind}Binding` })).sort());
+  for (const binding of bindings) {
+    const roleKind = binding.kind.replace(/Binding$/, '');
+    expect(binding['roleRef']).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: binding.metadata.name });
+    expect(binding['subjects']).toEqual([SERVICE_ACCOUNT]);
+  }
+}
+
+describe('deploy/', () => {
+  it('has only YAML that parses without errors or duplicate keys', () => {
+    const files = yamlFilesUnder(DEPLOY_DIR);
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) expect(() => readDocuments(file)).not.toThrow();
+  });
+
+  it.each(kustomizationDirs().map((dir) => [relative(DEPLOY_DIR, dir), dir]))('%s/kustomization.yaml lists resources kustomize can load', (_name, dir) => {
+    const { resources = [] } = readKustomization(dir);
+    expect(resources.length).toBeGreaterThan(0);
+    expect(resources.map((entry) => resourceProblem(dir, entry)).filter((problem) => problem !== undefined)).toEqual([]);
+  });
+
+  it('has a base of the CRDs, the namespace, the ServiceAccount, the RBAC, the Deployment and the metrics Service', () => {
+    const expected = [
+      `CustomResourceDefinition ${CRD_NAMES['keystone-appcred']}`,
+      `CustomResourceDefinition ${CRD_NAMES['apikey-enforcement']}`,
+      `Namespace ${OPERATOR_NAMESPACE}`,
+      `ServiceAccount ${OPERATOR_NAMESPACE}/keyward`,
+      ...RBAC_COMPONENTS.flatMap((component) => {
+        const name = rbacObjectName(component);
+        const namespaces = [...new Set(RBAC_RULES[component].map((rule) => (rule.scope === 'cluster' ? undefined : rule.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : DEFAULT_ENFORCEMENT_NAMESPACE)))];
+        return namespaces.flatMap((namespace) => (namespace === undefined ? [`ClusterRole ${name}`, `ClusterRoleBinding ${name}`] : [`Role ${namespace}/${name}`, `RoleBinding ${namespace}/${name}`]));
+      }),
+      `Deployment ${OPERATOR_NAMESPACE}/keyward`,
+      `Service ${OPERATOR_NAMESPACE}/keyward-metrics`,
+    ];
+    expect(baseManifests().map(describeManifest).sort()).toEqual(expected.sort());
+  });
+
+  it('builds deploy/base to exactly its manifests and CRDs', () => {
+    expect(kustomizeBuild(BASE).map(describeManifest).sort()).toEqual(baseManifests().map(describeManifest).sort());
+  });
+
+  it('names the namespace of every namespaced object (kustomize does not set it)', () => {
+    const clusterScoped = new Set(['CustomResourceDefinition', 'Namespace', 'ClusterRole', 'ClusterRoleBinding']);
+    for (const object of baseManifests()) {
+      expect([describeManifest(object), object.metadata.namespace !== undefined]).toEqual([describeManifest(object), !clusterScoped.has(object.kind)]);
+    }
+  });
+});
+
+describe('deploy/base RBAC', () => {
+  it('grants exactly the permissions of rbac.ts, no more, no fewer', () => {
+    expect(grantedPermissions(baseManifests())).toEqual(declaredPermissions(RBAC_COMPONENTS));
+  });
+
+  it('binds every role to the keyward ServiceAccount only', () => {
+    expectBoundToServiceAccount(baseManifests());
+  });
+
+  it('names each role after its component', () => {
+    const roles = baseManifests().filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole');
+    expect([...new Set(roles.map((role) => role.metadata.name))].sort()).toEqual(RBAC_COMPONENTS.map(rbacObjectName).sort());
+  });
+});
+
+describe('deploy/base Deployment', () => {
+  const objects = baseManifests();
+  const { spec } = deployment(objects);
+  const pod = spec.template.spec;
+  const container = onlyContainer(objects);
+  /** A container setting, or the pod's when the container does not set it. */
+  const effective = (field: string): unknown => container.securityContext[field] ?? pod.securityContext[field];
+  const portNumber = (port: string | number): number | undefined => (typeof port === 'number' ? port : container.ports.find((candidate) => candidate.name === port)?.containerPort);
+
+  it('runs non-root, read-only, without privilege escalation or capabilities, under the runtime\'s seccomp profile', () => {
+    expect({
+      runAsNonRoot: effective('runAsNonRoot'),
+      runAsUser: effective('runAsUser'),
+      seccompProfile: effective('seccompProfile'),
+      readOnlyRootFilesystem: container.securityContext['readOnlyRootFilesystem'],
+      allowPrivilegeEscalation: container.securityContext['allowPrivilegeEscalation'],
+      capabilities: container.securityContext['capabilities'],
+    }).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 65532,
+      seccompProfile: { type: 'RuntimeDefault' },
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+    });
+  });
+
+  it('runs two replicas of the packaged version with leader election, as the keyward ServiceAccount', () => {
+    expect(spec.replicas).toBe(2);
+    expect(container.image).toBe(`keyward/operator:${operatorVersion()}`);
+    expect(container.args).toEqual(['run']);
+    expect(pod.serviceAccountName).toBe('keyward');
+    expect(pod.automountServiceAccountToken).toBe(true);
+    expect(spec.selector.matchLabels).toEqual(spec.template.metadata.labels);
+  });
+
+  it('probes /healthz and /readyz and exposes metrics where the operator\'s configuration serves them', () => {
+    const config = parseRunConfig(container.args.slice(1), {});
+    if (!config.ok) throw new Error(config.error);
+    expect(config.config.leaderElection.enabled).toBe(true);
+    const { metricsBindAddress, healthBindAddress } = config.config;
+    expect([metricsBindAddress, healthBindAddress]).toEqual([{ host: undefined, port: 8080 }, { host: undefined, port: 8081 }]);
+    expect({ port: portNumber(container.livenessProbe.httpGet.port), path: container.livenessProbe.httpGet.path }).toEqual({ port: 8081, path: '/healthz' });
+    expect({ port: portNumber(container.readinessProbe.httpGet.port), path: container.readinessProbe.httpGet.path }).toEqual({ port: 8081, path: '/readyz' });
+    expect(portNumber('metrics')).toBe(8080);
+  });
+
+  it('requests 50m CPU and 128Mi, limits memory to 512Mi, and takes the lease namespace from the downward API', () => {
+    expect(container.resources).toEqual({ requests: { cpu: '50m', memory: '128Mi' }, limits: { memory: '512Mi' } });
+    expect(container.env).toContainEqual({ name: 'KEYWARD_LEASE_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+  });
+
+  it('is scraped through the keyward-metrics Service', () => {
+    const service = objects.find((object) => object.kind === 'Service') as unknown as { metadata: { name: string }; spec: { selector: Record<string, string>; ports: { port: number; targetPort: string }[] } };
+    expect(service.metadata.name).toBe('keyward-metrics');
+    expect(service.spec.selector).toEqual(spec.template.metadata.labels);
+    expect(service.spec.ports.map((port) => [port.port, portNumber(port.targetPort)])).toEqual([[8080, 8080]]);
+  });
+});
+
+describe.each(CONTROLLER_NAMES.map((controller) => [controller]))('deploy/overlays/%s-only', (controller) => {
+  const other = CONTROLLER_NAMES.filter((name) => name !== controller);
+  const build = (): Manifest[] => kustomizeBuild(join(DEPLOY_DIR, 'overlays', `${controller}-only`));
+
+  it(`runs only ${controller}`, () => {
+    const { args } = onlyContainer(build());
+    expect(args[0]).toBe('run');
+    const config = parseRunConfig(args.slice(1), {});
+    expect(config.ok && config.config.controllers).toEqual([controller]);
+  });
+
+  it('keeps only its own CRD and the RBAC of the runtime and its controller, bound as in the base', () => {
+    const objects = build();
+    expect(objects.filter((object) => object.kind === 'CustomResourceDefinition').map((crd) => crd.metadata.name)).toEqual([CRD_NAMES[controller]]);
+    expect(grantedPermissions(objects)).toEqual(declaredPermissions(['runtime', controller]));
+    expectBoundToServiceAccount(objects);
+    const removed = new Set([...other.map(rbacObjectName), ...other.map((name) => CRD_NAMES[name])]);
+    expect(baseManifests().filter((object) => !removed.has(object.metadata.name)).length).toBe(objects.length);
+  });
+});
