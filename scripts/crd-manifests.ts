@@ -20,8 +20,7 @@ export function crdManifests(): Record<string, string> {
   const files = placements.map(([folder, crd]) => [folder, `${crd.metadata.name}.yaml`, HEADER + stringify(crd)] as const);
   const deployed = files.filter(([folder]) => folder === 'deploy/crds').map(([, name]) => name);
   const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: deployed };
-  return Object.fromEntries([
-    ...files.map(([folder, name, text]) => [`${folder}/${name}`, text]),
-    ['deploy/crds/kustomization.yaml', HEADER + stringify(kustomization)],
-  ]);
+  const manifests: [string, string][] = files.map(([folder, name, text]) => [`${folder}/${name}`, text]);
+  manifests.push(['deploy/crds/kustomization.yaml', HEADER + stringify(kustomization)]);
+  return Object.fromEntries(manifests);
 }
