@@ -1,6 +1,7 @@
 import {
   DAY_MS,
   PlanBuilder,
+  addFreshnessGuard,
   addStatusIfChanged,
   coreTypes,
   findCondition,
@@ -100,7 +101,10 @@ function rotate(plan: PlanBuilder, input: AppCredInput, url: string, reasons: re
   const isRotation = cr.status.acID !== undefined;
 
   const pendingStatus: AppCredStatus = { ...cr.status, pendingACName: name };
-  plan.add({ kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status }, `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`);
+  plan.add(
+    { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion ?? '' } },
+    `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
+  );
   const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to create a credential`).output('session');
   if (cr.status.pendingACName !== undefined) {
     plan.add({ kind: 'keystone.revokeApplicationCredential', session, name: cr.status.pendingACName }, `an earlier creation of ${cr.status.pendingACName} was interrupted before it was stored`);
@@ -200,6 +204,7 @@ function maintain(plan: PlanBuilder, input: AppCredInput, url: string): void {
   const old = oldSecrets(observed.serviceSecrets, cr.status.secretName, cr.status.previousSecretName);
   const pending = cr.status.pendingACName;
   if (old.releasable.length > 0 || pending !== undefined) {
+    addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
     const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');
     if (pending !== undefined) {
       plan.add({ kind: 'keystone.revokeApplicationCredential', session, name: pending }, `the creation of ${pending} was interrupted before the CR pointed at it`);
@@ -239,6 +244,7 @@ function release(plan: PlanBuilder, input: AppCredInput): void {
   const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);
   const ids = secrets.map(credentialIdOf).filter((id): id is string => id !== undefined);
   if (config.revokeOnDelete && endpoint.usable && ids.length > 0) {
+    addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
     const session = authenticate(plan, cr, endpoint.url, `log in as ${cr.spec.userName} to revoke the credentials of a deleted CR`).output('session');
     for (const id of ids) plan.add({ kind: 'keystone.revokeApplicationCredential', session, id }, 'revocation on deletion is enabled');
   }
@@ -260,7 +266,9 @@ export function reconcile(input: AppCredInput): Plan {
     return plan.build();
   }
   if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) {
+    // Alone: the change wakes the next reconcile, whose writes are then checked against the new version.
     plan.add({ kind: 'k8s.addFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER }, 'keep the CR until its Secrets are released');
+    return plan.build();
   }
   const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);
   if (!endpoint.usable) {

@@ -50,8 +50,13 @@ export function plan(world: InMemoryWorld, clock: FakeClock, seed = 0, cfg: AppC
   return reconcile({ primary, observed: world.query(observe(primary, cfg)), now: clock.now(), config: cfg, entropy: fixedEntropy(seed) });
 }
 
-/** One reconcile as the runtime does it: plan, run, and on failure record it in status. */
+/**
+ * One reconcile as the runtime does it: plan, run, and on failure record it in status. A reconcile that only
+ * added the finalizer is followed by the one its change triggers.
+ */
 export async function reconcileOnce(world: InMemoryWorld, clock: FakeClock, seed = 0, cfg: AppCredConfig = config): Promise<PlanResult> {
+  const first = plan(world, clock, seed, cfg);
+  if (first.steps.length === 1 && first.steps[0]?.action.kind === 'k8s.addFinalizer') await world.run(first);
   const primary = cr(world);
   const result = await world.run(plan(world, clock, seed, cfg));
   if (!result.ok) {

@@ -44,8 +44,14 @@ describe('creating a credential', () => {
     expect(again.steps[0]?.action).toEqual({ kind: 'control.requeueAfter', afterMs: days(183) + 1000 });
   });
 
+  it('adds the finalizer first, alone', () => {
+    const { world, clock } = setup();
+    expect(actionKinds(plan(world, clock))).toEqual(['k8s.addFinalizer']);
+  });
+
   it('names the credential <cr>-<5 characters> and describes it as upstream does', () => {
     const { world, clock } = setup();
+    world.put(crRef().type, { ...(world.get(crRef()) ?? { metadata: { name: '' } }), metadata: { ...(world.get(crRef())?.metadata ?? { name: '' }), finalizers: ['openstack.org/applicationcredential'] } });
     const create = plan(world, clock, 3).steps.find((s) => s.action.kind === 'keystone.createApplicationCredential')?.action;
     expect(create).toMatchObject({
       name: expect.stringMatching(/^ac-barbican-[bcdfghjklmnpqrstvwxz2456789]{5}$/),
@@ -59,6 +65,7 @@ describe('creating a credential', () => {
 
   it('never shows the password or the credential secret in a plan', async () => {
     const { world, clock } = setup();
+    await world.run(plan(world, clock));
     const p = plan(world, clock);
     for (const text of [renderPlanText(p), JSON.stringify(renderPlanJson(p)), inspect(p, { depth: 20 })]) {
       expect(text).not.toContain(PASSWORD);
@@ -225,6 +232,7 @@ describe('failures', () => {
 
   it('revokes a credential whose creation was interrupted before its Secret was stored', async () => {
     const { world, clock } = setup();
+    await world.run(plan(world, clock));
     const p = plan(world, clock, 1);
     const upToCreate = { steps: p.steps.slice(0, p.steps.findIndex((s) => s.action.kind === 'keystone.createApplicationCredential') + 1) };
     await world.run(upToCreate);
@@ -239,11 +247,26 @@ describe('failures', () => {
     expect(cr(world).status.pendingACName).toBeUndefined();
   });
 
-  it('waits for a ready KeystoneAPI and says why', () => {
+  it('stops a plan made from a stale view before any Keystone call', async () => {
     const { world, clock } = setup();
+    await reconcileOnce(world, clock);
+    const object = world.get(crRef());
+    world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), status: { ...(object?.['status'] as object), expiresAt: '2001-01-01T00:00:00Z' } });
+    const stale = plan(world, clock, 5);
+    await reconcileOnce(world, clock, 6);
+    const credentials = world.credentials('user-barbican').length;
+    const result = await world.run(stale);
+    expect(result.error).toMatchObject({ code: 409, reason: 'Conflict' });
+    expect(result.steps[0]?.outcome).toBe('failed');
+    expect(world.credentials('user-barbican')).toHaveLength(credentials);
+  });
+
+  it('waits for a ready KeystoneAPI and says why', async () => {
+    const { world, clock } = setup();
+    await world.run(plan(world, clock));
     world.remove({ type: { group: 'keystone.openstack.org', version: 'v1beta1', kind: 'KeystoneAPI', plural: 'keystoneapis', namespaced: true }, namespace: NS, name: 'keystone' });
     const p = plan(world, clock);
-    expect(actionKinds(p)).toEqual(['k8s.addFinalizer', 'k8s.status', 'control.requeueAfter']);
-    expect(JSON.stringify(p.steps[1]?.action)).toContain('no KeystoneAPI in namespace openstack');
+    expect(actionKinds(p)).toEqual(['k8s.status', 'control.requeueAfter']);
+    expect(JSON.stringify(p.steps[0]?.action)).toContain('no KeystoneAPI in namespace openstack');
   });
 });

@@ -72,10 +72,7 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
     abortIf,
   });
   const headers = { authorization: `Bearer ${token}` };
-  await waitFor(
-    () => probeStatus(`${server}/readyz`, 200, { ca: caPem, headers }),
-    { what: 'kube-apiserver /readyz', timeoutMs: READY_TIMEOUT_MS, intervalMs: 500, abortIf },
-  );
+  await waitForApiServerReady({ server, caPem, token }, abortIf);
   await waitFor(
     () => probeStatus(`${server}/api/v1/namespaces/default`, 200, { ca: caPem, headers }),
     { what: 'the default namespace', timeoutMs: READY_TIMEOUT_MS, intervalMs: 500, abortIf },
@@ -85,4 +82,12 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, access);
   return { access, kubeconfig, process: apiserver };
+}
+
+/** Waits until kube-apiserver's /readyz answers 200. */
+export async function waitForApiServerReady(access: Pick<ClusterAccess, 'server' | 'caPem' | 'token'>, abortIf: () => void): Promise<void> {
+  await waitFor(
+    () => probeStatus(`${access.server}/readyz`, 200, { ca: access.caPem, headers: { authorization: `Bearer ${access.token}` } }),
+    { what: 'kube-apiserver /readyz', timeoutMs: READY_TIMEOUT_MS, intervalMs: 500, abortIf },
+  );
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startApiServer } from './apiserver.js';
+import { startApiServer, waitForApiServerReady } from './apiserver.js';
 import { ensureControlPlaneBinaries } from './binaries.js';
 import { startControllerManager } from './controller-manager.js';
 import { installCrds, readCrds } from './crds.js';
@@ -12,7 +12,7 @@ import type { KeystoneAdminCredentials } from './keystone-admin.js';
 import type { ClusterAccess } from './kubeconfig.js';
 import { startMariaDb } from './mariadb.js';
 import { processGroupPeakRssMiB } from './memory.js';
-import { isAlive, stopProcessGroup, type ManagedProcess, type Ownership } from './process.js';
+import { isAlive, stopProcessGroup, ManagedProcess, type Ownership } from './process.js';
 import { ensureSystemPackages } from './system-packages.js';
 import { ComponentError } from './errors.js';
 
@@ -46,6 +46,10 @@ export interface StartOptions {
 }
 
 const STATE_FILE = 'env.json';
+
+function writeState(info: EnvironmentInfo): void {
+  writeFileSync(join(info.dir, STATE_FILE), JSON.stringify(info, null, 2), { mode: 0o600 });
+}
 
 export function kubeConfigFor(info: Pick<EnvironmentInfo, 'kubeconfig'>): KubeConfig {
   const kubeConfig = new KubeConfig();
@@ -95,13 +99,21 @@ class SignalGuard {
 /** A started environment, owned by this process. */
 export class Environment {
   #stopped = false;
+  #info: EnvironmentInfo;
 
   constructor(
-    readonly info: EnvironmentInfo,
-    private readonly processes: readonly ManagedProcess[],
+    info: EnvironmentInfo,
+    private readonly processes: ManagedProcess[],
     private readonly log: (line: string) => void,
     private readonly guard: SignalGuard | undefined,
-  ) {}
+    private readonly ownership: Ownership,
+  ) {
+    this.#info = info;
+  }
+
+  get info(): EnvironmentInfo {
+    return this.#info;
+  }
 
   kubeConfig(): KubeConfig {
     return kubeConfigFor(this.info);
@@ -110,6 +122,25 @@ export class Environment {
   /** Peak resident memory per component so far, in MiB. */
   peakMemory(): Record<string, number> {
     return Object.fromEntries(this.processes.map((p) => [p.spec.component, processGroupPeakRssMiB(p.pid)]));
+  }
+
+  /**
+   * Stops one component and starts it again with the same command line (same port, certificates and data),
+   * then waits until it is ready; for tests of clients that must live through a restart. Only kube-apiserver
+   * is supported: for the others there is no readiness probe here, and guessing would make tests flaky.
+   */
+  async restartComponent(component: string): Promise<void> {
+    if (component !== 'kube-apiserver') throw new Error(`restartComponent supports kube-apiserver only, not ${component}`);
+    const index = this.processes.findIndex((p) => p.spec.component === component);
+    const old = this.processes[index];
+    if (old === undefined) throw new Error(`this environment has no ${component}`);
+    await old.stop();
+    const restarted = ManagedProcess.start(old.spec, this.ownership);
+    this.processes[index] = restarted;
+    this.#info = { ...this.#info, components: this.#info.components.map((c) => (c.component === component ? { ...c, pid: restarted.pid } : c)) };
+    writeState(this.#info);
+    await waitForApiServerReady(this.#info.kubernetes, () => { restarted.assertRunning(); });
+    this.log(`${component} restarted`);
   }
 
   /** Stops every component in reverse start order and removes the folder (kept when KEYWARD_KEEP_ENV=1). */
@@ -186,8 +217,8 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     components: started.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),
     startedAt: new Date().toISOString(),
   };
-  writeFileSync(join(dir, STATE_FILE), JSON.stringify(info, null, 2), { mode: 0o600 });
-  const environment = new Environment(info, started, log, guard);
+  writeState(info);
+  const environment = new Environment(info, started, log, guard, options.ownership);
   if (guard !== undefined) guard.stop = () => environment.stop();
   return environment;
 }

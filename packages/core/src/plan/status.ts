@@ -18,3 +18,11 @@ export function addStatusIfChanged(
   if (deepEqual(observed ?? {}, desired)) return;
   plan.add({ kind: 'k8s.status', ref, status: desired, observed, ...(precondition === undefined ? {} : { precondition }) }, reason);
 }
+
+/**
+ * A step that changes nothing but fails with Conflict unless the object still has `resourceVersion`: put it
+ * before irreversible steps (revoking, deleting) so a plan made from a stale cache stops before doing harm.
+ */
+export function addFreshnessGuard(plan: PlanBuilder, ref: ObjectRef, resourceVersion: string | undefined, reason = 'make sure the decision was made from the current object'): void {
+  plan.add({ kind: 'k8s.patch', ref, patch: { type: 'merge', body: {} }, precondition: { resourceVersion: resourceVersion ?? '' } }, reason);
+}

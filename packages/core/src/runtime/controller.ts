@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { objectKey, splitKey } from '../model/refs.js';
+import type { ControllerDefinition, PlanFailure, SecondaryWatch } from '../plan/controller.js';
+import type { KubeObject } from '../plan/kubernetes.js';
+import { requeueAfterMs, type Plan } from '../plan/plan.js';
+import type { Queries } from '../plan/queries.js';
+import { interpret, toKeywardError } from '../interpreter/interpret.js';
+import type { KubeClient } from '../interpreter/kubernetes/client.js';
+import type { Handlers, PlanResult, StepResult } from '../interpreter/types.js';
+import type { KeyedBackoffOptions } from './backoff.js';
+import { KeyedBackoff } from './backoff.js';
+import { Informer, type InformerEvent } from './informer.js';
+import { QueryRunner, type QueryRunnerDependencies } from './query-runner.js';
+import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
+
+/** The logging the runtime needs; a winston Logger fits. */
+export interface RuntimeLogger {
+  child(meta: Record<string, unknown>): RuntimeLogger;
+  debug(message: string, meta?: Record<string, unknown>): unknown;
+  info(message: string, meta?: Record<string, unknown>): unknown;
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+  error(message: string, meta?: Record<string, unknown>): unknown;
+}
+
+export type ReconcileResult = 'success' | 'requeue' | 'error' | 'invalid' | 'gone';
+
+/** Told about each reconcile and step, for metrics. */
+export interface ControllerObserver {
+  onReconcile?(controller: string, result: ReconcileResult, durationMs: number): void;
+  onStep?(controller: string, step: StepResult): void;
+  queue?: WorkQueueObserver<string>;
+  onInformerProblem?(resource: string, message: string): void;
+}
+
+export interface ControllerOptions<C> {
+  readonly kube: KubeClient;
+  readonly handlers: Handlers;
+  readonly config: C;
+  /** Keystone access for Keystone queries (shared with the handlers so tokens are reused). */
+  readonly keystone: Pick<QueryRunnerDependencies, 'keystoneClientFor' | 'tokens'>;
+  /** Watch one namespace; all when undefined. */
+  readonly namespace?: string | undefined;
+  /** Reconciles running at once (different keys); default 2. */
+  readonly concurrency?: number;
+  /** Every key is reconciled again this often; default 10 minutes. */
+  readonly resyncPeriodMs?: number;
+  readonly backoff?: KeyedBackoffOptions;
+  readonly logger?: RuntimeLogger;
+  readonly observer?: ControllerObserver;
+  readonly now?: () => Date;
+  readonly entropy?: () => Uint8Array;
+}
+
+const silentLogger: RuntimeLogger = {
+  child: () => silentLogger,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+/**
+ * Runs one controller definition: informers for the primary and secondary types feed a keyed work queue;
+ * each key is observed, reconciled (pure) and its plan interpreted. Failures back off per key, an invalid
+ * spec waits for the object to change, and a plan's requeueAfter schedules the next check.
+ */
+export class Controller<P extends KubeObject, Q extends Queries, C> {
+  readonly #definition: ControllerDefinition<P, Q, C>;
+  readonly #options: ControllerOptions<C>;
+  readonly #primary: Informer;
+  readonly #secondary: { readonly watch: SecondaryWatch; readonly informer: Informer }[];
+  readonly #queue: WorkQueue;
+  readonly #queries: QueryRunner;
+  readonly #logger: RuntimeLogger;
+  /** Generation of objects last found invalid: they are not retried until it changes. */
+  readonly #invalid = new Map<string, number | undefined>();
+  #resync: NodeJS.Timeout | undefined;
+
+  constructor(definition: ControllerDefinition<P, Q, C>, options: ControllerOptions<C>) {
+    this.#definition = definition;
+    this.#options = options;
+    this.#logger = (options.logger ?? silentLogger).child({ controller: definition.name });
+    const problem = (resource: string) => (message: string, error?: unknown): void => {
+      this.#logger.warn(message, { resource, error: error instanceof Error ? error.message : error });
+      options.observer?.onInformerProblem?.(resource, message);
+    };
+    this.#primary = new Informer(options.kube, { type: definition.primary.type, namespace: options.namespace, onProblem: problem(definition.primary.type.plural) });
+    this.#secondary = definition.secondary.map((watch) => ({
+      watch,
+      informer: new Informer(options.kube, { type: watch.type, namespace: options.namespace, labels: watch.labels, onProblem: problem(watch.type.plural) }),
+    }));
+    this.#queue = new WorkQueue({
+      backoff: new KeyedBackoff(options.backoff),
+      ...(options.observer?.queue === undefined ? {} : { observer: options.observer.queue }),
+      onError: (key, error) => this.#logger.error('reconcile crashed', { key, error: error instanceof Error ? error.message : String(error) }),
+    });
+    this.#queries = new QueryRunner({
+      kube: options.kube,
+      caches: [
+        { type: definition.primary.type, namespace: options.namespace, get: (ns, name) => this.#primary.get(ns, name), list: (ns) => this.#primary.list(ns) },
+        ...this.#secondary.map(({ watch, informer }) => ({
+          type: watch.type,
+          namespace: options.namespace,
+          labels: watch.labels,
+          get: (ns: string | undefined, name: string) => informer.get(ns, name),
+          list: (ns?: string) => informer.list(ns),
+        })),
+      ],
+      ...options.keystone,
+    });
+  }
+
+  get name(): string {
+    return this.#definition.name;
+  }
+
+  /** Starts the informers, waits for their first lists, then starts the workers and the periodic resync. */
+  async start(): Promise<void> {
+    this.#primary.subscribe((event) => { this.#onPrimary(event); });
+    for (const { watch, informer } of this.#secondary) {
+      informer.subscribe((event) => {
+        for (const key of watch.mapToPrimary(event.object)) this.#queue.add(key);
+      });
+    }
+    await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
+    this.#queue.start((key) => this.#process(key), { concurrency: this.#options.concurrency ?? 2 });
+    this.#resync = setInterval(() => { this.resync(); }, this.#options.resyncPeriodMs ?? 600_000);
+    this.#resync.unref();
+    this.#logger.info('controller started', { objects: this.#primary.keys().length });
+  }
+
+  /** Finishes the reconciles in flight, then stops watching. */
+  async stop(): Promise<void> {
+    clearInterval(this.#resync);
+    await this.#queue.shutdown({ drain: true });
+    await Promise.all([this.#primary.stop(), ...this.#secondary.map(({ informer }) => informer.stop())]);
+    this.#logger.info('controller stopped');
+  }
+
+  /** Enqueues every primary object (what the periodic resync does). */
+  resync(): void {
+    for (const key of this.#primary.keys()) this.#queue.add(key);
+  }
+
+  /** Keys waiting, scheduled and running: for readiness and tests. */
+  queueState(): { depth: number; scheduled: number; inFlight: number } {
+    return { depth: this.#queue.depth(), scheduled: this.#queue.scheduled(), inFlight: this.#queue.inFlight() };
+  }
+
+  #onPrimary(event: InformerEvent): void {
+    const key = objectKey(event.object.metadata.namespace, event.object.metadata.name);
+    if (event.type === 'deleted') {
+      this.#invalid.delete(key);
+      this.#queue.forget(key);
+      return;
+    }
+    this.#queue.add(key);
+  }
+
+  async #process(key: string): Promise<void> {
+    const started = Date.now();
+    const result = await this.reconcileKey(key);
+    this.#options.observer?.onReconcile?.(this.#definition.name, result.result, Date.now() - started);
+    if (result.result === 'error') this.#queue.addRateLimited(key);
+    else this.#queue.forget(key);
+    if (result.requeueAfterMs !== undefined) this.#queue.addAfter(key, result.requeueAfterMs);
+  }
+
+  /** One reconcile of one key, from the cache's current object. Exposed for tests and tools. */
+  async reconcileKey(key: string): Promise<{ result: ReconcileResult; plan?: Plan; outcome?: PlanResult; requeueAfterMs?: number }> {
+    const { namespace, name } = splitKey(key);
+    const object = this.#primary.get(namespace, name);
+    if (object === undefined) return { result: 'gone' };
+    const logger = this.#logger.child({ key, reconcileId: randomBytes(4).toString('hex') });
+    const now = this.#options.now?.() ?? new Date();
+
+    const decoded = this.#definition.primary.decode(object);
+    if (isLeft(decoded)) {
+      const generation = object.metadata.generation;
+      if (this.#invalid.has(key) && this.#invalid.get(key) === generation) return { result: 'invalid' };
+      logger.warn('invalid spec', { problem: decoded.left.message });
+      const plan = this.#definition.invalid(object, decoded.left, now);
+      const outcome = await this.#run(plan, logger);
+      if (outcome.ok) this.#invalid.set(key, generation);
+      return { result: outcome.ok ? 'invalid' : 'error', plan, outcome };
+    }
+    this.#invalid.delete(key);
+    const primary = decoded.right;
+
+    let observed;
+    try {
+      observed = await this.#queries.run(this.#definition.observe(primary, this.#options.config));
+    } catch (error) {
+      const failure = toKeywardError(error);
+      return this.#fail(primary, { step: 'read the current state', action: 'observe', reason: failure.reason, message: failure.message, retryable: failure.retryable }, now, logger);
+    }
+    const entropy = this.#options.entropy?.() ?? randomBytes(32);
+    const plan = this.#definition.reconcile({ primary, observed, now, config: this.#options.config, entropy });
+    const outcome = await this.#run(plan, logger);
+    if (!outcome.ok) {
+      const failed = outcome.steps.find((step) => step.outcome === 'failed');
+      const error = outcome.error;
+      return {
+        ...(await this.#fail(
+          primary,
+          { step: failed?.summary ?? 'unknown step', action: failed?.kind ?? 'unknown', reason: error?.reason ?? 'Unknown', message: error?.message ?? 'unknown error', retryable: error?.retryable ?? true },
+          now,
+          logger,
+        )),
+        plan,
+        outcome,
+      };
+    }
+    const requeue = requeueAfterMs(plan);
+    return { result: requeue === undefined ? 'success' : 'requeue', plan, outcome, ...(requeue === undefined ? {} : { requeueAfterMs: requeue }) };
+  }
+
+  async #fail(primary: P, failure: PlanFailure, now: Date, logger: RuntimeLogger): Promise<{ result: 'error' }> {
+    if (failure.reason === 'Conflict') {
+      // The plan was made from a cache that had not caught up with a write (often our own): nothing is wrong,
+      // the next attempt sees the newer object. Reporting it in status would only make the status flap.
+      logger.debug('stale view of the object; retrying', { step: failure.step });
+      return { result: 'error' };
+    }
+    logger.warn('reconcile failed', { step: failure.step, reason: failure.reason, problem: failure.message });
+    const report = await this.#run(this.#definition.failed(primary, failure, now, this.#options.config), logger);
+    if (!report.ok) logger.warn('could not record the failure in status', { problem: report.error?.message });
+    return { result: 'error' };
+  }
+
+  async #run(plan: Plan, logger: RuntimeLogger): Promise<PlanResult> {
+    return interpret(plan, this.#options.handlers, {
+      onStep: (step) => {
+        this.#options.observer?.onStep?.(this.#definition.name, step);
+        if (step.outcome === 'applied') logger.info(step.summary, { why: step.reason, step: step.id });
+        else if (step.outcome === 'failed') logger.warn(`failed: ${step.summary}`, { why: step.reason, step: step.id, reason: step.error?.reason, problem: step.error?.message });
+      },
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import type { KubeRequestInfo } from '../interpreter/kubernetes/client.js';
+import type { KeystoneRequestInfo } from '../interpreter/keystone/client.js';
+import type { ControllerObserver } from './controller.js';
+import type { RuntimeMetrics } from './metrics.js';
+
+/** Feeds a controller's reconciles, steps and queue into the Prometheus metrics. */
+export function controllerMetrics(metrics: RuntimeMetrics, controller: string, queueDepth: () => number): ControllerObserver {
+  return {
+    onReconcile: (_name, result, durationMs) => {
+      metrics.reconciles.inc({ controller, result });
+      metrics.reconcileDuration.observe({ controller }, durationMs / 1000);
+      metrics.queueDepth.set({ controller }, queueDepth());
+    },
+    onStep: (_name, step) => {
+      metrics.actions.inc({ controller, kind: step.kind, outcome: step.outcome });
+    },
+    queue: {
+      onAdd: () => {
+        metrics.queueAdds.inc({ controller });
+        metrics.queueDepth.set({ controller }, queueDepth());
+      },
+      onRetry: () => { metrics.queueRetries.inc({ controller }); },
+      onQueueWait: (_key, ms) => { metrics.queueWait.observe({ controller }, ms / 1000); },
+    },
+    onInformerProblem: (resource, message) => {
+      metrics.informerRestarts.inc({ resource, kind: message.includes('410') || message.includes('relist') ? 'relist' : 'watch' });
+    },
+  };
+}
+
+/** Counts requests to the Kubernetes API by verb/resource and status. */
+export function kubeRequestMetrics(metrics: RuntimeMetrics): (info: KubeRequestInfo) => void {
+  return (info) => {
+    const operation = `${info.verb} ${info.resource}`;
+    metrics.externalRequests.inc({ api: 'kubernetes', operation, status: String(info.status) });
+    metrics.externalRequestDuration.observe({ api: 'kubernetes', operation }, info.durationMs / 1000);
+  };
+}
+
+/** Counts requests to Keystone and the time they waited behind the rate limiter. */
+export function keystoneRequestMetrics(metrics: RuntimeMetrics): { onRequest(info: KeystoneRequestInfo): void } {
+  return {
+    onRequest: (info) => {
+      metrics.externalRequests.inc({ api: 'keystone', operation: info.operation, status: String(info.status) });
+      metrics.externalRequestDuration.observe({ api: 'keystone', operation: info.operation }, info.durationMs / 1000);
+      metrics.limiterWait.observe({ api: 'keystone' }, info.limiterWaitMs / 1000);
+    },
+  };
+}

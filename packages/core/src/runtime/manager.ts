@@ -1,0 +1,130 @@
+import type { Registry } from 'prom-client';
+import type { KubeClient } from '../interpreter/kubernetes/client.js';
+import type { RuntimeLogger } from './controller.js';
+import { serveEndpoints, type Endpoints } from './http-endpoints.js';
+import { LeaderElector } from './leader-election.js';
+
+/** What the manager runs: a controller, or anything started and stopped with leadership. */
+export interface Runnable {
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface LeaderElectionSettings {
+  readonly namespace: string;
+  readonly name: string;
+  readonly identity: string;
+  readonly leaseDurationMs?: number;
+  readonly renewDeadlineMs?: number;
+  readonly retryPeriodMs?: number;
+}
+
+export interface ManagerOptions {
+  readonly kube: KubeClient;
+  /** Builds fresh runnables for each term of leadership (a stopped controller cannot be started again). */
+  readonly runnables: () => readonly Runnable[];
+  /** Off: run at once, as the only replica. */
+  readonly leaderElection?: LeaderElectionSettings | undefined;
+  readonly metricsAddress?: string;
+  readonly healthAddress?: string;
+  readonly registry?: Registry;
+  readonly logger: RuntimeLogger;
+  /** Called when leadership is lost without stop(); the operator exits so Kubernetes restarts it as a follower. */
+  readonly onLostLeadership?: () => void;
+  readonly onLeadership?: (leading: boolean) => void;
+}
+
+/**
+ * Runs controllers the way controller-runtime's manager does: health and metrics endpoints, Lease-based
+ * leader election (only the leader reconciles), and a graceful stop that finishes in-flight reconciles and
+ * releases the lease so another replica takes over at once.
+ */
+export class Manager {
+  readonly #options: ManagerOptions;
+  #running: readonly Runnable[] = [];
+  #elector: LeaderElector | undefined;
+  #endpoints: Endpoints[] = [];
+  #started = false;
+  #stopping = false;
+  #ready = false;
+
+  constructor(options: ManagerOptions) {
+    this.#options = options;
+  }
+
+  /** Ready when serving: a follower is ready (it is a healthy standby); a leader once its caches synced. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('the manager was already started');
+    this.#started = true;
+    const { logger } = this.#options;
+    const metricsAddress = this.#options.metricsAddress ?? '0';
+    const healthAddress = this.#options.healthAddress ?? '0';
+    const metricsEndpoint = await serveEndpoints({ address: metricsAddress, ...(this.#options.registry === undefined ? {} : { registry: this.#options.registry }) });
+    this.#endpoints.push(metricsEndpoint);
+    if (healthAddress !== metricsAddress) {
+      this.#endpoints.push(await serveEndpoints({ address: healthAddress, liveness: () => !this.#stopping, readiness: () => this.#ready }));
+    }
+    const election = this.#options.leaderElection;
+    if (election === undefined) {
+      await this.#lead();
+      return;
+    }
+    this.#ready = true;
+    this.#elector = new LeaderElector({
+      client: this.#options.kube,
+      ...election,
+      onStartedLeading: async (signal) => {
+        logger.info('became leader', { lease: `${election.namespace}/${election.name}`, identity: election.identity });
+        this.#options.onLeadership?.(true);
+        this.#ready = false;
+        await this.#lead();
+        await new Promise<void>((resolve) => {
+          if (signal.aborted) resolve();
+          else signal.addEventListener('abort', () => { resolve(); }, { once: true });
+        });
+        await this.#follow();
+      },
+      onStoppedLeading: () => {
+        this.#options.onLeadership?.(false);
+        if (!this.#stopping) {
+          logger.warn('lost leadership');
+          this.#options.onLostLeadership?.();
+        }
+      },
+      onProblem: (message, error) => logger.warn(message, { error: error instanceof Error ? error.message : error }),
+    });
+    this.#elector.start();
+    logger.info('waiting for leadership', { lease: `${election.namespace}/${election.name}`, identity: election.identity });
+  }
+
+  async #lead(): Promise<void> {
+    this.#running = this.#options.runnables();
+    await Promise.all(this.#running.map((runnable) => runnable.start()));
+    this.#ready = true;
+  }
+
+  async #follow(): Promise<void> {
+    const running = this.#running;
+    this.#running = [];
+    await Promise.all(running.map((runnable) => runnable.stop()));
+  }
+
+  /** Finishes in-flight work, stops the controllers, releases the lease and closes the endpoints. */
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.#ready = false;
+    // With leader election, ending the term stops the controllers (onStartedLeading) before the lease is
+    // released, so two replicas never reconcile at once.
+    if (this.#elector === undefined) await this.#follow();
+    else await this.#elector.stop({ release: true });
+    await Promise.all(this.#endpoints.map((endpoint) => endpoint.close()));
+    this.#options.kube.close();
+    this.#options.logger.info('manager stopped');
+  }
+}

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { adminKubeConfig, createTestNamespace, keystoneAdmin, testEnvironment, waitFor } from '@keyward/test-env';
+import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/core';
+import { ContentType, KeystoneClient, KeywardError, KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { Controller } from '@keyward/core/runtime';
+import { appCredType, keystoneApiType, type AppCredStatus } from '../src/api.js';
+import { appCredController } from '../src/controller.js';
+import { readStatus } from '../src/decode.js';
+
+const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
+let kube: KubeClient;
+let namespace: string;
+let userName: string;
+let endpoint: string;
+let controller: Controller<never, never, never> | undefined;
+
+const crRef = (name: string) => ({ type: appCredType, namespace, name });
+const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
+
+async function status(name: string): Promise<AppCredStatus> {
+  return readStatus((await kube.get(crRef(name)))?.['status']);
+}
+
+async function waitForStatus(name: string, what: string, test: (s: AppCredStatus) => boolean): Promise<AppCredStatus> {
+  return waitFor(async () => {
+    const s = await status(name);
+    return test(s) ? s : undefined;
+  }, { what, timeoutMs: 60_000, intervalMs: 200 });
+}
+
+const ready = (s: AppCredStatus): boolean => findCondition(s.conditions, 'Ready')?.status === 'True';
+
+function decoded(secret: KubeObject | undefined, key: string): string {
+  return Buffer.from((secret?.['data'] as Record<string, string> | undefined)?.[key] ?? '', 'base64').toString();
+}
+
+async function authenticatesWith(secretName: string): Promise<boolean> {
+  const secret = await kube.get(secretRef(secretName));
+  try {
+    await new KeystoneClient({ baseUrl: endpoint }).authenticateWithApplicationCredential({ id: decoded(secret, 'AC_ID'), secret: sensitive(decoded(secret, 'AC_SECRET')) });
+    return true;
+  } catch (error) {
+    if (error instanceof KeywardError && (error.code === 401 || error.code === 404)) return false;
+    throw error;
+  }
+}
+
+async function credentialsOf(prefix: string): Promise<{ id: string; name: string }[]> {
+  const client = new KeystoneClient({ baseUrl: endpoint });
+  const login = await client.authenticate({ userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(PASSWORD) });
+  return (await client.listApplicationCredentials(login.token, login.userId)).filter((c) => c.name.startsWith(prefix));
+}
+
+async function createCr(name: string, spec: Record<string, unknown> = {}): Promise<void> {
+  await kube.create(crRef(name), {
+    apiVersion: 'keystone.openstack.org/v1beta1',
+    kind: 'KeystoneApplicationCredential',
+    metadata: { name, namespace },
+    spec: { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName, roles: ['service'], ...spec },
+  });
+}
+
+async function patchStatus(name: string, statusPatch: Record<string, unknown>): Promise<void> {
+  await kube.patch(crRef(name), { status: statusPatch }, ContentType.mergePatch, 'status');
+}
+
+beforeAll(async () => {
+  kube = new KubeClient(adminKubeConfig());
+  namespace = await createTestNamespace('appcred');
+  userName = `svc-${randomBytes(3).toString('hex')}`;
+  endpoint = testEnvironment().keystone?.url ?? '';
+  await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
+  await kube.create(secretRef('osp-secret'), { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: `${PASSWORD}\n` } });
+  // A KeystoneAPI as keystone-operator would publish it; the endpoint without /v3, as upstream stores it.
+  const keystoneApi = { type: keystoneApiType, namespace, name: 'keystone' };
+  await kube.create(keystoneApi, { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneAPI', metadata: { name: 'keystone' }, spec: {} });
+  await kube.patch(keystoneApi, {
+    status: { apiEndpoints: { internal: endpoint.replace(/\/v3$/, '') }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  }, ContentType.mergePatch, 'status');
+
+  const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+  const created = new Controller(appCredController, {
+    kube,
+    handlers: standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }),
+    keystone,
+    config: { revokeOnDelete: false, keystoneRetryMs: 1_000 },
+    namespace,
+    backoff: { baseMs: 100, maxMs: 2_000 },
+  });
+  await created.start();
+  controller = created as unknown as Controller<never, never, never>;
+}, 120_000);
+
+afterAll(async () => {
+  await controller?.stop();
+  kube.close();
+});
+
+describe('the KeystoneApplicationCredential controller against the real API server and Keystone', () => {
+  it('creates a credential that authenticates, stored in an immutable labelled Secret', async () => {
+    await createCr('ac-create');
+    const s = await waitForStatus('ac-create', 'ac-create to be Ready', ready);
+    expect(s.secretName).toBe(`ac-create-${(s.acID ?? '').slice(0, 5)}-secret`);
+    const secret = await kube.get(secretRef(s.secretName ?? ''));
+    expect(secret?.['immutable']).toBe(true);
+    expect(secret?.metadata.labels).toMatchObject({ 'application-credentials': 'true', 'application-credential-service': 'create' });
+    expect(secret?.metadata.finalizers).toContain('openstack.org/ac-secret-protection');
+    expect(await authenticatesWith(s.secretName ?? '')).toBe(true);
+    expect((await kube.get(crRef('ac-create')))?.metadata.finalizers).toContain('openstack.org/applicationcredential');
+    // Exactly one credential: reconciles woken by our own writes never create a second one.
+    expect((await credentialsOf('ac-create-')).map((c) => c.id)).toEqual([s.acID]);
+  });
+
+  it('rotates on an accessRules change, on an expiresAt in the past, and on a deleted Secret, with an event', async () => {
+    await createCr('ac-rotate');
+    const first = await waitForStatus('ac-rotate', 'first credential', ready);
+
+    await kube.patch(crRef('ac-rotate'), { spec: { accessRules: [{ service: 'identity', path: '/v3/auth/tokens', method: 'GET' }] } }, ContentType.mergePatch);
+    const second = await waitForStatus('ac-rotate', 'rotation after the accessRules change', (s) => s.acID !== first.acID && ready(s));
+    expect(second.previousSecretName).toBe(first.secretName);
+    expect(second.lastRotated).toBeDefined();
+
+    await patchStatus('ac-rotate', { expiresAt: '2001-05-19T00:00:00Z' });
+    const third = await waitForStatus('ac-rotate', 'rotation after expiresAt moved into the past', (s) => s.acID !== second.acID && ready(s));
+    expect(await authenticatesWith(third.secretName ?? '')).toBe(true);
+
+    const current = third.secretName ?? '';
+    await kube.patch(secretRef(current), { metadata: { finalizers: null } }, ContentType.mergePatch);
+    await kube.delete(secretRef(current));
+    const fourth = await waitForStatus('ac-rotate', 'rotation after the Secret was deleted', (s) => s.acID !== third.acID && ready(s));
+    expect(fourth.secretName).not.toBe(current);
+    // Four credentials, one per rotation; the first two were neither current nor previous and no consumer held them.
+    await waitFor(async () => ((await credentialsOf('ac-rotate-')).length === 2 ? true : undefined), { what: 'old credentials to be revoked', timeoutMs: 30_000 });
+    expect((await credentialsOf('ac-rotate-')).map((c) => c.id).sort()).toEqual([third.acID, fourth.acID].sort());
+
+    const events = await kube.raw<{ items: { reason: string; note: string }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events' });
+    const rotated = events.items.filter((e) => e.reason === 'ApplicationCredentialRotated');
+    expect(rotated.length).toBeGreaterThanOrEqual(3);
+    expect(rotated[0]?.note).toContain(`(user: ${userName}) rotated`);
+    expect(JSON.stringify(events)).not.toContain(PASSWORD);
+  });
+
+  it('keeps an old Secret a consumer holds, says so, and revokes it once released', async () => {
+    await createCr('ac-handover');
+    const first = await waitForStatus('ac-handover', 'first credential', ready);
+    const held = first.secretName ?? '';
+    await kube.patch(secretRef(held), { metadata: { finalizers: ['openstack.org/ac-secret-protection', 'openstack.org/nova-ac-consumer'] } }, ContentType.mergePatch);
+    await patchStatus('ac-handover', { expiresAt: '2001-01-01T00:00:00Z' });
+    const second = await waitForStatus('ac-handover', 'second credential', (s) => s.acID !== first.acID && ready(s));
+    await patchStatus('ac-handover', { expiresAt: '2001-01-01T00:00:00Z' });
+    await waitForStatus('ac-handover', 'third credential and the holder named', (s) =>
+      s.acID !== second.acID && (findCondition(s.conditions, 'Ready')?.message ?? '').includes(`old credential ${held} is still used by nova`));
+    expect(await authenticatesWith(held)).toBe(true);
+
+    await kube.patch(secretRef(held), { metadata: { finalizers: ['openstack.org/ac-secret-protection'] } }, ContentType.mergePatch);
+    await waitFor(async () => ((await kube.get(secretRef(held))) === undefined ? true : undefined), { what: `${held} to be deleted`, timeoutMs: 60_000 });
+    const login = await new KeystoneClient({ baseUrl: endpoint }).authenticateWithApplicationCredential({ id: first.acID ?? '', secret: sensitive('anything') }).catch((e: unknown) => e);
+    expect(login).toMatchObject({ code: 404 });
+  });
+
+  it('releases the Secrets on deletion without revoking, so garbage collection removes them', async () => {
+    await createCr('ac-delete');
+    const s = await waitForStatus('ac-delete', 'credential', ready);
+    const secretName = s.secretName ?? '';
+    const secret = await kube.get(secretRef(secretName));
+    await kube.delete(crRef('ac-delete'));
+    await waitFor(async () => ((await kube.get(crRef('ac-delete'))) === undefined ? true : undefined), { what: 'the CR to go', timeoutMs: 60_000 });
+    await waitFor(async () => ((await kube.get(secretRef(secretName))) === undefined ? true : undefined), { what: 'garbage collection of its Secret', timeoutMs: 90_000 });
+    const login = await new KeystoneClient({ baseUrl: endpoint }).authenticateWithApplicationCredential({ id: decoded(secret, 'AC_ID'), secret: sensitive(decoded(secret, 'AC_SECRET')) });
+    expect(login.userId).toBeTruthy();
+  });
+
+  it('reports a wrong password on the credential condition, without the password, and recovers', async () => {
+    await kube.create(secretRef('wrong-secret'), { metadata: { name: 'wrong-secret' }, stringData: { ServicePassword: 'definitely-not-it' } });
+    await createCr('ac-wrong', { secret: 'wrong-secret' });
+    const failing = await waitForStatus('ac-wrong', 'the failure to be reported', (s) => findCondition(s.conditions, 'KeystoneApplicationCredentialReady')?.status === 'False');
+    const condition = findCondition(failing.conditions, 'KeystoneApplicationCredentialReady');
+    expect(condition?.message).toContain('authenticate to Keystone');
+    expect(JSON.stringify(failing)).not.toContain('definitely-not-it');
+    await kube.patch(crRef('ac-wrong'), { spec: { secret: 'osp-secret' } }, ContentType.mergePatch);
+    await waitForStatus('ac-wrong', 'recovery with the right password', ready);
+  });
+
+  it('does not rotate an object whose status the upstream operator wrote with the same hash', async () => {
+    await createCr('ac-upstream');
+    const s = await waitForStatus('ac-upstream', 'credential', ready);
+    // Rewrite the status as upstream would (no pending field, its own message); the hash stays the same.
+    await patchStatus('ac-upstream', { conditions: null, lastRotated: null });
+    await waitForStatus('ac-upstream', 'conditions written again', ready);
+    const after = await status('ac-upstream');
+    expect(after.acID).toBe(s.acID);
+    expect(after.secretName).toBe(s.secretName);
+  });
+
+  it('rejects invalid specs at the API server with the rule message', async () => {
+    const error = await kube.create(crRef('ac-invalid'), {
+      apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name: 'ac-invalid', namespace },
+      spec: { secret: 's', passwordSelector: 'p', userName: 'u', roles: ['service'], expirationDays: 5, gracePeriodDays: 5 },
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 422 });
+    expect((error as Error).message).toContain('gracePeriodDays must be smaller than expirationDays');
+  });
+});
