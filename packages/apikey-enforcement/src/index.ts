@@ -7,3 +7,4 @@ export { reconcile, failed, invalid, orphanPlan, apiKeyRef } from './reconcile.j
 export type { APIKeyInput } from './reconcile.js';
 export { enforcementSecret, enforcementSecretRef, apiKeyOf, managedLabels } from './enforcement-secret.js';
 export type { APIKeyConfig } from './config.js';
+export { apiKeyController } from './controller.js';

@@ -16,7 +16,7 @@ export function secretToCr(secret: KubeObject): string[] {
 export const appCredController: ControllerDefinition<KeystoneApplicationCredential, AppCredQueries, AppCredConfig> = {
   name: 'keystone-appcred',
   primary: { type: appCredType, decode: decodeAppCred },
-  secondary: [{ type: coreTypes.secret, labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true' }, mapToPrimary: secretToCr }],
+  secondary: () => [{ type: coreTypes.secret, labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true' }, mapToPrimary: secretToCr }],
   observe,
   reconcile,
   failed: (cr, failure, now) => failed(cr, failure, now),

@@ -1,6 +1,58 @@
+import { Manager, createLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
+import { buildController, wire } from './wiring.js';
+import type { BindAddress } from './values.js';
 
-/** Runs the controllers until the process is told to stop. */
-export function runOperator(_config: OperatorConfig): Promise<void> {
-  throw new Error('not implemented yet');
+function address(bind: BindAddress | 'disabled'): string {
+  if (bind === 'disabled') return '0';
+  const host = bind.host === undefined ? '' : bind.host.includes(':') ? `[${bind.host}]` : bind.host;
+  return `${host}:${String(bind.port)}`;
+}
+
+/**
+ * Runs the selected controllers until SIGTERM or SIGINT: then finishes in-flight reconciles, releases the
+ * lease and exits. Losing leadership without being told to stop exits with status 1, so Kubernetes restarts
+ * the pod as a follower.
+ */
+export async function runOperator(config: OperatorConfig): Promise<void> {
+  const logger = createLogger({ level: config.log.level, format: config.log.format });
+  const wiring = wire(config);
+  const namespaces = config.namespaces === 'all' ? [undefined] : config.namespaces;
+  const manager = new Manager({
+    kube: wiring.kube,
+    logger,
+    registry: wiring.metrics.registry,
+    metricsAddress: address(config.metricsBindAddress),
+    healthAddress: address(config.healthBindAddress),
+    leaderElection: config.leaderElection.enabled
+      ? { namespace: config.leaderElection.leaseNamespace, name: config.leaderElection.leaseName, identity: wiring.identity }
+      : undefined,
+    onLeadership: (leading) => { wiring.metrics.leader.set(leading ? 1 : 0); },
+    onLostLeadership: () => { process.exit(1); },
+    runnables: () =>
+      config.controllers.flatMap((name) =>
+        namespaces.map((namespace) =>
+          buildController(name, wiring, {
+            namespace,
+            concurrency: config.concurrency[name],
+            keystoneUrl: config.keystoneUrl,
+            revokeOnDelete: config.revokeOnDelete,
+            enforcementNamespace: config.enforcementNamespace,
+            logger,
+          }),
+        ),
+      ),
+  });
+
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      logger.info('stopping', { signal });
+      void manager.stop().then(resolve);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  logger.info('starting', { controllers: config.controllers, namespaces: config.namespaces, identity: wiring.identity });
+  await manager.start();
+  await stopped;
 }

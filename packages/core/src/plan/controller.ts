@@ -30,6 +30,8 @@ export interface PlanFailure {
 /** Another kind the controller watches, and how its objects lead to primary objects. */
 export interface SecondaryWatch {
   readonly type: ResourceType;
+  /** Watch this namespace instead of the controller's (objects a controller keeps in one place, like enforcement Secrets). */
+  readonly namespace?: string;
   /** Narrows the watch (and the cache) to objects with these labels. */
   readonly labels?: Readonly<Record<string, string>>;
   /** Keys ("namespace/name") of the primary objects to reconcile when this object changes. Pure. */
@@ -47,7 +49,8 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
     /** Validates and defaults an object; a Left is an invalid spec (terminal until the object changes). */
     readonly decode: (object: KubeObject) => Either<DecodeFailure, P>;
   };
-  readonly secondary: readonly SecondaryWatch[];
+  /** Other kinds to watch; may depend on the operator's configuration (a namespace, say). */
+  readonly secondary: (config: C) => readonly SecondaryWatch[];
   /** What to read before deciding. Pure. */
   readonly observe: (primary: P, config: C) => Q;
   /** What to do. Pure. */
@@ -56,4 +59,16 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
   readonly failed: (primary: P, failure: PlanFailure, now: Date, config: C) => Plan;
   /** The status (and event) that reports an invalid spec. Pure. */
   readonly invalid: (object: KubeObject, failure: DecodeFailure, now: Date) => Plan;
+  /**
+   * Objects of a secondary watch that belong to a primary object by name rather than by owner reference
+   * (owner references cannot cross namespaces). When the owner is gone (deleted while watched, or missing at
+   * start-up and every resync) `orphaned` plans their removal. Pure.
+   */
+  readonly orphans?: {
+    /** Index into `secondary(config)`. */
+    readonly watch: number;
+    /** The key ("namespace/name") of the primary object an object belongs to, if it is one of ours. */
+    readonly ownerOf: (object: KubeObject) => string | undefined;
+    readonly orphaned: (object: KubeObject, owner: string) => Plan;
+  };
 }

@@ -86,9 +86,9 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       options.observer?.onInformerProblem?.(resource, message);
     };
     this.#primary = new Informer(options.kube, { type: definition.primary.type, namespace: options.namespace, onProblem: problem(definition.primary.type.plural) });
-    this.#secondary = definition.secondary.map((watch) => ({
+    this.#secondary = definition.secondary(options.config).map((watch) => ({
       watch,
-      informer: new Informer(options.kube, { type: watch.type, namespace: options.namespace, labels: watch.labels, onProblem: problem(watch.type.plural) }),
+      informer: new Informer(options.kube, { type: watch.type, namespace: watch.namespace ?? options.namespace, labels: watch.labels, onProblem: problem(watch.type.plural) }),
     }));
     this.#queue = new WorkQueue({
       backoff: new KeyedBackoff(options.backoff),
@@ -101,7 +101,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
         { type: definition.primary.type, namespace: options.namespace, get: (ns, name) => this.#primary.get(ns, name), list: (ns) => this.#primary.list(ns) },
         ...this.#secondary.map(({ watch, informer }) => ({
           type: watch.type,
-          namespace: options.namespace,
+          namespace: watch.namespace ?? options.namespace,
           labels: watch.labels,
           get: (ns: string | undefined, name: string) => informer.get(ns, name),
           list: (ns?: string) => informer.list(ns),
@@ -125,6 +125,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     }
     await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
     this.#queue.start((key) => this.#process(key), { concurrency: this.#options.concurrency ?? 2 });
+    await this.sweepOrphans();
     this.#resync = setInterval(() => { this.resync(); }, this.#options.resyncPeriodMs ?? 600_000);
     this.#resync.unref();
     this.#logger.info('controller started', { objects: this.#primary.keys().length });
@@ -138,9 +139,26 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     this.#logger.info('controller stopped');
   }
 
-  /** Enqueues every primary object (what the periodic resync does). */
+  /** Enqueues every primary object and sweeps orphans (what the periodic resync does). */
   resync(): void {
     for (const key of this.#primary.keys()) this.#queue.add(key);
+    void this.sweepOrphans();
+  }
+
+  /** Removes secondary objects whose primary object no longer exists (see ControllerDefinition.orphans). */
+  async sweepOrphans(onlyOwner?: string): Promise<void> {
+    const orphans = this.#definition.orphans;
+    const informer = orphans === undefined ? undefined : this.#secondary[orphans.watch]?.informer;
+    if (orphans === undefined || informer === undefined) return;
+    for (const object of informer.list()) {
+      const owner = orphans.ownerOf(object);
+      if (owner === undefined || (onlyOwner !== undefined && owner !== onlyOwner)) continue;
+      const { namespace, name } = splitKey(owner);
+      if (this.#primary.get(namespace, name) !== undefined) continue;
+      const logger = this.#logger.child({ key: owner });
+      const outcome = await this.#run(orphans.orphaned(object, owner), logger);
+      if (!outcome.ok) logger.warn('could not remove an orphan', { object: object.metadata.name, problem: outcome.error?.message });
+    }
   }
 
   /** Keys waiting, scheduled and running: for readiness and tests. */
@@ -153,6 +171,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     if (event.type === 'deleted') {
       this.#invalid.delete(key);
       this.#queue.forget(key);
+      void this.sweepOrphans(key);
       return;
     }
     this.#queue.add(key);

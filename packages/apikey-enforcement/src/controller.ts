@@ -1,0 +1,30 @@
+import { coreTypes, type ControllerDefinition } from '@keyward/core';
+import { apiKeyType, type APIKey } from './api.js';
+import type { APIKeyConfig } from './config.js';
+import { decodeAPIKey } from './decode.js';
+import { apiKeyOf, managedLabels } from './enforcement-secret.js';
+import { observe, type APIKeyQueries } from './observe.js';
+import { failed, invalid, orphanPlan, reconcile } from './reconcile.js';
+
+/** The APIKey enforcement controller as data, for @keyward/core's runtime. */
+export const apiKeyController: ControllerDefinition<APIKey, APIKeyQueries, APIKeyConfig> = {
+  name: 'apikey-enforcement',
+  primary: { type: apiKeyType, decode: decodeAPIKey },
+  // Our enforcement Secrets: a change (someone deleted one) wakes its APIKey; the sweep finds orphans among them.
+  secondary: (config) => [
+    {
+      type: coreTypes.secret,
+      namespace: config.enforcementNamespace,
+      labels: managedLabels,
+      mapToPrimary: (secret) => {
+        const owner = apiKeyOf(secret);
+        return owner === undefined ? [] : [owner];
+      },
+    },
+  ],
+  observe,
+  reconcile,
+  failed: (apiKey, failure, now) => failed(apiKey, failure, now),
+  invalid: (object, failure) => invalid(object, failure),
+  orphans: { watch: 0, ownerOf: apiKeyOf, orphaned: (secret, owner) => orphanPlan(secret, `APIKey ${owner} no longer exists`) },
+};

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { adminKubeConfig, createTestNamespace, keystoneAdmin, testEnvironment, waitFor } from '@keyward/test-env';
+import { coreTypes, findCondition, sensitive, type Condition } from '@keyward/core';
+import { ContentType, KeystoneClient, KubeClient } from '@keyward/core/interpreter';
+import { appCredType } from '@keyward/keystone-appcred';
+import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
+
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
+const API_KEY = `key-${randomBytes(12).toString('hex')}`;
+
+let kube: KubeClient;
+let namespace: string;
+let enforcement: string;
+let userName: string;
+let endpoint: string;
+const logs: string[] = [];
+
+/** The keyward binary as its own process (TypeScript sources through tsx, as the bundle runs dist/). */
+function startOperator(extra: readonly string[] = []): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@keyward/source', main, 'run',
+    '--kubeconfig', testEnvironment().kubeconfig,
+    '--namespaces', namespace,
+    '--keystone-url', endpoint,
+    '--enforcement-namespace', enforcement,
+    '--lease-namespace', namespace,
+    '--metrics-bind-address', '0',
+    '--health-bind-address', '0',
+    '--log-format', 'json',
+    ...extra,
+  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const collect = (chunk: Buffer): void => { logs.push(chunk.toString('utf8')); };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => { resolve({ code, signal }); });
+  });
+}
+
+async function conditions(name: string): Promise<Condition[]> {
+  const object = await kube.get({ type: appCredType, namespace, name });
+  return ((object?.['status'] as { conditions?: Condition[] } | undefined)?.conditions) ?? [];
+}
+
+async function waitReady(names: readonly string[]): Promise<void> {
+  await waitFor(async () => {
+    const all = await Promise.all(names.map(async (name) => findCondition(await conditions(name), 'Ready')?.status === 'True'));
+    return all.every(Boolean) ? true : undefined;
+  }, { what: `${names.join(', ')} to be Ready`, timeoutMs: 90_000, intervalMs: 300 });
+}
+
+async function createCr(name: string): Promise<void> {
+  await kube.create({ type: appCredType, namespace, name }, {
+    apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name, namespace },
+    spec: { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName, roles: ['service'] },
+  });
+}
+
+async function liveCredentials(prefix: string): Promise<string[]> {
+  const client = new KeystoneClient({ baseUrl: endpoint });
+  const login = await client.authenticate({ userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(PASSWORD) });
+  return (await client.listApplicationCredentials(login.token, login.userId)).filter((c) => c.name.startsWith(prefix)).map((c) => c.id);
+}
+
+beforeAll(async () => {
+  kube = new KubeClient(adminKubeConfig());
+  namespace = await createTestNamespace('e2e');
+  enforcement = await createTestNamespace('e2e-enforce');
+  userName = `e2e-${randomBytes(3).toString('hex')}`;
+  endpoint = testEnvironment().keystone?.url ?? '';
+  await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
+  await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: PASSWORD } });
+});
+
+afterAll(() => {
+  kube.close();
+  expect(logs.join('')).not.toContain(PASSWORD);
+  expect(logs.join('')).not.toContain(API_KEY);
+});
+
+describe('the keyward binary against the real environment', () => {
+  it('makes an appcred Ready with a credential that authenticates, and creates an approved APIKey enforcement Secret', async () => {
+    const operator = startOperator();
+    try {
+      await createCr('ac-e2e');
+      await waitReady(['ac-e2e']);
+      const status = (await kube.get({ type: appCredType, namespace, name: 'ac-e2e' }))?.['status'] as { secretName: string };
+      const secret = await kube.get({ type: coreTypes.secret, namespace, name: status.secretName });
+      const data = secret?.['data'] as Record<string, string>;
+      const text = (key: string): string => Buffer.from(data[key] ?? '', 'base64').toString();
+      const login = await new KeystoneClient({ baseUrl: endpoint }).authenticateWithApplicationCredential({ id: text('AC_ID'), secret: sensitive(text('AC_SECRET')) });
+      expect(login.userId).toBeTruthy();
+
+      await kube.create({ type: coreTypes.secret, namespace, name: 'consumer-key' }, { metadata: { name: 'consumer-key' }, stringData: { api_key: API_KEY } });
+      const apiKeyRef = { type: apiKeyType, namespace, name: 'weather' };
+      await kube.create(apiKeyRef, {
+        apiVersion: 'devportal.kuadrant.io/v1alpha1', kind: 'APIKey', metadata: { name: 'weather', namespace },
+        spec: { apiProductRef: { name: 'weather' }, secretRef: { name: 'consumer-key' }, planTier: 'gold', useCase: 'e2e', requestedBy: { userId: 'u', email: 'u@example.com' } },
+      });
+      await kube.patch(apiKeyRef, { status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Approved', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, ContentType.mergePatch, 'status');
+      const enforcementRef = { type: coreTypes.secret, namespace: enforcement, name: enforcementSecretName(namespace, 'weather') };
+      const created = await waitFor(() => kube.get(enforcementRef), { what: 'the enforcement Secret', timeoutMs: 60_000, intervalMs: 300 });
+      expect(Buffer.from((created['data'] as Record<string, string>)['api_key'] ?? '', 'base64').toString()).toBe(API_KEY);
+
+      await kube.delete(apiKeyRef);
+      await waitFor(async () => ((await kube.get(enforcementRef)) === undefined ? true : undefined), { what: 'the enforcement Secret to go with its APIKey', timeoutMs: 60_000 });
+    } finally {
+      operator.kill('SIGTERM');
+      await exited(operator);
+    }
+  });
+
+  it('exits within 10 seconds of SIGTERM and releases the lease', async () => {
+    const operator = startOperator();
+    const lease = { type: coreTypes.lease, namespace, name: 'keyward-leader' };
+    await waitFor(async () => {
+      const holder = ((await kube.get(lease))?.['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity;
+      return holder === undefined || holder === '' ? undefined : holder;
+    }, { what: 'the operator to lead', timeoutMs: 60_000, intervalMs: 300 });
+    const started = Date.now();
+    operator.kill('SIGTERM');
+    const { code } = await exited(operator);
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const holder = ((await kube.get(lease))?.['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity;
+    expect(holder ?? '').toBe('');
+  });
+
+  it('converges after kill -9 during creation: every CR Ready, one live credential each', async () => {
+    const names = ['ac-crash-1', 'ac-crash-2', 'ac-crash-3', 'ac-crash-4'];
+    const first = startOperator();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await Promise.all(names.map(createCr));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    first.kill('SIGKILL');
+    await exited(first);
+
+    const second = startOperator();
+    try {
+      await waitReady(names);
+      for (const name of names) {
+        await waitFor(async () => ((await liveCredentials(`${name}-`)).length === 1 ? true : undefined), { what: `exactly one live credential for ${name}`, timeoutMs: 60_000, intervalMs: 500 });
+      }
+    } finally {
+      second.kill('SIGTERM');
+      await exited(second);
+    }
+  });
+});
