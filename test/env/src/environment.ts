@@ -40,6 +40,11 @@ export interface StartOptions {
   readonly ownership: Ownership;
   /** Folders whose CRDs are installed before kube-controller-manager starts. */
   readonly crdFolders?: readonly string[];
+  /**
+   * Session ownership only: stop everything on SIGINT/SIGTERM and exit (default true). A caller that must stop
+   * something of its own first (an operator using the environment) handles the signals itself.
+   */
+  readonly handleSignals?: boolean;
   /** Start MariaDB and Keystone too (default true). */
   readonly keystone?: boolean;
   readonly log?: (line: string) => void;
@@ -175,7 +180,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
   const stopStarted = async (): Promise<void> => {
     for (const child of [...started].reverse()) await child.stop();
   };
-  const guard = options.ownership === 'session' ? new SignalGuard(stopStarted, log) : undefined;
+  const guard = options.ownership === 'session' && options.handleSignals !== false ? new SignalGuard(stopStarted, log) : undefined;
 
   const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess }> => {
     const binaries = await ensureControlPlaneBinaries(log);

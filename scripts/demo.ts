@@ -1,0 +1,139 @@
+// Keyward's main job on an embedded local environment: starts etcd, kube-apiserver, kube-controller-manager,
+// MariaDB and Keystone, installs the CRDs, applies examples/, runs the keyward operator as its own process and
+// shows the objects' progress live until Ctrl-C, then stops everything it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import { KeystoneAdmin, TEST_CRD_FOLDERS, startEnvironment, type Environment } from '@keyward/test-env';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
+import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { appCredType } from '@keyward/keystone-appcred';
+import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const typesByKind: Record<string, ResourceType> = {
+  Namespace: coreTypes.namespace,
+  Secret: coreTypes.secret,
+  KeystoneApplicationCredential: appCredType,
+  APIKey: apiKeyType,
+};
+
+function say(line: string): void {
+  console.log(`  ${line}`);
+}
+
+/** Applies a manifest file with server-side apply; Secrets named `passwords` get their value replaced. */
+async function applyFile(kube: KubeClient, file: string, passwords: Record<string, string>): Promise<void> {
+  for (const doc of parseAllDocuments(readFileSync(join(root, file), 'utf8'))) {
+    const object = doc.toJS() as KubeObject;
+    const type = typesByKind[object.kind];
+    if (type === undefined) throw new Error(`${file}: no resource type known for kind ${object.kind}`);
+    const body = object.kind === 'Secret' && object['stringData'] !== undefined
+      ? { ...object, stringData: Object.fromEntries(Object.entries(object['stringData'] as Record<string, string>).map(([k, v]) => [k, passwords[k] ?? v])) }
+      : object;
+    await kube.apply({ type, namespace: object.metadata.namespace, name: object.metadata.name }, body, true);
+  }
+  say(`applied ${file}`);
+}
+
+function conditionOf(object: KubeObject, type: string): Condition | undefined {
+  return findCondition((object['status'] as { conditions?: Condition[] } | undefined)?.conditions, type);
+}
+
+async function table(kube: KubeClient, enforcementNamespace: string): Promise<string> {
+  const rows = [`${'KIND'.padEnd(10)}${'NAMESPACE/NAME'.padEnd(28)}${'READY'.padEnd(8)}DETAILS`];
+  for (const cr of (await kube.listAll(appCredType)).items) {
+    const status = (cr['status'] ?? {}) as { acID?: string; secretName?: string; rotationEligibleAt?: string };
+    const ready = conditionOf(cr, 'Ready');
+    const details = ready?.status === 'True'
+      ? `credential ${status.acID?.slice(0, 8) ?? ''}... in Secret ${status.secretName ?? ''}, rotates after ${status.rotationEligibleAt ?? ''}`
+      : ready?.message ?? 'waiting';
+    rows.push(`${'appcred'.padEnd(10)}${`${cr.metadata.namespace ?? ''}/${cr.metadata.name}`.padEnd(28)}${(ready?.status ?? '-').padEnd(8)}${details}`);
+  }
+  for (const key of (await kube.listAll(apiKeyType)).items) {
+    const namespace = key.metadata.namespace ?? '';
+    const secret = await kube.get({ type: coreTypes.secret, namespace: enforcementNamespace, name: enforcementSecretName(namespace, key.metadata.name) });
+    const approved = conditionOf(key, 'Approved')?.status === 'True';
+    const failed = conditionOf(key, 'Failed');
+    const details = failed?.status === 'True' ? `Failed: ${failed.message}` : secret === undefined ? (approved ? 'approved, creating' : 'pending approval') : `enforcement Secret ${enforcementNamespace}/${secret.metadata.name}`;
+    rows.push(`${'apikey'.padEnd(10)}${`${namespace}/${key.metadata.name}`.padEnd(28)}${(secret === undefined ? 'False' : 'True').padEnd(8)}${details}`);
+  }
+  return rows.join('\n');
+}
+
+function startOperator(environment: Environment, keystoneUrl: string, logFile: string): ChildProcess {
+  const log = openSync(logFile, 'a');
+  return spawn(process.execPath, [
+    '--import', 'tsx', '--conditions=@keyward/source', join(root, 'packages/operator/src/main.ts'), 'run',
+    '--kubeconfig', environment.info.kubeconfig,
+    '--keystone-url', keystoneUrl,
+    '--no-leader-elect',
+    '--metrics-bind-address', '127.0.0.1:0',
+    '--health-bind-address', '0',
+    '--log-format', 'json',
+  ], { stdio: ['ignore', log, log] });
+}
+
+async function main(): Promise<void> {
+  console.log('Keyward demo: a real control plane and Keystone on 127.0.0.1, the keyward operator, and examples/\n');
+  const environment = await startEnvironment({
+    ownership: 'session',
+    handleSignals: false,
+    crdFolders: TEST_CRD_FOLDERS.map((folder) => join(root, folder)),
+    log: say,
+  });
+  const keystone = environment.info.keystone;
+  if (keystone === undefined) throw new Error('the environment has no Keystone');
+  const kube = new KubeClient(environment.kubeConfig());
+  let operator: ChildProcess | undefined;
+
+  const stop = async (): Promise<void> => {
+    console.log('\nstopping');
+    if (operator !== undefined && operator.exitCode === null) {
+      const exited = new Promise((resolve) => operator?.once('exit', resolve));
+      operator.kill('SIGTERM');
+      await exited;
+      say('operator stopped');
+    }
+    kube.close();
+    await environment.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+
+  const password = randomBytes(12).toString('hex');
+  await (await KeystoneAdmin.login(keystone)).ensureServiceUser({ userName: 'barbican', password });
+  say('Keystone service user barbican created in project service');
+  for (const name of ['openstack', 'kuadrant']) await kube.apply({ type: coreTypes.namespace, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  await applyFile(kube, 'examples/appcred/appcred.yaml', { BarbicanPassword: password });
+  await applyFile(kube, 'examples/apikey/apikey.yaml', {});
+  await kube.patch({ type: apiKeyType, namespace: 'team-a', name: 'weather-gold' }, {
+    status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Approved', message: 'approved by the demo', lastTransitionTime: new Date().toISOString().slice(0, 19) + 'Z' }] },
+  }, ContentType.mergePatch, 'status');
+  say('APIKey team-a/weather-gold approved');
+
+  const logFile = join(environment.info.dir, 'keyward.log');
+  operator = startOperator(environment, keystone.url, logFile);
+  say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
+  console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nCtrl-C stops everything.\n`);
+
+  const tty = process.stdout.isTTY;
+  let drawn = 0;
+  for (;;) {
+    const text = await table(kube, 'kuadrant').catch((error: unknown) => `(could not read: ${error instanceof Error ? error.message : String(error)})`);
+    if (tty && drawn > 0) process.stdout.write(`\x1b[${String(drawn)}A\x1b[J`);
+    console.log(text);
+    drawn = text.split('\n').length;
+    await sleep(tty ? 2_000 : 10_000);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
