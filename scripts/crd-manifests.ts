@@ -17,7 +17,7 @@ const placements: readonly (readonly [string, { readonly metadata: { readonly na
  * from the packages, never edited by hand.
  */
 export function crdManifests(): Record<string, string> {
-  const files = placements.map(([folder, crd]) => [folder, `${crd.metadata.name}.yaml`, HEADER + stringify(crd)] as const);
+  const files = placements.map(([folder, crd]) => [folder, `${crd.metadata.name}.yaml`, HEADER + stringify(crd, { aliasDuplicateObjects: false })] as const);
   const deployed = files.filter(([folder]) => folder === 'deploy/crds').map(([, name]) => name);
   const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: deployed };
   const manifests: [string, string][] = files.map(([folder, name, text]) => [`${folder}/${name}`, text]);

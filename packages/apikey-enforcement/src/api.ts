@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, minLengthString, truncateWithHash, type Condition, type ResourceType } from '@keyward/core';
+import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, minLengthString, truncateWithHash, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
 
 export const GROUP = 'devportal.kuadrant.io';
 export const VERSION = 'v1alpha1';
@@ -67,13 +67,7 @@ export type APIKeySpec = t.TypeOf<typeof SpecCodec>;
 export interface APIKey {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: {
-    readonly name: string;
-    readonly namespace: string;
-    readonly uid: string;
-    readonly generation: number;
-    readonly resourceVersion: string;
-  };
+  readonly metadata: StoredMeta;
   readonly spec: APIKeySpec;
   readonly status: { readonly conditions: readonly Condition[] };
   readonly [field: string]: unknown;

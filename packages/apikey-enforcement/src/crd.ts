@@ -1,3 +1,4 @@
+import { conditionSchema } from '@keyward/core';
 import { GROUP, VERSION, apiKeyType } from './api.js';
 
 const text = { type: 'string' };
@@ -50,21 +51,7 @@ export const apiKeyCrd = {
                 type: 'object',
                 'x-kubernetes-preserve-unknown-fields': true,
                 properties: {
-                  conditions: {
-                    type: 'array',
-                    items: {
-                      type: 'object',
-                      required: ['type', 'status'],
-                      properties: {
-                        type: text,
-                        status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
-                        reason: text,
-                        message: text,
-                        lastTransitionTime: { type: 'string', format: 'date-time' },
-                        observedGeneration: { type: 'integer', format: 'int64' },
-                      },
-                    },
-                  },
+                  conditions: { type: 'array', items: conditionSchema },
                 },
               },
             },

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { decode, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { decode, storedMeta, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
 import { SpecCodec, type APIKey } from './api.js';
 
 const ObjectCodec = t.type({ spec: SpecCodec });
@@ -14,13 +14,11 @@ function conditionsOf(status: unknown): Condition[] {
 export function decodeAPIKey(object: KubeObject): Either<DecodeFailure, APIKey> {
   const decoded = decode(ObjectCodec, object);
   if (isLeft(decoded)) return left(decoded.left);
-  const { metadata } = object;
-  if (metadata.namespace === undefined || metadata.uid === undefined) {
-    return left({ message: 'metadata: namespace and uid are required', problems: [{ path: 'metadata', message: 'namespace and uid are required' }] });
-  }
+  const metadata = storedMeta(object);
+  if (isLeft(metadata)) return metadata;
   return right({
     ...object,
-    metadata: { ...metadata, namespace: metadata.namespace, uid: metadata.uid, generation: metadata.generation ?? 0, resourceVersion: metadata.resourceVersion ?? '' },
+    metadata: metadata.right,
     spec: decoded.right.spec,
     status: { conditions: conditionsOf(object['status']) },
   });

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { integerInRange, minLengthArray, minLengthString, oneOf, withDefault, type Condition, type ResourceType } from '@keyward/core';
+import { integerInRange, minLengthArray, minLengthString, oneOf, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
 
 /** Secret key holding the application credential's ID (upstream's ACIDSecretKey). */
 export const ACIDSecretKey = 'AC_ID';
@@ -118,16 +118,7 @@ export type AppCredStatus = {
 export interface KeystoneApplicationCredential {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: {
-    readonly name: string;
-    readonly namespace: string;
-    readonly uid: string;
-    readonly generation: number;
-    readonly resourceVersion?: string;
-    readonly deletionTimestamp?: string;
-    readonly finalizers?: readonly string[];
-    readonly labels?: Readonly<Record<string, string>>;
-  };
+  readonly metadata: StoredMeta;
   readonly spec: AppCredSpec;
   readonly status: AppCredStatus;
   readonly [field: string]: unknown;

@@ -1,21 +1,9 @@
+import { conditionSchema } from '@keyward/core';
 import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, GROUP, VERSION, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const text = { type: 'string' };
 
-const conditionSchema = {
-  type: 'object',
-  required: ['type', 'status'],
-  properties: {
-    type: text,
-    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
-    reason: text,
-    message: text,
-    lastTransitionTime: timestamp,
-    observedGeneration: { type: 'integer', format: 'int64' },
-    severity: text,
-  },
-};
 
 const readyColumn = (name: string, field: string): Record<string, string> => ({
   name,

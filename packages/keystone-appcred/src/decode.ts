@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { left, right, isLeft, type Either } from 'fp-ts/lib/Either.js';
-import { decode, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { decode, storedMeta, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
 import { SpecCodec, type AppCredStatus, type KeystoneApplicationCredential } from './api.js';
 
 const ObjectCodec = t.type({ spec: SpecCodec });
@@ -27,13 +27,11 @@ export function readStatus(raw: unknown): AppCredStatus {
 export function decodeAppCred(object: KubeObject): Either<DecodeFailure, KeystoneApplicationCredential> {
   const decoded = decode(ObjectCodec, object);
   if (isLeft(decoded)) return left(decoded.left);
-  const { metadata } = object;
-  if (metadata.namespace === undefined || metadata.uid === undefined) {
-    return left({ message: 'metadata: namespace and uid are required', problems: [{ path: 'metadata', message: 'namespace and uid are required' }] });
-  }
+  const metadata = storedMeta(object);
+  if (isLeft(metadata)) return metadata;
   return right({
     ...object,
-    metadata: { ...metadata, namespace: metadata.namespace, uid: metadata.uid, generation: metadata.generation ?? 0 },
+    metadata: metadata.right,
     spec: decoded.right.spec,
     status: readStatus(object['status']),
   });

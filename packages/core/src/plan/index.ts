@@ -10,3 +10,4 @@ export * from './equality.js';
 export * from './merge-patch.js';
 export * from './status.js';
 export type * from './controller.js';
+export * from './stored.js';
