@@ -89,12 +89,13 @@ async function main(): Promise<void> {
   const keystone = environment.info.keystone;
   if (keystone === undefined) throw new Error('the environment has no Keystone');
   const kube = new KubeClient(environment.kubeConfig());
-  let operator: ChildProcess | undefined;
+  const running: { operator?: ChildProcess } = {};
 
   const stop = async (): Promise<void> => {
     console.log('\nstopping');
-    if (operator !== undefined && operator.exitCode === null) {
-      const exited = new Promise((resolve) => operator?.once('exit', resolve));
+    const { operator } = running;
+    if (operator?.exitCode === null) {
+      const exited = new Promise((resolve) => operator.once('exit', resolve));
       operator.kill('SIGTERM');
       await exited;
       say('operator stopped');
@@ -118,7 +119,8 @@ async function main(): Promise<void> {
   say('APIKey team-a/weather-gold approved');
 
   const logFile = join(environment.info.dir, 'keyward.log');
-  operator = startOperator(environment, keystone.url, logFile);
+  const operator = startOperator(environment, keystone.url, logFile);
+  running.operator = operator;
   say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
   console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nCtrl-C stops everything.\n`);
 

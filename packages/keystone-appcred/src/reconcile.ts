@@ -102,7 +102,7 @@ function rotate(plan: PlanBuilder, input: AppCredInput, url: string, reasons: re
 
   const pendingStatus: AppCredStatus = { ...cr.status, pendingACName: name };
   plan.add(
-    { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion ?? '' } },
+    { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
     `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
   );
   const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to create a credential`).output('session');
