@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { httpCall, keystoneAdmin, passwordAuthBody, testEnvironment } from '@keyward/test-env';
+import { httpCall, keystoneAdmin, passwordAuthBody, rememberSecret, testEnvironment } from '@keyward/test-env';
 
 const json = { 'content-type': 'application/json' };
 
 describe('a real Keystone with MariaDB', () => {
   it('lets a service user create an application credential with an access rule and log in with it', async () => {
     const url = testEnvironment().keystone?.url ?? '';
-    const password = randomBytes(12).toString('hex');
+    const password = rememberSecret(randomBytes(12).toString('hex'));
     const user = await (await keystoneAdmin()).ensureServiceUser({ userName: `smoke-${randomBytes(3).toString('hex')}`, password });
 
     const login = await httpCall(`${url}/auth/tokens`, {
@@ -35,6 +35,7 @@ describe('a real Keystone with MariaDB', () => {
     const credential = (JSON.parse(created.body) as { application_credential: { id: string; secret: string; access_rules: unknown[] } })
       .application_credential;
     expect(credential.access_rules).toHaveLength(1);
+    rememberSecret(credential.secret);
 
     const appLogin = await httpCall(`${url}/auth/tokens`, {
       method: 'POST',

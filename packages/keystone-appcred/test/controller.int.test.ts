@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { adminKubeConfig, createTestNamespace, keystoneAdmin, testEnvironment, waitFor } from '@keyward/test-env';
+import { createWriteStream } from 'node:fs';
+import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/core';
 import { ContentType, KeystoneClient, KeywardError, KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { Controller, createLogger } from '@keyward/core/runtime';
 import { appCredType, keystoneApiType, type AppCredStatus } from '../src/api.js';
 import { appCredController } from '../src/controller.js';
 import { readStatus } from '../src/decode.js';
@@ -37,6 +38,7 @@ function decoded(secret: KubeObject | undefined, key: string): string {
 
 async function authenticatesWith(secretName: string): Promise<boolean> {
   const secret = await kube.get(secretRef(secretName));
+  rememberSecret(decoded(secret, 'AC_SECRET'));
   try {
     await new KeystoneClient({ baseUrl: endpoint }).authenticateWithApplicationCredential({ id: decoded(secret, 'AC_ID'), secret: sensitive(decoded(secret, 'AC_SECRET')) });
     return true;
@@ -70,6 +72,7 @@ beforeAll(async () => {
   namespace = await createTestNamespace('appcred');
   userName = `svc-${randomBytes(3).toString('hex')}`;
   endpoint = testEnvironment().keystone?.url ?? '';
+  rememberSecret(PASSWORD);
   await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
   await kube.create(secretRef('osp-secret'), { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: `${PASSWORD}\n` } });
   // A KeystoneAPI as keystone-operator would publish it; the endpoint without /v3, as upstream stores it.
@@ -87,6 +90,7 @@ beforeAll(async () => {
     config: { revokeOnDelete: false, keystoneRetryMs: 1_000 },
     namespace,
     backoff: { baseMs: 100, maxMs: 2_000 },
+    logger: createLogger({ level: 'debug', stream: createWriteStream(testLogFile('appcred-controller')) }),
   });
   await created.start();
   controller = created as unknown as Controller<never, never, never>;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { adminKubeConfig, createTestNamespace, keystoneAdmin, testEnvironment, waitFor } from '@keyward/test-env';
+import { appendFileSync } from 'node:fs';
+import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, sensitive, type Condition } from '@keyward/core';
 import { ContentType, KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
@@ -30,9 +31,14 @@ function startOperator(extra: readonly string[] = []): ChildProcess {
     '--metrics-bind-address', '0',
     '--health-bind-address', '0',
     '--log-format', 'json',
+    '--log-level', 'debug',
     ...extra,
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const collect = (chunk: Buffer): void => { logs.push(chunk.toString('utf8')); };
+  const file = testLogFile('e2e-operator');
+  const collect = (chunk: Buffer): void => {
+    logs.push(chunk.toString('utf8'));
+    appendFileSync(file, chunk);
+  };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   return child;
@@ -76,6 +82,8 @@ beforeAll(async () => {
   enforcement = await createTestNamespace('e2e-enforce');
   userName = `e2e-${randomBytes(3).toString('hex')}`;
   endpoint = testEnvironment().keystone?.url ?? '';
+  rememberSecret(PASSWORD);
+  rememberSecret(API_KEY);
   await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
   await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: PASSWORD } });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { adminKubeConfig, createTestNamespace, keystoneAdmin, testEnvironment } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment } from '@keyward/test-env';
 import { coreTypes, sensitive } from '@keyward/core';
 import { KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
@@ -28,6 +28,7 @@ beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('plan');
   userName = `plan-${randomBytes(3).toString('hex')}`;
+  rememberSecret(PASSWORD);
   await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
   await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: PASSWORD } });
   await kube.create({ type: appCredType, namespace, name: 'ac-plan' }, {

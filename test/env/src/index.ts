@@ -9,3 +9,5 @@ export type { WaitOptions } from './wait.js';
 export { httpCall } from './http.js';
 export type { HttpResponse, HttpOptions } from './http.js';
 export * from './testing.js';
+export { scanForSecrets, recordSecretIn } from './secret-scan.js';
+export type { SecretFinding } from './secret-scan.js';

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { recordSecretIn } from './secret-scan.js';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigFor, type EnvironmentInfo } from './environment.js';
 import { KeystoneAdmin } from './keystone-admin.js';
@@ -9,6 +11,23 @@ export const ENV_FILE_VARIABLE = 'KEYWARD_ENV_FILE';
 
 /** CRD folders (relative to the repository root) installed for the integration tests. */
 export const TEST_CRD_FOLDERS = ['deploy/crds', 'test/fixtures/crds'] as const;
+
+/**
+ * Records a secret a test created (a password, an API key, a credential secret). When the run ends, every
+ * log of the environment (components, operators, in-process controllers) is scanned for it, and the run
+ * fails if any contains it.
+ */
+export function rememberSecret(value: string): string {
+  recordSecretIn(testEnvironment().dir, value);
+  return value;
+}
+
+/** A file in the environment folder for the logs of something a test runs (an operator, a controller). */
+export function testLogFile(name: string): string {
+  const dir = join(testEnvironment().dir, 'test-logs');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${name}.log`);
+}
 
 /** The environment of this test run. */
 export function testEnvironment(): EnvironmentInfo {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
-import { keystoneAdmin, testEnvironment, type KeystoneUserCredentials } from '@keyward/test-env';
+import { keystoneAdmin, rememberSecret, testEnvironment, type KeystoneUserCredentials } from '@keyward/test-env';
 import { KeywardError } from '../../src/interpreter/errors.js';
 import { KeystoneClient, type KeystoneRequestInfo, type PasswordAuthRequest } from '../../src/interpreter/keystone/client.js';
 import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
@@ -21,7 +21,7 @@ async function failure(promise: Promise<unknown>): Promise<KeywardError> {
 /** A fresh service user (project "service", role "service") with a random name and password. */
 async function serviceUser(): Promise<{ user: KeystoneUserCredentials; login: PasswordAuthRequest }> {
   const userName = `keyward-it-${randomBytes(4).toString('hex')}`;
-  const password = `pw-${randomBytes(12).toString('hex')}`;
+  const password = rememberSecret(`pw-${randomBytes(12).toString('hex')}`);
   const user = await (await keystoneAdmin()).ensureServiceUser({ userName, password });
   const login = { userName, userDomain: user.domain, password: sensitive(password), projectName: user.projectName, projectDomain: user.domain };
   return { user, login };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { adminKubeConfig, createTestNamespace, keystoneAdmin, testEnvironment } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment } from '@keyward/test-env';
 import { coreTypes } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
@@ -24,6 +24,7 @@ beforeAll(async () => {
   namespace = await createTestNamespace('interp-plans');
   endpoint = testEnvironment().keystone?.url ?? '';
   userName = `plans-${randomBytes(3).toString('hex')}`;
+  rememberSecret(password);
   await (await keystoneAdmin()).ensureServiceUser({ userName, password });
 });
 
