@@ -13,3 +13,4 @@ export type { InformerEvent, InformerOptions } from './informer.js';
 export { Manager } from './manager.js';
 export type { ManagerOptions, Runnable, LeaderElectionSettings } from './manager.js';
 export { controllerMetrics, kubeRequestMetrics, keystoneRequestMetrics } from './instrumentation.js';
+export { ObjectCache, cachedForm } from './object-cache.js';
