@@ -34,7 +34,7 @@ function measure(strip: boolean): number {
   const cache = new ObjectCache();
   const items = Array.from({ length: COUNT }, (_, i) => {
     const object = serverSecret(i);
-    return strip ? cachedForm(coreTypes.secret, object) : (object);
+    return strip ? cachedForm(coreTypes.secret, object) : object;
   });
   cache.replace(items);
   const after = heapUsed();
