@@ -43,7 +43,9 @@ async function widgetRequests(server: string, token: string, ca: string): Promis
 }
 
 function difference(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(after).map(([verb, n]) => [verb, n - (before[verb] ?? 0)]).filter(([, n]) => n !== 0));
+  const changed: Record<string, number> = {};
+  for (const [verb, n] of Object.entries(after)) if (n !== (before[verb] ?? 0)) changed[verb] = n - (before[verb] ?? 0);
+  return changed;
 }
 
 const environment = await startEnvironment({
