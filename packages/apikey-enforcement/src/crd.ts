@@ -1,5 +1,5 @@
-import { conditionSchema } from '@keyward/core';
-import { GROUP, VERSION, apiKeyType } from './api.js';
+import { conditionSchema, namespacedCrd } from '@keyward/core';
+import { apiKeyType } from './api.js';
 
 const text = { type: 'string' };
 
@@ -8,56 +8,40 @@ const text = { type: 'string' };
  * clusters that do not have it. Status is left open (x-kubernetes-preserve-unknown-fields) because the
  * devportal writes fields of its own there; conditions are typed.
  */
-export const apiKeyCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${apiKeyType.plural}.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: { kind: apiKeyType.kind, listKind: `${apiKeyType.kind}List`, plural: apiKeyType.plural, singular: 'apikey' },
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: 'Product', type: 'string', jsonPath: '.spec.apiProductRef.name' },
-          { name: 'Plan', type: 'string', jsonPath: '.spec.planTier' },
-          { name: 'Approved', type: 'string', jsonPath: '.status.conditions[?(@.type=="Approved")].status' },
-          { name: 'Failed', type: 'string', jsonPath: '.status.conditions[?(@.type=="Failed")].reason' },
-        ],
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              apiVersion: text,
-              kind: text,
-              metadata: { type: 'object' },
-              spec: {
-                type: 'object',
-                required: ['apiProductRef', 'secretRef', 'planTier', 'useCase', 'requestedBy'],
-                properties: {
-                  apiProductRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, namespace: text } },
-                  secretRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
-                  planTier: text,
-                  useCase: text,
-                  requestedBy: { type: 'object', required: ['userId', 'email'], properties: { userId: text, email: text } },
-                  expiresAt: { type: 'string', format: 'date-time' },
-                },
-              },
-              status: {
-                type: 'object',
-                'x-kubernetes-preserve-unknown-fields': true,
-                properties: {
-                  conditions: { type: 'array', items: conditionSchema },
-                },
-              },
-            },
-          },
+export const apiKeyCrd = namespacedCrd({
+  type: apiKeyType,
+  singular: 'apikey',
+  printerColumns: [
+    { name: 'Product', type: 'string', jsonPath: '.spec.apiProductRef.name' },
+    { name: 'Plan', type: 'string', jsonPath: '.spec.planTier' },
+    { name: 'Approved', type: 'string', jsonPath: '.status.conditions[?(@.type=="Approved")].status' },
+    { name: 'Failed', type: 'string', jsonPath: '.status.conditions[?(@.type=="Failed")].reason' },
+  ],
+  schema: {
+    type: 'object',
+    properties: {
+      apiVersion: text,
+      kind: text,
+      metadata: { type: 'object' },
+      spec: {
+        type: 'object',
+        required: ['apiProductRef', 'secretRef', 'planTier', 'useCase', 'requestedBy'],
+        properties: {
+          apiProductRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, namespace: text } },
+          secretRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+          planTier: text,
+          useCase: text,
+          requestedBy: { type: 'object', required: ['userId', 'email'], properties: { userId: text, email: text } },
+          expiresAt: { type: 'string', format: 'date-time' },
         },
       },
-    ],
+      status: {
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
+        properties: {
+          conditions: { type: 'array', items: conditionSchema },
+        },
+      },
+    },
   },
-} as const;
+});

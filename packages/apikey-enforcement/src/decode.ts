@@ -1,9 +1,6 @@
-import * as t from 'io-ts';
-import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { decode, storedMeta, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
+import type { Either } from 'fp-ts/lib/Either.js';
+import { decodeStored, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
 import { SpecCodec, type APIKey } from './api.js';
-
-const ObjectCodec = t.type({ spec: SpecCodec });
 
 function conditionsOf(status: unknown): Condition[] {
   const conditions = (status as { conditions?: unknown } | undefined)?.conditions;
@@ -12,14 +9,5 @@ function conditionsOf(status: unknown): Condition[] {
 
 /** Validates an APIKey read from the API server; its status is read leniently (others write it too). */
 export function decodeAPIKey(object: KubeObject): Either<DecodeFailure, APIKey> {
-  const decoded = decode(ObjectCodec, object);
-  if (isLeft(decoded)) return left(decoded.left);
-  const metadata = storedMeta(object);
-  if (isLeft(metadata)) return metadata;
-  return right({
-    ...object,
-    metadata: metadata.right,
-    spec: decoded.right.spec,
-    status: { conditions: conditionsOf(object['status']) },
-  });
+  return decodeStored(object, SpecCodec, (status) => ({ conditions: conditionsOf(status) }));
 }

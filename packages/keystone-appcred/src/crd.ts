@@ -1,11 +1,11 @@
-import { conditionSchema } from '@keyward/core';
-import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, GROUP, VERSION, appCredType, keystoneApiType } from './api.js';
+import { conditionSchema, namespacedCrd, type PrinterColumn } from '@keyward/core';
+import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const text = { type: 'string' };
 
 
-const readyColumn = (name: string, field: string): Record<string, string> => ({
+const readyColumn = (name: string, field: string): PrinterColumn => ({
   name,
   type: 'string',
   jsonPath: `.status.conditions[?(@.type=="Ready")].${field}`,
@@ -16,128 +16,91 @@ const readyColumn = (name: string, field: string): Record<string, string> => ({
  * fields, defaults, the CEL rule and printer columns), plus status.pendingACName. The codec in api.ts applies
  * the same rules; a test checks both give the same verdicts on the real API server.
  */
-export const appCredCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${appCredType.plural}.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: {
-      kind: appCredType.kind,
-      listKind: `${appCredType.kind}List`,
-      plural: appCredType.plural,
-      singular: 'keystoneapplicationcredential',
-      shortNames: ['appcred'],
-    },
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: 'ACID', type: 'string', jsonPath: '.status.acID' },
-          { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
-          { name: 'LastRotated', type: 'string', jsonPath: '.status.lastRotated' },
-          { name: 'RotationEligible', type: 'string', jsonPath: '.status.rotationEligibleAt' },
-          readyColumn('Status', 'status'),
-          readyColumn('Message', 'message'),
-        ],
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            description: 'KeystoneApplicationCredential: a Keystone application credential kept in an immutable Secret and rotated before it expires.',
-            properties: {
-              apiVersion: text,
-              kind: text,
-              metadata: { type: 'object' },
-              spec: {
-                type: 'object',
-                required: ['secret', 'passwordSelector', 'userName', 'roles'],
-                'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE }],
-                properties: {
-                  secret: { type: 'string', minLength: 1, description: 'Secret holding the service user password.' },
-                  passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
-                  userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
-                  expirationDays: { type: 'integer', minimum: 2, default: 365, description: 'Lifetime of each credential in days.' },
-                  gracePeriodDays: { type: 'integer', minimum: 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
-                  roles: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'Roles the credential carries.' },
-                  unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts.' },
-                  accessRules: {
-                    type: 'array',
-                    description: 'APIs the credential may call; all when empty.',
-                    items: {
-                      type: 'object',
-                      required: ['service', 'path', 'method'],
-                      properties: {
-                        service: { type: 'string', minLength: 1 },
-                        path: { type: 'string', minLength: 1 },
-                        method: { type: 'string', enum: [...HTTP_METHODS] },
-                      },
-                    },
-                  },
-                },
-              },
-              status: {
-                type: 'object',
-                properties: {
-                  acID: text,
-                  secretName: text,
-                  previousSecretName: text,
-                  createdAt: timestamp,
-                  expiresAt: timestamp,
-                  rotationEligibleAt: timestamp,
-                  lastRotated: timestamp,
-                  observedGeneration: { type: 'integer', format: 'int64' },
-                  securityHash: text,
-                  pendingACName: { type: 'string', description: 'Name of a credential being created, until its Secret is stored.' },
-                  conditions: { type: 'array', items: conditionSchema },
-                },
+export const appCredCrd = namespacedCrd({
+  type: appCredType,
+  singular: 'keystoneapplicationcredential',
+  shortNames: ['appcred'],
+  printerColumns: [
+    { name: 'ACID', type: 'string', jsonPath: '.status.acID' },
+    { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
+    { name: 'LastRotated', type: 'string', jsonPath: '.status.lastRotated' },
+    { name: 'RotationEligible', type: 'string', jsonPath: '.status.rotationEligibleAt' },
+    readyColumn('Status', 'status'),
+    readyColumn('Message', 'message'),
+  ],
+  schema: {
+    type: 'object',
+    description: 'KeystoneApplicationCredential: a Keystone application credential kept in an immutable Secret and rotated before it expires.',
+    properties: {
+      apiVersion: text,
+      kind: text,
+      metadata: { type: 'object' },
+      spec: {
+        type: 'object',
+        required: ['secret', 'passwordSelector', 'userName', 'roles'],
+        'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE }],
+        properties: {
+          secret: { type: 'string', minLength: 1, description: 'Secret holding the service user password.' },
+          passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
+          userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
+          expirationDays: { type: 'integer', minimum: 2, default: 365, description: 'Lifetime of each credential in days.' },
+          gracePeriodDays: { type: 'integer', minimum: 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
+          roles: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'Roles the credential carries.' },
+          unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts.' },
+          accessRules: {
+            type: 'array',
+            description: 'APIs the credential may call; all when empty.',
+            items: {
+              type: 'object',
+              required: ['service', 'path', 'method'],
+              properties: {
+                service: { type: 'string', minLength: 1 },
+                path: { type: 'string', minLength: 1 },
+                method: { type: 'string', enum: [...HTTP_METHODS] },
               },
             },
           },
         },
       },
-    ],
+      status: {
+        type: 'object',
+        properties: {
+          acID: text,
+          secretName: text,
+          previousSecretName: text,
+          createdAt: timestamp,
+          expiresAt: timestamp,
+          rotationEligibleAt: timestamp,
+          lastRotated: timestamp,
+          observedGeneration: { type: 'integer', format: 'int64' },
+          securityHash: text,
+          pendingACName: { type: 'string', description: 'Name of a credential being created, until its Secret is stored.' },
+          conditions: { type: 'array', items: conditionSchema },
+        },
+      },
+    },
   },
-} as const;
+});
 
 /**
  * A minimal KeystoneAPI CRD (status.apiEndpoints and conditions only) for clusters and tests without
  * keystone-operator. Where keystone-operator is installed, its own CRD is used instead.
  */
-export const keystoneApiCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${keystoneApiType.plural}.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: { kind: keystoneApiType.kind, listKind: `${keystoneApiType.kind}List`, plural: keystoneApiType.plural, singular: 'keystoneapi' },
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-              status: {
-                type: 'object',
-                'x-kubernetes-preserve-unknown-fields': true,
-                properties: {
-                  apiEndpoints: { type: 'object', additionalProperties: { type: 'string' } },
-                  conditions: { type: 'array', items: conditionSchema },
-                },
-              },
-            },
-          },
+export const keystoneApiCrd = namespacedCrd({
+  type: keystoneApiType,
+  singular: 'keystoneapi',
+  schema: {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      status: {
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
+        properties: {
+          apiEndpoints: { type: 'object', additionalProperties: { type: 'string' } },
+          conditions: { type: 'array', items: conditionSchema },
         },
       },
-    ],
+    },
   },
-} as const;
+});

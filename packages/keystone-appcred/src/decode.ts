@@ -1,9 +1,6 @@
-import * as t from 'io-ts';
-import { left, right, isLeft, type Either } from 'fp-ts/lib/Either.js';
-import { decode, storedMeta, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
+import type { Either } from 'fp-ts/lib/Either.js';
+import { decodeStored, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
 import { SpecCodec, type AppCredStatus, type KeystoneApplicationCredential } from './api.js';
-
-const ObjectCodec = t.type({ spec: SpecCodec });
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -25,14 +22,5 @@ export function readStatus(raw: unknown): AppCredStatus {
 
 /** Validates and defaults a KeystoneApplicationCredential read from the API server. */
 export function decodeAppCred(object: KubeObject): Either<DecodeFailure, KeystoneApplicationCredential> {
-  const decoded = decode(ObjectCodec, object);
-  if (isLeft(decoded)) return left(decoded.left);
-  const metadata = storedMeta(object);
-  if (isLeft(metadata)) return metadata;
-  return right({
-    ...object,
-    metadata: metadata.right,
-    spec: decoded.right.spec,
-    status: readStatus(object['status']),
-  });
+  return decodeStored(object, SpecCodec, readStatus);
 }

@@ -1,5 +1,7 @@
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { DecodeFailure } from '../model/codec.js';
+import * as t from 'io-ts';
+import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { decode, type DecodeFailure } from '../model/codec.js';
+import type { ResourceType } from '../model/refs.js';
 import type { KubeObject, ObjectMeta } from './kubernetes.js';
 
 /** Metadata of a namespaced object as the API server stores it: what reconcilers rely on is present. */
@@ -36,3 +38,64 @@ export const conditionSchema = {
     severity: { type: 'string' },
   },
 } as const;
+
+/**
+ * Decodes an object read from the API server: its spec through `spec` (validation and defaults, a Left names
+ * the field), its metadata as stored, and its status through a lenient reader (status is written by
+ * controllers, and sometimes by other ones).
+ */
+export function decodeStored<Spec, Status>(
+  object: KubeObject,
+  spec: t.Type<Spec, unknown>,
+  readStatus: (raw: unknown) => Status,
+): Either<DecodeFailure, KubeObject & { readonly metadata: StoredMeta; readonly spec: Spec; readonly status: Status }> {
+  const decoded = decode(t.type({ spec }), object);
+  if (isLeft(decoded)) return decoded;
+  const metadata = storedMeta(object);
+  if (isLeft(metadata)) return metadata;
+  const { spec: decodedSpec } = decoded.right as { readonly spec: Spec };
+  return right({ ...object, metadata: metadata.right, spec: decodedSpec, status: readStatus(object['status']) });
+}
+
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly jsonPath: string;
+}
+
+/** A CustomResourceDefinition with one served and stored version and a status subresource. */
+export function namespacedCrd(options: {
+  readonly type: ResourceType;
+  readonly singular: string;
+  readonly shortNames?: readonly string[];
+  readonly printerColumns?: readonly PrinterColumn[];
+  readonly schema: object;
+}) {
+  const { type } = options;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${type.plural}.${type.group}` },
+    spec: {
+      group: type.group,
+      scope: 'Namespaced',
+      names: {
+        kind: type.kind,
+        listKind: `${type.kind}List`,
+        plural: type.plural,
+        singular: options.singular,
+        ...(options.shortNames === undefined ? {} : { shortNames: options.shortNames }),
+      },
+      versions: [
+        {
+          name: type.version,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          ...(options.printerColumns === undefined ? {} : { additionalPrinterColumns: options.printerColumns }),
+          schema: { openAPIV3Schema: options.schema },
+        },
+      ],
+    },
+  } as const;
+}
