@@ -142,6 +142,36 @@ describe('the keyward binary against the real environment', () => {
     expect(holder ?? '').toBe('');
   });
 
+  it('runs two replicas of which exactly one leads; killing the leader hands over within about 15 seconds', async () => {
+    const lease = { type: coreTypes.lease, namespace, name: 'keyward-ha' };
+    const holder = async (): Promise<string | undefined> => {
+      const spec = (await kube.get(lease))?.['spec'] as { holderIdentity?: string } | undefined;
+      return spec?.holderIdentity === undefined || spec.holderIdentity === '' ? undefined : spec.holderIdentity;
+    };
+    const first = startOperator(['--lease-name', 'keyward-ha']);
+    const firstLeader = await waitFor(holder, { what: 'a leader', timeoutMs: 60_000, intervalMs: 300 });
+    const second = startOperator(['--lease-name', 'keyward-ha']);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      expect(await holder()).toBe(firstLeader);
+      first.kill('SIGKILL');
+      await exited(first);
+      const killedAt = Date.now();
+      const secondLeader = await waitFor(async () => {
+        const current = await holder();
+        return current !== undefined && current !== firstLeader ? current : undefined;
+      }, { what: 'the other replica to take over', timeoutMs: 40_000, intervalMs: 200 });
+      expect(secondLeader).not.toBe(firstLeader);
+      // Lease 15 s, retried every 2 s: the follower takes over between 15 and about 17 s after the last renewal.
+      expect(Date.now() - killedAt).toBeLessThan(20_000);
+      await createCr('ac-ha');
+      await waitReady(['ac-ha']);
+    } finally {
+      second.kill('SIGTERM');
+      await exited(second);
+    }
+  });
+
   it('converges after kill -9 during creation: every CR Ready, one live credential each', async () => {
     const names = ['ac-crash-1', 'ac-crash-2', 'ac-crash-3', 'ac-crash-4'];
     const first = startOperator();
