@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { appendFileSync } from 'node:fs';
-import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, freeLoopbackPort, httpCall, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, sensitive, type Condition } from '@keyward/core';
 import { ContentType, KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
@@ -95,8 +95,9 @@ afterAll(() => {
 });
 
 describe('the keyward binary against the real environment', () => {
-  it('makes an appcred Ready with a credential that authenticates, and creates an approved APIKey enforcement Secret', async () => {
-    const operator = startOperator();
+  it('makes an appcred Ready with a credential that authenticates, creates an approved APIKey enforcement Secret, and exposes metrics', async () => {
+    const metricsPort = await freeLoopbackPort();
+    const operator = startOperator(['--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`]);
     try {
       await createCr('ac-e2e');
       await waitReady(['ac-e2e']);
@@ -120,6 +121,12 @@ describe('the keyward binary against the real environment', () => {
 
       await kube.delete(apiKeyRef);
       await waitFor(async () => ((await kube.get(enforcementRef)) === undefined ? true : undefined), { what: 'the enforcement Secret to go with its APIKey', timeoutMs: 60_000 });
+
+      const metrics = (await httpCall(`http://127.0.0.1:${String(metricsPort)}/metrics`)).body;
+      expect(metrics).toMatch(/keyward_reconcile_total\{controller="keystone-appcred",result="(success|requeue)"\} [1-9]/);
+      expect(metrics).toMatch(/keyward_actions_total\{controller="keystone-appcred",kind="keystone.createApplicationCredential",outcome="applied"\} 1/);
+      expect(metrics).toMatch(/keyward_external_requests_total\{api="keystone",operation="[a-z_]+",status="201"\} [1-9]/);
+      expect(metrics).toContain('keyward_workqueue_depth{controller="apikey-enforcement"}');
     } finally {
       operator.kill('SIGTERM');
       await exited(operator);

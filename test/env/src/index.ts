@@ -11,3 +11,4 @@ export type { HttpResponse, HttpOptions } from './http.js';
 export * from './testing.js';
 export { scanForSecrets, recordSecretIn } from './secret-scan.js';
 export type { SecretFinding } from './secret-scan.js';
+export { freeLoopbackPort } from './ports.js';
