@@ -1,0 +1,31 @@
+// A small operator of your own that embeds Keyward's KeystoneApplicationCredential reconciler with the core
+// runtime: one controller, leader election, metrics on :8080 and health on :8081, graceful shutdown.
+//   npm install @keyward/core @keyward/keystone-appcred @kubernetes/client-node
+//   node operator.js
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { Controller, Manager, RuntimeMetrics, createLogger } from '@keyward/core/runtime';
+import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
+
+const logger = createLogger();
+const metrics = new RuntimeMetrics();
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromDefault();
+const kube = new KubeClient(kubeConfig);
+const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+const handlers = standardHandlers({ kube, ...keystone, reportingController: 'example.com/my-operator', reportingInstance: process.env['HOSTNAME'] ?? 'local' });
+
+const manager = new Manager({
+  kube,
+  logger,
+  registry: metrics.registry,
+  metricsAddress: ':8080',
+  healthAddress: ':8081',
+  leaderElection: { namespace: process.env['POD_NAMESPACE'] ?? 'default', name: 'my-operator', identity: process.env['HOSTNAME'] ?? 'local' },
+  onLostLeadership: () => process.exit(1),
+  // A fresh controller for each term of leadership.
+  runnables: () => [new Controller(appCredController, { kube, handlers, keystone, logger, config: { ...defaultAppCredConfig, keystoneUrl: process.env['KEYSTONE_URL'] } })],
+});
+
+process.once('SIGTERM', () => void manager.stop().then(() => process.exit(0)));
+await manager.start();
