@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { KubeClient } from '../interpreter/kubernetes/client.js';
 import type { RuntimeLogger } from './controller.js';
 import { serveEndpoints, type Endpoints } from './http-endpoints.js';
-import { LeaderElector } from './leader-election.js';
+import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 
 /** What the manager runs: a controller, or anything started and stopped with leadership. */
 export interface Runnable {
@@ -11,14 +11,8 @@ export interface Runnable {
   stop(): Promise<void>;
 }
 
-export interface LeaderElectionSettings {
-  readonly namespace: string;
-  readonly name: string;
-  readonly identity: string;
-  readonly leaseDurationMs?: number;
-  readonly renewDeadlineMs?: number;
-  readonly retryPeriodMs?: number;
-}
+/** Where the Lease is and who this replica is; the timings default as the elector's do. */
+export type LeaderElectionSettings = Pick<LeaderElectionOptions, 'namespace' | 'name' | 'identity' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>;
 
 export interface ManagerOptions {
   readonly kube: KubeClient;
