@@ -22,6 +22,8 @@ export const apiKeyController: ControllerDefinition<APIKey, APIKeyQueries, APIKe
       },
     },
   ],
+  // The consumer's Secret carries no labels of ours: it is watched by name, so an APIKey recovers the moment it appears.
+  referenced: [{ type: coreTypes.secret, of: (apiKey) => [{ namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name }] }],
   observe,
   reconcile,
   failed: (apiKey, failure, now) => failed(apiKey, failure, now),

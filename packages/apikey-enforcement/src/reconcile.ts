@@ -19,12 +19,6 @@ import type { APIKeyQueries } from './observe.js';
 
 export type APIKeyInput = ReconcileInput<APIKey, APIKeyQueries, APIKeyConfig>;
 
-/**
- * How soon to look again for a missing consumer Secret or key. Consumer Secrets carry no labels of ours to
- * watch them by; until the runtime watches referenced objects by name, the APIKey polls.
- */
-export const CONSUMER_SECRET_RECHECK_MS = 15_000;
-
 export function apiKeyRef(apiKey: Pick<APIKey, 'metadata'>): ObjectRef {
   return { type: apiKeyType, namespace: apiKey.metadata.namespace, name: apiKey.metadata.name };
 }
@@ -71,13 +65,11 @@ export function reconcile({ primary: apiKey, observed, now, config }: APIKeyInpu
   const where = `Secret ${apiKey.metadata.namespace}/${apiKey.spec.secretRef.name}`;
   if (consumer === undefined) {
     reportFailure(plan, apiKey, { reason: FailureReason.secretNotFound, message: `${where} not found` }, now);
-    plan.add({ kind: 'control.requeueAfter', afterMs: CONSUMER_SECRET_RECHECK_MS }, 'look for the consumer Secret again');
     return plan.build();
   }
   const value = (consumer['data'] as Record<string, string> | undefined)?.[API_KEY_DATA_KEY];
   if (value === undefined || value === '') {
     reportFailure(plan, apiKey, { reason: FailureReason.apiKeyNotFound, message: `${where} has no ${API_KEY_DATA_KEY} (or it is empty)` }, now);
-    plan.add({ kind: 'control.requeueAfter', afterMs: CONSUMER_SECRET_RECHECK_MS }, 'look for the API key again');
     return plan.build();
   }
   plan.add({ kind: 'k8s.create', ref: target, object: enforcementSecret(apiKey, config.enforcementNamespace, value) }, 'the APIKey was approved');

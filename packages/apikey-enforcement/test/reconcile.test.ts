@@ -60,8 +60,8 @@ for (const enforcement of ['present', 'absent'] as const) {
     if (enforcement === 'present') table.push(['Approved', enforcement, consumer, [], undefined, 'present']);
   }
   table.push(['Approved', 'absent', 'fine', ['k8s.create'], undefined, 'present']);
-  table.push(['Approved', 'absent', 'missing', ['k8s.status', 'control.requeueAfter'], 'SecretNotFound', 'absent']);
-  table.push(['Approved', 'absent', 'without api_key', ['k8s.status', 'control.requeueAfter'], 'SecretAPIKeyNotFound', 'absent']);
+  table.push(['Approved', 'absent', 'missing', ['k8s.status'], 'SecretNotFound', 'absent']);
+  table.push(['Approved', 'absent', 'without api_key', ['k8s.status'], 'SecretAPIKeyNotFound', 'absent']);
 }
 
 describe('APIKey enforcement decisions', () => {

@@ -17,6 +17,8 @@ export const appCredController: ControllerDefinition<KeystoneApplicationCredenti
   name: 'keystone-appcred',
   primary: { type: appCredType, decode: decodeAppCred },
   secondary: () => [{ type: coreTypes.secret, labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true' }, mapToPrimary: secretToCr }],
+  // The password Secret is watched by name: a CR waiting for it continues as soon as it appears or changes.
+  referenced: [{ type: coreTypes.secret, of: (cr) => [{ namespace: cr.metadata.namespace, name: cr.spec.secret }] }],
   observe,
   reconcile,
   failed: (cr, failure, now) => failed(cr, failure, now),

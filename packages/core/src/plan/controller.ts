@@ -60,6 +60,14 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
   /** The status (and event) that reports an invalid spec. Pure. */
   readonly invalid: (object: KubeObject, failure: DecodeFailure, now: Date) => Plan;
   /**
+   * Objects a primary names but does not own and that carry no labels of ours (a password Secret, a
+   * consumer's Secret): each is watched by name while some primary refers to it, and a change wakes them.
+   */
+  readonly referenced?: readonly {
+    readonly type: ResourceType;
+    readonly of: (primary: P) => readonly { readonly namespace: string; readonly name: string }[];
+  }[];
+  /**
    * Objects of a secondary watch that belong to a primary object by name rather than by owner reference
    * (owner references cannot cross namespaces). When the owner is gone (deleted while watched, or missing at
    * start-up and every resync) `orphaned` plans their removal. Pure.

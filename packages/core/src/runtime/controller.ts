@@ -13,6 +13,7 @@ import { KeyedBackoff } from './backoff.js';
 import { Informer, type InformerEvent } from './informer.js';
 import { QueryRunner, type QueryRunnerDependencies } from './query-runner.js';
 import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
+import { ReferencedWatches } from './referenced-watches.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
 export interface RuntimeLogger {
@@ -76,6 +77,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   /** Generation of objects last found invalid: they are not retried until it changes. */
   readonly #invalid = new Map<string, number | undefined>();
   #resync: NodeJS.Timeout | undefined;
+  readonly #references: ReferencedWatches;
 
   constructor(definition: ControllerDefinition<P, Q, C>, options: ControllerOptions<C>) {
     this.#definition = definition;
@@ -95,6 +97,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       ...(options.observer?.queue === undefined ? {} : { observer: options.observer.queue }),
       onError: (key, error) => this.#logger.error('reconcile crashed', { key, error: error instanceof Error ? error.message : String(error) }),
     });
+    this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, problem('referenced objects'));
     this.#queries = new QueryRunner({
       kube: options.kube,
       caches: [
@@ -135,6 +138,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   async stop(): Promise<void> {
     clearInterval(this.#resync);
     await this.#queue.shutdown({ drain: true });
+    await this.#references.stop();
     await Promise.all([this.#primary.stop(), ...this.#secondary.map(({ informer }) => informer.stop())]);
     this.#logger.info('controller stopped');
   }
@@ -171,6 +175,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     if (event.type === 'deleted') {
       this.#invalid.delete(key);
       this.#queue.forget(key);
+      this.#references.forget(key);
       void this.sweepOrphans(key);
       return;
     }
@@ -206,6 +211,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     }
     this.#invalid.delete(key);
     const primary = decoded.right;
+    this.#references.track(key, (this.#definition.referenced ?? []).flatMap((watch) => watch.of(primary).map((ref) => ({ ...ref, type: watch.type }))));
 
     let observed;
     try {

@@ -15,6 +15,8 @@ export interface InformerOptions {
   readonly namespace?: string | undefined;
   /** Equality label selector that narrows what is listed, watched and cached (never every Secret in the cluster). */
   readonly labels?: Readonly<Record<string, string>> | undefined;
+  /** Watch only the object of this name (a field selector): for objects referenced by name. */
+  readonly name?: string | undefined;
   /** Restart a watch that has delivered nothing (not even a bookmark) for this long. Default 5 minutes. */
   readonly silenceTimeoutMs?: number;
   /** Server-side watch timeout sent as timeoutSeconds (default random 5-10 minutes, as client-go does). */
@@ -68,6 +70,7 @@ export class Informer {
   readonly #type: ResourceType;
   readonly #namespace: string | undefined;
   readonly #labels: Readonly<Record<string, string>> | undefined;
+  readonly #name: string | undefined;
   readonly #silenceMs: number;
   readonly #watchTimeoutSeconds: number | undefined;
   readonly #onProblem: (message: string, error?: unknown) => void;
@@ -90,6 +93,7 @@ export class Informer {
     this.#type = options.type;
     this.#namespace = options.namespace;
     this.#labels = options.labels;
+    this.#name = options.name;
     this.#silenceMs = options.silenceTimeoutMs ?? DEFAULT_SILENCE_MS;
     this.#watchTimeoutSeconds = options.watchTimeoutSeconds;
     this.#onProblem = options.onProblem ?? ((message, error) => { console.warn(`informer: ${message}`, error ?? ''); });
@@ -200,7 +204,7 @@ export class Informer {
   async #list(): Promise<boolean> {
     let listed;
     try {
-      listed = await this.#client.listAll(this.#type, { namespace: this.#namespace, labels: this.#labels });
+      listed = await this.#client.listAll(this.#type, { namespace: this.#namespace, labels: this.#labels, name: this.#name });
     } catch (error) {
       await this.#retryLater('the list failed', error);
       return false;
@@ -244,6 +248,7 @@ export class Informer {
       resourcePath(this.#type, this.#namespace),
       {
         labelSelector: labelSelector(this.#labels),
+        fieldSelector: this.#name === undefined ? undefined : `metadata.name=${this.#name}`,
         resourceVersion: this.#resourceVersion,
         allowWatchBookmarks: true,
         timeoutSeconds: this.#watchTimeoutSeconds ?? Math.floor(300 + Math.random() * 300),

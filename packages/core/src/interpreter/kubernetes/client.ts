@@ -41,6 +41,13 @@ export interface KubeCall {
   readonly resource: string;
 }
 
+/** Which objects a list returns: a namespace (all when undefined), equality labels, one name. */
+export interface ListOptions {
+  readonly namespace?: string | undefined;
+  readonly labels?: Readonly<Record<string, string>> | undefined;
+  readonly name?: string | undefined;
+}
+
 export interface ListResult {
   readonly items: KubeObject[];
   readonly resourceVersion: string;
@@ -85,13 +92,14 @@ export class KubeClient {
     }
   }
 
-  async list(type: ResourceType, options: { namespace?: string | undefined; labels?: Readonly<Record<string, string>> | undefined; limit?: number; continueToken?: string } = {}): Promise<ListResult & { continueToken?: string }> {
+  async list(type: ResourceType, options: ListOptions & { limit?: number; continueToken?: string } = {}): Promise<ListResult & { continueToken?: string }> {
     // List items come without apiVersion and kind; they are filled in from the type.
     const body = await this.#call<{ items: { readonly metadata: ObjectMeta; readonly [field: string]: unknown }[]; metadata: { resourceVersion: string; continue?: string } }>({
       method: 'GET',
       path: resourcePath(type, options.namespace),
       query: {
         labelSelector: labelSelector(options.labels),
+        fieldSelector: options.name === undefined ? undefined : `metadata.name=${options.name}`,
         limit: options.limit === undefined ? undefined : String(options.limit),
         continue: options.continueToken,
       },
@@ -105,7 +113,7 @@ export class KubeClient {
   }
 
   /** Lists every page (500 objects each) of a type. */
-  async listAll(type: ResourceType, options: { namespace?: string | undefined; labels?: Readonly<Record<string, string>> | undefined } = {}): Promise<ListResult> {
+  async listAll(type: ResourceType, options: ListOptions = {}): Promise<ListResult> {
     const items: KubeObject[] = [];
     let page = await this.list(type, { ...options, limit: 500 });
     items.push(...page.items);
