@@ -18,29 +18,23 @@ export const apiKeyCrd = namespacedCrd({
     { name: 'Failed', type: 'string', jsonPath: '.status.conditions[?(@.type=="Failed")].reason' },
   ],
   schema: {
-    type: 'object',
-    properties: {
-      apiVersion: text,
-      kind: text,
-      metadata: { type: 'object' },
-      spec: {
-        type: 'object',
-        required: ['apiProductRef', 'secretRef', 'planTier', 'useCase', 'requestedBy'],
-        properties: {
-          apiProductRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, namespace: text } },
-          secretRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
-          planTier: text,
-          useCase: text,
-          requestedBy: { type: 'object', required: ['userId', 'email'], properties: { userId: text, email: text } },
-          expiresAt: { type: 'string', format: 'date-time' },
-        },
+    spec: {
+      type: 'object',
+      required: ['apiProductRef', 'secretRef', 'planTier', 'useCase', 'requestedBy'],
+      properties: {
+        apiProductRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, namespace: text } },
+        secretRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+        planTier: text,
+        useCase: text,
+        requestedBy: { type: 'object', required: ['userId', 'email'], properties: { userId: text, email: text } },
+        expiresAt: { type: 'string', format: 'date-time' },
       },
-      status: {
-        type: 'object',
-        'x-kubernetes-preserve-unknown-fields': true,
-        properties: {
-          conditions: { type: 'array', items: conditionSchema },
-        },
+    },
+    status: {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        conditions: { type: 'array', items: conditionSchema },
       },
     },
   },

@@ -29,54 +29,48 @@ export const appCredCrd = namespacedCrd({
     readyColumn('Message', 'message'),
   ],
   schema: {
-    type: 'object',
     description: 'KeystoneApplicationCredential: a Keystone application credential kept in an immutable Secret and rotated before it expires.',
-    properties: {
-      apiVersion: text,
-      kind: text,
-      metadata: { type: 'object' },
-      spec: {
-        type: 'object',
-        required: ['secret', 'passwordSelector', 'userName', 'roles'],
-        'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE }],
-        properties: {
-          secret: { type: 'string', minLength: 1, description: 'Secret holding the service user password.' },
-          passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
-          userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
-          expirationDays: { type: 'integer', minimum: 2, default: 365, description: 'Lifetime of each credential in days.' },
-          gracePeriodDays: { type: 'integer', minimum: 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
-          roles: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'Roles the credential carries.' },
-          unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts.' },
-          accessRules: {
-            type: 'array',
-            description: 'APIs the credential may call; all when empty.',
-            items: {
-              type: 'object',
-              required: ['service', 'path', 'method'],
-              properties: {
-                service: { type: 'string', minLength: 1 },
-                path: { type: 'string', minLength: 1 },
-                method: { type: 'string', enum: [...HTTP_METHODS] },
-              },
+    spec: {
+      type: 'object',
+      required: ['secret', 'passwordSelector', 'userName', 'roles'],
+      'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE }],
+      properties: {
+        secret: { type: 'string', minLength: 1, description: 'Secret holding the service user password.' },
+        passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
+        userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
+        expirationDays: { type: 'integer', minimum: 2, default: 365, description: 'Lifetime of each credential in days.' },
+        gracePeriodDays: { type: 'integer', minimum: 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
+        roles: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'Roles the credential carries.' },
+        unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts.' },
+        accessRules: {
+          type: 'array',
+          description: 'APIs the credential may call; all when empty.',
+          items: {
+            type: 'object',
+            required: ['service', 'path', 'method'],
+            properties: {
+              service: { type: 'string', minLength: 1 },
+              path: { type: 'string', minLength: 1 },
+              method: { type: 'string', enum: [...HTTP_METHODS] },
             },
           },
         },
       },
-      status: {
-        type: 'object',
-        properties: {
-          acID: text,
-          secretName: text,
-          previousSecretName: text,
-          createdAt: timestamp,
-          expiresAt: timestamp,
-          rotationEligibleAt: timestamp,
-          lastRotated: timestamp,
-          observedGeneration: { type: 'integer', format: 'int64' },
-          securityHash: text,
-          pendingACName: { type: 'string', description: 'Name of a credential being created, until its Secret is stored.' },
-          conditions: { type: 'array', items: conditionSchema },
-        },
+    },
+    status: {
+      type: 'object',
+      properties: {
+        acID: text,
+        secretName: text,
+        previousSecretName: text,
+        createdAt: timestamp,
+        expiresAt: timestamp,
+        rotationEligibleAt: timestamp,
+        lastRotated: timestamp,
+        observedGeneration: { type: 'integer', format: 'int64' },
+        securityHash: text,
+        pendingACName: { type: 'string', description: 'Name of a credential being created, until its Secret is stored.' },
+        conditions: { type: 'array', items: conditionSchema },
       },
     },
   },
@@ -90,16 +84,13 @@ export const keystoneApiCrd = namespacedCrd({
   type: keystoneApiType,
   singular: 'keystoneapi',
   schema: {
-    type: 'object',
-    properties: {
-      spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-      status: {
-        type: 'object',
-        'x-kubernetes-preserve-unknown-fields': true,
-        properties: {
-          apiEndpoints: { type: 'object', additionalProperties: { type: 'string' } },
-          conditions: { type: 'array', items: conditionSchema },
-        },
+    spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    status: {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        apiEndpoints: { type: 'object', additionalProperties: { type: 'string' } },
+        conditions: { type: 'array', items: conditionSchema },
       },
     },
   },

@@ -69,7 +69,8 @@ export function namespacedCrd(options: {
   readonly singular: string;
   readonly shortNames?: readonly string[];
   readonly printerColumns?: readonly PrinterColumn[];
-  readonly schema: object;
+  /** The OpenAPI schemas of spec and status; the object envelope (apiVersion, kind, metadata) is added here. */
+  readonly schema: { readonly description?: string; readonly spec: object; readonly status: object };
 }) {
   const { type } = options;
   return {
@@ -93,7 +94,19 @@ export function namespacedCrd(options: {
           storage: true,
           subresources: { status: {} },
           ...(options.printerColumns === undefined ? {} : { additionalPrinterColumns: options.printerColumns }),
-          schema: { openAPIV3Schema: options.schema },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              ...(options.schema.description === undefined ? {} : { description: options.schema.description }),
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                spec: options.schema.spec,
+                status: options.schema.status,
+              },
+            },
+          },
         },
       ],
     },

@@ -2,21 +2,11 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { keystoneAdmin, rememberSecret, testEnvironment, type KeystoneUserCredentials } from '@keyward/test-env';
-import { KeywardError } from '../../src/interpreter/errors.js';
 import { KeystoneClient, type KeystoneRequestInfo, type PasswordAuthRequest } from '../../src/interpreter/keystone/client.js';
 import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
 import { sensitive } from '../../src/model/sensitive.js';
+import { keystoneFailure } from './keystone-failure.js';
 
-/** The rejection of `promise`, which must be a KeywardError from Keystone. */
-async function failure(promise: Promise<unknown>): Promise<KeywardError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof KeywardError)) throw new Error(`expected a KeywardError, got ${inspect(error)}`);
-  expect(error.api).toBe('keystone');
-  return error;
-}
 
 /** A fresh service user (project "service", role "service") with a random name and password. */
 async function serviceUser(): Promise<{ user: KeystoneUserCredentials; login: PasswordAuthRequest }> {
@@ -80,7 +70,7 @@ describe('KeystoneClient against a real Keystone', () => {
     await expect(keystone.revokeApplicationCredential(token, user.userId, created.id)).resolves.toBe('revoked');
 
     // Keystone answers a login with a deleted credential 404 "Could not find Application Credential", not 401.
-    const afterRevoke = await failure(keystone.authenticateWithApplicationCredential({ id: created.id, secret: created.secret }));
+    const afterRevoke = await keystoneFailure(keystone.authenticateWithApplicationCredential({ id: created.id, secret: created.secret }));
     expect(afterRevoke).toMatchObject({ code: 404, reason: 'NotFound', retryable: false });
     expect(afterRevoke.message).toContain(`authenticate with application credential ${created.id}: HTTP 404`);
     expect(afterRevoke.message).not.toContain(created.secret.reveal());
@@ -106,7 +96,7 @@ describe('KeystoneClient against a real Keystone', () => {
     const secret = created.secret.reveal();
     const wrongSecret = sensitive(`${secret.startsWith('A') ? 'B' : 'A'}${secret.slice(1)}`);
 
-    const error = await failure(keystone.authenticateWithApplicationCredential({ id: created.id, secret: wrongSecret }));
+    const error = await keystoneFailure(keystone.authenticateWithApplicationCredential({ id: created.id, secret: wrongSecret }));
 
     expect(error).toMatchObject({ code: 401, reason: 'Unauthorized', retryable: false });
     for (const text of [String(error), error.message, JSON.stringify(error), inspect(error)]) {
@@ -120,7 +110,7 @@ describe('KeystoneClient against a real Keystone', () => {
     const { login } = await serviceUser();
     const wrong = `${login.password.reveal()}-wrong`;
 
-    const error = await failure(keystone.authenticate({ ...login, password: sensitive(wrong) }));
+    const error = await keystoneFailure(keystone.authenticate({ ...login, password: sensitive(wrong) }));
 
     expect(error).toMatchObject({ code: 401, reason: 'Unauthorized', retryable: false });
     expect(error.message).toContain(login.userName);
@@ -131,7 +121,7 @@ describe('KeystoneClient against a real Keystone', () => {
     const { user, login } = await serviceUser();
     const { token } = await keystone.authenticate(login);
 
-    const error = await failure(
+    const error = await keystoneFailure(
       keystone.createApplicationCredential(token, user.userId, { name: 'too-mighty', description: '', roles: ['admin'], unrestricted: false, expiresAt: undefined }),
     );
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import nock from 'nock';
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
-import { KeywardError } from '../../src/interpreter/errors.js';
+import type { KeywardError } from '../../src/interpreter/errors.js';
 import {
   KeystoneClient,
   type KeystoneClientOptions,
@@ -12,6 +12,7 @@ import {
 } from '../../src/interpreter/keystone/client.js';
 import { TokenCache, type PasswordAuthenticator } from '../../src/interpreter/keystone/token-cache.js';
 import { sensitive } from '../../src/model/sensitive.js';
+import { keystoneFailure } from './keystone-failure.js';
 
 const ORIGIN = 'http://keystone.example.test';
 const BASE_URL = `${ORIGIN}/v3`;
@@ -35,16 +36,6 @@ function client(options: Partial<KeystoneClientOptions> = {}): KeystoneClient {
   return new KeystoneClient({ baseUrl: BASE_URL, ...options });
 }
 
-/** The rejection of `promise`, which must be a KeywardError. */
-async function failure(promise: Promise<unknown>): Promise<KeywardError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof KeywardError)) throw new Error(`expected a KeywardError, got ${inspect(error)}`);
-  expect(error.api).toBe('keystone');
-  return error;
-}
 
 /** A local port nothing listens on: bound by the OS, then released. */
 async function closedPort(): Promise<number> {
@@ -115,7 +106,7 @@ describe('authenticate', () => {
       keystoneError(401, 'Unauthorized', 'The request you have made requires authentication.'),
     );
 
-    const error = await failure(client().authenticate(login));
+    const error = await keystoneFailure(client().authenticate(login));
 
     expect(answer.calls()).toBe(1);
     expect(error).toMatchObject({ code: 401, reason: 'Unauthorized', retryable: false });
@@ -130,7 +121,7 @@ describe('authenticate', () => {
       .post('/v3/auth/tokens')
       .reply(400, keystoneError(400, 'Bad Request', `Invalid input for field 'password': '${PASSWORD}' is too short`));
 
-    const error = await failure(client().authenticate(login));
+    const error = await keystoneFailure(client().authenticate(login));
 
     expect(error.message).toContain("Invalid input for field 'password': '***' is too short");
     for (const text of renderings(error)) expect(text).not.toContain(PASSWORD);
@@ -139,7 +130,7 @@ describe('authenticate', () => {
   it('rejects an answer without X-Subject-Token as a BadResponse', async () => {
     nock(ORIGIN).post('/v3/auth/tokens').reply(201, tokenBody);
 
-    const error = await failure(client().authenticate(login));
+    const error = await keystoneFailure(client().authenticate(login));
 
     expect(error).toMatchObject({ code: 201, reason: 'BadResponse', retryable: false });
     expect(error.message).toContain('X-Subject-Token');
@@ -236,7 +227,7 @@ describe('createApplicationCredential', () => {
   it('does not retry a 5xx', async () => {
     const answer = counted(nock(ORIGIN).post(CREDENTIALS_PATH), 503, keystoneError(503, 'Service Unavailable', 'try later'));
 
-    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+    const error = await keystoneFailure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
 
     expect(answer.calls()).toBe(1);
     expect(error).toMatchObject({ code: 503, reason: 'ServerError', retryable: true });
@@ -246,7 +237,7 @@ describe('createApplicationCredential', () => {
   it('reports a 429 as retryable without retrying the POST itself', async () => {
     const answer = counted(nock(ORIGIN).post(CREDENTIALS_PATH), 429, keystoneError(429, 'Too Many Requests', 'slow down'));
 
-    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+    const error = await keystoneFailure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
 
     expect(answer.calls()).toBe(1);
     expect(error).toMatchObject({ code: 429, reason: 'TooManyRequests', retryable: true });
@@ -264,7 +255,7 @@ describe('createApplicationCredential', () => {
       });
 
     const started = Date.now();
-    const error = await failure(client({ timeoutMs: 100 }).createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+    const error = await keystoneFailure(client({ timeoutMs: 100 }).createApplicationCredential(sensitive(TOKEN), USER_ID, request));
 
     expect(Date.now() - started).toBeLessThan(900);
     expect(calls).toBe(1);
@@ -279,7 +270,7 @@ describe('createApplicationCredential', () => {
       .post(CREDENTIALS_PATH)
       .reply(201, { application_credential: { ...withoutId, secret, roles: 'service' } });
 
-    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+    const error = await keystoneFailure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
 
     expect(error).toMatchObject({ code: 201, reason: 'BadResponse', retryable: false });
     expect(error.message).toContain('missing or invalid application_credential.id, application_credential.roles');
@@ -289,7 +280,7 @@ describe('createApplicationCredential', () => {
   it('rejects a non-JSON answer as a BadResponse', async () => {
     nock(ORIGIN).post(CREDENTIALS_PATH).reply(201, '<html>proxy says hi</html>', { 'content-type': 'text/html' });
 
-    const error = await failure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
+    const error = await keystoneFailure(client().createApplicationCredential(sensitive(TOKEN), USER_ID, request));
 
     expect(error).toMatchObject({ reason: 'BadResponse', retryable: false });
     expect(error.message).toContain('not a JSON body');
@@ -298,7 +289,7 @@ describe('createApplicationCredential', () => {
   it('reports an unreachable Keystone as Unavailable', async () => {
     const port = await closedPort();
 
-    const error = await failure(
+    const error = await keystoneFailure(
       new KeystoneClient({ baseUrl: `http://127.0.0.1:${String(port)}/v3` }).createApplicationCredential(sensitive(TOKEN), USER_ID, request),
     );
 
@@ -347,7 +338,7 @@ describe('listApplicationCredentials', () => {
     const answer = counted(nock(ORIGIN).get(CREDENTIALS_PATH), 500, keystoneError(500, 'Internal Server Error', 'boom'));
     const seen: KeystoneRequestInfo[] = [];
 
-    const error = await failure(
+    const error = await keystoneFailure(
       client({ observer: { onRequest: (info) => seen.push(info) } }).listApplicationCredentials(sensitive(TOKEN), USER_ID),
     );
 
@@ -394,7 +385,7 @@ describe('listApplicationCredentials', () => {
   it('does not retry a 401', async () => {
     const answer = counted(nock(ORIGIN).get(CREDENTIALS_PATH), 401, keystoneError(401, 'Unauthorized', 'expired'));
 
-    const error = await failure(client().listApplicationCredentials(sensitive(TOKEN), USER_ID));
+    const error = await keystoneFailure(client().listApplicationCredentials(sensitive(TOKEN), USER_ID));
 
     expect(answer.calls()).toBe(1);
     expect(error).toMatchObject({ code: 401, reason: 'Unauthorized', retryable: false });
@@ -403,7 +394,7 @@ describe('listApplicationCredentials', () => {
   it('rejects a list that is not a list, after no retry', async () => {
     const answer = counted(nock(ORIGIN).get(CREDENTIALS_PATH), 200, { application_credentials: { id: 'ac-1' } });
 
-    const error = await failure(client().listApplicationCredentials(sensitive(TOKEN), USER_ID));
+    const error = await keystoneFailure(client().listApplicationCredentials(sensitive(TOKEN), USER_ID));
 
     expect(answer.calls()).toBe(1);
     expect(error).toMatchObject({ reason: 'BadResponse', retryable: false });
@@ -424,7 +415,7 @@ describe('revokeApplicationCredential', () => {
   it('does not retry a 5xx', async () => {
     const answer = counted(nock(ORIGIN).delete(`${CREDENTIALS_PATH}/ac-1`), 500);
 
-    const error = await failure(client().revokeApplicationCredential(sensitive(TOKEN), USER_ID, 'ac-1'));
+    const error = await keystoneFailure(client().revokeApplicationCredential(sensitive(TOKEN), USER_ID, 'ac-1'));
 
     expect(answer.calls()).toBe(1);
     expect(error).toMatchObject({ code: 500, reason: 'ServerError', retryable: true });

@@ -81,15 +81,7 @@ export class KeystoneClient {
         scope: { project: { name: request.projectName, domain: { name: request.projectDomain } } },
       },
     };
-    const response = await this.#transport.send({
-      method: 'POST',
-      path: '/auth/tokens',
-      operation: 'authenticate',
-      description,
-      body,
-      secrets: [request.password],
-    });
-    return tokenFrom(response, description);
+    return this.#issueToken('authenticate', description, body, request.password);
   }
 
   async authenticateWithApplicationCredential(login: ApplicationCredentialLogin): Promise<KeystoneToken> {
@@ -102,14 +94,12 @@ export class KeystoneClient {
         },
       },
     };
-    const response = await this.#transport.send({
-      method: 'POST',
-      path: '/auth/tokens',
-      operation: 'authenticate_application_credential',
-      description,
-      body,
-      secrets: [login.secret],
-    });
+    return this.#issueToken('authenticate_application_credential', description, body, login.secret);
+  }
+
+  /** POST /auth/tokens; `secret` is masked in any error Keystone echoes it in. */
+  async #issueToken(operation: string, description: string, body: object, secret: Sensitive): Promise<KeystoneToken> {
+    const response = await this.#transport.send({ method: 'POST', path: '/auth/tokens', operation, description, body, secrets: [secret] });
     return tokenFrom(response, description);
   }
 
