@@ -1,20 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { createPlanCommand, createRunCommand, oneLine, planConfigFrom, runConfigFrom, type ConfigResult, type OperatorConfig, type PlanConfig } from './config.js';
 import { crdsYaml } from './crds.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { planCommand } from './plan.js';
 import { runOperator } from './run.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import { operatorVersion } from './version.js';
 
-export const EXIT_CODES = {
-  ok: 0,
-  /** The command failed at run time. */
-  failure: 1,
-  /** Unknown command or option, or an invalid value: nothing was attempted. */
-  usage: 2,
-  /** `plan --exit-code`: some object would change. */
-  changes: 3,
-} as const;
+export { EXIT_CODES } from './exit-codes.js';
 
 /** What the CLI touches, so tests can run it in-process. */
 export interface CliDependencies {
@@ -72,7 +65,7 @@ function createProgram(dependencies: CliDependencies, setStatus: (code: number) 
   return program;
 }
 
-/** The configuration, or commander's usage error (message and hint printed, exit status 2). */
+/** The configuration, or commander's usage error (message and hint printed, exit status 64). */
 function configOrUsageError<C>(command: Command, result: ConfigResult<C>): C {
   if (!result.ok) command.error(`error: ${result.error}`, { exitCode: EXIT_CODES.usage, code: 'keyward.invalidConfig' });
   return result.config;

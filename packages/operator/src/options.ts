@@ -198,6 +198,6 @@ export const planOptions = {
     parse: parseOneOf(PLAN_OUTPUTS),
     fallback: (): PlanOutput => 'text',
   },
-  exitCode: booleanOption('--exit-code', undefined, 'exit with status 3 when a plan has steps, 0 when everything has converged', false),
+  exitCode: booleanOption('--exit-code', undefined, 'exit with status 2 when a plan has steps, 0 when everything has converged', false),
   ...connectionOptions,
 } as const satisfies OptionSpecs;

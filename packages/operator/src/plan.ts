@@ -7,6 +7,7 @@ import { QueryRunner } from '@keyward/core/runtime';
 import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
 import { apiKeyController } from '@keyward/apikey-enforcement';
 import type { PlanConfig, PlanKind } from './config.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { wire, type Wiring } from './wiring.js';
 
 /** What `keyward plan` says about one object. */
@@ -70,7 +71,7 @@ function renderText(plans: readonly ObjectPlan[]): string {
 /**
  * A dry run against the live cluster: for every selected object, what the controller would do and why.
  * It only reads (queries through the API, no action is interpreted), so it changes nothing anywhere.
- * Resolves to 3 with --exit-code when anything would change, else 0.
+ * Resolves to EXIT_CODES.changes with --exit-code when anything would change, else EXIT_CODES.ok.
  */
 export async function planCommand(config: PlanConfig, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
   const wiring = wire(config);
@@ -92,7 +93,7 @@ export async function planCommand(config: PlanConfig, write: (text: string) => v
       : renderText(plans);
     write(`${output}\n`);
     const changes = plans.some((p) => p.plan !== undefined && changesAnything(p.plan));
-    return config.exitCode && changes ? 3 : 0;
+    return config.exitCode && changes ? EXIT_CODES.changes : EXIT_CODES.ok;
   } finally {
     wiring.kube.close();
   }
