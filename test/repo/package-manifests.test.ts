@@ -22,12 +22,12 @@ interface PackageManifest {
   readonly bin?: Readonly<Record<string, string>>;
 }
 
-const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+const readManifest = (path: string): PackageManifest => JSON.parse(readFileSync(path, 'utf8')) as PackageManifest;
 
 /** Every workspace package, by its folder relative to the root. */
 function workspacePackages(): Map<string, PackageManifest> {
   const folders = [...readdirSync(join(root, 'packages')).map((name) => `packages/${name}`), 'test/env'];
-  return new Map(folders.map((folder) => [folder, readJson<PackageManifest>(join(root, folder, 'package.json'))]));
+  return new Map(folders.map((folder) => [folder, readManifest(join(root, folder, 'package.json'))]));
 }
 
 const published = (): [string, PackageManifest][] => [...workspacePackages()].filter(([, manifest]) => manifest.private !== true);
@@ -38,7 +38,7 @@ describe('package manifests', () => {
     expect(manifest.description?.length).toBeGreaterThan(20);
     expect(manifest.license).toBe('Apache-2.0');
     expect(manifest.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) as unknown, directory: folder });
-    expect(manifest.engines?.['node']).toBe(readJson<PackageManifest>(join(root, 'package.json')).engines?.['node']);
+    expect(manifest.engines?.['node']).toBe(readManifest(join(root, 'package.json')).engines?.['node']);
     expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'README.md']));
     // A minimal example: TypeScript for the libraries, a shell session for the binary.
     expect(readFileSync(join(root, folder, 'README.md'), 'utf8')).toMatch(manifest.bin === undefined ? /```ts\n/ : /```sh\n/);
@@ -54,7 +54,7 @@ describe('package manifests', () => {
   });
 
   it('keeps every published package at one version, in one fixed changesets group', () => {
-    const config = readJson<{ fixed: string[][]; ignore: string[] }>(join(root, '.changeset/config.json'));
+    const config = JSON.parse(readFileSync(join(root, '.changeset/config.json'), 'utf8')) as { fixed: string[][]; ignore: string[] };
     const names = published().map(([, manifest]) => manifest.name).sort();
     expect(config.fixed).toHaveLength(1);
     expect([...(config.fixed[0] ?? [])].sort()).toEqual(names);
@@ -75,10 +75,10 @@ describe('package manifests', () => {
       await run(process.execPath, [join(root, 'node_modules/@changesets/cli/bin.js'), 'version'], { cwd: scratch });
 
       const before = published();
-      const after = before.map(([folder]) => readJson<PackageManifest>(join(scratch, folder, 'package.json')));
+      const after = before.map(([folder]) => readManifest(join(scratch, folder, 'package.json')));
       const [major = 0, minor = 0] = (before[0]?.[1].version ?? '').split('.').map(Number);
       expect(after.map((manifest) => `${manifest.name}@${manifest.version}`)).toEqual(before.map(([, manifest]) => `${manifest.name}@${String(major)}.${String(minor + 1)}.0`));
-      expect(readJson<PackageManifest>(join(scratch, 'test/env/package.json')).version).toBe(workspacePackages().get('test/env')?.version);
+      expect(readManifest(join(scratch, 'test/env/package.json')).version).toBe(workspacePackages().get('test/env')?.version);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { appendFileSync } from 'node:fs';
-import { adminKubeConfig, createTestNamespace, freeLoopbackPort, httpCall, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
+import { adminKubeConfig, auditEventsOf, createTestNamespace, freeLoopbackPort, httpCall, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, sensitive, type Condition } from '@keyward/core';
 import { ContentType, KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
+import { RBAC_COMPONENTS } from '../src/rbac.js';
+import { deployedIdentity, type DeployedIdentity } from './deployed-identity.js';
+import { exited, startKeyward, type OperatorProcess } from './operator-process.js';
 
-const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 const API_KEY = `key-${randomBytes(12).toString('hex')}`;
 
@@ -18,12 +18,13 @@ let namespace: string;
 let enforcement: string;
 let userName: string;
 let endpoint: string;
-const logs: string[] = [];
+/** The operator runs as a ServiceAccount bound to the roles deploy/base ships, and to nothing else. */
+let identity: DeployedIdentity;
+const operators: OperatorProcess[] = [];
 
-/** The keyward binary as its own process (TypeScript sources through tsx, as the bundle runs dist/). */
 function startOperator(extra: readonly string[] = []): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@keyward/source', main, 'run',
-    '--kubeconfig', testEnvironment().kubeconfig,
+  const operator = startKeyward(['run',
+    '--kubeconfig', identity.kubeconfig,
     '--namespaces', namespace,
     '--keystone-url', endpoint,
     '--enforcement-namespace', enforcement,
@@ -33,22 +34,9 @@ function startOperator(extra: readonly string[] = []): ChildProcess {
     '--log-format', 'json',
     '--log-level', 'debug',
     ...extra,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const file = testLogFile('e2e-operator');
-  const collect = (chunk: Buffer): void => {
-    logs.push(chunk.toString('utf8'));
-    appendFileSync(file, chunk);
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => { resolve({ code, signal }); });
-  });
+  ], 'e2e-operator');
+  operators.push(operator);
+  return operator.child;
 }
 
 async function conditions(name: string): Promise<Condition[]> {
@@ -82,16 +70,19 @@ beforeAll(async () => {
   enforcement = await createTestNamespace('e2e-enforce');
   userName = `e2e-${randomBytes(3).toString('hex')}`;
   endpoint = testEnvironment().keystone?.url ?? '';
+  identity = await deployedIdentity(kube, { namespace, name: 'keyward', components: RBAC_COMPONENTS, namespaces: { operator: namespace, enforcement } });
   rememberSecret(PASSWORD);
   rememberSecret(API_KEY);
   await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
   await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: PASSWORD } });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await identity.remove();
   kube.close();
-  expect(logs.join('')).not.toContain(PASSWORD);
-  expect(logs.join('')).not.toContain(API_KEY);
+  const output = operators.map((operator) => operator.output()).join('');
+  expect(output).not.toContain(PASSWORD);
+  expect(output).not.toContain(API_KEY);
 });
 
 describe('the keyward binary against the real environment', () => {
@@ -198,5 +189,12 @@ describe('the keyward binary against the real environment', () => {
       second.kill('SIGTERM');
       await exited(second);
     }
+  });
+
+  it('needed nothing beyond the roles deploy/base ships: the API server refused none of its requests', () => {
+    const requests = auditEventsOf(identity.userName);
+    expect(requests.length).toBeGreaterThan(50);
+    const refused = requests.filter((event) => event.responseStatus?.code === 403);
+    expect(refused.map((event) => `${event.verb} ${event.requestURI}`)).toEqual([]);
   });
 });

@@ -1,23 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api } from '@kubernetes/client-node';
 import type { ResourceType } from '@keyward/core';
 import { KubeClient } from '@keyward/core/interpreter';
-import { adminKubeConfig, createTestNamespace, kubeConfigWithToken, waitFor } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
-import { RBAC_RULES, permissionsOf, rbacObjectName, type Permission, type RbacComponent } from '../src/rbac.js';
+import { RBAC_RULES, permissionsOf, type Permission, type RbacComponent } from '../src/rbac.js';
 import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';
+import { DEPLOYED_NAMESPACES, RBAC_TYPES, deployedIdentity, mayDo } from './deployed-identity.js';
 
-const rbac = (kind: string, plural: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, namespaced });
 const TYPES: Readonly<Record<string, ResourceType>> = {
   CustomResourceDefinition: { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false },
   Namespace: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
   ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
   Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
   Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
-  Role: rbac('Role', 'roles', true),
-  RoleBinding: rbac('RoleBinding', 'rolebindings', true),
-  ClusterRole: rbac('ClusterRole', 'clusterroles', false),
-  ClusterRoleBinding: rbac('ClusterRoleBinding', 'clusterrolebindings', false),
+  ...RBAC_TYPES,
 };
 
 /** Kinds in the order a cluster accepts them: definitions and namespaces before what lives in them. */
@@ -66,27 +62,12 @@ function declaredAllowed(components: readonly RbacComponent[], probe: Probe): bo
   );
 }
 
-async function allowed(client: KubeClient, probe: Probe): Promise<boolean> {
-  const review = await client.raw<{ status?: { allowed?: boolean } }>({
-    method: 'POST',
-    path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-    body: {
-      apiVersion: 'authorization.k8s.io/v1',
-      kind: 'SelfSubjectAccessReview',
-      spec: { resourceAttributes: { group: probe.apiGroup, resource: probe.resource, subresource: probe.subresource, verb: probe.verb, namespace: probe.namespace } },
-    },
-    what: 'review access',
-    verb: 'create',
-    resource: 'selfsubjectaccessreviews',
-  });
-  return review.status?.allowed === true;
-}
+const allowed = (client: KubeClient, probe: Probe): Promise<boolean> =>
+  mayDo(client, { group: probe.apiGroup, resource: probe.resource, subresource: probe.subresource, verb: probe.verb, namespace: probe.namespace });
 
 /** A client that authenticates as a ServiceAccount, with a short-lived token from the TokenRequest API. */
 async function clientAs(namespace: string, name: string): Promise<KubeClient> {
-  const core = adminKubeConfig().makeApiClient(CoreV1Api);
-  const request = await core.createNamespacedServiceAccountToken({ namespace, name, body: { spec: { audiences: [], expirationSeconds: 600 } } });
-  return new KubeClient(kubeConfigWithToken(request.status?.token ?? '', name));
+  return new KubeClient(kubeConfigFor({ kubeconfig: (await serviceAccountIdentity(namespace, name)).kubeconfig }));
 }
 
 /** Every declared permission where it is granted, elsewhere and cluster-wide, and things nobody may do. */
@@ -121,8 +102,8 @@ describe('deploy/base on a real API server', () => {
   const admin = new KubeClient(adminKubeConfig());
   const objects = baseObjects();
   let testNamespace = '';
-  /** Bindings made for the per-controller identities, removed afterwards. */
-  const extraBindings: Manifest[] = [];
+  /** Removes the bindings made for the per-controller identities. */
+  const removals: (() => Promise<void>)[] = [];
   const clients: KubeClient[] = [];
   const identities: Identity[] = [
     { name: 'keyward', components: ['runtime', 'keystone-appcred', 'apikey-enforcement'] },
@@ -138,7 +119,7 @@ describe('deploy/base on a real API server', () => {
   });
 
   afterAll(async () => {
-    for (const binding of extraBindings) await admin.delete(refOf(binding));
+    for (const remove of removals) await remove();
     // The Deployment's pods would stay Pending (nothing schedules them here); everything else is inert.
     const deployment = objects.find((object) => object.kind === 'Deployment');
     if (deployment !== undefined) await admin.delete(refOf(deployment));
@@ -172,18 +153,8 @@ describe('deploy/base on a real API server', () => {
 
   it('grants each identity exactly what rbac.ts declares for its controllers', async () => {
     for (const identity of identities.slice(1)) {
-      const serviceAccount: Manifest = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: identity.name, namespace: testNamespace } };
-      await admin.create(refOf(serviceAccount), serviceAccount);
-      for (const binding of objects.filter((object) => object.kind.endsWith('Binding'))) {
-        if (!identity.components.some((component) => rbacObjectName(component) === binding.metadata.name)) continue;
-        const copy: Manifest = {
-          ...binding,
-          metadata: { ...binding.metadata, name: `${binding.metadata.name}-${testNamespace}-${identity.name}` },
-          subjects: [{ kind: 'ServiceAccount', name: identity.name, namespace: testNamespace }],
-        };
-        await admin.apply(refOf(copy), copy);
-        extraBindings.push(copy);
-      }
+      const bound = await deployedIdentity(admin, { namespace: testNamespace, name: identity.name, components: identity.components, namespaces: DEPLOYED_NAMESPACES });
+      removals.push(bound.remove);
     }
     const reviewers = await Promise.all(
       identities.map(async (identity) => {

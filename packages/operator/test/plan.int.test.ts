@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment } from '@keyward/test-env';
+import { WRITE_VERBS, adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigWithToken, rememberSecret, serviceAccountIdentity, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
 import { coreTypes, sensitive } from '@keyward/core';
 import { KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
@@ -11,9 +11,12 @@ const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 let kube: KubeClient;
 let namespace: string;
 let userName: string;
+/** `keyward plan` runs as a ServiceAccount of its own, bound to cluster-admin: a write would succeed, and show. */
+let planner: ServiceAccountIdentity;
+const clusterRoleBinding = { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false } as const;
 
 function config(extra: readonly string[]): PlanConfig {
-  const parsed = parsePlanConfig(['--kubeconfig', testEnvironment().kubeconfig, '--namespace', namespace, '--keystone-url', testEnvironment().keystone?.url ?? '', ...extra], {});
+  const parsed = parsePlanConfig(['--kubeconfig', planner.kubeconfig, '--namespace', namespace, '--keystone-url', testEnvironment().keystone?.url ?? '', ...extra], {});
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.config;
 }
@@ -27,6 +30,12 @@ async function plan(extra: readonly string[]): Promise<{ status: number; output:
 beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('plan');
+  planner = await serviceAccountIdentity(namespace, 'planner');
+  await kube.create({ type: clusterRoleBinding, name: `keyward-plan-test-${namespace}` }, {
+    metadata: { name: `keyward-plan-test-${namespace}` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ kind: 'ServiceAccount', name: 'planner', namespace }],
+  });
   userName = `plan-${randomBytes(3).toString('hex')}`;
   rememberSecret(PASSWORD);
   await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
@@ -38,13 +47,34 @@ beforeAll(async () => {
   });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await kube.delete({ type: clusterRoleBinding, name: `keyward-plan-test-${namespace}` });
   kube.close();
 });
 
+/**
+ * The planner's requests as the API server recorded them. A marker request made last, under the same identity,
+ * shows that the log has caught up with everything before it.
+ */
+async function requestsOfPlanner(): Promise<{ verb: string; resource: string }[]> {
+  const marker = `audit-marker-${randomBytes(3).toString('hex')}`;
+  const asPlanner = new KubeClient(kubeConfigWithToken(planner.token, 'planner'));
+  try {
+    await asPlanner.get({ type: coreTypes.configMap, namespace, name: marker });
+  } finally {
+    asPlanner.close();
+  }
+  const events = await waitFor(() => {
+    const all = auditEventsOf(planner.userName);
+    return Promise.resolve(all.some((event) => event.objectRef?.name === marker) ? all : undefined);
+  }, { what: 'the audit log to record the marker request', timeoutMs: 10_000, intervalMs: 200 });
+  return events
+    .filter((event) => event.objectRef?.name !== marker)
+    .map((event) => ({ verb: event.verb, resource: [event.objectRef?.resource, event.objectRef?.subresource].filter(Boolean).join('/') }));
+}
+
 describe('keyward plan against the live cluster', () => {
   it('shows what would happen and why, with known-after-apply values, and changes nothing', async () => {
-    const before = await kube.get({ type: appCredType, namespace, name: 'ac-plan' });
     const text = await plan(['--kind', 'appcred', '--exit-code']);
     expect(text.status).toBe(2);
     expect(text.output).toContain(`KeystoneApplicationCredential ${namespace}/ac-plan`);
@@ -58,9 +88,12 @@ describe('keyward plan against the live cluster', () => {
     const parsed = JSON.parse(json.output) as { name: string; plan: { steps: { kind: string }[] } }[];
     expect(parsed[0]?.plan.steps.map((s) => s.kind)).toContain('keystone.createApplicationCredential');
 
-    // Nothing was written: the object, the Secrets and Keystone are as they were.
-    const after = await kube.get({ type: appCredType, namespace, name: 'ac-plan' });
-    expect(after?.metadata.resourceVersion).toBe(before?.metadata.resourceVersion);
+    // Nothing was written, counted where every write would have to go: the API server's audit log. The plan
+    // read what it needed (the CRs and the password Secret; the Keystone URL is given, so no KeystoneAPI) and
+    // did nothing else.
+    const requests = await requestsOfPlanner();
+    expect(requests.filter((request) => WRITE_VERBS.has(request.verb))).toEqual([]);
+    expect(new Set(requests.map((request) => request.resource))).toEqual(new Set(['keystoneapplicationcredentials', 'secrets']));
     expect((await kube.list(coreTypes.secret, { namespace })).items.map((s) => s.metadata.name)).toEqual(['osp-secret']);
     const keystone = new KeystoneClient({ baseUrl: testEnvironment().keystone?.url ?? '' });
     const login = await keystone.authenticate({ userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(PASSWORD) });

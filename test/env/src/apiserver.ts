@@ -10,8 +10,27 @@ import { writeKubeconfig, type ClusterAccess } from './kubeconfig.js';
 export interface StartedApiServer {
   readonly access: ClusterAccess;
   readonly kubeconfig: string;
+  /** JSON lines, one audit event per request of a ServiceAccount (see AUDIT_POLICY). */
+  readonly auditLog: string;
   readonly process: ManagedProcess;
 }
+
+/**
+ * What the API server writes to its audit log: every request made with a ServiceAccount token, at the Metadata
+ * level (who, verb, object, status code), except the controller manager's own ServiceAccounts. Tests that must
+ * prove what a client did or did not do (`keyward plan` writes nothing) run that client as a ServiceAccount of
+ * its own and read the log; the admin's requests stay out of it, which keeps it small.
+ */
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: None
+    userGroups: ['system:serviceaccounts:kube-system']
+  - level: Metadata
+    userGroups: ['system:serviceaccounts']
+  - level: None
+`;
 
 /** Readiness on a loaded 2-core machine can take over a minute. */
 const READY_TIMEOUT_MS = 120_000;
@@ -29,6 +48,10 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
   const token = randomBytes(24).toString('hex');
   const tokenFile = join(dir, 'tokens.csv');
   writeFileSync(tokenFile, `${token},keyward-admin,keyward-admin,"system:masters"\n`, { mode: 0o600 });
+
+  const auditPolicy = join(dir, 'audit-policy.yaml');
+  writeFileSync(auditPolicy, AUDIT_POLICY);
+  const auditLog = join(dir, 'audit.log');
 
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const signingKey = join(dir, 'sa.key');
@@ -54,6 +77,11 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
         '--service-cluster-ip-range=10.0.0.0/24',
         '--disable-admission-plugins=ServiceAccount',
         '--allow-privileged=true',
+        `--audit-policy-file=${auditPolicy}`,
+        `--audit-log-path=${auditLog}`,
+        '--audit-log-format=json',
+        // Events are written by the request's own goroutine, not batched in the background.
+        '--audit-log-mode=blocking',
         '--v=1',
       ],
       logFile: join(dir, 'kube-apiserver.log'),
@@ -81,7 +109,7 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
   const access: ClusterAccess = { server, caPem, token, user: 'keyward-admin' };
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, access);
-  return { access, kubeconfig, process: apiserver };
+  return { access, kubeconfig, auditLog, process: apiserver };
 }
 
 /** Waits until kube-apiserver's /readyz answers 200. */

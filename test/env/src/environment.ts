@@ -27,6 +27,8 @@ export interface EnvironmentInfo {
   readonly dir: string;
   readonly kubeconfig: string;
   readonly kubernetes: ClusterAccess;
+  /** The API server's audit log: requests made with ServiceAccount tokens (see auditEventsOf). */
+  readonly auditLog: string;
   readonly keystone?: KeystoneAdminCredentials;
   /** In start order; stopped in reverse. */
   readonly components: readonly ComponentInfo[];
@@ -182,7 +184,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
   };
   const guard = options.ownership === 'session' && options.handleSignals !== false ? new SignalGuard(stopStarted, log) : undefined;
 
-  const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess }> => {
+  const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess; auditLog: string }> => {
     const binaries = await ensureControlPlaneBinaries(log);
     const etcd = await step(log, 'etcd', async () => track(await startEtcd(binaries.etcd, dir, options.ownership)));
     const apiserver = await step(log, 'kube-apiserver', async () =>
@@ -218,6 +220,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     dir,
     kubeconfig: controlPlane.value.kubeconfig,
     kubernetes: controlPlane.value.access,
+    auditLog: controlPlane.value.auditLog,
     ...(identity.value === undefined ? {} : { keystone: identity.value }),
     components: started.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),
     startedAt: new Date().toISOString(),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { recordSecretIn } from './secret-scan.js';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigFor, type EnvironmentInfo } from './environment.js';
+import { writeKubeconfig } from './kubeconfig.js';
 import { KeystoneAdmin } from './keystone-admin.js';
 
 /** Set by the jest global setup to the env.json of the environment the tests use. */
@@ -24,9 +25,14 @@ export function rememberSecret(value: string): string {
 
 /** A file in the environment folder for the logs of something a test runs (an operator, a controller). */
 export function testLogFile(name: string): string {
+  return join(testFilesDir(), `${name}.log`);
+}
+
+/** Where tests keep their files (logs, kubeconfigs) inside the environment folder. */
+function testFilesDir(): string {
   const dir = join(testEnvironment().dir, 'test-logs');
   mkdirSync(dir, { recursive: true });
-  return join(dir, `${name}.log`);
+  return dir;
 }
 
 /** The environment of this test run. */
@@ -66,4 +72,54 @@ export async function keystoneAdmin(): Promise<KeystoneAdmin> {
   const { keystone } = testEnvironment();
   if (keystone === undefined) throw new Error('this environment was started without Keystone');
   return KeystoneAdmin.login(keystone);
+}
+
+/** A ServiceAccount's identity for a test: a kubeconfig file with a short-lived token, and its user name. */
+export interface ServiceAccountIdentity {
+  readonly kubeconfig: string;
+  readonly userName: string;
+  readonly token: string;
+}
+
+/**
+ * Creates the ServiceAccount (if missing) and a kubeconfig for it with a token from the TokenRequest API.
+ * It can do nothing until a test binds roles to it (`system:serviceaccount:<namespace>:<name>`).
+ */
+export async function serviceAccountIdentity(namespace: string, name: string): Promise<ServiceAccountIdentity> {
+  const core = adminKubeConfig().makeApiClient(CoreV1Api);
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } }).catch((error: unknown) => {
+    if ((error as { code?: number }).code !== 409) throw error;
+  });
+  const request = await core.createNamespacedServiceAccountToken({ namespace, name, body: { spec: { audiences: [], expirationSeconds: 3600 } } });
+  const token = request.status?.token ?? '';
+  const userName = `system:serviceaccount:${namespace}:${name}`;
+  const kubeconfig = join(testFilesDir(), `kubeconfig-${namespace}-${name}`);
+  const { kubernetes } = testEnvironment();
+  writeKubeconfig(kubeconfig, { server: kubernetes.server, caPem: kubernetes.caPem, token, user: name });
+  return { kubeconfig, userName, token };
+}
+
+/** One request as the API server's audit log records it (Metadata level). */
+export interface AuditEvent {
+  readonly stage: string;
+  readonly verb: string;
+  readonly requestURI: string;
+  readonly user: { readonly username: string };
+  readonly objectRef?: { readonly resource?: string; readonly subresource?: string; readonly namespace?: string; readonly name?: string; readonly apiGroup?: string };
+  readonly responseStatus?: { readonly code?: number };
+}
+
+/** Verbs that change something (the audit log's verbs, which are lower case). */
+export const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * The completed requests the API server has logged for a ServiceAccount user. Only ServiceAccounts are
+ * audited (see the environment's audit policy), so run the client under test as one.
+ */
+export function auditEventsOf(userName: string): AuditEvent[] {
+  return readFileSync(testEnvironment().auditLog, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(userName))
+    .map((line) => JSON.parse(line) as AuditEvent)
+    .filter((event) => event.user.username === userName && event.stage === 'ResponseComplete');
 }

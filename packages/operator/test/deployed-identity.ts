@@ -1,0 +1,108 @@
+// Identities bound to the roles deploy/base ships, for tests that must run the operator with exactly the
+// permissions a cluster would give it.
+import type { ResourceType } from '@keyward/core';
+import { kubeConfigFor, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
+import { KubeClient as Client } from '@keyward/core/interpreter';
+import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
+import { rbacObjectName, type RbacComponent } from '../src/rbac.js';
+import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';
+
+const rbacType = (kind: string, plural: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, namespaced });
+export const RBAC_TYPES: Readonly<Record<string, ResourceType>> = {
+  Role: rbacType('Role', 'roles', true),
+  RoleBinding: rbacType('RoleBinding', 'rolebindings', true),
+  ClusterRole: rbacType('ClusterRole', 'clusterroles', false),
+  ClusterRoleBinding: rbacType('ClusterRoleBinding', 'clusterrolebindings', false),
+};
+
+/** Where the namespaced Roles of deploy/base go: the operator's namespace (leases) and the enforcement one. */
+export interface RoleNamespaces {
+  readonly operator: string;
+  readonly enforcement: string;
+}
+
+export const DEPLOYED_NAMESPACES: RoleNamespaces = { operator: OPERATOR_NAMESPACE, enforcement: DEFAULT_ENFORCEMENT_NAMESPACE };
+
+export interface DeployedIdentity extends ServiceAccountIdentity {
+  /** Deletes what was made for this identity (cluster-wide bindings outlive the test namespace). */
+  readonly remove: () => Promise<void>;
+}
+
+const refOf = (object: Manifest): { type: ResourceType; namespace: string | undefined; name: string } => {
+  const type = RBAC_TYPES[object.kind];
+  if (type === undefined) throw new Error(`not an RBAC object: ${object.kind}`);
+  return { type, namespace: type.namespaced ? object.metadata.namespace : undefined, name: object.metadata.name };
+};
+
+/**
+ * A ServiceAccount `name` in `namespace` bound to the roles deploy/base ships for `components`, and to nothing
+ * else. ClusterRoles are applied as shipped; Roles are copied from the namespaces they ship in to
+ * `namespaces` (a test's own lease and enforcement namespaces), unchanged but for that.
+ */
+export async function deployedIdentity(admin: Client, options: { namespace: string; name: string; components: readonly RbacComponent[]; namespaces: RoleNamespaces }): Promise<DeployedIdentity> {
+  const identity = await serviceAccountIdentity(options.namespace, options.name);
+  const retarget = (namespace: string | undefined): string | undefined =>
+    namespace === OPERATOR_NAMESPACE ? options.namespaces.operator : namespace === DEFAULT_ENFORCEMENT_NAMESPACE ? options.namespaces.enforcement : namespace;
+  const roles = baseManifests().filter(
+    (object) => (object.kind === 'Role' || object.kind === 'ClusterRole') && options.components.some((component) => rbacObjectName(component) === object.metadata.name),
+  );
+  const made: Manifest[] = [];
+  for (const role of roles) {
+    const namespace = retarget(role.metadata.namespace);
+    const placed: Manifest = { ...role, metadata: { ...role.metadata, ...(namespace === undefined ? {} : { namespace }) } };
+    await admin.apply(refOf(placed), placed);
+    const binding: Manifest = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: `${role.kind}Binding`,
+      metadata: { name: `${role.metadata.name}-${options.namespace}-${options.name}`, ...(namespace === undefined ? {} : { namespace }) },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: role.kind, name: role.metadata.name },
+      subjects: [{ kind: 'ServiceAccount', name: options.name, namespace: options.namespace }],
+    };
+    await admin.apply(refOf(binding), binding);
+    made.push(binding);
+  }
+  await waitUntilAuthorized(identity, roles.map((role) => ({ role, namespace: retarget(role.metadata.namespace) })));
+  return {
+    ...identity,
+    remove: async () => {
+      for (const object of made) await admin.delete(refOf(object));
+    },
+  };
+}
+
+/** The authorizer learns of new bindings from its informers, a moment after they are written. */
+async function waitUntilAuthorized(identity: ServiceAccountIdentity, roles: readonly { role: Manifest; namespace: string | undefined }[]): Promise<void> {
+  const client = new Client(kubeConfigFor({ kubeconfig: identity.kubeconfig }));
+  try {
+    for (const { role, namespace } of roles) {
+      const [rule] = role['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+      const [resource = '', subresource] = rule?.resources[0]?.split('/') ?? [];
+      const attributes = { group: rule?.apiGroups[0], resource, subresource, verb: rule?.verbs[0], namespace };
+      await waitFor(async () => ((await mayDo(client, attributes)) ? true : undefined), { what: `${identity.userName} to be granted ${role.kind} ${role.metadata.name}`, timeoutMs: 10_000, intervalMs: 200 });
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/** What a SelfSubjectAccessReview asks: may the caller do `verb` on the resource in `namespace` (none: all)? */
+export interface AccessQuestion {
+  readonly group: string | undefined;
+  readonly resource: string;
+  readonly subresource?: string | undefined;
+  readonly verb: string | undefined;
+  readonly namespace: string | undefined;
+}
+
+/** The authorizer's answer for the client's own identity. */
+export async function mayDo(client: Client, question: AccessQuestion): Promise<boolean> {
+  const review = await client.raw<{ status?: { allowed?: boolean } }>({
+    method: 'POST',
+    path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: question } },
+    what: 'review access',
+    verb: 'create',
+    resource: 'selfsubjectaccessreviews',
+  });
+  return review.status?.allowed === true;
+}
