@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, httpCall, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/core';
 import { ContentType, KeystoneClient, KeywardError, KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
 import { Controller, createLogger } from '@keyward/core/runtime';
@@ -54,6 +54,15 @@ async function credentialsOf(prefix: string): Promise<{ id: string; name: string
   return (await client.listApplicationCredentials(login.token, login.userId)).filter((c) => c.name.startsWith(prefix));
 }
 
+/** The role names Keystone granted a credential, read with the owner's own token. */
+async function rolesOf(credentialId: string): Promise<string[]> {
+  const client = new KeystoneClient({ baseUrl: endpoint });
+  const login = await client.authenticate({ userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(PASSWORD) });
+  const response = await httpCall(`${endpoint}/users/${login.userId}/application_credentials/${credentialId}`, { headers: { 'x-auth-token': login.token.reveal() } });
+  const body = JSON.parse(response.body) as { application_credential: { roles: { name: string }[] } };
+  return body.application_credential.roles.map((role) => role.name).sort();
+}
+
 async function createCr(name: string, spec: Record<string, unknown> = {}): Promise<void> {
   await kube.create(crRef(name), {
     apiVersion: 'keystone.openstack.org/v1beta1',
@@ -73,7 +82,8 @@ beforeAll(async () => {
   userName = `svc-${randomBytes(3).toString('hex')}`;
   endpoint = testEnvironment().keystone?.url ?? '';
   rememberSecret(PASSWORD);
-  await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD });
+  // Two roles, so a roles change can ask for a credential with more of them.
+  await (await keystoneAdmin()).ensureServiceUser({ userName, password: PASSWORD, roles: ['service', 'reader'] });
   await kube.create(secretRef('osp-secret'), { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: `${PASSWORD}\n` } });
   // A KeystoneAPI as keystone-operator would publish it; the endpoint without /v3, as upstream stores it.
   const keystoneApi = { type: keystoneApiType, namespace, name: 'keystone' };
@@ -143,6 +153,25 @@ describe('the KeystoneApplicationCredential controller against the real API serv
     expect(rotated.length).toBeGreaterThanOrEqual(3);
     expect(rotated[0]?.note).toContain(`(user: ${userName}) rotated`);
     expect(JSON.stringify(events)).not.toContain(PASSWORD);
+  });
+
+  it('rotates on a roles change: the new credential carries the new roles, the hash in status follows the spec', async () => {
+    await createCr('ac-roles');
+    const first = await waitForStatus('ac-roles', 'first credential', ready);
+    expect(await rolesOf(first.acID ?? '')).toEqual(['service']);
+
+    await kube.patch(crRef('ac-roles'), { spec: { roles: ['service', 'reader'] } }, ContentType.mergePatch);
+    const second = await waitForStatus('ac-roles', 'rotation after the roles change', (s) => s.acID !== first.acID && ready(s));
+    expect(await rolesOf(second.acID ?? '')).toEqual(['reader', 'service']);
+    expect(second.securityHash).not.toBe(first.securityHash);
+    expect(second.previousSecretName).toBe(first.secretName);
+    expect(await authenticatesWith(second.secretName ?? '')).toBe(true);
+
+    // The same roles in another order hash differently (upstream's rule), so that rotates too, once.
+    await kube.patch(crRef('ac-roles'), { spec: { roles: ['reader', 'service'] } }, ContentType.mergePatch);
+    const third = await waitForStatus('ac-roles', 'rotation after the roles were reordered', (s) => s.acID !== second.acID && ready(s));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await status('ac-roles')).acID).toBe(third.acID);
   });
 
   it('keeps an old Secret a consumer holds, says so, and revokes it once released', async () => {

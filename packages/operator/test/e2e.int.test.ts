@@ -191,6 +191,49 @@ describe('the keyward binary against the real environment', () => {
     }
   });
 
+  it('converges after kill -9 during rotation: a new credential each, the previous one kept, nothing else live', async () => {
+    const names = ['ac-spin-1', 'ac-spin-2', 'ac-spin-3', 'ac-spin-4'];
+    const setup = startOperator();
+    await Promise.all(names.map(createCr));
+    await waitReady(names);
+    setup.kill('SIGTERM');
+    await exited(setup);
+    const acIdOf = async (name: string): Promise<string | undefined> => ((await kube.get({ type: appCredType, namespace, name }))?.['status'] as { acID?: string } | undefined)?.acID;
+    const before = new Map(await Promise.all(names.map(async (name) => [name, await acIdOf(name) ?? ''] as const)));
+
+    // Expired: every CR rotates as soon as an operator looks at it.
+    for (const name of names) {
+      await kube.patch({ type: appCredType, namespace, name }, { status: { expiresAt: '2001-05-19T00:00:00Z' } }, ContentType.mergePatch, 'status');
+    }
+    const first = startOperator();
+    // Killed the moment the first rotation shows: the others are somewhere between their steps.
+    await waitFor(async () => {
+      const rotated = await Promise.all(names.map(async (name) => (await acIdOf(name)) !== before.get(name)));
+      return rotated.some(Boolean) ? true : undefined;
+    }, { what: 'a rotation to begin', timeoutMs: 60_000, intervalMs: 50 });
+    first.kill('SIGKILL');
+    await exited(first);
+
+    const second = startOperator();
+    try {
+      await waitFor(async () => {
+        const states = await Promise.all(names.map(async (name) => findCondition(await conditions(name), 'Ready')?.status === 'True' && (await acIdOf(name)) !== before.get(name)));
+        return states.every(Boolean) ? true : undefined;
+      }, { what: 'every CR to be Ready with a new credential', timeoutMs: 90_000, intervalMs: 300 });
+      for (const name of names) {
+        const expected = [before.get(name), await acIdOf(name)].sort();
+        await waitFor(async () => (JSON.stringify((await liveCredentials(`${name}-`)).sort()) === JSON.stringify(expected) ? true : undefined), {
+          what: `${name}: exactly the previous and the new credential live`, timeoutMs: 60_000, intervalMs: 500,
+        }).catch(async () => {
+          expect({ name, live: (await liveCredentials(`${name}-`)).sort() }).toEqual({ name, live: expected });
+        });
+      }
+    } finally {
+      second.kill('SIGTERM');
+      await exited(second);
+    }
+  });
+
   it('needed nothing beyond the roles deploy/base ships: the API server refused none of its requests', () => {
     const requests = auditEventsOf(identity.userName);
     expect(requests.length).toBeGreaterThan(50);

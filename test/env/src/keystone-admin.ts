@@ -70,20 +70,23 @@ export class KeystoneAdmin {
   }
 
   /**
-   * Ensures a project, a role and a password user with that role on the project (the shape of an OpenStack
-   * service user). Idempotent; uses the REST API because the Debian openstack CLI's `role add` is broken.
+   * Ensures a project, the roles (default: `service`) and a password user with those roles on the project (the
+   * shape of an OpenStack service user). Idempotent; uses the REST API because the Debian openstack CLI's
+   * `role add` is broken.
    */
-  async ensureServiceUser(options: { userName: string; password: string; projectName?: string; roleName?: string }): Promise<KeystoneUserCredentials> {
+  async ensureServiceUser(options: { userName: string; password: string; projectName?: string; roles?: readonly string[] }): Promise<KeystoneUserCredentials> {
     const projectName = options.projectName ?? 'service';
     const project = await this.findOrCreate('projects', 'project', projectName, { domain_id: 'default', enabled: true });
-    const role = await this.findOrCreate('roles', 'role', options.roleName ?? 'service', {});
     const user = await this.findOrCreate('users', 'user', options.userName, {
       domain_id: 'default',
       enabled: true,
       password: options.password,
       default_project_id: project.id,
     });
-    await this.call('PUT', `/projects/${project.id}/users/${user.id}/roles/${role.id}`);
+    for (const roleName of options.roles ?? ['service']) {
+      const role = await this.findOrCreate('roles', 'role', roleName, {});
+      await this.call('PUT', `/projects/${project.id}/users/${user.id}/roles/${role.id}`);
+    }
     return { userId: user.id, userName: options.userName, password: options.password, projectId: project.id, projectName, domain: 'Default' };
   }
 }
