@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
 import { coreTypes, type ResourceType } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
@@ -157,5 +158,19 @@ describe('Kubernetes handlers against the real API server', () => {
     const error = await offline.get(configMapRef('x')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeywardError);
     expect(error).toMatchObject({ code: 0, reason: 'Unavailable', retryable: true });
+  });
+
+  it('keeps its TLS connections alive: of twenty requests in a row, only the first opens a connection', async () => {
+    const fresh = new KubeClient(adminKubeConfig());
+    const reused: boolean[] = [];
+    const record = (message: unknown): void => { reused.push((message as { request: { reusedSocket: boolean } }).request.reusedSocket); };
+    subscribe('http.client.response.finish', record);
+    try {
+      for (let i = 0; i < 20; i += 1) await fresh.get(configMapRef('absent'));
+    } finally {
+      unsubscribe('http.client.response.finish', record);
+      fresh.close();
+    }
+    expect(reused).toEqual([false, ...Array<boolean>(19).fill(true)]);
   });
 });

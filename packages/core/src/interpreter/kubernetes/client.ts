@@ -197,6 +197,10 @@ export class KubeClient {
       timeout: this.#options.timeoutMs ?? 30_000,
     };
     await this.#config.applyToHTTPSOptions(options);
+    // applyToHTTPSOptions installs a new Agent on every call, which costs a TLS handshake per request (500 GETs at
+    // concurrency 4: 4.1 s instead of 1.3 s). The TLS settings it wrote travel with each request, and the keep-alive agent pools
+    // connections by them, so it can carry them; a proxy needs the agent the config made for it.
+    if (url.protocol === 'https:' && this.#config.getCurrentCluster()?.proxyUrl === undefined) options.agent = this.#agent;
     const started = Date.now();
     const { status, text } = await send(url, options, payload).catch((error: unknown) => {
       this.#options.onRequest?.({ verb: call.verb, resource: call.resource, status: 0, durationMs: Date.now() - started });
