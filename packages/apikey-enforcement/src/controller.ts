@@ -3,7 +3,7 @@ import { apiKeyType, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { decodeAPIKey } from './decode.js';
 import { apiKeyOf, managedLabels } from './enforcement-secret.js';
-import { observe, type APIKeyQueries } from './observe.js';
+import { observe, waitsForConsumerSecret, type APIKeyQueries } from './observe.js';
 import { failed, invalid, orphanPlan, reconcile } from './reconcile.js';
 
 /** The APIKey enforcement controller as data, for @keyward/core's runtime. */
@@ -23,7 +23,8 @@ export const apiKeyController: ControllerDefinition<APIKey, APIKeyQueries, APIKe
     },
   ],
   // The consumer's Secret carries no labels of ours: it is watched by name, so an APIKey recovers the moment it appears.
-  referenced: [{ type: coreTypes.secret, of: (apiKey) => [{ namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name }] }],
+  // A consumer's Secret is watched only while its APIKey waits for it, not for every APIKey in the cluster.
+  referenced: [{ type: coreTypes.secret, of: (apiKey) => (waitsForConsumerSecret(apiKey) ? [{ namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name }] : []) }],
   observe,
   reconcile,
   failed: (apiKey, failure, now) => failed(apiKey, failure, now),

@@ -1,18 +1,41 @@
-import { coreTypes, type GetQuery } from '@keyward/core';
-import type { APIKey } from './api.js';
+import { coreTypes, findCondition, isConditionTrue, type GetQuery } from '@keyward/core';
+import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { enforcementSecretRef, managedLabels } from './enforcement-secret.js';
 
 export interface APIKeyQueries {
-  readonly [name: string]: GetQuery;
-  readonly consumerSecret: GetQuery;
+  readonly [name: string]: GetQuery | undefined;
   readonly enforcementSecret: GetQuery;
+  readonly consumerSecret: GetQuery | undefined;
 }
 
-/** The consumer's Secret and our enforcement Secret, both from caches (the consumer's is watched by name). */
+/** Approved and not denied: the state in which an enforcement Secret should exist. */
+export function isApproved(apiKey: APIKey): boolean {
+  return isConditionTrue(apiKey.status.conditions, CONDITION_APPROVED) && !isConditionTrue(apiKey.status.conditions, CONDITION_DENIED);
+}
+
+/** Failures that only a change to the consumer's Secret can resolve. */
+const CONSUMER_SECRET_FAILURES: readonly string[] = [FailureReason.secretNotFound, FailureReason.apiKeyNotFound, FailureReason.secretReadError];
+
+/**
+ * Approved, but the consumer's Secret is missing, unreadable or has no key: the APIKey waits for that Secret,
+ * so the runtime watches it by name until the enforcement Secret exists. Other APIKeys need no such watch.
+ */
+export function waitsForConsumerSecret(apiKey: APIKey): boolean {
+  const failure = findCondition(apiKey.status.conditions, CONDITION_FAILED);
+  return isApproved(apiKey) && failure?.status === 'True' && CONSUMER_SECRET_FAILURES.includes(failure.reason);
+}
+
+/**
+ * Our enforcement Secret, from the cache of our labelled Secrets alone (a Secret of that name without our
+ * labels is not ours: creating ours then fails and says so, rather than taking it over), and the consumer's
+ * Secret only when it is about to be copied: approved, and no enforcement Secret yet. A converged or waiting
+ * APIKey therefore costs no request.
+ */
 export function observe(apiKey: APIKey, config: APIKeyConfig): APIKeyQueries {
+  const consumerRef = { type: coreTypes.secret, namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name };
   return {
-    consumerSecret: { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name } },
-    enforcementSecret: { kind: 'k8s.get', ref: enforcementSecretRef(apiKey, config.enforcementNamespace), expectLabels: managedLabels },
+    enforcementSecret: { kind: 'k8s.get', ref: enforcementSecretRef(apiKey, config.enforcementNamespace), requireLabels: managedLabels },
+    consumerSecret: isApproved(apiKey) ? { kind: 'k8s.get', ref: consumerRef, whenAbsent: 'enforcementSecret' } : undefined,
   };
 }

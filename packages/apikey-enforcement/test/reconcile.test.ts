@@ -5,7 +5,7 @@ import { coreTypes, findCondition, renderPlanJson, renderPlanText, type Conditio
 import { FakeClock, InMemoryWorld, actionKinds, fixedEntropy, isQuiet } from '@keyward/core/testing';
 import { apiKeyType, enforcementSecretName, type APIKey } from '../src/api.js';
 import { decodeAPIKey } from '../src/decode.js';
-import { observe } from '../src/observe.js';
+import { observe, waitsForConsumerSecret } from '../src/observe.js';
 import { failed, reconcile } from '../src/reconcile.js';
 
 const KEY = 'sk-live-4242-very-secret';
@@ -111,6 +111,42 @@ describe('APIKey enforcement decisions', () => {
     expect(w.get(enforcementRef)).toBeDefined();
     expect(findCondition(apiKey(w).status.conditions, 'Failed')).toBeUndefined();
     expect(findCondition(apiKey(w).status.conditions, 'Approved')?.status).toBe('True');
+  });
+
+  it('does not take over a Secret of its name that lacks our label: the create fails and says so, the Secret stays', async () => {
+    const w = world('Approved', 'absent', 'fine');
+    w.put(coreTypes.secret, { metadata: { name: enforcementSecretName('team-a', 'my-key'), namespace: 'kuadrant' }, data: { api_key: 'Zm9yZWlnbg==' } });
+    const plan = planFor(w);
+    expect(actionKinds(plan)).toContain('k8s.create');
+    const result = await w.run(plan);
+    expect(result.ok).toBe(false);
+    expect(result.error?.reason).toBe('AlreadyExists');
+    expect(w.get(enforcementRef)?.['data']).toEqual({ api_key: 'Zm9yZWlnbg==' });
+    // Denied: only our own Secret would be deleted, never this one.
+    const denied = world('Denied', 'absent', 'fine');
+    denied.put(coreTypes.secret, { metadata: { name: enforcementSecretName('team-a', 'my-key'), namespace: 'kuadrant' }, data: { api_key: 'Zm9yZWlnbg==' } });
+    expect(actionKinds(planFor(denied))).not.toContain('k8s.delete');
+  });
+
+  it('reads the consumer Secret only to create the enforcement Secret', () => {
+    const queries = (approval: Approval, enforcement: EnforcementState) => {
+      const w = world(approval, enforcement, 'fine');
+      return { asked: observe(apiKey(w), config).consumerSecret !== undefined, read: w.query(observe(apiKey(w), config)).consumerSecret !== undefined };
+    };
+    expect(queries('Approved', 'absent')).toEqual({ asked: true, read: true });
+    expect(queries('Approved', 'present')).toEqual({ asked: true, read: false });
+    expect(queries('none', 'absent')).toEqual({ asked: false, read: false });
+    expect(queries('Denied', 'present')).toEqual({ asked: false, read: false });
+  });
+
+  it('asks for a watch on the consumer Secret only while the APIKey waits for it', async () => {
+    const w = world('Approved', 'absent', 'missing');
+    expect(waitsForConsumerSecret(apiKey(w))).toBe(false);
+    await w.run(planFor(w));
+    expect(waitsForConsumerSecret(apiKey(w))).toBe(true);
+    w.put(coreTypes.secret, { metadata: { name: 'my-key-secret', namespace: 'team-a' }, data: { api_key: Buffer.from(KEY).toString('base64') } });
+    await w.run(planFor(w));
+    expect(waitsForConsumerSecret(apiKey(w))).toBe(false);
   });
 
   it('reports a read failure as SecretReadError and a create failure as EnforcementSecretCreationFailed', async () => {

@@ -12,6 +12,17 @@ export interface GetQuery {
    * only a miss goes to the API (an object that lost its labels, or one written before we labelled it).
    */
   readonly expectLabels?: Readonly<Record<string, string>>;
+  /**
+   * Only an object carrying these labels counts; one without them reads as `undefined` (it is not ours). A
+   * cache filtered by them answers alone, so an absent object costs no request either.
+   */
+  readonly requireLabels?: Readonly<Record<string, string>>;
+  /**
+   * The name of another `k8s.get` of the same observe: read this object only when that one does not exist,
+   * else this entry's result is `undefined` without a request. For reads needed only before something is
+   * created (the source of a copy), so converged objects cost no request.
+   */
+  readonly whenAbsent?: string;
 }
 
 /** Lists objects of a type, in one namespace or all, narrowed by labels (equality only). */
@@ -53,3 +64,28 @@ export type ResultOrNothing<Q> = Q extends Query ? ResultOf<Q> : undefined;
 
 /** What `reconcile` receives: each named query's result. */
 export type Observed<Q extends Queries> = { readonly [N in keyof Q]: ResultOrNothing<Q[N]> };
+
+/** An observe's entries in the order they can be read: first the unguarded ones, then each `whenAbsent` one. */
+export interface QueryStages {
+  readonly independent: readonly (readonly [string, Query | undefined])[];
+  /** Name, query, and the name of the get it waits for. */
+  readonly guarded: readonly (readonly [string, GetQuery, string])[];
+}
+
+/** Splits an observe's queries by `whenAbsent`; a guard that is not another unguarded get is a programming error. */
+export function queryStages(queries: Queries): QueryStages {
+  const independent: (readonly [string, Query | undefined])[] = [];
+  const guarded: (readonly [string, GetQuery, string])[] = [];
+  for (const [name, query] of Object.entries(queries)) {
+    if (query?.kind !== 'k8s.get' || query.whenAbsent === undefined) {
+      independent.push([name, query]);
+      continue;
+    }
+    const guard = queries[query.whenAbsent];
+    if (guard?.kind !== 'k8s.get' || guard.whenAbsent !== undefined) {
+      throw new Error(`query ${name}: whenAbsent must name another k8s.get of the same observe that has no whenAbsent itself, not "${query.whenAbsent}"`);
+    }
+    guarded.push([name, query, query.whenAbsent]);
+  }
+  return { independent, guarded };
+}

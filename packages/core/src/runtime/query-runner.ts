@@ -1,6 +1,6 @@
 import type { ResourceType } from '../model/refs.js';
 import type { KubeObject } from '../plan/kubernetes.js';
-import type { Observed, Queries, Query } from '../plan/queries.js';
+import { queryStages, type Observed, type Queries, type Query } from '../plan/queries.js';
 import type { KeystoneClient } from '../interpreter/keystone/client.js';
 import type { TokenCache } from '../interpreter/keystone/token-cache.js';
 import type { KubeClient } from '../interpreter/kubernetes/client.js';
@@ -39,25 +39,31 @@ function covers(cache: CacheView, type: ResourceType, namespace: string | undefi
 
 /**
  * Runs the reads an observe function asked for. Kubernetes reads are served from an informer cache whenever
- * one covers them (a get only from an unfiltered cache, since a filtered one cannot tell "absent" from
- * "filtered out"); everything else goes to the API.
+ * one covers them: a get from an unfiltered cache, or from a filtered one when the get requires its labels
+ * (otherwise a filtered cache cannot tell "absent" from "filtered out", and a miss goes to the API).
  */
 export class QueryRunner {
   constructor(private readonly deps: QueryRunnerDependencies) {}
 
   async run<Q extends Queries>(queries: Q): Promise<Observed<Q>> {
-    const entries = await Promise.all(
-      Object.entries(queries).map(async ([name, query]) => [name, query === undefined ? undefined : await this.#one(query)] as const),
-    );
-    return Object.fromEntries(entries) as Observed<Q>;
+    const { independent, guarded } = queryStages(queries);
+    const first = await Promise.all(independent.map(async ([name, query]) => [name, query === undefined ? undefined : await this.#one(query)] as const));
+    const results = new Map<string, unknown>(first);
+    const then = await Promise.all(guarded.map(async ([name, query, guard]) => [name, results.get(guard) === undefined ? await this.#one(query) : undefined] as const));
+    return Object.fromEntries([...first, ...then]) as Observed<Q>;
   }
 
   async #one(query: Query): Promise<unknown> {
     switch (query.kind) {
       case 'k8s.get': {
-        const { ref } = query;
+        const { ref, requireLabels } = query;
+        const labelled = (object: KubeObject | undefined): KubeObject | undefined => (object !== undefined && hasLabels(object, requireLabels) ? object : undefined);
         const complete = this.deps.caches.find((c) => covers(c, ref.type, ref.namespace, undefined));
-        if (complete !== undefined) return complete.get(ref.namespace, ref.name);
+        if (complete !== undefined) return labelled(complete.get(ref.namespace, ref.name));
+        if (requireLabels !== undefined) {
+          const authoritative = this.deps.caches.find((c) => covers(c, ref.type, ref.namespace, requireLabels));
+          return authoritative === undefined ? labelled(await this.deps.kube.get(ref)) : labelled(authoritative.get(ref.namespace, ref.name));
+        }
         const filtered = this.deps.caches.find((c) => covers(c, ref.type, ref.namespace, query.expectLabels));
         return filtered?.get(ref.namespace, ref.name) ?? this.deps.kube.get(ref);
       }

@@ -6,7 +6,7 @@ import { applyMergePatch, mergePatch } from '../plan/merge-patch.js';
 import type { KubeObject, ObjectMeta } from '../plan/kubernetes.js';
 import type { ApplicationCredentialSummary, KeystoneSession, SecretKeyRef } from '../plan/keystone.js';
 import type { Plan } from '../plan/plan.js';
-import type { Observed, Queries, Query } from '../plan/queries.js';
+import { queryStages, type Observed, type Queries, type Query } from '../plan/queries.js';
 import type { Json } from '../plan/values.js';
 import { KeywardError } from '../interpreter/errors.js';
 import { interpret } from '../interpreter/interpret.js';
@@ -114,12 +114,19 @@ export class InMemoryWorld {
   }
 
   query<Q extends Queries>(queries: Q): Observed<Q> {
-    return Object.fromEntries(Object.entries(queries).map(([name, query]) => [name, query === undefined ? undefined : this.#answer(query)])) as Observed<Q>;
+    const { independent, guarded } = queryStages(queries);
+    const results = new Map<string, unknown>(independent.map(([name, query]) => [name, query === undefined ? undefined : this.#answer(query)]));
+    for (const [name, query, guard] of guarded) results.set(name, results.get(guard) === undefined ? this.#answer(query) : undefined);
+    return Object.fromEntries(results) as Observed<Q>;
   }
 
   #answer(query: Query): unknown {
     switch (query.kind) {
-      case 'k8s.get': return this.get(query.ref);
+      case 'k8s.get': {
+        const object = this.get(query.ref);
+        const unlabelled = Object.entries(query.requireLabels ?? {}).some(([key, value]) => object?.metadata.labels?.[key] !== value);
+        return unlabelled ? undefined : object;
+      }
       case 'k8s.list': return this.list(query.type, query.namespace, query.labels);
       case 'keystone.listApplicationCredentials': return this.credentials(this.#login(query.userName, query.password).userId);
     }

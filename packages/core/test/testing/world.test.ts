@@ -32,6 +32,19 @@ describe('InMemoryWorld', () => {
     );
   });
 
+  it('answers a whenAbsent get only when the get it names found nothing', () => {
+    const world = new InMemoryWorld();
+    world.put(coreTypes.configMap, { metadata: { name: 'source', namespace: 'ns' } });
+    const queries = {
+      copy: { kind: 'k8s.get', ref: ref('copy') },
+      source: { kind: 'k8s.get', ref: ref('source'), whenAbsent: 'copy' },
+    } as const;
+    expect(world.query(queries).source?.metadata.name).toBe('source');
+    world.put(coreTypes.configMap, { metadata: { name: 'copy', namespace: 'ns' } });
+    expect(world.query(queries)).toEqual({ copy: expect.objectContaining({ metadata: expect.objectContaining({ name: 'copy' }) as unknown }) as unknown, source: undefined });
+    expect(() => world.query({ source: { kind: 'k8s.get', ref: ref('source'), whenAbsent: 'nothing' } })).toThrow('query source: whenAbsent must name another k8s.get');
+  });
+
   it('keeps objects with finalizers until the last one is removed, then collects their dependents', async () => {
     const world = new InMemoryWorld();
     const owner = world.put(coreTypes.configMap, { metadata: { name: 'owner', namespace: 'ns', finalizers: ['f'] } });
