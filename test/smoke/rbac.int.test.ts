@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiException, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { adminKubeConfig, createTestNamespace, kubeConfigWithToken } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity } from '@keyward/test-env';
 
 /** Runs a request and reports the HTTP status it ended with (200 for success). */
 async function statusOf(request: () => Promise<unknown>): Promise<number> {
@@ -14,10 +14,8 @@ async function statusOf(request: () => Promise<unknown>): Promise<number> {
 }
 
 async function serviceAccountApi(namespace: string, name: string): Promise<CoreV1Api> {
-  const core = adminKubeConfig().makeApiClient(CoreV1Api);
-  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
-  const request = await core.createNamespacedServiceAccountToken({ namespace, name, body: { spec: { audiences: [], expirationSeconds: 600 } } });
-  return kubeConfigWithToken(request.status?.token ?? '', name).makeApiClient(CoreV1Api);
+  const identity = await serviceAccountIdentity(namespace, name);
+  return kubeConfigFor({ kubeconfig: identity.kubeconfig }).makeApiClient(CoreV1Api);
 }
 
 describe('RBAC on the real API server', () => {

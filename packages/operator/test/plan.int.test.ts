@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { WRITE_VERBS, adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigWithToken, rememberSecret, serviceAccountIdentity, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
+import { WRITE_VERBS, adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, serviceAccountIdentity, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
 import { coreTypes, sensitive } from '@keyward/core';
 import { KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
@@ -58,7 +58,7 @@ afterAll(async () => {
  */
 async function requestsOfPlanner(): Promise<{ verb: string; resource: string }[]> {
   const marker = `audit-marker-${randomBytes(3).toString('hex')}`;
-  const asPlanner = new KubeClient(kubeConfigWithToken(planner.token, 'planner'));
+  const asPlanner = new KubeClient(kubeConfigFor({ kubeconfig: planner.kubeconfig }));
   try {
     await asPlanner.get({ type: coreTypes.configMap, namespace, name: marker });
   } finally {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordSecretIn } from './secret-scan.js';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigFor, type EnvironmentInfo } from './environment.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { KeystoneAdmin } from './keystone-admin.js';
@@ -47,19 +47,6 @@ export function adminKubeConfig(): KubeConfig {
   return kubeConfigFor(testEnvironment());
 }
 
-/** A kubeconfig that authenticates with `token` against the test API server. */
-export function kubeConfigWithToken(token: string, user: string): KubeConfig {
-  const { kubernetes } = testEnvironment();
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'keyward', server: kubernetes.server, caData: Buffer.from(kubernetes.caPem).toString('base64') }],
-    users: [{ name: user, token }],
-    contexts: [{ name: 'keyward', cluster: 'keyward', user }],
-    currentContext: 'keyward',
-  });
-  return kubeConfig;
-}
-
 /** A fresh namespace with a unique name; tests never share objects. */
 export async function createTestNamespace(prefix: string): Promise<string> {
   const name = `${prefix}-${randomBytes(3).toString('hex')}`;
@@ -78,7 +65,6 @@ export async function keystoneAdmin(): Promise<KeystoneAdmin> {
 export interface ServiceAccountIdentity {
   readonly kubeconfig: string;
   readonly userName: string;
-  readonly token: string;
 }
 
 /**
@@ -96,7 +82,7 @@ export async function serviceAccountIdentity(namespace: string, name: string): P
   const kubeconfig = join(testFilesDir(), `kubeconfig-${namespace}-${name}`);
   const { kubernetes } = testEnvironment();
   writeKubeconfig(kubeconfig, { server: kubernetes.server, caPem: kubernetes.caPem, token, user: name });
-  return { kubeconfig, userName, token };
+  return { kubeconfig, userName };
 }
 
 /** One request as the API server's audit log records it (Metadata level). */

@@ -9,6 +9,11 @@ export interface KubeObject {
   readonly [field: string]: unknown;
 }
 
+/** Whether the object carries every one of `labels` (equality; none asked: true). */
+export function hasLabels(object: KubeObject, labels: Readonly<Record<string, string>> | undefined): boolean {
+  return Object.entries(labels ?? {}).every(([key, value]) => object.metadata.labels?.[key] === value);
+}
+
 export interface ObjectMeta {
   readonly name: string;
   readonly namespace?: string;

@@ -1,5 +1,5 @@
 import type { ResourceType } from '../model/refs.js';
-import type { KubeObject } from '../plan/kubernetes.js';
+import { hasLabels, type KubeObject } from '../plan/kubernetes.js';
 import { queryStages, type Observed, type Queries, type Query } from '../plan/queries.js';
 import type { KeystoneClient } from '../interpreter/keystone/client.js';
 import type { TokenCache } from '../interpreter/keystone/token-cache.js';
@@ -24,10 +24,6 @@ export interface QueryRunnerDependencies {
 
 function sameType(a: ResourceType, b: ResourceType): boolean {
   return a.group === b.group && a.version === b.version && a.plural === b.plural;
-}
-
-function hasLabels(object: KubeObject, labels: Readonly<Record<string, string>> | undefined): boolean {
-  return Object.entries(labels ?? {}).every(([key, value]) => object.metadata.labels?.[key] === value);
 }
 
 /** Whether a cache holds every object of `type` in `namespace` that also has `labels`. */

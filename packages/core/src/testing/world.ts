@@ -3,7 +3,7 @@ import { apiVersionOf, coreTypes, objectKey, type ObjectRef, type ResourceType }
 import { Sensitive, sensitive } from '../model/sensitive.js';
 import { deepEqual } from '../plan/equality.js';
 import { applyMergePatch, mergePatch } from '../plan/merge-patch.js';
-import type { KubeObject, ObjectMeta } from '../plan/kubernetes.js';
+import { hasLabels, type KubeObject, type ObjectMeta } from '../plan/kubernetes.js';
 import type { ApplicationCredentialSummary, KeystoneSession, SecretKeyRef } from '../plan/keystone.js';
 import type { Plan } from '../plan/plan.js';
 import { queryStages, type Observed, type Queries, type Query } from '../plan/queries.js';
@@ -89,7 +89,7 @@ export class InMemoryWorld {
       .filter(([key]) => key.startsWith(prefix))
       .map(([, object]) => object)
       .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
-      .filter((o) => Object.entries(labels ?? {}).every(([k, v]) => o.metadata.labels?.[k] === v));
+      .filter((o) => hasLabels(o, labels));
   }
 
   /** Removes an object at once, ignoring finalizers (what a person with kubectl and --force might do). */
@@ -124,8 +124,7 @@ export class InMemoryWorld {
     switch (query.kind) {
       case 'k8s.get': {
         const object = this.get(query.ref);
-        const unlabelled = Object.entries(query.requireLabels ?? {}).some(([key, value]) => object?.metadata.labels?.[key] !== value);
-        return unlabelled ? undefined : object;
+        return object !== undefined && hasLabels(object, query.requireLabels) ? object : undefined;
       }
       case 'k8s.list': return this.list(query.type, query.namespace, query.labels);
       case 'keystone.listApplicationCredentials': return this.credentials(this.#login(query.userName, query.password).userId);

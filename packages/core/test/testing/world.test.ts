@@ -45,6 +45,17 @@ describe('InMemoryWorld', () => {
     expect(() => world.query({ source: { kind: 'k8s.get', ref: ref('source'), whenAbsent: 'nothing' } })).toThrow('query source: whenAbsent must name another k8s.get');
   });
 
+  it('reads an object without the labels a get requires as absent', () => {
+    const world = new InMemoryWorld();
+    world.put(coreTypes.configMap, { metadata: { name: 'foreign', namespace: 'ns' } });
+    world.put(coreTypes.configMap, { metadata: { name: 'ours', namespace: 'ns', labels: { owner: 'us' } } });
+    const answers = world.query({
+      foreign: { kind: 'k8s.get', ref: ref('foreign'), requireLabels: { owner: 'us' } },
+      ours: { kind: 'k8s.get', ref: ref('ours'), requireLabels: { owner: 'us' } },
+    });
+    expect({ foreign: answers.foreign?.metadata.name, ours: answers.ours?.metadata.name }).toEqual({ foreign: undefined, ours: 'ours' });
+  });
+
   it('keeps objects with finalizers until the last one is removed, then collects their dependents', async () => {
     const world = new InMemoryWorld();
     const owner = world.put(coreTypes.configMap, { metadata: { name: 'owner', namespace: 'ns', finalizers: ['f'] } });
