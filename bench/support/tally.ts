@@ -15,11 +15,28 @@ export interface TallySnapshot {
 export class RequestTally {
   readonly #kube = new Map<string, number>();
   readonly #keystone = new Map<string, number>();
+  #waiters: readonly { readonly key: string; readonly count: number; readonly done: () => void }[] = [];
 
   /** For KubeClient's onRequest option. */
   readonly onKubeRequest = (info: KubeRequestInfo): void => {
-    bump(this.#kube, `${info.verb} ${info.resource} ${String(info.status)}`);
+    const key = `${info.verb} ${info.resource} ${String(info.status)}`;
+    bump(this.#kube, key);
+    const reached = this.#waiters.filter((waiter) => waiter.key === key && (this.#kube.get(key) ?? 0) >= waiter.count);
+    if (reached.length === 0) return;
+    this.#waiters = this.#waiters.filter((waiter) => !reached.includes(waiter));
+    for (const waiter of reached) waiter.done();
   };
+
+  /**
+   * Resolves once `count` Kubernetes requests "<verb> <resource> <status>" have been answered: the moment the
+   * last of N objects was created, as the creator learnt it, with no watch adding work to the API server.
+   */
+  whenCounted(key: string, count: number): Promise<void> {
+    if ((this.#kube.get(key) ?? 0) >= count) return Promise.resolve();
+    return new Promise((done) => {
+      this.#waiters = [...this.#waiters, { key, count, done }];
+    });
+  }
 
   /** For keystoneClientPool's or KeystoneClient's observer option. */
   readonly keystoneObserver: KeystoneRequestObserver = {

@@ -30,12 +30,13 @@ export function waitsForConsumerSecret(apiKey: APIKey): boolean {
  * Our enforcement Secret, from the cache of our labelled Secrets alone (a Secret of that name without our
  * labels is not ours: creating ours then fails and says so, rather than taking it over), and the consumer's
  * Secret only when it is about to be copied: approved, and no enforcement Secret yet. A converged or waiting
- * APIKey therefore costs no request.
+ * APIKey therefore costs no request. Many approvals at once in one namespace (a bulk approval, or adopting
+ * existing APIKeys) read their consumer Secrets through a short-lived watch of that namespace.
  */
 export function observe(apiKey: APIKey, config: APIKeyConfig): APIKeyQueries {
   const consumerRef = { type: coreTypes.secret, namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name };
   return {
     enforcementSecret: { kind: 'k8s.get', ref: enforcementSecretRef(apiKey, config.enforcementNamespace), requireLabels: managedLabels },
-    consumerSecret: isApproved(apiKey) ? { kind: 'k8s.get', ref: consumerRef, whenAbsent: 'enforcementSecret' } : undefined,
+    consumerSecret: isApproved(apiKey) ? { kind: 'k8s.get', ref: consumerRef, whenAbsent: 'enforcementSecret', onBurst: 'watchNamespace' } : undefined,
   };
 }

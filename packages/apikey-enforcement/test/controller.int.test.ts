@@ -117,4 +117,37 @@ describe('the APIKey enforcement controller against the real API server', () => 
     expect(findCondition(conditions, 'Failed')).toBeUndefined();
     expect(findCondition(conditions, 'Approved')?.status).toBe('True');
   });
+
+  it('reads the consumer Secrets of a bulk approval through a watch of their namespace, each key still its own', async () => {
+    const namespace = await createTestNamespace('consumer-bulk');
+    const bulk = 40;
+    const keys = Array.from({ length: bulk }, () => rememberSecret(`key-${randomBytes(16).toString('hex')}`));
+    for (const [i, key] of keys.entries()) {
+      const name = `bulk-${String(i)}`;
+      await kube.create({ type: coreTypes.secret, namespace, name }, { metadata: { name }, stringData: { api_key: key } });
+      await createApiKey(namespace, name, name);
+      await setCondition(namespace, name, 'Approved');
+    }
+    let consumerReads = 0;
+    const counted = new KubeClient(adminKubeConfig(), { onRequest: (info) => { if (info.verb === 'get' && info.resource === 'secrets') consumerReads += 1; } });
+    const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+    const controller = new Controller(apiKeyController, {
+      kube: counted, keystone, namespace, config: { enforcementNamespace: enforcement },
+      handlers: standardHandlers({ kube: counted, ...keystone, reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: 'test' }),
+      burstWatches: { threshold: 8 },
+    });
+    try {
+      await controller.start();
+      for (const [i, key] of keys.entries()) {
+        const secret = await until(`enforcement Secret ${String(i)}`, () => kube.get(enforcementRef(namespace, `bulk-${String(i)}`)));
+        expect(Buffer.from((secret['data'] as Record<string, string>)['api_key'] ?? '', 'base64').toString()).toBe(key);
+      }
+      // The first reads are GETs; once the namespace is watched, the rest come from memory.
+      expect(consumerReads).toBeGreaterThanOrEqual(8);
+      expect(consumerReads).toBeLessThan(bulk);
+    } finally {
+      await controller.stop();
+      counted.close();
+    }
+  });
 });

@@ -23,6 +23,13 @@ export interface GetQuery {
    * created (the source of a copy), so converged objects cost no request.
    */
   readonly whenAbsent?: string;
+  /**
+   * For objects read directly (no watch covers them) that many primaries read at about the same time, such
+   * as the sources a backlog of new objects each copy from: after a burst of such reads in one namespace,
+   * the runtime may answer them from a short-lived watch of that namespace instead of one GET each. The
+   * result is the same (a miss still asks the API); only the number of requests changes.
+   */
+  readonly onBurst?: 'watchNamespace';
 }
 
 /** Lists objects of a type, in one namespace or all, narrowed by labels (equality only). */

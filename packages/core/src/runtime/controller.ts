@@ -14,6 +14,8 @@ import { Informer, type InformerEvent } from './informer.js';
 import { QueryRunner, type QueryRunnerDependencies } from './query-runner.js';
 import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
 import { ReferencedWatches } from './referenced-watches.js';
+import { reconcileInput } from './reconcile-input.js';
+import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
 export interface RuntimeLogger {
@@ -47,10 +49,19 @@ export interface ControllerOptions<C> {
   /** Every key is reconciled again this often; default 10 minutes. */
   readonly resyncPeriodMs?: number;
   readonly backoff?: KeyedBackoffOptions;
+  /** When to watch a namespace for a burst of `onBurst: 'watchNamespace'` reads; `false` never does. */
+  readonly burstWatches?: BurstWatchOptions | false;
   readonly logger?: RuntimeLogger;
   readonly observer?: ControllerObserver;
   readonly now?: () => Date;
   readonly entropy?: () => Uint8Array;
+}
+
+/** Ids that tie one reconcile's log lines together: a random prefix per controller and a counter (no syscall per reconcile). */
+function reconcileIds(): { next(): string } {
+  const prefix = randomBytes(3).toString('hex');
+  let count = 0;
+  return { next: () => `${prefix}-${(count++).toString(36)}` };
 }
 
 const silentLogger: RuntimeLogger = {
@@ -76,8 +87,10 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   readonly #logger: RuntimeLogger;
   /** Generation of objects last found invalid: they are not retried until it changes. */
   readonly #invalid = new Map<string, number | undefined>();
+  readonly #reconcileIds = reconcileIds();
   #resync: NodeJS.Timeout | undefined;
   readonly #references: ReferencedWatches;
+  readonly #bursts: BurstWatches | undefined;
 
   constructor(definition: ControllerDefinition<P, Q, C>, options: ControllerOptions<C>) {
     this.#definition = definition;
@@ -98,8 +111,13 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       onError: (key, error) => this.#logger.error('reconcile crashed', { key, error: error instanceof Error ? error.message : String(error) }),
     });
     this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, problem('referenced objects'));
+    this.#bursts = options.burstWatches === false ? undefined : new BurstWatches(options.kube, {
+      info: (message, meta) => this.#logger.info(message, meta),
+      problem: problem('burst watches'),
+    }, options.burstWatches);
     this.#queries = new QueryRunner({
       kube: options.kube,
+      ...(this.#bursts === undefined ? {} : { bursts: this.#bursts }),
       caches: [
         { type: definition.primary.type, namespace: options.namespace, get: (ns, name) => this.#primary.get(ns, name), list: (ns) => this.#primary.list(ns) },
         ...this.#secondary.map(({ watch, informer }) => ({
@@ -139,6 +157,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     clearInterval(this.#resync);
     await this.#queue.shutdown({ drain: true });
     await this.#references.stop();
+    await this.#bursts?.stop();
     await Promise.all([this.#primary.stop(), ...this.#secondary.map(({ informer }) => informer.stop())]);
     this.#logger.info('controller stopped');
   }
@@ -196,7 +215,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     const { namespace, name } = splitKey(key);
     const object = this.#primary.get(namespace, name);
     if (object === undefined) return { result: 'gone' };
-    const logger = this.#logger.child({ key, reconcileId: randomBytes(4).toString('hex') });
+    const logger = this.#logger.child({ key, reconcileId: this.#reconcileIds.next() });
     const now = this.#options.now?.() ?? new Date();
 
     const decoded = this.#definition.primary.decode(object);
@@ -220,8 +239,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       const failure = toKeywardError(error);
       return this.#fail(primary, { step: 'read the current state', action: 'observe', reason: failure.reason, message: failure.message, retryable: failure.retryable }, now, logger);
     }
-    const entropy = this.#options.entropy?.() ?? randomBytes(32);
-    const plan = this.#definition.reconcile({ primary, observed, now, config: this.#options.config, entropy });
+    const plan = this.#definition.reconcile(reconcileInput({ primary, observed, now, config: this.#options.config }, this.#options.entropy ?? (() => randomBytes(32))));
     const outcome = await this.#run(plan, logger);
     if (!outcome.ok) {
       const failed = outcome.steps.find((step) => step.outcome === 'failed');

@@ -1,6 +1,6 @@
 import type { ResourceType } from '../model/refs.js';
 import { hasLabels, type KubeObject } from '../plan/kubernetes.js';
-import { queryStages, type Observed, type Queries, type Query } from '../plan/queries.js';
+import { queryStages, type GetQuery, type Observed, type Queries, type Query } from '../plan/queries.js';
 import type { KeystoneClient } from '../interpreter/keystone/client.js';
 import type { TokenCache } from '../interpreter/keystone/token-cache.js';
 import type { KubeClient } from '../interpreter/kubernetes/client.js';
@@ -20,6 +20,8 @@ export interface QueryRunnerDependencies {
   readonly caches: readonly CacheView[];
   readonly keystoneClientFor: (endpoint: string) => KeystoneClient;
   readonly tokens: TokenCache;
+  /** Answers `onBurst: 'watchNamespace'` gets during a burst (see BurstWatches); without it they are GETs. */
+  readonly bursts?: { get(type: ResourceType, namespace: string, name: string): KubeObject | undefined };
 }
 
 function sameType(a: ResourceType, b: ResourceType): boolean {
@@ -61,7 +63,7 @@ export class QueryRunner {
           return authoritative === undefined ? labelled(await this.deps.kube.get(ref)) : labelled(authoritative.get(ref.namespace, ref.name));
         }
         const filtered = this.deps.caches.find((c) => covers(c, ref.type, ref.namespace, query.expectLabels));
-        return filtered?.get(ref.namespace, ref.name) ?? this.deps.kube.get(ref);
+        return filtered?.get(ref.namespace, ref.name) ?? this.#fromBurst(query) ?? this.deps.kube.get(ref);
       }
       case 'k8s.list': {
         const cache = this.deps.caches.find((c) => covers(c, query.type, query.namespace, query.labels));
@@ -74,5 +76,9 @@ export class QueryRunner {
         return client.listApplicationCredentials(session.token, session.userId, query.name === undefined ? {} : { name: query.name });
       }
     }
+  }
+
+  #fromBurst({ ref, onBurst }: GetQuery): KubeObject | undefined {
+    return onBurst === 'watchNamespace' && ref.namespace !== undefined ? this.deps.bursts?.get(ref.type, ref.namespace, ref.name) : undefined;
   }
 }

@@ -92,9 +92,13 @@ export class KubeClient {
     }
   }
 
-  async list(type: ResourceType, options: ListOptions & { limit?: number; continueToken?: string } = {}): Promise<ListResult & { continueToken?: string }> {
+  /**
+   * One page of a list. With a limit, `continueToken` fetches the next page and `remainingItemCount` (when
+   * the server can tell) says how many objects the later pages hold.
+   */
+  async list(type: ResourceType, options: ListOptions & { limit?: number; continueToken?: string } = {}): Promise<ListResult & { continueToken?: string; remainingItemCount?: number }> {
     // List items come without apiVersion and kind; they are filled in from the type.
-    const body = await this.#call<{ items: { readonly metadata: ObjectMeta; readonly [field: string]: unknown }[]; metadata: { resourceVersion: string; continue?: string } }>({
+    const body = await this.#call<{ items: { readonly metadata: ObjectMeta; readonly [field: string]: unknown }[]; metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } }>({
       method: 'GET',
       path: resourcePath(type, options.namespace),
       query: {
@@ -108,8 +112,13 @@ export class KubeClient {
       resource: type.plural,
     });
     const items: KubeObject[] = body.items.map((item) => ({ ...item, apiVersion: apiVersionOf(type), kind: type.kind }));
-    const next = body.metadata.continue;
-    return { items, resourceVersion: body.metadata.resourceVersion, ...(next === undefined || next === '' ? {} : { continueToken: next }) };
+    const { continue: next, remainingItemCount } = body.metadata;
+    return {
+      items,
+      resourceVersion: body.metadata.resourceVersion,
+      ...(next === undefined || next === '' ? {} : { continueToken: next }),
+      ...(remainingItemCount === undefined ? {} : { remainingItemCount }),
+    };
   }
 
   /** Lists every page (500 objects each) of a type. */

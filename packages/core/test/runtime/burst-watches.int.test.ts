@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
+import { KubeClient, type KubeRequestInfo } from '../../src/interpreter/kubernetes/client.js';
+import { keystoneClientPool } from '../../src/interpreter/handlers.js';
+import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
+import { coreTypes } from '../../src/model/refs.js';
+import type { GetQuery } from '../../src/plan/queries.js';
+import { BurstWatches, type BurstWatchOptions } from '../../src/runtime/burst-watches.js';
+import { QueryRunner } from '../../src/runtime/query-runner.js';
+
+const SECRETS = 40;
+
+/** What the runner sent and what the burst watches said, for one test. */
+interface Rig {
+  readonly runner: QueryRunner;
+  readonly bursts: BurstWatches;
+  readonly gets: () => number;
+  readonly said: string[];
+  readonly close: () => Promise<void>;
+}
+
+let rigs: Rig[] = [];
+
+afterEach(async () => {
+  await Promise.all(rigs.map((rig) => rig.close()));
+  rigs = [];
+});
+
+function rig(options: BurstWatchOptions): Rig {
+  let gets = 0;
+  const kube = new KubeClient(adminKubeConfig(), { onRequest: (info: KubeRequestInfo) => { if (info.verb === 'get') gets += 1; } });
+  const said: string[] = [];
+  const bursts = new BurstWatches(kube, { info: (message) => { said.push(message); }, problem: (message) => { said.push(`problem: ${message}`); } }, options);
+  const runner = new QueryRunner({ kube, caches: [], keystoneClientFor: keystoneClientPool(), tokens: new TokenCache(), bursts });
+  const made: Rig = { runner, bursts, gets: () => gets, said, close: async () => { await bursts.stop(); kube.close(); } };
+  rigs.push(made);
+  return made;
+}
+
+/** A namespace holding `count` Secrets named secret-<i>, each with its own value. */
+async function namespaceWithSecrets(prefix: string, count: number): Promise<string> {
+  const namespace = await createTestNamespace(prefix);
+  const kube = new KubeClient(adminKubeConfig());
+  try {
+    for (let i = 0; i < count; i++) {
+      const name = `secret-${String(i)}`;
+      await kube.create({ type: coreTypes.secret, namespace, name }, { metadata: { name }, stringData: { value: `value-${String(i)}` } });
+    }
+  } finally {
+    kube.close();
+  }
+  return namespace;
+}
+
+function secretQuery(namespace: string, name: string, { optIn = true } = {}): GetQuery {
+  return { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name }, ...(optIn ? { onBurst: 'watchNamespace' } : {}) };
+}
+
+async function valueOf(runner: QueryRunner, query: GetQuery): Promise<string | undefined> {
+  const { secret } = await runner.run({ secret: query });
+  const data = secret?.['data'] as Record<string, string> | undefined;
+  return data?.['value'] === undefined ? undefined : Buffer.from(data['value'], 'base64').toString();
+}
+
+async function watching(bursts: BurstWatches, count: number): Promise<void> {
+  await waitFor(() => Promise.resolve(bursts.size === count ? true : undefined), { what: `${String(count)} namespace watches`, timeoutMs: 20_000, intervalMs: 20 });
+}
+
+describe('burst watches against the real API server', () => {
+  it('after a burst of reads in one namespace answers the rest from a watch of it, with the same results', async () => {
+    const namespace = await namespaceWithSecrets('burst', SECRETS);
+    const { runner, bursts, gets, said } = rig({ threshold: 8, windowMs: 60_000, idleMs: 60_000 });
+    for (let i = 0; i < 8; i++) expect(await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`))).toBe(`value-${String(i)}`);
+    expect(gets()).toBe(8);
+    await watching(bursts, 1);
+    expect(said).toContain('many reads in one namespace: watching it while they last');
+
+    for (let i = 8; i < SECRETS; i++) expect(await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`))).toBe(`value-${String(i)}`);
+    expect(gets()).toBe(8);
+
+    // A miss is not trusted: it asks the API, which finds nothing either.
+    expect(await valueOf(runner, secretQuery(namespace, 'no-such-secret'))).toBeUndefined();
+    expect(gets()).toBe(9);
+    // Reads that did not opt in are GETs whatever is watched.
+    expect(await valueOf(runner, secretQuery(namespace, 'secret-0', { optIn: false }))).toBe('value-0');
+    expect(gets()).toBe(10);
+  });
+
+  it('sees a Secret written after the watch started, and its later edits', async () => {
+    const namespace = await namespaceWithSecrets('burst-new', 8);
+    const { runner, bursts } = rig({ threshold: 8, windowMs: 60_000, idleMs: 60_000 });
+    for (let i = 0; i < 8; i++) await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`));
+    await watching(bursts, 1);
+    const writer = new KubeClient(adminKubeConfig());
+    try {
+      const ref = { type: coreTypes.secret, namespace, name: 'late' };
+      await writer.create(ref, { metadata: { name: 'late' }, stringData: { value: 'first' } });
+      expect(await valueOf(runner, secretQuery(namespace, 'late'))).toBe('first');
+      await writer.patch(ref, { stringData: { value: 'second' } }, 'application/merge-patch+json');
+      await waitFor(async () => ((await valueOf(runner, secretQuery(namespace, 'late'))) === 'second' ? true : undefined), { what: 'the edit', timeoutMs: 20_000, intervalMs: 50 });
+    } finally {
+      writer.close();
+    }
+  });
+
+  it('stops watching once the reads stop', async () => {
+    const namespace = await namespaceWithSecrets('burst-idle', 8);
+    const { runner, bursts, said } = rig({ threshold: 8, windowMs: 60_000, idleMs: 500 });
+    for (let i = 0; i < 8; i++) await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`));
+    await watching(bursts, 1);
+    await watching(bursts, 0);
+    expect(said).toContain('the reads in the namespace stopped: no longer watching it');
+  });
+
+  it('does not watch a namespace holding more objects than allowed: every read stays a GET', async () => {
+    const namespace = await namespaceWithSecrets('burst-big', 20);
+    const { runner, bursts, gets, said } = rig({ threshold: 4, windowMs: 60_000, idleMs: 60_000, maxObjects: 10 });
+    for (let i = 0; i < 4; i++) await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`));
+    await waitFor(() => Promise.resolve(said.length > 0 ? true : undefined), { what: 'the size check', timeoutMs: 20_000, intervalMs: 20 });
+    expect(said).toEqual(['many reads in one namespace, but it is too big to watch: reading each object']);
+    for (let i = 4; i < 20; i++) expect(await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`))).toBe(`value-${String(i)}`);
+    expect(gets()).toBe(20);
+    expect(bursts.size).toBe(0);
+  });
+});
