@@ -68,7 +68,8 @@ const DEFAULTS = { threshold: 16, windowMs: 5_000, idleMs: 30_000, maxObjects: 5
  * same time (a backlog of primaries that each read their own source), so the rest of the burst is answered
  * from memory instead of one GET each. Memory stays bounded: only namespaces with at most `maxObjects` of the
  * type are watched (one LIST with limit=1 asks the server how many there are), and a watch stops once no read
- * has asked for it in `idleMs`. Until its first list is in, and for objects it does not hold, reads go to the API.
+ * has asked for it in `idleMs`. Until its first list is in, for objects it does not hold, and once the watch
+ * has run into any trouble, reads go to the API.
  */
 export class BurstWatches {
   readonly #entries = new Map<string, Entry>();
@@ -133,7 +134,19 @@ export class BurstWatches {
         this.log.info(`many reads in one namespace, but ${why}: reading each object`, { ...meta, maxObjects: this.#maxObjects });
         return;
       }
-      const informer = new Informer(this.kube, { type, namespace, onProblem: (message, error) => { this.log.problem(message, error); } });
+      // Any trouble (a watch that is refused, fails or expires) ends the watch: a cache that may have stopped
+      // following the namespace must not answer, and the reads are served by GETs as before the burst.
+      const informer = new Informer(this.kube, {
+        type,
+        namespace,
+        onProblem: (message, error) => {
+          this.log.problem(message, error);
+          if (entry.watch !== informer) return;
+          entry.watch = 'unwatched';
+          void informer.stop();
+          this.log.info('the namespace watch ran into trouble: reading each object again', meta);
+        },
+      });
       entry.watch = informer;
       informer.start().catch(() => undefined);
       this.log.info('many reads in one namespace: watching it while they last', meta);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
+import { KubeConfig } from '@kubernetes/client-node';
+import { adminKubeConfig, createTestNamespace, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { KubeClient, type KubeRequestInfo } from '../../src/interpreter/kubernetes/client.js';
 import { keystoneClientPool } from '../../src/interpreter/handlers.js';
 import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
@@ -26,11 +27,11 @@ afterEach(async () => {
   rigs = [];
 });
 
-function rig(options: BurstWatchOptions): Rig {
+function rig(options: BurstWatchOptions, kubeConfig = adminKubeConfig()): Rig {
   let gets = 0;
-  const kube = new KubeClient(adminKubeConfig(), { onRequest: (info: KubeRequestInfo) => { if (info.verb === 'get') gets += 1; } });
+  const kube = new KubeClient(kubeConfig, { onRequest: (info: KubeRequestInfo) => { if (info.verb === 'get') gets += 1; } });
   const said: string[] = [];
-  const bursts = new BurstWatches(kube, { info: (message) => { said.push(message); }, problem: (message) => { said.push(`problem: ${message}`); } }, options);
+  const bursts = new BurstWatches(kube, { info: (message) => { said.push(message); }, problem: (message, error) => { said.push(`problem: ${message}${error instanceof Error ? ` (${error.message})` : ''}`); } }, options);
   const runner = new QueryRunner({ kube, caches: [], keystoneClientFor: keystoneClientPool(), tokens: new TokenCache(), bursts });
   const made: Rig = { runner, bursts, gets: () => gets, said, close: async () => { await bursts.stop(); kube.close(); } };
   rigs.push(made);
@@ -105,7 +106,7 @@ describe('burst watches against the real API server', () => {
 
   it('stops watching once the reads stop', async () => {
     const namespace = await namespaceWithSecrets('burst-idle', 8);
-    const { runner, bursts, said } = rig({ threshold: 8, windowMs: 60_000, idleMs: 500 });
+    const { runner, bursts, said } = rig({ threshold: 8, windowMs: 60_000, idleMs: 2_000 });
     for (let i = 0; i < 8; i++) await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`));
     await watching(bursts, 1);
     await watching(bursts, 0);
@@ -120,6 +121,34 @@ describe('burst watches against the real API server', () => {
     expect(said).toEqual(['many reads in one namespace, but it is too big to watch: reading each object']);
     for (let i = 4; i < 20; i++) expect(await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`))).toBe(`value-${String(i)}`);
     expect(gets()).toBe(20);
+    expect(bursts.size).toBe(0);
+  });
+
+  it('gives up the watch when the API server refuses it, and reads each object again', async () => {
+    const namespace = await namespaceWithSecrets('burst-refused', 20);
+    const admin = new KubeClient(adminKubeConfig());
+    try {
+      // Allowed to read and list Secrets here, not to watch them.
+      const rbac = (kind: string, plural: string) => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, namespaced: true });
+      await admin.create({ type: rbac('Role', 'roles'), namespace, name: 'read-secrets' }, { metadata: { name: 'read-secrets' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }] });
+      await admin.create({ type: rbac('RoleBinding', 'rolebindings'), namespace, name: 'read-secrets' }, {
+        metadata: { name: 'read-secrets' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'read-secrets' },
+        subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace }],
+      });
+    } finally {
+      admin.close();
+    }
+    const identity = await serviceAccountIdentity(namespace, 'reader');
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(identity.kubeconfig);
+    const { runner, bursts, gets, said } = rig({ threshold: 4, windowMs: 60_000, idleMs: 60_000 }, kubeConfig);
+    for (let i = 0; i < 4; i++) await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`));
+    await waitFor(() => Promise.resolve(said.includes('the namespace watch ran into trouble: reading each object again') ? true : undefined), { what: 'the refused watch', timeoutMs: 20_000, intervalMs: 20 });
+    expect(said.some((line) => line.includes('the watch failed') && line.includes('Forbidden'))).toBe(true);
+    const before = gets();
+    for (let i = 4; i < 20; i++) expect(await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`))).toBe(`value-${String(i)}`);
+    expect(gets() - before).toBe(16);
     expect(bursts.size).toBe(0);
   });
 });
