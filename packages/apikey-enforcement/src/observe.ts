@@ -1,4 +1,4 @@
-import { coreTypes, findCondition, isConditionTrue, type GetQuery } from '@keyward/core';
+import { coreTypes, findCondition, isConditionTrue, type BurstRead, type GetQuery } from '@keyward/core';
 import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { enforcementSecretRef, managedLabels } from './enforcement-secret.js';
@@ -27,6 +27,13 @@ export function waitsForConsumerSecret(apiKey: APIKey): boolean {
 }
 
 /**
+ * Many approvals at once read their consumer Secrets through a watch of the namespace. Consumer Secrets are
+ * Opaque, and the watch holds only those, never the large Secrets of other types (Helm release records) that
+ * application namespaces are full of; a consumer Secret of another type is still read, by GET.
+ */
+const CONSUMER_SECRETS_IN_BULK: BurstRead = { watch: 'namespace', fields: 'type=Opaque' };
+
+/**
  * Our enforcement Secret, from the cache of our labelled Secrets alone (a Secret of that name without our
  * labels is not ours: creating ours then fails and says so, rather than taking it over), and the consumer's
  * Secret only when it is about to be copied: approved, and no enforcement Secret yet. A converged or waiting
@@ -37,6 +44,6 @@ export function observe(apiKey: APIKey, config: APIKeyConfig): APIKeyQueries {
   const consumerRef = { type: coreTypes.secret, namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name };
   return {
     enforcementSecret: { kind: 'k8s.get', ref: enforcementSecretRef(apiKey, config.enforcementNamespace), requireLabels: managedLabels },
-    consumerSecret: isApproved(apiKey) ? { kind: 'k8s.get', ref: consumerRef, whenAbsent: 'enforcementSecret', onBurst: 'watchNamespace' } : undefined,
+    consumerSecret: isApproved(apiKey) ? { kind: 'k8s.get', ref: consumerRef, whenAbsent: 'enforcementSecret', onBurst: CONSUMER_SECRETS_IN_BULK } : undefined,
   };
 }

@@ -29,7 +29,18 @@ export interface GetQuery {
    * the runtime may answer them from a short-lived watch of that namespace instead of one GET each. The
    * result is the same (a miss still asks the API); only the number of requests changes.
    */
-  readonly onBurst?: 'watchNamespace';
+  readonly onBurst?: BurstRead;
+}
+
+/** How a burst of direct reads may be served instead (see GetQuery.onBurst). */
+export interface BurstRead {
+  /** Watch the object's namespace while the burst lasts. */
+  readonly watch: 'namespace';
+  /**
+   * A field selector (`type=Opaque`) narrowing what that watch holds, so large objects of other kinds (Helm
+   * release records, for Secrets) are not kept in memory; objects outside it are read by GET.
+   */
+  readonly fields?: string;
 }
 
 /** Lists objects of a type, in one namespace or all, narrowed by labels (equality only). */

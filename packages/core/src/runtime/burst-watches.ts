@@ -61,6 +61,12 @@ interface Entry {
   watch: Informer | 'sizing' | 'unwatched';
 }
 
+interface WatchTarget {
+  readonly type: ResourceType;
+  readonly namespace: string;
+  readonly fields: string | undefined;
+}
+
 const DEFAULTS = { threshold: 16, windowMs: 5_000, idleMs: 30_000, maxObjects: 5_000 } as const;
 
 /**
@@ -92,18 +98,19 @@ export class BurstWatches {
   }
 
   /**
-   * The object, when a synced watch of its namespace holds it. Otherwise undefined, and the caller reads it
-   * from the API; the read counts towards a burst that starts a watch.
+   * The object, when a synced watch of its namespace (narrowed by the field selector `fields`) holds it.
+   * Otherwise undefined, and the caller reads it from the API; the read counts towards a burst that starts a
+   * watch.
    */
-  get(type: ResourceType, namespace: string, name: string): KubeObject | undefined {
-    const key = `${type.group}/${type.plural}/${namespace}`;
+  get(type: ResourceType, namespace: string, name: string, fields?: string): KubeObject | undefined {
+    const key = `${type.group}/${type.plural}/${namespace}?${fields ?? ''}`;
     const now = this.#now();
     const entry = this.#entries.get(key);
     if (entry !== undefined) {
       entry.lastRead = now;
       return entry.watch instanceof Informer && entry.watch.hasSynced() ? entry.watch.get(namespace, name) : undefined;
     }
-    if (!this.#stopped && this.#counter.record(key, now)) this.#begin(key, type, namespace, now);
+    if (!this.#stopped && this.#counter.record(key, now)) this.#begin(key, { type, namespace, fields }, now);
     return undefined;
   }
 
@@ -121,13 +128,13 @@ export class BurstWatches {
     await Promise.all(watches.map((informer) => informer.stop()));
   }
 
-  #begin(key: string, type: ResourceType, namespace: string, now: number): void {
+  #begin(key: string, { type, namespace, fields }: WatchTarget, now: number): void {
     const entry: Entry = { resource: type.plural, namespace, lastRead: now, watch: 'sizing' };
     this.#entries.set(key, entry);
     this.#timer ??= setInterval(() => { this.#stopIdle(); }, Math.max(1, Math.floor(this.#idleMs / 2))).unref();
     void this.#count(type, namespace).then((objects) => {
       if (this.#entries.get(key) !== entry) return;
-      const meta = { resource: type.plural, namespace, objects };
+      const meta = { resource: type.plural, namespace, ...(fields === undefined ? {} : { fields }), objects };
       if (objects === undefined || objects > this.#maxObjects) {
         entry.watch = 'unwatched';
         const why = objects === undefined ? 'its size is unknown' : 'it is too big to watch';
@@ -139,6 +146,7 @@ export class BurstWatches {
       const informer = new Informer(this.kube, {
         type,
         namespace,
+        fields,
         onProblem: (message, error) => {
           this.log.problem(message, error);
           if (entry.watch !== informer) return;
@@ -153,7 +161,10 @@ export class BurstWatches {
     });
   }
 
-  /** How many objects of the type the namespace holds; undefined when the server cannot tell. */
+  /**
+   * How many objects of the type the namespace holds, whatever the field selector: the server counts only
+   * unfiltered lists, and the whole namespace bounds the selected part. Undefined when it cannot tell.
+   */
   async #count(type: ResourceType, namespace: string): Promise<number | undefined> {
     try {
       const page = await this.kube.list(type, { namespace, limit: 1 });

@@ -49,7 +49,7 @@ export interface ControllerOptions<C> {
   /** Every key is reconciled again this often; default 10 minutes. */
   readonly resyncPeriodMs?: number;
   readonly backoff?: KeyedBackoffOptions;
-  /** When to watch a namespace for a burst of `onBurst: 'watchNamespace'` reads; `false` never does. */
+  /** When to watch a namespace for a burst of `onBurst` reads; `false` never does. */
   readonly burstWatches?: BurstWatchOptions | false;
   readonly logger?: RuntimeLogger;
   readonly observer?: ControllerObserver;

@@ -1,5 +1,5 @@
 import type { KubeClient } from '../interpreter/kubernetes/client.js';
-import { labelSelector, resourcePath } from '../interpreter/kubernetes/paths.js';
+import { fieldSelector, labelSelector, resourcePath } from '../interpreter/kubernetes/paths.js';
 import { KeywardError, reasonForStatus } from '../interpreter/errors.js';
 import type { ResourceType } from '../model/refs.js';
 import type { KubeObject } from '../plan/kubernetes.js';
@@ -17,6 +17,8 @@ export interface InformerOptions {
   readonly labels?: Readonly<Record<string, string>> | undefined;
   /** Watch only the object of this name (a field selector): for objects referenced by name. */
   readonly name?: string | undefined;
+  /** A field selector (`type=Opaque`) that narrows what is listed, watched and cached, ANDed with the name. */
+  readonly fields?: string | undefined;
   /** Restart a watch that has delivered nothing (not even a bookmark) for this long. Default 5 minutes. */
   readonly silenceTimeoutMs?: number;
   /** Server-side watch timeout sent as timeoutSeconds (default random 5-10 minutes, as client-go does). */
@@ -71,6 +73,7 @@ export class Informer {
   readonly #namespace: string | undefined;
   readonly #labels: Readonly<Record<string, string>> | undefined;
   readonly #name: string | undefined;
+  readonly #fields: string | undefined;
   readonly #silenceMs: number;
   readonly #watchTimeoutSeconds: number | undefined;
   readonly #onProblem: (message: string, error?: unknown) => void;
@@ -94,6 +97,7 @@ export class Informer {
     this.#namespace = options.namespace;
     this.#labels = options.labels;
     this.#name = options.name;
+    this.#fields = options.fields;
     this.#silenceMs = options.silenceTimeoutMs ?? DEFAULT_SILENCE_MS;
     this.#watchTimeoutSeconds = options.watchTimeoutSeconds;
     this.#onProblem = options.onProblem ?? ((message, error) => { console.warn(`informer: ${message}`, error ?? ''); });
@@ -204,7 +208,7 @@ export class Informer {
   async #list(): Promise<boolean> {
     let listed;
     try {
-      listed = await this.#client.listAll(this.#type, { namespace: this.#namespace, labels: this.#labels, name: this.#name });
+      listed = await this.#client.listAll(this.#type, { namespace: this.#namespace, labels: this.#labels, name: this.#name, fields: this.#fields });
     } catch (error) {
       await this.#retryLater('the list failed', error);
       return false;
@@ -248,7 +252,7 @@ export class Informer {
       resourcePath(this.#type, this.#namespace),
       {
         labelSelector: labelSelector(this.#labels),
-        fieldSelector: this.#name === undefined ? undefined : `metadata.name=${this.#name}`,
+        fieldSelector: fieldSelector(this.#name, this.#fields),
         resourceVersion: this.#resourceVersion,
         allowWatchBookmarks: true,
         timeoutSeconds: this.#watchTimeoutSeconds ?? Math.floor(300 + Math.random() * 300),
@@ -332,8 +336,8 @@ export class Informer {
   }
 
   #describe(): string {
-    const selector = labelSelector(this.#labels);
-    return `${this.#type.plural}${this.#namespace === undefined ? '' : ` in ${this.#namespace}`}${selector === undefined ? '' : ` (${selector})`}`;
+    const selector = [labelSelector(this.#labels), this.#fields].filter((part) => part !== undefined).join(',');
+    return `${this.#type.plural}${this.#namespace === undefined ? '' : ` in ${this.#namespace}`}${selector === '' ? '' : ` (${selector})`}`;
   }
 }
 

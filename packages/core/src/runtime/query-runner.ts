@@ -20,8 +20,8 @@ export interface QueryRunnerDependencies {
   readonly caches: readonly CacheView[];
   readonly keystoneClientFor: (endpoint: string) => KeystoneClient;
   readonly tokens: TokenCache;
-  /** Answers `onBurst: 'watchNamespace'` gets during a burst (see BurstWatches); without it they are GETs. */
-  readonly bursts?: { get(type: ResourceType, namespace: string, name: string): KubeObject | undefined };
+  /** Answers `onBurst` gets during a burst (see BurstWatches); without it they are GETs. */
+  readonly bursts?: { get(type: ResourceType, namespace: string, name: string, fields?: string): KubeObject | undefined };
 }
 
 function sameType(a: ResourceType, b: ResourceType): boolean {
@@ -79,6 +79,6 @@ export class QueryRunner {
   }
 
   #fromBurst({ ref, onBurst }: GetQuery): KubeObject | undefined {
-    return onBurst === 'watchNamespace' && ref.namespace !== undefined ? this.deps.bursts?.get(ref.type, ref.namespace, ref.name) : undefined;
+    return onBurst?.watch === 'namespace' && ref.namespace !== undefined ? this.deps.bursts?.get(ref.type, ref.namespace, ref.name, onBurst.fields) : undefined;
   }
 }

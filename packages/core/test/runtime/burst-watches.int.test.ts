@@ -5,7 +5,7 @@ import { KubeClient, type KubeRequestInfo } from '../../src/interpreter/kubernet
 import { keystoneClientPool } from '../../src/interpreter/handlers.js';
 import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
 import { coreTypes } from '../../src/model/refs.js';
-import type { GetQuery } from '../../src/plan/queries.js';
+import type { BurstRead, GetQuery } from '../../src/plan/queries.js';
 import { BurstWatches, type BurstWatchOptions } from '../../src/runtime/burst-watches.js';
 import { QueryRunner } from '../../src/runtime/query-runner.js';
 
@@ -53,8 +53,9 @@ async function namespaceWithSecrets(prefix: string, count: number): Promise<stri
   return namespace;
 }
 
-function secretQuery(namespace: string, name: string, { optIn = true } = {}): GetQuery {
-  return { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name }, ...(optIn ? { onBurst: 'watchNamespace' } : {}) };
+function secretQuery(namespace: string, name: string, { optIn = true, fields }: { optIn?: boolean; fields?: string } = {}): GetQuery {
+  const onBurst: BurstRead = { watch: 'namespace', ...(fields === undefined ? {} : { fields }) };
+  return { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name }, ...(optIn ? { onBurst } : {}) };
 }
 
 async function valueOf(runner: QueryRunner, query: GetQuery): Promise<string | undefined> {
@@ -102,6 +103,27 @@ describe('burst watches against the real API server', () => {
     } finally {
       writer.close();
     }
+  });
+
+  it('holds only what the field selector selects; other objects are read by GET', async () => {
+    const namespace = await namespaceWithSecrets('burst-fields', 8);
+    const writer = new KubeClient(adminKubeConfig());
+    try {
+      for (const name of ['other-0', 'other-1']) {
+        await writer.create({ type: coreTypes.secret, namespace, name }, { metadata: { name }, type: 'example.com/other', stringData: { value: name } });
+      }
+    } finally {
+      writer.close();
+    }
+    const { runner, bursts, gets } = rig({ threshold: 8, windowMs: 60_000, idleMs: 60_000 });
+    const opaque = { fields: 'type=Opaque' };
+    for (let i = 0; i < 8; i++) await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`, opaque));
+    await watching(bursts, 1);
+    const before = gets();
+    for (let i = 0; i < 8; i++) expect(await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`, opaque))).toBe(`value-${String(i)}`);
+    expect(gets()).toBe(before);
+    for (const name of ['other-0', 'other-1']) expect(await valueOf(runner, secretQuery(namespace, name, opaque))).toBe(name);
+    expect(gets()).toBe(before + 2);
   });
 
   it('stops watching once the reads stop', async () => {

@@ -4,7 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, describeRef, type ObjectRef, type ResourceType } from '../../model/refs.js';
 import type { KubeObject, ObjectMeta } from '../../plan/kubernetes.js';
 import { KeywardError, isRetryableStatus, reasonForStatus } from '../errors.js';
-import { labelSelector, resourcePath } from './paths.js';
+import { fieldSelector, labelSelector, resourcePath } from './paths.js';
 
 export const FIELD_MANAGER = 'keyward';
 
@@ -41,11 +41,13 @@ export interface KubeCall {
   readonly resource: string;
 }
 
-/** Which objects a list returns: a namespace (all when undefined), equality labels, one name. */
+/** Which objects a list returns: a namespace (all when undefined), equality labels, one name, a field selector. */
 export interface ListOptions {
   readonly namespace?: string | undefined;
   readonly labels?: Readonly<Record<string, string>> | undefined;
   readonly name?: string | undefined;
+  /** A field selector such as `type=Opaque`, ANDed with the name. */
+  readonly fields?: string | undefined;
 }
 
 export interface ListResult {
@@ -103,7 +105,7 @@ export class KubeClient {
       path: resourcePath(type, options.namespace),
       query: {
         labelSelector: labelSelector(options.labels),
-        fieldSelector: options.name === undefined ? undefined : `metadata.name=${options.name}`,
+        fieldSelector: fieldSelector(options.name, options.fields),
         limit: options.limit === undefined ? undefined : String(options.limit),
         continue: options.continueToken,
       },
