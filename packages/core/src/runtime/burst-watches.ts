@@ -16,10 +16,12 @@ export interface BurstWatchOptions {
   readonly now?: () => number;
 }
 
-/** What burst watches report: starts and stops at info level, list/watch trouble as problems. */
-export interface BurstWatchLog {
+/** What burst watches report: starts and stops at info level, list/watch trouble as problems, and a count for metrics. */
+export interface BurstWatchReporter {
   info(message: string, meta: Record<string, unknown>): void;
   problem(message: string, error?: unknown): void;
+  /** The number of namespaces watched, whenever it changes. */
+  watching?(namespaces: number): void;
 }
 
 /** Counts events per key in fixed windows and tells when a key reaches the threshold within one window. */
@@ -88,7 +90,7 @@ export class BurstWatches {
 
   constructor(
     private readonly kube: KubeClient,
-    private readonly log: BurstWatchLog,
+    private readonly log: BurstWatchReporter,
     options: BurstWatchOptions = {},
   ) {
     this.#counter = new BurstCounter(options.threshold ?? DEFAULTS.threshold, options.windowMs ?? DEFAULTS.windowMs);
@@ -125,6 +127,7 @@ export class BurstWatches {
     this.#timer = undefined;
     const watches = [...this.#entries.values()].flatMap((entry) => (entry.watch instanceof Informer ? [entry.watch] : []));
     this.#entries.clear();
+    if (watches.length > 0) this.log.watching?.(0);
     await Promise.all(watches.map((informer) => informer.stop()));
   }
 
@@ -153,11 +156,13 @@ export class BurstWatches {
           entry.watch = 'unwatched';
           void informer.stop();
           this.log.info('the namespace watch ran into trouble: reading each object again', meta);
+          this.#reportWatching();
         },
       });
       entry.watch = informer;
       informer.start().catch(() => undefined);
       this.log.info('many reads in one namespace: watching it while they last', meta);
+      this.#reportWatching();
     });
   }
 
@@ -176,6 +181,10 @@ export class BurstWatches {
     }
   }
 
+  #reportWatching(): void {
+    this.log.watching?.([...this.#entries.values()].filter((entry) => entry.watch instanceof Informer).length);
+  }
+
   #stopIdle(): void {
     const now = this.#now();
     for (const [key, entry] of this.#entries) {
@@ -184,6 +193,7 @@ export class BurstWatches {
       if (entry.watch instanceof Informer) {
         void entry.watch.stop();
         this.log.info('the reads in the namespace stopped: no longer watching it', { resource: entry.resource, namespace: entry.namespace });
+        this.#reportWatching();
       }
     }
     if (this.#entries.size === 0) {

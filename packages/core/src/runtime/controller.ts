@@ -34,6 +34,8 @@ export interface ControllerObserver {
   onStep?(controller: string, step: StepResult): void;
   queue?: WorkQueueObserver<string>;
   onInformerProblem?(resource: string, message: string): void;
+  /** Namespaces watched for a burst of reads (see GetQuery.onBurst), whenever the number changes. */
+  onBurstWatches?(controller: string, namespaces: number): void;
 }
 
 export interface ControllerOptions<C> {
@@ -114,6 +116,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     this.#bursts = options.burstWatches === false ? undefined : new BurstWatches(options.kube, {
       info: (message, meta) => this.#logger.info(message, meta),
       problem: problem('burst watches'),
+      watching: (namespaces) => options.observer?.onBurstWatches?.(definition.name, namespaces),
     }, options.burstWatches);
     this.#queries = new QueryRunner({
       kube: options.kube,

@@ -10,7 +10,7 @@ export { Controller } from './controller.js';
 export type { ControllerOptions, ControllerObserver, ReconcileResult, RuntimeLogger } from './controller.js';
 export { Informer } from './informer.js';
 export { BurstWatches, BurstCounter } from './burst-watches.js';
-export type { BurstWatchOptions, BurstWatchLog } from './burst-watches.js';
+export type { BurstWatchOptions, BurstWatchReporter } from './burst-watches.js';
 export type { InformerEvent, InformerOptions } from './informer.js';
 export { Manager } from './manager.js';
 export type { ManagerOptions, Runnable, LeaderElectionSettings } from './manager.js';

@@ -22,6 +22,7 @@ export function controllerMetrics(metrics: RuntimeMetrics, controller: string, q
       onRetry: () => { metrics.queueRetries.inc({ controller }); },
       onQueueWait: (_key, ms) => { metrics.queueWait.observe({ controller }, ms / 1000); },
     },
+    onBurstWatches: (_name, namespaces) => { metrics.burstWatches.set({ controller }, namespaces); },
     onInformerProblem: (resource, message) => {
       metrics.informerRestarts.inc({ resource, kind: message.includes('410') || message.includes('relist') ? 'relist' : 'watch' });
     },

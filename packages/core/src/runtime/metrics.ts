@@ -25,6 +25,7 @@ export class RuntimeMetrics {
   readonly limiterWait: Histogram<'api'>;
   readonly leader: Gauge;
   readonly informerRestarts: Counter<'resource' | 'kind'>;
+  readonly burstWatches: Gauge<'controller'>;
 
   /** Without a registry, creates one with the process metrics (CPU, memory, event loop) on it. */
   constructor(registry?: Registry) {
@@ -109,6 +110,12 @@ export class RuntimeMetrics {
       name: 'keyward_informer_restarts_total',
       help: 'Informer restarts by resource and kind (relist: the watch expired and the cache was rebuilt; watch: the watch was re-opened).',
       labelNames: ['resource', 'kind'],
+      registers,
+    });
+    this.burstWatches = new Gauge({
+      name: 'keyward_burst_watches',
+      help: 'Namespaces a controller watches while many of their objects are read at once (0 outside such bursts).',
+      labelNames: ['controller'],
       registers,
     });
   }

@@ -17,6 +17,8 @@ interface Rig {
   readonly bursts: BurstWatches;
   readonly gets: () => number;
   readonly said: string[];
+  /** The watched-namespace counts reported for metrics, in order. */
+  readonly counts: number[];
   readonly close: () => Promise<void>;
 }
 
@@ -31,9 +33,10 @@ function rig(options: BurstWatchOptions, kubeConfig = adminKubeConfig()): Rig {
   let gets = 0;
   const kube = new KubeClient(kubeConfig, { onRequest: (info: KubeRequestInfo) => { if (info.verb === 'get') gets += 1; } });
   const said: string[] = [];
-  const bursts = new BurstWatches(kube, { info: (message) => { said.push(message); }, problem: (message, error) => { said.push(`problem: ${message}${error instanceof Error ? ` (${error.message})` : ''}`); } }, options);
+  const counts: number[] = [];
+  const bursts = new BurstWatches(kube, { watching: (namespaces) => { counts.push(namespaces); }, info: (message) => { said.push(message); }, problem: (message, error) => { said.push(`problem: ${message}${error instanceof Error ? ` (${error.message})` : ''}`); } }, options);
   const runner = new QueryRunner({ kube, caches: [], keystoneClientFor: keystoneClientPool(), tokens: new TokenCache(), bursts });
-  const made: Rig = { runner, bursts, gets: () => gets, said, close: async () => { await bursts.stop(); kube.close(); } };
+  const made: Rig = { runner, bursts, gets: () => gets, said, counts, close: async () => { await bursts.stop(); kube.close(); } };
   rigs.push(made);
   return made;
 }
@@ -128,11 +131,12 @@ describe('burst watches against the real API server', () => {
 
   it('stops watching once the reads stop', async () => {
     const namespace = await namespaceWithSecrets('burst-idle', 8);
-    const { runner, bursts, said } = rig({ threshold: 8, windowMs: 60_000, idleMs: 2_000 });
+    const { runner, bursts, said, counts } = rig({ threshold: 8, windowMs: 60_000, idleMs: 2_000 });
     for (let i = 0; i < 8; i++) await valueOf(runner, secretQuery(namespace, `secret-${String(i)}`));
     await watching(bursts, 1);
     await watching(bursts, 0);
     expect(said).toContain('the reads in the namespace stopped: no longer watching it');
+    expect(counts).toEqual([1, 0]);
   });
 
   it('does not watch a namespace holding more objects than allowed: every read stays a GET', async () => {

@@ -18,6 +18,7 @@ describe('RuntimeMetrics', () => {
     metrics.limiterWait.observe({ api: 'keystone' }, 0.5);
     metrics.leader.set(1);
     metrics.informerRestarts.inc({ resource: 'secrets', kind: 'relist' });
+    metrics.burstWatches.set({ controller: 'apikey-enforcement' }, 2);
 
     const text = await metrics.registry.metrics();
     expect(text).toContain('keyward_reconcile_total{controller="appcred",result="success"} 1');
@@ -35,6 +36,7 @@ describe('RuntimeMetrics', () => {
     expect(text).toContain('keyward_rate_limiter_wait_seconds_count{api="keystone"} 1');
     expect(text).toContain('keyward_leader 1');
     expect(text).toContain('keyward_informer_restarts_total{resource="secrets",kind="relist"} 1');
+    expect(text).toContain('keyward_burst_watches{controller="apikey-enforcement"} 2');
     expect(text).toMatch(/^# HELP keyward_reconcile_total \S/m);
     expect(text).toMatch(/^# TYPE keyward_reconcile_duration_seconds histogram$/m);
   });
