@@ -75,9 +75,10 @@ const DEFAULTS = { threshold: 16, windowMs: 5_000, idleMs: 30_000, maxObjects: 5
  * Watches a whole namespace for a while when many objects of one type in it are read by name at about the
  * same time (a backlog of primaries that each read their own source), so the rest of the burst is answered
  * from memory instead of one GET each. Memory stays bounded: only namespaces with at most `maxObjects` of the
- * type are watched (one LIST with limit=1 asks the server how many there are), and a watch stops once no read
- * has asked for it in `idleMs`. Until its first list is in, for objects it does not hold, and once the watch
- * has run into any trouble, reads go to the API.
+ * type are watched (one LIST with limit=1 asks the server how many there are), a field selector given with
+ * the read narrows what the watch holds, and a watch stops once no read has asked for it in `idleMs`. Until
+ * its first list is in, for objects it does not hold, and once the watch has run into any trouble, reads go
+ * to the API.
  */
 export class BurstWatches {
   readonly #entries = new Map<string, Entry>();
@@ -90,7 +91,7 @@ export class BurstWatches {
 
   constructor(
     private readonly kube: KubeClient,
-    private readonly log: BurstWatchReporter,
+    private readonly reporter: BurstWatchReporter,
     options: BurstWatchOptions = {},
   ) {
     this.#counter = new BurstCounter(options.threshold ?? DEFAULTS.threshold, options.windowMs ?? DEFAULTS.windowMs);
@@ -127,7 +128,7 @@ export class BurstWatches {
     this.#timer = undefined;
     const watches = [...this.#entries.values()].flatMap((entry) => (entry.watch instanceof Informer ? [entry.watch] : []));
     this.#entries.clear();
-    if (watches.length > 0) this.log.watching?.(0);
+    if (watches.length > 0) this.reporter.watching?.(0);
     await Promise.all(watches.map((informer) => informer.stop()));
   }
 
@@ -141,7 +142,7 @@ export class BurstWatches {
       if (objects === undefined || objects > this.#maxObjects) {
         entry.watch = 'unwatched';
         const why = objects === undefined ? 'its size is unknown' : 'it is too big to watch';
-        this.log.info(`many reads in one namespace, but ${why}: reading each object`, { ...meta, maxObjects: this.#maxObjects });
+        this.reporter.info(`many reads in one namespace, but ${why}: reading each object`, { ...meta, maxObjects: this.#maxObjects });
         return;
       }
       // Any trouble (a watch that is refused, fails or expires) ends the watch: a cache that may have stopped
@@ -151,17 +152,17 @@ export class BurstWatches {
         namespace,
         fields,
         onProblem: (message, error) => {
-          this.log.problem(message, error);
+          this.reporter.problem(message, error);
           if (entry.watch !== informer) return;
           entry.watch = 'unwatched';
           void informer.stop();
-          this.log.info('the namespace watch ran into trouble: reading each object again', meta);
+          this.reporter.info('the namespace watch ran into trouble: reading each object again', meta);
           this.#reportWatching();
         },
       });
       entry.watch = informer;
       informer.start().catch(() => undefined);
-      this.log.info('many reads in one namespace: watching it while they last', meta);
+      this.reporter.info('many reads in one namespace: watching it while they last', meta);
       this.#reportWatching();
     });
   }
@@ -176,13 +177,13 @@ export class BurstWatches {
       if (page.continueToken === undefined) return page.items.length;
       return page.remainingItemCount === undefined ? undefined : page.items.length + page.remainingItemCount;
     } catch (error) {
-      this.log.problem(`could not count the ${type.plural} in ${namespace}`, error);
+      this.reporter.problem(`could not count the ${type.plural} in ${namespace}`, error);
       return undefined;
     }
   }
 
   #reportWatching(): void {
-    this.log.watching?.([...this.#entries.values()].filter((entry) => entry.watch instanceof Informer).length);
+    this.reporter.watching?.([...this.#entries.values()].filter((entry) => entry.watch instanceof Informer).length);
   }
 
   #stopIdle(): void {
@@ -192,7 +193,7 @@ export class BurstWatches {
       this.#entries.delete(key);
       if (entry.watch instanceof Informer) {
         void entry.watch.stop();
-        this.log.info('the reads in the namespace stopped: no longer watching it', { resource: entry.resource, namespace: entry.namespace });
+        this.reporter.info('the reads in the namespace stopped: no longer watching it', { resource: entry.resource, namespace: entry.namespace });
         this.#reportWatching();
       }
     }
