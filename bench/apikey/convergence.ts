@@ -8,10 +8,11 @@
 // half of the CPUs and the client on the other, as on separate machines (see support/cpu-affinity.ts).
 // Targets, on separate CPUs: controller time at most 1.3 x the floor's; the resync makes no API writes.
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { coreTypes, isConditionTrue, type KubeObject } from '@keyward/core';
 import { ContentType, KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { Controller, createLogger } from '@keyward/core/runtime';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, apiKeyController, type APIKey, apiKeyType, decodeAPIKey, enforcementSecret, enforcementSecretRef, managedLabels } from '@keyward/apikey-enforcement';
 import type { Environment } from '@keyward/test-env';
 import { requestsDuring } from '../support/api-server-requests.js';
@@ -52,12 +53,16 @@ async function approvedApiKeys(kube: KubeClient): Promise<void> {
   });
 }
 
-/** The controller as the operator builds it (wiring.ts: shared clients, all namespaces). */
+/** Log lines are formatted as the operator's are (JSON at info level), then dropped. */
+const discardedLog = new Writable({ write: (_chunk, _encoding, done) => { done(); } });
+
+/** The controller as the operator builds it (wiring.ts: shared clients, all namespaces, its logger). */
 function operatorController(environment: Environment, enforcementNamespace: string, tally: RequestTally) {
   const kube = new KubeClient(environment.kubeConfig(), { onRequest: tally.onKubeRequest });
   const keystone = { keystoneClientFor: keystoneClientPool({ observer: tally.keystoneObserver }), tokens: new TokenCache() };
   const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/operator', reportingInstance: 'bench' });
-  const controller = new Controller(apiKeyController, { kube, handlers, keystone, namespace: undefined, concurrency: CONCURRENCY, config: { enforcementNamespace } });
+  const logger = createLogger({ stream: discardedLog });
+  const controller = new Controller(apiKeyController, { kube, handlers, keystone, logger, namespace: undefined, concurrency: CONCURRENCY, config: { enforcementNamespace } });
   return { controller, close: () => { kube.close(); } };
 }
 
