@@ -3,25 +3,7 @@
 // does more per request (a controller with its watches and caches) looks slower than its requests make it.
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { readFileSync, readdirSync } from 'node:fs';
-import type { Environment } from '@keyward/test-env';
-
-/** Every process in the given process groups (each component runs in its own group). */
-function processesOfGroups(groups: ReadonlySet<number>): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the parenthesised command: state ppid pgrp ...
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (groups.has(pgrp)) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
+import { processesInGroup, type Environment } from '@keyward/test-env';
 
 function pin(pid: number, cpus: string): void {
   execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
@@ -44,7 +26,7 @@ export function separateClusterFromClient(environment: Environment): { readonly 
   const half = Math.floor(cpus / 2);
   const split = { cluster: `0-${String(half - 1)}`, client: `${String(half)}-${String(cpus - 1)}` };
   const all = `0-${String(cpus - 1)}`;
-  const cluster = processesOfGroups(new Set(environment.info.components.map((component) => component.pid)));
+  const cluster = environment.info.components.flatMap((component) => processesInGroup(component.pid));
   const apply = (clusterCpus: string, clientCpus: string): void => {
     for (const pid of cluster) {
       try {

@@ -12,3 +12,4 @@ export * from './testing.js';
 export { scanForSecrets, recordSecretIn } from './secret-scan.js';
 export type { SecretFinding } from './secret-scan.js';
 export { freeLoopbackPort } from './ports.js';
+export { processesInGroup } from './memory.js';

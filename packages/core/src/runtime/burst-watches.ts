@@ -119,14 +119,14 @@ export class BurstWatches {
 
   /** Namespaces watched now whose first list is in (the watches answering reads). */
   get size(): number {
-    return [...this.#entries.values()].filter((entry) => entry.watch instanceof Informer && entry.watch.hasSynced()).length;
+    return this.#watches().filter((informer) => informer.hasSynced()).length;
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
     this.#timer = undefined;
-    const watches = [...this.#entries.values()].flatMap((entry) => (entry.watch instanceof Informer ? [entry.watch] : []));
+    const watches = this.#watches();
     this.#entries.clear();
     if (watches.length > 0) this.reporter.watching?.(0);
     await Promise.all(watches.map((informer) => informer.stop()));
@@ -182,8 +182,13 @@ export class BurstWatches {
     }
   }
 
+  /** The watches started (synced or not). */
+  #watches(): Informer[] {
+    return [...this.#entries.values()].flatMap((entry) => (entry.watch instanceof Informer ? [entry.watch] : []));
+  }
+
   #reportWatching(): void {
-    this.reporter.watching?.([...this.#entries.values()].filter((entry) => entry.watch instanceof Informer).length);
+    this.reporter.watching?.(this.#watches().length);
   }
 
   #stopIdle(): void {

@@ -9,7 +9,7 @@ export type { CacheView, QueryRunnerDependencies } from './query-runner.js';
 export { Controller } from './controller.js';
 export type { ControllerOptions, ControllerObserver, ReconcileResult, RuntimeLogger } from './controller.js';
 export { Informer } from './informer.js';
-export { BurstWatches, BurstCounter } from './burst-watches.js';
+export { BurstWatches } from './burst-watches.js';
 export type { BurstWatchOptions, BurstWatchReporter } from './burst-watches.js';
 export type { InformerEvent, InformerOptions } from './informer.js';
 export { Manager } from './manager.js';

@@ -8,13 +8,13 @@ export function resourcePath(type: ResourceType, namespace: string | undefined, 
   return `${base}${scope}/${type.plural}${object}${subresource === undefined ? '' : `/${subresource}`}`;
 }
 
-/** A label selector from equality requirements: {app: "x", tier: "y"} -> "app=x,tier=y". */
 /** A field selector for one object's name and/or extra conditions (`type=Opaque`), ANDed; undefined when neither. */
 export function fieldSelector(name: string | undefined, fields: string | undefined): string | undefined {
   const parts = [name === undefined ? undefined : `metadata.name=${name}`, fields].filter((part) => part !== undefined && part !== '');
   return parts.length === 0 ? undefined : parts.join(',');
 }
 
+/** A label selector from equality requirements: {app: "x", tier: "y"} -> "app=x,tier=y". */
 export function labelSelector(labels: Readonly<Record<string, string>> | undefined): string | undefined {
   if (labels === undefined) return undefined;
   const parts = Object.entries(labels).map(([key, value]) => `${key}=${value}`);
