@@ -10,8 +10,10 @@ import {
   type Condition,
   type DecodeFailure,
   type DesiredCondition,
+  type KeystoneSession,
   type KubeObject,
   type ObjectRef,
+  type OutputRef,
   type Plan,
   type PlanFailure,
   type ReconcileInput,
@@ -73,6 +75,22 @@ function withoutPending(status: AppCredStatus): AppCredStatus {
   return rest;
 }
 
+/**
+ * The credentials this CR's Secrets and status hold. A revoke by name spares them, in case the name of an
+ * interrupted creation was also given to a stored credential (names come from five random characters).
+ */
+function storedIds(input: AppCredInput): string[] {
+  const { primary: cr, observed } = input;
+  const secrets = [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret].filter((s): s is KubeObject => s !== undefined);
+  const ids = new Set(secrets.map(credentialIdOf).filter((id): id is string => id !== undefined));
+  if (cr.status.acID !== undefined) ids.add(cr.status.acID);
+  return [...ids];
+}
+
+function revokeInterrupted(plan: PlanBuilder, input: AppCredInput, session: OutputRef<KeystoneSession>, name: string, reason: string): void {
+  plan.add({ kind: 'keystone.revokeApplicationCredential', session, name, keep: storedIds(input) }, reason);
+}
+
 function authenticate(plan: PlanBuilder, cr: KeystoneApplicationCredential, url: string, reason: string): StepHandle<'keystone.authenticate'> {
   return plan.add(
     {
@@ -89,25 +107,34 @@ function authenticate(plan: PlanBuilder, cr: KeystoneApplicationCredential, url:
 }
 
 /**
- * Creates a credential and its immutable Secret, then points the status at them. The chosen name is recorded
- * in status first, so a crash between creating the credential and storing it leaves a trace the next reconcile
- * uses to revoke it; if storing fails within this plan, the credential is revoked at once.
+ * Creates a credential and its immutable Secret, then points the status at them. Every credential we create
+ * is named in status until it is stored or revoked, whatever the number and timing of crashes: a new name is
+ * recorded before its first creation, and a name already recorded (an earlier creation was interrupted) is
+ * revoked and then used again, so it is never overwritten while a credential of that name may exist. A retry
+ * therefore writes nothing before it reaches Keystone. If storing fails within this plan, the credential is
+ * revoked at once.
  */
 function rotate(plan: PlanBuilder, input: AppCredInput, url: string, reasons: readonly string[]): void {
   const { primary: cr, now, entropy } = input;
   const service = serviceOf(cr.metadata.name);
   const ref = crRef(cr);
-  const name = credentialName(cr.metadata.name, entropy);
+  const interrupted = cr.status.pendingACName;
+  const name = interrupted ?? credentialName(cr.metadata.name, entropy);
   const isRotation = cr.status.acID !== undefined;
 
-  const pendingStatus: AppCredStatus = { ...cr.status, pendingACName: name };
-  plan.add(
-    { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
-    `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
-  );
+  const pendingStatus: AppCredStatus = interrupted === undefined ? { ...cr.status, pendingACName: name } : cr.status;
+  if (interrupted === undefined) {
+    plan.add(
+      { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
+      `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
+    );
+  } else {
+    // The revoke below must not act on a stale view (one where the credential of this name was already stored).
+    addFreshnessGuard(plan, ref, cr.metadata.resourceVersion);
+  }
   const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to create a credential`).output('session');
-  if (cr.status.pendingACName !== undefined) {
-    plan.add({ kind: 'keystone.revokeApplicationCredential', session, name: cr.status.pendingACName }, `an earlier creation of ${cr.status.pendingACName} was interrupted before it was stored`);
+  if (interrupted !== undefined) {
+    revokeInterrupted(plan, input, session, name, `an earlier creation of ${name} was interrupted before it was stored; the name is used again`);
   }
 
   const expires = new Date(now.getTime() + cr.spec.expirationDays * DAY_MS);
@@ -207,7 +234,7 @@ function maintain(plan: PlanBuilder, input: AppCredInput, url: string): void {
     addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
     const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');
     if (pending !== undefined) {
-      plan.add({ kind: 'keystone.revokeApplicationCredential', session, name: pending }, `the creation of ${pending} was interrupted before the CR pointed at it`);
+      revokeInterrupted(plan, input, session, pending, `the creation of ${pending} was interrupted before the CR pointed at it`);
     }
     for (const secret of old.releasable) {
       const id = credentialIdOf(secret);
@@ -288,6 +315,15 @@ export function reconcile(input: AppCredInput): Plan {
   return plan.build();
 }
 
+/**
+ * Keystone refused to create a credential because one of that name exists. The revoke before it removed every
+ * credential of the name that no Secret holds, so the name belongs to a stored credential: it is given up,
+ * and the next attempt draws a new one.
+ */
+function nameTaken(failure: PlanFailure): boolean {
+  return failure.action === 'keystone.createApplicationCredential' && failure.reason === 'Conflict';
+}
+
 /** The status that reports a failed read or step: the credential condition says which step and why. */
 export function failed(cr: KeystoneApplicationCredential, failure: PlanFailure, now: Date): Plan {
   const plan = new PlanBuilder();
@@ -297,7 +333,8 @@ export function failed(cr: KeystoneApplicationCredential, failure: PlanFailure, 
     observedGeneration: cr.metadata.generation,
     conditions: conditionsFor(cr.status.conditions, keystoneApi, credentialCondition('False', failure.reason, `${failure.step} failed: ${failure.message}`), now),
   };
-  addStatusIfChanged(plan, crRef(cr), cr.status, status, 'report the failure');
+  // The failed plan may have recorded the name after `cr` was read: null removes it whatever was stored.
+  addStatusIfChanged(plan, crRef(cr), cr.status, nameTaken(failure) ? { ...withoutPending(status), pendingACName: null } : status, 'report the failure');
   return plan.build();
 }
 

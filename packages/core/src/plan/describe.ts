@@ -29,7 +29,7 @@ export function describeAction(action: Action): string {
     case 'keystone.listApplicationCredentials':
       return `list application credentials${action.name === undefined ? '' : ` named ${action.name}`}`;
     case 'keystone.revokeApplicationCredential':
-      return action.name === undefined ? `revoke application credential ${show(action.id)}` : `revoke application credentials named ${action.name}`;
+      return action.name === undefined ? `revoke application credential ${show(action.id)}` : `revoke application credentials named ${action.name}${(action.keep ?? []).length > 0 ? `, except ${String(action.keep?.length)} stored` : ''}`;
     case 'control.requeueAfter': return `check again in ${String(Math.round(action.afterMs / 1000))}s`;
     // Kinds a domain registered through ActionRegistry.
     default: return (action as { readonly kind: string }).kind;

@@ -58,12 +58,16 @@ export interface KeystoneListApplicationCredentialsAction {
 
 /**
  * Revokes (deletes) a credential by id, or every credential of the user with a given name (to clean up one
- * whose Secret was never written). Nothing to revoke counts as "unchanged".
+ * whose Secret was never written) except the ids in `keep` (credentials stored elsewhere that happen to bear
+ * the name). Nothing to revoke counts as "unchanged".
  */
 export type KeystoneRevokeApplicationCredentialAction = {
   readonly kind: 'keystone.revokeApplicationCredential';
   readonly session: Value<KeystoneSession>;
-} & ({ readonly id: Value<string>; readonly name?: undefined } | { readonly name: string; readonly id?: undefined });
+} & (
+  | { readonly id: Value<string>; readonly name?: undefined; readonly keep?: undefined }
+  | { readonly name: string; readonly id?: undefined; readonly keep?: readonly string[] | undefined }
+);
 
 export interface CreatedApplicationCredential {
   readonly id: string;

@@ -256,8 +256,8 @@ export class InMemoryWorld {
       },
       'keystone.revokeApplicationCredential': (action, context) => {
         const session = context.resolve(action.session);
-        const { name } = action;
-        const ids = name === undefined ? [context.resolve(action.id)] : this.credentials(session.userId).filter((c) => c.name === name).map((c) => c.id);
+        const { name, keep = [] } = action;
+        const ids = name === undefined ? [context.resolve(action.id)] : this.credentials(session.userId).filter((c) => c.name === name && !keep.includes(c.id)).map((c) => c.id);
         const removed = ids.filter((id) => this.#credentials.delete(id)).length > 0;
         return Promise.resolve({ outcome: removed ? 'applied' : 'unchanged', outputs: {} });
       },

@@ -64,10 +64,10 @@ export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneH
 
     'keystone.revokeApplicationCredential': async (action, context) => {
       const session = context.resolve(action.session);
-      const { name } = action;
+      const { name, keep = [] } = action;
       const ids = name === undefined
         ? [context.resolve(action.id)]
-        : (await withSession(session, (client) => client.listApplicationCredentials(session.token, session.userId, { name }))).map((c) => c.id);
+        : (await withSession(session, (client) => client.listApplicationCredentials(session.token, session.userId, { name }))).map((c) => c.id).filter((id) => !keep.includes(id));
       let revoked = false;
       for (const id of ids) {
         const result = await withSession(session, (client) => client.revokeApplicationCredential(session.token, session.userId, id));

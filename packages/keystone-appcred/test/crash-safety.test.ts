@@ -1,0 +1,107 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import type { Plan } from '@keyward/core';
+import type { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import { cr, days, plan, reconcileOnce, secretsOf, setup } from './harness.js';
+
+const USER = 'user-barbican';
+
+function credentialIdIn(secret: { readonly [field: string]: unknown }): string {
+  return Buffer.from((secret['data'] as Record<string, string> | undefined)?.['AC_ID'] ?? '', 'base64').toString();
+}
+
+/**
+ * Credentials in Keystone that nothing names: neither a Secret of the service nor status.pendingACName.
+ * Such a credential is lost to us: no later reconcile can find it to revoke it.
+ */
+function unaccounted(world: InMemoryWorld): string[] {
+  const stored = new Set(secretsOf(world).map(credentialIdIn));
+  const pending = cr(world).status.pendingACName;
+  return world.credentials(USER).filter((c) => !stored.has(c.id) && c.name !== pending).map((c) => c.name);
+}
+
+/** Runs the first `steps` steps of a plan and then stops, as a process killed mid-plan does (no compensation). */
+async function runUntilCrash(world: InMemoryWorld, whole: Plan, steps: number): Promise<void> {
+  await world.run({ steps: whole.steps.slice(0, steps) });
+}
+
+/** Reconciles interrupted at the given step counts, checking after each that every credential is accounted for. */
+async function crashRepeatedly(world: InMemoryWorld, clock: FakeClock, crashes: readonly number[]): Promise<void> {
+  for (const [attempt, steps] of crashes.entries()) {
+    await runUntilCrash(world, plan(world, clock, attempt + 1), steps);
+    expect(unaccounted(world)).toEqual([]);
+  }
+}
+
+/** Reconciles until nothing is left to do; `seed` keeps the random names of separate phases apart. */
+async function converge(world: InMemoryWorld, clock: FakeClock, seed: number): Promise<void> {
+  for (let attempt = 0; attempt < 4; attempt++) await reconcileOnce(world, clock, seed + attempt);
+}
+
+const crashPoints = fc.array(fc.nat(12), { minLength: 1, maxLength: 6 });
+
+describe('crashes never lose a credential', () => {
+  it('while creating: every credential is named by a Secret or by status at every moment, and one remains', async () => {
+    await fc.assert(
+      fc.asyncProperty(crashPoints, async (crashes) => {
+        const { world, clock } = setup();
+        await world.run(plan(world, clock));
+        await crashRepeatedly(world, clock, crashes);
+        await converge(world, clock, 100);
+        const status = cr(world).status;
+        expect(status.pendingACName).toBeUndefined();
+        expect(world.credentials(USER).map((c) => c.id)).toEqual([status.acID]);
+        expect(secretsOf(world).map((s) => s.metadata.name)).toEqual([status.secretName]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('while rotating: the old and the new credential are each held by a Secret, and nothing else remains', async () => {
+    await fc.assert(
+      fc.asyncProperty(crashPoints, async (crashes) => {
+        const { world, clock } = setup();
+        await converge(world, clock, 100);
+        const before = cr(world).status.acID;
+        clock.advance(days(184));
+        await crashRepeatedly(world, clock, crashes);
+        await converge(world, clock, 200);
+        const status = cr(world).status;
+        expect(status.pendingACName).toBeUndefined();
+        expect(status.acID).not.toBe(before);
+        expect(world.credentials(USER).map((c) => c.id).sort()).toEqual(secretsOf(world).map(credentialIdIn).sort());
+        expect(secretsOf(world)).toHaveLength(2);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a retry after an interrupted creation writes nothing before it reaches Keystone and reuses the recorded name', async () => {
+    const { world, clock } = setup();
+    await world.run(plan(world, clock));
+    const first = plan(world, clock, 1);
+    await runUntilCrash(world, first, first.steps.findIndex((s) => s.action.kind === 'keystone.authenticate'));
+    const recorded = cr(world).status.pendingACName;
+    expect(recorded).toMatch(/^ac-barbican-/);
+
+    const retry = plan(world, clock, 2);
+    const kinds = retry.steps.map((s) => s.action.kind);
+    expect(kinds.slice(0, kinds.indexOf('keystone.createApplicationCredential'))).toEqual(['k8s.patch', 'keystone.authenticate', 'keystone.revokeApplicationCredential']);
+    expect(retry.steps.find((s) => s.action.kind === 'keystone.createApplicationCredential')?.action).toMatchObject({ name: recorded });
+  });
+
+  it('a recorded name that a stored credential also bears is given up, and the stored credential survives', async () => {
+    const { world, clock } = setup();
+    await converge(world, clock, 7);
+    const stored = cr(world).status.acID;
+    clock.advance(days(184));
+    // The same entropy draws the same name as the stored credential's: Keystone refuses the create.
+    const collision = await reconcileOnce(world, clock, 7);
+    expect(collision.error).toMatchObject({ api: 'keystone', reason: 'Conflict' });
+    expect(cr(world).status.pendingACName).toBeUndefined();
+    await converge(world, clock, 8);
+    const status = cr(world).status;
+    expect(status.acID).not.toBe(stored);
+    expect(world.credentials(USER).map((c) => c.id).sort()).toEqual([stored, status.acID].sort());
+  });
+});
