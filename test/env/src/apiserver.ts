@@ -6,6 +6,7 @@ import { freeLoopbackPort } from './ports.js';
 import { probeStatus } from './http.js';
 import { waitFor } from './wait.js';
 import { writeKubeconfig, type ClusterAccess } from './kubeconfig.js';
+import { recordSecretIn } from './secret-scan.js';
 
 export interface StartedApiServer {
   readonly access: ClusterAccess;
@@ -46,6 +47,7 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
   mkdirSync(certDir, { recursive: true });
 
   const token = randomBytes(24).toString('hex');
+  recordSecretIn(dir, token);
   const tokenFile = join(dir, 'tokens.csv');
   writeFileSync(tokenFile, `${token},keyward-admin,keyward-admin,"system:masters"\n`, { mode: 0o600 });
 

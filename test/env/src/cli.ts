@@ -25,7 +25,8 @@ function describe(info: EnvironmentInfo): string {
   if (info.keystone !== undefined) {
     lines.push(
       `Keystone:        ${info.keystone.url}`,
-      `Keystone admin:  user ${info.keystone.username}, password ${info.keystone.password}, project ${info.keystone.projectName}, domain ${info.keystone.domain}`,
+      // The password stays in env.json: what this prints ends up in terminal scrollback and CI logs.
+      `Keystone admin:  user ${info.keystone.username}, project ${info.keystone.projectName}, domain ${info.keystone.domain}, password in ${join(info.dir, 'env.json')} (keystone.password)`,
     );
   }
   lines.push('processes:', ...info.components.map((c) => `  ${c.component.padEnd(24)} pid ${String(c.pid).padEnd(8)} log ${c.logFile}`));

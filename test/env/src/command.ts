@@ -5,6 +5,7 @@ import { ComponentError } from './errors.js';
 export interface CommandOptions {
   /** Output is appended here as well as kept for the error message. */
   readonly logFile: string;
+  /** Added to this process's environment. Secrets go here, never in `args`: the command line is logged. */
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   /** Text fed to standard input. */

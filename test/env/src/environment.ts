@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -53,6 +53,23 @@ export interface StartOptions {
 }
 
 const STATE_FILE = 'env.json';
+/** The environment's own log lines, in its folder, where the secret scan reads them. */
+export const ENVIRONMENT_LOG = 'environment.log';
+
+/**
+ * Sends each line to `log` and appends it to the environment's own log file. The last lines of stop() come
+ * after the folder is removed: those reach `log` only.
+ */
+function alsoToFile(log: (line: string) => void, file: string): (line: string) => void {
+  return (line) => {
+    log(line);
+    try {
+      appendFileSync(file, `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // The folder is gone (stop() removed it).
+    }
+  };
+}
 
 function writeState(info: EnvironmentInfo): void {
   writeFileSync(join(info.dir, STATE_FILE), JSON.stringify(info, null, 2), { mode: 0o600 });
@@ -150,14 +167,24 @@ export class Environment {
     this.log(`${component} restarted`);
   }
 
-  /** Stops every component in reverse start order and removes the folder (kept when KEYWARD_KEEP_ENV=1). */
-  async stop(): Promise<void> {
+  /**
+   * Stops every component in reverse start order and removes the folder (kept when KEYWARD_KEEP_ENV=1).
+   * `check` runs once every component has stopped (its logs are complete) and before the folder goes; if
+   * it throws, the folder is kept for diagnosis and the error rethrown.
+   */
+  async stop(check?: (dir: string) => void): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
     const memory = Object.entries(this.peakMemory()).map(([name, mib]) => `${name} ${String(mib)} MiB`);
     this.log(`peak memory: ${memory.join(', ')}`);
     for (const child of [...this.processes].reverse()) await child.stop();
     this.guard?.release();
+    try {
+      check?.(this.info.dir);
+    } catch (error) {
+      this.log(`kept ${this.info.dir}`);
+      throw error;
+    }
     if (process.env['KEYWARD_KEEP_ENV'] === '1') this.log(`kept ${this.info.dir}`);
     else rmSync(this.info.dir, { recursive: true, force: true });
     this.log('environment stopped');
@@ -170,9 +197,9 @@ export class Environment {
  * (the folder and its logs are kept for diagnosis).
  */
 export async function startEnvironment(options: StartOptions): Promise<Environment> {
-  const log = options.log ?? ((line: string) => { process.stderr.write(`[env] ${line}\n`); });
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'keyward-env-'));
   mkdirSync(dir, { recursive: true });
+  const log = alsoToFile(options.log ?? ((line: string) => { process.stderr.write(`[env] ${line}\n`); }), join(dir, ENVIRONMENT_LOG));
   const started: ManagedProcess[] = [];
   const track = <T extends { process: ManagedProcess }>(component: T): T => {
     started.push(component.process);

@@ -10,6 +10,7 @@ import { probeStatus } from './http.js';
 import { waitFor } from './wait.js';
 import type { StartedMariaDb } from './mariadb.js';
 import { passwordAuthBody, type KeystoneAdminCredentials } from './keystone-admin.js';
+import { recordSecretIn } from './secret-scan.js';
 
 export interface StartedKeystone {
   readonly url: string;
@@ -52,6 +53,7 @@ export async function startKeystone(baseDir: string, db: StartedMariaDb, ownersh
   mkdirSync(dir, { recursive: true });
   const logFile = join(baseDir, 'keystone.log');
   const dbPassword = randomBytes(12).toString('hex');
+  recordSecretIn(baseDir, dbPassword);
   await db.sql(`CREATE DATABASE keystone;
 CREATE USER 'keystone'@'127.0.0.1' IDENTIFIED BY '${dbPassword}';
 GRANT ALL PRIVILEGES ON keystone.* TO 'keystone'@'127.0.0.1';`);
@@ -68,17 +70,19 @@ GRANT ALL PRIVILEGES ON keystone.* TO 'keystone'@'127.0.0.1';`);
     projectName: 'admin',
     domain: 'Default',
   };
+  recordSecretIn(baseDir, admin.password);
   const owner = userInfo().username;
   const group = execFileSync('id', ['-gn'], { encoding: 'utf8' }).trim();
-  const manage = (...args: string[]): Promise<string> =>
-    runCommand('keystone', 'keystone-manage', ['--config-file', conf, ...args], { logFile, timeoutMs: 180_000 });
-  await manage('db_sync');
-  await manage('fernet_setup', '--keystone-user', owner, '--keystone-group', group);
-  await manage('credential_setup', '--keystone-user', owner, '--keystone-group', group);
-  await manage(
+  const manage = (args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<string> =>
+    runCommand('keystone', 'keystone-manage', ['--config-file', conf, ...args], { logFile, timeoutMs: 180_000, env });
+  await manage(['db_sync']);
+  await manage(['fernet_setup', '--keystone-user', owner, '--keystone-group', group]);
+  await manage(['credential_setup', '--keystone-user', owner, '--keystone-group', group]);
+  // The password goes in the environment, which keystone-manage reads when --bootstrap-password is absent:
+  // a command line is logged and shown to every user of the machine.
+  await manage([
     'bootstrap',
     '--bootstrap-username', admin.username,
-    '--bootstrap-password', admin.password,
     '--bootstrap-project-name', admin.projectName,
     '--bootstrap-role-name', 'admin',
     '--bootstrap-service-name', 'keystone',
@@ -86,7 +90,7 @@ GRANT ALL PRIVILEGES ON keystone.* TO 'keystone'@'127.0.0.1';`);
     '--bootstrap-admin-url', url,
     '--bootstrap-internal-url', url,
     '--bootstrap-public-url', url,
-  );
+  ], { OS_BOOTSTRAP_PASSWORD: admin.password });
 
   const server = ManagedProcess.start(
     {

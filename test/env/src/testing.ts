@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordSecretIn } from './secret-scan.js';
+import { TEST_CREDENTIALS_FOLDER, recordSecretIn } from './secret-scan.js';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigFor, type EnvironmentInfo } from './environment.js';
 import { writeKubeconfig } from './kubeconfig.js';
@@ -25,12 +25,12 @@ export function rememberSecret(value: string): string {
 
 /** A file in the environment folder for the logs of something a test runs (an operator, a controller). */
 export function testLogFile(name: string): string {
-  return join(testFilesDir(), `${name}.log`);
+  return join(testFolder('test-logs'), `${name}.log`);
 }
 
-/** Where tests keep their files (logs, kubeconfigs) inside the environment folder. */
-function testFilesDir(): string {
-  const dir = join(testEnvironment().dir, 'test-logs');
+/** A folder of the environment's (logs, which the secret scan reads; credentials, which it does not). */
+function testFolder(name: string): string {
+  const dir = join(testEnvironment().dir, name);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -58,7 +58,7 @@ export async function createTestNamespace(prefix: string): Promise<string> {
 export async function keystoneAdmin(): Promise<KeystoneAdmin> {
   const { keystone } = testEnvironment();
   if (keystone === undefined) throw new Error('this environment was started without Keystone');
-  return KeystoneAdmin.login(keystone);
+  return KeystoneAdmin.login(keystone, rememberSecret);
 }
 
 /** A ServiceAccount's identity for a test: a kubeconfig file with a short-lived token, and its user name. */
@@ -77,9 +77,9 @@ export async function serviceAccountIdentity(namespace: string, name: string): P
     if ((error as { code?: number }).code !== 409) throw error;
   });
   const request = await core.createNamespacedServiceAccountToken({ namespace, name, body: { spec: { audiences: [], expirationSeconds: 3600 } } });
-  const token = request.status?.token ?? '';
+  const token = rememberSecret(request.status?.token ?? '');
   const userName = `system:serviceaccount:${namespace}:${name}`;
-  const kubeconfig = join(testFilesDir(), `kubeconfig-${namespace}-${name}`);
+  const kubeconfig = join(testFolder(TEST_CREDENTIALS_FOLDER), `kubeconfig-${namespace}-${name}`);
   const { kubernetes } = testEnvironment();
   writeKubeconfig(kubeconfig, { server: kubernetes.server, caPem: kubernetes.caPem, token, user: name });
   return { kubeconfig, userName };

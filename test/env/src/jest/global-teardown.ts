@@ -1,19 +1,21 @@
 import { dirname } from 'node:path';
-import { scanForSecrets } from '../secret-scan.js';
+import { assertNoSecretsInLogs } from '../secret-scan.js';
 import { ENV_FILE_VARIABLE } from '../testing.js';
 
 /**
- * Scans every log of the run for the secrets tests recorded, then stops the environment global-setup
- * started (an attached one keeps running). A secret in any log fails the run.
+ * Stops the environment global-setup started and scans every log of its folder (components, the
+ * environment's own, operators, in-process controllers) for the secrets the environment and the tests
+ * recorded, once the components have stopped and their logs are complete. An attached environment keeps
+ * running and is scanned as it is. A secret in any log fails the run, and the folder is kept.
  */
 export default async function globalTeardown(): Promise<void> {
-  const envFile = process.env[ENV_FILE_VARIABLE];
-  const findings = envFile === undefined ? [] : scanForSecrets(dirname(envFile));
-  process.stderr.write(`[env] secret scan: ${findings.length === 0 ? 'no recorded secret in any log' : `${String(findings.length)} leak(s)`}\n`);
-  await globalThis.keywardEnvironment?.stop();
+  const environment = globalThis.keywardEnvironment;
   globalThis.keywardEnvironment = undefined;
-  if (findings.length > 0) {
-    const where = findings.map((f) => `recorded secret #${String(f.secretNumber)} in ${f.file}`).join('\n');
-    throw new Error(`secrets leaked into logs:\n${where}`);
-  }
+  const envFile = process.env[ENV_FILE_VARIABLE];
+  const scan = (dir: string): void => {
+    assertNoSecretsInLogs(dir);
+    process.stderr.write('[env] secret scan: no recorded secret in any log\n');
+  };
+  if (environment !== undefined) await environment.stop(scan);
+  else if (envFile !== undefined) scan(dirname(envFile));
 }
