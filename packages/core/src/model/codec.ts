@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, isDns1123Subdomain } from './names.js';
 
 /** Why an input was rejected: one readable line per problem, each starting with the field path. */
 export interface DecodeFailure {
@@ -17,18 +18,20 @@ export interface DecodeProblem {
 /** At most this many problems are reported, so one broken list does not bury the rest. */
 const MAX_PROBLEMS = 5;
 
-function isWrapper(type: t.Decoder<unknown, unknown>): boolean {
-  const tag = (type as { _tag?: string })._tag;
-  return tag === 'UnionType' || tag === 'IntersectionType';
-}
-
-/** The field path of an io-ts context, skipping the branch indices unions and intersections add. */
-function pathOf(context: t.Context): string {
+/**
+ * The field path of an io-ts context as a user writes it. Unions and intersections (also ones wrapped in a
+ * Type of a domain's own, which io-ts cannot see through) add an entry per branch with a numeric key and the
+ * same value as their parent; an array element has a value of its own. So a numeric key is an index only
+ * when its value differs from the parent's.
+ */
+export function pathOf(context: t.Context): string {
   let path = '';
   context.forEach((entry, index) => {
     const parent = context[index - 1];
-    if (index === 0 || parent === undefined || isWrapper(parent.type)) return;
-    path += /^\d+$/.test(entry.key) ? `[${entry.key}]` : path === '' ? entry.key : `.${entry.key}`;
+    if (parent === undefined) return;
+    const numeric = /^\d+$/.test(entry.key);
+    if (numeric && Object.is(entry.actual, parent.actual)) return;
+    path += numeric ? `[${entry.key}]` : path === '' ? entry.key : `.${entry.key}`;
   });
   return path;
 }
@@ -37,16 +40,31 @@ function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  // A JSON number beyond 2^53 was already rounded when it was parsed: printing it would show a value the user
+  // never wrote.
+  if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) return 'a number out of range (beyond 2^53)';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return Array.isArray(value) ? 'a list' : 'an object';
+}
+
+/** What a codec expects, in words: io-ts names structs and arrays after their whole shape, which reads as noise. */
+function describeExpected(type: t.Decoder<unknown, unknown> | undefined): string {
+  switch ((type as { _tag?: string } | undefined)?._tag) {
+    case undefined: return type?.name ?? 'a valid value';
+    case 'InterfaceType': case 'PartialType': case 'IntersectionType': case 'ExactType': case 'StrictType': case 'DictionaryType': case 'UnknownRecordType': return 'an object';
+    case 'ArrayType': case 'ReadonlyArrayType': case 'UnknownArrayType': return 'a list';
+    case 'StringType': return 'a string';
+    case 'NumberType': return 'a number';
+    case 'BooleanType': return 'true or false';
+    default: return type?.name ?? 'a valid value';
+  }
 }
 
 function problemOf(error: t.ValidationError): DecodeProblem {
   const path = pathOf(error.context);
   if (error.message !== undefined) return { path, message: error.message };
-  const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
-  const message = error.value === undefined ? `required (${expected})` : `expected ${expected}, got ${describeValue(error.value)}`;
-  return { path, message };
+  if (error.value === undefined) return { path, message: 'required' };
+  return { path, message: `expected ${describeExpected(error.context[error.context.length - 1]?.type)}, got ${describeValue(error.value)}` };
 }
 
 export function describeErrors(errors: t.Errors): DecodeFailure {
@@ -115,5 +133,48 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
     (u): u is t.TypeOf<C> => codec.is(u),
     (u, c) => (u === undefined ? t.success(fallback) : codec.validate(u, c)),
     (a) => codec.encode(a) as t.OutputOf<C>,
+  );
+}
+
+/**
+ * `list`, with no item twice (by `keyOf`, the item itself by default), as `x-kubernetes-list-type: set` (or
+ * `map`) makes the API server check. A repeat is reported at its own index and names the first occurrence.
+ */
+export function uniqueList<A, O>(list: t.Type<A[], O[]>, keyOf: (item: A) => unknown = (item) => item): t.Type<A[], O[]> {
+  const firstRepeat = (items: readonly A[]): { index: number; first: number } | undefined => {
+    const seen = new Map<unknown, number>();
+    for (const [index, item] of items.entries()) {
+      const first = seen.get(keyOf(item));
+      if (first !== undefined) return { index, first };
+      seen.set(keyOf(item), index);
+    }
+    return undefined;
+  };
+  return new t.Type<A[], O[]>(
+    `${list.name} without repeats`,
+    (u): u is A[] => list.is(u) && firstRepeat(u) === undefined,
+    (u, c) => {
+      const decoded = list.validate(u, c);
+      if (isLeft(decoded)) return decoded;
+      const repeat = firstRepeat(decoded.right);
+      if (repeat === undefined) return decoded;
+      const item = decoded.right[repeat.index] as A;
+      const key = keyOf(item);
+      const shown = typeof key === 'string' ? JSON.stringify(key) : describeValue(key);
+      const context = [...c, { key: String(repeat.index), type: list, actual: item }];
+      return t.failure(item, context, `duplicate of ${pathOf(c)}[${String(repeat.first)}] (${shown})`);
+    },
+    list.encode,
+  );
+}
+
+/** The name of a Kubernetes object such as a Secret or ConfigMap: a DNS-1123 subdomain. */
+export function kubernetesName(): t.Type<string> {
+  const valid = (u: unknown): u is string => typeof u === 'string' && isDns1123Subdomain(u);
+  return new t.Type<string>(
+    `a Kubernetes object name (lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most ${String(DNS1123_SUBDOMAIN_MAX_LENGTH)} characters)`,
+    valid,
+    (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)),
+    t.identity,
   );
 }

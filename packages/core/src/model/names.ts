@@ -5,7 +5,11 @@ export const DNS1123_LABEL_MAX_LENGTH = 63;
 /** Longest DNS-1123 subdomain: names of Secrets, ConfigMaps and most other objects. */
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
-const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_PATTERN = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const LABEL = new RegExp(`^${LABEL_PATTERN}$`);
+/** A DNS-1123 subdomain as a regular expression both JavaScript and a CRD's OpenAPI `pattern` (RE2) read alike. */
+export const DNS1123_SUBDOMAIN_PATTERN = `^${LABEL_PATTERN}(\\.${LABEL_PATTERN})*$`;
+const SUBDOMAIN = new RegExp(DNS1123_SUBDOMAIN_PATTERN);
 /** Characters of the hash suffix a shortened name ends with. */
 const HASH_LENGTH = 10;
 
@@ -14,7 +18,7 @@ export function isDns1123Label(value: string): boolean {
 }
 
 export function isDns1123Subdomain(value: string): boolean {
-  return value.length <= DNS1123_SUBDOMAIN_MAX_LENGTH && value.split('.').every((label) => LABEL.test(label));
+  return value.length <= DNS1123_SUBDOMAIN_MAX_LENGTH && SUBDOMAIN.test(value);
 }
 
 /** A short, stable digest of a text (lowercase hex, so it is itself a valid label fragment). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import * as t from 'io-ts';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
-import { decode, integerInRange, minLengthArray, minLengthString, oneOf, withDefault } from '../../src/model/codec.js';
+import { decode, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault } from '../../src/model/codec.js';
 
 const Rule = t.type({ service: minLengthString(1), method: oneOf(['GET', 'POST']) });
 const Spec = t.type({
@@ -57,5 +57,84 @@ describe('decode', () => {
         }
       }),
     );
+  });
+});
+
+describe('messages name the field as a user writes it and the value the user wrote', () => {
+  const Fields = t.intersection([t.type({ name: minLengthString(1) }), t.partial({ days: integerInRange(2, 100) })]);
+  // A cross-field rule wraps the fields in a Type of its own, as domain codecs do.
+  const Wrapped = new t.Type<t.TypeOf<typeof Fields>, t.OutputOf<typeof Fields>>('Wrapped', Fields.is, (u, c) => Fields.validate(u, c), Fields.encode);
+  const messageOf = (codec: t.Decoder<unknown, unknown>, input: unknown): string => {
+    const result = decode(codec, input);
+    if (!isLeft(result)) throw new Error('expected a failure');
+    return result.left.message;
+  };
+
+  it('a missing field inside a wrapped intersection is "spec: required", without branch indices or type names', () => {
+    expect(messageOf(t.type({ spec: Wrapped }), {})).toBe('spec: required');
+    expect(messageOf(t.type({ spec: Wrapped }), { spec: {} })).toBe('spec.name: required');
+  });
+
+  it('an object where a value belongs says "an object", not the codec internals', () => {
+    expect(messageOf(t.type({ spec: Wrapped }), { spec: 'x' })).toBe('spec: expected an object, got "x"');
+    expect(messageOf(t.type({ list: t.array(t.string) }), { list: 3 })).toBe('list: expected a list, got 3');
+    expect(messageOf(t.type({ flag: t.boolean }), { flag: 'yes' })).toBe('flag: expected true or false, got "yes"');
+  });
+
+  it('a number beyond 2^53 is out of range, not a rounded value', () => {
+    const message = messageOf(t.type({ spec: Wrapped }), { spec: { name: 'x', days: 2 ** 53 + 2 } });
+    expect(message).toBe('spec.days: expected an integer from 2 to 100, got a number out of range (beyond 2^53)');
+    expect(message).not.toContain('9007199254740');
+    expect(messageOf(t.type({ n: integerInRange(0) }), { n: -(2 ** 60) })).toContain('got a number out of range (beyond 2^53)');
+  });
+
+  it('an exact number is shown as written', () => {
+    expect(messageOf(t.type({ n: integerInRange(2, 100) }), { n: 101 })).toBe('n: expected an integer from 2 to 100, got 101');
+  });
+});
+
+describe('uniqueList', () => {
+  const Roles = t.type({ spec: t.type({ roles: uniqueList(minLengthArray(minLengthString(1), 1)) }) });
+  const Rules = t.type({ spec: t.type({ rules: uniqueList(t.array(Rule), (r) => `${r.method} ${r.service}`) }) });
+
+  it('rejects a repeated item at its index, naming the first one and the value', () => {
+    const result = decode(Roles, { spec: { roles: ['admin', 'service', 'service'] } });
+    expect(isLeft(result) && result.left.message).toBe('spec.roles[2]: duplicate of spec.roles[1] ("service")');
+    expect(isLeft(result) && result.left.problems.map((p) => p.path)).toEqual(['spec.roles[2]']);
+  });
+
+  it('compares structured items by their key and describes them by it', () => {
+    const rule = { service: 'compute', method: 'GET' };
+    const result = decode(Rules, { spec: { rules: [rule, { service: 'image', method: 'GET' }, { ...rule }] } });
+    expect(isLeft(result) && result.left.message).toBe('spec.rules[2]: duplicate of spec.rules[0] ("GET compute")');
+  });
+
+  it('accepts distinct items and keeps the inner list rules', () => {
+    expect(isRight(decode(Roles, { spec: { roles: ['admin', 'service'] } }))).toBe(true);
+    expect(isLeft(decode(Roles, { spec: { roles: [] } }))).toBe(true);
+    expect(uniqueList(t.array(t.string)).is(['a', 'a'])).toBe(false);
+    expect(uniqueList(t.array(t.string)).is(['a', 'b'])).toBe(true);
+  });
+
+  it('accepts exactly the lists without repeats', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd')), (roles) => {
+        expect(isRight(decode(uniqueList(t.array(t.string)), roles))).toBe(new Set(roles).size === roles.length);
+      }),
+    );
+  });
+});
+
+describe('kubernetesName', () => {
+  const Ref = t.type({ spec: t.type({ secret: kubernetesName() }) });
+
+  it.each([['osp-secret'], ['a'], ['a.b-c.d0'], ['x'.repeat(253)]])('accepts name %#', (name) => {
+    expect(isRight(decode(Ref, { spec: { secret: name } }))).toBe(true);
+  });
+
+  it.each([['a\\b'], [''], ['Upper'], ['-a'], ['a-'], ['a..b'], ['a_b'], ['x'.repeat(254)]])('rejects name %#, naming the field', (name) => {
+    const result = decode(Ref, { spec: { secret: name } });
+    expect(isLeft(result) && result.left.problems.map((p) => p.path)).toEqual(['spec.secret']);
+    expect(isLeft(result) && result.left.message).toMatch(/^spec\.secret: expected a Kubernetes object name \(/);
   });
 });
