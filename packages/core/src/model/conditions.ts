@@ -1,3 +1,5 @@
+import { escapeInvisible } from './text.js';
+
 /** A Kubernetes condition as metav1.Condition defines it. (A type, not an interface, so it is plain JSON data.) */
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
 export type Condition = {
@@ -20,6 +22,24 @@ export function formatTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
+const STATUSES: readonly unknown[] = ['True', 'False', 'Unknown'] satisfies ConditionStatus[];
+
+/**
+ * The conditions of a status read from the API server, which may come from another controller or an older
+ * schema: entries without a string type, a known status and a transition time are dropped (they are no
+ * conditions), a missing reason or message reads as empty, other fields (openstack's `severity`) are kept.
+ */
+export function readConditions(raw: unknown): Condition[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((entry: unknown): Condition[] => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const fields = entry as Record<string, unknown>;
+    const { type, status, lastTransitionTime, reason, message } = fields;
+    if (typeof type !== 'string' || !STATUSES.includes(status) || typeof lastTransitionTime !== 'string') return [];
+    return [{ ...fields, type, status: status as ConditionStatus, lastTransitionTime, reason: typeof reason === 'string' ? reason : '', message: typeof message === 'string' ? message : '' }];
+  });
+}
+
 export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
   return conditions?.find((c) => c.type === type);
 }
@@ -31,13 +51,14 @@ export function isConditionTrue(conditions: readonly Condition[] | undefined, ty
 /**
  * Sets one condition with metav1 semantics: `lastTransitionTime` is kept unless the status flips (a new
  * condition gets `now`); reason, message and observedGeneration are always updated. Order is kept; a new
- * type is appended.
+ * type is appended. Every condition any controller writes passes here, so this is where text that came from
+ * users or servers (names, spec values, error messages) has its controls and bidi characters escaped.
  */
 export function setCondition(conditions: readonly Condition[] | undefined, desired: DesiredCondition, now: Date): Condition[] {
   const current = conditions ?? [];
   const existing = findCondition(current, desired.type);
   const lastTransitionTime = existing?.status === desired.status ? existing.lastTransitionTime : formatTime(now);
-  const next: Condition = { ...desired, lastTransitionTime };
+  const next: Condition = { ...desired, reason: escapeInvisible(desired.reason), message: escapeInvisible(desired.message), lastTransitionTime };
   return existing === undefined ? [...current, next] : current.map((c) => (c.type === desired.type ? next : c));
 }
 

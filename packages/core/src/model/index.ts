@@ -4,3 +4,4 @@ export * from './duration.js';
 export * from './refs.js';
 export * from './sensitive.js';
 export * from './codec.js';
+export * from './text.js';

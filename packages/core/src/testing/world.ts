@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { apiVersionOf, coreTypes, objectKey, type ObjectRef, type ResourceType } from '../model/refs.js';
 import { Sensitive, sensitive } from '../model/sensitive.js';
+import { eventNote } from '../model/text.js';
 import { deepEqual } from '../plan/equality.js';
 import { applyMergePatch, mergePatch } from '../plan/merge-patch.js';
 import { hasLabels, type KubeObject, type ObjectMeta } from '../plan/kubernetes.js';
@@ -232,7 +233,7 @@ export class InMemoryWorld {
         return Promise.resolve({ outcome: 'applied', outputs: {} });
       },
       'k8s.event': (action) => {
-        this.events.push({ reason: action.reason, type: action.type, note: action.note, regarding: objectKey(action.regarding.namespace, action.regarding.name) });
+        this.events.push({ reason: action.reason, type: action.type, note: eventNote(action.note), regarding: objectKey(action.regarding.namespace, action.regarding.name) });
         return Promise.resolve({ outcome: 'applied', outputs: {} });
       },
       'keystone.authenticate': (action) => {

@@ -130,6 +130,16 @@ describe('Kubernetes handlers against the real API server', () => {
     expect(events.items).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'Tested', note: 'an event from the test', reportingController: 'keyward.dev/test', regarding: expect.objectContaining({ uid: owner.metadata.uid }) })]));
   });
 
+  it('events: a note carrying controls or bidi overrides from user input is written escaped', async () => {
+    const owner = await client.create(configMapRef('bidi'), { metadata: { name: 'bidi' } });
+    const result = await run({ kind: 'k8s.event', regarding: { ...configMapRef('bidi'), uid: owner.metadata.uid }, type: 'Warning', reason: 'Escaped', note: 'user \u202Etxt.exe\u202C\nsecond line', action: 'Test' });
+    expect(result.error).toBeUndefined();
+    const events = await client.raw<{ items: { reason: string; note: string }[] }>({
+      method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events',
+    });
+    expect(events.items.filter((e) => e.reason === 'Escaped').map((e) => e.note)).toEqual(['user \\u{202E}txt.exe\\u{202C}\\u{000A}second line']);
+  });
+
   it('references and compensation: a later step uses an earlier output; a failure undoes what was applied', async () => {
     const plan = new PlanBuilder();
     const owner = plan.add(

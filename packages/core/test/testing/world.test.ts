@@ -21,6 +21,14 @@ function ensureConfigMap(observed: KubeObject | undefined, data: Record<string, 
 }
 
 describe('InMemoryWorld', () => {
+  it('records an event note as the real handler writes it: escaped', async () => {
+    const world = new InMemoryWorld();
+    const plan = new PlanBuilder();
+    plan.add({ kind: 'k8s.event', regarding: ref('target'), type: 'Warning', reason: 'InvalidSpec', note: 'secret "a\u202Eb" is\ninvalid', action: 'Validate' }, 'tell');
+    await world.run(plan.build());
+    expect(world.events.map((e) => e.note)).toEqual(['secret "a\\u{202E}b" is\\u{000A}invalid']);
+  });
+
   it('supports convergence tests: reconcile, apply, reconcile again gives nothing to do', async () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }).filter((k) => /^[a-z]+$/.test(k)), fc.string(), { maxKeys: 4 }), async (data) => {

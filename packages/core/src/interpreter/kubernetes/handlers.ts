@@ -9,6 +9,7 @@ import { mergePatch } from '../../plan/merge-patch.js';
 import { resourcePath } from './paths.js';
 import { coreTypes } from '../../model/refs.js';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '../../model/names.js';
+import { eventNote } from '../../model/text.js';
 import { randomBytes } from 'node:crypto';
 
 export type KubernetesActionKind =
@@ -155,7 +156,7 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
           reportingInstance: options.reportingInstance,
           action: action.action,
           reason: action.reason,
-          note: action.note.slice(0, 1024),
+          note: eventNote(action.note),
           type: action.type,
           regarding: {
             apiVersion: regarding.type.group === '' ? regarding.type.version : `${regarding.type.group}/${regarding.type.version}`,
