@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { integerInRange, minLengthArray, minLengthString, oneOf, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
+import { integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
 
 /** Secret key holding the application credential's ID (upstream's ACIDSecretKey). */
 export const ACIDSecretKey = 'AC_ID';
@@ -64,17 +64,27 @@ export const AccessRuleCodec = t.type({
   method: oneOf(HTTP_METHODS),
 });
 
+/**
+ * The longest credential lifetime: 100 years. Keystone parses expires_at as a Python datetime (years up to
+ * 9999, and only four-digit ones), so an unbounded lifetime either fails in Keystone or, beyond 275,760
+ * years, cannot even be computed; 100 years is far beyond any sensible rotation and stays far inside both.
+ */
+export const MAX_EXPIRATION_DAYS = 36_500;
+
+/** Keystone stores one row per role and per access rule of a credential: a repeat fails the whole create. */
+const accessRuleKey = (rule: t.TypeOf<typeof AccessRuleCodec>): string => `${rule.method} ${rule.service} ${rule.path}`;
+
 const SpecFields = t.intersection([
   t.type({
-    secret: minLengthString(1),
+    secret: kubernetesName(),
     passwordSelector: minLengthString(1),
     userName: minLengthString(1),
-    expirationDays: withDefault(integerInRange(2), 365),
-    gracePeriodDays: withDefault(integerInRange(1), 182),
-    roles: minLengthArray(minLengthString(1), 1),
+    expirationDays: withDefault(integerInRange(2, MAX_EXPIRATION_DAYS), 365),
+    gracePeriodDays: withDefault(integerInRange(1, MAX_EXPIRATION_DAYS - 1), 182),
+    roles: uniqueList(minLengthArray(minLengthString(1), 1)),
     unrestricted: withDefault(t.boolean, false),
   }),
-  t.partial({ accessRules: t.array(AccessRuleCodec) }),
+  t.partial({ accessRules: uniqueList(t.array(AccessRuleCodec), accessRuleKey) }),
 ]);
 
 export const GRACE_PERIOD_MESSAGE = 'gracePeriodDays must be smaller than expirationDays';

@@ -1,5 +1,5 @@
-import { conditionSchema, namespacedCrd, type PrinterColumn } from '@keyward/core';
-import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, appCredType, keystoneApiType } from './api.js';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd, type PrinterColumn } from '@keyward/core';
+import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_EXPIRATION_DAYS, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const text = { type: 'string' };
@@ -30,21 +30,24 @@ export const appCredCrd = namespacedCrd({
   ],
   schema: {
     description: 'KeystoneApplicationCredential: a Keystone application credential kept in an immutable Secret and rotated before it expires.',
+    required: ['spec'],
     spec: {
       type: 'object',
       required: ['secret', 'passwordSelector', 'userName', 'roles'],
       'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE }],
       properties: {
-        secret: { type: 'string', minLength: 1, description: 'Secret holding the service user password.' },
+        secret: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Secret holding the service user password.' },
         passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
         userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
-        expirationDays: { type: 'integer', minimum: 2, default: 365, description: 'Lifetime of each credential in days.' },
-        gracePeriodDays: { type: 'integer', minimum: 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
-        roles: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'Roles the credential carries.' },
+        expirationDays: { type: 'integer', minimum: 2, maximum: MAX_EXPIRATION_DAYS, default: 365, description: 'Lifetime of each credential in days (at most 100 years).' },
+        gracePeriodDays: { type: 'integer', minimum: 1, maximum: MAX_EXPIRATION_DAYS - 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
+        roles: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, 'x-kubernetes-list-type': 'set', description: 'Roles the credential carries, each once.' },
         unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts.' },
         accessRules: {
           type: 'array',
-          description: 'APIs the credential may call; all when empty.',
+          description: 'APIs the credential may call, each rule once; all when empty.',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['service', 'path', 'method'],
           items: {
             type: 'object',
             required: ['service', 'path', 'method'],

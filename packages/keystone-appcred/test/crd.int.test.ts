@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
 import { KeywardError, KubeClient } from '@keyward/core/interpreter';
-import { appCredType } from '../src/api.js';
+import { MAX_EXPIRATION_DAYS, appCredType } from '../src/api.js';
 import { decodeAppCred } from '../src/decode.js';
 import { baseSpec } from './harness.js';
 
@@ -18,25 +18,42 @@ afterAll(() => {
   client.close();
 });
 
-/** [description, spec, field the rejection must name (undefined: valid)] */
-const cases: [string, Record<string, unknown>, string | undefined][] = [
-  ['a full spec', { ...baseSpec, accessRules: [{ service: 'compute', path: '/servers', method: 'GET' }] }, undefined],
+const rule = { service: 'compute', path: '/servers', method: 'GET' };
+
+/**
+ * [description, spec, path the rejection must name as "<path>:" on both sides (undefined: valid)]. A CEL rule
+ * speaks its own message, which both sides must contain instead.
+ */
+const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
+  ['a full spec', { ...baseSpec, accessRules: [rule] }, undefined],
   ['defaults left out', { secret: 's', passwordSelector: 'p', userName: 'u', roles: ['service'] }, undefined],
+  ['the longest lifetime and grace period', { ...baseSpec, expirationDays: MAX_EXPIRATION_DAYS, gracePeriodDays: MAX_EXPIRATION_DAYS - 1 }, undefined],
+  ['a dotted password Secret name', { ...baseSpec, secret: 'osp.secret-2' }, undefined],
+  ['two access rules that differ only in method', { ...baseSpec, accessRules: [rule, { ...rule, method: 'POST' }] }, undefined],
   ['gracePeriodDays equal to expirationDays', { ...baseSpec, expirationDays: 10, gracePeriodDays: 10 }, 'gracePeriodDays must be smaller than expirationDays'],
   ['a default grace period longer than a short expiry', { ...baseSpec, expirationDays: 30, gracePeriodDays: undefined }, 'gracePeriodDays must be smaller than expirationDays'],
-  ['expirationDays below 2', { ...baseSpec, expirationDays: 1, gracePeriodDays: 1 }, 'expirationDays'],
-  ['gracePeriodDays below 1', { ...baseSpec, gracePeriodDays: 0 }, 'gracePeriodDays'],
-  ['no roles', { ...baseSpec, roles: [] }, 'roles'],
-  ['no userName', { ...baseSpec, userName: undefined }, 'userName'],
-  ['an empty secret name', { ...baseSpec, secret: '' }, 'secret'],
-  ['an unknown access rule method', { ...baseSpec, accessRules: [{ service: 'compute', path: '/x', method: 'FETCH' }] }, 'accessRules[0].method'],
-  ['a string where a number belongs', { ...baseSpec, expirationDays: 'many' }, 'expirationDays'],
+  ['expirationDays below 2', { ...baseSpec, expirationDays: 1, gracePeriodDays: 1 }, 'spec.expirationDays'],
+  ['expirationDays beyond 100 years', { ...baseSpec, expirationDays: MAX_EXPIRATION_DAYS + 1 }, 'spec.expirationDays'],
+  ['expirationDays beyond 2^53', { ...baseSpec, expirationDays: 2 ** 53 + 2 }, 'spec.expirationDays'],
+  ['gracePeriodDays below 1', { ...baseSpec, gracePeriodDays: 0 }, 'spec.gracePeriodDays'],
+  ['gracePeriodDays of 100 years', { ...baseSpec, expirationDays: MAX_EXPIRATION_DAYS, gracePeriodDays: MAX_EXPIRATION_DAYS }, 'spec.gracePeriodDays'],
+  ['no roles', { ...baseSpec, roles: [] }, 'spec.roles'],
+  ['a role listed twice', { ...baseSpec, roles: ['service', 'admin', 'service'] }, 'spec.roles[2]'],
+  ['an access rule listed twice', { ...baseSpec, accessRules: [rule, { ...rule }] }, 'spec.accessRules[1]'],
+  ['no userName', { ...baseSpec, userName: undefined }, 'spec.userName'],
+  ['an empty secret name', { ...baseSpec, secret: '' }, 'spec.secret'],
+  ['a secret name with a backslash', { ...baseSpec, secret: 'osp\\secret' }, 'spec.secret'],
+  ['a secret name with capitals', { ...baseSpec, secret: 'OSP-secret' }, 'spec.secret'],
+  ['a secret name longer than 253 characters', { ...baseSpec, secret: 'o'.repeat(254) }, 'spec.secret'],
+  ['an unknown access rule method', { ...baseSpec, accessRules: [{ service: 'compute', path: '/x', method: 'FETCH' }] }, 'spec.accessRules[0].method'],
+  ['a string where a number belongs', { ...baseSpec, expirationDays: 'many' }, 'spec.expirationDays'],
+  ['no spec', undefined, 'spec'],
 ];
 
 describe('the KeystoneApplicationCredential CRD and the codec agree', () => {
   it.each(cases)('on %s', async (_name, spec, field) => {
     const name = `cr-${String(cases.findIndex(([n]) => n === _name))}`;
-    const body = { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name, namespace }, spec };
+    const body = { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name, namespace }, ...(spec === undefined ? {} : { spec }) };
     const server = await client.create({ type: appCredType, namespace, name }, body).then(
       (created) => ({ accepted: true as const, created }),
       (error: unknown) => ({ accepted: false as const, error }),
@@ -51,12 +68,12 @@ describe('the KeystoneApplicationCredential CRD and the codec agree', () => {
     const error = server.accepted ? undefined : server.error;
     expect(error).toBeInstanceOf(KeywardError);
     expect((error as KeywardError).code).toBe(422);
-    // The server names fields as spec.<path>; a CEL rule speaks its own message.
-    expect((error as KeywardError).message).toContain(field.includes(' ') ? field : `spec.${field}`);
+    const named = field.includes(' ') ? field : `${field}:`;
+    expect((error as KeywardError).message).toContain(named);
 
     // The codec sees what the server would have stored: the same defaults applied.
     const decoded = decodeAppCred({ ...body, metadata: { ...body.metadata, uid: 'u', generation: 1 } });
     expect(isLeft(decoded)).toBe(true);
-    if (isLeft(decoded)) expect(decoded.left.message).toContain(field);
+    if (isLeft(decoded)) expect(decoded.left.message).toContain(named);
   });
 });

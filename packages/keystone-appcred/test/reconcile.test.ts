@@ -79,8 +79,8 @@ describe('creating a credential', () => {
   it('converges for any valid spec: reconcile, apply, reconcile again gives nothing to do', async () => {
     const rule = fc.record({ service: fc.constantFrom('compute', 'image'), path: fc.constantFrom('/servers', '/v2/**'), method: fc.constantFrom('GET', 'POST') });
     const spec = fc.record({
-      roles: fc.array(fc.constantFrom('service', 'admin', 'reader'), { minLength: 1, maxLength: 3 }),
-      accessRules: fc.option(fc.array(rule, { maxLength: 2 }), { nil: undefined }),
+      roles: fc.uniqueArray(fc.constantFrom('service', 'admin', 'reader'), { minLength: 1, maxLength: 3 }),
+      accessRules: fc.option(fc.uniqueArray(rule, { maxLength: 2, selector: (r) => `${r.method} ${r.service} ${r.path}` }), { nil: undefined }),
       unrestricted: fc.boolean(),
       expirationDays: fc.integer({ min: 2, max: 800 }),
     }).chain((s) => fc.integer({ min: 1, max: s.expirationDays - 1 }).map((gracePeriodDays) => ({ ...baseSpec, ...s, gracePeriodDays })));

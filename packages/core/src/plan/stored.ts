@@ -69,8 +69,11 @@ export function namespacedCrd(options: {
   readonly singular: string;
   readonly shortNames?: readonly string[];
   readonly printerColumns?: readonly PrinterColumn[];
-  /** The OpenAPI schemas of spec and status; the object envelope (apiVersion, kind, metadata) is added here. */
-  readonly schema: { readonly description?: string; readonly spec: object; readonly status: object };
+  /**
+   * The OpenAPI schemas of spec and status; the object envelope (apiVersion, kind, metadata) is added here.
+   * `required: ['spec']` makes the API server refuse an object without a spec, as a codec that needs one does.
+   */
+  readonly schema: { readonly description?: string; readonly required?: readonly 'spec'[]; readonly spec: object; readonly status: object };
 }) {
   const { type } = options;
   return {
@@ -98,6 +101,7 @@ export function namespacedCrd(options: {
             openAPIV3Schema: {
               type: 'object',
               ...(options.schema.description === undefined ? {} : { description: options.schema.description }),
+              ...(options.schema.required === undefined ? {} : { required: options.schema.required }),
               properties: {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },
