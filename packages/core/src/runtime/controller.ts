@@ -7,6 +7,7 @@ import { requeueAfterMs, type Plan } from '../plan/plan.js';
 import type { Queries } from '../plan/queries.js';
 import { interpret, toKeywardError } from '../interpreter/interpret.js';
 import type { KubeClient } from '../interpreter/kubernetes/client.js';
+import type { KeywardErrorFields } from '../interpreter/errors.js';
 import type { Handlers, PlanResult, StepResult } from '../interpreter/types.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
@@ -57,6 +58,19 @@ export interface ControllerOptions<C> {
   readonly observer?: ControllerObserver;
   readonly now?: () => Date;
   readonly entropy?: () => Uint8Array;
+}
+
+/** Whether an update changed what a reconcile acts on: the spec (generation) or whether the object is being deleted. */
+function specOrLifecycleChanged(old: KubeObject, object: KubeObject): boolean {
+  return old.metadata.generation !== object.metadata.generation || (old.metadata.deletionTimestamp === undefined) !== (object.metadata.deletionTimestamp === undefined);
+}
+
+/**
+ * A Kubernetes Conflict: the plan was made from a cache behind a write. Another API's 409 (Keystone's "a
+ * credential of this name exists", say) is a real failure that status must report.
+ */
+function isStaleView(error: KeywardErrorFields): boolean {
+  return error.api === 'kubernetes' && error.reason === 'Conflict';
 }
 
 /** Ids that tie one reconcile's log lines together: a random prefix per controller and a counter (no syscall per reconcile). */
@@ -201,7 +215,10 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       void this.sweepOrphans(key);
       return;
     }
-    this.#queue.add(key);
+    // A change that leaves spec and lifecycle alone (status, finalizers, labels: mostly our own writes) cannot
+    // have fixed a failure, so it does not cut the key's backoff short.
+    if (event.type === 'updated' && !specOrLifecycleChanged(event.old, event.object)) this.#queue.addUnlessBackingOff(key);
+    else this.#queue.add(key);
   }
 
   async #process(key: string): Promise<void> {
@@ -240,7 +257,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       observed = await this.#queries.run(this.#definition.observe(primary, this.#options.config));
     } catch (error) {
       const failure = toKeywardError(error);
-      return this.#fail(primary, { step: 'read the current state', action: 'observe', reason: failure.reason, message: failure.message, retryable: failure.retryable }, now, logger);
+      return this.#fail(primary, { step: 'read the current state', action: 'observe', reason: failure.reason, message: failure.message, retryable: failure.retryable }, isStaleView(failure), now, logger);
     }
     const plan = this.#definition.reconcile(reconcileInput({ primary, observed, now, config: this.#options.config }, this.#options.entropy ?? (() => randomBytes(32))));
     const outcome = await this.#run(plan, logger);
@@ -251,6 +268,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
         ...(await this.#fail(
           primary,
           { step: failed?.summary ?? 'unknown step', action: failed?.kind ?? 'unknown', reason: error?.reason ?? 'Unknown', message: error?.message ?? 'unknown error', retryable: error?.retryable ?? true },
+          error !== undefined && isStaleView(error),
           now,
           logger,
         )),
@@ -262,8 +280,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     return { result: requeue === undefined ? 'success' : 'requeue', plan, outcome, ...(requeue === undefined ? {} : { requeueAfterMs: requeue }) };
   }
 
-  async #fail(primary: P, failure: PlanFailure, now: Date, logger: RuntimeLogger): Promise<{ result: 'error' }> {
-    if (failure.reason === 'Conflict') {
+  async #fail(primary: P, failure: PlanFailure, staleView: boolean, now: Date, logger: RuntimeLogger): Promise<{ result: 'error' }> {
+    if (staleView) {
       // The plan was made from a cache that had not caught up with a write (often our own): nothing is wrong,
       // the next attempt sees the newer object. Reporting it in status would only make the status flap.
       logger.debug('stale view of the object; retrying', { step: failure.step });

@@ -74,6 +74,8 @@ export class WorkQueue<K extends string = string> {
   /** Delayed keys and their live due entry; heap entries not found here are superseded. */
   private readonly waiting = new Map<K, Due<K>>();
   private readonly heap = new DueHeap<K>();
+  /** Keys given to addUnlessBackingOff while being processed: queued when the run ends, unless it failed. */
+  private readonly heldUntilDone = new Set<K>();
   private seq = 0;
   private timer: { readonly handle: unknown; readonly at: number } | undefined;
 
@@ -94,6 +96,21 @@ export class WorkQueue<K extends string = string> {
     // Due now is earlier than any pending delay, which is therefore superseded (and may have set the timer).
     if (this.waiting.delete(key)) this.arm();
     this.enqueue(key);
+  }
+
+  /**
+   * Queues `key` now unless it is waiting out the backoff of a failure: for changes that cannot have fixed
+   * what failed (a controller's own status writes), so they never cut a backoff short. A key being processed
+   * is queued when its run ends, unless that run failed.
+   */
+  addUnlessBackingOff(key: K): void {
+    if (this.stopped) return;
+    if (this.running.has(key)) {
+      this.heldUntilDone.add(key);
+      return;
+    }
+    if (this.backoff.failures(key) > 0 && this.waiting.has(key)) return;
+    this.add(key);
   }
 
   /** Queues `key` once `delayMs` has passed, unless it is already due sooner. */
@@ -145,6 +162,7 @@ export class WorkQueue<K extends string = string> {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer.handle);
     this.timer = undefined;
     this.waiting.clear();
+    this.heldUntilDone.clear();
     this.heap.reset([]);
     this.queued.clear();
     this.ready = [];
@@ -217,7 +235,10 @@ export class WorkQueue<K extends string = string> {
 
   private done(key: K): void {
     this.running.delete(key);
+    // The process has recorded its outcome by now (forget or addRateLimited), so failures() tells how it went.
+    const held = this.heldUntilDone.delete(key) && this.backoff.failures(key) === 0;
     if (this.queued.has(key)) this.ready.push(key);
+    else if (held) this.enqueue(key);
     this.pump();
   }
 

@@ -402,6 +402,48 @@ describe('WorkQueue', () => {
       expect(t.calls.map((call) => call.at).slice(0, 6)).toEqual([0, 5, 15, 35, 55, 75]);
     });
 
+    it('keeps backing off when a failing run wakes its own key (a status write it made), and wakes it after a success', async () => {
+      const t = setup();
+      let failing = true;
+      let writes = true;
+      t.onCall((key) => {
+        // As a watch event of the run's own write arrives while it runs, before the outcome is recorded.
+        if (writes) t.queue.addUnlessBackingOff(key);
+        if (failing) t.queue.addRateLimited(key);
+        else {
+          t.queue.forget(key);
+          // Converged: the next run has nothing to write.
+          writes = false;
+        }
+      });
+      t.queue.add('a');
+      await t.clock.advance(34);
+      expect(t.calls.map((call) => call.at)).toEqual([0, 5, 15]);
+
+      // Woken while waiting out a failure: stays on its schedule.
+      t.queue.addUnlessBackingOff('a');
+      await t.clock.advance(1);
+      expect(t.calls.map((call) => call.at)).toEqual([0, 5, 15, 35]);
+
+      // A success that wrote is followed by the run its write asks for; that one writes nothing.
+      failing = false;
+      await t.clock.advance(75);
+      expect(t.calls.map((call) => call.at).slice(4)).toEqual([75, 75]);
+    });
+
+    it('lets any other change cut a backoff short', async () => {
+      const t = setup();
+      t.onCall((key) => {
+        t.queue.addRateLimited(key);
+      });
+      t.queue.add('a');
+      await t.clock.advance(16);
+      expect(t.calls.map((call) => call.at)).toEqual([0, 5, 15]);
+      t.queue.add('a');
+      await t.clock.advance(0);
+      expect(t.calls.map((call) => call.at)).toEqual([0, 5, 15, 16]);
+    });
+
     it('backs off each key on its own', () => {
       const t = setup();
       t.queue.addRateLimited('a');

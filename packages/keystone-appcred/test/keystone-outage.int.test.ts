@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import { createWriteStream } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { adminKubeConfig, createTestNamespace, testLogFile, waitFor } from '@keyward/test-env';
+import { coreTypes, findCondition } from '@keyward/core';
+import { KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { Controller, createLogger } from '@keyward/core/runtime';
+import { appCredType } from '../src/api.js';
+import { appCredController } from '../src/controller.js';
+import { readStatus } from '../src/decode.js';
+
+// Keystone behind a load balancer whose backends are all down: every request is answered 503 and counted.
+const CRS = 8;
+const BASE_MS = 1_000;
+let kube: KubeClient;
+let namespace: string;
+let keystone: Server;
+let requests = 0;
+let controller: { stop(): Promise<void> } | undefined;
+
+const names = Array.from({ length: CRS }, (_, i) => `ac-outage-${String(i)}`);
+const crRef = (name: string) => ({ type: appCredType, namespace, name });
+
+async function failureRecorded(name: string): Promise<string | undefined> {
+  const object = await kube.get(crRef(name));
+  const condition = findCondition(readStatus(object?.['status']).conditions, 'KeystoneApplicationCredentialReady');
+  return condition?.status === 'False' ? object?.metadata.resourceVersion : undefined;
+}
+
+beforeAll(async () => {
+  keystone = createServer((_request, response) => {
+    requests++;
+    response.writeHead(503, { 'content-type': 'text/plain' }).end('no healthy upstream');
+  });
+  await new Promise<void>((resolve) => keystone.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${String((keystone.address() as AddressInfo).port)}/v3`;
+
+  kube = new KubeClient(adminKubeConfig());
+  namespace = await createTestNamespace('outage');
+  await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: 'not-used-keystone-is-down' } });
+  const keystoneAccess = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+  const created = new Controller(appCredController, {
+    kube,
+    handlers: standardHandlers({ kube, ...keystoneAccess, reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }),
+    keystone: keystoneAccess,
+    config: { revokeOnDelete: false, keystoneRetryMs: 1_000, keystoneUrl: url },
+    namespace,
+    backoff: { baseMs: BASE_MS, maxMs: 600_000 },
+    logger: createLogger({ level: 'debug', stream: createWriteStream(testLogFile('appcred-outage')) }),
+  });
+  await created.start();
+  controller = created;
+}, 120_000);
+
+afterAll(async () => {
+  await controller?.stop();
+  kube.close();
+  await new Promise((resolve) => keystone.close(resolve));
+});
+
+describe('Keystone down', () => {
+  it('retries each CR with exponential backoff that its own status writes do not cut short, and stops writing status', async () => {
+    const started = performance.now();
+    for (const name of names) {
+      await kube.create(crRef(name), {
+        apiVersion: 'keystone.openstack.org/v1beta1',
+        kind: 'KeystoneApplicationCredential',
+        metadata: { name },
+        spec: { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName: 'nobody', roles: ['service'] },
+      });
+    }
+    const versions = await Promise.all(names.map((name) => waitFor(() => failureRecorded(name), { what: `${name} to report the outage`, timeoutMs: 60_000, intervalMs: 200 })));
+
+    // Watch a while longer: the retries spread out, and nothing new is known, so nothing is written.
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    const elapsed = performance.now() - started;
+    const after = await Promise.all(names.map((name) => kube.get(crRef(name))));
+    expect(after.map((object) => object?.metadata.resourceVersion)).toEqual(versions);
+
+    // The k-th retry of a key comes BASE_MS * (2^k - 1) after its first attempt, so in `elapsed` a key makes
+    // at most log2(elapsed / BASE_MS + 1) + 1 attempts, one request each (a login is not retried inside).
+    // A slower machine makes fewer; a backoff that our own writes cut short makes one per round trip.
+    const attemptsPerKey = Math.floor(Math.log2(elapsed / BASE_MS + 1)) + 1;
+    expect(requests).toBeGreaterThanOrEqual(CRS);
+    expect(requests).toBeLessThanOrEqual(CRS * attemptsPerKey);
+  });
+});
