@@ -163,7 +163,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     }
     await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
     this.#queue.start((key) => this.#process(key), { concurrency: this.#options.concurrency ?? 2 });
-    await this.sweepOrphans();
+    this.#enqueueOrphanOwners();
     this.#resync = setInterval(() => { this.resync(); }, this.#options.resyncPeriodMs ?? 600_000);
     this.#resync.unref();
     this.#logger.info('controller started', { objects: this.#primary.keys().length });
@@ -179,26 +179,47 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     this.#logger.info('controller stopped');
   }
 
-  /** Enqueues every primary object and sweeps orphans (what the periodic resync does). */
+  /** Enqueues every primary object and the owners of orphans (what the periodic resync does). */
   resync(): void {
     for (const key of this.#primary.keys()) this.#queue.add(key);
-    void this.sweepOrphans();
+    this.#enqueueOrphanOwners();
   }
 
-  /** Removes secondary objects whose primary object no longer exists (see ControllerDefinition.orphans). */
-  async sweepOrphans(onlyOwner?: string): Promise<void> {
+  /**
+   * Enqueues the (missing) owner of every orphan, a secondary object whose primary object no longer exists
+   * (see ControllerDefinition.orphans): its key's run removes them, and retries with backoff like any reconcile.
+   */
+  #enqueueOrphanOwners(): void {
+    const orphans = this.#orphanWatch();
+    if (orphans === undefined) return;
+    for (const object of orphans.informer.list()) {
+      const owner = orphans.ownerOf(object);
+      if (owner === undefined) continue;
+      const { namespace, name } = splitKey(owner);
+      if (this.#primary.get(namespace, name) === undefined) this.#queue.add(owner);
+    }
+  }
+
+  #orphanWatch(): (NonNullable<ControllerDefinition<P, Q, C>['orphans']> & { readonly informer: Informer }) | undefined {
     const orphans = this.#definition.orphans;
     const informer = orphans === undefined ? undefined : this.#secondary[orphans.watch]?.informer;
-    if (orphans === undefined || informer === undefined) return;
-    for (const object of informer.list()) {
-      const owner = orphans.ownerOf(object);
-      if (owner === undefined || (onlyOwner !== undefined && owner !== onlyOwner)) continue;
-      const { namespace, name } = splitKey(owner);
-      if (this.#primary.get(namespace, name) !== undefined) continue;
-      const logger = this.#logger.child({ key: owner });
+    return orphans === undefined || informer === undefined ? undefined : { ...orphans, informer };
+  }
+
+  /** Removes the orphans of a primary object that is gone; 'error' when one could not be removed. */
+  async #removeOrphans(owner: string): Promise<{ result: 'gone' | 'error' }> {
+    const orphans = this.#orphanWatch();
+    if (orphans === undefined) return { result: 'gone' };
+    let result: 'gone' | 'error' = 'gone';
+    for (const object of orphans.informer.list()) {
+      if (orphans.ownerOf(object) !== owner) continue;
+      const logger = this.#logger.child({ key: owner, reconcileId: this.#reconcileIds.next() });
       const outcome = await this.#run(orphans.orphaned(object, owner), logger);
-      if (!outcome.ok) logger.warn('could not remove an orphan', { object: object.metadata.name, problem: outcome.error?.message });
+      if (outcome.ok) continue;
+      logger.warn('could not remove an orphan; will retry', { object: object.metadata.name, problem: outcome.error?.message });
+      result = 'error';
     }
+    return { result };
   }
 
   /** Keys waiting, scheduled and running: for readiness and tests. */
@@ -212,7 +233,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       this.#invalid.delete(key);
       this.#queue.forget(key);
       this.#references.forget(key);
-      void this.sweepOrphans(key);
+      // The key's next run finds the object gone and removes its orphans.
+      this.#queue.add(key);
       return;
     }
     // A change that leaves spec and lifecycle alone (status, finalizers, labels: mostly our own writes) cannot
@@ -234,7 +256,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   async reconcileKey(key: string): Promise<{ result: ReconcileResult; plan?: Plan; outcome?: PlanResult; requeueAfterMs?: number }> {
     const { namespace, name } = splitKey(key);
     const object = this.#primary.get(namespace, name);
-    if (object === undefined) return { result: 'gone' };
+    if (object === undefined) return this.#removeOrphans(key);
     const logger = this.#logger.child({ key, reconcileId: this.#reconcileIds.next() });
     const now = this.#options.now?.() ?? new Date();
 
