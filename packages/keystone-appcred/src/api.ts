@@ -51,6 +51,15 @@ export function serviceOf(crName: string): string {
   return crName.startsWith('ac-') ? crName.slice(3) : crName;
 }
 
+/**
+ * Only the CR named `ac-<service>` manages the credentials and Secrets of `<service>`. Both `foo` and
+ * `ac-foo` would be for service `foo`, and two CRs of one service revoke each other's credentials; consumers
+ * and the upstream operators find a service's CR by this name (getACCRName), so it is the one that owns it.
+ */
+export function managesService(crName: string): boolean {
+  return crName.startsWith('ac-') && crName.length > 3;
+}
+
 /** The immutable Secret of one credential: `ac-<service>-<first 5 characters of its ID>-secret`. */
 export function credentialSecretName(service: string, acID: string): string {
   return `ac-${service}-${acID.slice(0, 5)}-secret`;

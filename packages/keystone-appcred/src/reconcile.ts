@@ -3,6 +3,7 @@ import {
   PlanBuilder,
   addFreshnessGuard,
   addStatusIfChanged,
+  deepEqual,
   coreTypes,
   findCondition,
   formatOutput,
@@ -27,6 +28,8 @@ import {
   SERVICE_DOMAIN,
   SERVICE_PROJECT,
   appCredType,
+  getACCRName,
+  managesService,
   serviceOf,
   type AppCredStatus,
   type KeystoneApplicationCredential,
@@ -256,16 +259,22 @@ function maintain(plan: PlanBuilder, input: AppCredInput, url: string): void {
   if (wait !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: wait }, 'rotate when the grace period is reached');
 }
 
+/** Whether the CR is the controller owner of a Secret (it created it). */
+function controls(cr: KeystoneApplicationCredential, secret: KubeObject): boolean {
+  return secret.metadata.ownerReferences?.some((owner) => owner.controller === true && owner.uid === cr.metadata.uid) === true;
+}
+
 /**
  * Deletion: release every Secret of the service (found by label; ones the status names are labelled if they
  * lack it) so garbage collection removes them, optionally revoke their credentials, then let the CR go.
+ * `mine` narrows that to some of them (a CR that does not own its service releases only what it created).
  */
-function release(plan: PlanBuilder, input: AppCredInput): void {
+function release(plan: PlanBuilder, input: AppCredInput, mine: (secret: KubeObject) => boolean = () => true): void {
   const { primary: cr, observed, config } = input;
   if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) return;
   const byName = new Map<string, KubeObject>();
   for (const secret of [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret]) {
-    if (secret !== undefined) byName.set(secret.metadata.name, secret);
+    if (secret !== undefined && mine(secret)) byName.set(secret.metadata.name, secret);
   }
   const secrets = [...byName.values()];
   const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);
@@ -284,10 +293,42 @@ function release(plan: PlanBuilder, input: AppCredInput): void {
   plan.add({ kind: 'k8s.removeFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER }, 'its Secrets are released');
 }
 
+/**
+ * A CR not named `ac-<service>` (see managesService): it is told why nothing happens, once, and touches no
+ * credential or Secret of the service; deleted, it releases only the Secrets it created itself (before this
+ * rule, or under the upstream operator).
+ */
+function refuseName(plan: PlanBuilder, input: AppCredInput): void {
+  const { primary: cr, now } = input;
+  if (cr.metadata.deletionTimestamp !== undefined) {
+    release(plan, input, (secret) => controls(cr, secret));
+    return;
+  }
+  const service = serviceOf(cr.metadata.name);
+  const message = `only the KeystoneApplicationCredential named ${getACCRName(service)} manages the credentials of service ${service}; ` +
+    `this one (${cr.metadata.name}) is ignored, and its existing credentials and Secrets are left as they are`;
+  const keystoneApi = stated(findCondition(cr.status.conditions, CONDITION_KEYSTONE_API_READY), { type: CONDITION_KEYSTONE_API_READY, status: 'Unknown', reason: 'NotChecked', message: 'not checked: the name is not supported' });
+  const status: AppCredStatus = {
+    ...cr.status,
+    observedGeneration: cr.metadata.generation,
+    conditions: conditionsFor(cr.status.conditions, keystoneApi, credentialCondition('False', 'UnsupportedName', message), now),
+  };
+  if (deepEqual(status, cr.status)) return;
+  addStatusIfChanged(plan, crRef(cr), cr.status, status, 'report that the name is not supported');
+  plan.add(
+    { kind: 'k8s.event', regarding: { ...crRef(cr), uid: cr.metadata.uid }, type: 'Warning', reason: 'UnsupportedName', note: message, action: 'Validate' },
+    'tell people why nothing happens',
+  );
+}
+
 /** The pure reconcile of a KeystoneApplicationCredential. */
 export function reconcile(input: AppCredInput): Plan {
   const { primary: cr, observed, now, config } = input;
   const plan = new PlanBuilder();
+  if (!managesService(cr.metadata.name)) {
+    refuseName(plan, input);
+    return plan.build();
+  }
   if (cr.metadata.deletionTimestamp !== undefined) {
     release(plan, input);
     return plan.build();

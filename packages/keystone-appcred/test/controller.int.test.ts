@@ -226,6 +226,22 @@ describe('the KeystoneApplicationCredential controller against the real API serv
     expect(after.secretName).toBe(s.secretName);
   });
 
+  it('lets only ac-<service> own a service: a CR named <service> beside it is told why and revokes nothing', async () => {
+    await createCr('ac-pair');
+    await createCr('pair');
+    const owner = await waitForStatus('ac-pair', 'ac-pair to be Ready', ready);
+    const refused = await waitForStatus('pair', 'pair to be refused', (s) => findCondition(s.conditions, 'KeystoneApplicationCredentialReady')?.reason === 'UnsupportedName');
+    expect(findCondition(refused.conditions, 'KeystoneApplicationCredentialReady')?.message).toContain('only the KeystoneApplicationCredential named ac-pair manages');
+    // Give a fight the time it took before: each used to revoke the other's credential within seconds.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const after = await status('ac-pair');
+    expect(after.acID).toBe(owner.acID);
+    expect(await authenticatesWith(after.secretName ?? '')).toBe(true);
+    expect((await credentialsOf('ac-pair-')).map((c) => c.id)).toEqual([owner.acID]);
+    expect(await credentialsOf('pair-')).toEqual([]);
+    expect((await status('pair')).acID).toBeUndefined();
+  });
+
   it('rejects invalid specs at the API server with the rule message', async () => {
     const error = await kube.create(crRef('ac-invalid'), {
       apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name: 'ac-invalid', namespace },
