@@ -1,8 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import { createPlanCommand, createRunCommand, oneLine, planConfigFrom, runConfigFrom, type ConfigResult, type OperatorConfig, type PlanConfig } from './config.js';
+import { createPlanCommand, createRbacCommand, createRunCommand, oneLine, planConfigFrom, rbacConfigFrom, runConfigFrom, type ConfigResult, type OperatorConfig, type PlanConfig } from './config.js';
 import { crdsYaml } from './crds.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { planCommand } from './plan.js';
+import { rbacYaml } from './rbac-manifests.js';
 import { runOperator } from './run.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import { operatorVersion } from './version.js';
@@ -46,13 +47,16 @@ function createProgram(dependencies: CliDependencies, setStatus: (code: number) 
   const crds = new Command('crds').description('print the CRDs as multi-document YAML').action(() => {
     stdout(crdsYaml());
   });
+  const rbac = createRbacCommand().action((_options: unknown, command: Command) => {
+    stdout(rbacYaml(configOrUsageError(command, rbacConfigFrom(command, env, facts))));
+  });
   const version = new Command('version').description('print the version').action(() => {
     stdout(`keyward ${operatorVersion()}\n`);
   });
   const program = new Command('keyward')
     .description('Declarative reconcilers for identity and credentials on Kubernetes')
     .showHelpAfterError("run 'keyward --help' for usage");
-  for (const command of [program, run, plan, crds, version]) {
+  for (const command of [program, run, plan, crds, rbac, version]) {
     command.exitOverride().configureOutput({
       writeOut: stdout,
       writeErr: dependencies.stderr,

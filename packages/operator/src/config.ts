@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import type { ControllerName } from './controllers.js';
 import { commanderOptions, resolveOptions, type OptionSpecs } from './option-spec.js';
-import { planOptions, runOptions, type LogFormat, type LogLevel, type PlanKind, type PlanOutput } from './options.js';
+import { planOptions, rbacOptions, runOptions, type LogFormat, type LogLevel, type PlanKind, type PlanOutput } from './options.js';
+import type { RbacInstall } from './rbac-manifests.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import type { BindAddress } from './values.js';
 
@@ -55,6 +56,11 @@ export function createPlanCommand(): Command {
   return commandWith('plan', 'show what the controllers would do, without doing it', planOptions);
 }
 
+/** The `rbac` command with its options and help, without an action. */
+export function createRbacCommand(): Command {
+  return commandWith('rbac', 'print the Roles, ClusterRoles and bindings the operator needs as multi-document YAML', rbacOptions);
+}
+
 /**
  * `keyward run`'s configuration from its arguments (those after "run") and environment. Pure: the caller
  * passes process.argv, process.env and detectRuntimeFacts(). Flags override environment variables.
@@ -86,6 +92,12 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
 /** The configuration of a `plan` command that commander has parsed. */
 export function planConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<PlanConfig> {
   const resolved = resolveOptions(planOptions, command.opts(), env, facts);
+  return resolved.ok ? { ok: true, config: deepFreeze({ ...resolved.values }) } : resolved;
+}
+
+/** The install of a `rbac` command that commander has parsed. */
+export function rbacConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<RbacInstall> {
+  const resolved = resolveOptions(rbacOptions, command.opts(), env, facts);
   return resolved.ok ? { ok: true, config: deepFreeze({ ...resolved.values }) } : resolved;
 }
 

@@ -31,6 +31,9 @@ export type PlanOutput = (typeof PLAN_OUTPUTS)[number];
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_ENFORCEMENT_NAMESPACE = 'kuadrant';
 export const DEFAULT_LEASE_NAME = 'keyward-leader';
+/** Where deploy/base puts the operator, its ServiceAccount and its Lease. */
+export const DEFAULT_OPERATOR_NAMESPACE = 'keyward-system';
+export const DEFAULT_SERVICE_ACCOUNT = 'keyward';
 
 /** The default of an option that has none. */
 const absent = (): undefined => undefined;
@@ -115,21 +118,23 @@ export const runOptions = {
     parse: parseDns1123Label,
     fallback: (facts: RuntimeFacts) => facts.serviceAccountNamespace ?? 'default',
   },
+  // Loopback by default: the endpoints have no authentication, so exposing them is a decision the Deployment
+  // makes (it binds them to the pod IP, which the kubelet probes and the scraper reaches).
   metricsBindAddress: {
     flags: '--metrics-bind-address <address>',
     env: 'KEYWARD_METRICS_BIND_ADDRESS',
-    description: 'where to serve Prometheus metrics, [host]:port; "0" disables',
-    defaultText: ':8080',
+    description: 'where to serve Prometheus metrics, [host]:port (":port" for every interface); "0" disables',
+    defaultText: '127.0.0.1:8080',
     parse: parseBindAddress,
-    fallback: (): BindAddress | 'disabled' => ({ host: undefined, port: 8080 }),
+    fallback: (): BindAddress | 'disabled' => ({ host: '127.0.0.1', port: 8080 }),
   },
   healthBindAddress: {
     flags: '--health-bind-address <address>',
     env: 'KEYWARD_HEALTH_BIND_ADDRESS',
-    description: 'where to serve /healthz and /readyz, [host]:port; "0" disables',
-    defaultText: ':8081',
+    description: 'where to serve /healthz and /readyz, [host]:port (":port" for every interface); "0" disables',
+    defaultText: '127.0.0.1:8081',
     parse: parseBindAddress,
-    fallback: (): BindAddress | 'disabled' => ({ host: undefined, port: 8081 }),
+    fallback: (): BindAddress | 'disabled' => ({ host: '127.0.0.1', port: 8081 }),
   },
   concurrency: {
     flags: '--concurrency <n>',
@@ -200,4 +205,28 @@ export const planOptions = {
   },
   exitCode: booleanOption('--exit-code', undefined, 'exit with status 2 when a plan has steps, 0 when everything has converged', false),
   ...connectionOptions,
+} as const satisfies OptionSpecs;
+
+/** `keyward rbac`: the roles of an install, from the same options the operator runs with. */
+export const rbacOptions = {
+  controllers: connectionOptions.controllers,
+  namespaces: {
+    ...runOptions.namespaces,
+    description: 'namespaces the operator watches, comma-separated: a Role in each instead of ClusterRoles',
+  },
+  enforcementNamespace: connectionOptions.enforcementNamespace,
+  operatorNamespace: {
+    flags: '--operator-namespace <namespace>',
+    description: "the operator's namespace: its ServiceAccount and leader election Lease",
+    defaultText: DEFAULT_OPERATOR_NAMESPACE,
+    parse: parseDns1123Label,
+    fallback: () => DEFAULT_OPERATOR_NAMESPACE,
+  },
+  serviceAccount: {
+    flags: '--service-account <name>',
+    description: "the operator's ServiceAccount, which the roles are bound to",
+    defaultText: DEFAULT_SERVICE_ACCOUNT,
+    parse: parseDns1123Subdomain,
+    fallback: () => DEFAULT_SERVICE_ACCOUNT,
+  },
 } as const satisfies OptionSpecs;

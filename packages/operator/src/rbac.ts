@@ -1,15 +1,21 @@
 import type { ControllerName } from './controllers.js';
 
 /**
- * The operator's permissions, least privilege, as data. deploy/base/rbac-*.yaml states exactly these (a unit
- * test compares them), and an integration test checks them against a real API server.
+ * The operator's permissions, least privilege, as data: every verb is one the code uses (the Kubernetes handlers
+ * write status and finalizers with merge PATCHes, create Events and never patch them; leader election PUTs its
+ * Lease). rbac-manifests.ts turns them into Roles and ClusterRoles; deploy/base states exactly those of the
+ * cluster-wide install (a unit test compares them), and integration tests check both installs against a real API
+ * server.
  */
 
 /** The shared runtime (leader election, events) or one controller: each gets its own roles. */
 export type RbacComponent = 'runtime' | ControllerName;
 
-/** Cluster-wide (ClusterRole and ClusterRoleBinding), or one namespace (Role and RoleBinding). */
-export type RuleScope = 'cluster' | { readonly namespace: 'operator' | 'enforcement' };
+/**
+ * Where a rule applies: the namespaces the operator watches (all of them: a ClusterRole; a list, as with
+ * `--namespaces`: a Role in each), its own namespace (the leader Lease), or the enforcement namespace.
+ */
+export type RuleScope = 'watched' | { readonly namespace: 'operator' | 'enforcement' };
 
 export interface RbacRule {
   readonly apiGroups: readonly string[];
@@ -26,22 +32,25 @@ export const RBAC_RULES: Readonly<Record<RbacComponent, readonly RbacRule[]>> = 
   runtime: [
     // Leader election happens in the operator's own namespace.
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'], scope: operatorNamespace },
-    // Events go to the namespaces of the objects they are about.
-    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'], scope: 'cluster' },
+    // Events go to the namespaces of the objects they are about; each is a new Event, never a patched series.
+    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'], scope: 'watched' },
   ],
   'keystone-appcred': [
-    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials'], verbs: ['get', 'list', 'watch', 'patch', 'update'], scope: 'cluster' },
-    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials/status'], verbs: ['get', 'patch', 'update'], scope: 'cluster' },
-    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapis'], verbs: ['get', 'list', 'watch'], scope: 'cluster' },
-    // The credential Secrets live next to their CRs, in any namespace.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'], scope: 'cluster' },
+    // patch: finalizers. Status is a merge patch of the status subresource; nothing is ever replaced (PUT).
+    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials'], verbs: ['get', 'list', 'watch', 'patch'], scope: 'watched' },
+    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials/status'], verbs: ['patch'], scope: 'watched' },
+    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapis'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    // The credential Secrets live next to their CRs; patch: their labels and protection finalizer.
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'], scope: 'watched' },
   ],
   'apikey-enforcement': [
-    { apiGroups: ['devportal.kuadrant.io'], resources: ['apikeys'], verbs: ['get', 'list', 'watch'], scope: 'cluster' },
-    { apiGroups: ['devportal.kuadrant.io'], resources: ['apikeys/status'], verbs: ['get', 'patch', 'update'], scope: 'cluster' },
-    // Reads the consumers' key Secrets everywhere, but writes only where Authorino looks.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'], scope: 'cluster' },
-    { apiGroups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'patch'], scope: enforcementNamespace },
+    { apiGroups: ['devportal.kuadrant.io'], resources: ['apikeys'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    { apiGroups: ['devportal.kuadrant.io'], resources: ['apikeys/status'], verbs: ['patch'], scope: 'watched' },
+    // Reads the consumers' key Secrets next to their APIKeys.
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    // Watches its enforcement Secrets where Authorino looks (and sweeps orphans there); creates and deletes them,
+    // never changes one in place.
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'delete'], scope: enforcementNamespace },
   ],
 };
 

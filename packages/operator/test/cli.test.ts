@@ -4,7 +4,8 @@ import { parse, parseAllDocuments } from 'yaml';
 import { EXIT_CODES, runCli, type CliDependencies } from '../src/cli.js';
 import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
 import { optionsTable } from '../src/option-spec.js';
-import { planOptions, runOptions } from '../src/options.js';
+import { planOptions, rbacOptions, runOptions } from '../src/options.js';
+import { rbacManifests } from '../src/rbac-manifests.js';
 import { operatorVersion } from '../src/version.js';
 
 interface Outcome {
@@ -114,6 +115,32 @@ describe('keyward crds', () => {
   });
 });
 
+describe('keyward rbac', () => {
+  const install = { controllers: ['keystone-appcred', 'apikey-enforcement'], namespaces: 'all', operatorNamespace: 'keyward-system', enforcementNamespace: 'kuadrant', serviceAccount: 'keyward' } as const;
+  const printed = async (argv: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<unknown[]> => {
+    const outcome = await cli(['rbac', ...argv], { env });
+    expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+    return parseAllDocuments(outcome.stdout).map((document) => document.toJS() as unknown);
+  };
+
+  it('prints the roles of the cluster-wide install by default', async () => {
+    expect(await printed([])).toEqual(rbacManifests(install));
+  });
+
+  it('prints the roles of the install its options describe, from flags and environment', async () => {
+    const argv = ['--namespaces', 'a,b', '--controllers', 'apikey-enforcement', '--operator-namespace', 'ops', '--service-account', 'op'];
+    expect(await printed(argv, { KEYWARD_ENFORCEMENT_NAMESPACE: 'gateway' })).toEqual(
+      rbacManifests({ controllers: ['apikey-enforcement'], namespaces: ['a', 'b'], operatorNamespace: 'ops', enforcementNamespace: 'gateway', serviceAccount: 'op' }),
+    );
+  });
+
+  it('exits with a usage error on an invalid namespace', async () => {
+    const outcome = await cli(['rbac', '--operator-namespace', 'Not_A_Name']);
+    expect({ status: outcome.status, stdout: outcome.stdout }).toEqual({ status: EXIT_CODES.usage, stdout: '' });
+    expect(outcome.stderr).toMatch(/^error: invalid --operator-namespace: "Not_A_Name" /);
+  });
+});
+
 describe('keyward', () => {
   it('prints its version', async () => {
     expect(await cli(['version'])).toMatchObject({ status: 0, stdout: `keyward ${operatorVersion()}\n` });
@@ -126,7 +153,7 @@ describe('keyward', () => {
   it('shows the commands on --help and exits 2 without a command', async () => {
     const help = await cli(['--help']);
     expect(help.status).toBe(0);
-    for (const command of ['run', 'plan', 'crds', 'version']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['run', 'plan', 'crds', 'rbac', 'version']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const bare = await cli([]);
     expect(bare.status).toBe(EXIT_CODES.usage);
     expect(bare.stderr).toBe(help.stdout);
@@ -139,6 +166,7 @@ describe('docs/operations.md', () => {
   it.each([
     ['run', runOptions],
     ['plan', planOptions],
+    ['rbac', rbacOptions],
   ] as const)('has the %s options table generated from the option specs', (command, specs) => {
     const table = new RegExp(`<!-- options:${command}:[^\\n]*-->\\n([\\s\\S]*?)\\n<!-- /options:${command} -->`).exec(docs)?.[1];
     expect(table).toBe(optionsTable(specs));

@@ -39,8 +39,8 @@ describe('parseRunConfig', () => {
       enforcementNamespace: 'kuadrant',
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
-      metricsBindAddress: { host: undefined, port: 8080 },
-      healthBindAddress: { host: undefined, port: 8081 },
+      metricsBindAddress: { host: '127.0.0.1', port: 8080 },
+      healthBindAddress: { host: '127.0.0.1', port: 8081 },
       concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4 },
       revokeOnDelete: false,
       log: { level: 'info', format: 'json' },
@@ -153,6 +153,9 @@ describe('parseRunConfig', () => {
     [':9090', { host: undefined, port: 9090 }],
     ['0.0.0.0:80', { host: '0.0.0.0', port: 80 }],
     ['[::1]:9090', { host: '::1', port: 9090 }],
+    // The Deployment's "[$(POD_IP)]:port", which serves IPv4 and IPv6 pod addresses alike.
+    ['[10.1.2.3]:8081', { host: '10.1.2.3', port: 8081 }],
+    ['[fd00::7]:8081', { host: 'fd00::7', port: 8081 }],
     ['localhost:0', { host: 'localhost', port: 0 }],
     ['0', 'disabled'],
   ])('reads bind address %s', (address, expected) => {

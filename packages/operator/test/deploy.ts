@@ -58,10 +58,13 @@ export function manifestsIn(dir: string): Manifest[] {
     .flatMap((name) => readDocuments(join(dir, name)) as Manifest[]);
 }
 
-/** The objects of deploy/base read file by file (no kustomize): its own manifests and the CRDs it includes. */
+/**
+ * The objects of deploy/base read file by file (no kustomize): the CRDs and the operator (deploy/operator) it
+ * includes, and its RBAC.
+ */
 export function baseManifests(): Manifest[] {
   const crds = manifestsIn(join(DEPLOY_DIR, 'crds')).filter((object) => object.kind === 'CustomResourceDefinition');
-  return [...crds, ...manifestsIn(join(DEPLOY_DIR, 'base'))];
+  return [...crds, ...manifestsIn(join(DEPLOY_DIR, 'operator')), ...manifestsIn(join(DEPLOY_DIR, 'base'))];
 }
 
 export function readKustomization(dir: string): Kustomization {

@@ -5,6 +5,7 @@ import { kubeConfigFor, serviceAccountIdentity, waitFor, type ServiceAccountIden
 import { KubeClient as Client } from '@keyward/core/interpreter';
 import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
 import { rbacObjectName, type RbacComponent } from '../src/rbac.js';
+import { rbacManifests, type RbacInstall } from '../src/rbac-manifests.js';
 import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';
 
 const rbacType = (kind: string, plural: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, namespaced });
@@ -28,7 +29,14 @@ export interface DeployedIdentity extends ServiceAccountIdentity {
   readonly remove: () => Promise<void>;
 }
 
-const refOf = (object: Manifest): { type: ResourceType; namespace: string | undefined; name: string } => {
+/** What the helpers here read of an RBAC object, from deploy/ or from rbac-manifests.ts. */
+interface RbacObjectLike {
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string | undefined };
+  readonly rules?: unknown;
+}
+
+const refOf = (object: RbacObjectLike): { type: ResourceType; namespace: string | undefined; name: string } => {
   const type = RBAC_TYPES[object.kind];
   if (type === undefined) throw new Error(`not an RBAC object: ${object.kind}`);
   return { type, namespace: type.namespaced ? object.metadata.namespace : undefined, name: object.metadata.name };
@@ -61,7 +69,7 @@ export async function deployedIdentity(admin: Client, options: { namespace: stri
     await admin.apply(refOf(binding), binding);
     made.push(binding);
   }
-  await waitUntilAuthorized(identity, roles.map((role) => ({ role, namespace: retarget(role.metadata.namespace) })));
+  await waitUntilAuthorized(identity, roles.map((role) => ({ ...role, metadata: { ...role.metadata, namespace: retarget(role.metadata.namespace) } })));
   return {
     ...identity,
     remove: async () => {
@@ -70,14 +78,27 @@ export async function deployedIdentity(admin: Client, options: { namespace: stri
   };
 }
 
+/**
+ * The ServiceAccount of `install` (in its operator namespace) bound to exactly the roles `keyward rbac` prints
+ * for it, which are applied as printed. For a namespaced install, everything made lives in the install's
+ * namespaces.
+ */
+export async function generatedIdentity(admin: Client, install: RbacInstall): Promise<ServiceAccountIdentity> {
+  const identity = await serviceAccountIdentity(install.operatorNamespace, install.serviceAccount);
+  const objects = rbacManifests(install);
+  for (const object of objects) await admin.apply(refOf(object), object);
+  await waitUntilAuthorized(identity, objects.filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole'));
+  return identity;
+}
+
 /** The authorizer learns of new bindings from its informers, a moment after they are written. */
-async function waitUntilAuthorized(identity: ServiceAccountIdentity, roles: readonly { role: Manifest; namespace: string | undefined }[]): Promise<void> {
+async function waitUntilAuthorized(identity: ServiceAccountIdentity, roles: readonly RbacObjectLike[]): Promise<void> {
   const client = new Client(kubeConfigFor({ kubeconfig: identity.kubeconfig }));
   try {
-    for (const { role, namespace } of roles) {
-      const [rule] = role['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+    for (const role of roles) {
+      const [rule] = role.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
       const [resource = '', subresource] = rule?.resources[0]?.split('/') ?? [];
-      const attributes = { group: rule?.apiGroups[0], resource, subresource, verb: rule?.verbs[0], namespace };
+      const attributes = { group: rule?.apiGroups[0], resource, subresource, verb: rule?.verbs[0], namespace: role.metadata.namespace };
       await waitFor(async () => ((await mayDo(client, attributes)) ? true : undefined), { what: `${identity.userName} to be granted ${role.kind} ${role.metadata.name}`, timeoutMs: 10_000, intervalMs: 200 });
     }
   } finally {

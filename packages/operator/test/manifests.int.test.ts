@@ -44,7 +44,7 @@ const describeProbe = (probe: Probe): string =>
   `${probe.verb} ${probe.apiGroup === '' ? '' : `${probe.apiGroup}/`}${probe.resource}${probe.subresource === undefined ? '' : `/${probe.subresource}`} in ${probe.namespace === '' ? 'all namespaces' : probe.namespace}`;
 
 function namespaceOf(permission: Permission): string | undefined {
-  if (permission.scope === 'cluster') return undefined;
+  if (permission.scope === 'watched') return undefined;
   return permission.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : DEFAULT_ENFORCEMENT_NAMESPACE;
 }
 
@@ -57,7 +57,7 @@ function declaredAllowed(components: readonly RbacComponent[], probe: Probe): bo
         permission.resource === probe.resource &&
         permission.subresource === probe.subresource &&
         permission.verb === probe.verb &&
-        (permission.scope === 'cluster' || namespaceOf(permission) === probe.namespace),
+        (permission.scope === 'watched' || namespaceOf(permission) === probe.namespace),
     ),
   );
 }
@@ -88,6 +88,13 @@ function probes(): Probe[] {
     { apiGroup: 'coordination.k8s.io', resource: 'leases', verb: 'delete', namespace: OPERATOR_NAMESPACE },
     { apiGroup: 'rbac.authorization.k8s.io', resource: 'clusterroles', verb: 'escalate', namespace: '' },
     { apiGroup: '', resource: 'events', verb: 'create', namespace: 'default' },
+    // Verbs the code never uses, so none is granted.
+    { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', verb: 'update', namespace: 'default' },
+    { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', subresource: 'status', verb: 'get', namespace: 'default' },
+    { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', subresource: 'status', verb: 'update', namespace: 'default' },
+    { apiGroup: 'devportal.kuadrant.io', resource: 'apikeys', subresource: 'status', verb: 'update', namespace: 'default' },
+    { apiGroup: '', resource: 'secrets', verb: 'patch', namespace: DEFAULT_ENFORCEMENT_NAMESPACE },
+    { apiGroup: 'events.k8s.io', resource: 'events', verb: 'patch', namespace: 'default' },
   ];
   const unique = new Map([...around, ...forbidden].map((probe) => [describeProbe(probe), probe]));
   return [...unique.values()];
@@ -185,7 +192,13 @@ describe('deploy/base on a real API server', () => {
       'apikey-only may create Secrets in default': actual['apikey-only: create secrets in default'],
       'apikey-only may list Secrets everywhere': actual['apikey-only: list secrets in all namespaces'],
       'appcred-only may create Secrets in default': actual['appcred-only: create secrets in default'],
+      'appcred-only may patch KeystoneApplicationCredential status': actual['appcred-only: patch keystone.openstack.org/keystoneapplicationcredentials/status in default'],
       'appcred-only may update KeystoneApplicationCredential status': actual['appcred-only: update keystone.openstack.org/keystoneapplicationcredentials/status in default'],
+      'appcred-only may get KeystoneApplicationCredential status': actual['appcred-only: get keystone.openstack.org/keystoneapplicationcredentials/status in default'],
+      'appcred-only may update KeystoneApplicationCredentials': actual['appcred-only: update keystone.openstack.org/keystoneapplicationcredentials in default'],
+      'apikey-only may update APIKey status': actual['apikey-only: update devportal.kuadrant.io/apikeys/status in default'],
+      'apikey-only may patch Secrets in kuadrant': actual[`apikey-only: patch secrets in ${DEFAULT_ENFORCEMENT_NAMESPACE}`],
+      'keyward may patch events.k8s.io Events': actual['keyward: patch events.k8s.io/events in default'],
       'appcred-only may read APIKeys': actual['appcred-only: get devportal.kuadrant.io/apikeys in default'],
       'keyward may create APIKeys': actual['keyward: create devportal.kuadrant.io/apikeys in default'],
       'keyward may delete ConfigMaps': actual['keyward: delete configmaps in default'],
@@ -198,7 +211,13 @@ describe('deploy/base on a real API server', () => {
       'apikey-only may create Secrets in default': false,
       'apikey-only may list Secrets everywhere': true,
       'appcred-only may create Secrets in default': true,
-      'appcred-only may update KeystoneApplicationCredential status': true,
+      'appcred-only may patch KeystoneApplicationCredential status': true,
+      'appcred-only may update KeystoneApplicationCredential status': false,
+      'appcred-only may get KeystoneApplicationCredential status': false,
+      'appcred-only may update KeystoneApplicationCredentials': false,
+      'apikey-only may update APIKey status': false,
+      'apikey-only may patch Secrets in kuadrant': false,
+      'keyward may patch events.k8s.io Events': false,
       'appcred-only may read APIKeys': false,
       'keyward may create APIKeys': false,
       'keyward may delete ConfigMaps': false,

@@ -2,8 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { join, relative } from 'node:path';
 import { CONTROLLER_NAMES, type ControllerName } from '../src/controllers.js';
 import { parseRunConfig } from '../src/config.js';
-import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
+import { DEFAULT_ENFORCEMENT_NAMESPACE, DEFAULT_SERVICE_ACCOUNT } from '../src/options.js';
 import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, rbacObjectName, type RbacComponent } from '../src/rbac.js';
+import { rbacManifests, type RbacInstall } from '../src/rbac-manifests.js';
 import { operatorVersion } from '../src/version.js';
 import {
   DEPLOY_DIR,
@@ -20,6 +21,20 @@ import {
 } from './deploy.js';
 
 const BASE = join(DEPLOY_DIR, 'base');
+const NAMESPACED = join(DEPLOY_DIR, 'overlays', 'namespaced');
+const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+/** The cluster-wide install deploy/base ships. */
+const CLUSTER_WIDE: RbacInstall = {
+  controllers: CONTROLLER_NAMES,
+  namespaces: 'all',
+  operatorNamespace: OPERATOR_NAMESPACE,
+  enforcementNamespace: DEFAULT_ENFORCEMENT_NAMESPACE,
+  serviceAccount: DEFAULT_SERVICE_ACCOUNT,
+};
+
+const isRbac = (object: Manifest): boolean => RBAC_KINDS.has(object.kind);
+/** Objects in a stable order, to compare sets of them. */
+const sorted = (objects: readonly unknown[]): unknown[] => [...objects].sort((a, b) => describeManifest(a as Manifest).localeCompare(describeManifest(b as Manifest)));
 const SERVICE_ACCOUNT = { kind: 'ServiceAccount', name: 'keyward', namespace: OPERATOR_NAMESPACE };
 const CRD_NAMES: Record<ControllerName, string> = {
   'keystone-appcred': 'keystoneapplicationcredentials.keystone.openstack.org',
@@ -57,6 +72,21 @@ function onlyContainer(objects: readonly Manifest[]): Container {
   return container;
 }
 
+/**
+ * A container's environment as the kubelet gives it: downward API fields from `fields`, and $(NAME) in a value
+ * replaced by an earlier variable's value.
+ */
+function containerEnvironment(container: Container, fields: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { name, value, valueFrom } of container.env) {
+    const fieldPath = (valueFrom as { fieldRef?: { fieldPath?: string } } | undefined)?.fieldRef?.fieldPath;
+    const raw = fieldPath === undefined ? value : fields[fieldPath];
+    if (raw === undefined) throw new Error(`${name}: no value for ${String(fieldPath)}`);
+    env[name] = raw.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (reference, variable: string) => env[variable] ?? reference);
+  }
+  return env;
+}
+
 /** "component scope group resource verb" for every rule of the Roles and ClusterRoles, sorted. */
 function grantedPermissions(objects: readonly Manifest[]): string[] {
   const scopeOf = (object: Manifest): string => {
@@ -70,7 +100,7 @@ function grantedPermissions(objects: readonly Manifest[]): string[] {
     .flatMap((role) => {
       const component = role.metadata.name.replace(/^keyward-/, '');
       const rules = role['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
-      return permissionsOf(rules.map((rule) => ({ ...rule, scope: 'cluster' }))).map(
+      return permissionsOf(rules.map((rule) => ({ ...rule, scope: 'watched' }))).map(
         (permission) => `${component} ${scopeOf(role)} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
       );
     })
@@ -83,7 +113,7 @@ function declaredPermissions(components: readonly RbacComponent[]): string[] {
     .flatMap((component) =>
       permissionsOf(RBAC_RULES[component]).map(
         (permission) =>
-          `${component} ${permission.scope === 'cluster' ? 'cluster' : permission.scope.namespace} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
+          `${component} ${permission.scope === 'watched' ? 'cluster' : permission.scope.namespace} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
       ),
     )
     .sort();
@@ -122,7 +152,7 @@ describe('deploy/', () => {
       `ServiceAccount ${OPERATOR_NAMESPACE}/keyward`,
       ...RBAC_COMPONENTS.flatMap((component) => {
         const name = rbacObjectName(component);
-        const namespaces = [...new Set(RBAC_RULES[component].map((rule) => (rule.scope === 'cluster' ? undefined : rule.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : DEFAULT_ENFORCEMENT_NAMESPACE)))];
+        const namespaces = [...new Set(RBAC_RULES[component].map((rule) => (rule.scope === 'watched' ? undefined : rule.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : DEFAULT_ENFORCEMENT_NAMESPACE)))];
         return namespaces.flatMap((namespace) => (namespace === undefined ? [`ClusterRole ${name}`, `ClusterRoleBinding ${name}`] : [`Role ${namespace}/${name}`, `RoleBinding ${namespace}/${name}`]));
       }),
       `Deployment ${OPERATOR_NAMESPACE}/keyward`,
@@ -146,6 +176,26 @@ describe('deploy/', () => {
 describe('deploy/base RBAC', () => {
   it('grants exactly the permissions of rbac.ts, no more, no fewer', () => {
     expect(grantedPermissions(baseManifests())).toEqual(declaredPermissions(RBAC_COMPONENTS));
+  });
+
+  it('is exactly what `keyward rbac` prints for the cluster-wide install', () => {
+    expect(sorted(baseManifests().filter(isRbac))).toEqual(sorted(rbacManifests(CLUSTER_WIDE)));
+  });
+
+  it('grants none of the verbs the code never uses', () => {
+    const unused = [
+      'keystone-appcred cluster keystone.openstack.org/keystoneapplicationcredentials update',
+      'keystone-appcred cluster keystone.openstack.org/keystoneapplicationcredentials/status get',
+      'keystone-appcred cluster keystone.openstack.org/keystoneapplicationcredentials/status update',
+      'apikey-enforcement cluster devportal.kuadrant.io/apikeys/status get',
+      'apikey-enforcement cluster devportal.kuadrant.io/apikeys/status update',
+      'apikey-enforcement enforcement /secrets patch',
+      'runtime cluster events.k8s.io/events patch',
+    ];
+    const granted = grantedPermissions(baseManifests());
+    expect(unused.filter((permission) => granted.includes(permission))).toEqual([]);
+    // The same strings do name granted permissions: the status patch, the enforcement Secret create.
+    expect(granted).toEqual(expect.arrayContaining(['keystone-appcred cluster keystone.openstack.org/keystoneapplicationcredentials/status patch', 'apikey-enforcement enforcement /secrets create']));
   });
 
   it('binds every role to the keyward ServiceAccount only', () => {
@@ -194,12 +244,14 @@ describe('deploy/base Deployment', () => {
     expect(spec.selector.matchLabels).toEqual(spec.template.metadata.labels);
   });
 
-  it('probes /healthz and /readyz and exposes metrics where the operator\'s configuration serves them', () => {
-    const config = parseRunConfig(container.args.slice(1), {});
+  it('serves health and metrics on the pod IP, probes /healthz and /readyz there, and exposes metrics', () => {
+    const podIp = '10.1.2.3';
+    const config = parseRunConfig(container.args.slice(1), containerEnvironment(container, { 'status.podIP': podIp, 'metadata.namespace': OPERATOR_NAMESPACE }));
     if (!config.ok) throw new Error(config.error);
     expect(config.config.leaderElection.enabled).toBe(true);
     const { metricsBindAddress, healthBindAddress } = config.config;
-    expect([metricsBindAddress, healthBindAddress]).toEqual([{ host: undefined, port: 8080 }, { host: undefined, port: 8081 }]);
+    // The operator's defaults are loopback only; the kubelet and the scraper reach the pod at its IP.
+    expect([metricsBindAddress, healthBindAddress]).toEqual([{ host: podIp, port: 8080 }, { host: podIp, port: 8081 }]);
     expect({ port: portNumber(container.livenessProbe.httpGet.port), path: container.livenessProbe.httpGet.path }).toEqual({ port: 8081, path: '/healthz' });
     expect({ port: portNumber(container.readinessProbe.httpGet.port), path: container.readinessProbe.httpGet.path }).toEqual({ port: 8081, path: '/readyz' });
     expect(portNumber('metrics')).toBe(8080);
@@ -236,5 +288,45 @@ describe.each(CONTROLLER_NAMES.map((controller) => [controller]))('deploy/overla
     expectBoundToServiceAccount(objects);
     const removed = new Set([...other.map(rbacObjectName), ...other.map((name) => CRD_NAMES[name])]);
     expect(baseManifests().filter((object) => !removed.has(object.metadata.name)).length).toBe(objects.length);
+  });
+});
+
+describe('deploy/overlays/namespaced', () => {
+  const objects = kustomizeBuild(NAMESPACED);
+  const { args } = onlyContainer(objects);
+  const config = parseRunConfig(args.slice(1), {});
+  if (!config.ok) throw new Error(config.error);
+  const { namespaces, controllers, enforcementNamespace } = config.config;
+  if (namespaces === 'all') throw new Error('deploy/overlays/namespaced should run with --namespaces');
+
+  it('runs the operator of the base watching only a list of namespaces', () => {
+    expect(namespaces).toEqual(['team-a', 'team-b']);
+    /** The object with the container's arguments left out, for the Deployment. */
+    const withoutArgs = (object: Manifest): unknown => {
+      if (object.kind !== 'Deployment') return object;
+      const copy = structuredClone(object) as unknown as ReturnType<typeof deployment>;
+      for (const container of copy.spec.template.spec.containers) container.args = [];
+      return copy;
+    };
+    expect(sorted(objects.filter((object) => !isRbac(object)).map(withoutArgs))).toEqual(
+      sorted(baseManifests().filter((object) => !isRbac(object)).map(withoutArgs)),
+    );
+  });
+
+  it('has Roles and RoleBindings only, exactly what `keyward rbac` prints for its Deployment\'s namespaces', () => {
+    const rbac = objects.filter(isRbac);
+    expect([...new Set(rbac.map((object) => object.kind))].sort()).toEqual(['Role', 'RoleBinding']);
+    expect(sorted(rbac)).toEqual(sorted(rbacManifests({ ...CLUSTER_WIDE, namespaces, controllers, enforcementNamespace })));
+    expectBoundToServiceAccount(objects);
+  });
+
+  it('grants in each watched namespace what the base grants cluster-wide, and the same as the base elsewhere', () => {
+    const granted = grantedPermissions(objects);
+    const clusterWide = grantedPermissions(baseManifests());
+    const expected = clusterWide.flatMap((permission) => {
+      const [component, scope, ...rest] = permission.split(' ');
+      return scope === 'cluster' ? namespaces.map((namespace) => [component, `namespace ${namespace}`, ...rest].join(' ')) : [permission];
+    });
+    expect(granted).toEqual(expected.sort());
   });
 });

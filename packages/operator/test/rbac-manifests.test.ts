@@ -1,0 +1,57 @@
+import { describe, expect, it } from '@jest/globals';
+import { rbacManifests, type RbacInstall, type RbacObject, type RoleObject } from '../src/rbac-manifests.js';
+
+const NAMESPACED: RbacInstall = {
+  controllers: ['keystone-appcred', 'apikey-enforcement'],
+  namespaces: ['team-a', 'team-b'],
+  operatorNamespace: 'ops',
+  enforcementNamespace: 'gateway',
+  serviceAccount: 'keyward',
+};
+
+/** "Kind namespace/name: group/resource verbs; ..." for each role, sorted. */
+function roles(objects: readonly RbacObject[]): string[] {
+  return objects
+    .filter((object): object is RoleObject => object.kind === 'Role' || object.kind === 'ClusterRole')
+    .map((role) => `${role.kind} ${role.metadata.namespace ?? ''}/${role.metadata.name}: ${role.rules.map((rule) => `${rule.apiGroups.join(',')}/${rule.resources.join(',')} ${rule.verbs.join(',')}`).join('; ')}`)
+    .sort();
+}
+
+describe('rbacManifests', () => {
+  it('gives a namespaced install Roles in its namespaces, the Lease\'s and the enforcement namespace only', () => {
+    expect(roles(rbacManifests(NAMESPACED))).toEqual([
+      'Role gateway/keyward-apikey-enforcement: /secrets get,list,watch,create,delete',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update',
+      ...['team-a', 'team-b'].flatMap((namespace) => [
+        `Role ${namespace}/keyward-apikey-enforcement: devportal.kuadrant.io/apikeys get,list,watch; devportal.kuadrant.io/apikeys/status patch; /secrets get,list,watch`,
+        `Role ${namespace}/keyward-keystone-appcred: keystone.openstack.org/keystoneapplicationcredentials get,list,watch,patch; keystone.openstack.org/keystoneapplicationcredentials/status patch; keystone.openstack.org/keystoneapis get,list,watch; /secrets get,list,watch,create,patch,delete`,
+        `Role ${namespace}/keyward-runtime: events.k8s.io/events create`,
+      ]),
+    ]);
+  });
+
+  it('puts every rule of a component in one place into one Role, when a watched namespace is also the enforcement one', () => {
+    const objects = rbacManifests({ ...NAMESPACED, controllers: ['apikey-enforcement'], namespaces: ['gateway'] });
+    expect(roles(objects).filter((role) => role.includes('apikey'))).toEqual([
+      'Role gateway/keyward-apikey-enforcement: devportal.kuadrant.io/apikeys get,list,watch; devportal.kuadrant.io/apikeys/status patch; /secrets get,list,watch; /secrets get,list,watch,create,delete',
+    ]);
+  });
+
+  it('binds each role, by a binding of its name and place, to the ServiceAccount in the operator\'s namespace', () => {
+    const objects = rbacManifests({ ...NAMESPACED, controllers: ['keystone-appcred'], namespaces: 'all', serviceAccount: 'op' });
+    expect(objects.map((object) => `${object.kind} ${object.metadata.namespace ?? ''}/${object.metadata.name}`)).toEqual([
+      'Role ops/keyward-runtime',
+      'RoleBinding ops/keyward-runtime',
+      'ClusterRole /keyward-runtime',
+      'ClusterRoleBinding /keyward-runtime',
+      'ClusterRole /keyward-keystone-appcred',
+      'ClusterRoleBinding /keyward-keystone-appcred',
+    ]);
+    for (const binding of objects.filter((object) => object.kind.endsWith('Binding'))) {
+      expect(binding).toMatchObject({
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: binding.kind.replace(/Binding$/, ''), name: binding.metadata.name },
+        subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'ops' }],
+      });
+    }
+  });
+});
