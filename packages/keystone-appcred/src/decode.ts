@@ -1,5 +1,5 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/core';
 import { SpecCodec, type AppCredStatus, type KeystoneApplicationCredential } from './api.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -16,7 +16,7 @@ export function readStatus(raw: unknown): AppCredStatus {
     if (value !== undefined) status[key] = value;
   }
   if (typeof s['observedGeneration'] === 'number') status['observedGeneration'] = s['observedGeneration'];
-  if (Array.isArray(s['conditions'])) status['conditions'] = s['conditions'] as Condition[];
+  if (Array.isArray(s['conditions'])) status['conditions'] = readConditions(s['conditions']);
   return status;
 }
 

@@ -1,4 +1,4 @@
-import { findCondition, type Condition, type KubeObject } from '@keyward/core';
+import { findCondition, readConditions, type KubeObject } from '@keyward/core';
 
 export type KeystoneEndpoint =
   | { readonly usable: true; readonly url: string; readonly source: string }
@@ -19,14 +19,16 @@ export function keystoneEndpoint(keystoneAPIs: readonly KubeObject[] | undefined
   if (configuredUrl !== undefined) return { usable: true, url: identityV3Url(configuredUrl), source: 'the configured Keystone URL' };
   const api = [...(keystoneAPIs ?? [])].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
   if (api === undefined) return { usable: false, reason: 'KeystoneAPINotFound', message: `no KeystoneAPI in namespace ${namespace}` };
-  const status = (api['status'] ?? {}) as { conditions?: Condition[]; apiEndpoints?: Record<string, string> };
-  const ready = findCondition(status.conditions, 'Ready');
+  // Another operator's object: its status is read field by field, never trusted to have our shape.
+  const status: unknown = api['status'];
+  const field = (object: unknown, key: string): unknown => (typeof object === 'object' && object !== null ? (object as Record<string, unknown>)[key] : undefined);
+  const ready = findCondition(readConditions(field(status, 'conditions')), 'Ready');
   if (ready?.status !== 'True') {
     const detail = ready?.message === undefined || ready.message === '' ? '' : `: ${ready.message}`;
     return { usable: false, reason: 'KeystoneAPINotReady', message: `KeystoneAPI ${namespace}/${api.metadata.name} is not ready${detail}` };
   }
-  const internal = status.apiEndpoints?.['internal'];
-  if (internal === undefined || internal === '') {
+  const internal = field(field(status, 'apiEndpoints'), 'internal');
+  if (typeof internal !== 'string' || internal === '') {
     return { usable: false, reason: 'KeystoneAPIEndpointMissing', message: `KeystoneAPI ${namespace}/${api.metadata.name} has no internal endpoint` };
   }
   return { usable: true, url: identityV3Url(internal), source: `KeystoneAPI ${api.metadata.name}` };

@@ -22,10 +22,11 @@ export function isProtected(secret: KubeObject): boolean {
   return secret.metadata.finalizers?.includes(SECRET_PROTECTION_FINALIZER) === true;
 }
 
-/** The credential id a Secret holds (an id, not a secret), if it holds one. */
+/** The credential id a Secret holds (an id, not a secret), if it holds one; a Secret is read, not trusted. */
 export function credentialIdOf(secret: KubeObject): string | undefined {
-  const encoded = (secret['data'] as Record<string, string> | undefined)?.[ACIDSecretKey];
-  if (encoded === undefined) return undefined;
+  const data: unknown = secret['data'];
+  const encoded = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[ACIDSecretKey] : undefined;
+  if (typeof encoded !== 'string') return undefined;
   const id = Buffer.from(encoded, 'base64').toString('utf8').trim();
   return id === '' ? undefined : id;
 }
