@@ -24,7 +24,7 @@ const MAX_PROBLEMS = 5;
  * same value as their parent; an array element has a value of its own. So a numeric key is an index only
  * when its value differs from the parent's.
  */
-export function pathOf(context: t.Context): string {
+function pathOf(context: t.Context): string {
   let path = '';
   context.forEach((entry, index) => {
     const parent = context[index - 1];
