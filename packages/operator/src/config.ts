@@ -28,6 +28,10 @@ export interface OperatorConfig extends ConnectionConfig {
   readonly healthBindAddress: BindAddress | 'disabled';
   /** Reconciles at once, per controller. */
   readonly concurrency: Readonly<Record<ControllerName, number>>;
+  /** Longest wait between retries of a failing object, in milliseconds. */
+  readonly maxRetryDelay: number;
+  /** On SIGTERM, how long steps in flight may take before the process exits anyway, in milliseconds. */
+  readonly shutdownTimeout: number;
   readonly revokeOnDelete: boolean;
   readonly log: { readonly level: LogLevel; readonly format: LogFormat };
 }

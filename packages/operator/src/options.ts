@@ -9,6 +9,7 @@ import {
   parseControllers,
   parseDns1123Label,
   parseDns1123Subdomain,
+  parseDurationWithin,
   parseHttpUrl,
   parseNamespaces,
   parseOneOf,
@@ -29,6 +30,10 @@ export const PLAN_OUTPUTS = ['text', 'json'] as const;
 export type PlanOutput = (typeof PLAN_OUTPUTS)[number];
 
 export const DEFAULT_CONCURRENCY = 4;
+/** The longest wait between retries of a failing object, as controller-runtime's default rate limiter. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 5 * 60_000;
+/** Below Kubernetes' default grace period of 30 s, so the process exits on its own before it is killed. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 export const DEFAULT_ENFORCEMENT_NAMESPACE = 'kuadrant';
 export const DEFAULT_LEASE_NAME = 'keyward-leader';
 /** Where deploy/base puts the operator, its ServiceAccount and its Lease. */
@@ -143,6 +148,22 @@ export const runOptions = {
     defaultText: String(DEFAULT_CONCURRENCY),
     parse: parseConcurrency(DEFAULT_CONCURRENCY),
     fallback: () => perController(() => DEFAULT_CONCURRENCY),
+  },
+  maxRetryDelay: {
+    flags: '--max-retry-delay <duration>',
+    env: 'KEYWARD_MAX_RETRY_DELAY',
+    description: 'longest wait between retries of a failing object; the wait doubles from 5ms up to it (an unreachable Keystone is asked less and less often)',
+    defaultText: '5m',
+    parse: parseDurationWithin(1_000, 24 * 3_600_000),
+    fallback: () => DEFAULT_MAX_RETRY_DELAY_MS,
+  },
+  shutdownTimeout: {
+    flags: '--shutdown-timeout <duration>',
+    env: 'KEYWARD_SHUTDOWN_TIMEOUT',
+    description: "on SIGTERM, how long the steps in flight may take before the process exits anyway; keep it below the pod's termination grace period",
+    defaultText: '20s',
+    parse: parseDurationWithin(1_000, 10 * 60_000),
+    fallback: () => DEFAULT_SHUTDOWN_TIMEOUT_MS,
   },
   revokeOnDelete: booleanOption('--revoke-on-delete', 'KEYWARD_REVOKE_ON_DELETE', 'revoke the Keystone credentials of a deleted KeystoneApplicationCredential', false, {
     flags: '--no-revoke-on-delete',

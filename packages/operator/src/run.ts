@@ -10,8 +10,8 @@ function address(bind: BindAddress | 'disabled'): string {
 }
 
 /**
- * Runs the selected controllers until SIGTERM or SIGINT: then finishes in-flight reconciles, releases the
- * lease and exits. Losing leadership without being told to stop exits with status 1, so Kubernetes restarts
+ * Runs the selected controllers until SIGTERM or SIGINT: then stops taking work, lets the steps in flight
+ * finish (within --shutdown-timeout, else exits with status 1), releases the lease and exits. Losing leadership without being told to stop exits with status 1, so Kubernetes restarts
  * the pod as a follower.
  */
 export async function runOperator(config: OperatorConfig): Promise<void> {
@@ -37,6 +37,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
             concurrency: config.concurrency[name],
             keystoneUrl: config.keystoneUrl,
             revokeOnDelete: config.revokeOnDelete,
+            maxRetryDelayMs: config.maxRetryDelay,
             enforcementNamespace: config.enforcementNamespace,
             logger,
           }),
@@ -46,8 +47,16 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
 
   const stopped = new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
-      logger.info('stopping', { signal });
-      void manager.stop().then(resolve);
+      logger.info('stopping', { signal, timeoutMs: config.shutdownTimeout });
+      // No step starts after this; a step that hangs (a slow Keystone) must not outlive the grace period.
+      const deadline = setTimeout(() => {
+        logger.error('steps still in flight at the shutdown timeout; exiting without them (the next reconcile picks up what they leave)', { timeoutMs: config.shutdownTimeout });
+        process.exit(1);
+      }, config.shutdownTimeout);
+      void manager.stop().then(() => {
+        clearTimeout(deadline);
+        resolve();
+      });
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);

@@ -1,4 +1,4 @@
-import { isDns1123Label, isDns1123Subdomain } from '@keyward/core';
+import { formatDuration, isDns1123Label, isDns1123Subdomain, parseDuration } from '@keyward/core';
 import { CONTROLLER_NAMES, isControllerName, type ControllerName } from './controllers.js';
 
 /**
@@ -52,6 +52,15 @@ export function parseChoiceList<T extends string>(choices: readonly T[], noun: s
 }
 
 export const parseControllers = parseChoiceList(CONTROLLER_NAMES, 'controller');
+
+/** A Go-style duration ("30s", "5m", "1h30m") within [min, max] milliseconds. */
+export function parseDurationWithin(minMs: number, maxMs: number): (raw: string) => Parsed<number> {
+  return (raw) => {
+    const ms = parseDuration(raw);
+    if (ms === undefined) return reject('is not a duration such as 30s, 5m or 1h');
+    return ms >= minMs && ms <= maxMs ? accept(ms) : reject(`is not between ${formatDuration(minMs)} and ${formatDuration(maxMs)}`);
+  };
+}
 
 export function parsePositiveInteger(raw: string): Parsed<number> {
   const value = Number(raw);

@@ -52,6 +52,7 @@ export interface ControllerSettings {
   readonly concurrency: number;
   readonly keystoneUrl: string | undefined;
   readonly revokeOnDelete: boolean;
+  readonly maxRetryDelayMs: number;
   readonly enforcementNamespace: string;
   readonly logger: RuntimeLogger;
 }
@@ -64,6 +65,7 @@ export function buildController(name: ControllerName, wiring: Wiring, settings: 
     keystone: wiring.keystone,
     namespace: settings.namespace,
     concurrency: settings.concurrency,
+    backoff: { maxMs: settings.maxRetryDelayMs },
     logger: settings.logger,
   };
   let depth = (): number => 0;

@@ -42,6 +42,8 @@ describe('parseRunConfig', () => {
       metricsBindAddress: { host: '127.0.0.1', port: 8080 },
       healthBindAddress: { host: '127.0.0.1', port: 8081 },
       concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4 },
+      maxRetryDelay: 300_000,
+      shutdownTimeout: 20_000,
       revokeOnDelete: false,
       log: { level: 'info', format: 'json' },
     });
@@ -68,6 +70,8 @@ describe('parseRunConfig', () => {
       '--metrics-bind-address', '127.0.0.1:9090',
       '--health-bind-address', '0',
       '--concurrency', '2',
+      '--max-retry-delay', '1m30s',
+      '--shutdown-timeout', '10s',
       '--revoke-on-delete',
       '--log-level', 'debug',
       '--log-format', 'text',
@@ -84,6 +88,8 @@ describe('parseRunConfig', () => {
       KEYWARD_METRICS_BIND_ADDRESS: '127.0.0.1:9090',
       KEYWARD_HEALTH_BIND_ADDRESS: '0',
       KEYWARD_CONCURRENCY: '2',
+      KEYWARD_MAX_RETRY_DELAY: '1m30s',
+      KEYWARD_SHUTDOWN_TIMEOUT: '10s',
       KEYWARD_REVOKE_ON_DELETE: 'true',
       KEYWARD_LOG_LEVEL: 'debug',
       KEYWARD_LOG_FORMAT: 'text',
@@ -98,6 +104,8 @@ describe('parseRunConfig', () => {
       metricsBindAddress: { host: '127.0.0.1', port: 9090 },
       healthBindAddress: 'disabled',
       concurrency: { 'keystone-appcred': 2, 'apikey-enforcement': 2 },
+      maxRetryDelay: 90_000,
+      shutdownTimeout: 10_000,
       revokeOnDelete: true,
       log: { level: 'debug', format: 'text' },
     };
@@ -120,6 +128,11 @@ describe('parseRunConfig', () => {
       controllers: ['keystone-appcred', 'apikey-enforcement'],
       concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4 },
     });
+  });
+
+  it('bounds the retry delay and names the flag when it is out of range', () => {
+    expect(parseRunConfig(['--max-retry-delay', '500ms'], {})).toEqual({ ok: false, error: 'invalid --max-retry-delay (KEYWARD_MAX_RETRY_DELAY): "500ms" is not between 1s and 1d' });
+    expect(parseRunConfig(['--max-retry-delay', 'soon'], {})).toEqual({ ok: false, error: 'invalid --max-retry-delay (KEYWARD_MAX_RETRY_DELAY): "soon" is not a duration such as 30s, 5m or 1h' });
   });
 
   it('reads nothing from the process environment', () => {

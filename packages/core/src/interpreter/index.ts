@@ -1,6 +1,6 @@
 export * from './errors.js';
 export * from './types.js';
-export { interpret, dryRun, toKeywardError } from './interpret.js';
+export { interpret, dryRun, toKeywardError, STOPPED } from './interpret.js';
 export type { InterpretOptions } from './interpret.js';
 export { standardHandlers, keystoneClientPool } from './handlers.js';
 export type { StandardHandlerOptions } from './handlers.js';

@@ -8,6 +8,19 @@ import type { Handler, HandlerContext, Handlers, PlanResult, StepOutcome, StepRe
 export interface InterpretOptions {
   /** Told about each step as it finishes (logs, metrics). */
   readonly onStep?: (result: StepResult) => void;
+  /**
+   * Once aborted, no further step starts (the one running finishes): the plan ends as failed with reason
+   * "Stopped" and runs no compensation, as if the process had died there. For a quick shutdown; whatever a
+   * plan leaves half done, the next reconcile finds, as after a crash.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** The reason of a plan that stopped because its signal was aborted. */
+export const STOPPED = 'Stopped';
+
+function stoppedError(): KeywardError {
+  return new KeywardError({ api: 'keyward', code: 0, reason: STOPPED, message: 'not started: the controller is stopping', retryable: true });
 }
 
 /** Any thrown value as a KeywardError; unexpected ones keep only their message. */
@@ -73,15 +86,21 @@ async function runAction(handlers: Handlers, action: Action, outputs: Outputs): 
 
 /**
  * Runs a plan's steps in order with the given handlers. The first failure stops the plan: later steps are
- * "skipped", and the compensations of steps that already applied run in reverse order.
+ * "skipped", and the compensations of steps that already applied run in reverse order (not when the plan
+ * was stopped by its signal).
  */
 export async function interpret(plan: Plan, handlers: Handlers, options: InterpretOptions = {}): Promise<PlanResult> {
   const outputs = new Outputs();
   const results: StepResult[] = [];
   const applied: Step[] = [];
   let failure: KeywardError | undefined;
+  let stopped = false;
 
   for (const step of plan.steps) {
+    if (failure === undefined && options.signal?.aborted === true) {
+      failure = stoppedError();
+      stopped = true;
+    }
     if (failure !== undefined) {
       results.push(result(step, 'skipped', 0));
       continue;
@@ -101,7 +120,7 @@ export async function interpret(plan: Plan, handlers: Handlers, options: Interpr
   }
 
   const compensations: StepResult[] = [];
-  if (failure !== undefined) {
+  if (failure !== undefined && !stopped) {
     for (const step of [...applied].reverse()) {
       if (step.compensation === undefined) continue;
       const compensating = { id: `${step.id}-compensation`, action: step.compensation.action, reason: step.compensation.reason };

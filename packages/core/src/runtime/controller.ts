@@ -5,7 +5,7 @@ import type { ControllerDefinition, PlanFailure, SecondaryWatch } from '../plan/
 import type { KubeObject } from '../plan/kubernetes.js';
 import { requeueAfterMs, type Plan } from '../plan/plan.js';
 import type { Queries } from '../plan/queries.js';
-import { interpret, toKeywardError } from '../interpreter/interpret.js';
+import { STOPPED, interpret, toKeywardError } from '../interpreter/interpret.js';
 import type { KubeClient } from '../interpreter/kubernetes/client.js';
 import type { KeywardErrorFields } from '../interpreter/errors.js';
 import type { Handlers, PlanResult, StepResult } from '../interpreter/types.js';
@@ -104,6 +104,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   /** Generation of objects last found invalid: they are not retried until it changes. */
   readonly #invalid = new Map<string, number | undefined>();
   readonly #reconcileIds = reconcileIds();
+  /** Aborted by stop(): plans in flight start no further step. */
+  readonly #stopping = new AbortController();
   #resync: NodeJS.Timeout | undefined;
   readonly #references: ReferencedWatches;
   readonly #bursts: BurstWatches | undefined;
@@ -169,8 +171,12 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     this.#logger.info('controller started', { objects: this.#primary.keys().length });
   }
 
-  /** Finishes the reconciles in flight, then stops watching. */
+  /**
+   * Stops taking work, lets each reconcile in flight finish the step it is running (no further step starts),
+   * then stops watching. What a stopped plan leaves half done, the next reconcile picks up, as after a crash.
+   */
   async stop(): Promise<void> {
+    this.#stopping.abort();
     clearInterval(this.#resync);
     await this.#queue.shutdown({ drain: true });
     await this.#references.stop();
@@ -283,6 +289,10 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     }
     const plan = this.#definition.reconcile(reconcileInput({ primary, observed, now, config: this.#options.config }, this.#options.entropy ?? (() => randomBytes(32))));
     const outcome = await this.#run(plan, logger);
+    if (!outcome.ok && outcome.error?.reason === STOPPED && this.#stopping.signal.aborted) {
+      logger.info('stopped before the end of the plan; the next reconcile continues it', { skipped: outcome.steps.filter((step) => step.outcome === 'skipped').length });
+      return { result: 'error', plan, outcome };
+    }
     if (!outcome.ok) {
       const failed = outcome.steps.find((step) => step.outcome === 'failed');
       const error = outcome.error;
@@ -317,6 +327,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
 
   async #run(plan: Plan, logger: RuntimeLogger): Promise<PlanResult> {
     return interpret(plan, this.#options.handlers, {
+      signal: this.#stopping.signal,
       onStep: (step) => {
         this.#options.observer?.onStep?.(this.#definition.name, step);
         if (step.outcome === 'applied') logger.info(step.summary, { why: step.reason, step: step.id });

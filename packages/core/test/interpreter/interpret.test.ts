@@ -1,0 +1,52 @@
+import { describe, expect, it } from '@jest/globals';
+import { coreTypes } from '../../src/model/refs.js';
+import { PlanBuilder } from '../../src/plan/plan.js';
+import { STOPPED, interpret } from '../../src/interpreter/interpret.js';
+import { InMemoryWorld } from '../../src/testing/world.js';
+
+const regarding = { type: coreTypes.secret, namespace: 'team-a', name: 'subject' };
+
+function threeEvents() {
+  const plan = new PlanBuilder();
+  for (const reason of ['First', 'Second', 'Third']) {
+    plan.add(
+      { kind: 'k8s.event', regarding, type: 'Normal', reason, note: reason, action: 'Test' },
+      `record ${reason}`,
+      () => ({ action: { kind: 'k8s.event', regarding, type: 'Normal', reason: `Undo${reason}`, note: 'undo', action: 'Test' }, reason: 'undo' }),
+    );
+  }
+  return plan.build();
+}
+
+describe('interpret with a signal', () => {
+  it('starts no step once aborted, lets the running one finish, and runs no compensation', async () => {
+    const world = new InMemoryWorld();
+    const handlers = world.handlers();
+    const stopping = new AbortController();
+    const result = await interpret(threeEvents(), {
+      ...handlers,
+      'k8s.event': async (action, context) => {
+        // The stop arrives while the second step runs.
+        if (action.reason === 'Second') stopping.abort();
+        return handlers['k8s.event'](action, context);
+      },
+    }, { signal: stopping.signal });
+
+    expect(result.steps.map((s) => s.outcome)).toEqual(['applied', 'applied', 'skipped']);
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatchObject({ reason: STOPPED, retryable: true });
+    expect(result.compensations).toEqual([]);
+    expect(world.events.map((e) => e.reason)).toEqual(['First', 'Second']);
+  });
+
+  it('runs nothing when aborted before it starts, and everything when never aborted', async () => {
+    const world = new InMemoryWorld();
+    const stopped = await interpret(threeEvents(), world.handlers(), { signal: AbortSignal.abort() });
+    expect(stopped.steps.map((s) => s.outcome)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(world.events).toEqual([]);
+
+    const whole = await interpret(threeEvents(), world.handlers(), { signal: new AbortController().signal });
+    expect(whole.ok).toBe(true);
+    expect(world.events.map((e) => e.reason)).toEqual(['First', 'Second', 'Third']);
+  });
+});
