@@ -1,0 +1,2 @@
+/** The fault scenarios, by file name under scenarios/. */
+export const SCENARIOS: readonly string[] = ['kill9'];
