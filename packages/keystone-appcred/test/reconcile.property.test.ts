@@ -82,28 +82,34 @@ const convergedStatus = (spec: SecurityRelevantSpec) =>
     { requiredKeys: ['acID', 'secretName', 'expiresAt'] },
   );
 
-const metadata = fc.record({
-  name: fc.oneof(label.map((l) => `ac-${l}`), label),
-  namespace: fc.constant(NS),
-  uid: fc.uuid(),
-  generation: fc.nat(),
-  resourceVersion: fc.nat().map(String),
-  finalizers: fc.subarray([CR_FINALIZER, 'example.com/other']),
-  deletionTimestamp: fc.option(fc.constant('2026-03-01T12:00:00Z'), { nil: undefined }),
-});
+const metadata = fc.record(
+  {
+    name: fc.oneof(label.map((l) => `ac-${l}`), label),
+    namespace: fc.constant(NS),
+    uid: fc.uuid(),
+    generation: fc.nat(),
+    resourceVersion: fc.nat().map(String),
+    finalizers: fc.subarray([CR_FINALIZER, 'example.com/other']),
+    deletionTimestamp: fc.constant('2026-03-01T12:00:00Z'),
+  },
+  { requiredKeys: ['name', 'namespace', 'uid', 'generation', 'resourceVersion', 'finalizers'] },
+);
 
 /** A Secret as the API server returns it, with any labels, finalizers and data (base64 or not, or no map). */
 const secret = (service: string): fc.Arbitrary<KubeObject> =>
   fc.record({
     apiVersion: fc.constant('v1'),
     kind: fc.constant('Secret'),
-    metadata: fc.record({
-      name: kubernetesName,
-      namespace: fc.constant(NS),
-      uid: fc.option(fc.uuid(), { nil: undefined }),
-      labels: fc.oneof(fc.constant({ [LABEL_APPLICATION_CREDENTIALS]: 'true', [LABEL_SERVICE]: service }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 })),
-      finalizers: fc.subarray([SECRET_PROTECTION_FINALIZER, 'openstack.org/nova-ac-consumer', 'openstack.org/-ac-consumer', 'example.com/x']),
-    }),
+    metadata: fc.record(
+      {
+        name: kubernetesName,
+        namespace: fc.constant(NS),
+        uid: fc.uuid(),
+        labels: fc.oneof(fc.constant({ [LABEL_APPLICATION_CREDENTIALS]: 'true', [LABEL_SERVICE]: service }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 })),
+        finalizers: fc.subarray([SECRET_PROTECTION_FINALIZER, 'openstack.org/nova-ac-consumer', 'openstack.org/-ac-consumer', 'example.com/x']),
+      },
+      { requiredKeys: ['name', 'namespace', 'labels', 'finalizers'] },
+    ),
     data: fc.oneof(fc.record({ AC_ID: fc.oneof(fc.base64String(), fc.string(), fc.anything()), AC_SECRET: fc.base64String() }, { requiredKeys: [] }), fc.anything()),
   });
 
