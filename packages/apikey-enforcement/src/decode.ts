@@ -4,7 +4,7 @@ import { SpecCodec, type APIKey } from './api.js';
 
 function conditionsOf(status: unknown): Condition[] {
   const conditions = (status as { conditions?: unknown } | undefined)?.conditions;
-  return Array.isArray(conditions) ? conditions.filter((c): c is Condition => typeof (c as { type?: unknown }).type === 'string') : [];
+  return Array.isArray(conditions) ? conditions.filter((c): c is Condition => typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string') : [];
 }
 
 /** Validates an APIKey read from the API server; its status is read leniently (others write it too). */

@@ -93,6 +93,14 @@ describe('APIKey enforcement decisions', () => {
     expect(Buffer.from((secret?.['data'] as Record<string, string>)['api_key'] ?? '', 'base64').toString()).toBe(KEY);
   });
 
+  it('reads a status whose conditions hold null, numbers or strings as one without them', () => {
+    const w = world('Approved', 'absent', 'fine');
+    const stored = w.get({ type: apiKeyType, namespace: 'team-a', name: 'my-key' });
+    if (stored === undefined) throw new Error('no APIKey');
+    w.put(apiKeyType, { ...stored, status: { conditions: [null, 7, 'Approved', condition('Approved')] } });
+    expect(apiKey(w).status.conditions).toEqual([condition('Approved')]);
+  });
+
   it('never shows the key in a plan', () => {
     const p = planFor(world('Approved', 'absent', 'fine'));
     const base64 = Buffer.from(KEY).toString('base64');

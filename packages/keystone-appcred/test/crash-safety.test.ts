@@ -6,7 +6,7 @@ import { cr, days, plan, reconcileOnce, secretsOf, setup } from './harness.js';
 
 const USER = 'user-barbican';
 
-function credentialIdIn(secret: { readonly [field: string]: unknown }): string {
+function credentialIdIn(secret: Readonly<Record<string, unknown>>): string {
   return Buffer.from((secret['data'] as Record<string, string> | undefined)?.['AC_ID'] ?? '', 'base64').toString();
 }
 
