@@ -1,4 +1,5 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
+import { formatDuration } from '@keyward/core';
 import { CONTROLLER_NAMES, type ControllerName } from './controllers.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import {
@@ -55,6 +56,11 @@ function booleanOption(flags: string, env: string | undefined, description: stri
     parse: parseBoolean,
     fallback: () => fallback,
   };
+}
+
+/** A duration in milliseconds, given as "30s", "5m" or "1h30m" within the bounds. */
+function durationOption(flags: string, env: string, description: string, fallbackMs: number, bounds: { readonly minMs: number; readonly maxMs: number }): OptionSpec<number> {
+  return { flags, env, description, defaultText: formatDuration(fallbackMs), parse: parseDurationWithin(bounds.minMs, bounds.maxMs), fallback: () => fallbackMs };
 }
 
 /** What both `run` and `plan` need to reach the cluster, Keystone and the enforcement namespace. */
@@ -149,22 +155,20 @@ export const runOptions = {
     parse: parseConcurrency(DEFAULT_CONCURRENCY),
     fallback: () => perController(() => DEFAULT_CONCURRENCY),
   },
-  maxRetryDelay: {
-    flags: '--max-retry-delay <duration>',
-    env: 'KEYWARD_MAX_RETRY_DELAY',
-    description: 'longest wait between retries of a failing object; the wait doubles from 5ms up to it (an unreachable Keystone is asked less and less often)',
-    defaultText: '5m',
-    parse: parseDurationWithin(1_000, 24 * 3_600_000),
-    fallback: () => DEFAULT_MAX_RETRY_DELAY_MS,
-  },
-  shutdownTimeout: {
-    flags: '--shutdown-timeout <duration>',
-    env: 'KEYWARD_SHUTDOWN_TIMEOUT',
-    description: "on SIGTERM, how long the steps in flight may take before the process exits anyway; keep it below the pod's termination grace period",
-    defaultText: '20s',
-    parse: parseDurationWithin(1_000, 10 * 60_000),
-    fallback: () => DEFAULT_SHUTDOWN_TIMEOUT_MS,
-  },
+  maxRetryDelay: durationOption(
+    '--max-retry-delay <duration>',
+    'KEYWARD_MAX_RETRY_DELAY',
+    'longest wait between retries of a failing object; the wait doubles from 5ms up to it (an unreachable Keystone is asked less and less often)',
+    DEFAULT_MAX_RETRY_DELAY_MS,
+    { minMs: 1_000, maxMs: 24 * 3_600_000 },
+  ),
+  shutdownTimeout: durationOption(
+    '--shutdown-timeout <duration>',
+    'KEYWARD_SHUTDOWN_TIMEOUT',
+    "on SIGTERM, how long the steps in flight may take before the process exits anyway; keep it below the pod's termination grace period",
+    DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    { minMs: 1_000, maxMs: 10 * 60_000 },
+  ),
   revokeOnDelete: booleanOption('--revoke-on-delete', 'KEYWARD_REVOKE_ON_DELETE', 'revoke the Keystone credentials of a deleted KeystoneApplicationCredential', false, {
     flags: '--no-revoke-on-delete',
     description: 'keep the credentials of a deleted KeystoneApplicationCredential',
