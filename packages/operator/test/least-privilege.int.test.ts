@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, kubeConfigFor, rememberSecret, waitFor } from '@keyward/test-env';
 import { coreTypes } from '@keyward/core';
-import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter';
+import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { deployedIdentity, type DeployedIdentity } from './deployed-identity.js';
 import { startKeyward, stopKeyward, type OperatorProcess } from './operator-process.js';
+import { approval, statusOf } from './requests.js';
 
 const API_KEY = `key-${randomBytes(12).toString('hex')}`;
 
@@ -14,10 +15,6 @@ let namespace: string;
 let enforcement: string;
 let identity: DeployedIdentity;
 let operator: OperatorProcess;
-
-const approval = (type: 'Approved' | 'Denied') => ({
-  status: { conditions: [{ type, status: 'True', reason: type, message: 'by the API owner', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
-});
 
 beforeAll(async () => {
   admin = new KubeClient(adminKubeConfig());
@@ -49,11 +46,7 @@ afterAll(async () => {
 async function createSecretAsOperator(where: string, name: string): Promise<number> {
   const client = new KubeClient(kubeConfigFor({ kubeconfig: identity.kubeconfig }));
   try {
-    await client.create({ type: coreTypes.secret, namespace: where, name }, { metadata: { name }, stringData: { probe: 'x' } });
-    return 201;
-  } catch (error) {
-    if (error instanceof KeywardError) return error.code;
-    throw error;
+    return await statusOf(() => client.create({ type: coreTypes.secret, namespace: where, name }, { metadata: { name }, stringData: { probe: 'x' } }), 201);
   } finally {
     client.close();
   }

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
 import { coreTypes, findCondition, type Condition } from '@keyward/core';
-import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter';
+import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { CONTROLLER_NAMES } from '../src/controllers.js';
 import type { RbacInstall } from '../src/rbac-manifests.js';
 import { generatedIdentity, mayDo, type AccessQuestion } from './deployed-identity.js';
 import { startKeyward, stopKeyward, type OperatorProcess } from './operator-process.js';
+import { approval, statusOf } from './requests.js';
 
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 const API_KEY = `key-${randomBytes(12).toString('hex')}`;
@@ -20,10 +21,6 @@ let asOperator: KubeClient;
 let identity: ServiceAccountIdentity;
 let install: RbacInstall;
 let outside: string;
-
-const approval = (type: 'Approved' | 'Denied') => ({
-  status: { conditions: [{ type, status: 'True', reason: type, message: 'by the API owner', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
-});
 
 beforeAll(async () => {
   admin = new KubeClient(adminKubeConfig());
@@ -138,20 +135,11 @@ describe('the namespaced install (keyward rbac --namespaces) on a real API serve
 
   it('cannot read a Secret outside its namespaces: the API server answers 403', async () => {
     await admin.create({ type: coreTypes.secret, namespace: outside, name: 'not-yours' }, { metadata: { name: 'not-yours' }, stringData: { value: 'x' } });
-    const status = async (read: () => Promise<unknown>): Promise<number> => {
-      try {
-        await read();
-        return 200;
-      } catch (error) {
-        if (error instanceof KeywardError) return error.code;
-        throw error;
-      }
-    };
     expect({
-      get: await status(() => asOperator.get({ type: coreTypes.secret, namespace: outside, name: 'not-yours' })),
-      list: await status(() => asOperator.list(coreTypes.secret, { namespace: outside })),
-      listEverywhere: await status(() => asOperator.list(coreTypes.secret)),
-      getInWatched: await status(() => asOperator.get({ type: coreTypes.secret, namespace: places().a, name: 'consumer-key' })),
+      get: await statusOf(() => asOperator.get({ type: coreTypes.secret, namespace: outside, name: 'not-yours' })),
+      list: await statusOf(() => asOperator.list(coreTypes.secret, { namespace: outside })),
+      listEverywhere: await statusOf(() => asOperator.list(coreTypes.secret)),
+      getInWatched: await statusOf(() => asOperator.get({ type: coreTypes.secret, namespace: places().a, name: 'consumer-key' })),
     }).toEqual({ get: 403, list: 403, listEverywhere: 403, getInWatched: 200 });
   });
 });
