@@ -98,6 +98,28 @@ describe('the APIKey enforcement controller against the real API server', () => 
     expect(await kube.get(enforcementRef(consumerB, 'shared'))).toBeDefined();
   });
 
+  it('a controller of one namespace, started or resynced, leaves the enforcement Secrets of another namespace alone', async () => {
+    await createConsumerSecret(consumerB, 'other-key');
+    await createApiKey(consumerB, 'other', 'other-key');
+    await setCondition(consumerB, 'other', 'Approved');
+    const before = await until('Secret for B', () => kube.get(enforcementRef(consumerB, 'other')));
+
+    // A second controller for A, as after a restart: its start and its resync look for orphans.
+    const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+    const restarted = new Controller(apiKeyController, {
+      kube, keystone, namespace: consumerA, config: { enforcementNamespace: enforcement },
+      handlers: standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: 'test-restarted' }),
+    });
+    await restarted.start();
+    restarted.resync();
+    await until('the restarted controller to go idle', () => {
+      const state = restarted.queueState();
+      return Promise.resolve(state.depth + state.inFlight + state.scheduled === 0 ? true : undefined);
+    });
+    await restarted.stop();
+    expect((await kube.get(enforcementRef(consumerB, 'other')))?.metadata.uid).toBe(before.metadata.uid);
+  });
+
   it('reports a missing consumer Secret and recovers when it appears', async () => {
     await createApiKey(consumerB, 'late', 'late-key');
     await setCondition(consumerB, 'late', 'Approved');

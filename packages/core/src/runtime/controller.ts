@@ -160,7 +160,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     this.#primary.subscribe((event) => { this.#onPrimary(event); });
     for (const { watch, informer } of this.#secondary) {
       informer.subscribe((event) => {
-        for (const key of watch.mapToPrimary(event.object)) this.#queue.add(key);
+        for (const key of watch.mapToPrimary(event.object)) if (this.#inScope(key)) this.#queue.add(key);
       });
     }
     await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
@@ -202,7 +202,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       const owner = orphans.ownerOf(object);
       if (owner === undefined) continue;
       const { namespace, name } = splitKey(owner);
-      if (this.#primary.get(namespace, name) === undefined) this.#queue.add(owner);
+      if (this.#inScope(owner) && this.#primary.get(namespace, name) === undefined) this.#queue.add(owner);
     }
   }
 
@@ -226,6 +226,15 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       result = 'error';
     }
     return { result };
+  }
+
+  /**
+   * Whether a key names an object this controller watches. A secondary watch may reach beyond the controller's
+   * namespace (enforcement Secrets in one namespace for APIKeys of many): a key of another namespace belongs to
+   * that namespace's controller, and its absence here says nothing about whether it exists.
+   */
+  #inScope(key: string): boolean {
+    return this.#options.namespace === undefined || splitKey(key).namespace === this.#options.namespace;
   }
 
   /** Keys waiting, scheduled and running: for readiness and tests. */
@@ -262,7 +271,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   async reconcileKey(key: string): Promise<{ result: ReconcileResult; plan?: Plan; outcome?: PlanResult; requeueAfterMs?: number }> {
     const { namespace, name } = splitKey(key);
     const object = this.#primary.get(namespace, name);
-    if (object === undefined) return this.#removeOrphans(key);
+    if (object === undefined) return this.#inScope(key) ? this.#removeOrphans(key) : { result: 'gone' };
     const logger = this.#logger.child({ key, reconcileId: this.#reconcileIds.next() });
     const now = this.#options.now?.() ?? new Date();
 
