@@ -38,10 +38,14 @@ export class KeystoneAdmin {
   private constructor(
     private readonly url: string,
     private readonly token: string,
+    private readonly remember: (secret: string) => void,
   ) {}
 
-  /** `remember` learns the token (a secret) before it is used, so the suite's secret scan looks for it. */
-  static async login(admin: KeystoneAdminCredentials, remember: (token: string) => void = () => undefined): Promise<KeystoneAdmin> {
+  /**
+   * `remember` learns each secret this client creates or uses (its token, the passwords of the users it makes)
+   * before it is used, so the suite's secret scan looks for them.
+   */
+  static async login(admin: KeystoneAdminCredentials, remember: (secret: string) => void = () => undefined): Promise<KeystoneAdmin> {
     const res = await httpCall(`${admin.url}/auth/tokens`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -50,7 +54,7 @@ export class KeystoneAdmin {
     const token = res.headers['x-subject-token'];
     if (res.status !== 201 || token === undefined) throw new Error(`Keystone admin login failed: HTTP ${String(res.status)}`);
     remember(token);
-    return new KeystoneAdmin(admin.url, token);
+    return new KeystoneAdmin(admin.url, token, remember);
   }
 
   private async call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -77,6 +81,7 @@ export class KeystoneAdmin {
    * `role add` is broken.
    */
   async ensureServiceUser(options: { userName: string; password: string; projectName?: string; roles?: readonly string[] }): Promise<KeystoneUserCredentials> {
+    this.remember(options.password);
     const projectName = options.projectName ?? 'service';
     const project = await this.findOrCreate('projects', 'project', projectName, { domain_id: 'default', enabled: true });
     const user = await this.findOrCreate('users', 'user', options.userName, {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SECRETS_LEDGER, scanForSecrets, scannedFiles } from '../src/secret-scan.js';
 import { ENVIRONMENT_LOG } from '../src/environment.js';
-import { testEnvironment } from '../src/testing.js';
+import { keystoneAdmin, testEnvironment } from '../src/testing.js';
 
 describe('the secrets the environment creates', () => {
   const info = testEnvironment();
@@ -17,6 +18,12 @@ describe('the secrets the environment creates', () => {
       database: ledger.includes(databasePassword),
       kubernetesAdmin: ledger.includes(info.kubernetes.token),
     }).toEqual({ keystoneAdmin: true, database: true, kubernetesAdmin: true });
+  });
+
+  it('include the passwords of the service users tests make through it', async () => {
+    const password = `pw-${randomBytes(12).toString('hex')}`;
+    await (await keystoneAdmin()).ensureServiceUser({ userName: `ledger-${randomBytes(3).toString('hex')}`, password });
+    expect(readFileSync(join(info.dir, SECRETS_LEDGER), 'utf8').split('\n')).toContain(password);
   });
 
   it('are in no log: no component\'s, not the audit log, not the environment\'s own', () => {
