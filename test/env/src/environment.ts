@@ -150,21 +150,46 @@ export class Environment {
 
   /**
    * Stops one component and starts it again with the same command line (same port, certificates and data),
-   * then waits until it is ready; for tests of clients that must live through a restart. Only kube-apiserver
-   * is supported: for the others there is no readiness probe here, and guessing would make tests flaky.
+   * then waits until it is ready; for tests of clients that must live through a restart. An outage of a given
+   * length is stopComponent, a wait, then startComponent. Only kube-apiserver is supported (see stopComponent).
    */
   async restartComponent(component: string): Promise<void> {
-    if (component !== 'kube-apiserver') throw new Error(`restartComponent supports kube-apiserver only, not ${component}`);
-    const index = this.processes.findIndex((p) => p.spec.component === component);
-    const old = this.processes[index];
-    if (old === undefined) throw new Error(`this environment has no ${component}`);
-    await old.stop();
-    const restarted = ManagedProcess.start(old.spec, this.ownership);
-    this.processes[index] = restarted;
-    this.#info = { ...this.#info, components: this.#info.components.map((c) => (c.component === component ? { ...c, pid: restarted.pid } : c)) };
+    await this.stopComponent(component);
+    await this.startComponent(component);
+  }
+
+  /**
+   * Stops one component (SIGTERM, then SIGKILL after 10 s) and resolves once it is gone: its port refuses
+   * connections until startComponent. Only kube-apiserver is supported: for the others there is no readiness
+   * probe here to tell when they are back, and guessing would make tests flaky.
+   */
+  async stopComponent(component: string): Promise<void> {
+    const { process: running } = this.#component(component);
+    await running.stop();
+    this.log(`${component} stopped`);
+  }
+
+  /**
+   * Starts a stopped component again with the same command line (same port, certificates and data) and
+   * resolves once it is ready. Starting one that runs is an error: two would fight over its port.
+   */
+  async startComponent(component: string): Promise<void> {
+    const { process: old, index } = this.#component(component);
+    if (old.running) throw new Error(`${component} is running; stop it first`);
+    const started = ManagedProcess.start(old.spec, this.ownership);
+    this.processes[index] = started;
+    this.#info = { ...this.#info, components: this.#info.components.map((c) => (c.component === component ? { ...c, pid: started.pid } : c)) };
     writeState(this.#info);
-    await waitForApiServerReady(this.#info.kubernetes, () => { restarted.assertRunning(); });
-    this.log(`${component} restarted`);
+    await waitForApiServerReady(this.#info.kubernetes, () => { started.assertRunning(); });
+    this.log(`${component} started`);
+  }
+
+  #component(component: string): { readonly process: ManagedProcess; readonly index: number } {
+    if (component !== 'kube-apiserver') throw new Error(`stopping and starting supports kube-apiserver only, not ${component}`);
+    const index = this.processes.findIndex((p) => p.spec.component === component);
+    const found = this.processes[index];
+    if (found === undefined) throw new Error(`this environment has no ${component}`);
+    return { process: found, index };
   }
 
   /**
