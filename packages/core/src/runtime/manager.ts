@@ -58,11 +58,12 @@ export class Manager {
     const { logger } = this.#options;
     const metricsAddress = this.#options.metricsAddress ?? '0';
     const healthAddress = this.#options.healthAddress ?? '0';
-    const metricsEndpoint = await serveEndpoints({ address: metricsAddress, ...(this.#options.registry === undefined ? {} : { registry: this.#options.registry }) });
-    this.#endpoints.push(metricsEndpoint);
-    if (healthAddress !== metricsAddress) {
-      this.#endpoints.push(await serveEndpoints({ address: healthAddress, liveness: () => !this.#stopping, readiness: () => this.#ready }));
-    }
+    const probes = { liveness: () => !this.#stopping, readiness: () => this.#ready };
+    const registry = this.#options.registry === undefined ? {} : { registry: this.#options.registry };
+    // One address for both: one server answers the probes and the scrapes (the probes must not fall back to "healthy").
+    const shared = healthAddress === metricsAddress;
+    this.#endpoints.push(await serveEndpoints({ address: metricsAddress, ...registry, ...(shared ? probes : {}) }));
+    if (!shared) this.#endpoints.push(await serveEndpoints({ address: healthAddress, ...probes }));
     const election = this.#options.leaderElection;
     if (election === undefined) {
       await this.#lead();

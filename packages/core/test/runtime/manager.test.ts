@@ -1,0 +1,54 @@
+import { describe, expect, it } from '@jest/globals';
+import { get } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import type { KubeClient } from '../../src/interpreter/kubernetes/client.js';
+import { Manager } from '../../src/runtime/manager.js';
+import type { RuntimeLogger } from '../../src/runtime/controller.js';
+
+const quiet: RuntimeLogger = { child: () => quiet, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+/** Without leader election the manager only closes the client on stop. */
+const kube = { close: () => undefined } as unknown as KubeClient;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => { resolve(port); });
+    });
+  });
+}
+
+function status(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
+
+describe('Manager endpoints', () => {
+  it('answers probes from its state when metrics and health share one address', async () => {
+    const port = await freePort();
+    let started = (): void => undefined;
+    const starting = new Promise<void>((resolve) => { started = resolve; });
+    const manager = new Manager({
+      kube,
+      logger: quiet,
+      registry: new Registry(),
+      metricsAddress: `127.0.0.1:${String(port)}`,
+      healthAddress: `127.0.0.1:${String(port)}`,
+      runnables: () => [{ name: 'slow', start: () => starting, stop: () => Promise.resolve() }],
+    });
+    const running = manager.start();
+    // Caches not synced yet: not ready, though alive; metrics are served on the same port.
+    await expect(status(port, '/readyz')).resolves.toBe(503);
+    await expect(status(port, '/healthz')).resolves.toBe(200);
+    await expect(status(port, '/metrics')).resolves.toBe(200);
+    started();
+    await running;
+    await expect(status(port, '/readyz')).resolves.toBe(200);
+    await manager.stop();
+  });
+});
