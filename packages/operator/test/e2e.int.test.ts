@@ -13,6 +13,14 @@ import { exited, startKeyward, type OperatorProcess } from './operator-process.j
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 const API_KEY = `key-${randomBytes(12).toString('hex')}`;
 
+interface LeaseSpec {
+  readonly holderIdentity?: string;
+  readonly acquireTime?: string;
+  readonly renewTime?: string;
+  readonly leaseDurationSeconds?: number;
+  readonly leaseTransitions?: number;
+}
+
 let kube: KubeClient;
 let namespace: string;
 let enforcement: string;
@@ -124,26 +132,25 @@ describe('the keyward binary against the real environment', () => {
     }
   });
 
-  it('exits within 10 seconds of SIGTERM and releases the lease', async () => {
+  it('exits with status 0 on SIGTERM and releases the lease', async () => {
     const operator = startOperator();
     const lease = { type: coreTypes.lease, namespace, name: 'keyward-leader' };
     await waitFor(async () => {
       const holder = ((await kube.get(lease))?.['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity;
       return holder === undefined || holder === '' ? undefined : holder;
     }, { what: 'the operator to lead', timeoutMs: 60_000, intervalMs: 300 });
-    const started = Date.now();
     operator.kill('SIGTERM');
     const { code } = await exited(operator);
     expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
     const holder = ((await kube.get(lease))?.['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity;
     expect(holder ?? '').toBe('');
   });
 
-  it('runs two replicas of which exactly one leads; killing the leader hands over within about 15 seconds', async () => {
+  it('runs two replicas of which exactly one leads; killing the leader hands over once its lease has expired', async () => {
     const lease = { type: coreTypes.lease, namespace, name: 'keyward-ha' };
+    const leaseSpec = async (): Promise<LeaseSpec | undefined> => (await kube.get(lease))?.['spec'] as LeaseSpec | undefined;
     const holder = async (): Promise<string | undefined> => {
-      const spec = (await kube.get(lease))?.['spec'] as { holderIdentity?: string } | undefined;
+      const spec = await leaseSpec();
       return spec?.holderIdentity === undefined || spec.holderIdentity === '' ? undefined : spec.holderIdentity;
     };
     const first = startOperator(['--lease-name', 'keyward-ha']);
@@ -154,14 +161,16 @@ describe('the keyward binary against the real environment', () => {
       expect(await holder()).toBe(firstLeader);
       first.kill('SIGKILL');
       await exited(first);
-      const killedAt = Date.now();
+      const lastRenewal = await leaseSpec();
       const secondLeader = await waitFor(async () => {
         const current = await holder();
         return current !== undefined && current !== firstLeader ? current : undefined;
       }, { what: 'the other replica to take over', timeoutMs: 40_000, intervalMs: 200 });
       expect(secondLeader).not.toBe(firstLeader);
-      // Lease 15 s, retried every 2 s: the follower takes over between 15 and about 17 s after the last renewal.
-      expect(Date.now() - killedAt).toBeLessThan(20_000);
+      // The order of events, not their timing: the follower took over only after the dead leader's lease expired.
+      const takeover = await leaseSpec();
+      expect(Date.parse(takeover?.acquireTime ?? '')).toBeGreaterThanOrEqual(Date.parse(lastRenewal?.renewTime ?? '') + (lastRenewal?.leaseDurationSeconds ?? 0) * 1_000);
+      expect(takeover?.leaseTransitions).toBe((lastRenewal?.leaseTransitions ?? 0) + 1);
       await createCr('ac-ha');
       await waitReady(['ac-ha']);
     } finally {
