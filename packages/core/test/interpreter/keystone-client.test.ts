@@ -11,8 +11,11 @@ import {
   type PasswordAuthRequest,
 } from '../../src/interpreter/keystone/client.js';
 import { TokenCache, type PasswordAuthenticator } from '../../src/interpreter/keystone/token-cache.js';
+import { keystoneClientPool } from '../../src/interpreter/handlers.js';
+import type { AvailabilityChange } from '../../src/interpreter/availability.js';
 import { sensitive } from '../../src/model/sensitive.js';
 import { keystoneFailure } from './keystone-failure.js';
+import { ManualClock } from './manual-clock.js';
 
 const ORIGIN = 'http://keystone.example.test';
 const BASE_URL = `${ORIGIN}/v3`;
@@ -32,8 +35,13 @@ const login: PasswordAuthRequest = {
 const tokenBody = { token: { expires_at: '2030-01-01T12:00:00.000000Z', user: { id: USER_ID } } };
 const keystoneError = (code: number, title: string, message: string) => ({ error: { code, title, message } });
 
+/** Clients of the running test, closed after it so that no probe of an endpoint it took down outlives it. */
+const clients: KeystoneClient[] = [];
+
 function client(options: Partial<KeystoneClientOptions> = {}): KeystoneClient {
-  return new KeystoneClient({ baseUrl: BASE_URL, ...options });
+  const created = new KeystoneClient({ baseUrl: BASE_URL, ...options });
+  clients.push(created);
+  return created;
 }
 
 
@@ -67,6 +75,7 @@ beforeAll(() => {
   nock.enableNetConnect((host) => !host.includes('example.test'));
 });
 afterEach(() => {
+  for (const used of clients.splice(0)) used.close();
   nock.cleanAll();
 });
 afterAll(() => {
@@ -254,10 +263,9 @@ describe('createApplicationCredential', () => {
         return [201, created];
       });
 
-    const started = Date.now();
+    // The reply comes after 1 s: a Timeout (not the 201) shows the client gave up first.
     const error = await keystoneFailure(client({ timeoutMs: 100 }).createApplicationCredential(sensitive(TOKEN), USER_ID, request));
 
-    expect(Date.now() - started).toBeLessThan(900);
     expect(calls).toBe(1);
     expect(error).toMatchObject({ code: 0, reason: 'Timeout', retryable: true });
     expect(error.message).toContain('within 100 ms');
@@ -290,7 +298,7 @@ describe('createApplicationCredential', () => {
     const port = await closedPort();
 
     const error = await keystoneFailure(
-      new KeystoneClient({ baseUrl: `http://127.0.0.1:${String(port)}/v3` }).createApplicationCredential(sensitive(TOKEN), USER_ID, request),
+      client({ baseUrl: `http://127.0.0.1:${String(port)}/v3` }).createApplicationCredential(sensitive(TOKEN), USER_ID, request),
     );
 
     expect(error).toMatchObject({ code: 0, reason: 'Unavailable', retryable: true });
@@ -564,5 +572,133 @@ describe('TokenCache', () => {
 
     expect(scope.isDone()).toBe(true);
     expect(second).toBe(first);
+  });
+});
+
+describe('an endpoint that is down', () => {
+  const request = { name: 'ns-app', description: 'managed by keyward', roles: ['service'], unrestricted: false, expiresAt: undefined } as const;
+  const created = { application_credential: { id: 'ac-1', name: 'ns-app', secret: 'the-credential-secret', expires_at: null, roles: [{ id: 'r1', name: 'service' }] } };
+  const create = (keystone: KeystoneClient) => keystone.createApplicationCredential(sensitive(TOKEN), USER_ID, request);
+
+  /** A client on a manual clock, with the requests it sent and the availability changes it reported. */
+  function watched(options: Partial<KeystoneClientOptions> = {}) {
+    const clock = new ManualClock();
+    const sent: KeystoneRequestInfo[] = [];
+    const changes: AvailabilityChange[] = [];
+    const keystone = client({ breaker: { clock }, observer: { onRequest: (info) => sent.push(info) }, ...options });
+    keystone.subscribe((change) => changes.push(change));
+    return { clock, sent, changes, keystone, probes: () => sent.filter((info) => info.operation === 'probe').length };
+  }
+
+  /** Lets event-loop turns pass (nock answers on later turns) until `condition` holds; counts turns, not time. */
+  async function turnsUntil(condition: () => boolean): Promise<void> {
+    for (let turn = 0; turn < 10_000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(condition()).toBe(true);
+  }
+
+  /** Version documents GET /v3 answers with, each once, recording whether a token came along. */
+  function versionAnswers(...statuses: number[]): { tokens: () => (string | undefined)[] } {
+    const tokens: (string | undefined)[] = [];
+    for (const status of statuses) {
+      nock(ORIGIN).get('/v3').reply(function reply() {
+        const header = this.req.headers['x-auth-token'];
+        tokens.push(Array.isArray(header) ? header.join() : header);
+        return [status, { version: { id: 'v3.14' } }];
+      });
+    }
+    return { tokens: () => tokens };
+  }
+
+  it('after a 503, fails fast with a retryable Unavailable error and sends nothing', async () => {
+    const answer = counted(nock(ORIGIN).post(CREDENTIALS_PATH), 503, keystoneError(503, 'Service Unavailable', 'no healthy upstream'));
+    const { keystone, sent, changes } = watched();
+
+    await keystoneFailure(create(keystone));
+    const errors = [await keystoneFailure(create(keystone)), await keystoneFailure(keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID))];
+
+    expect(answer.calls()).toBe(1);
+    expect(sent).toHaveLength(1);
+    expect(keystone.available).toBe(false);
+    expect(changes).toEqual([{ api: 'keystone', endpoint: BASE_URL, available: false, since: Date.parse('2026-01-01T00:00:00Z'), cause: 'HTTP 503' }]);
+    for (const error of errors) {
+      expect(error).toMatchObject({ code: 0, reason: 'Unavailable', retryable: true });
+      expect(error.message).toContain(`Keystone at ${BASE_URL} is unavailable since 2026-01-01T00:00:00.000Z (HTTP 503)`);
+      for (const text of renderings(error)) expect(text).not.toContain(TOKEN);
+    }
+  });
+
+  it('probes GET /v3 without a token, 1 s and then 2 s later, and is available again once a probe is answered', async () => {
+    counted(nock(ORIGIN).post(CREDENTIALS_PATH), 504);
+    const { keystone, clock, changes, probes } = watched();
+    await keystoneFailure(create(keystone));
+    const version = versionAnswers(503, 200);
+
+    clock.advance(999);
+    expect(probes()).toBe(0);
+    clock.advance(1);
+    await turnsUntil(() => clock.pending().length > 0);
+    expect(probes()).toBe(1);
+    expect(keystone.available).toBe(false);
+    expect(clock.pending()).toEqual([2_000]);
+
+    clock.advance(2_000);
+    await turnsUntil(() => keystone.available);
+    expect(version.tokens()).toEqual([undefined, undefined]);
+    expect(changes.map((change) => change.available)).toEqual([false, true]);
+    expect(clock.pending()).toEqual([]);
+
+    nock.cleanAll();
+    nock(ORIGIN).post(CREDENTIALS_PATH).reply(201, created);
+    await expect(create(keystone)).resolves.toMatchObject({ id: 'ac-1' });
+  });
+
+  it('counts a refused connection as down', async () => {
+    const { keystone } = watched({ baseUrl: `http://127.0.0.1:${String(await closedPort())}/v3` });
+
+    const first = await keystoneFailure(create(keystone));
+    const second = await keystoneFailure(create(keystone));
+
+    expect(first.message).toContain('is unreachable (ECONNREFUSED)');
+    expect(second.message).toContain('is unavailable since 2026-01-01T00:00:00.000Z (ECONNREFUSED); not sent');
+  });
+
+  it.each([500, 401, 429, 409])('stays available after an HTTP %d: the endpoint answered', async (status) => {
+    counted(nock(ORIGIN).post(CREDENTIALS_PATH), status);
+    const { keystone, clock, changes } = watched();
+
+    await keystoneFailure(create(keystone));
+
+    expect(keystone.available).toBe(true);
+    expect(changes).toEqual([]);
+    expect(clock.pending()).toEqual([]);
+  });
+
+  it('lets a read use its retries before the endpoint counts as down', async () => {
+    const answer = counted(nock(ORIGIN).get(CREDENTIALS_PATH), 502);
+    const { keystone } = watched();
+
+    await keystoneFailure(keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID));
+
+    expect(answer.calls()).toBe(3);
+    expect(keystone.available).toBe(false);
+  });
+
+  it('a pool tells its subscribers about each of its endpoints, and close stops the probes', async () => {
+    const clock = new ManualClock();
+    const pool = keystoneClientPool({ breaker: { clock } });
+    const changes: AvailabilityChange[] = [];
+    const unsubscribe = pool.subscribe((change) => changes.push(change));
+    const other = 'http://other.example.test/v3';
+    nock(ORIGIN).post(CREDENTIALS_PATH).reply(503);
+    nock('http://other.example.test').post(CREDENTIALS_PATH).reply(503);
+
+    await keystoneFailure(create(pool(BASE_URL)));
+    unsubscribe();
+    await keystoneFailure(create(pool(other)));
+    pool.close();
+
+    expect(changes.map((change) => [change.endpoint, change.available])).toEqual([[BASE_URL, false]]);
+    expect(pool(other).available).toBe(false);
+    expect(clock.pending()).toEqual([]);
   });
 });

@@ -71,16 +71,14 @@ async function createWidget(name: string): Promise<void> {
 const gaps = (times: readonly number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? t));
 
 describe('the controller runtime against the real API server', () => {
-  it('honours requeueAfter: the next reconcile comes no earlier than asked, and close to it', async () => {
+  it('honours requeueAfter: the next reconcile comes no earlier than asked', async () => {
+    // How close to the due time it comes is a matter of load, measured in bench/, not asserted here.
     await createWidget('requeue');
     await waitFor(async () => Promise.resolve((seen.get('requeue')?.length ?? 0) >= 3 ? true : undefined), { what: 'three reconciles', timeoutMs: 20_000 });
-    for (const gap of gaps(seen.get('requeue') ?? []).slice(0, 2)) {
-      expect(gap).toBeGreaterThanOrEqual(2_000);
-      expect(gap).toBeLessThan(3_000);
-    }
+    for (const gap of gaps(seen.get('requeue') ?? []).slice(0, 2)) expect(gap).toBeGreaterThanOrEqual(2_000);
   });
 
-  it('retries failures with exponential backoff up to its cap', async () => {
+  it('retries failures with exponential backoff, never earlier than it says', async () => {
     await createWidget('failing');
     await waitFor(async () => Promise.resolve((seen.get('failing')?.length ?? 0) >= 7 ? true : undefined), { what: 'seven attempts', timeoutMs: 30_000 });
     const intervals = gaps(seen.get('failing') ?? []);
@@ -88,10 +86,9 @@ describe('the controller runtime against the real API server', () => {
     expect(intervals[0]).toBeGreaterThanOrEqual(100);
     expect(intervals[2]).toBeGreaterThanOrEqual(400);
     expect(intervals[3]).toBeGreaterThanOrEqual(800);
-    for (const interval of intervals.slice(4, 6)) {
-      expect(interval).toBeGreaterThanOrEqual(800);
-      expect(interval).toBeLessThan(1_800);
-    }
+    // That the delay stops growing at the cap is proven with fake timers in work-queue.test.ts; here only that
+    // the real timers never retry earlier than the backoff says.
+    for (const interval of intervals.slice(4, 6)) expect(interval).toBeGreaterThanOrEqual(800);
   });
 
   it('does not retry an invalid object until it changes', async () => {
