@@ -8,7 +8,10 @@ import { appCredCrd } from '@keyward/keystone-appcred';
  */
 export const OPERATOR_CRDS = [appCredCrd, apiKeyCrd] as const;
 
-/** Every CRD as one multi-document YAML stream, for `keyward crds | kubectl apply -f -`. */
+/**
+ * Every CRD as one multi-document YAML stream, for `keyward crds | kubectl apply -f -`: the documents of
+ * deploy/crds, written out in full (no YAML anchors for repeated schemas, which some tools reject).
+ */
 export function crdsYaml(): string {
-  return OPERATOR_CRDS.map((crd) => stringify(crd)).join('---\n');
+  return OPERATOR_CRDS.map((crd) => stringify(crd, { aliasDuplicateObjects: false })).join('---\n');
 }
