@@ -38,7 +38,7 @@ import type { AppCredConfig } from './config.js';
 import { readStatus } from './decode.js';
 import { keystoneEndpoint } from './endpoint.js';
 import type { AppCredQueries } from './observe.js';
-import { rotationEligibleAt, rotationReasons, untilRotation } from './rotation.js';
+import { currentRotationEligibleAt, rotationEligibleAt, rotationReasons, untilRotation } from './rotation.js';
 import { credentialIdOf, credentialLabels, describeHeld, hasCredentialLabels, isProtected, oldSecrets } from './secrets.js';
 import { computeSecurityHash } from './security-hash.js';
 import { CREDENTIAL_READY_MESSAGE, KEYSTONE_API_READY, conditionsFor, credentialCondition, keystoneApiNotReady } from './status.js';
@@ -249,8 +249,10 @@ function maintain(plan: PlanBuilder, input: AppCredInput, url: string): void {
   }
   const note = describeHeld(old.held);
   const credential = credentialCondition('True', 'Ready', note === undefined ? CREDENTIAL_READY_MESSAGE : `${CREDENTIAL_READY_MESSAGE}; ${note}`);
+  const eligibleAt = currentRotationEligibleAt(cr);
   const status: AppCredStatus = {
     ...withoutPending(cr.status),
+    ...(eligibleAt === undefined ? {} : { rotationEligibleAt: eligibleAt }),
     observedGeneration: cr.metadata.generation,
     conditions: conditionsFor(cr.status.conditions, KEYSTONE_API_READY, credential, now, note),
   };

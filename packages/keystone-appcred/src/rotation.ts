@@ -37,6 +37,15 @@ export function rotationReasons(cr: KeystoneApplicationCredential, currentSecret
   return reasons;
 }
 
+/**
+ * status.rotationEligibleAt as the spec stands now: upstream writes it on every reconcile that does not rotate,
+ * so a gracePeriodDays change shows at once. Undefined when expiresAt is unknown.
+ */
+export function currentRotationEligibleAt(cr: KeystoneApplicationCredential): string | undefined {
+  const expiresAt = parseTime(cr.status.expiresAt);
+  return expiresAt === undefined ? undefined : formatTime(rotationEligibleAt(expiresAt, cr.spec.gracePeriodDays));
+}
+
 /** Milliseconds from `now` until just after rotation becomes due, when that is in the future. */
 export function untilRotation(cr: KeystoneApplicationCredential, now: Date): number | undefined {
   const expiresAt = parseTime(cr.status.expiresAt);

@@ -129,6 +129,20 @@ describe('rotation', () => {
     expect(isQuiet(plan(world, clock, 8))).toBe(true);
   });
 
+  it('rewrites rotationEligibleAt at once when gracePeriodDays changes, and reschedules to it', async () => {
+    const { world, clock } = setup();
+    await reconcileOnce(world, clock);
+    const object = world.get(crRef());
+    world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), spec: { ...baseSpec, gracePeriodDays: 30 } });
+    const p = plan(world, clock);
+    expect(actionKinds(p)).toEqual(['k8s.status', 'control.requeueAfter']);
+    await world.run(p);
+    // expiresAt 2027-03-01T12:00:00Z minus 30 days.
+    expect(cr(world).status.rotationEligibleAt).toBe('2027-01-30T12:00:00Z');
+    expect(p.steps[1]?.action).toEqual({ kind: 'control.requeueAfter', afterMs: Date.parse('2027-01-30T12:00:00Z') - clock.now().getTime() + 1_000 });
+    expect(isQuiet(plan(world, clock))).toBe(true);
+  });
+
   it('rotates when expiresAt is missing instead of never (upstream gap)', async () => {
     const { world, clock } = setup();
     await reconcileOnce(world, clock);
