@@ -80,8 +80,11 @@ export const AccessRuleCodec = t.type({
  */
 export const MAX_EXPIRATION_DAYS = 36_500;
 
-/** Keystone stores one row per role and per access rule of a credential: a repeat fails the whole create. */
-const accessRuleKey = (rule: t.TypeOf<typeof AccessRuleCodec>): string => `${rule.method} ${rule.service} ${rule.path}`;
+/**
+ * Keystone stores one row per role and per access rule of a credential: a repeat fails the whole create. The
+ * CRD's list map key is the three fields, so two rules are the same only when each field is.
+ */
+const accessRuleKey = (rule: t.TypeOf<typeof AccessRuleCodec>): readonly string[] => [rule.method, rule.service, rule.path];
 
 const SpecFields = t.intersection([
   t.type({

@@ -34,7 +34,8 @@ export const appCredCrd = namespacedCrd({
     spec: {
       type: 'object',
       required: ['secret', 'passwordSelector', 'userName', 'roles'],
-      'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE }],
+      // fieldPath: a rejection names spec.gracePeriodDays, as the codec does, rather than the whole spec.
+      'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE, fieldPath: '.gracePeriodDays' }],
       properties: {
         secret: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Secret holding the service user password.' },
         passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },

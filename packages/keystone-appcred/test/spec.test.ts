@@ -46,4 +46,9 @@ describe('InvalidSpec messages name the field as a user writes it and the value 
     expect(isRight(decodeAppCred(object({ ...baseSpec, secret: 'osp.secret-2' })))).toBe(true);
   });
 
+  it('accepts two access rules that differ in their fields but read alike joined with spaces, as the CRD does', () => {
+    const accessRules = [{ service: 'image b', path: '/v2', method: 'GET' }, { service: 'image', path: 'b /v2', method: 'GET' }];
+    expect(isRight(decodeAppCred(object({ ...baseSpec, accessRules })))).toBe(true);
+  });
+
 });

@@ -139,14 +139,20 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
 /**
  * `list`, with no item twice (by `keyOf`, the item itself by default), as `x-kubernetes-list-type: set` (or
  * `map`) makes the API server check. A repeat is reported at its own index and names the first occurrence.
+ * A key of several fields (a list map's keys) is a tuple, compared field by field: joined into one string,
+ * "a b" + "c" and "a" + "b c" would read as the same item where the API server sees two.
  */
 export function uniqueList<A, O>(list: t.Type<A[], O[]>, keyOf: (item: A) => unknown = (item) => item): t.Type<A[], O[]> {
+  const identity = (item: A): unknown => {
+    const key = keyOf(item);
+    return Array.isArray(key) ? JSON.stringify(key) : key;
+  };
   const firstRepeat = (items: readonly A[]): { index: number; first: number } | undefined => {
     const seen = new Map<unknown, number>();
     for (const [index, item] of items.entries()) {
-      const first = seen.get(keyOf(item));
+      const first = seen.get(identity(item));
       if (first !== undefined) return { index, first };
-      seen.set(keyOf(item), index);
+      seen.set(identity(item), index);
     }
     return undefined;
   };
@@ -160,7 +166,8 @@ export function uniqueList<A, O>(list: t.Type<A[], O[]>, keyOf: (item: A) => unk
       if (repeat === undefined) return decoded;
       const item = decoded.right[repeat.index] as A;
       const key = keyOf(item);
-      const shown = typeof key === 'string' ? JSON.stringify(key) : describeValue(key);
+      const words = Array.isArray(key) ? key.map(String).join(' ') : key;
+      const shown = typeof words === 'string' ? JSON.stringify(words) : describeValue(words);
       const context = [...c, { key: String(repeat.index), type: list, actual: item }];
       return t.failure(item, context, `duplicate of ${pathOf(c)}[${String(repeat.first)}] (${shown})`);
     },

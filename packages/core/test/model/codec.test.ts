@@ -109,6 +109,13 @@ describe('uniqueList', () => {
     expect(isLeft(result) && result.left.message).toBe('spec.rules[2]: duplicate of spec.rules[0] ("GET compute")');
   });
 
+  it('compares a key of several fields field by field, as a list map does', () => {
+    const ByTuple = uniqueList(t.array(t.type({ service: t.string, path: t.string })), (r) => [r.service, r.path]);
+    expect(isRight(decode(ByTuple, [{ service: 'image b', path: '/v2' }, { service: 'image', path: 'b /v2' }]))).toBe(true);
+    const result = decode(t.type({ rules: ByTuple }), { rules: [{ service: 'image', path: '/v2' }, { service: 'image', path: '/v2' }] });
+    expect(isLeft(result) && result.left.message).toBe('rules[1]: duplicate of rules[0] ("image /v2")');
+  });
+
   it('accepts distinct items and keeps the inner list rules', () => {
     expect(isRight(decode(Roles, { spec: { roles: ['admin', 'service'] } }))).toBe(true);
     expect(isLeft(decode(Roles, { spec: { roles: [] } }))).toBe(true);
