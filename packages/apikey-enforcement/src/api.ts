@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, minLengthString, truncateWithHash, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
+import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, dateTime, minLengthString, truncateWithHash, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
 
 export const GROUP = 'devportal.kuadrant.io';
 export const VERSION = 'v1alpha1';
@@ -59,7 +59,7 @@ export const SpecCodec = t.intersection([
     useCase: t.string,
     requestedBy: t.type({ userId: t.string, email: t.string }),
   }),
-  t.partial({ expiresAt: t.string }),
+  t.partial({ expiresAt: dateTime() }),
 ]);
 
 export type APIKeySpec = t.TypeOf<typeof SpecCodec>;

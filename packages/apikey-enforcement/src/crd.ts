@@ -18,6 +18,8 @@ export const apiKeyCrd = namespacedCrd({
     { name: 'Failed', type: 'string', jsonPath: '.status.conditions[?(@.type=="Failed")].reason' },
   ],
   schema: {
+    // The controller cannot read an APIKey without a spec: the API server refuses one, as the codec does.
+    required: ['spec'],
     spec: {
       type: 'object',
       required: ['apiProductRef', 'secretRef', 'planTier', 'useCase', 'requestedBy'],

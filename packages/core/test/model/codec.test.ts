@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import * as t from 'io-ts';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
-import { decode, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault } from '../../src/model/codec.js';
+import { dateTime, decode, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault } from '../../src/model/codec.js';
 
 const Rule = t.type({ service: minLengthString(1), method: oneOf(['GET', 'POST']) });
 const Spec = t.type({
@@ -143,5 +143,19 @@ describe('kubernetesName', () => {
     const result = decode(Ref, { spec: { secret: name } });
     expect(isLeft(result) && result.left.problems.map((p) => p.path)).toEqual(['spec.secret']);
     expect(isLeft(result) && result.left.message).toMatch(/^spec\.secret: expected a Kubernetes object name \(/);
+  });
+});
+
+describe('dateTime', () => {
+  const Spec = t.type({ spec: t.type({ expiresAt: dateTime() }) });
+
+  // As the API server reads `format: date-time`, quirks included (the text after a second "t" is never read).
+  it.each([['2025-01-31T12:00:00Z'], ['2024-02-29t23:59:59.123456+01:00'], ['0000-02-29T00:00:00Z'], ['2020-01-01T00:00:00ZTfoo']])('accepts %s', (text) => {
+    expect(isRight(decode(Spec, { spec: { expiresAt: text } }))).toBe(true);
+  });
+
+  it.each([['yesterday'], [''], ['2025-01-31'], ['2025-01-31 12:00:00Z'], ['2025-02-29T00:00:00Z'], ['2025-1-31T12:00:00Z'], ['2025-01-31T24:00:00Z'], ['2025-01-31T12:00:00'], ['2025-01-31T12:00:00+0100']])('rejects %j, naming the field', (text) => {
+    const result = decode(Spec, { spec: { expiresAt: text } });
+    expect(isLeft(result) && result.left.message).toMatch(/^spec\.expiresAt: expected an RFC 3339 date-time/);
   });
 });
