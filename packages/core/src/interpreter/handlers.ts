@@ -1,3 +1,4 @@
+import { AvailabilityListeners, type AvailabilityListener, type AvailabilitySource } from './availability.js';
 import { controlHandlers } from './control.js';
 import { KeystoneClient, type KeystoneClientOptions } from './keystone/client.js';
 import { keystoneHandlers } from './keystone/handlers.js';
@@ -16,17 +17,32 @@ export interface StandardHandlerOptions extends KubernetesHandlerOptions {
   readonly tokens?: TokenCache;
 }
 
+/** Keystone clients by endpoint, created on first use, and the availability changes of them all. */
+export interface KeystoneClientPool extends AvailabilitySource {
+  (endpoint: string): KeystoneClient;
+  /** Stops every client's probing; for a pool that is no longer used. */
+  close(): void;
+}
+
 /** Keystone clients, one per endpoint, created on first use. */
-export function keystoneClientPool(options: Omit<KeystoneClientOptions, 'baseUrl'> = {}): (endpoint: string) => KeystoneClient {
+export function keystoneClientPool(options: Omit<KeystoneClientOptions, 'baseUrl'> = {}): KeystoneClientPool {
   const clients = new Map<string, KeystoneClient>();
-  return (endpoint) => {
+  const changes = new AvailabilityListeners();
+  const clientFor = (endpoint: string): KeystoneClient => {
     let client = clients.get(endpoint);
     if (client === undefined) {
       client = new KeystoneClient({ ...options, baseUrl: endpoint });
+      client.subscribe((change) => { changes.emit(change); });
       clients.set(endpoint, client);
     }
     return client;
   };
+  return Object.assign(clientFor, {
+    subscribe: (listener: AvailabilityListener) => changes.subscribe(listener),
+    close: () => {
+      for (const client of clients.values()) client.close();
+    },
+  });
 }
 
 /** The handler table for every built-in action: Kubernetes, Keystone and control. */

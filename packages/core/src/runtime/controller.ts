@@ -8,6 +8,7 @@ import type { Queries } from '../plan/queries.js';
 import { STOPPED, interpret, toKeywardError } from '../interpreter/interpret.js';
 import type { KubeClient } from '../interpreter/kubernetes/client.js';
 import type { KeywardErrorFields } from '../interpreter/errors.js';
+import type { AvailabilityChange, AvailabilitySource } from '../interpreter/availability.js';
 import type { Handlers, PlanResult, StepResult } from '../interpreter/types.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
@@ -17,6 +18,7 @@ import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
 import { ReferencedWatches } from './referenced-watches.js';
 import { reconcileInput } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
+import { RecoveryWakeups } from './recovery-wakeups.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
 export interface RuntimeLogger {
@@ -54,6 +56,11 @@ export interface ControllerOptions<C> {
   readonly backoff?: KeyedBackoffOptions;
   /** When to watch a namespace for a burst of `onBurst` reads; `false` never does. */
   readonly burstWatches?: BurstWatchOptions | false;
+  /**
+   * Endpoints of external APIs becoming available again (a keystoneClientPool): each recovery retries at once
+   * the keys whose last failure was a retryable error of that API, instead of at the end of their backoff.
+   */
+  readonly recoveries?: AvailabilitySource;
   readonly logger?: RuntimeLogger;
   readonly observer?: ControllerObserver;
   readonly now?: () => Date;
@@ -109,6 +116,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   #resync: NodeJS.Timeout | undefined;
   readonly #references: ReferencedWatches;
   readonly #bursts: BurstWatches | undefined;
+  readonly #wakeups: RecoveryWakeups;
+  #stopRecoveries: (() => void) | undefined;
 
   constructor(definition: ControllerDefinition<P, Q, C>, options: ControllerOptions<C>) {
     this.#definition = definition;
@@ -128,6 +137,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       ...(options.observer?.queue === undefined ? {} : { observer: options.observer.queue }),
       onError: (key, error) => this.#logger.error('reconcile crashed', { key, error: error instanceof Error ? error.message : String(error) }),
     });
+    this.#wakeups = new RecoveryWakeups((key) => { this.#queue.add(key); });
     this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, problem('referenced objects'));
     this.#bursts = options.burstWatches === false ? undefined : new BurstWatches(options.kube, {
       info: (message, meta) => this.#logger.info(message, meta),
@@ -164,6 +174,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       });
     }
     await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
+    this.#stopRecoveries = this.#options.recoveries?.subscribe((change) => { this.#onAvailability(change); });
     this.#queue.start((key) => this.#process(key), { concurrency: this.#options.concurrency ?? 2 });
     this.#enqueueOrphanOwners();
     this.#resync = setInterval(() => { this.resync(); }, this.#options.resyncPeriodMs ?? 600_000);
@@ -177,6 +188,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
    */
   async stop(): Promise<void> {
     this.#stopping.abort();
+    this.#stopRecoveries?.();
     clearInterval(this.#resync);
     await this.#queue.shutdown({ drain: true });
     await this.#references.stop();
@@ -246,6 +258,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     const key = objectKey(event.object.metadata.namespace, event.object.metadata.name);
     if (event.type === 'deleted') {
       this.#invalid.delete(key);
+      this.#wakeups.forget(key);
       this.#queue.forget(key);
       this.#references.forget(key);
       // The key's next run finds the object gone and removes its orphans.
@@ -258,17 +271,26 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     else this.#queue.add(key);
   }
 
+  /** An endpoint answers again: the keys that wait for its API are retried now. */
+  #onAvailability(change: AvailabilityChange): void {
+    if (!change.available) return;
+    const woken = this.#wakeups.recovered(change.api);
+    if (woken > 0) this.#logger.info('an endpoint answers again: retrying the objects that waited for it', { api: change.api, endpoint: change.endpoint, objects: woken });
+  }
+
   async #process(key: string): Promise<void> {
     const started = Date.now();
+    const mark = this.#wakeups.mark();
     const result = await this.reconcileKey(key);
     this.#options.observer?.onReconcile?.(this.#definition.name, result.result, Date.now() - started);
     if (result.result === 'error') this.#queue.addRateLimited(key);
     else this.#queue.forget(key);
     if (result.requeueAfterMs !== undefined) this.#queue.addAfter(key, result.requeueAfterMs);
+    this.#wakeups.settled(key, mark, result.error);
   }
 
   /** One reconcile of one key, from the cache's current object. Exposed for tests and tools. */
-  async reconcileKey(key: string): Promise<{ result: ReconcileResult; plan?: Plan; outcome?: PlanResult; requeueAfterMs?: number }> {
+  async reconcileKey(key: string): Promise<{ result: ReconcileResult; plan?: Plan; outcome?: PlanResult; requeueAfterMs?: number; error?: KeywardErrorFields }> {
     const { namespace, name } = splitKey(key);
     const object = this.#primary.get(namespace, name);
     if (object === undefined) return this.#inScope(key) ? this.#removeOrphans(key) : { result: 'gone' };
@@ -294,7 +316,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       observed = await this.#queries.run(this.#definition.observe(primary, this.#options.config));
     } catch (error) {
       const failure = toKeywardError(error);
-      return this.#fail(primary, { step: 'read the current state', action: 'observe', reason: failure.reason, message: failure.message, retryable: failure.retryable }, isStaleView(failure), now, logger);
+      return { ...(await this.#fail(primary, { step: 'read the current state', action: 'observe', reason: failure.reason, message: failure.message, retryable: failure.retryable }, isStaleView(failure), now, logger)), error: failure };
     }
     const plan = this.#definition.reconcile(reconcileInput({ primary, observed, now, config: this.#options.config }, this.#options.entropy ?? (() => randomBytes(32))));
     const outcome = await this.#run(plan, logger);
@@ -315,6 +337,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
         )),
         plan,
         outcome,
+        ...(error === undefined ? {} : { error }),
       };
     }
     const requeue = requeueAfterMs(plan);

@@ -1,6 +1,7 @@
+import type { AvailabilityListener } from '../interpreter/availability.js';
 import type { KubeRequestInfo } from '../interpreter/kubernetes/client.js';
 import type { KeystoneRequestInfo } from '../interpreter/keystone/client.js';
-import type { ControllerObserver } from './controller.js';
+import type { ControllerObserver, RuntimeLogger } from './controller.js';
 import type { RuntimeMetrics } from './metrics.js';
 
 /** Feeds a controller's reconciles, steps and queue into the Prometheus metrics. */
@@ -46,5 +47,19 @@ export function keystoneRequestMetrics(metrics: RuntimeMetrics): { onRequest(inf
       metrics.externalRequestDuration.observe({ api: 'keystone', operation: info.operation }, info.durationMs / 1000);
       metrics.limiterWait.observe({ api: 'keystone' }, info.limiterWaitMs / 1000);
     },
+  };
+}
+
+/** Sets keyward_endpoint_available on each change of an endpoint's availability. */
+export function endpointAvailabilityMetrics(metrics: RuntimeMetrics): AvailabilityListener {
+  return ({ api, endpoint, available }) => { metrics.endpointAvailable.set({ api, endpoint }, available ? 1 : 0); };
+}
+
+/** Logs each change of an endpoint's availability: a warning when it goes down, info when it answers again. */
+export function endpointAvailabilityLog(logger: RuntimeLogger, now: () => number = Date.now): AvailabilityListener {
+  return ({ api, endpoint, available, since, cause }) => {
+    const meta = { api, endpoint, cause, since: new Date(since).toISOString() };
+    if (available) logger.info('endpoint answers again', { ...meta, downForS: Math.round((now() - since) / 100) / 10 });
+    else logger.warn('endpoint unavailable: requests to it fail at once until a probe gets an answer', meta);
   };
 }

@@ -26,6 +26,7 @@ export class RuntimeMetrics {
   readonly leader: Gauge;
   readonly informerRestarts: Counter<'resource' | 'kind'>;
   readonly burstWatches: Gauge<'controller'>;
+  readonly endpointAvailable: Gauge<'api' | 'endpoint'>;
 
   /** Without a registry, creates one with the process metrics (CPU, memory, event loop) on it. */
   constructor(registry?: Registry) {
@@ -116,6 +117,12 @@ export class RuntimeMetrics {
       name: 'keyward_burst_watches',
       help: 'Namespaces a controller watches while many of their objects are read at once (0 outside such bursts).',
       labelNames: ['controller'],
+      registers,
+    });
+    this.endpointAvailable = new Gauge({
+      name: 'keyward_endpoint_available',
+      help: 'Whether an endpoint of an external API answers (1) or is down and only probed (0); from its first outage on.',
+      labelNames: ['api', 'endpoint'],
       registers,
     });
   }

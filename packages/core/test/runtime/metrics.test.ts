@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Registry, register as globalRegistry } from 'prom-client';
 import { RuntimeMetrics } from '../../src/runtime/metrics.js';
+import { endpointAvailabilityLog, endpointAvailabilityMetrics } from '../../src/runtime/instrumentation.js';
+import type { RuntimeLogger } from '../../src/runtime/controller.js';
 
 describe('RuntimeMetrics', () => {
   it('exposes every series with its labels in the text format', async () => {
@@ -67,5 +69,32 @@ describe('RuntimeMetrics', () => {
   it('adds no process metrics to a registry it is given', async () => {
     const metrics = new RuntimeMetrics(new Registry());
     expect(await metrics.registry.metrics()).not.toContain('process_cpu_seconds_total');
+  });
+
+  it('records whether each endpoint answers, and logs when one goes down and when it is back', async () => {
+    const metrics = new RuntimeMetrics(new Registry());
+    const lines: [string, string, Record<string, unknown> | undefined][] = [];
+    const logger: RuntimeLogger = {
+      child: () => logger,
+      debug: () => undefined,
+      info: (message, meta) => lines.push(['info', message, meta]),
+      warn: (message, meta) => lines.push(['warn', message, meta]),
+      error: () => undefined,
+    };
+    const since = Date.parse('2026-01-01T00:00:00Z');
+    const listeners = [endpointAvailabilityMetrics(metrics), endpointAvailabilityLog(logger, () => since + 61_234)];
+    const change = { api: 'keystone', endpoint: 'http://keystone:5000/v3', since, cause: 'ECONNREFUSED' };
+
+    for (const listener of listeners) listener({ ...change, available: false });
+    const during = await metrics.registry.metrics();
+    for (const listener of listeners) listener({ ...change, available: true });
+
+    expect(during).toContain('keyward_endpoint_available{api="keystone",endpoint="http://keystone:5000/v3"} 0');
+    expect(await metrics.registry.metrics()).toContain('keyward_endpoint_available{api="keystone",endpoint="http://keystone:5000/v3"} 1');
+    const meta = { api: 'keystone', endpoint: 'http://keystone:5000/v3', cause: 'ECONNREFUSED', since: '2026-01-01T00:00:00.000Z' };
+    expect(lines).toEqual([
+      ['warn', 'endpoint unavailable: requests to it fail at once until a probe gets an answer', meta],
+      ['info', 'endpoint answers again', { ...meta, downForS: 61.2 }],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { sensitive, type Sensitive } from '../../model/sensitive.js';
+import type { AvailabilityListener, AvailabilitySource } from '../availability.js';
 import { ApplicationCredentialListBody, CreatedApplicationCredentialBody, TokenBody, badResponse, decodeBody } from './decode.js';
 import type {
   ApplicationCredentialSummary,
@@ -56,9 +57,9 @@ const usersPath = (userId: string): string => `/users/${encodeURIComponent(userI
 
 /**
  * Keystone Identity v3 calls Keyward needs, against one endpoint. Create one client per endpoint: the limiter
- * that protects Keystone lives in the client.
+ * that protects Keystone and the breaker that stops asking it while it is down live in the client.
  */
-export class KeystoneClient {
+export class KeystoneClient implements AvailabilitySource {
   readonly #transport: KeystoneTransport;
 
   constructor(options: KeystoneClientOptions) {
@@ -68,6 +69,21 @@ export class KeystoneClient {
   /** The base URL, without a trailing slash; part of a token cache key. */
   get endpoint(): string {
     return this.#transport.baseUrl;
+  }
+
+  /** Whether the endpoint counts as available; while it does not, calls fail at once with a retryable Unavailable error. */
+  get available(): boolean {
+    return this.#transport.available;
+  }
+
+  /** Tells `listener` when the endpoint becomes unavailable or available again; returns the unsubscribe. */
+  subscribe(listener: AvailabilityListener): () => void {
+    return this.#transport.subscribe(listener);
+  }
+
+  /** Stops probing the endpoint while it is unavailable; for a client that is no longer used. */
+  close(): void {
+    this.#transport.close();
   }
 
   async authenticate(request: PasswordAuthRequest): Promise<KeystoneToken> {

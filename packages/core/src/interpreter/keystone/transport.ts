@@ -3,6 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
 import Bottleneck from 'bottleneck';
 import type { Sensitive } from '../../model/sensitive.js';
+import { EndpointBreaker, statusMeansDown, type AvailabilityListener, type BreakerSettings } from '../availability.js';
 import { KeywardError, isRetryableStatus, reasonForStatus } from '../errors.js';
 
 const API = 'keystone';
@@ -45,6 +46,8 @@ export interface KeystoneTransportOptions {
   readonly timeoutMs?: number;
   readonly limiter?: KeystoneLimiterOptions;
   readonly observer?: KeystoneRequestObserver;
+  /** How an unavailable endpoint is probed (see EndpointBreaker). */
+  readonly breaker?: BreakerSettings;
 }
 
 export interface KeystoneRequest {
@@ -74,6 +77,20 @@ export interface KeystoneResponse {
 }
 
 type Exchange = { readonly kind: 'answer'; readonly response: KeystoneResponse } | { readonly kind: 'no-answer'; readonly error: unknown };
+
+/** An attempt the breaker refused: nothing was sent. */
+interface Refused {
+  readonly kind: 'refused';
+  readonly error: KeywardError;
+}
+
+/** One attempt: refused, or sent with the breaker's ticket and its result. */
+type Attempt =
+  | Refused
+  | { readonly kind: 'sent'; readonly ticket: number; readonly result: { readonly response: KeystoneResponse } | { readonly error: KeywardError; readonly downCause: string | undefined } };
+
+/** The cheap request that tells whether Keystone answers: the version document at the base URL, no token. */
+const PROBE: KeystoneRequest = { method: 'GET', path: '', operation: 'probe', description: 'probe the Identity v3 endpoint' };
 
 const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
@@ -133,6 +150,7 @@ export class KeystoneTransport {
   readonly #http: AxiosInstance;
   readonly #limiter: Bottleneck;
   readonly #observer: KeystoneRequestObserver | undefined;
+  readonly #breaker: EndpointBreaker;
 
   constructor(options: KeystoneTransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -159,29 +177,77 @@ export class KeystoneTransport {
       httpAgent: new HttpAgent({ keepAlive: false }),
       httpsAgent: new HttpsAgent({ keepAlive: false }),
     });
+    this.#breaker = new EndpointBreaker({ ...options.breaker, api: API, label: 'Keystone', endpoint: this.baseUrl, probe: () => this.#probe() });
   }
 
-  /** Sends `request`; reads (GET) are retried up to twice when the failure is retryable. */
+  /** Whether the endpoint counts as available: while it does not, requests fail without being sent. */
+  get available(): boolean {
+    return this.#breaker.available;
+  }
+
+  /** Tells `listener` when the endpoint becomes unavailable or available again; returns the unsubscribe. */
+  subscribe(listener: AvailabilityListener): () => void {
+    return this.#breaker.subscribe(listener);
+  }
+
+  /** Stops probing an unavailable endpoint; the transport must not be used afterwards. */
+  close(): void {
+    this.#breaker.close();
+  }
+
+  /**
+   * Sends `request`; reads (GET) are retried up to twice when the failure is retryable. While the endpoint
+   * is unavailable nothing is sent: the request fails at once with a retryable Unavailable error. The
+   * outcome of the last attempt tells the breaker whether the endpoint is down.
+   */
   async send(request: KeystoneRequest): Promise<KeystoneResponse> {
     for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.#attempt(request);
-      } catch (error) {
-        const delay = RETRY_DELAYS_MS[attempt];
-        const retry = request.method === 'GET' && delay !== undefined && error instanceof KeywardError && error.retryable;
-        if (!retry) throw error;
+      const sent = await this.#attempt(request);
+      if (sent.kind === 'refused') throw sent.error;
+      const { result } = sent;
+      const delay = RETRY_DELAYS_MS[attempt];
+      if ('error' in result && request.method === 'GET' && delay !== undefined && result.error.retryable) {
         await sleep(delay);
+        continue;
       }
+      this.#breaker.report(sent.ticket, 'error' in result ? result.downCause : undefined);
+      if ('error' in result) throw result.error;
+      return result.response;
     }
   }
 
-  async #attempt(request: KeystoneRequest): Promise<KeystoneResponse> {
+  /** One probe for the breaker: the cause when Keystone is still down, undefined when it answered. */
+  async #probe(): Promise<string | undefined> {
+    return this.#downCause(await this.#timed(PROBE, () => this.#exchange(PROBE)));
+  }
+
+  async #attempt(request: KeystoneRequest): Promise<Attempt> {
+    let ticket = 0;
+    const exchange = await this.#timed(request, (): Promise<Exchange | Refused> => {
+      // Asked when the limiter lets the request go, so requests queued behind it when an outage begins
+      // are refused as well.
+      const admitted = this.#breaker.admit(request.description);
+      if (admitted instanceof KeywardError) return Promise.resolve({ kind: 'refused', error: admitted });
+      ticket = admitted;
+      return this.#exchange(request);
+    });
+    if (exchange.kind === 'refused') return exchange;
+    const downCause = this.#downCause(exchange);
+    if (exchange.kind === 'no-answer') return { kind: 'sent', ticket, result: { error: this.#transportError(request, exchange.error), downCause } };
+    const answer = exchange.response;
+    const accepted = (answer.status >= 200 && answer.status < 300) || (request.accept ?? []).includes(answer.status);
+    return { kind: 'sent', ticket, result: accepted ? { response: answer } : { error: statusError(request, answer), downCause } };
+  }
+
+  /** Runs `send` through the limiter and tells the observer about every exchange that went out. */
+  async #timed<T extends Exchange | Refused>(request: KeystoneRequest, send: () => Promise<T>): Promise<T> {
     const queuedAt = performance.now();
     let sentAt = queuedAt;
     const exchange = await this.#limiter.schedule(() => {
       sentAt = performance.now();
-      return this.#exchange(request);
+      return send();
     });
+    if (exchange.kind === 'refused') return exchange;
     const response = exchange.kind === 'answer' ? exchange.response : undefined;
     this.#observer?.onRequest({
       operation: request.operation,
@@ -189,11 +255,7 @@ export class KeystoneTransport {
       durationMs: performance.now() - sentAt,
       limiterWaitMs: sentAt - queuedAt,
     });
-    if (exchange.kind === 'no-answer') throw this.#transportError(request, exchange.error);
-    const answer = exchange.response;
-    const accepted = (answer.status >= 200 && answer.status < 300) || (request.accept ?? []).includes(answer.status);
-    if (!accepted) throw statusError(request, answer);
-    return answer;
+    return exchange;
   }
 
   /** One HTTP exchange; never rejects, so the limiter only ever sees settled work. */
@@ -220,9 +282,16 @@ export class KeystoneTransport {
     }
   }
 
+  /** Why an exchange says Keystone is down, in a few words ("ECONNREFUSED", "HTTP 503"); undefined when it is up. */
+  #downCause(exchange: Exchange): string | undefined {
+    if (exchange.kind === 'answer') return statusMeansDown(exchange.response.status) ? `HTTP ${String(exchange.response.status)}` : undefined;
+    const code = axios.isAxiosError(exchange.error) ? exchange.error.code : undefined;
+    return isTimeout(code) ? `no answer within ${String(this.#timeoutMs)} ms` : code ?? 'network error';
+  }
+
   #transportError(request: KeystoneRequest, error: unknown): KeywardError {
     const code = axios.isAxiosError(error) ? error.code : undefined;
-    const timedOut = code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+    const timedOut = isTimeout(code);
     return new KeywardError({
       api: API,
       code: 0,
@@ -233,4 +302,8 @@ export class KeystoneTransport {
       retryable: true,
     });
   }
+}
+
+function isTimeout(code: string | undefined): boolean {
+  return code === 'ETIMEDOUT' || code === 'ECONNABORTED';
 }
