@@ -16,7 +16,7 @@ function address(bind: BindAddress | 'disabled'): string {
  */
 export async function runOperator(config: OperatorConfig): Promise<void> {
   const logger = createLogger({ level: config.log.level, format: config.log.format });
-  const wiring = wire(config);
+  const wiring = wire(config, logger);
   const namespaces = config.namespaces === 'all' ? [undefined] : config.namespaces;
   const manager = new Manager({
     kube: wiring.kube,

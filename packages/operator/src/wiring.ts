@@ -1,11 +1,13 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, TokenCache, keystoneClientPool, standardHandlers, type Handlers } from '@keyward/core/interpreter';
+import { KubeClient, TokenCache, keystoneClientPool, standardHandlers, type Handlers, type KeystoneClientPool } from '@keyward/core/interpreter';
 import {
   Controller,
   RuntimeMetrics,
   controllerMetrics,
+  endpointAvailabilityLog,
+  endpointAvailabilityMetrics,
   keystoneRequestMetrics,
   kubeRequestMetrics,
   type RuntimeLogger,
@@ -33,15 +35,19 @@ export function instanceIdentity(): string {
 export interface Wiring {
   readonly kube: KubeClient;
   readonly handlers: Handlers;
-  readonly keystone: { readonly keystoneClientFor: ReturnType<typeof keystoneClientPool>; readonly tokens: TokenCache };
+  readonly keystone: { readonly keystoneClientFor: KeystoneClientPool; readonly tokens: TokenCache };
   readonly metrics: RuntimeMetrics;
   readonly identity: string;
 }
 
-export function wire(config: ConnectionConfig): Wiring {
+/** `logger`, when given, is told when a Keystone endpoint goes down and when it answers again. */
+export function wire(config: ConnectionConfig, logger?: RuntimeLogger): Wiring {
   const metrics = new RuntimeMetrics();
   const kube = new KubeClient(loadKubeConfig(config.kubeconfig), { onRequest: kubeRequestMetrics(metrics) });
-  const keystone = { keystoneClientFor: keystoneClientPool({ observer: keystoneRequestMetrics(metrics) }), tokens: new TokenCache() };
+  const keystoneClientFor = keystoneClientPool({ observer: keystoneRequestMetrics(metrics) });
+  keystoneClientFor.subscribe(endpointAvailabilityMetrics(metrics));
+  if (logger !== undefined) keystoneClientFor.subscribe(endpointAvailabilityLog(logger));
+  const keystone = { keystoneClientFor, tokens: new TokenCache() };
   const identity = instanceIdentity();
   const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/operator', reportingInstance: identity });
   return { kube, handlers, keystone, metrics, identity };
@@ -66,6 +72,8 @@ export function buildController(name: ControllerName, wiring: Wiring, settings: 
     namespace: settings.namespace,
     concurrency: settings.concurrency,
     backoff: { maxMs: settings.maxRetryDelayMs },
+    // A Keystone endpoint that answers again retries at once what waited for it.
+    recoveries: wiring.keystone.keystoneClientFor,
     logger: settings.logger,
   };
   let depth = (): number => 0;
