@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
+import { DNS1123_LABEL_MAX_LENGTH, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
 
 /** Secret key holding the application credential's ID (upstream's ACIDSecretKey). */
 export const ACIDSecretKey = 'AC_ID';
@@ -52,12 +52,33 @@ export function serviceOf(crName: string): string {
 }
 
 /**
- * Only the CR named `ac-<service>` manages the credentials and Secrets of `<service>`. Both `foo` and
- * `ac-foo` would be for service `foo`, and two CRs of one service revoke each other's credentials; consumers
- * and the upstream operators find a service's CR by this name (getACCRName), so it is the one that owns it.
+ * The longest service name: every credential Secret of a service carries the name as a label value, which
+ * holds at most 63 characters (this also keeps Secret and Keystone credential names within their limits).
  */
+export const MAX_SERVICE_LENGTH = DNS1123_LABEL_MAX_LENGTH;
+
+/**
+ * Why a CR of this name manages no service, or undefined when it manages its own. Only the CR named
+ * `ac-<service>` manages the credentials and Secrets of `<service>`: both `foo` and `ac-foo` would be for
+ * service `foo`, and two CRs of one service revoke each other's credentials; consumers and the upstream
+ * operators find a service's CR by this name (getACCRName), so it is the one that owns it. A service name too
+ * long for a label could never have its Secret stored: each attempt would create a credential only to revoke it.
+ */
+export function unsupportedName(crName: string): string | undefined {
+  const service = serviceOf(crName);
+  if (!crName.startsWith('ac-') || service === '') {
+    return `only the KeystoneApplicationCredential named ${getACCRName(service)} manages the credentials of service ${service}; ` +
+      `this one (${crName}) is ignored, and its existing credentials and Secrets are left as they are`;
+  }
+  if (service.length > MAX_SERVICE_LENGTH) {
+    return `the service name ${service} has ${String(service.length)} characters, more than the ${String(MAX_SERVICE_LENGTH)} of the label ` +
+      'its credential Secrets carry; no credential is created for it';
+  }
+  return undefined;
+}
+
 export function managesService(crName: string): boolean {
-  return crName.startsWith('ac-') && crName.length > 3;
+  return unsupportedName(crName) === undefined;
 }
 
 /** The immutable Secret of one credential: `ac-<service>-<first 5 characters of its ID>-secret`. */

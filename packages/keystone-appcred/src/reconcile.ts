@@ -28,9 +28,8 @@ import {
   SERVICE_DOMAIN,
   SERVICE_PROJECT,
   appCredType,
-  getACCRName,
-  managesService,
   serviceOf,
+  unsupportedName,
   type AppCredStatus,
   type KeystoneApplicationCredential,
 } from './api.js';
@@ -296,19 +295,16 @@ function release(plan: PlanBuilder, input: AppCredInput, mine: (secret: KubeObje
 }
 
 /**
- * A CR not named `ac-<service>` (see managesService): it is told why nothing happens, once, and touches no
- * credential or Secret of the service; deleted, it releases only the Secrets it created itself (before this
- * rule, or under the upstream operator).
+ * A CR whose name manages no service (see unsupportedName): it is told why nothing happens, once, and touches
+ * no credential or Secret of the service; deleted, it releases only the Secrets it created itself (before
+ * this rule, or under the upstream operator).
  */
-function refuseName(plan: PlanBuilder, input: AppCredInput): void {
+function refuseName(plan: PlanBuilder, input: AppCredInput, message: string): void {
   const { primary: cr, now } = input;
   if (cr.metadata.deletionTimestamp !== undefined) {
     release(plan, input, (secret) => controls(cr, secret));
     return;
   }
-  const service = serviceOf(cr.metadata.name);
-  const message = `only the KeystoneApplicationCredential named ${getACCRName(service)} manages the credentials of service ${service}; ` +
-    `this one (${cr.metadata.name}) is ignored, and its existing credentials and Secrets are left as they are`;
   const keystoneApi = stated(findCondition(cr.status.conditions, CONDITION_KEYSTONE_API_READY), { type: CONDITION_KEYSTONE_API_READY, status: 'Unknown', reason: 'NotChecked', message: 'not checked: the name is not supported' });
   const status: AppCredStatus = {
     ...cr.status,
@@ -327,8 +323,9 @@ function refuseName(plan: PlanBuilder, input: AppCredInput): void {
 export function reconcile(input: AppCredInput): Plan {
   const { primary: cr, observed, now, config } = input;
   const plan = new PlanBuilder();
-  if (!managesService(cr.metadata.name)) {
-    refuseName(plan, input);
+  const refused = unsupportedName(cr.metadata.name);
+  if (refused !== undefined) {
+    refuseName(plan, input, refused);
     return plan.build();
   }
   if (cr.metadata.deletionTimestamp !== undefined) {

@@ -47,6 +47,26 @@ describe('who owns a service', () => {
     expect(world.events.filter((e) => e.reason === 'UnsupportedName')).toEqual([expect.objectContaining({ type: 'Warning', regarding: `${NS}/barbican` })]);
   });
 
+  it('is none for a service name longer than a label value: no credential is created and revoked on every retry', async () => {
+    const { world, clock } = setup();
+    const atLimit = `ac-${'s'.repeat(63)}`;
+    const beyond = `ac-${'s'.repeat(64)}`;
+    for (const name of [atLimit, beyond]) world.put(appCredType, { metadata: { name, namespace: NS }, spec: baseSpec });
+    for (let round = 0; round < 4; round++) {
+      await reconcileCr(world, clock, atLimit, round);
+      await reconcileCr(world, clock, beyond, 10 + round);
+    }
+    expect(findCondition(decoded(world, atLimit).status.conditions, 'Ready')?.status).toBe('True');
+    expect(world.credentials('user-barbican').map((c) => c.name)).toEqual([expect.stringMatching(new RegExp(`^${atLimit}-`))]);
+    const refused = decoded(world, beyond);
+    expect(refused.metadata.finalizers ?? []).toEqual([]);
+    expect(findCondition(refused.status.conditions, 'KeystoneApplicationCredentialReady')).toMatchObject({
+      status: 'False',
+      reason: 'UnsupportedName',
+      message: expect.stringContaining('has 64 characters, more than the 63 of the label its credential Secrets carry'),
+    });
+  });
+
   it('a CR of another name that is deleted releases only the Secrets it created, never those of ac-<service>', async () => {
     const { world, clock } = setup();
     for (let round = 0; round < 3; round++) await reconcileCr(world, clock, 'ac-barbican', round);
