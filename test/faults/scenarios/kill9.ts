@@ -1,11 +1,9 @@
 // kill -9 at random moments while KeystoneApplicationCredentials converge, then while they rotate.
 // Target: no orphaned or extra credential, exactly the current (and previous) Secret per CR, all Ready.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ContentType } from '@keyward/core/interpreter';
-import { appCredType } from '@keyward/keystone-appcred';
-import { waitFor } from '@keyward/test-env';
-import { auditAppCreds, type AppCredSnapshot } from '../support/appcred-audit.js';
-import { PASSWORD_KEY, PASSWORD_SECRET, namespaceWithPassword, progress, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
+import { auditAppCreds, rotatedSince, settle, settled } from '../support/appcred-audit.js';
+import { createAppCreds, expireAppCreds } from '../support/appcreds.js';
+import { namespaceWithPassword, progress, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
 import { killHard, startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions, seededRandom } from '../support/options.js';
 import { atMost, exactly, result } from '../support/result.js';
@@ -32,50 +30,24 @@ async function killRepeatedly(fault: FaultEnvironment): Promise<OperatorProcess>
   return startOperator(fault.env, operatorArgs(fault));
 }
 
-/** Waits until every CR is Ready, points at a Secret, has nothing pending and no Secret to clean up. */
-async function settle(fault: FaultEnvironment, done: (snapshot: AppCredSnapshot) => boolean): Promise<AppCredSnapshot> {
-  let last: AppCredSnapshot | undefined;
-  try {
-    return await waitFor(async () => {
-      last = await auditAppCreds(fault, namespace, names);
-      return done(last) ? last : undefined;
-    }, { what: 'every CR to settle', timeoutMs: 180_000, intervalMs: 1_000 });
-  } catch {
-    // Report what it came to: the targets say what is wrong.
-    return last ?? (await auditAppCreds(fault, namespace, names));
-  }
-}
-
-function settled({ audit }: AppCredSnapshot): boolean {
-  return audit.notReady === 0 && audit.pending === 0 && audit.extraSecrets === 0 && audit.missingCurrentSecret === 0;
-}
-
 const started = performance.now();
 const fault = await startFaultEnvironment();
 let operator: OperatorProcess | undefined;
 try {
   await namespaceWithPassword(fault, namespace);
-  for (const name of names) {
-    await fault.kube.create({ type: appCredType, namespace, name }, {
-      apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name, namespace },
-      spec: { secret: PASSWORD_SECRET, passwordSelector: PASSWORD_KEY, userName: fault.user.userName, roles: ['service'] },
-    });
-  }
+  await createAppCreds(fault, namespace, names);
   progress(`${String(size.crs)} CRs created; killing the operator ${String(size.kills)} times while they converge (seed ${String(options.seed)})`);
   operator = await killRepeatedly(fault);
-  const creation = (await settle(fault, settled)).audit;
+  const creation = (await settle(fault, { namespace, names })).audit;
   await stopGently(operator);
 
   const before = (await auditAppCreds(fault, namespace, names)).statuses;
-  const rotatedCount = (snapshot: AppCredSnapshot): number => names.filter((name) => snapshot.statuses.get(name)?.acID !== before.get(name)?.acID).length;
   progress('rotating every CR (expiresAt moved into the past); killing the operator again');
-  for (const name of names) {
-    await fault.kube.patch({ type: appCredType, namespace, name }, { status: { expiresAt: '2001-01-01T00:00:00Z' } }, ContentType.mergePatch, 'status');
-  }
+  await expireAppCreds(fault, namespace, names);
   operator = await killRepeatedly(fault);
-  const rotationSnapshot = await settle(fault, (snapshot) => settled(snapshot) && rotatedCount(snapshot) === names.length);
+  const rotationSnapshot = await settle(fault, { namespace, names, done: (snapshot) => settled(snapshot) && rotatedSince(before, snapshot, names) === names.length });
   const rotation = rotationSnapshot.audit;
-  const notRotated = names.length - rotatedCount(rotationSnapshot);
+  const notRotated = names.length - rotatedSince(before, rotationSnapshot, names);
   const liveAfter = await fault.liveCredentials('ac-kill-');
 
   const output = result('kill9', options.mode, started, { seed: options.seed, crs: size.crs, kills: size.kills * 2, creation, rotation, liveCredentialsAfterRotation: liveAfter.length }, [

@@ -2,6 +2,7 @@
 // they should hold, Secrets beyond the current and previous one, CRs not Ready.
 import { coreTypes, findCondition, type KubeObject } from '@keyward/core';
 import { CONDITION_READY, appCredType, readStatus, serviceOf, type AppCredStatus } from '@keyward/keystone-appcred';
+import { waitFor } from '@keyward/test-env';
 import type { FaultEnvironment } from './environment.js';
 
 export interface AppCredAudit {
@@ -63,4 +64,36 @@ export async function auditAppCreds(fault: FaultEnvironment, namespace: string, 
       pending,
     },
   };
+}
+
+/** Every CR Ready and pointing at its Secret, with nothing pending and no Secret to clean up. */
+export function settled({ audit }: AppCredSnapshot): boolean {
+  return audit.notReady === 0 && audit.pending === 0 && audit.extraSecrets === 0 && audit.missingCurrentSecret === 0;
+}
+
+/** How many of `names` hold another credential than they did in `before`. */
+export function rotatedSince(before: ReadonlyMap<string, AppCredStatus>, snapshot: AppCredSnapshot, names: readonly string[]): number {
+  return names.filter((name) => snapshot.statuses.get(name)?.acID !== before.get(name)?.acID).length;
+}
+
+export interface SettleOptions {
+  readonly namespace: string;
+  readonly names: readonly string[];
+  /** When the CRs count as settled; `settled` by default. */
+  readonly done?: (snapshot: AppCredSnapshot) => boolean;
+  readonly timeoutMs?: number;
+  readonly intervalMs?: number;
+}
+
+/** Audits until `done` holds, or until the timeout: then it returns the last audit, and the targets say what is wrong. */
+export async function settle(fault: FaultEnvironment, { namespace, names, done = settled, timeoutMs = 180_000, intervalMs = 1_000 }: SettleOptions): Promise<AppCredSnapshot> {
+  let last: AppCredSnapshot | undefined;
+  try {
+    return await waitFor(async () => {
+      last = await auditAppCreds(fault, namespace, names);
+      return done(last) ? last : undefined;
+    }, { what: 'every CR to settle', timeoutMs, intervalMs });
+  } catch {
+    return last ?? (await auditAppCreds(fault, namespace, names));
+  }
 }
