@@ -9,7 +9,7 @@ import { namespaceWithPassword, progress, startFaultEnvironment } from '../suppo
 import { startKeystoneProxy, type ProxyConnection } from '../support/keystone-proxy.js';
 import { startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions } from '../support/options.js';
-import { atMost, exactly, result } from '../support/result.js';
+import { atMost, exactly, report, result } from '../support/result.js';
 
 const options = scenarioOptions();
 const size = options.mode === 'short' ? { crs: 12, outageMs: 20_000 } : { crs: 30, outageMs: 60_000 };
@@ -95,8 +95,7 @@ try {
     exactly('Secrets beyond current and previous', recovery.audit.extraSecrets, 0),
     atMost('live credentials per CR after rotation (current and previous)', liveAfter.length, 2 * size.crs),
   ]);
-  process.stdout.write(`${JSON.stringify(output)}\n`);
-  process.exitCode = output.passed ? 0 : 1;
+  report(output);
 } finally {
   if (operator !== undefined) await stopGently(operator);
   await proxy.close();

@@ -6,7 +6,7 @@ import { createAppCreds, expireAppCreds } from '../support/appcreds.js';
 import { namespaceWithPassword, progress, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
 import { killHard, startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions, seededRandom } from '../support/options.js';
-import { atMost, exactly, result } from '../support/result.js';
+import { atMost, exactly, report, result } from '../support/result.js';
 
 const options = scenarioOptions();
 const size = options.mode === 'short' ? { crs: 12, kills: 4 } : { crs: 50, kills: 10 };
@@ -61,8 +61,7 @@ try {
     exactly('Secrets beyond current and previous', rotation.extraSecrets, 0),
     atMost('live credentials per CR after rotation (current and previous)', liveAfter.length, 2 * size.crs),
   ]);
-  process.stdout.write(`${JSON.stringify(output)}\n`);
-  process.exitCode = output.passed ? 0 : 1;
+  report(output);
 } finally {
   if (operator !== undefined) await stopGently(operator);
   await fault.stop();

@@ -29,6 +29,12 @@ export function exactly(name: string, actual: number, expected: number): Target 
   return { name, target: String(expected), actual, met: actual === expected };
 }
 
+/** Prints `output` as the scenario's one line of stdout; the process fails when a target was missed. */
+export function report(output: FaultResult): void {
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+  process.exitCode = output.passed ? 0 : 1;
+}
+
 export function result(scenario: string, mode: FaultResult['mode'], startedMs: number, figures: Record<string, unknown>, targets: readonly Target[]): FaultResult {
   return { scenario, mode, durationS: Math.round((performance.now() - startedMs) / 100) / 10, figures, targets, passed: targets.every((t) => t.met) };
 }
