@@ -7,6 +7,8 @@ import { inRepository } from './environment.js';
 
 export interface OperatorProcess {
   readonly child: ChildProcess;
+  /** The file its stdout and stderr go to. */
+  readonly logPath: string;
   /** Resolves when the process has exited, however it ended. */
   readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>;
 }
@@ -20,7 +22,8 @@ let started = 0;
  */
 export function startOperator(env: Environment, args: readonly string[]): OperatorProcess {
   started++;
-  const log = createWriteStream(join(env.info.dir, `operator-${String(started)}.log`));
+  const logPath = join(env.info.dir, `operator-${String(started)}.log`);
+  const log = createWriteStream(logPath);
   const child = spawn(process.execPath, [
     '--import', 'tsx', '--conditions=@keyward/source', inRepository('packages/operator/src/main.ts'),
     'run', '--kubeconfig', env.info.kubeconfig, '--log-format', 'json', ...args,
@@ -30,7 +33,7 @@ export function startOperator(env: Environment, args: readonly string[]): Operat
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => { resolve({ code, signal }); });
   });
-  return { child, exited };
+  return { child, logPath, exited };
 }
 
 /** kill -9, and wait until it is gone. */
