@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, dateTime, minLengthString, truncateWithHash, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
+import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, dateTime, kubernetesName, truncateWithHash, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
 
 export const GROUP = 'devportal.kuadrant.io';
 export const VERSION = 'v1alpha1';
@@ -51,10 +51,15 @@ export function labelValue(value: string): string {
   return truncateWithHash(value, DNS1123_LABEL_MAX_LENGTH);
 }
 
+/**
+ * Both references are names of Kubernetes objects, and are used as such: the product's name becomes a label
+ * value of the enforcement Secret (another text would make its creation fail on every retry), the Secret's
+ * name a path and a field selector (where "a,b" would add a selector term of the user's choosing).
+ */
 export const SpecCodec = t.intersection([
   t.type({
-    apiProductRef: t.intersection([t.type({ name: minLengthString(1) }), t.partial({ namespace: t.string })]),
-    secretRef: t.type({ name: minLengthString(1) }),
+    apiProductRef: t.intersection([t.type({ name: kubernetesName() }), t.partial({ namespace: t.string })]),
+    secretRef: t.type({ name: kubernetesName() }),
     planTier: t.string,
     useCase: t.string,
     requestedBy: t.type({ userId: t.string, email: t.string }),

@@ -1,7 +1,9 @@
-import { conditionSchema, namespacedCrd } from '@keyward/core';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
 import { apiKeyType } from './api.js';
 
 const text = { type: 'string' };
+/** The name of a Kubernetes object, as the codec's kubernetesName checks it. */
+const objectName = { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN };
 
 /**
  * An APIKey CRD compatible with Kuadrant's developer portal (same group, version, names and spec fields), for
@@ -24,8 +26,8 @@ export const apiKeyCrd = namespacedCrd({
       type: 'object',
       required: ['apiProductRef', 'secretRef', 'planTier', 'useCase', 'requestedBy'],
       properties: {
-        apiProductRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, namespace: text } },
-        secretRef: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+        apiProductRef: { type: 'object', required: ['name'], properties: { name: objectName, namespace: text } },
+        secretRef: { type: 'object', required: ['name'], properties: { name: objectName } },
         planTier: text,
         useCase: text,
         requestedBy: { type: 'object', required: ['userId', 'email'], properties: { userId: text, email: text } },

@@ -28,6 +28,9 @@ const verdicts: [string, unknown, string | undefined][] = [
   ['an expiry in words', { ...spec, expiresAt: 'next year' }, 'spec.expiresAt'],
   ['an expiry on a day that does not exist', { ...spec, expiresAt: '2030-02-29T00:00:00Z' }, 'spec.expiresAt'],
   ['an expiry without a time zone', { ...spec, expiresAt: '2030-01-31T12:00:00' }, 'spec.expiresAt'],
+  ['a product name that is no object name (and no label value)', { ...spec, apiProductRef: { name: 'ünïcödé' } }, 'spec.apiProductRef.name'],
+  ['a Secret name that would add a field selector term', { ...spec, secretRef: { name: 'key,type=Opaque' } }, 'spec.secretRef.name'],
+  ['dotted names', { ...spec, apiProductRef: { name: 'weather.v2' }, secretRef: { name: 'key.v2' } }, undefined],
   ['no spec', undefined, 'spec'],
 ];
 

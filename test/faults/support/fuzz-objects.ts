@@ -3,6 +3,7 @@
 // odd names, and odd status contents written afterwards. Whether each is valid is not decided here: the API
 // server and the codecs give their verdicts, and the scenario compares them.
 import fc from 'fast-check';
+import { seededRandom } from './options.js';
 import { RawNumber } from './raw-json.js';
 
 export type FuzzKind = 'appcred' | 'apikey';
@@ -237,11 +238,12 @@ function fuzzObject(world: FuzzWorld, kind: FuzzKind, index: number): fc.Arbitra
   });
 }
 
-/** `count` objects, half of each kind, the same for the same seed. */
+/** `count` objects, half of each kind, the same for the same seed (and unrelated for neighbouring seeds). */
 export function fuzzObjects(world: FuzzWorld, count: number, seed: number): FuzzObject[] {
+  const random = seededRandom(seed);
   return Array.from({ length: count }, (_, index) => {
     const kind: FuzzKind = index % 2 === 0 ? 'appcred' : 'apikey';
-    const [object] = fc.sample(fuzzObject(world, kind, index), { seed: seed + index, numRuns: 1 });
+    const [object] = fc.sample(fuzzObject(world, kind, index), { seed: Math.floor(random() * 2 ** 31), numRuns: 1 });
     if (object === undefined) throw new Error('fast-check drew no object');
     return object;
   });
