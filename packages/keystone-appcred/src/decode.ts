@@ -1,18 +1,25 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { decodeStored, isDns1123Subdomain, readConditions, type DecodeFailure, type KubeObject } from '@keyward/core';
 import { SpecCodec, type AppCredStatus, type KeystoneApplicationCredential } from './api.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+/**
+ * The Secrets the status names are read by name and may be labelled: a name that is no object name (".."
+ * resolves to the namespace's own path, so its GET answers with the Namespace) must never get that far.
+ */
+const objectName = (value: unknown): string | undefined => (typeof value === 'string' && isDns1123Subdomain(value) ? value : undefined);
+const SECRET_NAMES: readonly string[] = ['secretName', 'previousSecretName'];
 
 /**
- * Status is ours to write, but objects may come from the upstream operator: keep the fields we know when
- * they have the right type and ignore the rest, so a status never makes an object undecodable.
+ * Status is ours to write, but objects may come from the upstream operator (or anyone allowed to write the
+ * status): keep the fields we know when they have the right type and ignore the rest, so a status never makes
+ * an object undecodable.
  */
 export function readStatus(raw: unknown): AppCredStatus {
   const s = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const status: Record<string, unknown> = {};
   for (const key of ['acID', 'secretName', 'previousSecretName', 'createdAt', 'expiresAt', 'rotationEligibleAt', 'lastRotated', 'securityHash', 'pendingACName']) {
-    const value = text(s[key]);
+    const value = SECRET_NAMES.includes(key) ? objectName(s[key]) : text(s[key]);
     if (value !== undefined) status[key] = value;
   }
   if (typeof s['observedGeneration'] === 'number') status['observedGeneration'] = s['observedGeneration'];
