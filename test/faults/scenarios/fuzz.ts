@@ -5,17 +5,16 @@
 // codecs give the same verdicts, and no condition or event the operator writes holds a raw control or bidi
 // character.
 import { readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
 import { resourcePath } from '@keyward/core/interpreter';
-import { Informer } from '@keyward/core/runtime';
 import { API_KEY_DATA_KEY, CONDITION_FAILED, OUR_FAILURE_REASONS, apiKeyType } from '@keyward/apikey-enforcement';
 import { CONDITION_AC_READY, appCredType, readStatus } from '@keyward/keystone-appcred';
 import { waitFor } from '@keyward/test-env';
 import { PASSWORD_KEY, PASSWORD_SECRET, namespaceWithPassword, progress, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
 import { fuzzObjects, type FuzzKind, type FuzzObject } from '../support/fuzz-objects.js';
-import { codecProblems, hasInvisible, metadataProblems, namesAFieldOf, namesOneOf, statusMessage, typeUncheckedByServer, unrepresentable } from '../support/fuzz-verdicts.js';
-import { difference, freePort, queueDepth, reconcileCounts, scrape } from '../support/metrics.js';
+import { codecProblems, hasInvisible, metadataProblems, namesAFieldOf, namesOneOf, statusMessage, typeUncheckedByServer, unrepresentable, withoutNullFields } from '../support/fuzz-verdicts.js';
+import { freePort, queueDepth, reconcileCounts, scrape } from '../support/metrics.js';
+import { quietWindow, settle } from '../support/quiet.js';
 import { startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions } from '../support/options.js';
 import { sendJson, toJson } from '../support/raw-json.js';
@@ -105,7 +104,7 @@ async function send(fault: FaultEnvironment, object: FuzzObject): Promise<Accept
     return undefined;
   }
   counts.rejected++;
-  const expected = [...codecProblems(object.kind, JSON.parse(json) as KubeObject), ...metadataProblems(object.name)];
+  const expected = [...codecProblems(object.kind, withoutNullFields(JSON.parse(json)) as KubeObject), ...metadataProblems(object.name)];
   if (expected.length === 0 && unrepresentable(json)) {
     // The codec never sees such a number as written, and what the API server says of it is its own affair.
     counts.rejectedUnrepresentable++;
@@ -260,51 +259,6 @@ async function writeStatuses(fault: FaultEnvironment, accepted: readonly Accepte
   return written;
 }
 
-/** resourceVersion of every object of both kinds. */
-async function versions(fault: FaultEnvironment): Promise<Map<string, string>> {
-  const all = await Promise.all((['appcred', 'apikey'] as const).map(async (kind) => [...(await list(fault, kind))].map(([name, o]) => [`${kind}/${name}`, o.metadata.resourceVersion ?? ''] as const)));
-  return new Map(all.flat());
-}
-
-/** Waits until no queue holds a key and no object has changed for 5 s. */
-async function settle(fault: FaultEnvironment, metricsPort: number): Promise<boolean> {
-  let previous = new Map<string, string>();
-  let stableSince = Date.now();
-  try {
-    await waitFor(async () => {
-      const current = await versions(fault);
-      const same = current.size === previous.size && [...current].every(([key, version]) => previous.get(key) === version);
-      if (!same) stableSince = Date.now();
-      previous = current;
-      return same && Date.now() - stableSince >= 5_000 && queueDepth(await scrape(metricsPort)) === 0 ? true : undefined;
-    }, { what: 'every object to settle', timeoutMs: size.settleMs, intervalMs: 1_000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Watches both kinds for the quiet window: an object changed more than once is in a hot loop. Also returns
- * the reconciles the operator ran meanwhile, by controller and result.
- */
-async function quietWindow(fault: FaultEnvironment, metricsPort: number): Promise<{ hotLoops: string[]; changed: number; reconciles: Record<string, number> }> {
-  const changes = new Map<string, number>();
-  const informers = (['appcred', 'apikey'] as const).map((kind) => {
-    const informer = new Informer(fault.kube, { type: TYPES[kind], namespace, onProblem: (message) => { progress(`watch: ${message}`); } });
-    informer.subscribe((event) => {
-      if (event.type !== 'added') changes.set(`${kind}/${event.object.metadata.name}`, (changes.get(`${kind}/${event.object.metadata.name}`) ?? 0) + 1);
-    });
-    return informer;
-  });
-  await Promise.all(informers.map((informer) => informer.start()));
-  const before = reconcileCounts(await scrape(metricsPort));
-  await sleep(size.quietMs);
-  const after = reconcileCounts(await scrape(metricsPort));
-  await Promise.all(informers.map((informer) => informer.stop()));
-  return { hotLoops: [...changes].filter(([, n]) => n > 1).map(([key]) => key), changed: changes.size, reconciles: difference(before, after) };
-}
-
 /**
  * Where the objects ended: appcreds by the reason of their credential condition, APIKeys by whether they
  * failed, and how many enforcement Secrets exist. An appcred whose credential condition reports a failure is
@@ -314,9 +268,12 @@ async function outcomes(fault: FaultEnvironment): Promise<{ appcredReasons: Reco
   const appcredReasons: Record<string, number> = {};
   let retrying = 0;
   for (const object of (await list(fault, 'appcred')).values()) {
-    const reason = findCondition(readStatus(object['status']).conditions, CONDITION_AC_READY)?.reason ?? 'none';
+    const condition = findCondition(readStatus(object['status']).conditions, CONDITION_AC_READY);
+    const reason = condition?.reason ?? 'none';
     appcredReasons[reason] = (appcredReasons[reason] ?? 0) + 1;
-    if (!['Ready', 'InvalidSpec', 'UnsupportedName', 'none'].includes(reason)) retrying++;
+    if (['Ready', 'InvalidSpec', 'UnsupportedName', 'none'].includes(reason)) continue;
+    retrying++;
+    example(`still failing: ${reason}`, condition?.message ?? '');
   }
   const apiKeysFailed = [...(await list(fault, 'apikey')).values()].filter((o) => {
     const failed = findCondition(conditionsOf(o), CONDITION_FAILED);
@@ -359,9 +316,10 @@ try {
 
   progress('writing odd status contents');
   const written = await writeStatuses(fault, accepted);
-  const settled = await settle(fault, metricsPort);
+  const watched = { types: Object.values(TYPES), namespace, metricsPort };
+  const settled = await settle(fault, watched, size.settleMs);
   progress(`settled: ${String(settled)}; watching a quiet window of ${String(size.quietMs / 1000)} s`);
-  const quiet = await quietWindow(fault, metricsPort);
+  const quiet = await quietWindow(fault, watched, size.quietMs);
   const ended = await outcomes(fault);
   await checkInvisible(fault, written);
 

@@ -56,6 +56,16 @@ export function unrepresentable(json: string): boolean {
   return JSON.stringify(JSON.parse(json)) !== json;
 }
 
+/**
+ * `value` as the API server validates it: a field set to null is dropped first (a CRD field is not nullable),
+ * so `expirationDays: null` gets its default. The codec never sees such a null in a stored object either.
+ */
+export function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== null).map(([key, item]) => [key, withoutNullFields(item)]));
+}
+
 /** Paths of what the API server itself checks beyond the spec: an invalid name. */
 export function metadataProblems(name: string): string[] {
   return isDns1123Subdomain(name) ? [] : ['metadata.name'];
