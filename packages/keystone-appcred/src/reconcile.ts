@@ -52,6 +52,20 @@ export function credentialName(crName: string, entropy: Uint8Array): string {
   return `${crName}-${suffix}`;
 }
 
+const SUFFIX = new RegExp(`^[${SUFFIX_ALPHABET}]{5}$`);
+
+/**
+ * The name of an interrupted creation, when it is one this CR could have drawn (`<cr name>-<5 characters>`).
+ * Others may write the status too: a name that is not ours would be revoked by name (another CR's credential
+ * of the same user) or sent to Keystone to create (a name it may not even store), so it is left alone and
+ * dropped from the status.
+ */
+function pendingName(cr: KeystoneApplicationCredential): string | undefined {
+  const name = cr.status.pendingACName;
+  const prefix = `${cr.metadata.name}-`;
+  return name?.startsWith(prefix) === true && SUFFIX.test(name.slice(prefix.length)) ? name : undefined;
+}
+
 /** Keystone's expires_at: ISO 8601 without a zone, microsecond precision. */
 export function keystoneExpiry(date: Date): string {
   return `${date.toISOString().slice(0, 23)}000`;
@@ -120,7 +134,7 @@ function rotate(plan: PlanBuilder, input: AppCredInput, url: string, reasons: re
   const { primary: cr, now, entropy } = input;
   const service = serviceOf(cr.metadata.name);
   const ref = crRef(cr);
-  const interrupted = cr.status.pendingACName;
+  const interrupted = pendingName(cr);
   const name = interrupted ?? credentialName(cr.metadata.name, entropy);
   const isRotation = cr.status.acID !== undefined;
 
@@ -231,7 +245,7 @@ function maintain(plan: PlanBuilder, input: AppCredInput, url: string): void {
   labelIfNeeded(plan, cr, observed.currentSecret);
   labelIfNeeded(plan, cr, observed.previousSecret);
   const old = oldSecrets(observed.serviceSecrets, cr.status.secretName, cr.status.previousSecretName);
-  const pending = cr.status.pendingACName;
+  const pending = pendingName(cr);
   if (old.releasable.length > 0 || pending !== undefined) {
     addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
     const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');

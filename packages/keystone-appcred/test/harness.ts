@@ -45,8 +45,8 @@ export function cr(world: InMemoryWorld, name = 'ac-barbican'): KeystoneApplicat
   return decoded.right;
 }
 
-export function plan(world: InMemoryWorld, clock: FakeClock, seed = 0, cfg: AppCredConfig = config): Plan {
-  const primary = cr(world);
+export function plan(world: InMemoryWorld, clock: FakeClock, seed = 0, cfg: AppCredConfig = config, name = 'ac-barbican'): Plan {
+  const primary = cr(world, name);
   return reconcile({ primary, observed: world.query(observe(primary, cfg)), now: clock.now(), config: cfg, entropy: fixedEntropy(seed) });
 }
 
@@ -54,11 +54,11 @@ export function plan(world: InMemoryWorld, clock: FakeClock, seed = 0, cfg: AppC
  * One reconcile as the runtime does it: plan, run, and on failure record it in status. A reconcile that only
  * added the finalizer is followed by the one its change triggers.
  */
-export async function reconcileOnce(world: InMemoryWorld, clock: FakeClock, seed = 0, cfg: AppCredConfig = config): Promise<PlanResult> {
-  const first = plan(world, clock, seed, cfg);
+export async function reconcileOnce(world: InMemoryWorld, clock: FakeClock, seed = 0, cfg: AppCredConfig = config, name = 'ac-barbican'): Promise<PlanResult> {
+  const first = plan(world, clock, seed, cfg, name);
   if (first.steps.length === 1 && first.steps[0]?.action.kind === 'k8s.addFinalizer') await world.run(first);
-  const primary = cr(world);
-  const result = await world.run(plan(world, clock, seed, cfg));
+  const primary = cr(world, name);
+  const result = await world.run(plan(world, clock, seed, cfg, name));
   if (!result.ok) {
     const step = result.steps.find((s) => s.outcome === 'failed');
     const failure: PlanFailure = { step: step?.summary ?? '', action: step?.kind ?? '', reason: result.error?.reason ?? '', message: result.error?.message ?? '', retryable: true };
