@@ -18,7 +18,7 @@ import { quietWindow, settle } from '../support/quiet.js';
 import { startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions } from '../support/options.js';
 import { sendJson, toJson } from '../support/raw-json.js';
-import { atMost, exactly, result } from '../support/result.js';
+import { atMost, exactly, report, result } from '../support/result.js';
 
 const options = scenarioOptions();
 const size = options.mode === 'short' ? { objects: 80, quietMs: 10_000, settleMs: 120_000 } : { objects: 400, quietMs: 20_000, settleMs: 300_000 };
@@ -356,8 +356,7 @@ try {
     exactly('valid objects reported InvalidSpec', counts.validReportedInvalid, 0),
     exactly('conditions and event notes with a raw control or bidi character', counts.rawInvisible, 0),
   ]);
-  process.stdout.write(`${JSON.stringify(output)}\n`);
-  process.exitCode = output.passed ? 0 : 1;
+  report(output);
 } finally {
   if (operator !== undefined) await stopGently(operator);
   await fault.stop();
