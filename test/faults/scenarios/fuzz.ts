@@ -106,7 +106,8 @@ async function send(fault: FaultEnvironment, object: FuzzObject): Promise<Accept
   counts.rejected++;
   const expected = [...codecProblems(object.kind, withoutNullFields(JSON.parse(json)) as KubeObject), ...metadataProblems(object.name)];
   if (expected.length === 0 && unrepresentable(json)) {
-    // The codec never sees such a number as written, and what the API server says of it is its own affair.
+    // The codec never sees such a number as written (JSON.parse reads 365.0 as 365): there is no verdict to
+    // compare, and the API server's own message about it (a CEL evaluation error) is counted, not judged.
     counts.rejectedUnrepresentable++;
     example('rejected, written as no JavaScript value can be', message);
     return undefined;
