@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fieldSelector, labelSelector } from '../../src/interpreter/kubernetes/paths.js';
+import { fieldSelector, labelSelector, resourcePath } from '../../src/interpreter/kubernetes/paths.js';
 
 describe('selectors', () => {
   it('field selector: a name, extra fields, both ANDed, or none', () => {
@@ -14,5 +14,18 @@ describe('selectors', () => {
     expect(labelSelector({ a: '1', b: '2' })).toBe('a=1,b=2');
     expect(labelSelector({})).toBeUndefined();
     expect(labelSelector(undefined)).toBeUndefined();
+  });
+});
+
+describe('resource paths', () => {
+  const secrets = { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true };
+
+  it('encode names and namespaces as one segment each', () => {
+    expect(resourcePath(secrets, 'team-a', 'a/b', 'status')).toBe('/api/v1/namespaces/team-a/secrets/a%2Fb/status');
+  });
+
+  it.each(['.', '..'])('refuse %p, which URL normalisation would turn into another resource', (name) => {
+    expect(() => resourcePath(secrets, 'team-a', name)).toThrow(expect.objectContaining({ reason: 'InvalidName', retryable: false }));
+    expect(() => resourcePath(secrets, name, 'x')).toThrow(`"${name}" is not an object name`);
   });
 });

@@ -1,10 +1,22 @@
 import { apiVersionOf, type ResourceType } from '../../model/refs.js';
+import { KeywardError } from '../errors.js';
+
+/**
+ * A path segment from a name. "." and ".." (no valid object name) would be resolved away by URL
+ * normalisation and address another resource (`secrets/..` is the namespace), so they are refused.
+ */
+function segment(name: string): string {
+  if (name === '.' || name === '..') {
+    throw new KeywardError({ api: 'kubernetes', code: 0, reason: 'InvalidName', message: `"${name}" is not an object name`, retryable: false });
+  }
+  return encodeURIComponent(name);
+}
 
 /** The REST path of a collection or an object: /api/v1/namespaces/ns/secrets[/name[/subresource]]. */
 export function resourcePath(type: ResourceType, namespace: string | undefined, name?: string, subresource?: string): string {
   const base = type.group === '' ? `/api/${type.version}` : `/apis/${apiVersionOf(type)}`;
-  const scope = type.namespaced && namespace !== undefined && namespace !== '' ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  const object = name === undefined ? '' : `/${encodeURIComponent(name)}`;
+  const scope = type.namespaced && namespace !== undefined && namespace !== '' ? `/namespaces/${segment(namespace)}` : '';
+  const object = name === undefined ? '' : `/${segment(name)}`;
   return `${base}${scope}/${type.plural}${object}${subresource === undefined ? '' : `/${subresource}`}`;
 }
 
