@@ -27,6 +27,8 @@ export interface EnvironmentInfo {
   readonly dir: string;
   readonly kubeconfig: string;
   readonly kubernetes: ClusterAccess;
+  /** etcd's client URL (plain HTTP, loopback): what is stored, readable also while kube-apiserver is down. */
+  readonly etcdUrl: string;
   /** The API server's audit log: requests made with ServiceAccount tokens (see auditEventsOf). */
   readonly auditLog: string;
   readonly keystone?: KeystoneAdminCredentials;
@@ -159,13 +161,15 @@ export class Environment {
   }
 
   /**
-   * Stops one component (SIGTERM, then SIGKILL after 10 s) and resolves once it is gone: its port refuses
-   * connections until startComponent. Only kube-apiserver is supported: for the others there is no readiness
-   * probe here to tell when they are back, and guessing would make tests flaky.
+   * Stops one component (SIGTERM, then SIGKILL after `graceMs`, 10 s by default) and resolves once it is gone:
+   * its port refuses connections until startComponent. kube-apiserver stops listening and refuses new requests
+   * at SIGTERM but takes a minute to exit, so an outage that should begin at once can pass a short grace.
+   * Only kube-apiserver is supported: for the others there is no readiness probe here to tell when they are
+   * back, and guessing would make tests flaky.
    */
-  async stopComponent(component: string): Promise<void> {
+  async stopComponent(component: string, options: { readonly graceMs?: number } = {}): Promise<void> {
     const { process: running } = this.#component(component);
-    await running.stop();
+    await running.stop(options.graceMs);
     this.log(`${component} stopped`);
   }
 
@@ -236,7 +240,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
   };
   const guard = options.ownership === 'session' && options.handleSignals !== false ? new SignalGuard(stopStarted, log) : undefined;
 
-  const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess; auditLog: string }> => {
+  const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess; auditLog: string; etcdUrl: string }> => {
     const binaries = await ensureControlPlaneBinaries(log);
     const etcd = await step(log, 'etcd', async () => track(await startEtcd(binaries.etcd, dir, options.ownership)));
     const apiserver = await step(log, 'kube-apiserver', async () =>
@@ -249,7 +253,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     await step(log, 'kube-controller-manager', async () => {
       started.push(await startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, dir, options.ownership));
     });
-    return apiserver;
+    return { ...apiserver, etcdUrl: etcd.url };
   };
 
   const startIdentity = async (): Promise<KeystoneAdminCredentials | undefined> => {
@@ -272,6 +276,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     dir,
     kubeconfig: controlPlane.value.kubeconfig,
     kubernetes: controlPlane.value.access,
+    etcdUrl: controlPlane.value.etcdUrl,
     auditLog: controlPlane.value.auditLog,
     ...(identity.value === undefined ? {} : { keystone: identity.value }),
     components: started.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),

@@ -12,4 +12,5 @@ export * from './testing.js';
 export { scanForSecrets, recordSecretIn } from './secret-scan.js';
 export type { SecretFinding } from './secret-scan.js';
 export { freeLoopbackPort } from './ports.js';
+export { isStored } from './etcd-store.js';
 export { processesInGroup } from './memory.js';

@@ -1,9 +1,10 @@
 // stopComponent and startComponent: an API server outage of a length the caller chooses, with the
-// cluster's data intact afterwards (etcd keeps running).
+// cluster's data readable in etcd meanwhile and intact afterwards.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEnvironment, type Environment, type EnvironmentInfo } from '../src/environment.js';
+import { isStored } from '../src/etcd-store.js';
 import { httpCall } from '../src/http.js';
 
 let env: Environment;
@@ -37,11 +38,15 @@ describe('an API server outage', () => {
     expect(created.status).toBe(201);
     const before = apiserverPid(env.info);
 
-    await env.stopComponent('kube-apiserver');
+    // kube-apiserver refuses new requests at SIGTERM; the grace only bounds how long it may take to exit.
+    await env.stopComponent('kube-apiserver', { graceMs: 1_000 });
     // Still down however often it is asked, until someone starts it: the outage lasts as long as the caller wants.
     for (let attempt = 0; attempt < 3; attempt++) {
       expect(errorCode(await get('/readyz').catch((error: unknown) => error))).toBe('ECONNREFUSED');
     }
+    // What the cluster stores stays readable in etcd meanwhile.
+    expect(await isStored(env.info.etcdUrl, '/registry/namespaces/outage-probe')).toBe(true);
+    expect(await isStored(env.info.etcdUrl, '/registry/namespaces/no-such-namespace')).toBe(false);
     await env.stopComponent('kube-apiserver');
 
     await env.startComponent('kube-apiserver');
