@@ -127,10 +127,16 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       this.#logger.warn(message, { resource, error: error instanceof Error ? error.message : error });
       options.observer?.onInformerProblem?.(resource, message);
     };
-    this.#primary = new Informer(options.kube, { type: definition.primary.type, namespace: options.namespace, onProblem: problem(definition.primary.type.plural) });
+    // An informer accepted again after failures: the API server is back, so what waited for it is retried now.
+    const recovered = (resource: string) => (): void => { this.#recovered('kubernetes', { resource }); };
+    this.#primary = new Informer(options.kube, {
+      type: definition.primary.type, namespace: options.namespace, onProblem: problem(definition.primary.type.plural), onRecovered: recovered(definition.primary.type.plural),
+    });
     this.#secondary = definition.secondary(options.config).map((watch) => ({
       watch,
-      informer: new Informer(options.kube, { type: watch.type, namespace: watch.namespace ?? options.namespace, labels: watch.labels, onProblem: problem(watch.type.plural) }),
+      informer: new Informer(options.kube, {
+        type: watch.type, namespace: watch.namespace ?? options.namespace, labels: watch.labels, onProblem: problem(watch.type.plural), onRecovered: recovered(watch.type.plural),
+      }),
     }));
     this.#queue = new WorkQueue({
       backoff: new KeyedBackoff(options.backoff),
@@ -224,20 +230,23 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     return orphans === undefined || informer === undefined ? undefined : { ...orphans, informer };
   }
 
-  /** Removes the orphans of a primary object that is gone; 'error' when one could not be removed. */
-  async #removeOrphans(owner: string): Promise<{ result: 'gone' | 'error' }> {
+  /**
+   * Removes the orphans of a primary object that is gone; 'error' when one could not be removed, with the last
+   * failure, so a removal that failed while the API server was away is retried when it is back.
+   */
+  async #removeOrphans(owner: string): Promise<{ result: 'gone' | 'error'; error?: KeywardErrorFields }> {
     const orphans = this.#orphanWatch();
     if (orphans === undefined) return { result: 'gone' };
-    let result: 'gone' | 'error' = 'gone';
+    let failure: { result: 'error'; error?: KeywardErrorFields } | undefined;
     for (const object of orphans.informer.list()) {
       if (orphans.ownerOf(object) !== owner) continue;
       const logger = this.#logger.child({ key: owner, reconcileId: this.#reconcileIds.next() });
       const outcome = await this.#run(orphans.orphaned(object, owner), logger);
       if (outcome.ok) continue;
       logger.warn('could not remove an orphan; will retry', { object: object.metadata.name, problem: outcome.error?.message });
-      result = 'error';
+      failure = { result: 'error', ...(outcome.error === undefined ? {} : { error: outcome.error }) };
     }
-    return { result };
+    return failure ?? { result: 'gone' };
   }
 
   /**
@@ -273,9 +282,13 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
 
   /** An endpoint answers again: the keys that wait for its API are retried now. */
   #onAvailability(change: AvailabilityChange): void {
-    if (!change.available) return;
-    const woken = this.#wakeups.recovered(change.api);
-    if (woken > 0) this.#logger.info('an endpoint answers again: retrying the objects that waited for it', { api: change.api, endpoint: change.endpoint, objects: woken });
+    if (change.available) this.#recovered(change.api, { endpoint: change.endpoint });
+  }
+
+  /** `api` answers again: the keys that wait for it are retried now. */
+  #recovered(api: string, where: Record<string, unknown>): void {
+    const woken = this.#wakeups.recovered(api);
+    if (woken > 0) this.#logger.info('an endpoint answers again: retrying the objects that waited for it', { api, ...where, objects: woken });
   }
 
   async #process(key: string): Promise<void> {

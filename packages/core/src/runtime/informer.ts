@@ -25,8 +25,16 @@ export interface InformerOptions {
   readonly watchTimeoutSeconds?: number;
   /** Backoff between failed list/watch attempts. Defaults: 200 ms doubling to 30 s. */
   readonly backoff?: { readonly baseMs?: number; readonly maxMs?: number };
+  /**
+   * Longest wait between attempts while nothing answers at all (connection refused, reset or closed), default
+   * 2 s: a refused connection costs the server nothing, and its return must be noticed within seconds however
+   * long it was away. Errors the server answers with back off up to backoff.maxMs.
+   */
+  readonly reconnectMaxMs?: number;
   /** Told about restarts and errors, for logs (don't import winston). console.warn by default. */
   readonly onProblem?: (message: string, error?: unknown) => void;
+  /** Told when, after failed attempts, the server accepts a list or a watch again. Must not throw. */
+  readonly onRecovered?: () => void;
 }
 
 export interface InformerStats {
@@ -39,6 +47,7 @@ export interface InformerStats {
 }
 
 const DEFAULT_SILENCE_MS = 5 * 60_000;
+const DEFAULT_RECONNECT_MAX_MS = 2_000;
 /** A watch the server closes this soon without sending anything counts as failed (client-go's "very short watch"). */
 const SHORT_WATCH_MS = 1_000;
 const BACKOFF_KEY = 'list-watch';
@@ -65,7 +74,8 @@ interface Subscription {
  * list's resourceVersion, keeping a cache of the objects and telling subscribers about every change. A watch
  * the server closes resumes from the last resourceVersion seen (bookmarks included); a 410 Gone relists and
  * replaces the cache, which turns deletes missed while not watching into 'deleted' events; any other failure
- * retries with exponential backoff, forever, until stop().
+ * retries with exponential backoff, forever, until stop(), and at least every reconnectMaxMs while the server
+ * cannot be reached, so it is back to watching within seconds of the server's return.
  */
 export class Informer {
   readonly #client: KubeClient;
@@ -77,7 +87,9 @@ export class Informer {
   readonly #silenceMs: number;
   readonly #watchTimeoutSeconds: number | undefined;
   readonly #onProblem: (message: string, error?: unknown) => void;
+  readonly #onRecovered: () => void;
   readonly #backoff: KeyedBackoff;
+  readonly #reconnectMaxMs: number;
   readonly #cache = new ObjectCache();
   #subscriptions: readonly Subscription[] = [];
 
@@ -90,6 +102,10 @@ export class Informer {
   #interrupt: ((end: WatchEnd) => void) | undefined;
   #lists = 0;
   #watches = 0;
+  /** Whether an attempt failed since the server last accepted one. */
+  #failing = false;
+  /** Whether the last failure had no answer from the server at all. */
+  #unanswered = false;
 
   constructor(client: KubeClient, options: InformerOptions) {
     this.#client = client;
@@ -101,7 +117,9 @@ export class Informer {
     this.#silenceMs = options.silenceTimeoutMs ?? DEFAULT_SILENCE_MS;
     this.#watchTimeoutSeconds = options.watchTimeoutSeconds;
     this.#onProblem = options.onProblem ?? ((message, error) => { console.warn(`informer: ${message}`, error ?? ''); });
+    this.#onRecovered = options.onRecovered ?? (() => undefined);
     this.#backoff = new KeyedBackoff({ baseMs: options.backoff?.baseMs ?? 200, maxMs: options.backoff?.maxMs ?? 30_000 });
+    this.#reconnectMaxMs = options.reconnectMaxMs ?? DEFAULT_RECONNECT_MAX_MS;
   }
 
   /** Registers a handler; returns an unsubscribe function. Handlers are called synchronously, in order, for every event. */
@@ -214,6 +232,7 @@ export class Informer {
       return false;
     }
     if (this.#stopping) return false;
+    this.#accepted();
     this.#resourceVersion = listed.resourceVersion;
     this.#lists++;
     this.#dispatch(this.#cache.replace(listed.items.map((item) => cachedForm(this.#type, item))));
@@ -266,6 +285,9 @@ export class Informer {
         const end = this.#apply(event);
         if (end !== undefined) finish(end);
       },
+      () => {
+        if (result === undefined) this.#accepted();
+      },
     );
     void stream.closed.then((error) => {
       finish(closedEnd(error, delivered || performance.now() - opened >= SHORT_WATCH_MS));
@@ -312,10 +334,23 @@ export class Informer {
     }
   }
 
+  /** The server accepted a list or a watch: after failed attempts, it is back. */
+  #accepted(): void {
+    this.#unanswered = false;
+    if (!this.#failing) return;
+    this.#failing = false;
+    try {
+      this.#onRecovered();
+    } catch (error) {
+      this.#problem('a recovery listener threw', error);
+    }
+  }
+
   /** Reports a failure and waits out the backoff, unless stop() ends the wait. */
   async #retryLater(what: string, error: unknown): Promise<void> {
     if (this.#stopping) return;
-    const delay = this.#backoff.next(BACKOFF_KEY);
+    this.#failing = true;
+    const delay = this.#nextDelay(error !== undefined && unanswered(error));
     this.#problem(`${what}; retrying in ${String(delay)} ms`, error);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => { this.#interrupt = undefined; resolve(); }, delay);
@@ -325,6 +360,18 @@ export class Informer {
         resolve();
       };
     });
+  }
+
+  /**
+   * Doubling from the base while the server answers with errors, which spares a server in trouble; at most
+   * reconnectMaxMs while nothing answers. The first answer after such a spell doubles from the base again:
+   * the delays the spell reached measured how long the server was away, not how loaded it is.
+   */
+  #nextDelay(withoutAnswer: boolean): number {
+    if (!withoutAnswer && this.#unanswered) this.#backoff.reset(BACKOFF_KEY);
+    this.#unanswered = withoutAnswer;
+    const delay = this.#backoff.next(BACKOFF_KEY);
+    return withoutAnswer ? Math.min(delay, this.#reconnectMaxMs) : delay;
   }
 
   #problem(message: string, error?: unknown): void {
@@ -339,6 +386,16 @@ export class Informer {
     const selector = [labelSelector(this.#labels), this.#fields].filter((part) => part !== undefined).join(',');
     return `${this.#type.plural}${this.#namespace === undefined ? '' : ` in ${this.#namespace}`}${selector === '' ? '' : ` (${selector})`}`;
   }
+}
+
+/**
+ * Whether a failure had no HTTP answer at all: the connection was refused, reset or closed. A timeout is not
+ * counted: a server too slow to answer may be one in trouble, which backing off spares.
+ */
+function unanswered(error: unknown): boolean {
+  if (error instanceof KeywardError) return error.code === 0 && error.reason === 'Unavailable';
+  // What a watch request fails with: a system or stream error code (ECONNREFUSED, ERR_STREAM_PREMATURE_CLOSE).
+  return watchStatusCode(error) === undefined && typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string';
 }
 
 /** How a watch that the server or the network ended (rather than the informer) ended. */

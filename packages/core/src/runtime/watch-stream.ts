@@ -22,19 +22,25 @@ export interface WatchStream {
  * Opens a watch with @kubernetes/client-node's Watch, whose callbacks receive `any` (and whose errors it
  * swallows) and whose AbortController exists only once the response headers arrived. This wrapper checks each
  * event (one it cannot use becomes an ERROR with code 0), lets abort() be called at once, and settles `closed`
- * also when Watch fails before sending a request, when it never calls its done callback.
+ * also when Watch fails before sending a request, when it never calls its done callback. `onOpen` is told
+ * when the server accepted the watch (HTTP 200), before any event.
  */
 export function openWatch(
   config: KubeConfig,
   path: string,
   query: Readonly<Record<string, string | number | boolean | undefined>>,
   onEvent: (event: WatchEvent) => void,
+  onOpen: () => void = () => undefined,
 ): WatchStream {
   let aborted = false;
+  let ended = false;
   let controller: AbortController | undefined;
   let settle: (reason: unknown) => void = () => undefined;
   const closed = new Promise<unknown>((resolve) => {
-    settle = resolve;
+    settle = (reason) => {
+      ended = true;
+      resolve(reason);
+    };
   });
   const onLine = (phase: string, object: unknown): void => {
     if (!aborted) onEvent(parseEvent(phase, object));
@@ -45,6 +51,8 @@ export function openWatch(
     (started) => {
       controller = started;
       if (aborted) started.abort();
+      // Watch resolves once the response arrived; an error status or a failed request has called done by then.
+      else if (!ended) onOpen();
     },
     // Rejected before any request was sent (the kubeconfig could not be applied): done is never called.
     (error: unknown) => {

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { right } from 'fp-ts/lib/Either.js';
+import { startEnvironment, waitFor, type Environment } from '@keyward/test-env';
+import { coreTypes } from '../../src/model/refs.js';
+import { PlanBuilder } from '../../src/plan/plan.js';
+import type { ControllerDefinition } from '../../src/plan/controller.js';
+import type { KubeObject } from '../../src/plan/kubernetes.js';
+import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
+import { keystoneClientPool, standardHandlers } from '../../src/interpreter/handlers.js';
+import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
+import type { Handlers } from '../../src/interpreter/types.js';
+import { Controller } from '../../src/runtime/controller.js';
+
+// The API server goes away just as an orphan is being removed, as when it stops right after a delete: the
+// removal fails, and the key's backoff asks it to wait ten minutes. Once the API server is back and the
+// controller's informers are accepted again, the removal is retried at once: a revoked key must not keep
+// working until a backoff or the resync runs out.
+const TEN_MINUTES = 600_000;
+const NAMESPACE = 'default';
+const OWNER_LABEL = 'recovery-test/owner';
+
+function ownerOf(secret: KubeObject): string | undefined {
+  const owner = secret.metadata.labels?.[OWNER_LABEL];
+  return owner === undefined ? undefined : `${NAMESPACE}/${owner}`;
+}
+
+/** ConfigMaps own the Secrets labelled with their name; a Secret whose ConfigMap is gone is an orphan. */
+const definition: ControllerDefinition<KubeObject, Record<string, never>, null> = {
+  name: 'api-server-recovery-test',
+  primary: { type: coreTypes.configMap, decode: (object) => right(object) },
+  secondary: () => [{
+    type: coreTypes.secret,
+    labels: { 'app.kubernetes.io/managed-by': 'recovery-test' },
+    mapToPrimary: (secret) => {
+      const owner = ownerOf(secret);
+      return owner === undefined ? [] : [owner];
+    },
+  }],
+  observe: () => ({}),
+  reconcile: () => new PlanBuilder().build(),
+  failed: () => new PlanBuilder().build(),
+  invalid: () => new PlanBuilder().build(),
+  orphans: {
+    watch: 0,
+    ownerOf,
+    orphaned: (secret) => {
+      const plan = new PlanBuilder();
+      plan.add({ kind: 'k8s.delete', ref: { type: coreTypes.secret, namespace: NAMESPACE, name: secret.metadata.name } }, 'its ConfigMap is gone');
+      return plan.build();
+    },
+  },
+};
+
+let env: Environment;
+let kube: KubeClient;
+let controller: Controller<KubeObject, Record<string, never>, null>;
+let deletes = 0;
+const pool = keystoneClientPool();
+
+beforeAll(async () => {
+  env = await startEnvironment({ ownership: 'session', keystone: false, log: () => undefined });
+  kube = new KubeClient(env.kubeConfig());
+  // Both exist before the controller starts, so it has seen the owner before it sees what it owns.
+  await kube.create({ type: coreTypes.configMap, namespace: NAMESPACE, name: 'owner' }, { metadata: { name: 'owner' } });
+  await kube.create({ type: coreTypes.secret, namespace: NAMESPACE, name: 'owned' }, {
+    metadata: { name: 'owned', labels: { 'app.kubernetes.io/managed-by': 'recovery-test', [OWNER_LABEL]: 'owner' } },
+  });
+  const keystone = { keystoneClientFor: pool, tokens: new TokenCache() };
+  const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/test', reportingInstance: 'test' });
+  // The first removal finds the API server gone: it is stopped just before the request goes out.
+  const withOutage: Handlers = {
+    ...handlers,
+    'k8s.delete': async (action, context) => {
+      deletes++;
+      if (deletes === 1) await env.stopComponent('kube-apiserver', { graceMs: 1_000 });
+      return handlers['k8s.delete'](action, context);
+    },
+  };
+  controller = new Controller(definition, {
+    kube, keystone, config: null, namespace: NAMESPACE,
+    handlers: withOutage,
+    backoff: { baseMs: TEN_MINUTES, maxMs: TEN_MINUTES },
+    burstWatches: false,
+  });
+  await controller.start();
+}, 180_000);
+
+afterAll(async () => {
+  await controller.stop();
+  pool.close();
+  kube.close();
+  await env.stop();
+});
+
+describe('an API server that goes away during an orphan removal', () => {
+  it('retries the removal as soon as the controller is accepted again, not at the end of its backoff', async () => {
+    await kube.delete({ type: coreTypes.configMap, namespace: NAMESPACE, name: 'owner' });
+    // Failed, and waiting out its backoff.
+    const waiting = (): boolean => {
+      const state = controller.queueState();
+      return deletes > 0 && state.depth === 0 && state.inFlight === 0;
+    };
+    await waitFor(() => Promise.resolve(waiting() ? true : undefined), { what: 'the removal to fail', timeoutMs: 60_000, intervalMs: 100 });
+    const failed = deletes;
+
+    await env.startComponent('kube-apiserver');
+    const gone = await waitFor(
+      async () => ((await kube.get({ type: coreTypes.secret, namespace: NAMESPACE, name: 'owned' })) === undefined ? true : undefined),
+      { what: 'the orphan to be removed', timeoutMs: 60_000, intervalMs: 200 },
+    );
+    expect(gone).toBe(true);
+    expect(deletes).toBe(failed + 1);
+  });
+});
