@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
-import { waitFor } from '@keyward/test-env';
+import { freeLoopbackPort, waitFor } from '@keyward/test-env';
 import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
 import { coreTypes } from '../../src/model/refs.js';
 import { Informer } from '../../src/runtime/informer.js';
+import { loopbackKubeConfig } from './loopback-cluster.js';
 
 // An API server that goes away for a while and comes back: the informer must try again within seconds
 // however long it was away, and tell when it is accepted again.
@@ -49,26 +49,6 @@ class FakeApiServer {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-function clientFor(port: number): KubeClient {
-  const config = new KubeConfig();
-  config.loadFromOptions({
-    clusters: [{ name: 'fake', server: `http://127.0.0.1:${String(port)}`, skipTLSVerify: true }],
-    users: [{ name: 'nobody', token: 'x' }],
-    contexts: [{ name: 'fake', cluster: 'fake', user: 'nobody' }],
-    currentContext: 'fake',
-  });
-  return new KubeClient(config);
-}
-
 /** The delays the informer announced ("...; retrying in 400 ms"), in order. */
 function delays(problems: readonly string[]): number[] {
   return problems.flatMap((problem) => {
@@ -90,9 +70,9 @@ afterEach(async () => {
 
 describe('Informer while the API server is away', () => {
   it('retries at least every reconnectMaxMs, doubles from the base again at the first answer, and tells when it is accepted again', async () => {
-    const server = new FakeApiServer(await freePort());
+    const server = new FakeApiServer(await freeLoopbackPort());
     await server.up();
-    const client = clientFor(server.port);
+    const client = new KubeClient(loopbackKubeConfig(server.port, 'http'));
     const problems: string[] = [];
     let recoveries = 0;
     const informer = new Informer(client, {

@@ -1,13 +1,13 @@
 import { createHook } from 'node:async_hooks';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
 import { adminKubeConfig, createTestNamespace, startEnvironment, waitFor } from '@keyward/test-env';
 import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
 import { ContentType } from '../../src/interpreter/kubernetes/client.js';
 import { coreTypes, type ResourceType } from '../../src/model/refs.js';
 import type { KubeObject } from '../../src/plan/kubernetes.js';
 import { Informer, type InformerEvent, type InformerOptions, type InformerStats } from '../../src/runtime/informer.js';
+import { loopbackKubeConfig } from './loopback-cluster.js';
 
 /** The CRD the test environment installs; its watch cache starts when the CRD is created, long after RV 1. */
 const widgetType: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
@@ -286,14 +286,7 @@ describe('Informer against the real API server', () => {
 
   it('keeps retrying the first list while the server is unreachable; stop() then rejects start() and clears the retry timer', async () => {
     const port = await closedPort();
-    const unreachable = new KubeConfig();
-    unreachable.loadFromOptions({
-      clusters: [{ name: 'nowhere', server: `https://127.0.0.1:${String(port)}`, skipTLSVerify: true }],
-      users: [{ name: 'nobody', token: 'x' }],
-      contexts: [{ name: 'nowhere', cluster: 'nowhere', user: 'nobody' }],
-      currentContext: 'nowhere',
-    });
-    const own = new KubeClient(unreachable);
+    const own = new KubeClient(loopbackKubeConfig(port));
     const handles = trackHandles();
     const { informer, problems } = informerFor(own, { type: coreTypes.secret, backoff: { baseMs: 1_000 } });
     const started = informer.start();
