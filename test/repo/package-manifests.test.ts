@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,10 +24,13 @@ interface PackageManifest {
 
 const readManifest = (path: string): PackageManifest => JSON.parse(readFileSync(path, 'utf8')) as PackageManifest;
 
-/** Every workspace package, by its folder relative to the root. */
+/**
+ * Every workspace package, by its folder relative to the root: the manifests git tracks, so a scratch folder
+ * another test creates under packages/ meanwhile (pnpm deploy makes one) is not taken for a package.
+ */
 function workspacePackages(): Map<string, PackageManifest> {
-  const folders = [...readdirSync(join(root, 'packages')).map((name) => `packages/${name}`), 'test/env'];
-  return new Map(folders.map((folder) => [folder, readManifest(join(root, folder, 'package.json'))]));
+  const manifests = execFileSync('git', ['ls-files', '--', 'packages/*/package.json', 'test/env/package.json'], { cwd: root, encoding: 'utf8' }).split('\n').filter((line) => line !== '');
+  return new Map(manifests.map((manifest) => [dirname(manifest), readManifest(join(root, manifest))]));
 }
 
 const published = (): [string, PackageManifest][] => [...workspacePackages()].filter(([, manifest]) => manifest.private !== true);
