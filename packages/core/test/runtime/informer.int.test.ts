@@ -202,15 +202,14 @@ describe('Informer against the real API server', () => {
     // The widgets' watch cache began when their CRD was created: resourceVersion 1 is too old for it.
     informer.restartWatchFrom('1');
     await until('the 410', () => problems.some((p) => p.includes('too old resource version')));
-    const expiredAt = performance.now();
     const restartsBeforeRelist = informer.stats().watchRestarts;
     expect(informer.stats().relists).toBe(0);
 
     await client.delete(widgetRef('gone'));
     const changed = await client.patch(widgetRef('change'), { spec: { size: 2 } }, ContentType.mergePatch);
     await createWidget('new');
-    // Otherwise the changes below could have come from the next watch rather than from the relist.
-    expect(performance.now() - expiredAt).toBeLessThan(backoffMs);
+    // Still blind: otherwise the changes below could have come from the next watch rather than from the relist.
+    expect(informer.stats().relists).toBe(0);
 
     await until('the relisted cache', () => sorted(informer.keys()).join() === [`${namespace}/change`, `${namespace}/keep`, `${namespace}/new`].join());
     expect(informer.get(namespace, 'change')?.metadata.resourceVersion).toBe(changed.metadata.resourceVersion);
@@ -295,10 +294,9 @@ describe('Informer against the real API server', () => {
     expect(problems[1]).toMatch(/list failed; retrying in 2000 ms/);
     expect(informer.hasSynced()).toBe(false);
 
-    // stop() lands in the 2 s pause: it must end the wait and clear its timer.
-    const stopping = performance.now();
+    // stop() lands in the 2 s pause: it must end the wait and clear its timer, so no third list is tried.
     await informer.stop();
-    expect(performance.now() - stopping).toBeLessThan(500);
+    expect(problems).toHaveLength(2);
     await expect(started).rejects.toThrow(/stopped before its first list/);
     own.close();
     await handles.released('the retry timer to be cleared', 1_000);

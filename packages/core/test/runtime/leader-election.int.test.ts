@@ -147,10 +147,9 @@ describe('LeaderElector against the real API server', () => {
 
     const took = await timeToLead(follower, () => leader.elector.stop({ release: false }));
     report('failover after a crash (no release)', took);
-    // Not before the lease could have expired (the leader last renewed at most a retry period before it stopped) ...
+    // Not before the lease could have expired (the leader last renewed at most a retry period before it stopped).
+    // How soon after is a matter of load, reported above, not asserted.
     expect(took).toBeGreaterThanOrEqual(LEASE_MS - RETRY_MS - 250);
-    // ... and soon after: the follower notices the expiry at its next attempt.
-    expect(took).toBeLessThanOrEqual(LEASE_MS + 2 * RETRY_MS);
     expect(leader.signals[0]?.aborted).toBe(true);
     expect(leader.stopped()).toBe(1);
     expect((await readLease(namespace)).spec).toMatchObject({ holderIdentity: 'replica-b', leaseTransitions: 1 });
@@ -160,10 +159,13 @@ describe('LeaderElector against the real API server', () => {
     const namespace = await createTestNamespace('leader-release');
     const [leader, follower] = await leaderAndFollower(namespace);
 
+    const held = (await readLease(namespace)).spec;
     const took = await timeToLead(follower, () => leader.elector.stop());
     report('failover after a graceful stop (release)', took);
-    // Well within the lease duration: one retry period (plus its jitter and the request) suffices.
-    expect(took).toBeLessThan(2 * RETRY_MS);
+    // The order the Lease records: the follower acquired it before the leader's lease could have expired, so
+    // it took over because of the release, not by waiting out the lease.
+    const acquired = (await readLease(namespace)).spec?.acquireTime ?? '';
+    expect(Date.parse(acquired)).toBeLessThan(Date.parse(held?.renewTime ?? '') + (held?.leaseDurationSeconds ?? 0) * 1_000);
     expect(leader.signals[0]?.aborted).toBe(true);
     expect(leader.stopped()).toBe(1);
     expect((await readLease(namespace)).spec?.holderIdentity).toBe('replica-b');
