@@ -30,6 +30,13 @@ export interface AvailabilitySource {
   subscribe(listener: AvailabilityListener): () => void;
 }
 
+/** What users of an endpoint see of its breaker: whether it is available, its changes, and closing it. */
+export interface EndpointAvailability extends AvailabilitySource {
+  readonly available: boolean;
+  /** Stops probing an unavailable endpoint; for a client that is no longer used. */
+  close(): void;
+}
+
 /** A fan-out of changes to the current listeners. */
 export class AvailabilityListeners implements AvailabilitySource {
   readonly #listeners = new Set<AvailabilityListener>();
@@ -110,7 +117,7 @@ interface Outage {
  * outage that fails during the next one, or one sent before a recovery whose timeout ends after it, says
  * nothing about the endpoint now.
  */
-export class EndpointBreaker implements AvailabilitySource {
+export class EndpointBreaker implements EndpointAvailability {
   readonly #options: EndpointBreakerOptions;
   readonly #clock: BreakerClock;
   readonly #firstProbeMs: number;

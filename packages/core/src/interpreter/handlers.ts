@@ -32,7 +32,7 @@ export function keystoneClientPool(options: Omit<KeystoneClientOptions, 'baseUrl
     let client = clients.get(endpoint);
     if (client === undefined) {
       client = new KeystoneClient({ ...options, baseUrl: endpoint });
-      client.subscribe((change) => { changes.emit(change); });
+      client.availability.subscribe((change) => { changes.emit(change); });
       clients.set(endpoint, client);
     }
     return client;
@@ -40,7 +40,7 @@ export function keystoneClientPool(options: Omit<KeystoneClientOptions, 'baseUrl
   return Object.assign(clientFor, {
     subscribe: (listener: AvailabilityListener) => changes.subscribe(listener),
     close: () => {
-      for (const client of clients.values()) client.close();
+      for (const client of clients.values()) client.availability.close();
     },
   });
 }

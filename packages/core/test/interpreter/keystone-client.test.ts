@@ -75,7 +75,7 @@ beforeAll(() => {
   nock.enableNetConnect((host) => !host.includes('example.test'));
 });
 afterEach(() => {
-  for (const used of clients.splice(0)) used.close();
+  for (const used of clients.splice(0)) used.availability.close();
   nock.cleanAll();
 });
 afterAll(() => {
@@ -586,7 +586,7 @@ describe('an endpoint that is down', () => {
     const sent: KeystoneRequestInfo[] = [];
     const changes: AvailabilityChange[] = [];
     const keystone = client({ breaker: { clock }, observer: { onRequest: (info) => sent.push(info) }, ...options });
-    keystone.subscribe((change) => changes.push(change));
+    keystone.availability.subscribe((change) => changes.push(change));
     return { clock, sent, changes, keystone, probes: () => sent.filter((info) => info.operation === 'probe').length };
   }
 
@@ -618,7 +618,7 @@ describe('an endpoint that is down', () => {
 
     expect(answer.calls()).toBe(1);
     expect(sent).toHaveLength(1);
-    expect(keystone.available).toBe(false);
+    expect(keystone.availability.available).toBe(false);
     expect(changes).toEqual([{ api: 'keystone', endpoint: BASE_URL, available: false, since: Date.parse('2026-01-01T00:00:00Z'), cause: 'HTTP 503' }]);
     for (const error of errors) {
       expect(error).toMatchObject({ code: 0, reason: 'Unavailable', retryable: true });
@@ -638,11 +638,11 @@ describe('an endpoint that is down', () => {
     clock.advance(1);
     await turnsUntil(() => clock.pending().length > 0);
     expect(probes()).toBe(1);
-    expect(keystone.available).toBe(false);
+    expect(keystone.availability.available).toBe(false);
     expect(clock.pending()).toEqual([2_000]);
 
     clock.advance(2_000);
-    await turnsUntil(() => keystone.available);
+    await turnsUntil(() => keystone.availability.available);
     expect(version.tokens()).toEqual([undefined, undefined]);
     expect(changes.map((change) => change.available)).toEqual([false, true]);
     expect(clock.pending()).toEqual([]);
@@ -668,7 +668,7 @@ describe('an endpoint that is down', () => {
 
     await keystoneFailure(create(keystone));
 
-    expect(keystone.available).toBe(true);
+    expect(keystone.availability.available).toBe(true);
     expect(changes).toEqual([]);
     expect(clock.pending()).toEqual([]);
   });
@@ -680,7 +680,7 @@ describe('an endpoint that is down', () => {
     await keystoneFailure(keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID));
 
     expect(answer.calls()).toBe(3);
-    expect(keystone.available).toBe(false);
+    expect(keystone.availability.available).toBe(false);
   });
 
   it('a pool tells its subscribers about each of its endpoints, and close stops the probes', async () => {
@@ -698,7 +698,7 @@ describe('an endpoint that is down', () => {
     pool.close();
 
     expect(changes.map((change) => [change.endpoint, change.available])).toEqual([[BASE_URL, false]]);
-    expect(pool(other).available).toBe(false);
+    expect(pool(other).availability.available).toBe(false);
     expect(clock.pending()).toEqual([]);
   });
 });

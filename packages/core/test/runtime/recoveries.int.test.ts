@@ -92,7 +92,7 @@ describe('a dependency that recovers', () => {
       const state = controller.queueState();
       return state.depth === 0 && state.inFlight === 0;
     };
-    await waitFor(() => Promise.resolve(count('needs-keystone') === 1 && count('kube-fails') === 1 && idle() && !pool(`http://127.0.0.1:${String(port)}/v3`).available ? true : undefined), { what: 'both widgets to fail once', timeoutMs: 30_000, intervalMs: 100 });
+    await waitFor(() => Promise.resolve(count('needs-keystone') === 1 && count('kube-fails') === 1 && idle() && !pool(`http://127.0.0.1:${String(port)}/v3`).availability.available ? true : undefined), { what: 'both widgets to fail once', timeoutMs: 30_000, intervalMs: 100 });
 
     keystone = await startKeystone();
     await waitFor(() => Promise.resolve(count('needs-keystone') === 2 && idle() ? true : undefined), { what: 'the Keystone widget to be retried', timeoutMs: 30_000, intervalMs: 100 });
@@ -100,6 +100,6 @@ describe('a dependency that recovers', () => {
     // A recovery wakes every key it wakes at once, so by the time the queue is idle again a wrongly woken
     // key would have been reconciled as well.
     expect(count('kube-fails')).toBe(1);
-    expect(pool(`http://127.0.0.1:${String(port)}/v3`).available).toBe(true);
+    expect(pool(`http://127.0.0.1:${String(port)}/v3`).availability.available).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { sensitive, type Sensitive } from '../../model/sensitive.js';
-import type { AvailabilityListener, AvailabilitySource } from '../availability.js';
+import type { EndpointAvailability } from '../availability.js';
 import { ApplicationCredentialListBody, CreatedApplicationCredentialBody, TokenBody, badResponse, decodeBody } from './decode.js';
 import type {
   ApplicationCredentialSummary,
@@ -59,7 +59,7 @@ const usersPath = (userId: string): string => `/users/${encodeURIComponent(userI
  * Keystone Identity v3 calls Keyward needs, against one endpoint. Create one client per endpoint: the limiter
  * that protects Keystone and the breaker that stops asking it while it is down live in the client.
  */
-export class KeystoneClient implements AvailabilitySource {
+export class KeystoneClient {
   readonly #transport: KeystoneTransport;
 
   constructor(options: KeystoneClientOptions) {
@@ -71,19 +71,9 @@ export class KeystoneClient implements AvailabilitySource {
     return this.#transport.baseUrl;
   }
 
-  /** Whether the endpoint counts as available; while it does not, calls fail at once with a retryable Unavailable error. */
-  get available(): boolean {
-    return this.#transport.available;
-  }
-
-  /** Tells `listener` when the endpoint becomes unavailable or available again; returns the unsubscribe. */
-  subscribe(listener: AvailabilityListener): () => void {
-    return this.#transport.subscribe(listener);
-  }
-
-  /** Stops probing the endpoint while it is unavailable; for a client that is no longer used. */
-  close(): void {
-    this.#transport.close();
+  /** The endpoint's availability; while it is unavailable, calls fail at once with a retryable Unavailable error. */
+  get availability(): EndpointAvailability {
+    return this.#transport.availability;
   }
 
   async authenticate(request: PasswordAuthRequest): Promise<KeystoneToken> {

@@ -3,7 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
 import Bottleneck from 'bottleneck';
 import type { Sensitive } from '../../model/sensitive.js';
-import { EndpointBreaker, statusMeansDown, type AvailabilityListener, type BreakerSettings } from '../availability.js';
+import { EndpointBreaker, statusMeansDown, type BreakerSettings, type EndpointAvailability } from '../availability.js';
 import { KeywardError, isRetryableStatus, reasonForStatus } from '../errors.js';
 
 const API = 'keystone';
@@ -180,19 +180,9 @@ export class KeystoneTransport {
     this.#breaker = new EndpointBreaker({ ...options.breaker, api: API, label: 'Keystone', endpoint: this.baseUrl, probe: () => this.#probe() });
   }
 
-  /** Whether the endpoint counts as available: while it does not, requests fail without being sent. */
-  get available(): boolean {
-    return this.#breaker.available;
-  }
-
-  /** Tells `listener` when the endpoint becomes unavailable or available again; returns the unsubscribe. */
-  subscribe(listener: AvailabilityListener): () => void {
-    return this.#breaker.subscribe(listener);
-  }
-
-  /** Stops probing an unavailable endpoint; the transport must not be used afterwards. */
-  close(): void {
-    this.#breaker.close();
+  /** Whether the endpoint counts as available (while it does not, requests fail without being sent), its changes. */
+  get availability(): EndpointAvailability {
+    return this.#breaker;
   }
 
   /**
