@@ -19,8 +19,8 @@ const pureRule = {
           group: [
             '@keyward/core/interpreter',
             '@keyward/core/runtime',
-            '**/interpreter/kubernetes/**',
-            '**/interpreter/keystone/**',
+            // An API module's I/O half (its client and handlers) lives in its io/ folder.
+            '**/apis/*/io/**',
             '**/interpreter/handlers*',
             '**/runtime/**',
           ],

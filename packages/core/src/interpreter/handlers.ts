@@ -1,12 +1,12 @@
 import { AvailabilityListeners, type AvailabilityListener, type AvailabilitySource } from './availability.js';
-import { controlHandlers } from './control.js';
-import { KeystoneClient, type KeystoneClientOptions } from './keystone/client.js';
-import { keystoneHandlers } from './keystone/handlers.js';
-import { TokenCache } from './keystone/token-cache.js';
-import type { KubeClient } from './kubernetes/client.js';
-import { kubernetesHandlers, type KubernetesHandlerOptions } from './kubernetes/handlers.js';
+import { controlHandlers } from '../apis/control/handlers.js';
+import { KeystoneClient, type KeystoneClientOptions } from '../apis/keystone/io/client.js';
+import { keystoneHandlers } from '../apis/keystone/io/handlers.js';
+import { TokenCache } from '../apis/keystone/io/token-cache.js';
+import type { KubeClient } from '../apis/kubernetes/io/client.js';
+import { kubernetesHandlers, type KubernetesHandlerOptions } from '../apis/kubernetes/io/handlers.js';
 import type { Handlers } from './types.js';
-import { readSecretKey } from './kubernetes/secret-key.js';
+import { readSecretKey } from '../apis/kubernetes/io/secret-key.js';
 
 export interface StandardHandlerOptions extends KubernetesHandlerOptions {
   readonly kube: KubeClient;

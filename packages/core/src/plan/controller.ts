@@ -1,7 +1,7 @@
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { DecodeFailure } from '../model/codec.js';
 import type { ResourceType } from '../model/refs.js';
-import type { KubeObject } from './kubernetes.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
 import type { Plan } from './plan.js';
 import type { Observed, Queries } from './queries.js';
 

@@ -1,7 +1,7 @@
 import { describeRef } from '../model/refs.js';
 import type { Action } from './registry.js';
 import { describeUnknown, isOutputRef, type Value } from './values.js';
-import type { ObjectRefTemplate } from './kubernetes.js';
+import type { ObjectRefTemplate } from '../apis/kubernetes/actions.js';
 
 function show<T>(value: Value<T>): string {
   return isOutputRef(value) ? describeUnknown(value) : String(value);

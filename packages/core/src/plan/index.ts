@@ -1,6 +1,6 @@
 export * from './values.js';
-export type * from './kubernetes.js';
-export type * from './keystone.js';
+export type * from '../apis/kubernetes/actions.js';
+export type * from '../apis/keystone/actions.js';
 export * from './registry.js';
 export * from './plan.js';
 export * from './queries.js';

@@ -1,7 +1,7 @@
 import type { ObjectRef, ResourceType } from '../model/refs.js';
 import type { Sensitive } from '../model/sensitive.js';
-import type { KubeObject } from './kubernetes.js';
-import type { ApplicationCredentialSummary } from './keystone.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
+import type { ApplicationCredentialSummary } from '../apis/keystone/actions.js';
 
 /** Reads one object; `undefined` when it does not exist. Served from the informer cache when the type is watched. */
 export interface GetQuery {

@@ -1,7 +1,7 @@
-import type { KubeObject } from './kubernetes.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
 import type {
   ApplyAction, AddFinalizerAction, CreateAction, DeleteAction, EventAction, PatchAction, RemoveFinalizerAction, StatusAction,
-} from './kubernetes.js';
+} from '../apis/kubernetes/actions.js';
 import type {
   ApplicationCredentialSummary,
   CreatedApplicationCredential,
@@ -10,7 +10,7 @@ import type {
   KeystoneListApplicationCredentialsAction,
   KeystoneRevokeApplicationCredentialAction,
   KeystoneSession,
-} from './keystone.js';
+} from '../apis/keystone/actions.js';
 
 /** Asks the runtime to reconcile this object again after a delay (a rotation date, a retry of a wait). */
 export interface RequeueAfterAction {

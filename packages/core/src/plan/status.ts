@@ -1,7 +1,7 @@
 import type { ObjectRef } from '../model/refs.js';
 import { deepEqual } from './equality.js';
 import type { PlanBuilder } from './plan.js';
-import type { ObjectTemplate, Precondition } from './kubernetes.js';
+import type { ObjectTemplate, Precondition } from '../apis/kubernetes/actions.js';
 
 /**
  * Adds a status write only when the desired status differs from the observed one, so a reconcile that

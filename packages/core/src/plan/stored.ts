@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { decode, type DecodeFailure } from '../model/codec.js';
 import type { ResourceType } from '../model/refs.js';
-import type { KubeObject, ObjectMeta } from './kubernetes.js';
+import type { KubeObject, ObjectMeta } from '../apis/kubernetes/actions.js';
 
 /** Metadata of a namespaced object as the API server stores it: what reconcilers rely on is present. */
 export interface StoredMeta extends ObjectMeta {

@@ -1,6 +1,6 @@
 import type { ResourceType } from '../model/refs.js';
-import type { KubeClient } from '../interpreter/kubernetes/client.js';
-import type { KubeObject } from '../plan/kubernetes.js';
+import type { KubeClient } from '../apis/kubernetes/io/client.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
 import { Informer } from './informer.js';
 
 export interface BurstWatchOptions {

@@ -1,8 +1,8 @@
-import type { KubeClient } from '../interpreter/kubernetes/client.js';
-import { fieldSelector, labelSelector, resourcePath } from '../interpreter/kubernetes/paths.js';
+import type { KubeClient } from '../apis/kubernetes/io/client.js';
+import { fieldSelector, labelSelector, resourcePath } from '../apis/kubernetes/io/paths.js';
 import { KeywardError, reasonForStatus } from '../interpreter/errors.js';
 import type { ResourceType } from '../model/refs.js';
-import type { KubeObject } from '../plan/kubernetes.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
 import { KeyedBackoff } from './backoff.js';
 import { ObjectCache, cachedForm, type InformerEvent } from './object-cache.js';
 import { openWatch, watchStatusCode, type WatchEvent } from './watch-stream.js';

@@ -1,6 +1,6 @@
 import type { AvailabilityListener } from '../interpreter/availability.js';
-import type { KubeRequestInfo } from '../interpreter/kubernetes/client.js';
-import type { KeystoneRequestInfo } from '../interpreter/keystone/client.js';
+import type { KubeRequestInfo } from '../apis/kubernetes/io/client.js';
+import type { KeystoneRequestInfo } from '../apis/keystone/io/client.js';
 import type { ControllerObserver, RuntimeLogger } from './controller.js';
 import type { RuntimeMetrics } from './metrics.js';
 

@@ -1,8 +1,8 @@
 import { KeywardError } from '../interpreter/errors.js';
-import type { KubeClient } from '../interpreter/kubernetes/client.js';
-import { resourcePath } from '../interpreter/kubernetes/paths.js';
+import type { KubeClient } from '../apis/kubernetes/io/client.js';
+import { resourcePath } from '../apis/kubernetes/io/paths.js';
 import { apiVersionOf, coreTypes, describeRef, type ObjectRef } from '../model/refs.js';
-import type { KubeObject } from '../plan/kubernetes.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
 
 /** The calls the elector makes; a KubeClient has them (tests pass a fake). */
 export type LeaseClient = Pick<KubeClient, 'get' | 'create' | 'raw'>;

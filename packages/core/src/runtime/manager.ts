@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { KubeClient } from '../interpreter/kubernetes/client.js';
+import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { RuntimeLogger } from './controller.js';
 import { serveEndpoints, type Endpoints } from './http-endpoints.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';

@@ -1,5 +1,5 @@
 import { apiVersionOf, objectKey, type ResourceType } from '../model/refs.js';
-import type { KubeObject, ObjectMeta } from '../plan/kubernetes.js';
+import type { KubeObject, ObjectMeta } from '../apis/kubernetes/actions.js';
 
 export type InformerEvent =
   | { readonly type: 'added'; readonly object: KubeObject }

@@ -1,9 +1,9 @@
 import type { ResourceType } from '../model/refs.js';
-import { hasLabels, type KubeObject } from '../plan/kubernetes.js';
+import { hasLabels, type KubeObject } from '../apis/kubernetes/actions.js';
 import { queryStages, type GetQuery, type Observed, type Queries, type Query } from '../plan/queries.js';
-import type { KeystoneClient } from '../interpreter/keystone/client.js';
-import type { TokenCache } from '../interpreter/keystone/token-cache.js';
-import type { KubeClient } from '../interpreter/kubernetes/client.js';
+import type { KeystoneClient } from '../apis/keystone/io/client.js';
+import type { TokenCache } from '../apis/keystone/io/token-cache.js';
+import type { KubeClient } from '../apis/kubernetes/io/client.js';
 
 /** What the query runner needs of an informer's cache. */
 export interface CacheView {

@@ -1,5 +1,5 @@
 import type { ResourceType } from '../model/refs.js';
-import type { KubeClient } from '../interpreter/kubernetes/client.js';
+import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import { Informer } from './informer.js';
 
 interface Watched {

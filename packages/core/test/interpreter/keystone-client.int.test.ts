@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { keystoneAdmin, rememberSecret, testEnvironment, type KeystoneUserCredentials } from '@keyward/test-env';
-import { KeystoneClient, type KeystoneRequestInfo, type PasswordAuthRequest } from '../../src/interpreter/keystone/client.js';
-import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
+import { KeystoneClient, type KeystoneRequestInfo, type PasswordAuthRequest } from '../../src/apis/keystone/io/client.js';
+import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
 import { sensitive } from '../../src/model/sensitive.js';
 import { keystoneFailure } from './keystone-failure.js';
 

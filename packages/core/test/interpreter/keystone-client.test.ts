@@ -9,8 +9,8 @@ import {
   type KeystoneRequestInfo,
   type KeystoneToken,
   type PasswordAuthRequest,
-} from '../../src/interpreter/keystone/client.js';
-import { TokenCache, type PasswordAuthenticator } from '../../src/interpreter/keystone/token-cache.js';
+} from '../../src/apis/keystone/io/client.js';
+import { TokenCache, type PasswordAuthenticator } from '../../src/apis/keystone/io/token-cache.js';
 import { keystoneClientPool } from '../../src/interpreter/handlers.js';
 import type { AvailabilityChange } from '../../src/interpreter/availability.js';
 import { sensitive } from '../../src/model/sensitive.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fieldSelector, labelSelector, resourcePath } from '../../src/interpreter/kubernetes/paths.js';
+import { fieldSelector, labelSelector, resourcePath } from '../../src/apis/kubernetes/io/paths.js';
 
 describe('selectors', () => {
   it('field selector: a name, extra fields, both ANDed, or none', () => {

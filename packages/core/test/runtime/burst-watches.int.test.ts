@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { adminKubeConfig, createTestNamespace, serviceAccountIdentity, waitFor } from '@keyward/test-env';
-import { KubeClient, type KubeRequestInfo } from '../../src/interpreter/kubernetes/client.js';
+import { KubeClient, type KubeRequestInfo } from '../../src/apis/kubernetes/io/client.js';
 import { keystoneClientPool } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
+import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
 import { coreTypes } from '../../src/model/refs.js';
 import type { BurstRead, GetQuery } from '../../src/plan/queries.js';
 import { BurstWatches, type BurstWatchOptions } from '../../src/runtime/burst-watches.js';

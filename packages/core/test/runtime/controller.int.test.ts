@@ -4,10 +4,10 @@ import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env
 import { coreTypes, type ResourceType } from '../../src/model/refs.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import type { ControllerDefinition } from '../../src/plan/controller.js';
-import type { KubeObject } from '../../src/plan/kubernetes.js';
-import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
+import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { standardHandlers, keystoneClientPool } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
+import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
 import { Controller } from '../../src/runtime/controller.js';
 
 const widgets: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };

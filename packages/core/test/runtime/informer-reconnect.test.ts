@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { freeLoopbackPort, waitFor } from '@keyward/test-env';
-import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
+import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { coreTypes } from '../../src/model/refs.js';
 import { Informer } from '../../src/runtime/informer.js';
 import { loopbackKubeConfig } from './loopback-cluster.js';

@@ -2,10 +2,10 @@ import { createHook } from 'node:async_hooks';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, startEnvironment, waitFor } from '@keyward/test-env';
-import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
-import { ContentType } from '../../src/interpreter/kubernetes/client.js';
+import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
+import { ContentType } from '../../src/apis/kubernetes/io/client.js';
 import { coreTypes, type ResourceType } from '../../src/model/refs.js';
-import type { KubeObject } from '../../src/plan/kubernetes.js';
+import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
 import { Informer, type InformerEvent, type InformerOptions, type InformerStats } from '../../src/runtime/informer.js';
 import { loopbackKubeConfig } from './loopback-cluster.js';
 

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
 import { KeywardError } from '../../src/interpreter/errors.js';
-import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
-import { resourcePath } from '../../src/interpreter/kubernetes/paths.js';
+import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
+import { resourcePath } from '../../src/apis/kubernetes/io/paths.js';
 import { coreTypes } from '../../src/model/refs.js';
 import { LeaderElector, microTime, type Lease } from '../../src/runtime/leader-election.js';
 

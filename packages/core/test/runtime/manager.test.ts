@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { get } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import type { KubeClient } from '../../src/interpreter/kubernetes/client.js';
+import type { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { Manager } from '../../src/runtime/manager.js';
 import type { RuntimeLogger } from '../../src/runtime/controller.js';
 

@@ -6,10 +6,10 @@ import { coreTypes, type ResourceType } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import type { ControllerDefinition } from '../../src/plan/controller.js';
-import type { KubeObject } from '../../src/plan/kubernetes.js';
-import { KubeClient } from '../../src/interpreter/kubernetes/client.js';
+import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { keystoneClientPool, standardHandlers } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/interpreter/keystone/token-cache.js';
+import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
 import { Controller } from '../../src/runtime/controller.js';
 
 // A Keystone endpoint that is down when the objects are first reconciled and comes up later: the controller

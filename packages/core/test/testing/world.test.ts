@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { coreTypes, type ObjectRef } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
-import type { KubeObject } from '../../src/plan/kubernetes.js';
+import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
 import { PlanBuilder, type Plan } from '../../src/plan/plan.js';
 import { InMemoryWorld } from '../../src/testing/world.js';
 import { isQuiet } from '../../src/testing/matchers.js';

@@ -1,5 +1,5 @@
-import type { Sensitive } from '../model/sensitive.js';
-import type { Value } from './values.js';
+import type { Sensitive } from '../../model/sensitive.js';
+import type { Value } from '../../plan/values.js';
 
 /** A logged-in Keystone user: what authenticate produces and the other Keystone actions use. */
 export interface KeystoneSession {

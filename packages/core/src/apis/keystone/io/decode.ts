@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decode } from '../../model/codec.js';
-import { KeywardError } from '../errors.js';
+import { decode } from '../../../model/codec.js';
+import { KeywardError } from '../../../interpreter/errors.js';
 import type { KeystoneResponse } from './transport.js';
 
 /** A non-empty string (ids, names, secrets). */

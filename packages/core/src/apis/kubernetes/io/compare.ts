@@ -1,6 +1,6 @@
-import { deepEqual } from '../../plan/equality.js';
-import type { KubeObject } from '../../plan/kubernetes.js';
-import type { Json } from '../../plan/values.js';
+import { deepEqual } from '../../../plan/equality.js';
+import type { KubeObject } from '../actions.js';
+import type { Json } from '../../../plan/values.js';
 
 type JsonObject = Record<string, Json>;
 

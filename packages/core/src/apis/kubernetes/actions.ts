@@ -1,5 +1,5 @@
-import type { ObjectRef } from '../model/refs.js';
-import type { Template, Value } from './values.js';
+import type { ObjectRef } from '../../model/refs.js';
+import type { Template, Value } from '../../plan/values.js';
 
 /** A Kubernetes object as plain JSON. */
 export interface KubeObject {

@@ -1,15 +1,15 @@
-import { describeRef, type ObjectRef } from '../../model/refs.js';
-import type { KubeObject, Precondition } from '../../plan/kubernetes.js';
-import type { Json } from '../../plan/values.js';
-import { KeywardError } from '../errors.js';
-import type { HandlerSet } from '../types.js';
+import { describeRef, type ObjectRef } from '../../../model/refs.js';
+import type { KubeObject, Precondition } from '../actions.js';
+import type { Json } from '../../../plan/values.js';
+import { KeywardError } from '../../../interpreter/errors.js';
+import type { HandlerSet } from '../../../interpreter/types.js';
 import { ContentType, type KubeClient } from './client.js';
 import { hasStatedContent } from './compare.js';
-import { mergePatch } from '../../plan/merge-patch.js';
+import { mergePatch } from '../../../plan/merge-patch.js';
 import { resourcePath } from './paths.js';
-import { coreTypes } from '../../model/refs.js';
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '../../model/names.js';
-import { eventNote } from '../../model/text.js';
+import { coreTypes } from '../../../model/refs.js';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '../../../model/names.js';
+import { eventNote } from '../../../model/text.js';
 import { randomBytes } from 'node:crypto';
 
 export type KubernetesActionKind =

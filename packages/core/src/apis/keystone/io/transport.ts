@@ -2,9 +2,9 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
 import Bottleneck from 'bottleneck';
-import type { Sensitive } from '../../model/sensitive.js';
-import { EndpointBreaker, statusMeansDown, type BreakerSettings, type EndpointAvailability } from '../availability.js';
-import { KeywardError, isRetryableStatus, reasonForStatus } from '../errors.js';
+import type { Sensitive } from '../../../model/sensitive.js';
+import { EndpointBreaker, statusMeansDown, type BreakerSettings, type EndpointAvailability } from '../../../interpreter/availability.js';
+import { KeywardError, isRetryableStatus, reasonForStatus } from '../../../interpreter/errors.js';
 
 const API = 'keystone';
 const DEFAULT_TIMEOUT_MS = 10_000;

@@ -1,9 +1,9 @@
 import { Agent, request, type RequestOptions } from 'node:https';
 import { request as plainRequest } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { apiVersionOf, describeRef, type ObjectRef, type ResourceType } from '../../model/refs.js';
-import type { KubeObject, ObjectMeta } from '../../plan/kubernetes.js';
-import { KeywardError, isRetryableStatus, reasonForStatus } from '../errors.js';
+import { apiVersionOf, describeRef, type ObjectRef, type ResourceType } from '../../../model/refs.js';
+import type { KubeObject, ObjectMeta } from '../actions.js';
+import { KeywardError, isRetryableStatus, reasonForStatus } from '../../../interpreter/errors.js';
 import { fieldSelector, labelSelector, resourcePath } from './paths.js';
 
 export const FIELD_MANAGER = 'keyward';

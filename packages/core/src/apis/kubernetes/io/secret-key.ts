@@ -1,7 +1,7 @@
-import { coreTypes } from '../../model/refs.js';
-import { sensitive, type Sensitive } from '../../model/sensitive.js';
-import type { SecretKeyRef } from '../../plan/keystone.js';
-import { KeywardError } from '../errors.js';
+import { coreTypes } from '../../../model/refs.js';
+import { sensitive, type Sensitive } from '../../../model/sensitive.js';
+import type { SecretKeyRef } from '../../keystone/actions.js';
+import { KeywardError } from '../../../interpreter/errors.js';
 import type { KubeClient } from './client.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { HandlerSet } from './types.js';
+import type { HandlerSet } from '../../interpreter/types.js';
 
 /** Control actions change nothing outside: the runtime reads requeues from the plan itself. */
 export const controlHandlers: HandlerSet<'control.requeueAfter'> = {

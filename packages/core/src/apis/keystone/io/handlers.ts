@@ -1,7 +1,7 @@
-import { Sensitive } from '../../model/sensitive.js';
-import type { KeystoneSession, SecretKeyRef } from '../../plan/keystone.js';
-import type { HandlerSet } from '../types.js';
-import { KeywardError } from '../errors.js';
+import { Sensitive } from '../../../model/sensitive.js';
+import type { KeystoneSession, SecretKeyRef } from '../actions.js';
+import type { HandlerSet } from '../../../interpreter/types.js';
+import { KeywardError } from '../../../interpreter/errors.js';
 import type { KeystoneClient } from './client.js';
 import type { TokenCache } from './token-cache.js';
 

@@ -1,11 +1,11 @@
-import { sensitive, type Sensitive } from '../../model/sensitive.js';
-import type { EndpointAvailability } from '../availability.js';
+import { sensitive, type Sensitive } from '../../../model/sensitive.js';
+import type { EndpointAvailability } from '../../../interpreter/availability.js';
 import { ApplicationCredentialListBody, CreatedApplicationCredentialBody, TokenBody, badResponse, decodeBody } from './decode.js';
 import type {
   ApplicationCredentialSummary,
   CreatedApplicationCredential as CreatedCredentialOutput,
   KeystoneAccessRule as AccessRule,
-} from '../../plan/keystone.js';
+} from '../actions.js';
 import { KeystoneTransport, type KeystoneResponse, type KeystoneTransportOptions } from './transport.js';
 
 export type { KeystoneLimiterOptions, KeystoneRequestInfo, KeystoneRequestObserver } from './transport.js';
