@@ -4,11 +4,13 @@ import type { APIKeyConfig } from './config.js';
 import { decodeAPIKey } from './decode.js';
 import { apiKeyOf, managedLabels } from './enforcement-secret.js';
 import { observe, waitsForConsumerSecret, type APIKeyQueries } from './observe.js';
-import { failed, invalid, orphanPlan, reconcile } from './reconcile.js';
+import { orphanPlan, reconcile, reportFailure, reportInvalid } from './reconcile.js';
+import { apiKeyApis, type APIKeyAction } from './vocabulary.js';
 
 /** The APIKey enforcement controller as data, for @keyward/core's runtime. */
-export const apiKeyController: ControllerDefinition<APIKey, APIKeyQueries, APIKeyConfig> = {
+export const apiKeyController: ControllerDefinition<APIKey, APIKeyQueries, APIKeyConfig, APIKeyAction> = {
   name: 'apikey-enforcement',
+  apis: apiKeyApis,
   primary: { type: apiKeyType, decode: decodeAPIKey },
   // Our enforcement Secrets: a change (someone deleted one) wakes its APIKey; the sweep finds orphans among them.
   secondary: (config) => [
@@ -27,7 +29,7 @@ export const apiKeyController: ControllerDefinition<APIKey, APIKeyQueries, APIKe
   referenced: [{ type: coreTypes.secret, of: (apiKey) => (waitsForConsumerSecret(apiKey) ? [{ namespace: apiKey.metadata.namespace, name: apiKey.spec.secretRef.name }] : []) }],
   observe,
   reconcile,
-  failed: (apiKey, failure, now) => failed(apiKey, failure, now),
-  invalid: (object, failure) => invalid(object, failure),
+  reportFailure: (apiKey, failure, now) => reportFailure(apiKey, failure, now),
+  reportInvalid: (object, failure) => reportInvalid(object, failure),
   orphans: { watch: 0, ownerOf: apiKeyOf, orphaned: (secret, owner) => orphanPlan(secret, `APIKey ${owner} no longer exists`) },
 };

@@ -12,6 +12,7 @@ import {
   type PlanFailure,
   type ReconcileInput,
 } from '@keyward/core';
+import type { APIKeyAction } from './vocabulary.js';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, OUR_FAILURE_REASONS, apiKeyType, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { enforcementSecret, enforcementSecretRef } from './enforcement-secret.js';
@@ -27,7 +28,7 @@ export function apiKeyRef(apiKey: Pick<APIKey, 'metadata'>): ObjectRef {
  * Writes the conditions with Failed set (or, with `failure` undefined, cleared when we had set it) only
  * if that changes them. The status is shared with the devportal, so the write is guarded by resourceVersion.
  */
-function reportFailure(plan: PlanBuilder, apiKey: APIKey, failure: { reason: string; message: string } | undefined, now: Date): void {
+function writeFailure(plan: PlanBuilder<APIKeyAction>, apiKey: APIKey, failure: { reason: string; message: string } | undefined, now: Date): void {
   const current = apiKey.status.conditions;
   let conditions: Condition[];
   if (failure === undefined) {
@@ -44,8 +45,8 @@ function reportFailure(plan: PlanBuilder, apiKey: APIKey, failure: { reason: str
  * Denied: the enforcement Secret goes. Approved: it is created once from the consumer's Secret (never updated
  * afterwards). Anything else: nothing changes. The consumer's Secret is only ever read.
  */
-export function reconcile({ primary: apiKey, observed, now, config }: APIKeyInput): Plan {
-  const plan = new PlanBuilder();
+export function reconcile({ primary: apiKey, observed, now, config }: APIKeyInput): Plan<APIKeyAction> {
+  const plan = new PlanBuilder<APIKeyAction>();
   const target = enforcementSecretRef(apiKey, config.enforcementNamespace);
   const existing = observed.enforcementSecret;
 
@@ -53,35 +54,35 @@ export function reconcile({ primary: apiKey, observed, now, config }: APIKeyInpu
     if (existing !== undefined) {
       plan.add({ kind: 'k8s.delete', ref: target, precondition: { uid: existing.metadata.uid ?? '' } }, 'the APIKey was denied');
     }
-    reportFailure(plan, apiKey, undefined, now);
+    writeFailure(plan, apiKey, undefined, now);
     return plan.build();
   }
   if (!isConditionTrue(apiKey.status.conditions, CONDITION_APPROVED) || existing !== undefined) {
-    if (existing !== undefined) reportFailure(plan, apiKey, undefined, now);
+    if (existing !== undefined) writeFailure(plan, apiKey, undefined, now);
     return plan.build();
   }
 
   const consumer = observed.consumerSecret;
   const where = `Secret ${apiKey.metadata.namespace}/${apiKey.spec.secretRef.name}`;
   if (consumer === undefined) {
-    reportFailure(plan, apiKey, { reason: FailureReason.secretNotFound, message: `${where} not found` }, now);
+    writeFailure(plan, apiKey, { reason: FailureReason.secretNotFound, message: `${where} not found` }, now);
     return plan.build();
   }
   const value = (consumer['data'] as Record<string, string> | undefined)?.[API_KEY_DATA_KEY];
   if (value === undefined || value === '') {
-    reportFailure(plan, apiKey, { reason: FailureReason.apiKeyNotFound, message: `${where} has no ${API_KEY_DATA_KEY} (or it is empty)` }, now);
+    writeFailure(plan, apiKey, { reason: FailureReason.apiKeyNotFound, message: `${where} has no ${API_KEY_DATA_KEY} (or it is empty)` }, now);
     return plan.build();
   }
   plan.add({ kind: 'k8s.create', ref: target, object: enforcementSecret(apiKey, config.enforcementNamespace, value) }, 'the APIKey was approved');
-  reportFailure(plan, apiKey, undefined, now);
+  writeFailure(plan, apiKey, undefined, now);
   return plan.build();
 }
 
 /** Failed=True with the reason the issue names: reading the consumer Secret failed, or creating ours did. */
-export function failed(apiKey: APIKey, failure: PlanFailure, now: Date): Plan {
-  const plan = new PlanBuilder();
+export function reportFailure(apiKey: APIKey, failure: PlanFailure, now: Date): Plan<APIKeyAction> {
+  const plan = new PlanBuilder<APIKeyAction>();
   const reading = failure.action === 'observe';
-  reportFailure(plan, apiKey, {
+  writeFailure(plan, apiKey, {
     reason: reading ? FailureReason.secretReadError : FailureReason.creationFailed,
     message: reading
       ? `Secret ${apiKey.metadata.namespace}/${apiKey.spec.secretRef.name} could not be read: ${failure.message}`
@@ -91,8 +92,8 @@ export function failed(apiKey: APIKey, failure: PlanFailure, now: Date): Plan {
 }
 
 /** An APIKey whose spec we cannot read: say so in a Warning event (its status belongs to the devportal). */
-export function invalid(object: KubeObject, failure: DecodeFailure): Plan {
-  const plan = new PlanBuilder();
+export function reportInvalid(object: KubeObject, failure: DecodeFailure): Plan<APIKeyAction> {
+  const plan = new PlanBuilder<APIKeyAction>();
   plan.add(
     {
       kind: 'k8s.event',
@@ -108,8 +109,8 @@ export function invalid(object: KubeObject, failure: DecodeFailure): Plan {
 }
 
 /** When an APIKey is gone, so is its enforcement Secret (no owner reference can cross namespaces). */
-export function orphanPlan(secret: KubeObject, reason: string): Plan {
-  const plan = new PlanBuilder();
+export function orphanPlan(secret: KubeObject, reason: string): Plan<APIKeyAction> {
+  const plan = new PlanBuilder<APIKeyAction>();
   const ref: ObjectRef = { type: coreTypes.secret, namespace: secret.metadata.namespace, name: secret.metadata.name };
   plan.add({ kind: 'k8s.delete', ref, precondition: { uid: secret.metadata.uid ?? '' } }, reason);
   return plan.build();

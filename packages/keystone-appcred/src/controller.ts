@@ -3,7 +3,8 @@ import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName,
 import type { AppCredConfig } from './config.js';
 import { decodeAppCred } from './decode.js';
 import { observe, type AppCredQueries } from './observe.js';
-import { failed, invalid, reconcile } from './reconcile.js';
+import { reconcile, reportFailure, reportInvalid } from './reconcile.js';
+import { appCredApis, type AppCredAction } from './vocabulary.js';
 
 /** A change to a credential Secret wakes the CR of its service. */
 export function secretToCr(secret: KubeObject): string[] {
@@ -13,14 +14,15 @@ export function secretToCr(secret: KubeObject): string[] {
 }
 
 /** The KeystoneApplicationCredential controller as data, for @keyward/core's runtime. */
-export const appCredController: ControllerDefinition<KeystoneApplicationCredential, AppCredQueries, AppCredConfig> = {
+export const appCredController: ControllerDefinition<KeystoneApplicationCredential, AppCredQueries, AppCredConfig, AppCredAction> = {
   name: 'keystone-appcred',
+  apis: appCredApis,
   primary: { type: appCredType, decode: decodeAppCred },
   secondary: () => [{ type: coreTypes.secret, labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true' }, mapToPrimary: secretToCr }],
   // The password Secret is watched by name: a CR waiting for it continues as soon as it appears or changes.
   referenced: [{ type: coreTypes.secret, of: (cr) => [{ namespace: cr.metadata.namespace, name: cr.spec.secret }] }],
   observe,
   reconcile,
-  failed: (cr, failure, now) => failed(cr, failure, now),
-  invalid,
+  reportFailure: (cr, failure, now) => reportFailure(cr, failure, now),
+  reportInvalid,
 };

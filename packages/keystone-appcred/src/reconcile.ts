@@ -11,6 +11,7 @@ import {
   type Condition,
   type DecodeFailure,
   type DesiredCondition,
+  type KeystoneAuthenticateAction,
   type KeystoneSession,
   type KubeObject,
   type ObjectRef,
@@ -20,6 +21,7 @@ import {
   type ReconcileInput,
   type StepHandle,
 } from '@keyward/core';
+import type { AppCredAction } from './vocabulary.js';
 import {
   CONDITION_AC_READY,
   CONDITION_KEYSTONE_API_READY,
@@ -103,11 +105,11 @@ function storedIds(input: AppCredInput): string[] {
   return [...ids];
 }
 
-function revokeInterrupted(plan: PlanBuilder, input: AppCredInput, session: OutputRef<KeystoneSession>, name: string, reason: string): void {
+function revokeInterrupted(plan: PlanBuilder<AppCredAction>, input: AppCredInput, session: OutputRef<KeystoneSession>, name: string, reason: string): void {
   plan.add({ kind: 'keystone.revokeApplicationCredential', session, name, keep: storedIds(input) }, reason);
 }
 
-function authenticate(plan: PlanBuilder, cr: KeystoneApplicationCredential, url: string, reason: string): StepHandle<'keystone.authenticate'> {
+function authenticate(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, url: string, reason: string): StepHandle<KeystoneAuthenticateAction> {
   return plan.add(
     {
       kind: 'keystone.authenticate',
@@ -130,12 +132,12 @@ function authenticate(plan: PlanBuilder, cr: KeystoneApplicationCredential, url:
  * therefore writes nothing before it reaches Keystone. If storing fails within this plan, the credential is
  * revoked at once.
  */
-function rotate(plan: PlanBuilder, input: AppCredInput, url: string, reasons: readonly string[]): void {
+function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, reasons: readonly string[]): void {
   const { primary: cr, now, entropy } = input;
   const service = serviceOf(cr.metadata.name);
   const ref = crRef(cr);
   const interrupted = pendingName(cr);
-  const name = interrupted ?? credentialName(cr.metadata.name, entropy);
+  const name = interrupted ?? credentialName(cr.metadata.name, entropy(5));
   const isRotation = cr.status.acID !== undefined;
 
   const pendingStatus: AppCredStatus = interrupted === undefined ? { ...cr.status, pendingACName: name } : cr.status;
@@ -227,7 +229,7 @@ function rotate(plan: PlanBuilder, input: AppCredInput, url: string, reasons: re
 }
 
 /** Labels a Secret written before Keyward managed the service, so the label-filtered cache and watch see it. */
-function labelIfNeeded(plan: PlanBuilder, cr: KeystoneApplicationCredential, secret: KubeObject | undefined): void {
+function labelIfNeeded(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, secret: KubeObject | undefined): void {
   const service = serviceOf(cr.metadata.name);
   if (secret === undefined || hasCredentialLabels(secret, service)) return;
   plan.add(
@@ -240,7 +242,7 @@ function labelIfNeeded(plan: PlanBuilder, cr: KeystoneApplicationCredential, sec
  * The steady state: label Secrets that lack our labels, clean up an interrupted creation, revoke and delete
  * old Secrets no consumer holds any more, and keep the status current.
  */
-function maintain(plan: PlanBuilder, input: AppCredInput, url: string): void {
+function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string): void {
   const { primary: cr, observed, now } = input;
   labelIfNeeded(plan, cr, observed.currentSecret);
   labelIfNeeded(plan, cr, observed.previousSecret);
@@ -284,7 +286,7 @@ function controls(cr: KeystoneApplicationCredential, secret: KubeObject): boolea
  * lack it) so garbage collection removes them, optionally revoke their credentials, then let the CR go.
  * `mine` narrows that to some of them (a CR that does not own its service releases only what it created).
  */
-function release(plan: PlanBuilder, input: AppCredInput, mine: (secret: KubeObject) => boolean = () => true): void {
+function release(plan: PlanBuilder<AppCredAction>, input: AppCredInput, mine: (secret: KubeObject) => boolean = () => true): void {
   const { primary: cr, observed, config } = input;
   if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) return;
   const byName = new Map<string, KubeObject>();
@@ -313,7 +315,7 @@ function release(plan: PlanBuilder, input: AppCredInput, mine: (secret: KubeObje
  * no credential or Secret of the service; deleted, it releases only the Secrets it created itself (before
  * this rule, or under the upstream operator).
  */
-function refuseName(plan: PlanBuilder, input: AppCredInput, message: string): void {
+function refuseName(plan: PlanBuilder<AppCredAction>, input: AppCredInput, message: string): void {
   const { primary: cr, now } = input;
   if (cr.metadata.deletionTimestamp !== undefined) {
     release(plan, input, (secret) => controls(cr, secret));
@@ -334,9 +336,9 @@ function refuseName(plan: PlanBuilder, input: AppCredInput, message: string): vo
 }
 
 /** The pure reconcile of a KeystoneApplicationCredential. */
-export function reconcile(input: AppCredInput): Plan {
+export function reconcile(input: AppCredInput): Plan<AppCredAction> {
   const { primary: cr, observed, now, config } = input;
-  const plan = new PlanBuilder();
+  const plan = new PlanBuilder<AppCredAction>();
   const refused = unsupportedName(cr.metadata.name);
   if (refused !== undefined) {
     refuseName(plan, input, refused);
@@ -379,8 +381,8 @@ function nameTaken(failure: PlanFailure): boolean {
 }
 
 /** The status that reports a failed read or step: the credential condition says which step and why. */
-export function failed(cr: KeystoneApplicationCredential, failure: PlanFailure, now: Date): Plan {
-  const plan = new PlanBuilder();
+export function reportFailure(cr: KeystoneApplicationCredential, failure: PlanFailure, now: Date): Plan<AppCredAction> {
+  const plan = new PlanBuilder<AppCredAction>();
   const keystoneApi = stated(findCondition(cr.status.conditions, CONDITION_KEYSTONE_API_READY), KEYSTONE_API_READY);
   const status: AppCredStatus = {
     ...cr.status,
@@ -393,8 +395,8 @@ export function failed(cr: KeystoneApplicationCredential, failure: PlanFailure, 
 }
 
 /** The status and Warning event for a spec the codec rejects. */
-export function invalid(object: KubeObject, failure: DecodeFailure, now: Date): Plan {
-  const plan = new PlanBuilder();
+export function reportInvalid(object: KubeObject, failure: DecodeFailure, now: Date): Plan<AppCredAction> {
+  const plan = new PlanBuilder<AppCredAction>();
   const status = readStatus(object['status']);
   const ref: ObjectRef = { type: appCredType, namespace: object.metadata.namespace ?? '', name: object.metadata.name };
   const keystoneApi = stated(findCondition(status.conditions, CONDITION_KEYSTONE_API_READY), { type: CONDITION_KEYSTONE_API_READY, status: 'Unknown', reason: 'InvalidSpec', message: 'not checked: the spec is invalid' });

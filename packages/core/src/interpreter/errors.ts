@@ -13,6 +13,8 @@ export interface KeywardErrorFields {
   readonly message: string;
   /** Whether the same call may succeed if simply tried again later. */
   readonly retryable: boolean;
+  /** How long the server asked callers to wait before trying again (its Retry-After), in ms. */
+  readonly retryAfterMs?: number;
 }
 
 export class KeywardError extends Error implements KeywardErrorFields {
@@ -20,6 +22,7 @@ export class KeywardError extends Error implements KeywardErrorFields {
   readonly code: number;
   readonly reason: string;
   readonly retryable: boolean;
+  declare readonly retryAfterMs?: number;
 
   constructor(fields: KeywardErrorFields) {
     super(fields.message);
@@ -28,6 +31,8 @@ export class KeywardError extends Error implements KeywardErrorFields {
     this.code = fields.code;
     this.reason = fields.reason;
     this.retryable = fields.retryable;
+    // Only set when known, so errors without a hint look as they always did (in logs and test matchers).
+    if (fields.retryAfterMs !== undefined) this.retryAfterMs = fields.retryAfterMs;
   }
 }
 

@@ -1,9 +1,9 @@
-import { describeAction } from '../plan/describe.js';
+import type { AnyAction } from '../plan/actions.js';
+import type { Vocabulary } from '../plan/api.js';
 import type { Plan, Step } from '../plan/plan.js';
-import type { Action, ActionKind } from '../plan/registry.js';
 import { applyFormat, isOutputRef, resolveTemplate, type OutputRef, type Value } from '../plan/values.js';
 import { KeywardError, type KeywardErrorFields } from './errors.js';
-import type { Handler, HandlerContext, Handlers, PlanResult, StepOutcome, StepResult } from './types.js';
+import type { Executor, Handler, HandlerContext, PlanResult, StepOutcome, StepResult } from './types.js';
 
 export interface InterpretOptions {
   /** Told about each step as it finishes (logs, metrics). */
@@ -31,7 +31,8 @@ export function toKeywardError(error: unknown): KeywardError {
     code: 0,
     reason: 'InternalError',
     message: error instanceof Error ? error.message : String(error),
-    retryable: true,
+    // A bug in a handler: trying the same again gives the same.
+    retryable: false,
   });
 }
 
@@ -63,11 +64,11 @@ class Outputs implements HandlerContext {
   }
 }
 
-function result(step: Pick<Step, 'id' | 'reason'> & { action: Action }, outcome: StepOutcome, durationMs: number, error?: KeywardError): StepResult {
+function result<A extends AnyAction>(vocabulary: Vocabulary<A, never>, step: Pick<Step<A>, 'id' | 'reason' | 'action'>, outcome: StepOutcome, durationMs: number, error?: KeywardError): StepResult {
   return {
     id: step.id,
     kind: step.action.kind,
-    summary: describeAction(step.action),
+    summary: vocabulary.describe(step.action),
     reason: step.reason,
     outcome,
     durationMs,
@@ -75,9 +76,11 @@ function result(step: Pick<Step, 'id' | 'reason'> & { action: Action }, outcome:
   };
 }
 
-async function runAction(handlers: Handlers, action: Action, outputs: Outputs): Promise<{ outcome: 'applied' | 'unchanged'; outputs: object }> {
-  // The table is keyed by kind, so the handler found matches the action's own type.
-  const handler = handlers[action.kind] as Handler<ActionKind> | undefined;
+async function runAction<A extends AnyAction>(executor: Executor<A>, action: A, outputs: Outputs): Promise<{ outcome: 'applied' | 'unchanged'; outputs: object }> {
+  // The table is keyed by kind, so the handler found matches the action's own type. A plan built against
+  // the types cannot miss one; a plan read from elsewhere can.
+  const table: object = executor.handlers;
+  const handler = (table as Readonly<Record<string, Handler<A> | undefined>>)[action.kind];
   if (handler === undefined) {
     throw new KeywardError({ api: 'keyward', code: 0, reason: 'InvalidPlan', message: `no handler for ${action.kind}`, retryable: false });
   }
@@ -89,10 +92,10 @@ async function runAction(handlers: Handlers, action: Action, outputs: Outputs): 
  * "skipped", and the compensations of steps that already applied run in reverse order (not when the plan
  * was stopped by its signal).
  */
-export async function interpret(plan: Plan, handlers: Handlers, options: InterpretOptions = {}): Promise<PlanResult> {
+export async function interpret<A extends AnyAction>(plan: Plan<A>, executor: Executor<A>, options: InterpretOptions = {}): Promise<PlanResult> {
   const outputs = new Outputs();
   const results: StepResult[] = [];
-  const applied: Step[] = [];
+  const applied: Step<A>[] = [];
   let failure: KeywardError | undefined;
   let stopped = false;
 
@@ -102,18 +105,18 @@ export async function interpret(plan: Plan, handlers: Handlers, options: Interpr
       stopped = true;
     }
     if (failure !== undefined) {
-      results.push(result(step, 'skipped', 0));
+      results.push(result(executor.vocabulary, step, 'skipped', 0));
       continue;
     }
     const started = Date.now();
     try {
-      const done = await runAction(handlers, step.action, outputs);
+      const done = await runAction(executor, step.action, outputs);
       outputs.record(step.id, done.outputs);
       if (done.outcome === 'applied') applied.push(step);
-      results.push(result(step, done.outcome, Date.now() - started));
+      results.push(result(executor.vocabulary, step, done.outcome, Date.now() - started));
     } catch (error) {
       failure = toKeywardError(error);
-      results.push(result(step, 'failed', Date.now() - started, failure));
+      results.push(result(executor.vocabulary, step, 'failed', Date.now() - started, failure));
     }
     const last = results[results.length - 1];
     if (last !== undefined) options.onStep?.(last);
@@ -126,10 +129,10 @@ export async function interpret(plan: Plan, handlers: Handlers, options: Interpr
       const compensating = { id: `${step.id}-compensation`, action: step.compensation.action, reason: step.compensation.reason };
       const started = Date.now();
       try {
-        const done = await runAction(handlers, compensating.action, outputs);
-        compensations.push(result(compensating, done.outcome, Date.now() - started));
+        const done = await runAction(executor, compensating.action, outputs);
+        compensations.push(result(executor.vocabulary, compensating, done.outcome, Date.now() - started));
       } catch (error) {
-        compensations.push(result(compensating, 'failed', Date.now() - started, toKeywardError(error)));
+        compensations.push(result(executor.vocabulary, compensating, 'failed', Date.now() - started, toKeywardError(error)));
       }
       const last = compensations[compensations.length - 1];
       if (last !== undefined) options.onStep?.(last);
@@ -145,6 +148,6 @@ export async function interpret(plan: Plan, handlers: Handlers, options: Interpr
 }
 
 /** A dry run: every step reported as "planned", nothing executed. */
-export function dryRun(plan: Plan): PlanResult {
-  return { ok: true, steps: plan.steps.map((step) => result(step, 'planned', 0)), compensations: [] };
+export function dryRun<A extends AnyAction>(plan: Plan<A>, vocabulary: Vocabulary<A, never>): PlanResult {
+  return { ok: true, steps: plan.steps.map((step) => result(vocabulary, step, 'planned', 0)), compensations: [] };
 }

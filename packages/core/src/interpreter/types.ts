@@ -1,4 +1,7 @@
-import type { ActionKind, ActionOf, OutputsOf } from '../plan/registry.js';
+import type { AnyAction, AnyQuery, OfKind, OutputsOf, ResultOf } from '../plan/actions.js';
+import type { Vocabulary } from '../plan/api.js';
+import type { ResourceType } from '../model/refs.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
 import type { Json, OutputRef, Template, Value } from '../plan/values.js';
 import type { KeywardErrorFields } from './errors.js';
 
@@ -37,10 +40,38 @@ export interface HandlerResult<O> {
   readonly outputs: O;
 }
 
-export type Handler<K extends ActionKind> = (action: ActionOf<K>, context: HandlerContext) => Promise<HandlerResult<OutputsOf<K>>>;
+/** Carries out one kind of action. */
+export type Handler<A extends AnyAction> = (action: A, context: HandlerContext) => Promise<HandlerResult<OutputsOf<A>>>;
 
-/** A handler for every kind of the ActionRegistry: the compiler rejects a table that misses one. */
-export type Handlers = { readonly [K in ActionKind]: Handler<K> };
+/** A handler for every kind of `A`: the compiler rejects a table that misses one. */
+export type HandlerTable<A extends AnyAction> = { readonly [K in A['kind']]: Handler<OfKind<A, K>> };
 
-/** Part of a handler table, as each API's module provides it. */
-export type HandlerSet<K extends ActionKind> = { readonly [P in K]: Handler<P> };
+/** Answers one kind of query. */
+export type QueryHandler<Q extends AnyQuery> = (query: Q) => Promise<ResultOf<Q>> | ResultOf<Q>;
+
+/** An answer for every kind of `Q`. */
+export type QueryTable<Q extends AnyQuery> = { readonly [K in Q['kind']]: QueryHandler<OfKind<Q, K>> };
+
+/** What runs a plan: a handler per kind, and the words to describe each step in results and logs. */
+export interface Executor<A extends AnyAction> {
+  readonly handlers: HandlerTable<A>;
+  readonly vocabulary: Vocabulary<A, never>;
+}
+
+/** What the query runner needs of an informer's cache. */
+export interface CacheView {
+  readonly type: ResourceType;
+  readonly namespace?: string | undefined;
+  readonly labels?: Readonly<Record<string, string>> | undefined;
+  get(namespace: string | undefined, name: string): KubeObject | undefined;
+  list(namespace?: string): KubeObject[];
+}
+
+/**
+ * What the controller asking a query watches: caches of its watched types (reads they can answer never
+ * reach the API server) and, for `onBurst` reads, the short-lived namespace watches of a burst.
+ */
+export interface QueryScope {
+  readonly caches: readonly CacheView[];
+  readonly bursts?: { get(type: ResourceType, namespace: string, name: string, fields?: string): KubeObject | undefined };
+}

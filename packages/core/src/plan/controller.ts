@@ -2,8 +2,11 @@ import type { Either } from 'fp-ts/lib/Either.js';
 import type { DecodeFailure } from '../model/codec.js';
 import type { ResourceType } from '../model/refs.js';
 import type { KubeObject } from '../apis/kubernetes/actions.js';
+import type { AnyAction } from './actions.js';
+import type { Vocabulary } from './api.js';
+import type { ErrorPolicy } from '../interpreter/error-policy.js';
 import type { Plan } from './plan.js';
-import type { Observed, Queries } from './queries.js';
+import type { Observed, Queries, QueryIn } from './queries.js';
 
 /** What a reconcile function gets: only data. Time and randomness are inputs, so the function stays pure. */
 export interface ReconcileInput<P, Q extends Queries, C> {
@@ -11,8 +14,11 @@ export interface ReconcileInput<P, Q extends Queries, C> {
   readonly observed: Observed<Q>;
   readonly now: Date;
   readonly config: C;
-  /** 32 random bytes for this reconcile (credential name suffixes, keys); fixed in tests. */
-  readonly entropy: Uint8Array;
+  /**
+   * This reconcile's random bytes (credential name suffixes, keys): the first `bytes` of them, the same ones
+   * on every call with the same length. Fixed in tests (see fixedEntropy).
+   */
+  readonly entropy: (bytes: number) => Uint8Array;
 }
 
 /** A failed plan, as the reconciler sees it when asked to describe the failure in status. */
@@ -42,8 +48,13 @@ export interface SecondaryWatch {
  * A controller as data: what it watches and the pure functions that decide. The runtime in
  * @keyward/core/runtime runs it; a test can call the functions directly.
  */
-export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C> {
+export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C, A extends AnyAction = AnyAction> {
   readonly name: string;
+  /**
+   * The APIs whose actions its plans use and whose queries its observe asks (kubernetesApi, keystoneApi, ...):
+   * how its plans are described, and what the runtime it runs in must be able to handle.
+   */
+  readonly apis: Vocabulary<A, QueryIn<Q>>;
   readonly primary: {
     readonly type: ResourceType;
     /** Validates and defaults an object; a Left is an invalid spec (terminal until the object changes). */
@@ -54,11 +65,13 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
   /** What to read before deciding. Pure. */
   readonly observe: (primary: P, config: C) => Q;
   /** What to do. Pure. */
-  readonly reconcile: (input: ReconcileInput<P, Q, C>) => Plan;
+  readonly reconcile: (input: ReconcileInput<P, Q, C>) => Plan<A>;
   /** The status (and event) that reports a failed read or plan. Pure. */
-  readonly failed: (primary: P, failure: PlanFailure, now: Date, config: C) => Plan;
+  readonly reportFailure: (primary: P, failure: PlanFailure, now: Date, config: C) => Plan<A>;
+  /** What follows a failed reconcile (retry, back off, wait for a change); defaultErrorPolicy when absent. */
+  readonly errorPolicy?: ErrorPolicy;
   /** The status (and event) that reports an invalid spec. Pure. */
-  readonly invalid: (object: KubeObject, failure: DecodeFailure, now: Date) => Plan;
+  readonly reportInvalid: (object: KubeObject, failure: DecodeFailure, now: Date) => Plan<A>;
   /**
    * Objects a primary names but does not own and that carry no labels of ours (a password Secret, a
    * consumer's Secret): each is watched by name while some primary refers to it, and a change wakes them.
@@ -77,6 +90,6 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
     readonly watch: number;
     /** The key ("namespace/name") of the primary object an object belongs to, if it is one of ours. */
     readonly ownerOf: (object: KubeObject) => string | undefined;
-    readonly orphaned: (object: KubeObject, owner: string) => Plan;
+    readonly orphaned: (object: KubeObject, owner: string) => Plan<A>;
   };
 }

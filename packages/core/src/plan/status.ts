@@ -1,14 +1,14 @@
 import type { ObjectRef } from '../model/refs.js';
 import { deepEqual } from './equality.js';
-import type { PlanBuilder } from './plan.js';
-import type { ObjectTemplate, Precondition } from '../apis/kubernetes/actions.js';
+import type { PlanSteps } from './plan.js';
+import type { ObjectTemplate, PatchAction, Precondition, StatusAction } from '../apis/kubernetes/actions.js';
 
 /**
  * Adds a status write only when the desired status differs from the observed one, so a reconcile that
  * changes nothing writes nothing.
  */
 export function addStatusIfChanged(
-  plan: PlanBuilder,
+  plan: PlanSteps<StatusAction>,
   ref: ObjectRef,
   observed: Readonly<Record<string, unknown>> | undefined,
   desired: ObjectTemplate,
@@ -23,6 +23,6 @@ export function addStatusIfChanged(
  * A step that changes nothing but fails with Conflict unless the object still has `resourceVersion`: put it
  * before irreversible steps (revoking, deleting) so a plan made from a stale cache stops before doing harm.
  */
-export function addFreshnessGuard(plan: PlanBuilder, ref: ObjectRef, resourceVersion: string | undefined, reason = 'make sure the decision was made from the current object'): void {
+export function addFreshnessGuard(plan: PlanSteps<PatchAction>, ref: ObjectRef, resourceVersion: string | undefined, reason = 'make sure the decision was made from the current object'): void {
   plan.add({ kind: 'k8s.patch', ref, patch: { type: 'merge', body: {} }, precondition: { resourceVersion: resourceVersion ?? '' } }, reason);
 }

@@ -1,22 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { isLeft } from 'fp-ts/lib/Either.js';
 import { objectKey, splitKey } from '../model/refs.js';
+import type { AnyAction, AnyQuery } from '../plan/actions.js';
 import type { ControllerDefinition, PlanFailure, SecondaryWatch } from '../plan/controller.js';
 import type { KubeObject } from '../apis/kubernetes/actions.js';
 import { requeueAfterMs, type Plan } from '../plan/plan.js';
-import type { Queries } from '../plan/queries.js';
+import { runQueries, type Observed, type Queries, type QueryIn } from '../plan/queries.js';
+import { decide } from '../plan/reconcile-once.js';
 import { STOPPED, interpret, toKeywardError } from '../interpreter/interpret.js';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { KeywardErrorFields } from '../interpreter/errors.js';
-import type { AvailabilityChange, AvailabilitySource } from '../interpreter/availability.js';
-import type { Handlers, PlanResult, StepResult } from '../interpreter/types.js';
+import type { AvailabilityChange } from '../interpreter/availability.js';
+import type { ApiSet } from '../interpreter/api-runtime.js';
+import { defaultErrorPolicy, type FailureResponse } from '../interpreter/error-policy.js';
+import type { PlanResult, QueryHandler, QueryTable, StepResult } from '../interpreter/types.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
 import { Informer, type InformerEvent } from './informer.js';
-import { QueryRunner, type QueryRunnerDependencies } from './query-runner.js';
 import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
 import { ReferencedWatches } from './referenced-watches.js';
-import { reconcileInput } from './reconcile-input.js';
+import { lazyEntropy } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
 
@@ -31,6 +33,17 @@ export interface RuntimeLogger {
 
 export type ReconcileResult = 'success' | 'requeue' | 'error' | 'invalid' | 'gone';
 
+/** What one reconcile of a key did, for the work queue, tests and tools. */
+export interface KeyReconcile<A extends AnyAction> {
+  readonly result: ReconcileResult;
+  readonly plan?: Plan<A>;
+  readonly outcome?: PlanResult;
+  readonly requeueAfterMs?: number;
+  readonly error?: KeywardErrorFields;
+  /** After a failure: what the error policy decided. */
+  readonly next?: FailureResponse;
+}
+
 /** Told about each reconcile and step, for metrics. */
 export interface ControllerObserver {
   onReconcile?(controller: string, result: ReconcileResult, durationMs: number): void;
@@ -41,12 +54,17 @@ export interface ControllerObserver {
   onBurstWatches?(controller: string, namespaces: number): void;
 }
 
-export interface ControllerOptions<C> {
+export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
+  /** Where the informers list and watch. */
   readonly kube: KubeClient;
-  readonly handlers: Handlers;
+  /**
+   * The API modules that carry out its plans and answer its reads: the compiler checks that they cover every
+   * action and query the controller's definition declares. When an endpoint of one of them answers again after
+   * an outage, the keys whose last failure was a retryable error of that API are retried at once instead of at
+   * the end of their backoff.
+   */
+  readonly apis: ApiSet<A, Q>;
   readonly config: C;
-  /** Keystone access for Keystone queries (shared with the handlers so tokens are reused). */
-  readonly keystone: Pick<QueryRunnerDependencies, 'keystoneClientFor' | 'tokens'>;
   /** Watch one namespace; all when undefined. */
   readonly namespace?: string | undefined;
   /** Reconciles running at once (different keys); default 2. */
@@ -56,28 +74,16 @@ export interface ControllerOptions<C> {
   readonly backoff?: KeyedBackoffOptions;
   /** When to watch a namespace for a burst of `onBurst` reads; `false` never does. */
   readonly burstWatches?: BurstWatchOptions | false;
-  /**
-   * Endpoints of external APIs becoming available again (a keystoneClientPool): each recovery retries at once
-   * the keys whose last failure was a retryable error of that API, instead of at the end of their backoff.
-   */
-  readonly recoveries?: AvailabilitySource;
   readonly logger?: RuntimeLogger;
   readonly observer?: ControllerObserver;
   readonly now?: () => Date;
-  readonly entropy?: () => Uint8Array;
+  /** Random bytes; crypto's by default. */
+  readonly entropy?: (bytes: number) => Uint8Array;
 }
 
 /** Whether an update changed what a reconcile acts on: the spec (generation) or whether the object is being deleted. */
 function specOrLifecycleChanged(old: KubeObject, object: KubeObject): boolean {
   return old.metadata.generation !== object.metadata.generation || (old.metadata.deletionTimestamp === undefined) !== (object.metadata.deletionTimestamp === undefined);
-}
-
-/**
- * A Kubernetes Conflict: the plan was made from a cache behind a write. Another API's 409 (Keystone's "a
- * credential of this name exists", say) is a real failure that status must report.
- */
-function isStaleView(error: KeywardErrorFields): boolean {
-  return error.api === 'kubernetes' && error.reason === 'Conflict';
 }
 
 /** Ids that tie one reconcile's log lines together: a random prefix per controller and a counter (no syscall per reconcile). */
@@ -100,16 +106,21 @@ const silentLogger: RuntimeLogger = {
  * each key is observed, reconciled (pure) and its plan interpreted. Failures back off per key, an invalid
  * spec waits for the object to change, and a plan's requeueAfter schedules the next check.
  */
-export class Controller<P extends KubeObject, Q extends Queries, C> {
-  readonly #definition: ControllerDefinition<P, Q, C>;
-  readonly #options: ControllerOptions<C>;
+export class Controller<P extends KubeObject, Q extends Queries, C, A extends AnyAction> {
+  readonly #definition: ControllerDefinition<P, Q, C, A>;
+  readonly #options: ControllerOptions<C, A, QueryIn<Q>>;
   readonly #primary: Informer;
   readonly #secondary: { readonly watch: SecondaryWatch; readonly informer: Informer }[];
   readonly #queue: WorkQueue;
-  readonly #queries: QueryRunner;
+  readonly #queries: QueryTable<QueryIn<Q>>;
   readonly #logger: RuntimeLogger;
   /** Generation of objects last found invalid: they are not retried until it changes. */
   readonly #invalid = new Map<string, number | undefined>();
+  /**
+   * Keys whose last failure cannot succeed as the object stands: only a change of spec or of something they
+   * watch retries them, not our own status write.
+   */
+  readonly #waiting = new Set<string>();
   readonly #reconcileIds = reconcileIds();
   /** Aborted by stop(): plans in flight start no further step. */
   readonly #stopping = new AbortController();
@@ -119,7 +130,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
   readonly #wakeups: RecoveryWakeups;
   #stopRecoveries: (() => void) | undefined;
 
-  constructor(definition: ControllerDefinition<P, Q, C>, options: ControllerOptions<C>) {
+  constructor(definition: ControllerDefinition<P, Q, C, A>, options: ControllerOptions<C, A, QueryIn<Q>>) {
     this.#definition = definition;
     this.#options = options;
     this.#logger = (options.logger ?? silentLogger).child({ controller: definition.name });
@@ -150,8 +161,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       problem: problem('burst watches'),
       watching: (namespaces) => options.observer?.onBurstWatches?.(definition.name, namespaces),
     }, options.burstWatches);
-    this.#queries = new QueryRunner({
-      kube: options.kube,
+    this.#queries = options.apis.queries({
       ...(this.#bursts === undefined ? {} : { bursts: this.#bursts }),
       caches: [
         { type: definition.primary.type, namespace: options.namespace, get: (ns, name) => this.#primary.get(ns, name), list: (ns) => this.#primary.list(ns) },
@@ -163,7 +173,6 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
           list: (ns?: string) => informer.list(ns),
         })),
       ],
-      ...options.keystone,
     });
   }
 
@@ -180,7 +189,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
       });
     }
     await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
-    this.#stopRecoveries = this.#options.recoveries?.subscribe((change) => { this.#onAvailability(change); });
+    this.#stopRecoveries = this.#options.apis.availability.subscribe((change) => { this.#onAvailability(change); });
     this.#queue.start((key) => this.#process(key), { concurrency: this.#options.concurrency ?? 2 });
     this.#enqueueOrphanOwners();
     this.#resync = setInterval(() => { this.resync(); }, this.#options.resyncPeriodMs ?? 600_000);
@@ -224,7 +233,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     }
   }
 
-  #orphanWatch(): (NonNullable<ControllerDefinition<P, Q, C>['orphans']> & { readonly informer: Informer }) | undefined {
+  #orphanWatch(): (NonNullable<ControllerDefinition<P, Q, C, A>['orphans']> & { readonly informer: Informer }) | undefined {
     const orphans = this.#definition.orphans;
     const informer = orphans === undefined ? undefined : this.#secondary[orphans.watch]?.informer;
     return orphans === undefined || informer === undefined ? undefined : { ...orphans, informer };
@@ -267,6 +276,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     const key = objectKey(event.object.metadata.namespace, event.object.metadata.name);
     if (event.type === 'deleted') {
       this.#invalid.delete(key);
+      this.#waiting.delete(key);
       this.#wakeups.forget(key);
       this.#queue.forget(key);
       this.#references.forget(key);
@@ -276,7 +286,10 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     }
     // A change that leaves spec and lifecycle alone (status, finalizers, labels: mostly our own writes) cannot
     // have fixed a failure, so it does not cut the key's backoff short.
-    if (event.type === 'updated' && !specOrLifecycleChanged(event.old, event.object)) this.#queue.addUnlessBackingOff(key);
+    if (event.type === 'updated' && !specOrLifecycleChanged(event.old, event.object)) {
+      // Nor does it help a key that waits for a change.
+      if (!this.#waiting.has(key)) this.#queue.addUnlessBackingOff(key);
+    }
     else this.#queue.add(key);
   }
 
@@ -296,42 +309,48 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     const mark = this.#wakeups.mark();
     const result = await this.reconcileKey(key);
     this.#options.observer?.onReconcile?.(this.#definition.name, result.result, Date.now() - started);
-    if (result.result === 'error') this.#queue.addRateLimited(key);
-    else this.#queue.forget(key);
+    this.#waiting.delete(key);
+    const next = result.next;
+    if (result.result !== 'error' || next?.next === 'waitForChange' || next?.next === 'requeueAfter') this.#queue.forget(key);
+    if (next?.next === 'waitForChange') this.#waiting.add(key);
+    else if (result.result === 'error' && next?.next !== 'requeueAfter') this.#queue.addRateLimited(key);
     if (result.requeueAfterMs !== undefined) this.#queue.addAfter(key, result.requeueAfterMs);
     this.#wakeups.settled(key, mark, result.error);
   }
 
   /** One reconcile of one key, from the cache's current object. Exposed for tests and tools. */
-  async reconcileKey(key: string): Promise<{ result: ReconcileResult; plan?: Plan; outcome?: PlanResult; requeueAfterMs?: number; error?: KeywardErrorFields }> {
+  async reconcileKey(key: string): Promise<KeyReconcile<A>> {
     const { namespace, name } = splitKey(key);
     const object = this.#primary.get(namespace, name);
     if (object === undefined) return this.#inScope(key) ? this.#removeOrphans(key) : { result: 'gone' };
     const logger = this.#logger.child({ key, reconcileId: this.#reconcileIds.next() });
     const now = this.#options.now?.() ?? new Date();
+    const generation = object.metadata.generation;
+    // Reported already, and the spec is the same: nothing new to say.
+    if (this.#invalid.has(key) && this.#invalid.get(key) === generation) return { result: 'invalid' };
 
-    const decoded = this.#definition.primary.decode(object);
-    if (isLeft(decoded)) {
-      const generation = object.metadata.generation;
-      if (this.#invalid.has(key) && this.#invalid.get(key) === generation) return { result: 'invalid' };
-      logger.warn('invalid spec', { problem: decoded.left.message });
-      const plan = this.#definition.invalid(object, decoded.left, now);
-      const outcome = await this.#run(plan, logger);
+    const decision = await decide(this.#definition, object, {
+      read: (queries) => this.#read(queries),
+      config: this.#options.config,
+      now,
+      entropy: lazyEntropy(this.#options.entropy ?? ((bytes) => randomBytes(bytes))),
+    });
+    if (decision.kind === 'invalid') {
+      logger.warn('invalid spec', { problem: decision.failure.message });
+      const outcome = await this.#run(decision.plan, logger);
       if (outcome.ok) this.#invalid.set(key, generation);
-      return { result: outcome.ok ? 'invalid' : 'error', plan, outcome };
+      return { result: outcome.ok ? 'invalid' : 'error', plan: decision.plan, outcome };
     }
     this.#invalid.delete(key);
-    const primary = decoded.right;
+    const { primary } = decision;
     this.#references.track(key, (this.#definition.referenced ?? []).flatMap((watch) => watch.of(primary).map((ref) => ({ ...ref, type: watch.type }))));
 
-    let observed;
-    try {
-      observed = await this.#queries.run(this.#definition.observe(primary, this.#options.config));
-    } catch (error) {
-      const failure = toKeywardError(error);
-      return { ...(await this.#fail(primary, { step: 'read the current state', action: 'observe', reason: failure.reason, message: failure.message, retryable: failure.retryable }, isStaleView(failure), now, logger)), error: failure };
+    if (decision.kind === 'unreadable') {
+      const error = toKeywardError(decision.error);
+      const failure = { step: 'read the current state', action: 'observe', reason: error.reason, message: error.message, retryable: error.retryable };
+      return { ...(await this.#fail(primary, failure, error, now, logger)), error };
     }
-    const plan = this.#definition.reconcile(reconcileInput({ primary, observed, now, config: this.#options.config }, this.#options.entropy ?? (() => randomBytes(32))));
+    const { plan } = decision;
     const outcome = await this.#run(plan, logger);
     if (!outcome.ok && outcome.error?.reason === STOPPED && this.#stopping.signal.aborted) {
       logger.info('stopped before the end of the plan; the next reconcile continues it', { skipped: outcome.steps.filter((step) => step.outcome === 'skipped').length });
@@ -339,39 +358,42 @@ export class Controller<P extends KubeObject, Q extends Queries, C> {
     }
     if (!outcome.ok) {
       const failed = outcome.steps.find((step) => step.outcome === 'failed');
-      const error = outcome.error;
-      return {
-        ...(await this.#fail(
-          primary,
-          { step: failed?.summary ?? 'unknown step', action: failed?.kind ?? 'unknown', reason: error?.reason ?? 'Unknown', message: error?.message ?? 'unknown error', retryable: error?.retryable ?? true },
-          error !== undefined && isStaleView(error),
-          now,
-          logger,
-        )),
-        plan,
-        outcome,
-        ...(error === undefined ? {} : { error }),
-      };
+      const error = outcome.error ?? toKeywardError(new Error('the plan failed without an error'));
+      const failure = { step: failed?.summary ?? 'unknown step', action: failed?.kind ?? 'unknown', reason: error.reason, message: error.message, retryable: error.retryable };
+      return { ...(await this.#fail(primary, failure, error, now, logger)), plan, outcome, error };
     }
     const requeue = requeueAfterMs(plan);
     return { result: requeue === undefined ? 'success' : 'requeue', plan, outcome, ...(requeue === undefined ? {} : { requeueAfterMs: requeue }) };
   }
 
-  async #fail(primary: P, failure: PlanFailure, staleView: boolean, now: Date, logger: RuntimeLogger): Promise<{ result: 'error' }> {
-    if (staleView) {
+  /** Reads an observe's queries with the API modules' answers, each query by the answer of its kind. */
+  #read(queries: Q): Promise<Observed<Q>> {
+    const answers: object = this.#queries;
+    return runQueries(queries, (query) => {
+      const answer = (answers as Readonly<Record<string, QueryHandler<AnyQuery> | undefined>>)[query.kind];
+      if (answer === undefined) throw new Error(`no API module answers ${query.kind}`);
+      return answer(query);
+    });
+  }
+
+  /** What the error policy says follows a failure, and the report in status unless it says not to. */
+  async #fail(primary: P, failure: PlanFailure, error: KeywardErrorFields, now: Date, logger: RuntimeLogger): Promise<{ result: 'error'; next: FailureResponse; requeueAfterMs?: number }> {
+    const next = (this.#definition.errorPolicy ?? defaultErrorPolicy)(error);
+    const requeue = next.next === 'requeueAfter' ? { requeueAfterMs: next.afterMs } : {};
+    if (!next.report) {
       // The plan was made from a cache that had not caught up with a write (often our own): nothing is wrong,
       // the next attempt sees the newer object. Reporting it in status would only make the status flap.
       logger.debug('stale view of the object; retrying', { step: failure.step });
-      return { result: 'error' };
+      return { result: 'error', next };
     }
-    logger.warn('reconcile failed', { step: failure.step, reason: failure.reason, problem: failure.message });
-    const report = await this.#run(this.#definition.failed(primary, failure, now, this.#options.config), logger);
+    logger.warn('reconcile failed', { step: failure.step, reason: failure.reason, problem: failure.message, next: next.next });
+    const report = await this.#run(this.#definition.reportFailure(primary, failure, now, this.#options.config), logger);
     if (!report.ok) logger.warn('could not record the failure in status', { problem: report.error?.message });
-    return { result: 'error' };
+    return { result: 'error', next, ...requeue };
   }
 
-  async #run(plan: Plan, logger: RuntimeLogger): Promise<PlanResult> {
-    return interpret(plan, this.#options.handlers, {
+  async #run(plan: Plan<A>, logger: RuntimeLogger): Promise<PlanResult> {
+    return interpret(plan, this.#options.apis, {
       signal: this.#stopping.signal,
       onStep: (step) => {
         this.#options.observer?.onStep?.(this.#definition.name, step);

@@ -1,6 +1,6 @@
 import type { AvailabilityListener } from '../interpreter/availability.js';
 import type { KubeRequestInfo } from '../apis/kubernetes/io/client.js';
-import type { KeystoneRequestInfo } from '../apis/keystone/io/client.js';
+import type { HttpRequestObserver } from '../interpreter/http/types.js';
 import type { ControllerObserver, RuntimeLogger } from './controller.js';
 import type { RuntimeMetrics } from './metrics.js';
 
@@ -39,16 +39,20 @@ export function kubeRequestMetrics(metrics: RuntimeMetrics): (info: KubeRequestI
   };
 }
 
-/** Counts requests to Keystone and the time they waited behind the rate limiter. */
-export function keystoneRequestMetrics(metrics: RuntimeMetrics): { onRequest(info: KeystoneRequestInfo): void } {
+/** Counts requests to an HTTP API other than Kubernetes, labelled by the API, and the time they waited behind its limiters. */
+export function httpRequestMetrics(metrics: RuntimeMetrics): HttpRequestObserver {
   return {
     onRequest: (info) => {
-      metrics.externalRequests.inc({ api: 'keystone', operation: info.operation, status: String(info.status) });
-      metrics.externalRequestDuration.observe({ api: 'keystone', operation: info.operation }, info.durationMs / 1000);
-      metrics.limiterWait.observe({ api: 'keystone' }, info.limiterWaitMs / 1000);
+      const { api, operation } = info;
+      metrics.externalRequests.inc({ api, operation, status: String(info.status) });
+      metrics.externalRequestDuration.observe({ api, operation }, info.durationMs / 1000);
+      metrics.limiterWait.observe({ api }, info.limiterWaitMs / 1000);
     },
   };
 }
+
+/** Keystone's requests name their API like any other's; kept for callers written before httpRequestMetrics. */
+export const keystoneRequestMetrics = httpRequestMetrics;
 
 /** Sets keyward_endpoint_available on each change of an endpoint's availability. */
 export function endpointAvailabilityMetrics(metrics: RuntimeMetrics): AvailabilityListener {

@@ -1,17 +1,17 @@
-import type { ReconcileInput } from '../plan/controller.js';
-import type { Queries } from '../plan/queries.js';
-
 /**
- * A reconcile's input whose `entropy` is drawn on first read and then stays the same: most reconciles never
- * read it, and drawing 32 random bytes for each of thousands of reconciles is measurable.
+ * A reconcile's random bytes, drawn on first use and extended only when a longer prefix is asked for: most
+ * reconciles never read them, and drawing for each of thousands of reconciles is measurable. The same length
+ * gives the same bytes, so the reconcile stays a function of its input.
  */
-export function reconcileInput<P, Q extends Queries, C>(fields: Omit<ReconcileInput<P, Q, C>, 'entropy'>, draw: () => Uint8Array): ReconcileInput<P, Q, C> {
-  let drawn: Uint8Array | undefined;
-  return {
-    ...fields,
-    get entropy(): Uint8Array {
-      drawn ??= draw();
-      return drawn;
-    },
+export function lazyEntropy(draw: (bytes: number) => Uint8Array): (bytes: number) => Uint8Array {
+  let drawn = new Uint8Array(0);
+  return (bytes) => {
+    if (bytes > drawn.length) {
+      const longer = new Uint8Array(bytes);
+      longer.set(drawn);
+      longer.set(draw(bytes - drawn.length), drawn.length);
+      drawn = longer;
+    }
+    return drawn.slice(0, bytes);
   };
 }

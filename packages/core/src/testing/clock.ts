@@ -21,7 +21,19 @@ export class FakeClock {
   }
 }
 
-/** Fixed entropy for reconcile inputs: the same bytes every time, or a simple sequence from a seed. */
-export function fixedEntropy(seed = 0): Uint8Array {
-  return Uint8Array.from({ length: 32 }, (_, i) => (seed * 31 + i * 7) % 256);
+/**
+ * Fixed entropy for reconcile inputs: a simple sequence from a seed, as long as the reconcile asks for (the
+ * same bytes for the same seed and length).
+ */
+export function fixedEntropy(seed = 0): (bytes: number) => Uint8Array {
+  return (bytes) => Uint8Array.from({ length: bytes }, (_, i) => (seed * 31 + i * 7) % 256);
+}
+
+/** Entropy that gives these bytes (zeros past their end): for property tests that draw the bytes. */
+export function entropyOf(bytes: Uint8Array): (length: number) => Uint8Array {
+  return (length) => {
+    const out = new Uint8Array(length);
+    out.set(bytes.slice(0, length));
+    return out;
+  };
 }

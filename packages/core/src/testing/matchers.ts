@@ -1,5 +1,5 @@
-import type { Plan } from '../plan/plan.js';
-import type { ActionKind, ActionOf } from '../plan/registry.js';
+import type { AnyAction, OfKind } from '../plan/actions.js';
+import { changesAnything, type Plan } from '../plan/plan.js';
 
 /** The kinds of a plan's steps, in order: compact to assert on. */
 export function actionKinds(plan: Plan): string[] {
@@ -7,11 +7,11 @@ export function actionKinds(plan: Plan): string[] {
 }
 
 /** Every action of one kind in a plan, typed. */
-export function actionsOf<K extends ActionKind>(plan: Plan, kind: K): ActionOf<K>[] {
-  return plan.steps.filter((step) => step.action.kind === kind).map((step) => step.action as ActionOf<K>);
+export function actionsOf<A extends AnyAction, K extends A['kind']>(plan: Plan<A>, kind: K): OfKind<A, K>[] {
+  return plan.steps.map((step) => step.action).filter((action): action is OfKind<A, K> => action.kind === kind);
 }
 
 /** Whether a plan changes nothing (only requeues, or nothing at all). */
 export function isQuiet(plan: Plan): boolean {
-  return plan.steps.every((step) => step.action.kind === 'control.requeueAfter');
+  return !changesAnything(plan);
 }

@@ -1,119 +1,103 @@
-import { createHash } from 'node:crypto';
-import { apiVersionOf, coreTypes, objectKey, type ObjectRef, type ResourceType } from '../model/refs.js';
-import { Sensitive, sensitive } from '../model/sensitive.js';
-import { eventNote } from '../model/text.js';
-import { deepEqual } from '../plan/equality.js';
-import { applyMergePatch, mergePatch } from '../plan/merge-patch.js';
-import { hasLabels, type KubeObject, type ObjectMeta } from '../apis/kubernetes/actions.js';
-import type { ApplicationCredentialSummary, KeystoneSession, SecretKeyRef } from '../apis/keystone/actions.js';
+import type { ObjectRef, ResourceType } from '../model/refs.js';
+import type { AnyAction, AnyQuery } from '../plan/actions.js';
+import { vocabulary, type ActionsOfApi, type Api, type QueriesOfApi, type Vocabulary } from '../plan/api.js';
 import type { Plan } from '../plan/plan.js';
-import { queryStages, type Observed, type Queries, type Query } from '../plan/queries.js';
-import type { Json } from '../plan/values.js';
-import { KeywardError } from '../interpreter/errors.js';
+import { queryStages, type Observed, type Queries } from '../plan/queries.js';
 import { interpret } from '../interpreter/interpret.js';
-import type { Handlers, PlanResult } from '../interpreter/types.js';
+import type { Executor, HandlerTable, PlanResult, QueryHandler, QueryTable } from '../interpreter/types.js';
+import type { ControlAction } from '../apis/control/actions.js';
+import { controlApi } from '../apis/control/api.js';
+import { controlRuntime } from '../apis/control/runtime.js';
+import type { KubeObject, KubernetesAction } from '../apis/kubernetes/actions.js';
+import { kubernetesApi } from '../apis/kubernetes/api.js';
+import type { KubernetesQuery } from '../apis/kubernetes/queries.js';
+import { SimulatedKubernetes, type NewObject, type SimulatedEvent } from '../apis/kubernetes/simulator.js';
 
-type JsonObject = Record<string, Json>;
+export type { NewObject, SimulatedEvent } from '../apis/kubernetes/simulator.js';
 
-/** An object to store; apiVersion and kind come from its type. */
-export interface NewObject {
-  readonly metadata: ObjectMeta;
-  readonly [field: string]: unknown;
+/** The test half of an API module: its presentations, handlers that change in-memory state, and answers from it. */
+export interface ApiSimulator<A extends AnyAction, Q extends AnyQuery = never> {
+  readonly api: Api<A, Q>;
+  readonly handlers: HandlerTable<A>;
+  readonly answers: QueryTable<Q>;
 }
 
-interface StoredCredential extends ApplicationCredentialSummary {
-  readonly userId: string;
-  readonly secret: string;
+/** Any simulator (its types are read back from `api`). */
+export interface AnyApiSimulator {
+  readonly api: Api<AnyAction, AnyQuery>;
+  readonly handlers: object;
+  readonly answers: object;
 }
 
-interface KeystoneUser {
-  readonly id: string;
-  readonly name: string;
-  readonly password: string;
-}
+/** Creates a simulator over the world's Kubernetes objects (a Keystone reads passwords from Secrets). */
+export type SimulatorFactory<S extends AnyApiSimulator> = (kube: SimulatedKubernetes) => S;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+type Simulators = Readonly<Record<string, AnyApiSimulator>>;
 
-function fail(code: number, reason: string, message: string, api = 'kubernetes'): never {
-  throw new KeywardError({ api, code, reason, message, retryable: code >= 500 || code === 409 });
+/** The actions a world with simulators `S` can run. */
+export type WorldAction<S extends Simulators> = KubernetesAction | ControlAction | ActionsOfApi<S[keyof S]['api']>;
+/** The queries a world with simulators `S` can answer. */
+export type WorldQuery<S extends Simulators> = KubernetesQuery | QueriesOfApi<S[keyof S]['api']>;
+
+function merged(tables: readonly object[]): Readonly<Record<string, unknown>> {
+  return Object.assign({}, ...tables) as Readonly<Record<string, unknown>>;
 }
 
 /**
- * An in-memory Kubernetes and Keystone for fast tests: it answers the queries an observe function asks and
- * executes plans through the real interpreter with handlers that change its state, close enough to the real
- * APIs for convergence tests (reconcile, apply, reconcile again: nothing to do). Integration tests against
- * the real servers remain the proof; this is for speed and properties.
+ * An in-memory Kubernetes, plus the other APIs' simulators it is given, for fast tests: it answers the queries
+ * an observe function asks and executes plans through the real interpreter with handlers that change its
+ * state, close enough to the real APIs for convergence tests (reconcile, apply, reconcile again: nothing to
+ * do). Integration tests against the real servers remain the proof; this is for speed and properties.
+ *
+ *     const world = new InMemoryWorld({ keystone: simulateKeystone });
+ *     world.apis.keystone.addUser('nova', 'password');
  */
-export class InMemoryWorld {
-  readonly #objects = new Map<string, KubeObject>();
-  readonly #users = new Map<string, KeystoneUser>();
-  readonly #credentials = new Map<string, StoredCredential>();
-  readonly events: { reason: string; type: string; note: string; regarding: string }[] = [];
-  #counter = 0;
+export class InMemoryWorld<S extends Simulators = Readonly<Record<never, never>>> {
+  readonly kube = new SimulatedKubernetes();
+  readonly apis: S;
+  readonly #executor: Executor<WorldAction<S>> & { readonly vocabulary: Vocabulary<WorldAction<S>, WorldQuery<S>> };
+  readonly #answers: Readonly<Record<string, unknown>>;
 
-  #next(): number {
-    this.#counter += 1;
-    return this.#counter;
+  constructor(simulators?: { readonly [K in keyof S]: SimulatorFactory<S[K]> }) {
+    const entries = Object.entries(simulators ?? {}) as [string, SimulatorFactory<AnyApiSimulator>][];
+    this.apis = Object.fromEntries(entries.map(([name, create]) => [name, create(this.kube)])) as unknown as S;
+    const others: AnyApiSimulator[] = Object.values(this.apis);
+    this.#executor = {
+      handlers: merged([this.kube.handlers(), controlRuntime.handlers, ...others.map((s) => s.handlers)]) as HandlerTable<WorldAction<S>>,
+      vocabulary: vocabulary(kubernetesApi, controlApi, ...others.map((s) => s.api)) as Vocabulary<WorldAction<S>, WorldQuery<S>>,
+    };
+    this.#answers = merged([this.kube.answers(), ...others.map((s) => s.answers)]);
   }
 
-  static #key(type: Pick<ResourceType, 'group' | 'plural'>, namespace: string | undefined, name: string): string {
-    return `${type.group}/${type.plural}/${objectKey(namespace, name)}`;
+  /** How this world's actions are described: for rendering plans in tests. */
+  get vocabulary(): Vocabulary<WorldAction<S>, WorldQuery<S>> {
+    return this.#executor.vocabulary;
   }
 
   /** Puts an object in the world as the API server would store it (uid, resourceVersion, generation). */
   put(type: ResourceType, object: NewObject): KubeObject {
-    const previous = this.#objects.get(InMemoryWorld.#key(type, object.metadata.namespace, object.metadata.name));
-    const stored: KubeObject = {
-      ...object,
-      apiVersion: apiVersionOf(type),
-      kind: type.kind,
-      metadata: {
-        ...object.metadata,
-        uid: previous?.metadata.uid ?? object.metadata.uid ?? `uid-${String(this.#next())}`,
-        resourceVersion: String(this.#next()),
-        generation: (previous?.metadata.generation ?? 0) + (deepEqual(previous?.['spec'], object['spec']) && previous !== undefined ? 0 : 1),
-      },
-    };
-    this.#objects.set(InMemoryWorld.#key(type, stored.metadata.namespace, stored.metadata.name), stored);
-    return stored;
+    return this.kube.put(type, object);
   }
 
   get(ref: ObjectRef): KubeObject | undefined {
-    return this.#objects.get(InMemoryWorld.#key(ref.type, ref.namespace, ref.name));
+    return this.kube.get(ref);
   }
 
   list(type: ResourceType, namespace?: string, labels?: Readonly<Record<string, string>>): KubeObject[] {
-    const prefix = `${type.group}/${type.plural}/`;
-    return [...this.#objects.entries()]
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([, object]) => object)
-      .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
-      .filter((o) => hasLabels(o, labels));
+    return this.kube.list(type, namespace, labels);
   }
 
   /** Removes an object at once, ignoring finalizers (what a person with kubectl and --force might do). */
   remove(ref: ObjectRef): void {
-    this.#objects.delete(InMemoryWorld.#key(ref.type, ref.namespace, ref.name));
+    this.kube.remove(ref);
   }
 
-  addKeystoneUser(name: string, password: string): string {
-    const id = `user-${name}`;
-    this.#users.set(name, { id, name, password });
-    return id;
+  /** The Events recorded so far. */
+  get events(): SimulatedEvent[] {
+    return this.kube.events;
   }
 
-  /** Credentials of a user as Keystone would list them (no secrets). */
-  credentials(userId: string): ApplicationCredentialSummary[] {
-    return [...this.#credentials.values()].filter((c) => c.userId === userId).map(({ id, name, description, expiresAt }) => ({ id, name, description, expiresAt }));
-  }
-
-  /** Whether `id` + `secret` would authenticate. */
-  credentialWorks(id: string, secret: string): boolean {
-    return this.#credentials.get(id)?.secret === secret;
-  }
-
+  /** Answers an observe's queries from the world's state, in the order the runtime reads them. */
   query<Q extends Queries>(queries: Q): Observed<Q> {
     const { independent, guarded } = queryStages(queries);
     const results = new Map<string, unknown>(independent.map(([name, query]) => [name, query === undefined ? undefined : this.#answer(query)]));
@@ -121,153 +105,25 @@ export class InMemoryWorld {
     return Object.fromEntries(results) as Observed<Q>;
   }
 
-  #answer(query: Query): unknown {
-    switch (query.kind) {
-      case 'k8s.get': {
-        const object = this.get(query.ref);
-        return object !== undefined && hasLabels(object, query.requireLabels) ? object : undefined;
-      }
-      case 'k8s.list': return this.list(query.type, query.namespace, query.labels);
-      case 'keystone.listApplicationCredentials': return this.credentials(this.#login(query.userName, query.password).userId);
+  /** The same answers, as the runtime's readers give them (see ReconcileTarget). */
+  read<Q extends Queries>(queries: Q): Promise<Observed<Q>> {
+    try {
+      return Promise.resolve(this.query(queries));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
-  #secretKey(ref: SecretKeyRef): Sensitive {
-    const secret = this.get({ type: coreTypes.secret, namespace: ref.namespace, name: ref.name });
-    if (secret === undefined) fail(404, 'PasswordSecretNotFound', `Secret ${ref.namespace}/${ref.name} not found`);
-    const encoded = (secret['data'] as Record<string, string> | undefined)?.[ref.key];
-    if (encoded === undefined || encoded === '') fail(404, 'PasswordKeyNotFound', `Secret ${ref.namespace}/${ref.name} has no key ${ref.key} (or it is empty)`);
-    return sensitive(Buffer.from(encoded, 'base64').toString('utf8').replace(/\r?\n$/, ''));
-  }
-
-  #login(userName: string, password: Sensitive): KeystoneSession {
-    const user = this.#users.get(userName);
-    if (user?.password !== password.reveal()) fail(401, 'Unauthorized', `authenticate as ${userName}: HTTP 401`, 'keystone');
-    return { endpoint: 'memory', token: sensitive(`token-${user.id}`), userId: user.id };
-  }
-
-  #delete(ref: ObjectRef): boolean {
-    const object = this.get(ref);
-    if (object === undefined) return false;
-    if ((object.metadata.finalizers ?? []).length > 0) {
-      if (object.metadata.deletionTimestamp === undefined) this.#update(ref, { ...object, metadata: { ...object.metadata, deletionTimestamp: '2000-01-01T00:00:00Z' } });
-      return true;
-    }
-    this.remove(ref);
-    // Garbage collection of dependents.
-    for (const [key, candidate] of this.#objects) {
-      if (candidate.metadata.ownerReferences?.some((owner) => owner.uid === object.metadata.uid) === true) this.#objects.delete(key);
-    }
-    return true;
-  }
-
-  #update(ref: ObjectRef, object: KubeObject): KubeObject {
-    const stored = this.put(ref.type, object);
-    if (stored.metadata.deletionTimestamp !== undefined && (stored.metadata.finalizers ?? []).length === 0) this.#delete(ref);
-    return stored;
-  }
-
-  #mustGet(ref: ObjectRef): KubeObject {
-    return this.get(ref) ?? fail(404, 'NotFound', `${ref.type.kind} ${objectKey(ref.namespace, ref.name)} not found`);
-  }
-
-  /** Handlers that act on this world; plans run through the real interpreter. */
-  handlers(): Handlers {
-    const setFinalizers = (ref: ObjectRef, change: (current: readonly string[]) => readonly string[] | undefined) => {
-      const current = this.get(ref);
-      const next = current === undefined ? undefined : change(current.metadata.finalizers ?? []);
-      if (current === undefined || next === undefined) return Promise.resolve({ outcome: 'unchanged' as const, outputs: {} });
-      this.#update(ref, { ...current, metadata: { ...current.metadata, finalizers: next } });
-      return Promise.resolve({ outcome: 'applied' as const, outputs: {} });
-    };
-    return {
-      'k8s.create': (action, context) => {
-        const body = context.resolveTemplate(action.object) as JsonObject;
-        const ref: ObjectRef = { ...action.ref, name: context.resolve(action.ref.name) };
-        const existing = this.get(ref);
-        const { stringData, ...rest } = body;
-        const normalised: JsonObject = isObject(stringData)
-          ? { ...rest, data: { ...(isObject(rest['data']) ? rest['data'] : {}), ...Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64')])) } }
-          : body;
-        if (existing !== undefined) {
-          const same = Object.entries(normalised).every(([k, v]) => k === 'metadata' || k === 'apiVersion' || k === 'kind' || deepEqual(existing[k], v));
-          if (!same) fail(409, 'AlreadyExists', `${ref.name} exists with different content`);
-          return Promise.resolve({ outcome: 'unchanged', outputs: { object: existing } });
-        }
-        return Promise.resolve({ outcome: 'applied', outputs: { object: this.put(ref.type, normalised as unknown as KubeObject) } });
-      },
-      'k8s.apply': (action, context) => {
-        const body = context.resolveTemplate(action.object) as JsonObject;
-        const existing = this.get(action.ref);
-        const merged = applyMergePatch(existing ?? {}, body) as unknown as KubeObject;
-        if (existing !== undefined && deepEqual({ ...merged, metadata: {} }, { ...existing, metadata: {} }) && deepEqual(merged.metadata.labels, existing.metadata.labels)) {
-          return Promise.resolve({ outcome: 'unchanged', outputs: { object: existing } });
-        }
-        return Promise.resolve({ outcome: 'applied', outputs: { object: this.#update(action.ref, merged) } });
-      },
-      'k8s.patch': (action, context) => {
-        const current = this.#mustGet(action.ref);
-        if (action.precondition?.uid !== undefined && action.precondition.uid !== current.metadata.uid) fail(409, 'Conflict', 'uid precondition failed');
-        if (action.precondition?.resourceVersion !== undefined && action.precondition.resourceVersion !== current.metadata.resourceVersion) fail(409, 'Conflict', 'resourceVersion precondition failed');
-        if (action.patch.type !== 'merge') fail(400, 'BadRequest', 'the in-memory world supports merge patches only');
-        const patched = applyMergePatch(current, context.resolveTemplate(action.patch.body)) as unknown as KubeObject;
-        return Promise.resolve({ outcome: 'applied', outputs: { object: this.#update(action.ref, patched) } });
-      },
-      'k8s.delete': (action) => {
-        const current = this.get(action.ref);
-        if (current !== undefined && action.precondition?.uid !== undefined && action.precondition.uid !== current.metadata.uid) fail(409, 'Conflict', 'uid precondition failed');
-        return Promise.resolve({ outcome: this.#delete(action.ref) ? 'applied' : 'unchanged', outputs: {} });
-      },
-      'k8s.addFinalizer': (action) => setFinalizers(action.ref, (f) => (f.includes(action.finalizer) ? undefined : [...f, action.finalizer])),
-      'k8s.removeFinalizer': (action) => setFinalizers(action.ref, (f) => (f.includes(action.finalizer) ? f.filter((x) => x !== action.finalizer) : undefined)),
-      'k8s.status': (action, context) => {
-        const current = this.#mustGet(action.ref);
-        if (action.precondition?.resourceVersion !== undefined && action.precondition.resourceVersion !== current.metadata.resourceVersion) fail(409, 'Conflict', 'resourceVersion precondition failed');
-        const metadata: ObjectMeta = current.metadata;
-        this.#objects.set(InMemoryWorld.#key(action.ref.type, metadata.namespace, metadata.name), {
-          ...current,
-          metadata: { ...metadata, resourceVersion: String(this.#next()) },
-          // As the real handler does: a merge patch from the status the plan saw to the one it wants.
-          status: applyMergePatch(current['status'], mergePatch(action.observed ?? {}, context.resolveTemplate(action.status))),
-        });
-        return Promise.resolve({ outcome: 'applied', outputs: {} });
-      },
-      'k8s.event': (action) => {
-        this.events.push({ reason: action.reason, type: action.type, note: eventNote(action.note), regarding: objectKey(action.regarding.namespace, action.regarding.name) });
-        return Promise.resolve({ outcome: 'applied', outputs: {} });
-      },
-      'keystone.authenticate': (action) => {
-        const password = action.password instanceof Sensitive ? action.password : this.#secretKey(action.password);
-        return Promise.resolve({ outcome: 'unchanged', outputs: { session: this.#login(action.userName, password) } });
-      },
-      'keystone.createApplicationCredential': (action, context) => {
-        const session = context.resolve(action.session);
-        if ([...this.#credentials.values()].some((c) => c.userId === session.userId && c.name === action.name)) fail(409, 'Conflict', `application credential ${action.name} exists`, 'keystone');
-        // Keystone ids are 32 hex characters; derived from a counter so runs are repeatable.
-        const id = createHash('sha256').update(String(this.#next())).digest('hex').slice(0, 32);
-        const secret = `secret-${id}`;
-        const expiresAt = action.expiresAt === undefined ? null : action.expiresAt.slice(0, 26);
-        this.#credentials.set(id, { id, name: action.name, description: action.description, expiresAt, userId: session.userId, secret });
-        return Promise.resolve({ outcome: 'applied', outputs: { id, name: action.name, secret: sensitive(secret), expiresAt } });
-      },
-      'keystone.listApplicationCredentials': (action, context) => {
-        const session = context.resolve(action.session);
-        const credentials = this.credentials(session.userId).filter((c) => action.name === undefined || c.name === action.name);
-        return Promise.resolve({ outcome: 'unchanged', outputs: { credentials } });
-      },
-      'keystone.revokeApplicationCredential': (action, context) => {
-        const session = context.resolve(action.session);
-        const { name, keep = [] } = action;
-        const ids = name === undefined ? [context.resolve(action.id)] : this.credentials(session.userId).filter((c) => c.name === name && !keep.includes(c.id)).map((c) => c.id);
-        const removed = ids.filter((id) => this.#credentials.delete(id)).length > 0;
-        return Promise.resolve({ outcome: removed ? 'applied' : 'unchanged', outputs: {} });
-      },
-      'control.requeueAfter': () => Promise.resolve({ outcome: 'unchanged', outputs: {} }),
-    };
+  #answer(query: AnyQuery): unknown {
+    const answer = this.#answers[query.kind] as QueryHandler<AnyQuery> | undefined;
+    if (answer === undefined) throw new Error(`no simulator in this world answers ${query.kind}`);
+    const result = answer(query);
+    if (result instanceof Promise) throw new Error(`the simulator of ${query.kind} must answer synchronously`);
+    return result;
   }
 
   /** Runs a plan against this world through the real interpreter. */
-  run(plan: Plan): Promise<PlanResult> {
-    return interpret(plan, this.handlers());
+  run(plan: Plan<WorldAction<S>>): Promise<PlanResult> {
+    return interpret(plan, this.#executor);
   }
 }

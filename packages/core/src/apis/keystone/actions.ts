@@ -1,4 +1,5 @@
 import type { Sensitive } from '../../model/sensitive.js';
+import type { Produces } from '../../plan/actions.js';
 import type { Value } from '../../plan/values.js';
 
 /** A logged-in Keystone user: what authenticate produces and the other Keystone actions use. */
@@ -26,7 +27,7 @@ export interface SecretKeyRef {
 }
 
 /** Password authentication scoped to a project; the user id comes from the token. */
-export interface KeystoneAuthenticateAction {
+export interface KeystoneAuthenticateAction extends Produces<{ readonly session: KeystoneSession }> {
   readonly kind: 'keystone.authenticate';
   /** Identity v3 URL, ending in /v3. */
   readonly endpoint: string;
@@ -37,7 +38,7 @@ export interface KeystoneAuthenticateAction {
   readonly password: Sensitive | SecretKeyRef;
 }
 
-export interface KeystoneCreateApplicationCredentialAction {
+export interface KeystoneCreateApplicationCredentialAction extends Produces<CreatedApplicationCredential> {
   readonly kind: 'keystone.createApplicationCredential';
   readonly session: Value<KeystoneSession>;
   readonly name: string;
@@ -48,12 +49,6 @@ export interface KeystoneCreateApplicationCredentialAction {
   readonly unrestricted: boolean;
   /** ISO 8601 without zone, microsecond precision, as Keystone expects; undefined for no expiry. */
   readonly expiresAt?: string | undefined;
-}
-
-export interface KeystoneListApplicationCredentialsAction {
-  readonly kind: 'keystone.listApplicationCredentials';
-  readonly session: Value<KeystoneSession>;
-  readonly name?: string | undefined;
 }
 
 /**
@@ -87,5 +82,4 @@ export interface ApplicationCredentialSummary {
 export type KeystoneAction =
   | KeystoneAuthenticateAction
   | KeystoneCreateApplicationCredentialAction
-  | KeystoneListApplicationCredentialsAction
   | KeystoneRevokeApplicationCredentialAction;

@@ -1,4 +1,5 @@
 import type { ObjectRef } from '../../model/refs.js';
+import type { Produces } from '../../plan/actions.js';
 import type { Template, Value } from '../../plan/values.js';
 
 /** A Kubernetes object as plain JSON. */
@@ -48,7 +49,7 @@ export interface Precondition {
 export type ObjectTemplate = Readonly<Record<string, Template | undefined>>;
 
 /** Server-side apply with field manager `keyward`: we own the fields we state, and only those. */
-export interface ApplyAction {
+export interface ApplyAction extends Produces<{ readonly object: KubeObject }> {
   readonly kind: 'k8s.apply';
   readonly ref: ObjectRef;
   readonly object: ObjectTemplate;
@@ -69,7 +70,7 @@ export interface ObjectRefTemplate {
  * Create-only, for immutable objects: an existing object whose stated fields are identical counts as
  * success; one that differs fails with Conflict (an immutable object is never changed in place).
  */
-export interface CreateAction {
+export interface CreateAction extends Produces<{ readonly object: KubeObject }> {
   readonly kind: 'k8s.create';
   readonly ref: ObjectRefTemplate;
   readonly object: ObjectTemplate;
@@ -85,7 +86,7 @@ export interface JsonPatchOperation {
   readonly value?: Template;
 }
 
-export interface PatchAction {
+export interface PatchAction extends Produces<{ readonly object: KubeObject }> {
   readonly kind: 'k8s.patch';
   readonly ref: ObjectRef;
   readonly patch: PatchBody;

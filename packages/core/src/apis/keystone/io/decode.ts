@@ -2,7 +2,8 @@ import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decode } from '../../../model/codec.js';
 import { KeywardError } from '../../../interpreter/errors.js';
-import type { KeystoneResponse } from './transport.js';
+import { defaultErrorDetail } from '../../../interpreter/http/error-detail.js';
+import type { HttpResponse as KeystoneResponse } from '../../../interpreter/http/types.js';
 
 /** A non-empty string (ids, names, secrets). */
 const nonEmpty = new t.Type<string>(
@@ -79,4 +80,18 @@ export function badResponse(response: KeystoneResponse, description: string, wha
     message: `${description}: malformed Keystone response (HTTP ${String(response.status)}): ${what}`,
     retryable: false,
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * "Unauthorized: The request you have made requires authentication." from Keystone's {"error": {"title",
+ * "message"}} body; any other answer (a proxy's, say) as the generic decoder reads it.
+ */
+export function keystoneErrorDetail(response: KeystoneResponse): string {
+  const error = isRecord(response.body) ? response.body['error'] : undefined;
+  if (!isRecord(error)) return defaultErrorDetail(response);
+  return [error['title'], error['message']].filter((part): part is string => typeof part === 'string' && part !== '').join(': ');
 }

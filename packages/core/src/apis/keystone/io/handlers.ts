@@ -1,15 +1,9 @@
 import { Sensitive } from '../../../model/sensitive.js';
-import type { KeystoneSession, SecretKeyRef } from '../actions.js';
-import type { HandlerSet } from '../../../interpreter/types.js';
+import type { KeystoneAction, KeystoneSession, SecretKeyRef } from '../actions.js';
+import type { HandlerTable } from '../../../interpreter/types.js';
 import { KeywardError } from '../../../interpreter/errors.js';
 import type { KeystoneClient } from './client.js';
 import type { TokenCache } from './token-cache.js';
-
-export type KeystoneActionKind =
-  | 'keystone.authenticate'
-  | 'keystone.createApplicationCredential'
-  | 'keystone.listApplicationCredentials'
-  | 'keystone.revokeApplicationCredential';
 
 export interface KeystoneHandlerDependencies {
   /** The client for an endpoint (one per endpoint, so each has its own limiter). */
@@ -24,7 +18,7 @@ export interface KeystoneHandlerDependencies {
  * Handlers for the Keystone actions. Authentication goes through the token cache; a token Keystone rejects
  * (revoked before it expired) is dropped from the cache so the next reconcile logs in again.
  */
-export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneHandlerDependencies): HandlerSet<KeystoneActionKind> {
+export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneHandlerDependencies): HandlerTable<KeystoneAction> {
   const withSession = async <T>(session: KeystoneSession, call: (client: KeystoneClient) => Promise<T>): Promise<T> => {
     try {
       return await call(clientFor(session.endpoint));
@@ -53,13 +47,6 @@ export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneH
         expiresAt: action.expiresAt,
       }));
       return { outcome: 'applied', outputs: { id: created.id, name: created.name, secret: created.secret, expiresAt: created.expiresAt } };
-    },
-
-    'keystone.listApplicationCredentials': async (action, context) => {
-      const session = context.resolve(action.session);
-      const filter = action.name === undefined ? {} : { name: action.name };
-      const credentials = await withSession(session, (client) => client.listApplicationCredentials(session.token, session.userId, filter));
-      return { outcome: 'unchanged', outputs: { credentials } };
     },
 
     'keystone.revokeApplicationCredential': async (action, context) => {

@@ -1,8 +1,8 @@
 import { describeRef, type ObjectRef } from '../../../model/refs.js';
-import type { KubeObject, Precondition } from '../actions.js';
+import type { KubeObject, KubernetesAction, Precondition } from '../actions.js';
 import type { Json } from '../../../plan/values.js';
 import { KeywardError } from '../../../interpreter/errors.js';
-import type { HandlerSet } from '../../../interpreter/types.js';
+import type { HandlerTable } from '../../../interpreter/types.js';
 import { ContentType, type KubeClient } from './client.js';
 import { hasStatedContent } from './compare.js';
 import { mergePatch } from '../../../plan/merge-patch.js';
@@ -11,9 +11,6 @@ import { coreTypes } from '../../../model/refs.js';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '../../../model/names.js';
 import { eventNote } from '../../../model/text.js';
 import { randomBytes } from 'node:crypto';
-
-export type KubernetesActionKind =
-  | 'k8s.apply' | 'k8s.create' | 'k8s.patch' | 'k8s.delete' | 'k8s.addFinalizer' | 'k8s.removeFinalizer' | 'k8s.status' | 'k8s.event';
 
 export interface KubernetesHandlerOptions {
   /** events.k8s.io reportingController, e.g. "keyward.dev/keystone-appcred". */
@@ -72,7 +69,7 @@ async function updateFinalizers(client: KubeClient, ref: ObjectRef, change: (cur
 }
 
 /** Handlers for every Kubernetes action, over one client. */
-export function kubernetesHandlers(client: KubeClient, options: KubernetesHandlerOptions): HandlerSet<KubernetesActionKind> {
+export function kubernetesHandlers(client: KubeClient, options: KubernetesHandlerOptions): HandlerTable<KubernetesAction> {
   const now = options.now ?? (() => new Date());
   return {
     'k8s.apply': async (action, context) => {

@@ -1,0 +1,5 @@
+// The pure half of the Kubernetes API module; its client and handlers are in io/.
+export type * from './actions.js';
+export { hasLabels } from './actions.js';
+export type * from './queries.js';
+export { kubernetesApi } from './api.js';

@@ -1,0 +1,45 @@
+import type { ResourceType } from '../../../model/refs.js';
+import type { CacheView, QueryScope, QueryTable } from '../../../interpreter/types.js';
+import { hasLabels, type KubeObject } from '../actions.js';
+import type { GetQuery, KubernetesQuery } from '../queries.js';
+import type { KubeClient } from './client.js';
+
+function sameType(a: ResourceType, b: ResourceType): boolean {
+  return a.group === b.group && a.version === b.version && a.plural === b.plural;
+}
+
+/** Whether a cache holds every object of `type` in `namespace` that also has `labels`. */
+function covers(cache: CacheView, type: ResourceType, namespace: string | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
+  const namespaceCovered = cache.namespace === undefined || cache.namespace === namespace;
+  const labelsCovered = Object.entries(cache.labels ?? {}).every(([key, value]) => labels?.[key] === value);
+  return sameType(cache.type, type) && namespaceCovered && labelsCovered;
+}
+
+/**
+ * Kubernetes reads for a controller that watches `scope`: served from an informer cache whenever one covers
+ * them (a get from an unfiltered cache, or from a filtered one when the get requires its labels; otherwise a
+ * filtered cache cannot tell "absent" from "filtered out", and a miss goes to the API).
+ */
+export function kubernetesQueries(kube: KubeClient, { caches, bursts }: QueryScope): QueryTable<KubernetesQuery> {
+  const fromBurst = ({ ref, onBurst }: GetQuery): KubeObject | undefined =>
+    onBurst?.watch === 'namespace' && ref.namespace !== undefined ? bursts?.get(ref.type, ref.namespace, ref.name, onBurst.fields) : undefined;
+  return {
+    'k8s.get': async (query) => {
+      const { ref, requireLabels } = query;
+      const labelled = (object: KubeObject | undefined): KubeObject | undefined => (object !== undefined && hasLabels(object, requireLabels) ? object : undefined);
+      const complete = caches.find((c) => covers(c, ref.type, ref.namespace, undefined));
+      if (complete !== undefined) return labelled(complete.get(ref.namespace, ref.name));
+      if (requireLabels !== undefined) {
+        const authoritative = caches.find((c) => covers(c, ref.type, ref.namespace, requireLabels));
+        return authoritative === undefined ? labelled(await kube.get(ref)) : labelled(authoritative.get(ref.namespace, ref.name));
+      }
+      const filtered = caches.find((c) => covers(c, ref.type, ref.namespace, query.expectLabels));
+      return filtered?.get(ref.namespace, ref.name) ?? fromBurst(query) ?? kube.get(ref);
+    },
+    'k8s.list': async (query) => {
+      const cache = caches.find((c) => covers(c, query.type, query.namespace, query.labels));
+      if (cache !== undefined) return cache.list(query.namespace).filter((object) => hasLabels(object, query.labels));
+      return (await kube.listAll(query.type, { namespace: query.namespace, labels: query.labels })).items;
+    },
+  };
+}
