@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import nock from 'nock';
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
@@ -11,7 +11,7 @@ import {
   type PasswordAuthRequest,
 } from '../../src/apis/keystone/io/client.js';
 import { TokenCache, type PasswordAuthenticator } from '../../src/apis/keystone/io/token-cache.js';
-import { keystoneClientPool } from '../../src/interpreter/handlers.js';
+import { keystoneClientPool } from '../../src/apis/keystone/io/runtime.js';
 import type { AvailabilityChange } from '../../src/interpreter/availability.js';
 import { sensitive } from '../../src/model/sensitive.js';
 import { keystoneFailure } from './keystone-failure.js';
@@ -37,11 +37,23 @@ const keystoneError = (code: number, title: string, message: string) => ({ error
 
 /** Clients of the running test, closed after it so that no probe of an endpoint it took down outlives it. */
 const clients: KeystoneClient[] = [];
+/** The pauses the running test's clients asked for between attempts; none is waited out. */
+const pauses: number[] = [];
 
 function client(options: Partial<KeystoneClientOptions> = {}): KeystoneClient {
-  const created = new KeystoneClient({ baseUrl: BASE_URL, ...options });
+  const sleep = (ms: number): Promise<void> => {
+    pauses.push(ms);
+    return Promise.resolve();
+  };
+  const created = new KeystoneClient({ baseUrl: BASE_URL, sleep, ...options });
   clients.push(created);
   return created;
+}
+
+/** Lets event-loop turns pass (nock answers on later turns) until `condition` holds; counts turns, not time. */
+async function turnsUntil(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 10_000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
+  expect(condition()).toBe(true);
 }
 
 
@@ -76,6 +88,7 @@ beforeAll(() => {
 });
 afterEach(() => {
   for (const used of clients.splice(0)) used.availability.close();
+  pauses.splice(0);
   nock.cleanAll();
 });
 afterAll(() => {
@@ -340,6 +353,7 @@ describe('listApplicationCredentials', () => {
 
     expect(calls).toBe(3);
     expect(credentials).toHaveLength(2);
+    expect(pauses).toEqual([200, 400]);
   });
 
   it('gives up after two retries, with the last status', async () => {
@@ -356,6 +370,7 @@ describe('listApplicationCredentials', () => {
       ['list_application_credentials', 500],
       ['list_application_credentials', 500],
     ]);
+    expect(pauses).toEqual([200, 400]);
     expect(error).toMatchObject({ code: 500, reason: 'ServerError', retryable: true });
     expect(error.message).toBe(`list application credentials of user ${USER_ID}: HTTP 500 Internal Server Error: boom`);
   });
@@ -432,48 +447,73 @@ describe('revokeApplicationCredential', () => {
 });
 
 describe('the endpoint limiter', () => {
-  /** Answers `count` list calls after 60 ms each, recording the highest number answered at the same time. */
-  function slowLists(count: number): { maxInFlight: () => number } {
-    let inFlight = 0;
-    let max = 0;
+  /** Holds list calls unanswered until released, counting those that arrived and those still held. */
+  function heldLists(count: number) {
+    const held: (() => void)[] = [];
+    let arrived = 0;
     nock(ORIGIN)
       .get(CREDENTIALS_PATH)
       .times(count)
       .reply((_uri, _body, callback) => {
-        inFlight++;
-        max = Math.max(max, inFlight);
-        setTimeout(() => {
-          inFlight--;
-          callback(null, [200, { application_credentials: [] }]);
-        }, 60);
+        arrived++;
+        held.push(() => { callback(null, [200, { application_credentials: [] }]); });
       });
-    return { maxInFlight: () => max };
+    return { arrived: () => arrived, inFlight: () => held.length, releaseAll: () => { for (const release of held.splice(0)) release(); } };
   }
 
-  it.each([1, 3])('keeps at most maxConcurrent = %d requests in flight', async (maxConcurrent) => {
-    const server = slowLists(4);
+  it.each([
+    [1, [1, 1, 1, 1]],
+    [3, [3, 1]],
+  ])('keeps at most maxConcurrent = %d requests in flight', async (maxConcurrent, rounds) => {
+    const server = heldLists(4);
+    const clock = new ManualClock();
     const seen: KeystoneRequestInfo[] = [];
-    const keystone = client({ limiter: { maxConcurrent }, observer: { onRequest: (info) => seen.push(info) } });
+    const keystone = client({ limiter: { maxConcurrent }, now: () => clock.now(), observer: { onRequest: (info) => seen.push(info) } });
 
-    await Promise.all(Array.from({ length: 4 }, () => keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID)));
+    const lists = Promise.all(Array.from({ length: 4 }, () => keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID)));
+    // Each round: the limiter lets `size` requests out and no more (while turns pass) until the server answers them, 60 ms later.
+    let arrived = 0;
+    for (const size of rounds) {
+      arrived += size;
+      await turnsUntil(() => server.arrived() === arrived);
+      for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(server.inFlight()).toBe(size);
+      clock.advance(60);
+      server.releaseAll();
+    }
+    await lists;
 
-    expect(server.maxInFlight()).toBe(maxConcurrent);
-    // The first went straight out; the last of four waited (4 - 1) / maxConcurrent rounds of about 60 ms each.
-    const waits = seen.map((info) => info.limiterWaitMs);
-    expect(Math.min(...waits)).toBeLessThan(40);
-    expect(Math.max(...waits)).toBeGreaterThanOrEqual(Math.floor(3 / maxConcurrent) * 50);
+    expect(seen.map((info) => info.durationMs)).toEqual([60, 60, 60, 60]);
+    // A request of round r waited r rounds of 60 ms in the limiter.
+    expect(seen.map((info) => info.limiterWaitMs)).toEqual(rounds.flatMap((size, round) => Array.from({ length: size }, () => round * 60)));
   });
 
   it('spaces request starts by minTimeMs', async () => {
-    nock(ORIGIN).get(CREDENTIALS_PATH).times(3).reply(200, { application_credentials: [] });
-    const seen: KeystoneRequestInfo[] = [];
-    const keystone = client({ limiter: { minTimeMs: 100 }, observer: { onRequest: (info) => seen.push(info) } });
+    // Fake timers drive the limiter's spacing; event-loop turns stay real, so the HTTP exchanges go on.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'], now: Date.parse('2026-01-01T00:00:00Z') });
+    try {
+      nock(ORIGIN).get(CREDENTIALS_PATH).times(3).reply(200, { application_credentials: [] });
+      // All three are queued at fake time 0, so each one's wait in the limiter is when it started.
+      const startedAt: number[] = [];
+      const keystone = client({ limiter: { minTimeMs: 100 }, observer: { onRequest: (info) => startedAt.push(info.limiterWaitMs) } });
+      /** Moves fake time 1 ms per event-loop turn (a timer set while timers run is due 1 ms later) until `condition` holds. */
+      const advanceUntil = async (condition: () => boolean): Promise<void> => {
+        for (let ms = 0; ms < 1_000 && !condition(); ms++) {
+          await jest.advanceTimersByTimeAsync(1);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        expect(condition()).toBe(true);
+      };
 
-    await Promise.all(Array.from({ length: 3 }, () => keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID)));
+      const lists = Promise.all(Array.from({ length: 3 }, () => keystone.listApplicationCredentials(sensitive(TOKEN), USER_ID)));
+      await advanceUntil(() => startedAt.length === 3);
+      await lists;
 
-    const waits = seen.map((info) => info.limiterWaitMs).sort((a, b) => a - b);
-    expect(waits[1]).toBeGreaterThanOrEqual(90);
-    expect(waits[2]).toBeGreaterThanOrEqual(190);
+      // In hundreds of fake ms: one start per 100 ms, give or take the few ms the limiter's own turns take.
+      expect(startedAt.map((ms) => Math.round(ms / 100))).toEqual([0, 1, 2]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 
@@ -588,12 +628,6 @@ describe('an endpoint that is down', () => {
     const keystone = client({ breaker: { clock }, observer: { onRequest: (info) => sent.push(info) }, ...options });
     keystone.availability.subscribe((change) => changes.push(change));
     return { clock, sent, changes, keystone, probes: () => sent.filter((info) => info.operation === 'probe').length };
-  }
-
-  /** Lets event-loop turns pass (nock answers on later turns) until `condition` holds; counts turns, not time. */
-  async function turnsUntil(condition: () => boolean): Promise<void> {
-    for (let turn = 0; turn < 10_000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
-    expect(condition()).toBe(true);
   }
 
   /** Version documents GET /v3 answers with, each once, recording whether a token came along. */

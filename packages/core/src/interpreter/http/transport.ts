@@ -232,7 +232,7 @@ export class HttpTransport {
 
   #statusError({ request, secrets }: Prepared, response: HttpResponse): KeywardError {
     const { status } = response;
-    const detail = quotable(this.#decodeError(response), secrets);
+    const detail = quotable(this.#detail(response), secrets);
     const retryAfterMs = RETRY_AFTER_STATUSES.has(status) ? parseRetryAfter(response.headers['retry-after'], this.#now()) : undefined;
     return new KeywardError({
       api: this.#api,
@@ -242,6 +242,15 @@ export class HttpTransport {
       retryable: isRetryableStatus(status),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
+  }
+
+  /** The decoder's reading of an error answer; a decoder that throws on a body it did not expect quotes nothing. */
+  #detail(response: HttpResponse): string {
+    try {
+      return this.#decodeError(response);
+    } catch {
+      return '';
+    }
   }
 
   #transportError(request: HttpRequest, error: unknown): KeywardError {
