@@ -3,3 +3,6 @@ export interface APIKeyConfig {
   /** Namespace of the enforcement Secrets, where Authorino looks (default "kuadrant"). */
   readonly enforcementNamespace: string;
 }
+
+/** Authorino's default namespace in a Kuadrant install. */
+export const defaultAPIKeyConfig: APIKeyConfig = { enforcementNamespace: 'kuadrant' };

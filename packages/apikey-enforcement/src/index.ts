@@ -10,3 +10,5 @@ export type { APIKeyConfig } from './config.js';
 export { apiKeyController } from './controller.js';
 export { apiKeyApis } from './vocabulary.js';
 export type { APIKeyAction } from './vocabulary.js';
+export { apiKeyModule } from './module.js';
+export { defaultAPIKeyConfig } from './config.js';

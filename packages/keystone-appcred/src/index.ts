@@ -14,3 +14,4 @@ export { defaultAppCredConfig } from './config.js';
 export { appCredApis } from './vocabulary.js';
 export type { AppCredAction } from './vocabulary.js';
 export type { AppCredConfig } from './config.js';
+export { appCredModule } from './module.js';

@@ -1,23 +1,27 @@
 import { Command, CommanderError } from 'commander';
 import type { ControllerName } from './controllers.js';
 import { commanderOptions, resolveOptions, type OptionSpecs } from './option-spec.js';
-import { planOptions, rbacOptions, runOptions, type LogFormat, type LogLevel, type PlanKind, type PlanOutput } from './options.js';
+import { moduleOptions, planOptions, rbacOptions, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
 import type { RbacInstall } from './rbac-manifests.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import type { BindAddress } from './values.js';
 
 export type { ControllerName } from './controllers.js';
-export type { LogFormat, LogLevel, PlanKind, PlanOutput } from './options.js';
+export type { LogFormat, LogLevel, PlanOutput } from './options.js';
 export type { RuntimeFacts } from './runtime-facts.js';
 export type { BindAddress } from './values.js';
 
-/** How to reach the cluster and Keystone, and which controllers' objects to handle: shared by run and plan. */
-export interface ConnectionConfig {
+/**
+ * The controller modules' settings, flat by configuration field (keystoneUrl, enforcementNamespace, ...): each
+ * module takes the fields its options name (see moduleConfig).
+ */
+export type ModuleSettings = Readonly<Record<string, unknown>>;
+
+/** How to reach the cluster, which controllers' objects to handle and their settings: shared by run and plan. */
+export interface ConnectionConfig extends ModuleSettings {
   readonly controllers: readonly ControllerName[];
   /** Undefined: in-cluster config in a pod, else ~/.kube/config (KubeConfig.loadFromDefault). */
   readonly kubeconfig: string | undefined;
-  readonly keystoneUrl: string | undefined;
-  readonly enforcementNamespace: string;
 }
 
 /** Everything `keyward run` needs; frozen. */
@@ -32,13 +36,11 @@ export interface OperatorConfig extends ConnectionConfig {
   readonly maxRetryDelay: number;
   /** On SIGTERM, how long steps in flight may take before the process exits anyway, in milliseconds. */
   readonly shutdownTimeout: number;
-  readonly revokeOnDelete: boolean;
   readonly log: { readonly level: LogLevel; readonly format: LogFormat };
 }
 
 /** Everything `keyward plan` needs; frozen. */
 export interface PlanConfig extends ConnectionConfig {
-  readonly kinds: readonly PlanKind[];
   readonly namespace: string | undefined;
   readonly name: string | undefined;
   readonly filename: string | undefined;
@@ -80,9 +82,9 @@ export function parsePlanConfig(argv: readonly string[], env: Environment, facts
 
 /** The configuration of a `run` command that commander has parsed. */
 export function runConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<OperatorConfig> {
-  const resolved = resolveOptions(runOptions, command.opts(), env, facts);
+  const resolved = withSettings(resolveOptions(runOptions, command.opts(), env, facts), command, env, facts);
   if (!resolved.ok) return resolved;
-  const { leaderElect, leaseName, leaseNamespace, logLevel, logFormat, ...rest } = resolved.values;
+  const { leaderElect, leaseName, leaseNamespace, logLevel, logFormat, ...rest } = resolved.config;
   return {
     ok: true,
     config: deepFreeze({
@@ -95,19 +97,29 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
 
 /** The configuration of a `plan` command that commander has parsed. */
 export function planConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<PlanConfig> {
-  const resolved = resolveOptions(planOptions, command.opts(), env, facts);
-  return resolved.ok ? { ok: true, config: deepFreeze({ ...resolved.values }) } : resolved;
+  return withSettings(resolveOptions(planOptions, command.opts(), env, facts), command, env, facts);
 }
 
 /** The install of a `rbac` command that commander has parsed. */
 export function rbacConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<RbacInstall> {
-  const resolved = resolveOptions(rbacOptions, command.opts(), env, facts);
-  return resolved.ok ? { ok: true, config: deepFreeze({ ...resolved.values }) } : resolved;
+  return withSettings(resolveOptions(rbacOptions, command.opts(), env, facts), command, env, facts);
+}
+
+/** A command's own values with the controller modules' settings beside them; frozen. */
+function withSettings<V extends object>(
+  resolved: { readonly ok: true; readonly values: V } | { readonly ok: false; readonly error: string },
+  command: Command,
+  env: Environment,
+  facts: RuntimeFacts,
+): ConfigResult<V & ModuleSettings> {
+  if (!resolved.ok) return resolved;
+  const settings = resolveOptions(moduleOptions, command.opts(), env, facts);
+  return settings.ok ? { ok: true, config: deepFreeze({ ...settings.values, ...resolved.values }) } : settings;
 }
 
 function commandWith(name: string, description: string, specs: OptionSpecs): Command {
   const command = new Command(name).description(description).showHelpAfterError(`run 'keyward ${name} --help' for usage`);
-  for (const option of Object.values(specs).flatMap(commanderOptions)) command.addOption(option);
+  for (const option of Object.values({ ...specs, ...moduleOptions }).flatMap(commanderOptions)) command.addOption(option);
   return command;
 }
 

@@ -1,12 +1,11 @@
 import { stringify } from 'yaml';
-import { apiKeyCrd } from '@keyward/apikey-enforcement';
-import { appCredCrd } from '@keyward/keystone-appcred';
+import { MODULES } from './controllers.js';
 
 /**
  * The CRDs the operator serves, from the definitions its controllers validate with (deploy/crds is
  * generated from the same ones). KeystoneAPI is not among them: that CRD belongs to the Keystone operator.
  */
-export const OPERATOR_CRDS = [appCredCrd, apiKeyCrd] as const;
+export const OPERATOR_CRDS: readonly object[] = MODULES.flatMap((module) => module.crds);
 
 /**
  * Every CRD as one multi-document YAML stream, for `keyward crds | kubectl apply -f -`: the documents of

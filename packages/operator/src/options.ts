@@ -1,17 +1,15 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
-import { formatDuration } from '@keyward/core';
-import { CONTROLLER_NAMES, type ControllerName } from './controllers.js';
+import { formatDuration, type ConfigOption } from '@keyward/core';
+import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import {
   parseBindAddress,
   parseBoolean,
-  parseChoiceList,
   parseConcurrency,
   parseControllers,
   parseDns1123Label,
   parseDns1123Subdomain,
   parseDurationWithin,
-  parseHttpUrl,
   parseNamespaces,
   parseOneOf,
   parseString,
@@ -25,8 +23,6 @@ export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['json', 'text'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
-export const PLAN_KINDS = ['appcred', 'apikey'] as const;
-export type PlanKind = (typeof PLAN_KINDS)[number];
 export const PLAN_OUTPUTS = ['text', 'json'] as const;
 export type PlanOutput = (typeof PLAN_OUTPUTS)[number];
 
@@ -35,7 +31,6 @@ export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 5 * 60_000;
 /** Below Kubernetes' default grace period of 30 s, so the process exits on its own before it is killed. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
-export const DEFAULT_ENFORCEMENT_NAMESPACE = 'kuadrant';
 export const DEFAULT_LEASE_NAME = 'keyward-leader';
 /** Where deploy/base puts the operator, its ServiceAccount and its Lease. */
 export const DEFAULT_OPERATOR_NAMESPACE = 'keyward-system';
@@ -63,7 +58,19 @@ function durationOption(flags: string, env: string, description: string, fallbac
   return { flags, env, description, defaultText: formatDuration(fallbackMs), parse: parseDurationWithin(bounds.minMs, bounds.maxMs), fallback: () => fallbackMs };
 }
 
-/** What both `run` and `plan` need to reach the cluster, Keystone and the enforcement namespace. */
+/**
+ * The options of the controller modules, which set fields of their configurations (a field two modules share
+ * is one option). Every command takes them: run and plan configure the controllers with them, rbac places
+ * the roles they name namespaces for.
+ */
+export const moduleOptions: OptionSpecs = Object.fromEntries(
+  MODULES.flatMap((module) => Object.entries(module.options as Readonly<Record<string, ConfigOption<unknown>>>).map(([key, option]): [string, OptionSpec<unknown>] => {
+    const fallback = (module.defaultConfig as Readonly<Record<string, unknown>>)[key];
+    return [key, { ...option, fallback: () => fallback }];
+  })),
+);
+
+/** What `run` and `plan` both need: which controllers, and how to reach the cluster. */
 export const connectionOptions = {
   controllers: {
     flags: '--controllers <list>',
@@ -80,22 +87,6 @@ export const connectionOptions = {
     defaultText: 'in-cluster config in a pod, else ~/.kube/config',
     parse: optional(parseString),
     fallback: absent,
-  },
-  keystoneUrl: {
-    flags: '--keystone-url <url>',
-    env: 'KEYWARD_KEYSTONE_URL',
-    description: "Keystone URL to use instead of each namespace's KeystoneAPI endpoint",
-    defaultText: 'none',
-    parse: optional(parseHttpUrl),
-    fallback: absent,
-  },
-  enforcementNamespace: {
-    flags: '--enforcement-namespace <namespace>',
-    env: 'KEYWARD_ENFORCEMENT_NAMESPACE',
-    description: 'namespace of the enforcement Secrets Authorino reads',
-    defaultText: DEFAULT_ENFORCEMENT_NAMESPACE,
-    parse: parseDns1123Label,
-    fallback: () => DEFAULT_ENFORCEMENT_NAMESPACE,
   },
 } as const satisfies OptionSpecs;
 
@@ -169,10 +160,6 @@ export const runOptions = {
     DEFAULT_SHUTDOWN_TIMEOUT_MS,
     { minMs: 1_000, maxMs: 10 * 60_000 },
   ),
-  revokeOnDelete: booleanOption('--revoke-on-delete', 'KEYWARD_REVOKE_ON_DELETE', 'revoke the Keystone credentials of a deleted KeystoneApplicationCredential', false, {
-    flags: '--no-revoke-on-delete',
-    description: 'keep the credentials of a deleted KeystoneApplicationCredential',
-  }),
   logLevel: {
     flags: '--log-level <level>',
     env: 'KEYWARD_LOG_LEVEL',
@@ -192,14 +179,6 @@ export const runOptions = {
 } as const satisfies OptionSpecs;
 
 export const planOptions = {
-  kinds: {
-    flags: '--kind <kind>',
-    description: `kinds to plan, repeatable or comma-separated: ${PLAN_KINDS.join(', ')}`,
-    defaultText: 'all',
-    repeatable: true,
-    parse: parseChoiceList(PLAN_KINDS, 'kind'),
-    fallback: (): readonly PlanKind[] => PLAN_KINDS,
-  },
   namespace: {
     flags: '-n, --namespace <namespace>',
     description: 'plan only objects in this namespace',
@@ -239,7 +218,6 @@ export const rbacOptions = {
     ...runOptions.namespaces,
     description: 'namespaces the operator watches, comma-separated: a Role in each instead of ClusterRoles',
   },
-  enforcementNamespace: connectionOptions.enforcementNamespace,
   operatorNamespace: {
     flags: '--operator-namespace <namespace>',
     description: "the operator's namespace: its ServiceAccount and leader election Lease",

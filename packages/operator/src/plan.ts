@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { parseAllDocuments } from 'yaml';
-import { isLeft } from 'fp-ts/lib/Either.js';
-import { changesAnything, renderPlanJson, renderPlanText, type ControllerDefinition, type KubeObject, type Plan, type Queries, type ResourceType } from '@keyward/core';
-import { QueryRunner } from '@keyward/core/runtime';
-import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
-import { apiKeyController } from '@keyward/apikey-enforcement';
-import type { PlanConfig, PlanKind } from './config.js';
+import { changesAnything, renderPlanJson, renderPlanText, type AnyAction, type AnyQuery, type KubeObject, type Plan } from '@keyward/core';
+import type { ApiSet } from '@keyward/core/interpreter';
+import { clusterTarget } from '@keyward/core/runtime';
+import { reconcileOnce } from '@keyward/core/testing';
+import type { PlanConfig } from './config.js';
+import { moduleConfig, moduleNamed, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { wire, type Wiring } from './wiring.js';
 
 /** What `keyward plan` says about one object. */
 interface ObjectPlan {
+  readonly module: ErasedModule;
   readonly kind: string;
   readonly namespace: string | undefined;
   readonly name: string;
@@ -19,42 +19,26 @@ interface ObjectPlan {
   readonly invalid?: string;
 }
 
-/** One kind `keyward plan` can check: how to find its objects and what its controller would do with one. */
-interface Planner {
-  readonly type: ResourceType;
-  planFor(object: KubeObject, queries: QueryRunner): Promise<ObjectPlan>;
-}
-
-function planner<P extends KubeObject, Q extends Queries, C>(definition: ControllerDefinition<P, Q, C>, config: C): Planner {
-  return {
-    type: definition.primary.type,
-    async planFor(object, queries) {
-      const base = { kind: definition.primary.type.kind, namespace: object.metadata.namespace, name: object.metadata.name };
-      const decoded = definition.primary.decode(object);
-      if (isLeft(decoded)) return { ...base, invalid: decoded.left.message };
-      const observed = await queries.run(definition.observe(decoded.right, config));
-      return { ...base, plan: definition.reconcile({ primary: decoded.right, observed, now: new Date(), config, entropy: randomBytes(32) }) };
-    },
-  };
-}
-
-function planners(config: PlanConfig): Record<PlanKind, Planner> {
-  return {
-    appcred: planner(appCredController, { ...defaultAppCredConfig, keystoneUrl: config.keystoneUrl }),
-    apikey: planner(apiKeyController, { enforcementNamespace: config.enforcementNamespace }),
-  };
-}
-
 /** The objects to check: those in a manifest file, or those on the cluster selected by namespace and name. */
-async function objectsOf(wiring: Wiring, planner: Planner, config: PlanConfig): Promise<KubeObject[]> {
+async function objectsOf(wiring: Wiring, module: ErasedModule, config: PlanConfig): Promise<KubeObject[]> {
+  const type = module.definition.primary.type;
   if (config.filename !== undefined) {
     const docs = parseAllDocuments(readFileSync(config.filename, 'utf8')).map((doc) => doc.toJS() as KubeObject | null);
-    const wanted = docs.filter((doc): doc is KubeObject => doc?.kind === planner.type.kind);
+    const wanted = docs.filter((doc): doc is KubeObject => doc?.kind === type.kind);
     // Plan against what the cluster has for them (status included), falling back to the manifest for new ones.
-    return Promise.all(wanted.map(async (doc) => (await wiring.kube.get({ type: planner.type, namespace: doc.metadata.namespace, name: doc.metadata.name })) ?? doc));
+    return Promise.all(wanted.map(async (doc) => (await wiring.kube.get({ type, namespace: doc.metadata.namespace, name: doc.metadata.name })) ?? doc));
   }
-  const { items } = await wiring.kube.listAll(planner.type, { namespace: config.namespace });
+  const { items } = await wiring.kube.listAll(type, { namespace: config.namespace });
   return items.filter((object) => config.name === undefined || object.metadata.name === config.name);
+}
+
+/** What the module's controller would do with `object`: the same decision the runtime makes, nothing run. */
+async function planFor(module: ErasedModule, object: KubeObject, apis: ApiSet<AnyAction, AnyQuery>, wiring: Wiring, config: PlanConfig): Promise<ObjectPlan> {
+  const base = { module, kind: module.definition.primary.type.kind, namespace: object.metadata.namespace, name: object.metadata.name };
+  const { decision } = await reconcileOnce(module.definition, clusterTarget(wiring.kube, apis), object, { config: moduleConfig(module, config), dryRun: true });
+  if (decision.kind === 'invalid') return { ...base, invalid: decision.failure.message };
+  if (decision.kind === 'unreadable') throw decision.error;
+  return { ...base, plan: decision.plan };
 }
 
 function renderText(plans: readonly ObjectPlan[]): string {
@@ -63,38 +47,48 @@ function renderText(plans: readonly ObjectPlan[]): string {
     .map((p) => {
       const title = `${p.kind} ${p.namespace === undefined ? '' : `${p.namespace}/`}${p.name}`;
       if (p.invalid !== undefined) return `${title}\n  invalid spec: ${p.invalid}`;
-      return renderPlanText(p.plan ?? { steps: [] }, title).split('\n').join('\n  ').replace(/^ {2}/, '');
+      return renderPlanText(p.plan ?? { steps: [] }, p.module.definition.apis, title).split('\n').join('\n  ').replace(/^ {2}/, '');
     })
     .join('\n\n');
 }
 
+function renderJson(plans: readonly ObjectPlan[]): string {
+  return JSON.stringify(
+    plans.map((p) => ({
+      kind: p.kind,
+      namespace: p.namespace,
+      name: p.name,
+      ...(p.invalid === undefined ? { plan: renderPlanJson(p.plan ?? { steps: [] }, p.module.definition.apis) } : { invalid: p.invalid }),
+    })),
+    null,
+    2,
+  );
+}
+
 /**
- * A dry run against the live cluster: for every selected object, what the controller would do and why.
- * It only reads (queries through the API, no action is interpreted), so it changes nothing anywhere.
- * Resolves to EXIT_CODES.changes with --exit-code when anything would change, else EXIT_CODES.ok.
+ * A dry run against the live cluster: for every object of the selected controllers, what the controller
+ * would do and why. It only reads (queries through the API, no action is interpreted), so it changes nothing
+ * anywhere. Resolves to EXIT_CODES.changes with --exit-code when anything would change, else EXIT_CODES.ok.
  */
 export async function planCommand(config: PlanConfig, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
   const wiring = wire(config);
   try {
-    const queries = new QueryRunner({ kube: wiring.kube, caches: [], ...wiring.keystone });
-    const available = planners(config);
+    // The types were checked where the modules are listed (coveredModules).
+    const apis = wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>;
     const plans: ObjectPlan[] = [];
-    for (const kind of config.kinds) {
-      const planner = available[kind];
-      const objects = await objectsOf(wiring, planner, config);
+    for (const module of config.controllers.map(moduleNamed)) {
+      const objects = await objectsOf(wiring, module, config);
+      const progress = objects.length > 20 && config.output === 'text';
       for (const [index, object] of objects.entries()) {
-        if (objects.length > 20 && config.output === 'text') process.stderr.write(`\rchecking ${planner.type.kind} ${String(index + 1)}/${String(objects.length)}`);
-        plans.push(await planner.planFor(object, queries));
+        if (progress) process.stderr.write(`\rchecking ${module.definition.primary.type.kind} ${String(index + 1)}/${String(objects.length)}`);
+        plans.push(await planFor(module, object, apis, wiring, config));
       }
-      if (objects.length > 20 && config.output === 'text') process.stderr.write('\n');
+      if (progress) process.stderr.write('\n');
     }
-    const output = config.output === 'json'
-      ? JSON.stringify(plans.map((p) => ({ kind: p.kind, namespace: p.namespace, name: p.name, ...(p.invalid === undefined ? { plan: renderPlanJson(p.plan ?? { steps: [] }) } : { invalid: p.invalid }) })), null, 2)
-      : renderText(plans);
-    write(`${output}\n`);
+    write(`${config.output === 'json' ? renderJson(plans) : renderText(plans)}\n`);
     const changes = plans.some((p) => p.plan !== undefined && changesAnything(p.plan));
     return config.exitCode && changes ? EXIT_CODES.changes : EXIT_CODES.ok;
   } finally {
-    wiring.kube.close();
+    wiring.close();
   }
 }

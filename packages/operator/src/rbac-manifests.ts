@@ -1,15 +1,15 @@
 import { stringify } from 'yaml';
+import type { ModuleSettings } from './config.js';
 import type { ControllerName } from './controllers.js';
 import { RBAC_RULES, rbacObjectName, type RbacComponent, type RuleScope } from './rbac.js';
 
 /** What the operator's roles depend on: what it runs, what it watches, where it lives. */
-export interface RbacInstall {
+export interface RbacInstall extends ModuleSettings {
   readonly controllers: readonly ControllerName[];
   /** The namespaces it watches: 'all' gives ClusterRoles, a list gives a Role in each of them instead. */
   readonly namespaces: readonly string[] | 'all';
   /** Where its ServiceAccount and leader election Lease are. */
   readonly operatorNamespace: string;
-  readonly enforcementNamespace: string;
   readonly serviceAccount: string;
 }
 
@@ -48,7 +48,7 @@ const LABELS = { 'app.kubernetes.io/name': 'keyward' };
 /** The namespaces a rule lands in; undefined stands for cluster-wide. */
 function placesOf(scope: RuleScope, install: RbacInstall): readonly (string | undefined)[] {
   if (scope === 'watched') return install.namespaces === 'all' ? [undefined] : install.namespaces;
-  return [scope.namespace === 'operator' ? install.operatorNamespace : install.enforcementNamespace];
+  return [scope.namespace === 'operator' ? install.operatorNamespace : scope.of(install)];
 }
 
 /** A role of a component in one place (a namespace, or the cluster) and its binding to the ServiceAccount. */
@@ -76,7 +76,7 @@ export function rbacManifests(install: RbacInstall): RbacObject[] {
   const components: readonly RbacComponent[] = ['runtime', ...install.controllers];
   return components.flatMap((component) => {
     const rulesByPlace = new Map<string | undefined, PolicyRule[]>();
-    for (const { apiGroups, resources, verbs, scope } of RBAC_RULES[component]) {
+    for (const { apiGroups, resources, verbs, scope } of RBAC_RULES[component] ?? []) {
       for (const place of placesOf(scope, install)) rulesByPlace.set(place, [...(rulesByPlace.get(place) ?? []), { apiGroups, resources, verbs }]);
     }
     return [...rulesByPlace].flatMap(([namespace, rules]) => roleAndBinding(component, namespace, rules, install));

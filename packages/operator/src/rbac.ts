@@ -1,4 +1,6 @@
-import type { ControllerName } from './controllers.js';
+import type { RbacRule as ModuleRbacRule } from '@keyward/core';
+import type { ModuleSettings } from './config.js';
+import { MODULES, moduleConfig, type ControllerName, type ErasedModule } from './controllers.js';
 
 /**
  * The operator's permissions, least privilege, as data: every verb is one the code uses (the Kubernetes handlers
@@ -8,14 +10,15 @@ import type { ControllerName } from './controllers.js';
  * server.
  */
 
-/** The shared runtime (leader election, events) or one controller: each gets its own roles. */
-export type RbacComponent = 'runtime' | ControllerName;
+/** The shared runtime (leader election, events) or a controller by name: each gets its own roles. */
+export type RbacComponent = ControllerName;
 
 /**
  * Where a rule applies: the namespaces the operator watches (all of them: a ClusterRole; a list, as with
- * `--namespaces`: a Role in each), its own namespace (the leader Lease), or the enforcement namespace.
+ * `--namespaces`: a Role in each), its own namespace (the leader Lease), or a namespace a controller's
+ * configuration names (the enforcement namespace).
  */
-export type RuleScope = 'watched' | { readonly namespace: 'operator' | 'enforcement' };
+export type RuleScope = 'watched' | { readonly namespace: 'operator' } | { readonly namespace: 'configured'; readonly of: (settings: ModuleSettings) => string };
 
 export interface RbacRule {
   readonly apiGroups: readonly string[];
@@ -25,36 +28,28 @@ export interface RbacRule {
   readonly scope: RuleScope;
 }
 
-const operatorNamespace = { namespace: 'operator' } as const;
-const enforcementNamespace = { namespace: 'enforcement' } as const;
+/** A module's rule with its scope read against the operator's settings. */
+function operatorRule(module: ErasedModule, rule: ModuleRbacRule<unknown>): RbacRule {
+  const { scope } = rule;
+  return {
+    apiGroups: rule.apiGroups,
+    resources: rule.resources,
+    verbs: rule.verbs,
+    scope: scope === 'watched' ? 'watched' : scope === 'operator' ? { namespace: 'operator' } : { namespace: 'configured', of: (settings) => scope.namespace(moduleConfig(module, settings)) },
+  };
+}
 
 export const RBAC_RULES: Readonly<Record<RbacComponent, readonly RbacRule[]>> = {
   runtime: [
     // Leader election happens in the operator's own namespace.
-    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'], scope: operatorNamespace },
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'], scope: { namespace: 'operator' } },
     // Events go to the namespaces of the objects they are about; each is a new Event, never a patched series.
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'], scope: 'watched' },
   ],
-  'keystone-appcred': [
-    // patch: finalizers. Status is a merge patch of the status subresource; nothing is ever replaced (PUT).
-    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials'], verbs: ['get', 'list', 'watch', 'patch'], scope: 'watched' },
-    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials/status'], verbs: ['patch'], scope: 'watched' },
-    { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapis'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
-    // The credential Secrets live next to their CRs; patch: their labels and protection finalizer.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'], scope: 'watched' },
-  ],
-  'apikey-enforcement': [
-    { apiGroups: ['devportal.kuadrant.io'], resources: ['apikeys'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
-    { apiGroups: ['devportal.kuadrant.io'], resources: ['apikeys/status'], verbs: ['patch'], scope: 'watched' },
-    // Reads the consumers' key Secrets next to their APIKeys.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
-    // Watches its enforcement Secrets where Authorino looks (and sweeps orphans there); creates and deletes them,
-    // never changes one in place.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'delete'], scope: enforcementNamespace },
-  ],
+  ...Object.fromEntries(MODULES.map((module) => [module.definition.name, module.rbac.map((rule) => operatorRule(module, rule))])),
 };
 
-export const RBAC_COMPONENTS = Object.keys(RBAC_RULES) as RbacComponent[];
+export const RBAC_COMPONENTS: readonly RbacComponent[] = Object.keys(RBAC_RULES);
 
 /** Name of the ClusterRole, Role and bindings of a component. */
 export function rbacObjectName(component: RbacComponent): string {

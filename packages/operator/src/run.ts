@@ -1,5 +1,7 @@
 import { Manager, createLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
+import { moduleNamed } from './controllers.js';
+import { DEFAULT_CONCURRENCY } from './options.js';
 import { buildController, wire } from './wiring.js';
 import type { BindAddress } from './values.js';
 
@@ -30,15 +32,13 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
     onLeadership: (leading) => { wiring.metrics.leader.set(leading ? 1 : 0); },
     onLostLeadership: () => { process.exit(1); },
     runnables: () =>
-      config.controllers.flatMap((name) =>
+      config.controllers.map(moduleNamed).flatMap((module) =>
         namespaces.map((namespace) =>
-          buildController(name, wiring, {
+          buildController(module, wiring, {
             namespace,
-            concurrency: config.concurrency[name],
-            keystoneUrl: config.keystoneUrl,
-            revokeOnDelete: config.revokeOnDelete,
+            concurrency: config.concurrency[module.definition.name] ?? DEFAULT_CONCURRENCY,
             maxRetryDelayMs: config.maxRetryDelay,
-            enforcementNamespace: config.enforcementNamespace,
+            settings: config,
             logger,
           }),
         ),
@@ -54,6 +54,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
         process.exit(1);
       }, config.shutdownTimeout);
       void manager.stop().then(() => {
+        wiring.apis.close();
         clearTimeout(deadline);
         resolve();
       });

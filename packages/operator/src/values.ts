@@ -1,43 +1,13 @@
-import { formatDuration, isDns1123Label, isDns1123Subdomain, parseDuration } from '@keyward/core';
+import { accept, commaList, formatDuration, isDns1123Label, parseDuration, reject, type Parsed } from '@keyward/core';
+
+export { accept, commaList, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parseOneOf, parseString, reject } from '@keyward/core';
+export type { Parsed } from '@keyward/core';
 import { CONTROLLER_NAMES, isControllerName, type ControllerName } from './controllers.js';
-
-/**
- * Parsers for option values. A failure is a phrase that completes `"<value>" ...`, so every error reads
- * `invalid --flag (ENV): "<value>" <problem>`.
- */
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
-
-export function accept<T>(value: T): Parsed<T> {
-  return { ok: true, value };
-}
-
-export function reject(problem: string): Parsed<never> {
-  return { ok: false, problem };
-}
 
 /** A listening address; `host` undefined means every interface. */
 export interface BindAddress {
   readonly host: string | undefined;
   readonly port: number;
-}
-
-/** Items of a comma-separated list, trimmed, without empty ones. */
-export function commaList(raw: string): string[] {
-  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
-}
-
-export function parseString(raw: string): Parsed<string> {
-  return accept(raw);
-}
-
-export function parseBoolean(raw: string): Parsed<boolean> {
-  if (raw === 'true') return accept(true);
-  if (raw === 'false') return accept(false);
-  return reject('is not true or false');
-}
-
-export function parseOneOf<T extends string>(choices: readonly T[]): (raw: string) => Parsed<T> {
-  return (raw) => ((choices as readonly string[]).includes(raw) ? accept(raw as T) : reject(`is not one of ${choices.join(', ')}`));
 }
 
 /** A list of `choices`, deduplicated and in the order of `choices`; at least one. */
@@ -95,7 +65,7 @@ export function parseConcurrency(defaultValue: number): (raw: string) => Parsed<
 
 /** A value for each controller. */
 export function perController<T>(value: (name: ControllerName) => T): Readonly<Record<ControllerName, T>> {
-  return Object.fromEntries(CONTROLLER_NAMES.map((name) => [name, value(name)])) as Record<ControllerName, T>;
+  return Object.fromEntries(CONTROLLER_NAMES.map((name) => [name, value(name)]));
 }
 
 /** Namespaces to watch: a comma list of DNS-1123 labels; empty means every namespace. */
@@ -104,24 +74,6 @@ export function parseNamespaces(raw: string): Parsed<readonly string[] | 'all'> 
   const bad = items.find((item) => !isDns1123Label(item));
   if (bad !== undefined) return reject(`has "${bad}", which is not a namespace name (a DNS-1123 label)`);
   return accept(items.length === 0 ? 'all' : items);
-}
-
-export function parseDns1123Label(raw: string): Parsed<string> {
-  return isDns1123Label(raw) ? accept(raw) : reject('is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
-}
-
-export function parseDns1123Subdomain(raw: string): Parsed<string> {
-  return isDns1123Subdomain(raw) ? accept(raw) : reject('is not a DNS-1123 subdomain (an object name)');
-}
-
-export function parseHttpUrl(raw: string): Parsed<string> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return reject('is not an http(s) URL');
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? accept(raw) : reject('is not an http(s) URL');
 }
 
 /** `[host]:port` (host may be an IPv6 address in brackets), or "0" to disable the listener. */

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, TokenCache, keystoneClientPool, standardHandlers, type Handlers, type KeystoneClientPool } from '@keyward/core/interpreter';
+import type { AnyAction, AnyQuery } from '@keyward/core';
+import { KubeClient, type ApiSet } from '@keyward/core/interpreter';
 import {
   Controller,
   RuntimeMetrics,
@@ -13,10 +14,9 @@ import {
   type RuntimeLogger,
   type Runnable,
 } from '@keyward/core/runtime';
-import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
-import { apiKeyController } from '@keyward/apikey-enforcement';
-import type { ConnectionConfig } from './config.js';
-import type { ControllerName } from './controllers.js';
+import { operatorApis, type OperatorApis } from './apis.js';
+import type { ConnectionConfig, ModuleSettings } from './config.js';
+import { moduleConfig, type ErasedModule } from './controllers.js';
 
 /** The kubeconfig: the --kubeconfig file, else the usual places (KUBECONFIG, ~/.kube/config, in-cluster). */
 export function loadKubeConfig(path: string | undefined): KubeConfig {
@@ -31,61 +31,60 @@ export function instanceIdentity(): string {
   return `${hostname()}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Everything the controllers share: one Kubernetes client, Keystone clients, tokens, handlers and metrics. */
+/** Everything the controllers share: one Kubernetes client, the API modules (Keystone clients, tokens) and metrics. */
 export interface Wiring {
   readonly kube: KubeClient;
-  readonly handlers: Handlers;
-  readonly keystone: { readonly keystoneClientFor: KeystoneClientPool; readonly tokens: TokenCache };
+  readonly apis: OperatorApis;
   readonly metrics: RuntimeMetrics;
   readonly identity: string;
+  /** Stops the API modules' background work and closes the Kubernetes client. */
+  close(): void;
 }
 
-/** `logger`, when given, is told when a Keystone endpoint goes down and when it answers again. */
-export function wire(config: ConnectionConfig, logger?: RuntimeLogger): Wiring {
+/** `logger`, when given, is told when an endpoint of an API goes down and when it answers again. */
+export function wire(config: Pick<ConnectionConfig, 'kubeconfig'>, logger?: RuntimeLogger): Wiring {
   const metrics = new RuntimeMetrics();
   const kube = new KubeClient(loadKubeConfig(config.kubeconfig), { onRequest: kubeRequestMetrics(metrics) });
-  const keystoneClientFor = keystoneClientPool({ observer: keystoneRequestMetrics(metrics) });
-  keystoneClientFor.subscribe(endpointAvailabilityMetrics(metrics));
-  if (logger !== undefined) keystoneClientFor.subscribe(endpointAvailabilityLog(logger));
-  const keystone = { keystoneClientFor, tokens: new TokenCache() };
   const identity = instanceIdentity();
-  const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/operator', reportingInstance: identity });
-  return { kube, handlers, keystone, metrics, identity };
+  const apis = operatorApis({ kube, identity, keystone: { observer: keystoneRequestMetrics(metrics) } });
+  apis.availability.subscribe(endpointAvailabilityMetrics(metrics));
+  if (logger !== undefined) apis.availability.subscribe(endpointAvailabilityLog(logger));
+  return {
+    kube,
+    apis,
+    metrics,
+    identity,
+    close: () => {
+      apis.close();
+      kube.close();
+    },
+  };
 }
 
 export interface ControllerSettings {
   readonly namespace: string | undefined;
   readonly concurrency: number;
-  readonly keystoneUrl: string | undefined;
-  readonly revokeOnDelete: boolean;
   readonly maxRetryDelayMs: number;
-  readonly enforcementNamespace: string;
+  /** The operator's settings; each module takes its own fields (see moduleConfig). */
+  readonly settings: ModuleSettings;
   readonly logger: RuntimeLogger;
 }
 
-/** One controller of the given name, wired to the shared clients and metrics. */
-export function buildController(name: ControllerName, wiring: Wiring, settings: ControllerSettings): Runnable & { queueDepth(): number } {
-  const common = {
+/** The controller of a module, wired to the shared clients and metrics. */
+export function buildController(module: ErasedModule, wiring: Wiring, settings: ControllerSettings): Runnable & { queueDepth(): number } {
+  const name = module.definition.name;
+  let depth = (): number => 0;
+  const controller = new Controller(module.definition, {
     kube: wiring.kube,
-    handlers: wiring.handlers,
-    keystone: wiring.keystone,
+    // The types were checked where the modules are listed (coveredModules).
+    apis: wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>,
+    config: moduleConfig(module, settings.settings),
     namespace: settings.namespace,
     concurrency: settings.concurrency,
     backoff: { maxMs: settings.maxRetryDelayMs },
-    // A Keystone endpoint that answers again retries at once what waited for it.
-    recoveries: wiring.keystone.keystoneClientFor,
     logger: settings.logger,
-  };
-  let depth = (): number => 0;
-  const observer = controllerMetrics(wiring.metrics, name, () => depth());
-  const controller =
-    name === 'keystone-appcred'
-      ? new Controller(appCredController, {
-          ...common,
-          observer,
-          config: { ...defaultAppCredConfig, keystoneUrl: settings.keystoneUrl, revokeOnDelete: settings.revokeOnDelete },
-        })
-      : new Controller(apiKeyController, { ...common, observer, config: { enforcementNamespace: settings.enforcementNamespace } });
+    observer: controllerMetrics(wiring.metrics, name, () => depth()),
+  });
   depth = () => controller.queueState().depth;
   return { name: controller.name, start: () => controller.start(), stop: () => controller.stop(), queueDepth: depth };
 }

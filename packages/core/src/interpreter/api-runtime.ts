@@ -62,7 +62,7 @@ export function apiSet<const R extends readonly AnyApiRuntime[]>(...runtimes: R)
   for (const runtime of runtimes) runtime.availability?.subscribe((change) => { changes.emit(change); });
   // The tables are checked complete per module by ApiRuntime; merged, they cover the union of the modules.
   return {
-    vocabulary: vocabulary(...runtimes.map((runtime) => runtime.api)) as Vocabulary<A, Q>,
+    vocabulary: vocabulary(...runtimes.map((runtime) => runtime.api)),
     handlers: mergeTables(runtimes.map((runtime) => runtime.handlers), 'handle') as HandlerTable<A>,
     queries: (scope) => mergeTables(runtimes.map((runtime) => runtime.queries(scope)), 'answer') as QueryTable<Q>,
     availability: changes,

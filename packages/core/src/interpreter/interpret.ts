@@ -37,7 +37,8 @@ export function toKeywardError(error: unknown): KeywardError {
 }
 
 function errorFields(error: KeywardError): KeywardErrorFields {
-  return { api: error.api, code: error.code, reason: error.reason, message: error.message, retryable: error.retryable };
+  const { api, code, reason, message, retryable, retryAfterMs } = error;
+  return { api, code, reason, message, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
 class Outputs implements HandlerContext {

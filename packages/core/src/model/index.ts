@@ -5,3 +5,4 @@ export * from './refs.js';
 export * from './sensitive.js';
 export * from './codec.js';
 export * from './text.js';
+export * from './option-values.js';

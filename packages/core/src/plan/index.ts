@@ -14,3 +14,4 @@ export * from './reconcile-once.js';
 export * from '../apis/kubernetes/index.js';
 export * from '../apis/keystone/index.js';
 export * from '../apis/control/index.js';
+export * from './controller-module.js';

@@ -13,6 +13,6 @@ export type { BurstWatchOptions, BurstWatchReporter } from './burst-watches.js';
 export type { InformerEvent, InformerOptions } from './informer.js';
 export { Manager } from './manager.js';
 export type { ManagerOptions, Runnable, LeaderElectionSettings } from './manager.js';
-export { controllerMetrics, kubeRequestMetrics, keystoneRequestMetrics, endpointAvailabilityMetrics, endpointAvailabilityLog } from './instrumentation.js';
+export { controllerMetrics, kubeRequestMetrics, httpRequestMetrics, keystoneRequestMetrics, endpointAvailabilityMetrics, endpointAvailabilityLog } from './instrumentation.js';
 export { ObjectCache, cachedForm } from './object-cache.js';
 export { clusterTarget } from './cluster-target.js';

@@ -1,4 +1,4 @@
-import type { ObjectRef } from '../model/refs.js';
+import { describeRef, type ObjectRef } from '../model/refs.js';
 import type { AnyAction } from '../plan/actions.js';
 import type { ControllerDefinition, PlanFailure } from '../plan/controller.js';
 import type { Plan } from '../plan/plan.js';
@@ -49,7 +49,7 @@ export async function reconcileOnce<P extends KubeObject, Q extends Queries, C, 
 ): Promise<ReconcileOnceResult<P, A>> {
   const now = options.now ?? new Date();
   const current = 'metadata' in object ? object : await target.get(object);
-  if (current === undefined) throw new Error(`${'name' in object ? object.name : 'the object'} does not exist`);
+  if (current === undefined) throw new Error(`${describeRef(object as ObjectRef)} does not exist`);
   const decision = await decide(definition, current, { read: (queries) => target.read(queries), config: options.config, now, entropy: options.entropy ?? fixedEntropy() });
   if (options.dryRun === true) return { decision };
   if (decision.kind === 'invalid') return { decision, result: await target.run(decision.plan) };

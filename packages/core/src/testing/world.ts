@@ -34,6 +34,9 @@ export type SimulatorFactory<S extends AnyApiSimulator> = (kube: SimulatedKubern
 
 type Simulators = Readonly<Record<string, AnyApiSimulator>>;
 
+/** A world of Kubernetes alone. */
+type NoSimulators = Readonly<Record<string, never>>;
+
 /** The actions a world with simulators `S` can run. */
 export type WorldAction<S extends Simulators> = KubernetesAction | ControlAction | ActionsOfApi<S[keyof S]['api']>;
 /** The queries a world with simulators `S` can answer. */
@@ -52,7 +55,7 @@ function merged(tables: readonly object[]): Readonly<Record<string, unknown>> {
  *     const world = new InMemoryWorld({ keystone: simulateKeystone });
  *     world.apis.keystone.addUser('nova', 'password');
  */
-export class InMemoryWorld<S extends Simulators = Readonly<Record<never, never>>> {
+export class InMemoryWorld<S extends Simulators = NoSimulators> {
   readonly kube = new SimulatedKubernetes();
   readonly apis: S;
   readonly #executor: Executor<WorldAction<S>> & { readonly vocabulary: Vocabulary<WorldAction<S>, WorldQuery<S>> };
@@ -64,7 +67,7 @@ export class InMemoryWorld<S extends Simulators = Readonly<Record<never, never>>
     const others: AnyApiSimulator[] = Object.values(this.apis);
     this.#executor = {
       handlers: merged([this.kube.handlers(), controlRuntime.handlers, ...others.map((s) => s.handlers)]) as HandlerTable<WorldAction<S>>,
-      vocabulary: vocabulary(kubernetesApi, controlApi, ...others.map((s) => s.api)) as Vocabulary<WorldAction<S>, WorldQuery<S>>,
+      vocabulary: vocabulary(kubernetesApi, controlApi, ...others.map((s) => s.api)),
     };
     this.#answers = merged([this.kube.answers(), ...others.map((s) => s.answers)]);
   }

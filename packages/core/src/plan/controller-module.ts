@@ -1,0 +1,66 @@
+import type { KubeObject } from '../apis/kubernetes/actions.js';
+import type { Parsed } from '../model/option-values.js';
+import type { AnyAction, AnyQuery } from './actions.js';
+import type { Vocabulary } from './api.js';
+import type { ControllerDefinition } from './controller.js';
+import type { Queries } from './queries.js';
+
+
+/** An operator option that sets one field of a controller's configuration: a flag, an environment variable. */
+export interface ConfigOption<T> {
+  /** As commander takes them: '--keystone-url <url>'; a boolean has no placeholder. */
+  readonly flags: string;
+  /** The flag that turns a boolean off. */
+  readonly negation?: { readonly flags: string; readonly description: string };
+  readonly env?: string;
+  readonly description: string;
+  /** The default as help and docs show it (the value itself is the module's default configuration). */
+  readonly defaultText: string;
+  /** The value, or why it is not one (the operator names the flag and variable). */
+  readonly parse: (raw: string) => Parsed<T>;
+}
+
+/**
+ * Where an RBAC rule applies: the namespaces the operator watches (a ClusterRole, or a Role in each listed
+ * namespace), the operator's own namespace, or a namespace the controller's configuration names.
+ */
+export type RuleScope<C> = 'watched' | 'operator' | { readonly namespace: (config: C) => string };
+
+/** Permissions a controller needs, least privilege: every verb one its plans or watches use. */
+export interface RbacRule<C> {
+  readonly apiGroups: readonly string[];
+  /** `resource` or `resource/subresource`. */
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+  readonly scope: RuleScope<C>;
+}
+
+/**
+ * Everything a program needs to run one domain's controller, exported together by its package: the
+ * definition (which declares the API modules its plans use), its default configuration and the operator
+ * options that change it, its RBAC rules and its CRDs. The operator iterates over the modules it is built
+ * with; adding a domain adds one entry to that list.
+ */
+export interface ControllerModule<P extends KubeObject, Q extends Queries, C, A extends AnyAction> {
+  readonly definition: ControllerDefinition<P, Q, C, A>;
+  readonly defaultConfig: C;
+  readonly options: { readonly [K in keyof C]?: ConfigOption<C[K]> };
+  readonly rbac: readonly RbacRule<C>[];
+  /** The CustomResourceDefinitions of the kinds it serves (not of kinds it only reads). */
+  readonly crds: readonly object[];
+}
+
+/** Declares a controller module with its parts checked against each other. */
+export function defineControllerModule<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(module: ControllerModule<P, Q, C, A>): ControllerModule<P, Q, C, A> {
+  return module;
+}
+
+/** The actions a module's controller may emit. */
+export type ModuleActions<M> = M extends { readonly definition: { readonly apis: Vocabulary<infer A, infer _Q> } } ? A : never;
+/** The queries a module's controller may ask. */
+export type ModuleQueries<M> = M extends { readonly definition: { readonly apis: Vocabulary<infer _A, infer Q> } } ? Q : never;
+
+/** Kinds a module needs that a set of APIs (actions `A`, queries `Q`) does not provide; never when none. */
+export type UnhandledKinds<M, A extends AnyAction, Q extends AnyQuery> =
+  | Exclude<ModuleActions<M> extends AnyAction ? ModuleActions<M>['kind'] : never, A['kind']>
+  | Exclude<ModuleQueries<M> extends AnyQuery ? ModuleQueries<M>['kind'] : never, Q['kind']>;
