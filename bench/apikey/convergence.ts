@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { coreTypes, isConditionTrue, type KubeObject } from '@keyward/core';
-import { ContentType, KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { ContentType, KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
 import { Controller, createLogger } from '@keyward/core/runtime';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, apiKeyController, type APIKey, apiKeyType, decodeAPIKey, enforcementSecret, enforcementSecretRef, managedLabels } from '@keyward/apikey-enforcement';
 import type { Environment } from '@keyward/test-env';
@@ -59,11 +59,15 @@ const discardedLog = new Writable({ write: (_chunk, _encoding, done) => { done()
 /** The controller as the operator builds it (wiring.ts: shared clients, all namespaces, its logger). */
 function operatorController(environment: Environment, enforcementNamespace: string, tally: RequestTally) {
   const kube = new KubeClient(environment.kubeConfig(), { onRequest: tally.onKubeRequest });
-  const keystone = { keystoneClientFor: keystoneClientPool({ observer: tally.keystoneObserver }), tokens: new TokenCache() };
-  const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/operator', reportingInstance: 'bench' });
+  // Every API module the operator has, Keystone's too, though this controller's plans never reach it.
+  const apis = apiSet(
+    kubernetesRuntime(kube, { reportingController: 'keyward.dev/operator', reportingInstance: 'bench' }),
+    keystoneRuntime({ kube, client: { observer: tally.keystoneObserver } }),
+    controlRuntime,
+  );
   const logger = createLogger({ stream: discardedLog });
-  const controller = new Controller(apiKeyController, { kube, handlers, keystone, logger, namespace: undefined, concurrency: CONCURRENCY, config: { enforcementNamespace } });
-  return { controller, close: () => { kube.close(); } };
+  const controller = new Controller(apiKeyController, { kube, apis, logger, namespace: undefined, concurrency: CONCURRENCY, config: { enforcementNamespace } });
+  return { controller, close: () => { apis.close(); kube.close(); } };
 }
 
 const SECRET_CREATED = 'create secrets 201';

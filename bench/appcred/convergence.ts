@@ -6,7 +6,7 @@
 // Targets: controller time at most 1.3 x the floor's; the resync makes no API writes and no Keystone calls.
 import { randomBytes } from 'node:crypto';
 import { DAY_MS, coreTypes, formatTime, sensitive, type KubeObject } from '@keyward/core';
-import { ContentType, KeystoneClient, KubeClient, TokenCache, keystoneClientPool, standardHandlers, type KeystoneToken, type PasswordAuthRequest } from '@keyward/core/interpreter';
+import { ContentType, KeystoneClient, KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime, type KeystoneToken, type PasswordAuthRequest } from '@keyward/core/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import {
   ACIDSecretKey,
@@ -80,13 +80,16 @@ function passwordLogin(userName: string, password: string): PasswordAuthRequest 
  */
 function operatorController(environment: Environment, keystoneUrl: string, namespace: string, tally: RequestTally) {
   const kube = new KubeClient(environment.kubeConfig(), { onRequest: tally.onKubeRequest });
-  const keystone = { keystoneClientFor: keystoneClientPool({ observer: tally.keystoneObserver }), tokens: new TokenCache() };
-  const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/operator', reportingInstance: 'bench' });
+  const apis = apiSet(
+    kubernetesRuntime(kube, { reportingController: 'keyward.dev/operator', reportingInstance: 'bench' }),
+    keystoneRuntime({ kube, client: { observer: tally.keystoneObserver } }),
+    controlRuntime,
+  );
   const controller = new Controller(appCredController, {
-    kube, handlers, keystone, namespace, concurrency: CONCURRENCY,
+    kube, apis, namespace, concurrency: CONCURRENCY,
     config: { ...defaultAppCredConfig, keystoneUrl },
   });
-  return { controller, close: () => { kube.close(); } };
+  return { controller, close: () => { apis.close(); kube.close(); } };
 }
 
 /** Starts the controller with every CR already queued; times it until the last CR is Ready, then resyncs. */

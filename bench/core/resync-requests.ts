@@ -1,8 +1,8 @@
 // Requests a full resync of 1,000 converged objects sends to the API server, counted by the API server itself
 // (apiserver_request_total). Target: zero writes and zero reads (everything is served from the informer cache).
 import { right } from 'fp-ts/lib/Either.js';
-import { PlanBuilder, addStatusIfChanged, type ControllerDefinition, type KubeObject, type ResourceType } from '@keyward/core';
-import { KubeClient, standardHandlers, keystoneClientPool, TokenCache } from '@keyward/core/interpreter';
+import { PlanBuilder, addStatusIfChanged, kubernetesApi, vocabulary, type ControllerDefinition, type KubeObject, type KubernetesAction, type ResourceType } from '@keyward/core';
+import { KubeClient, apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
@@ -17,19 +17,20 @@ const widgets: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind:
  * A converging controller: it records a phase in status, nothing else. (Only fields the CRD's status schema
  * has: the API server prunes others, and a reconciler that states a pruned field writes on every reconcile.)
  */
-const definition: ControllerDefinition<KubeObject, Record<string, never>, null> = {
+const definition: ControllerDefinition<KubeObject, Record<string, never>, null, KubernetesAction> = {
   name: 'bench-widgets',
+  apis: vocabulary(kubernetesApi),
   primary: { type: widgets, decode: (object) => right(object) },
   secondary: () => [],
   observe: () => ({}),
   reconcile: ({ primary }) => {
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<KubernetesAction>();
     const ref = { type: widgets, namespace: primary.metadata.namespace, name: primary.metadata.name };
     addStatusIfChanged(plan, ref, primary['status'] as Record<string, unknown> | undefined, { phase: 'Ready' });
     return plan.build();
   },
-  failed: () => new PlanBuilder().build(),
-  invalid: () => new PlanBuilder().build(),
+  reportFailure: () => new PlanBuilder<KubernetesAction>().build(),
+  reportInvalid: () => new PlanBuilder<KubernetesAction>().build(),
 };
 
 const environment = await startBenchEnvironment({ keystone: false });
@@ -41,10 +42,9 @@ try {
     const name = `w-${String(i)}`;
     return kube.create({ type: widgets, namespace, name }, { apiVersion: 'smoke.keyward.dev/v1', kind: 'Widget', metadata: { name }, spec: { size: 1, limit: 2 } });
   });
-  const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
   const controller = new Controller(definition, {
-    kube, keystone, config: null, namespace, concurrency: 4,
-    handlers: standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/bench', reportingInstance: 'bench' }),
+    kube, config: null, namespace, concurrency: 4,
+    apis: apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/bench', reportingInstance: 'bench' }), controlRuntime),
   });
   const convergeSeconds = await timed(async () => {
     await controller.start();

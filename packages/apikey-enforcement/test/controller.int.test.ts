@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
-import { ContentType, KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { ContentType, KubeClient, apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import { apiKeyType, enforcementSecretName } from '../src/api.js';
 import { apiKeyController } from '../src/controller.js';
@@ -13,6 +13,11 @@ let consumerA: string;
 let consumerB: string;
 let enforcement: string;
 let stop: (() => Promise<void>) | undefined;
+
+/** The APIs the controller uses (Kubernetes alone, no Keystone), events reported as `instance`. */
+function apisFor(kubeClient: KubeClient, instance: string) {
+  return apiSet(kubernetesRuntime(kubeClient, { reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: instance }), controlRuntime);
+}
 
 const enforcementRef = (namespace: string, name: string) => ({ type: coreTypes.secret, namespace: enforcement, name: enforcementSecretName(namespace, name) });
 
@@ -42,10 +47,9 @@ beforeAll(async () => {
   consumerA = await createTestNamespace('consumer-a');
   consumerB = await createTestNamespace('consumer-b');
   enforcement = await createTestNamespace('enforcement');
-  const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
   const controllers = [consumerA, consumerB].map((namespace) => new Controller(apiKeyController, {
-    kube, keystone, namespace, config: { enforcementNamespace: enforcement },
-    handlers: standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: 'test' }),
+    kube, namespace, config: { enforcementNamespace: enforcement },
+    apis: apisFor(kube, 'test'),
     backoff: { baseMs: 100, maxMs: 2_000 },
   }));
   await Promise.all(controllers.map((c) => c.start()));
@@ -105,10 +109,9 @@ describe('the APIKey enforcement controller against the real API server', () => 
     const before = await until('Secret for B', () => kube.get(enforcementRef(consumerB, 'other')));
 
     // A second controller for A, as after a restart: its start and its resync look for orphans.
-    const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
     const restarted = new Controller(apiKeyController, {
-      kube, keystone, namespace: consumerA, config: { enforcementNamespace: enforcement },
-      handlers: standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: 'test-restarted' }),
+      kube, namespace: consumerA, config: { enforcementNamespace: enforcement },
+      apis: apisFor(kube, 'test-restarted'),
     });
     await restarted.start();
     restarted.resync();
@@ -151,10 +154,9 @@ describe('the APIKey enforcement controller against the real API server', () => 
     }
     let consumerReads = 0;
     const counted = new KubeClient(adminKubeConfig(), { onRequest: (info) => { if (info.verb === 'get' && info.resource === 'secrets') consumerReads += 1; } });
-    const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
     const controller = new Controller(apiKeyController, {
-      kube: counted, keystone, namespace, config: { enforcementNamespace: enforcement },
-      handlers: standardHandlers({ kube: counted, ...keystone, reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: 'test' }),
+      kube: counted, namespace, config: { enforcementNamespace: enforcement },
+      apis: apisFor(counted, 'test'),
       burstWatches: { threshold: 8 },
     });
     try {

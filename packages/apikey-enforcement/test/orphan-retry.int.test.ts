@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
-import { coreTypes } from '@keyward/core';
-import { ContentType, KeywardError, KubeClient, TokenCache, keystoneClientPool, standardHandlers, type Handlers } from '@keyward/core/interpreter';
+import { coreTypes, type KubernetesAction, type KubernetesQuery } from '@keyward/core';
+import { ContentType, KeywardError, KubeClient, apiSet, controlRuntime, kubernetesRuntime, type ApiRuntime } from '@keyward/core/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import { apiKeyType, enforcementSecretName } from '../src/api.js';
 import { apiKeyController } from '../src/controller.js';
@@ -15,15 +15,19 @@ let enforcement: string;
 let droppedDeletes = 0;
 let controller: { stop(): Promise<void> } | undefined;
 
-function droppingFirstDelete(handlers: Handlers): Handlers {
+function droppingFirstDelete(kubernetes: ApiRuntime<KubernetesAction, KubernetesQuery>): ApiRuntime<KubernetesAction, KubernetesQuery> {
+  const { handlers } = kubernetes;
   return {
-    ...handlers,
-    'k8s.delete': async (action, context) => {
-      if (action.ref.namespace === enforcement && droppedDeletes === 0) {
-        droppedDeletes++;
-        throw new KeywardError({ api: 'kubernetes', code: 0, reason: 'Unavailable', message: `delete Secret ${enforcement}/${action.ref.name}: socket hang up`, retryable: true });
-      }
-      return handlers['k8s.delete'](action, context);
+    ...kubernetes,
+    handlers: {
+      ...handlers,
+      'k8s.delete': async (action, context) => {
+        if (action.ref.namespace === enforcement && droppedDeletes === 0) {
+          droppedDeletes++;
+          throw new KeywardError({ api: 'kubernetes', code: 0, reason: 'Unavailable', message: `delete Secret ${enforcement}/${action.ref.name}: socket hang up`, retryable: true });
+        }
+        return handlers['k8s.delete'](action, context);
+      },
     },
   };
 }
@@ -32,10 +36,9 @@ beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
   consumer = await createTestNamespace('orphan-consumer');
   enforcement = await createTestNamespace('orphan-enforcement');
-  const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
   const created = new Controller(apiKeyController, {
-    kube, keystone, namespace: consumer, config: { enforcementNamespace: enforcement },
-    handlers: droppingFirstDelete(standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: 'test' })),
+    kube, namespace: consumer, config: { enforcementNamespace: enforcement },
+    apis: apiSet(droppingFirstDelete(kubernetesRuntime(kube, { reportingController: 'keyward.dev/apikey-enforcement', reportingInstance: 'test' })), controlRuntime),
     backoff: { baseMs: 100, maxMs: 2_000 },
   });
   await created.start();

@@ -2,11 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { inspect } from 'node:util';
 import { coreTypes, findCondition, renderPlanJson, renderPlanText, type Condition } from '@keyward/core';
-import { FakeClock, InMemoryWorld, actionKinds, fixedEntropy, isQuiet } from '@keyward/core/testing';
+import { FakeClock, InMemoryWorld, actionKinds, fixedEntropy, isQuiet, reconcileOnce } from '@keyward/core/testing';
 import { apiKeyType, enforcementSecretName, type APIKey } from '../src/api.js';
+import { apiKeyController } from '../src/controller.js';
 import { decodeAPIKey } from '../src/decode.js';
 import { observe, waitsForConsumerSecret } from '../src/observe.js';
-import { failed, reconcile } from '../src/reconcile.js';
+import { reconcile, reportFailure } from '../src/reconcile.js';
+import { apiKeyApis } from '../src/vocabulary.js';
 
 const KEY = 'sk-live-4242-very-secret';
 const config = { enforcementNamespace: 'kuadrant' };
@@ -36,15 +38,25 @@ function world(approval: Approval, enforcement: EnforcementState, consumer: Cons
   return w;
 }
 
+const apiKeyRef = { type: apiKeyType, namespace: 'team-a', name: 'my-key' };
+
 function apiKey(w: InMemoryWorld): APIKey {
-  const decoded = decodeAPIKey(w.get({ type: apiKeyType, namespace: 'team-a', name: 'my-key' }) ?? { apiVersion: '', kind: '', metadata: { name: '' } });
+  const decoded = decodeAPIKey(w.get(apiKeyRef) ?? { apiVersion: '', kind: '', metadata: { name: '' } });
   if (isLeft(decoded)) throw new Error(decoded.left.message);
   return decoded.right;
 }
 
+/** What a reconcile would do now, without running it. */
 function planFor(w: InMemoryWorld) {
   const primary = apiKey(w);
   return reconcile({ primary, observed: w.query(observe(primary, config)), now: clock.now(), config, entropy: fixedEntropy() });
+}
+
+/** One reconcile as the runtime does it: the plan it made and how it ran (a failure is then reported). */
+async function reconcileIn(w: InMemoryWorld) {
+  const { decision, result } = await reconcileOnce(apiKeyController, w, apiKeyRef, { config, now: clock.now() });
+  if (decision.kind !== 'planned' || result === undefined) throw new Error(`no plan ran: ${decision.kind}`);
+  return { plan: decision.plan, result };
 }
 
 const enforcementRef = { type: coreTypes.secret, namespace: 'kuadrant', name: enforcementSecretName('team-a', 'my-key') };
@@ -68,9 +80,9 @@ describe('APIKey enforcement decisions', () => {
   it.each(table)('%s, enforcement Secret %s, consumer Secret %s', async (approval, enforcement, consumer, actions, failure, after) => {
     const w = world(approval, enforcement, consumer);
     const consumerBefore = w.get(consumerRef);
-    const p = planFor(w);
-    expect(actionKinds(p)).toEqual(actions);
-    expect((await w.run(p)).ok).toBe(true);
+    const { plan, result } = await reconcileIn(w);
+    expect(actionKinds(plan)).toEqual(actions);
+    expect(result.ok).toBe(true);
     expect(w.get(enforcementRef) !== undefined ? 'present' : 'absent').toBe(after);
     expect(findCondition(apiKey(w).status.conditions, 'Failed')?.reason).toBe(failure ?? (approval === 'Failed' ? 'Failed' : undefined));
     expect(w.get(consumerRef)).toEqual(consumerBefore);
@@ -79,7 +91,7 @@ describe('APIKey enforcement decisions', () => {
 
   it('creates the enforcement Secret with the exact labels, annotations and data', async () => {
     const w = world('Approved', 'absent', 'fine');
-    await w.run(planFor(w));
+    await reconcileIn(w);
     const secret = w.get(enforcementRef);
     expect(secret?.metadata.labels).toEqual({
       'devportal.kuadrant.io/apiproduct': 'weather',
@@ -95,7 +107,7 @@ describe('APIKey enforcement decisions', () => {
 
   it('reads a status whose conditions hold null, numbers or strings as one without them', () => {
     const w = world('Approved', 'absent', 'fine');
-    const stored = w.get({ type: apiKeyType, namespace: 'team-a', name: 'my-key' });
+    const stored = w.get(apiKeyRef);
     if (stored === undefined) throw new Error('no APIKey');
     w.put(apiKeyType, { ...stored, status: { conditions: [null, 7, 'Approved', condition('Approved')] } });
     expect(apiKey(w).status.conditions).toEqual([condition('Approved')]);
@@ -104,7 +116,7 @@ describe('APIKey enforcement decisions', () => {
   it('never shows the key in a plan', () => {
     const p = planFor(world('Approved', 'absent', 'fine'));
     const base64 = Buffer.from(KEY).toString('base64');
-    for (const text of [renderPlanText(p), JSON.stringify(renderPlanJson(p)), inspect(p, { depth: 20 })]) {
+    for (const text of [renderPlanText(p, apiKeyApis), JSON.stringify(renderPlanJson(p, apiKeyApis)), inspect(p, { depth: 20 })]) {
       expect(text).not.toContain(KEY);
       expect(text).not.toContain(base64);
     }
@@ -112,10 +124,10 @@ describe('APIKey enforcement decisions', () => {
 
   it('recovers by itself when the consumer Secret appears, clearing its Failed condition', async () => {
     const w = world('Approved', 'absent', 'missing');
-    await w.run(planFor(w));
+    await reconcileIn(w);
     expect(findCondition(apiKey(w).status.conditions, 'Failed')?.message).toBe('Secret team-a/my-key-secret not found');
     w.put(coreTypes.secret, { metadata: { name: 'my-key-secret', namespace: 'team-a' }, data: { api_key: Buffer.from(KEY).toString('base64') } });
-    await w.run(planFor(w));
+    await reconcileIn(w);
     expect(w.get(enforcementRef)).toBeDefined();
     expect(findCondition(apiKey(w).status.conditions, 'Failed')).toBeUndefined();
     expect(findCondition(apiKey(w).status.conditions, 'Approved')?.status).toBe('True');
@@ -124,12 +136,12 @@ describe('APIKey enforcement decisions', () => {
   it('does not take over a Secret of its name that lacks our label: the create fails and says so, the Secret stays', async () => {
     const w = world('Approved', 'absent', 'fine');
     w.put(coreTypes.secret, { metadata: { name: enforcementSecretName('team-a', 'my-key'), namespace: 'kuadrant' }, data: { api_key: 'Zm9yZWlnbg==' } });
-    const plan = planFor(w);
+    const { plan, result } = await reconcileIn(w);
     expect(actionKinds(plan)).toContain('k8s.create');
-    const result = await w.run(plan);
     expect(result.ok).toBe(false);
     expect(result.error?.reason).toBe('AlreadyExists');
     expect(w.get(enforcementRef)?.['data']).toEqual({ api_key: 'Zm9yZWlnbg==' });
+    expect(findCondition(apiKey(w).status.conditions, 'Failed')?.reason).toBe('EnforcementSecretCreationFailed');
     // Denied: only our own Secret would be deleted, never this one.
     const denied = world('Denied', 'absent', 'fine');
     denied.put(coreTypes.secret, { metadata: { name: enforcementSecretName('team-a', 'my-key'), namespace: 'kuadrant' }, data: { api_key: 'Zm9yZWlnbg==' } });
@@ -150,18 +162,18 @@ describe('APIKey enforcement decisions', () => {
   it('asks for a watch on the consumer Secret only while the APIKey waits for it', async () => {
     const w = world('Approved', 'absent', 'missing');
     expect(waitsForConsumerSecret(apiKey(w))).toBe(false);
-    await w.run(planFor(w));
+    await reconcileIn(w);
     expect(waitsForConsumerSecret(apiKey(w))).toBe(true);
     w.put(coreTypes.secret, { metadata: { name: 'my-key-secret', namespace: 'team-a' }, data: { api_key: Buffer.from(KEY).toString('base64') } });
-    await w.run(planFor(w));
+    await reconcileIn(w);
     expect(waitsForConsumerSecret(apiKey(w))).toBe(false);
   });
 
   it('reports a read failure as SecretReadError and a create failure as EnforcementSecretCreationFailed', async () => {
     const w = world('Approved', 'absent', 'fine');
-    await w.run(failed(apiKey(w), { step: 'read the current state', action: 'observe', reason: 'Forbidden', message: 'HTTP 403', retryable: true }, clock.now()));
+    await w.run(reportFailure(apiKey(w), { step: 'read the current state', action: 'observe', reason: 'Forbidden', message: 'HTTP 403', retryable: true }, clock.now()));
     expect(findCondition(apiKey(w).status.conditions, 'Failed')).toMatchObject({ reason: 'SecretReadError', message: expect.stringContaining('Secret team-a/my-key-secret could not be read') });
-    await w.run(failed(apiKey(w), { step: 'create Secret kuadrant/x', action: 'k8s.create', reason: 'Forbidden', message: 'HTTP 403', retryable: true }, clock.now()));
+    await w.run(reportFailure(apiKey(w), { step: 'create Secret kuadrant/x', action: 'k8s.create', reason: 'Forbidden', message: 'HTTP 403', retryable: true }, clock.now()));
     expect(findCondition(apiKey(w).status.conditions, 'Failed')?.reason).toBe('EnforcementSecretCreationFailed');
   });
 });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { adminKubeConfig, createTestNamespace, httpCall, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/core';
-import { ContentType, KeystoneClient, KeywardError, KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { ContentType, KeystoneClient, KeywardError, KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
 import { Controller, createLogger } from '@keyward/core/runtime';
 import { appCredType, keystoneApiType, type AppCredStatus } from '../src/api.js';
 import { appCredController } from '../src/controller.js';
@@ -14,7 +14,8 @@ let kube: KubeClient;
 let namespace: string;
 let userName: string;
 let endpoint: string;
-let controller: Controller<never, never, never> | undefined;
+let apis: { close(): void } | undefined;
+let controller: { stop(): Promise<void> } | undefined;
 
 const crRef = (name: string) => ({ type: appCredType, namespace, name });
 const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
@@ -92,22 +93,23 @@ beforeAll(async () => {
     status: { apiEndpoints: { internal: endpoint.replace(/\/v3$/, '') }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   }, ContentType.mergePatch, 'status');
 
-  const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+  const runtimes = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
   const created = new Controller(appCredController, {
     kube,
-    handlers: standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }),
-    keystone,
+    apis: runtimes,
     config: { revokeOnDelete: false, keystoneRetryMs: 1_000 },
     namespace,
     backoff: { baseMs: 100, maxMs: 2_000 },
     logger: createLogger({ level: 'debug', stream: createWriteStream(testLogFile('appcred-controller')) }),
   });
+  apis = runtimes;
   await created.start();
-  controller = created as unknown as Controller<never, never, never>;
+  controller = created;
 }, 120_000);
 
 afterAll(async () => {
   await controller?.stop();
+  apis?.close();
   kube.close();
 });
 

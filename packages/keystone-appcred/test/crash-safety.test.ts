@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { Plan } from '@keyward/core';
-import type { FakeClock, InMemoryWorld } from '@keyward/core/testing';
-import { cr, days, plan, reconcileOnce, secretsOf, setup } from './harness.js';
-
-const USER = 'user-barbican';
+import type { FakeClock } from '@keyward/core/testing';
+import type { AppCredAction } from '../src/vocabulary.js';
+import { cr, credentials, days, plan, reconcileOnce, secretsOf, setup, type AppCredWorld } from './harness.js';
 
 function credentialIdIn(secret: Readonly<Record<string, unknown>>): string {
   return Buffer.from((secret['data'] as Record<string, string> | undefined)?.['AC_ID'] ?? '', 'base64').toString();
@@ -14,19 +13,19 @@ function credentialIdIn(secret: Readonly<Record<string, unknown>>): string {
  * Credentials in Keystone that nothing names: neither a Secret of the service nor status.pendingACName.
  * Such a credential is lost to us: no later reconcile can find it to revoke it.
  */
-function unaccounted(world: InMemoryWorld): string[] {
+function unaccounted(world: AppCredWorld): string[] {
   const stored = new Set(secretsOf(world).map(credentialIdIn));
   const pending = cr(world).status.pendingACName;
-  return world.credentials(USER).filter((c) => !stored.has(c.id) && c.name !== pending).map((c) => c.name);
+  return credentials(world).filter((c) => !stored.has(c.id) && c.name !== pending).map((c) => c.name);
 }
 
 /** Runs the first `steps` steps of a plan and then stops, as a process killed mid-plan does (no compensation). */
-async function runUntilCrash(world: InMemoryWorld, whole: Plan, steps: number): Promise<void> {
+async function runUntilCrash(world: AppCredWorld, whole: Plan<AppCredAction>, steps: number): Promise<void> {
   await world.run({ steps: whole.steps.slice(0, steps) });
 }
 
 /** Reconciles interrupted at the given step counts, checking after each that every credential is accounted for. */
-async function crashRepeatedly(world: InMemoryWorld, clock: FakeClock, crashes: readonly number[]): Promise<void> {
+async function crashRepeatedly(world: AppCredWorld, clock: FakeClock, crashes: readonly number[]): Promise<void> {
   for (const [attempt, steps] of crashes.entries()) {
     await runUntilCrash(world, plan(world, clock, attempt + 1), steps);
     expect(unaccounted(world)).toEqual([]);
@@ -34,7 +33,7 @@ async function crashRepeatedly(world: InMemoryWorld, clock: FakeClock, crashes: 
 }
 
 /** Reconciles until nothing is left to do; `seed` keeps the random names of separate phases apart. */
-async function converge(world: InMemoryWorld, clock: FakeClock, seed: number): Promise<void> {
+async function converge(world: AppCredWorld, clock: FakeClock, seed: number): Promise<void> {
   for (let attempt = 0; attempt < 4; attempt++) await reconcileOnce(world, clock, seed + attempt);
 }
 
@@ -50,7 +49,7 @@ describe('crashes never lose a credential', () => {
         await converge(world, clock, 100);
         const status = cr(world).status;
         expect(status.pendingACName).toBeUndefined();
-        expect(world.credentials(USER).map((c) => c.id)).toEqual([status.acID]);
+        expect(credentials(world).map((c) => c.id)).toEqual([status.acID]);
         expect(secretsOf(world).map((s) => s.metadata.name)).toEqual([status.secretName]);
       }),
       { numRuns: 150 },
@@ -69,7 +68,7 @@ describe('crashes never lose a credential', () => {
         const status = cr(world).status;
         expect(status.pendingACName).toBeUndefined();
         expect(status.acID).not.toBe(before);
-        expect(world.credentials(USER).map((c) => c.id).sort()).toEqual(secretsOf(world).map(credentialIdIn).sort());
+        expect(credentials(world).map((c) => c.id).sort()).toEqual(secretsOf(world).map(credentialIdIn).sort());
         expect(secretsOf(world)).toHaveLength(2);
       }),
       { numRuns: 150 },
@@ -102,6 +101,6 @@ describe('crashes never lose a credential', () => {
     await converge(world, clock, 8);
     const status = cr(world).status;
     expect(status.acID).not.toBe(stored);
-    expect(world.credentials(USER).map((c) => c.id).sort()).toEqual([stored, status.acID].sort());
+    expect(credentials(world).map((c) => c.id).sort()).toEqual([stored, status.acID].sort());
   });
 });

@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { adminKubeConfig, createTestNamespace, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition } from '@keyward/core';
-import { KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
 import { Controller, createLogger } from '@keyward/core/runtime';
 import { appCredType } from '../src/api.js';
 import { appCredController } from '../src/controller.js';
@@ -19,6 +19,7 @@ let keystone: Server;
 let requests = 0;
 /** Failed reconciles: each would have been a request, were Keystone not known to be down. */
 let attempts = 0;
+let apis: { close(): void } | undefined;
 let controller: { stop(): Promise<void> } | undefined;
 
 const names = Array.from({ length: CRS }, (_, i) => `ac-outage-${String(i)}`);
@@ -50,23 +51,24 @@ beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('outage');
   await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: 'not-used-keystone-is-down' } });
-  const keystoneAccess = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+  const runtimes = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
   const created = new Controller(appCredController, {
     kube,
-    handlers: standardHandlers({ kube, ...keystoneAccess, reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }),
-    keystone: keystoneAccess,
+    apis: runtimes,
     config: { revokeOnDelete: false, keystoneRetryMs: 1_000, keystoneUrl: url },
     namespace,
     backoff: { baseMs: BASE_MS, maxMs: 600_000 },
     observer: { onReconcile: (_name, result) => { if (result === 'error') attempts++; } },
     logger: createLogger({ level: 'debug', stream: createWriteStream(testLogFile('appcred-outage')) }),
   });
+  apis = runtimes;
   await created.start();
   controller = created;
 }, 120_000);
 
 afterAll(async () => {
   await controller?.stop();
+  apis?.close();
   kube.close();
   await new Promise((resolve) => keystone.close(resolve));
 });

@@ -1,24 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { isLeft } from 'fp-ts/lib/Either.js';
 import { findCondition, type KubeObject } from '@keyward/core';
-import { fixedEntropy, type FakeClock, type InMemoryWorld } from '@keyward/core/testing';
-import { appCredType, type KeystoneApplicationCredential } from '../src/api.js';
-import { decodeAppCred } from '../src/decode.js';
-import { observe } from '../src/observe.js';
-import { reconcile } from '../src/reconcile.js';
-import { NS, baseSpec, config, crRef, secretRef, secretsOf, setup } from './harness.js';
+import { fixedEntropy, reconcileOnce, type FakeClock } from '@keyward/core/testing';
+import { appCredType } from '../src/api.js';
+import { appCredController } from '../src/controller.js';
+import { NS, baseSpec, config, cr, credentials, crRef, secretRef, secretsOf, setup, type AppCredWorld } from './harness.js';
 
-function decoded(world: InMemoryWorld, name: string): KeystoneApplicationCredential {
-  const object = world.get(crRef(name));
-  if (object === undefined) throw new Error(`${name} is gone`);
-  const result = decodeAppCred(object);
-  if (isLeft(result)) throw new Error(result.left.message);
-  return result.right;
-}
-
-async function reconcileCr(world: InMemoryWorld, clock: FakeClock, name: string, seed: number): Promise<void> {
-  const primary = decoded(world, name);
-  await world.run(reconcile({ primary, observed: world.query(observe(primary, config)), now: clock.now(), config, entropy: fixedEntropy(seed) }));
+/** One reconcile of the CR `name`, exactly one (no follow-up after adding the finalizer): rounds are counted. */
+async function reconcileCr(world: AppCredWorld, clock: FakeClock, name: string, seed: number): Promise<void> {
+  await reconcileOnce(appCredController, world, crRef(name), { config, now: clock.now(), entropy: fixedEntropy(seed) });
 }
 
 const idOf = (secret: KubeObject | undefined): string => Buffer.from((secret?.['data'] as Record<string, string> | undefined)?.['AC_ID'] ?? '', 'base64').toString();
@@ -31,12 +20,12 @@ describe('who owns a service', () => {
       await reconcileCr(world, clock, 'ac-barbican', round);
       await reconcileCr(world, clock, 'barbican', 100 + round);
     }
-    const owner = decoded(world, 'ac-barbican').status;
+    const owner = cr(world, 'ac-barbican').status;
     expect(findCondition(owner.conditions, 'Ready')?.status).toBe('True');
-    expect(world.credentials('user-barbican').map((c) => c.id)).toEqual([owner.acID]);
+    expect(credentials(world).map((c) => c.id)).toEqual([owner.acID]);
     expect(secretsOf(world).map(idOf)).toEqual([owner.acID]);
 
-    const other = decoded(world, 'barbican');
+    const other = cr(world, 'barbican');
     expect(other.metadata.finalizers ?? []).toEqual([]);
     expect(findCondition(other.status.conditions, 'KeystoneApplicationCredentialReady')).toMatchObject({
       status: 'False',
@@ -56,9 +45,9 @@ describe('who owns a service', () => {
       await reconcileCr(world, clock, atLimit, round);
       await reconcileCr(world, clock, beyond, 10 + round);
     }
-    expect(findCondition(decoded(world, atLimit).status.conditions, 'Ready')?.status).toBe('True');
-    expect(world.credentials('user-barbican').map((c) => c.name)).toEqual([expect.stringMatching(new RegExp(`^${atLimit}-`))]);
-    const refused = decoded(world, beyond);
+    expect(findCondition(cr(world, atLimit).status.conditions, 'Ready')?.status).toBe('True');
+    expect(credentials(world).map((c) => c.name)).toEqual([expect.stringMatching(new RegExp(`^${atLimit}-`))]);
+    const refused = cr(world, beyond);
     expect(refused.metadata.finalizers ?? []).toEqual([]);
     expect(findCondition(refused.status.conditions, 'KeystoneApplicationCredentialReady')).toMatchObject({
       status: 'False',
@@ -70,7 +59,7 @@ describe('who owns a service', () => {
   it('a CR of another name that is deleted releases only the Secrets it created, never those of ac-<service>', async () => {
     const { world, clock } = setup();
     for (let round = 0; round < 3; round++) await reconcileCr(world, clock, 'ac-barbican', round);
-    const ownerSecret = decoded(world, 'ac-barbican').status.secretName ?? '';
+    const ownerSecret = cr(world, 'ac-barbican').status.secretName ?? '';
     // A legacy CR named after the service, with the finalizer and a Secret it created before the rule.
     const legacy = world.put(appCredType, { metadata: { name: 'barbican', namespace: NS, finalizers: ['openstack.org/applicationcredential'] }, spec: baseSpec });
     world.put(secretRef('ac-barbican-legac-secret').type, {

@@ -2,12 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { renderPlanText, type Condition, type KubeObject, type Plan, type PlanFailure } from '@keyward/core';
+import { entropyOf } from '@keyward/core/testing';
 import { CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY, CR_FINALIZER, HTTP_METHODS, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, MAX_EXPIRATION_DAYS, SECRET_PROTECTION_FINALIZER } from '../src/api.js';
 import type { AppCredConfig } from '../src/config.js';
 import { decodeAppCred } from '../src/decode.js';
 import { observe } from '../src/observe.js';
 import { computeSecurityHash, type SecurityRelevantSpec } from '../src/security-hash.js';
-import { failed, invalid, reconcile } from '../src/reconcile.js';
+import { reconcile, reportFailure, reportInvalid } from '../src/reconcile.js';
+import { appCredApis, type AppCredAction } from '../src/vocabulary.js';
 
 /**
  * The pure functions are total: for every spec the schema admits and whatever the cluster holds (a foreign
@@ -167,8 +169,8 @@ const INVISIBLE = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 const OURS = new Set([CONDITION_READY, CONDITION_KEYSTONE_API_READY, CONDITION_AC_READY]);
 
 /** What every plan must satisfy beyond not throwing: Keystone can parse its expiry, waits are real durations, our conditions show no hidden text. */
-function expectSane(plan: Plan): void {
-  expect(() => renderPlanText(plan)).not.toThrow();
+function expectSane(plan: Plan<AppCredAction>): void {
+  expect(() => renderPlanText(plan, appCredApis)).not.toThrow();
   for (const { action } of plan.steps) {
     if (action.kind === 'keystone.createApplicationCredential') expect(action.expiresAt).toMatch(KEYSTONE_EXPIRY);
     if (action.kind === 'control.requeueAfter') {
@@ -192,15 +194,15 @@ describe('the pure appcred functions are total', () => {
     );
   });
 
-  it('observe, reconcile and failed never throw, for every valid spec and any observed state', () => {
+  it('observe, reconcile and reportFailure never throw, for every valid spec and any observed state', () => {
     fc.assert(
       fc.property(scenario, ({ raw, observed, config: cfg, now: at, entropy, failure: why }) => {
         const decoded = decodeAppCred(raw);
         if (isLeft(decoded)) throw new Error(decoded.left.message);
         const cr = decoded.right;
         observe(cr, cfg);
-        expectSane(reconcile({ primary: cr, observed, now: at, config: cfg, entropy }));
-        expectSane(failed(cr, why, at));
+        expectSane(reconcile({ primary: cr, observed, now: at, config: cfg, entropy: entropyOf(entropy) }));
+        expectSane(reportFailure(cr, why, at));
       }),
       { numRuns: 300 },
     );
@@ -212,20 +214,20 @@ describe('the pure appcred functions are total', () => {
         const raw = { apiVersion: 'v', kind: 'k', metadata: { name: 'ac-x', namespace: NS, uid: 'u', generation: 1, resourceVersion: '1', finalizers: [CR_FINALIZER] }, spec: { secret: 's', passwordSelector: 'p', userName: 'u', roles: ['r'], expirationDays: MAX_EXPIRATION_DAYS } };
         const decoded = decodeAppCred(raw);
         if (isLeft(decoded)) throw new Error(decoded.left.message);
-        const plan = reconcile({ primary: decoded.right, observed: { keystoneAPIs: undefined, serviceSecrets: [], currentSecret: undefined, previousSecret: undefined }, now: at, config: { revokeOnDelete: false, keystoneRetryMs: 1, keystoneUrl: 'http://keystone' }, entropy: new Uint8Array(5) });
+        const plan = reconcile({ primary: decoded.right, observed: { keystoneAPIs: undefined, serviceSecrets: [], currentSecret: undefined, previousSecret: undefined }, now: at, config: { revokeOnDelete: false, keystoneRetryMs: 1, keystoneUrl: 'http://keystone' }, entropy: entropyOf(new Uint8Array(5)) });
         const create = plan.steps.find((s) => s.action.kind === 'keystone.createApplicationCredential')?.action;
         expect(create?.kind === 'keystone.createApplicationCredential' ? create.expiresAt : '').toMatch(KEYSTONE_EXPIRY);
       }),
     );
   });
 
-  it('invalid never throws, whatever the object holds besides its metadata', () => {
+  it('reportInvalid never throws, whatever the object holds besides its metadata', () => {
     const anyObject = fc.record({ metadata, spec: fc.anything(), status: garbageStatus }).map((o) => ({ apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', ...o }));
     fc.assert(
       fc.property(anyObject, now, (object, at) => {
         const decoded = decodeAppCred(object);
         const why = isLeft(decoded) ? decoded.left : { message: 'spec: required', problems: [] };
-        expectSane(invalid(object, why, at));
+        expectSane(reportInvalid(object, why, at));
       }),
       { numRuns: 300 },
     );

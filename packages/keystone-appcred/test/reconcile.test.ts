@@ -4,7 +4,8 @@ import { inspect } from 'node:util';
 import { findCondition, renderPlanJson, renderPlanText } from '@keyward/core';
 import { actionKinds, isQuiet } from '@keyward/core/testing';
 import { computeSecurityHash } from '../src/security-hash.js';
-import { NS, PASSWORD, baseSpec, config, cr, crRef, days, plan, reconcileOnce, secretRef, secretsOf, setup } from './harness.js';
+import { appCredApis } from '../src/vocabulary.js';
+import { NS, PASSWORD, baseSpec, config, cr, credentials, crRef, days, plan, reconcileOnce, secretRef, secretsOf, setup } from './harness.js';
 
 function dataOf(secret: Record<string, unknown> | undefined, key: string): string {
   return Buffer.from((secret?.['data'] as Record<string, string> | undefined)?.[key] ?? '', 'base64').toString();
@@ -24,7 +25,7 @@ describe('creating a credential', () => {
       ownerReferences: [expect.objectContaining({ kind: 'KeystoneApplicationCredential', name: 'ac-barbican', controller: true, blockOwnerDeletion: true })],
     });
     expect(secret?.['immutable']).toBe(true);
-    expect(world.credentialWorks(dataOf(secret, 'AC_ID'), dataOf(secret, 'AC_SECRET'))).toBe(true);
+    expect(world.apis.keystone.credentialWorks(dataOf(secret, 'AC_ID'), dataOf(secret, 'AC_SECRET'))).toBe(true);
     expect(current.metadata.finalizers).toContain('openstack.org/applicationcredential');
     expect(current.status).toMatchObject({
       createdAt: '2026-03-01T12:00:00Z',
@@ -67,10 +68,10 @@ describe('creating a credential', () => {
     const { world, clock } = setup();
     await world.run(plan(world, clock));
     const p = plan(world, clock);
-    for (const text of [renderPlanText(p), JSON.stringify(renderPlanJson(p)), inspect(p, { depth: 20 })]) {
+    for (const text of [renderPlanText(p, appCredApis), JSON.stringify(renderPlanJson(p, appCredApis)), inspect(p, { depth: 20 })]) {
       expect(text).not.toContain(PASSWORD);
     }
-    expect(renderPlanText(p)).toContain('create Secret openstack/ac-barbican-(known after apply)-secret');
+    expect(renderPlanText(p, appCredApis)).toContain('create Secret openstack/ac-barbican-(known after apply)-secret');
     await reconcileOnce(world, clock);
     const secret = world.get(secretRef(cr(world).status.secretName ?? ''));
     expect(JSON.stringify(cr(world))).not.toContain(dataOf(secret, 'AC_SECRET'));
@@ -190,13 +191,13 @@ describe('handover to consumers', () => {
     await reconcileOnce(world, clock, 4);
     expect(world.get(secretRef(oldest))).toBeDefined();
     expect(findCondition(cr(world).status.conditions, 'KeystoneApplicationCredentialReady')?.message).toContain(`old credential ${oldest} is still used by nova`);
-    expect(world.credentials('user-barbican').map((c) => c.id)).toContain(oldestId);
+    expect(credentials(world).map((c) => c.id)).toContain(oldestId);
 
     const held = world.get(secretRef(oldest));
     world.put(secretRef(oldest).type, { ...(held ?? { metadata: { name: '' } }), metadata: { ...(held?.metadata ?? { name: '' }), finalizers: ['openstack.org/ac-secret-protection'] } });
     expect((await reconcileOnce(world, clock, 5)).ok).toBe(true);
     expect(world.get(secretRef(oldest))).toBeUndefined();
-    expect(world.credentials('user-barbican').map((c) => c.id)).not.toContain(oldestId);
+    expect(credentials(world).map((c) => c.id)).not.toContain(oldestId);
     expect(secretsOf(world)).toHaveLength(2);
     expect(findCondition(cr(world).status.conditions, 'Ready')?.message).toBe('Setup complete');
     expect(isQuiet(plan(world, clock, 6))).toBe(true);
@@ -217,13 +218,13 @@ describe('deletion', () => {
     const world = await deleteCr(false);
     expect(world.get(crRef())).toBeUndefined();
     expect(secretsOf(world)).toEqual([]);
-    expect(world.credentials('user-barbican')).toHaveLength(1);
+    expect(credentials(world)).toHaveLength(1);
   });
 
   it('revokes when the operator is told to', async () => {
     const world = await deleteCr(true);
     expect(world.get(crRef())).toBeUndefined();
-    expect(world.credentials('user-barbican')).toEqual([]);
+    expect(credentials(world)).toEqual([]);
   });
 });
 
@@ -241,7 +242,7 @@ describe('failures', () => {
     world.put(secretRef('osp-secret').type, { metadata: { name: 'osp-secret', namespace: NS }, data: { BarbicanPassword: Buffer.from(PASSWORD).toString('base64') } });
     expect((await reconcileOnce(world, clock, 1)).ok).toBe(true);
     expect(findCondition(cr(world).status.conditions, 'Ready')?.status).toBe('True');
-    expect(world.credentials('user-barbican')).toHaveLength(1);
+    expect(credentials(world)).toHaveLength(1);
   });
 
   it('revokes a credential whose creation was interrupted before its Secret was stored', async () => {
@@ -250,12 +251,12 @@ describe('failures', () => {
     const p = plan(world, clock, 1);
     const upToCreate = { steps: p.steps.slice(0, p.steps.findIndex((s) => s.action.kind === 'keystone.createApplicationCredential') + 1) };
     await world.run(upToCreate);
-    expect(world.credentials('user-barbican')).toHaveLength(1);
-    const orphan = world.credentials('user-barbican')[0];
+    expect(credentials(world)).toHaveLength(1);
+    const orphan = credentials(world)[0];
     expect(cr(world).status.pendingACName).toBe(orphan?.name);
 
     expect((await reconcileOnce(world, clock, 2)).ok).toBe(true);
-    const ids = world.credentials('user-barbican').map((c) => c.id);
+    const ids = credentials(world).map((c) => c.id);
     expect(ids).toEqual([cr(world).status.acID]);
     expect(ids).not.toContain(orphan?.id);
     expect(cr(world).status.pendingACName).toBeUndefined();
@@ -268,11 +269,11 @@ describe('failures', () => {
     world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), status: { ...(object?.['status'] as object), expiresAt: '2001-01-01T00:00:00Z' } });
     const stale = plan(world, clock, 5);
     await reconcileOnce(world, clock, 6);
-    const credentials = world.credentials('user-barbican').length;
+    const before = credentials(world).length;
     const result = await world.run(stale);
     expect(result.error).toMatchObject({ code: 409, reason: 'Conflict' });
     expect(result.steps[0]?.outcome).toBe('failed');
-    expect(world.credentials('user-barbican')).toHaveLength(credentials);
+    expect(credentials(world)).toHaveLength(before);
   });
 
   it('waits for a ready KeystoneAPI and says why', async () => {

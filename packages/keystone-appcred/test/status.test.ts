@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readStatus } from '../src/decode.js';
 import { observe } from '../src/observe.js';
 import { appCredType } from '../src/api.js';
-import { NS, baseSpec, cr, config, reconcileOnce, setup } from './harness.js';
+import { NS, baseSpec, cr, config, credentials, reconcileOnce, setup } from './harness.js';
 
 describe('a status written by someone else', () => {
   // The Secrets a status names are read by name and then labelled: ".." reads the namespace itself (its
@@ -27,7 +27,7 @@ describe('a pending credential name written by someone else', () => {
     world.put(appCredType, { metadata: { name: 'ac-nova', namespace: NS }, spec: baseSpec });
     await reconcileOnce(world, clock, 1, config, 'ac-nova');
     const nova = cr(world, 'ac-nova').status;
-    const foreign = prefix === 'ac-nova-' ? world.credentials('user-barbican').find((c) => c.id === nova.acID)?.name ?? '' : prefix;
+    const foreign = prefix === 'ac-nova-' ? credentials(world).find((c) => c.id === nova.acID)?.name ?? '' : prefix;
     const stored = world.get({ type: appCredType, namespace: NS, name: 'ac-barbican' });
     if (stored === undefined) throw new Error('ac-barbican is gone');
     world.put(appCredType, { ...stored, status: { pendingACName: foreign } });
@@ -35,8 +35,8 @@ describe('a pending credential name written by someone else', () => {
     await reconcileOnce(world, clock, 2);
     await reconcileOnce(world, clock, 3);
     const barbican = cr(world).status;
-    expect(world.credentials('user-barbican').map((c) => c.id).sort()).toEqual([nova.acID, barbican.acID].sort());
-    expect(world.credentials('user-barbican').map((c) => c.name)).not.toContain(prefix);
+    expect(credentials(world).map((c) => c.id).sort()).toEqual([nova.acID, barbican.acID].sort());
+    expect(credentials(world).map((c) => c.name)).not.toContain(prefix);
     expect(barbican.pendingACName).toBeUndefined();
   });
 });
