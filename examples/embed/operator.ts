@@ -3,7 +3,7 @@
 //   npm install @keyward/core @keyward/keystone-appcred @kubernetes/client-node
 //   node operator.js
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, TokenCache, keystoneClientPool, standardHandlers } from '@keyward/core/interpreter';
+import { KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
 import { Controller, Manager, RuntimeMetrics, createLogger } from '@keyward/core/runtime';
 import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
 
@@ -12,8 +12,12 @@ const metrics = new RuntimeMetrics();
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromDefault();
 const kube = new KubeClient(kubeConfig);
-const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
-const handlers = standardHandlers({ kube, ...keystone, reportingController: 'example.com/my-operator', reportingInstance: process.env['HOSTNAME'] ?? 'local' });
+// The API modules the controller's plans use; leaving one out is a compile error where the controller is built.
+const apis = apiSet(
+  kubernetesRuntime(kube, { reportingController: 'example.com/my-operator', reportingInstance: process.env['HOSTNAME'] ?? 'local' }),
+  keystoneRuntime({ kube }),
+  controlRuntime,
+);
 
 const manager = new Manager({
   kube,
@@ -24,8 +28,11 @@ const manager = new Manager({
   leaderElection: { namespace: process.env['POD_NAMESPACE'] ?? 'default', name: 'my-operator', identity: process.env['HOSTNAME'] ?? 'local' },
   onLostLeadership: () => process.exit(1),
   // A fresh controller for each term of leadership.
-  runnables: () => [new Controller(appCredController, { kube, handlers, keystone, logger, config: { ...defaultAppCredConfig, keystoneUrl: process.env['KEYSTONE_URL'] } })],
+  runnables: () => [new Controller(appCredController, { kube, apis, logger, config: { ...defaultAppCredConfig, keystoneUrl: process.env['KEYSTONE_URL'] } })],
 });
 
-process.once('SIGTERM', () => void manager.stop().then(() => process.exit(0)));
+process.once('SIGTERM', () => void manager.stop().then(() => {
+  apis.close();
+  process.exit(0);
+}));
 await manager.start();
