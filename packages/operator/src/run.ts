@@ -31,7 +31,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
       : undefined,
     onLeadership: (leading) => { wiring.metrics.leader.set(leading ? 1 : 0); },
     onLostLeadership: () => { process.exit(1); },
-    runnables: () =>
+    runnables: ({ informers }) =>
       config.controllers.map(moduleNamed).flatMap((module) =>
         namespaces.map((namespace) =>
           buildController(module, wiring, {
@@ -39,6 +39,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
             concurrency: config.concurrency[module.definition.name] ?? DEFAULT_CONCURRENCY,
             maxRetryDelayMs: config.maxRetryDelay,
             settings: config,
+            informers,
             logger,
           }),
         ),

@@ -13,6 +13,7 @@ import {
   kubeRequestMetrics,
   type RuntimeLogger,
   type Runnable,
+  type SharedInformers,
 } from '@keyward/core/runtime';
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';
@@ -67,6 +68,8 @@ export interface ControllerSettings {
   readonly maxRetryDelayMs: number;
   /** The operator's settings; each module takes its own fields (see moduleConfig). */
   readonly settings: ModuleSettings;
+  /** Shared by the controllers of one term of leadership. */
+  readonly informers: SharedInformers;
   readonly logger: RuntimeLogger;
 }
 
@@ -82,6 +85,7 @@ export function buildController(module: ErasedModule, wiring: Wiring, settings: 
     namespace: settings.namespace,
     concurrency: settings.concurrency,
     backoff: { maxMs: settings.maxRetryDelayMs },
+    informers: settings.informers,
     logger: settings.logger,
     observer: controllerMetrics(wiring.metrics, name, () => depth()),
   });

@@ -15,7 +15,8 @@ import { defaultErrorPolicy, type FailureResponse } from '../interpreter/error-p
 import type { PlanResult, QueryHandler, QueryTable, StepResult } from '../interpreter/types.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
-import { Informer, type InformerEvent } from './informer.js';
+import type { InformerEvent } from './informer.js';
+import { SharedInformers, type SharedInformer } from './shared-informers.js';
 import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
 import { ReferencedWatches } from './referenced-watches.js';
 import { lazyEntropy } from './reconcile-input.js';
@@ -67,6 +68,12 @@ export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
   readonly config: C;
   /** Watch one namespace; all when undefined. */
   readonly namespace?: string | undefined;
+  /**
+   * Informers shared with the other controllers of the process (a Manager gives its runnables one): a type
+   * several controllers watch in the same scope is listed and watched once. Without it, the controller has
+   * its own.
+   */
+  readonly informers?: SharedInformers;
   /** Reconciles running at once (different keys); default 2. */
   readonly concurrency?: number;
   /** Every key is reconciled again this often; default 10 minutes. */
@@ -109,8 +116,10 @@ const silentLogger: RuntimeLogger = {
 export class Controller<P extends KubeObject, Q extends Queries, C, A extends AnyAction> {
   readonly #definition: ControllerDefinition<P, Q, C, A>;
   readonly #options: ControllerOptions<C, A, QueryIn<Q>>;
-  readonly #primary: Informer;
-  readonly #secondary: { readonly watch: SecondaryWatch; readonly informer: Informer }[];
+  readonly #primary: SharedInformer;
+  readonly #secondary: { readonly watch: SecondaryWatch; readonly informer: SharedInformer }[];
+  /** Informers of its own, when the options gave none to share. */
+  readonly #ownInformers: SharedInformers | undefined;
   readonly #queue: WorkQueue;
   readonly #queries: QueryTable<QueryIn<Q>>;
   readonly #logger: RuntimeLogger;
@@ -140,14 +149,13 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     };
     // An informer accepted again after failures: the API server is back, so what waited for it is retried now.
     const recovered = (resource: string) => (): void => { this.#recovered('kubernetes', { resource }); };
-    this.#primary = new Informer(options.kube, {
-      type: definition.primary.type, namespace: options.namespace, onProblem: problem(definition.primary.type.plural), onRecovered: recovered(definition.primary.type.plural),
-    });
+    this.#ownInformers = options.informers === undefined ? new SharedInformers(options.kube) : undefined;
+    const informers = options.informers ?? this.#ownInformers ?? new SharedInformers(options.kube);
+    const user = (resource: string) => ({ onProblem: problem(resource), onRecovered: recovered(resource) });
+    this.#primary = informers.acquire({ type: definition.primary.type, namespace: options.namespace }, user(definition.primary.type.plural));
     this.#secondary = definition.secondary(options.config).map((watch) => ({
       watch,
-      informer: new Informer(options.kube, {
-        type: watch.type, namespace: watch.namespace ?? options.namespace, labels: watch.labels, onProblem: problem(watch.type.plural), onRecovered: recovered(watch.type.plural),
-      }),
+      informer: informers.acquire({ type: watch.type, namespace: watch.namespace ?? options.namespace, labels: watch.labels }, user(watch.type.plural)),
     }));
     this.#queue = new WorkQueue({
       backoff: new KeyedBackoff(options.backoff),
@@ -208,7 +216,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     await this.#queue.shutdown({ drain: true });
     await this.#references.stop();
     await this.#bursts?.stop();
-    await Promise.all([this.#primary.stop(), ...this.#secondary.map(({ informer }) => informer.stop())]);
+    await Promise.all([this.#primary.release(), ...this.#secondary.map(({ informer }) => informer.release())]);
+    await this.#ownInformers?.stop();
     this.#logger.info('controller stopped');
   }
 
@@ -233,7 +242,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     }
   }
 
-  #orphanWatch(): (NonNullable<ControllerDefinition<P, Q, C, A>['orphans']> & { readonly informer: Informer }) | undefined {
+  #orphanWatch(): (NonNullable<ControllerDefinition<P, Q, C, A>['orphans']> & { readonly informer: SharedInformer }) | undefined {
     const orphans = this.#definition.orphans;
     const informer = orphans === undefined ? undefined : this.#secondary[orphans.watch]?.informer;
     return orphans === undefined || informer === undefined ? undefined : { ...orphans, informer };

@@ -16,3 +16,5 @@ export type { ManagerOptions, Runnable, LeaderElectionSettings } from './manager
 export { controllerMetrics, kubeRequestMetrics, httpRequestMetrics, keystoneRequestMetrics, endpointAvailabilityMetrics, endpointAvailabilityLog } from './instrumentation.js';
 export { ObjectCache, cachedForm } from './object-cache.js';
 export { clusterTarget } from './cluster-target.js';
+export { SharedInformers } from './shared-informers.js';
+export type { InformerScope, InformerUser, SharedInformer } from './shared-informers.js';

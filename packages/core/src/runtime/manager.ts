@@ -3,6 +3,7 @@ import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { RuntimeLogger } from './controller.js';
 import { serveEndpoints, type Endpoints } from './http-endpoints.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
+import { SharedInformers } from './shared-informers.js';
 
 /** What the manager runs: a controller, or anything started and stopped with leadership. */
 export interface Runnable {
@@ -16,8 +17,11 @@ export type LeaderElectionSettings = Pick<LeaderElectionOptions, 'namespace' | '
 
 export interface ManagerOptions {
   readonly kube: KubeClient;
-  /** Builds fresh runnables for each term of leadership (a stopped controller cannot be started again). */
-  readonly runnables: () => readonly Runnable[];
+  /**
+   * Builds fresh runnables for each term of leadership (a stopped controller cannot be started again); the
+   * informers of the term are shared by the controllers built with them.
+   */
+  readonly runnables: (term: { readonly informers: SharedInformers }) => readonly Runnable[];
   /** Off: run at once, as the only replica. */
   readonly leaderElection?: LeaderElectionSettings | undefined;
   readonly metricsAddress?: string;
@@ -37,6 +41,7 @@ export interface ManagerOptions {
 export class Manager {
   readonly #options: ManagerOptions;
   #running: readonly Runnable[] = [];
+  #informers: SharedInformers | undefined;
   #elector: LeaderElector | undefined;
   #endpoints: Endpoints[] = [];
   #started = false;
@@ -98,15 +103,19 @@ export class Manager {
   }
 
   async #lead(): Promise<void> {
-    this.#running = this.#options.runnables();
+    this.#informers = new SharedInformers(this.#options.kube);
+    this.#running = this.#options.runnables({ informers: this.#informers });
     await Promise.all(this.#running.map((runnable) => runnable.start()));
     this.#ready = true;
   }
 
   async #follow(): Promise<void> {
     const running = this.#running;
+    const informers = this.#informers;
     this.#running = [];
+    this.#informers = undefined;
     await Promise.all(running.map((runnable) => runnable.stop()));
+    await informers?.stop();
   }
 
   /** Finishes in-flight work, stops the controllers, releases the lease and closes the endpoints. */
