@@ -15,3 +15,4 @@ export * from '../apis/kubernetes/index.js';
 export * from '../apis/keystone/index.js';
 export * from '../apis/control/index.js';
 export * from './controller-module.js';
+export * from './watches.js';

@@ -3,3 +3,4 @@ export type * from './actions.js';
 export { hasLabels } from './actions.js';
 export type * from './queries.js';
 export { kubernetesApi } from './api.js';
+export { addApplyIfChanged, hasStatedContent, holdsStated } from './stated.js';

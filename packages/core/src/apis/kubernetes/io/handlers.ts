@@ -4,7 +4,7 @@ import type { Json } from '../../../plan/values.js';
 import { KeywardError } from '../../../interpreter/errors.js';
 import type { HandlerTable } from '../../../interpreter/types.js';
 import { ContentType, type KubeClient } from './client.js';
-import { hasStatedContent } from './compare.js';
+import { hasStatedContent } from '../stated.js';
 import { mergePatch } from '../../../plan/merge-patch.js';
 import { resourcePath } from './paths.js';
 import { coreTypes } from '../../../model/refs.js';
