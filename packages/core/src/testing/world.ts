@@ -78,8 +78,13 @@ export class InMemoryWorld<S extends Simulators = NoSimulators> {
   }
 
   /** Puts an object in the world as the API server would store it (uid, resourceVersion, generation). */
-  put(type: ResourceType, object: NewObject): KubeObject {
-    return this.kube.put(type, object);
+  put(type: ResourceType, object: NewObject, manager?: string): KubeObject {
+    return this.kube.put(type, object, manager);
+  }
+
+  /** Changes an object as another writer would (kubectl edit): `manager` takes over the fields it changes. */
+  update(ref: ObjectRef, change: (object: KubeObject) => NewObject, manager?: string): KubeObject {
+    return this.kube.update(ref, change, manager);
   }
 
   get(ref: ObjectRef): KubeObject | undefined {

@@ -1,4 +1,4 @@
-import { apiVersionOf, objectKey, type ObjectRef, type ResourceType } from '../../model/refs.js';
+import { apiVersionOf, describeRef, objectKey, type ObjectRef, type ResourceType } from '../../model/refs.js';
 import { eventNote } from '../../model/text.js';
 import { deepEqual } from '../../plan/equality.js';
 import { applyMergePatch, mergePatch } from '../../plan/merge-patch.js';
@@ -7,6 +7,7 @@ import { KeywardError } from '../../interpreter/errors.js';
 import type { HandlerTable, QueryTable } from '../../interpreter/types.js';
 import { hasLabels, type KubeObject, type KubernetesAction, type ObjectMeta } from './actions.js';
 import type { KubernetesQuery } from './queries.js';
+import { ApplyConflict, FIELD_CONFLICT, serverSideApply, updateOwners, type FieldOwners } from './server-side-apply.js';
 
 type JsonObject = Record<string, Json>;
 
@@ -28,9 +29,12 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function fail(code: number, reason: string, message: string): never {
-  throw new KeywardError({ api: 'kubernetes', code, reason, message, retryable: code >= 500 || code === 409 });
+function fail(code: number, reason: string, message: string, retryable = code >= 500 || code === 409): never {
+  throw new KeywardError({ api: 'kubernetes', code, reason, message, retryable });
 }
+
+/** The field manager our applies use, as the real client's. */
+const FIELD_MANAGER = 'keyward';
 
 /**
  * An in-memory Kubernetes API server for fast tests: objects with uid, resourceVersion and generation,
@@ -40,6 +44,8 @@ function fail(code: number, reason: string, message: string): never {
 export class SimulatedKubernetes {
   readonly #objects = new Map<string, KubeObject>();
   readonly events: SimulatedEvent[] = [];
+  /** Who owns which fields of each object, for server-side apply. */
+  readonly #owners = new Map<string, FieldOwners>();
   #counter = 0;
 
   #next(): number {
@@ -51,8 +57,26 @@ export class SimulatedKubernetes {
     return `${type.group}/${type.plural}/${objectKey(namespace, name)}`;
   }
 
-  /** Puts an object in the world as the API server would store it (uid, resourceVersion, generation). */
-  put(type: ResourceType, object: NewObject): KubeObject {
+  /**
+   * Puts an object in the world as the API server would store it (uid, resourceVersion, generation), written
+   * by `manager` (a person with kubectl, by default): it owns the fields it changed, so an apply that sets one
+   * of them to another value conflicts, as on a real server.
+   */
+  put(type: ResourceType, object: NewObject, manager = 'test'): KubeObject {
+    const key = SimulatedKubernetes.#key(type, object.metadata.namespace, object.metadata.name);
+    const previous = this.#objects.get(key);
+    const stored = this.#store(type, object);
+    this.#owners.set(key, updateOwners(previous as JsonObject | undefined, stored as unknown as JsonObject, this.#owners.get(key) ?? new Map<string, Set<string>>(), manager));
+    return stored;
+  }
+
+  /** Changes an object as another writer would (kubectl edit): `manager` takes over the fields it changes. */
+  update(ref: ObjectRef, change: (object: KubeObject) => NewObject, manager = 'test'): KubeObject {
+    return this.put(ref.type, change(this.#mustGet(ref)), manager);
+  }
+
+  /** Stores an object as the API server would (uid, resourceVersion, generation). */
+  #store(type: ResourceType, object: NewObject): KubeObject {
     const previous = this.#objects.get(SimulatedKubernetes.#key(type, object.metadata.namespace, object.metadata.name));
     const stored: KubeObject = {
       ...object,
@@ -85,6 +109,7 @@ export class SimulatedKubernetes {
   /** Removes an object at once, ignoring finalizers (what a person with kubectl and --force might do). */
   remove(ref: ObjectRef): void {
     this.#objects.delete(SimulatedKubernetes.#key(ref.type, ref.namespace, ref.name));
+    this.#owners.delete(SimulatedKubernetes.#key(ref.type, ref.namespace, ref.name));
   }
 
   #delete(ref: ObjectRef): boolean {
@@ -103,7 +128,7 @@ export class SimulatedKubernetes {
   }
 
   #update(ref: ObjectRef, object: KubeObject): KubeObject {
-    const stored = this.put(ref.type, object);
+    const stored = this.#store(ref.type, object);
     if (stored.metadata.deletionTimestamp !== undefined && (stored.metadata.finalizers ?? []).length === 0) this.#delete(ref);
     return stored;
   }
@@ -136,15 +161,22 @@ export class SimulatedKubernetes {
           if (!same) fail(409, 'AlreadyExists', `${ref.name} exists with different content`);
           return Promise.resolve({ outcome: 'unchanged', outputs: { object: existing } });
         }
-        return Promise.resolve({ outcome: 'applied', outputs: { object: this.put(ref.type, normalised as unknown as KubeObject) } });
+        return Promise.resolve({ outcome: 'applied', outputs: { object: this.put(ref.type, normalised as unknown as KubeObject, FIELD_MANAGER) } });
       },
       'k8s.apply': (action, context) => {
         const body = context.resolveTemplate(action.object) as JsonObject;
         const existing = this.get(action.ref);
-        const merged = applyMergePatch(existing ?? {}, body) as unknown as KubeObject;
-        if (existing !== undefined && deepEqual({ ...merged, metadata: {} }, { ...existing, metadata: {} }) && deepEqual(merged.metadata.labels, existing.metadata.labels)) {
-          return Promise.resolve({ outcome: 'unchanged', outputs: { object: existing } });
+        const key = SimulatedKubernetes.#key(action.ref.type, action.ref.namespace, action.ref.name);
+        let applied;
+        try {
+          applied = serverSideApply(existing as JsonObject | undefined, this.#owners.get(key) ?? new Map<string, Set<string>>(), body, FIELD_MANAGER, action.force ?? false);
+        } catch (error) {
+          if (error instanceof ApplyConflict) fail(409, FIELD_CONFLICT, `apply ${describeRef(action.ref)}: ${error.message}`, false);
+          throw error;
         }
+        const merged = applied.object as unknown as KubeObject;
+        this.#owners.set(key, applied.owners);
+        if (existing !== undefined && deepEqual(merged, existing)) return Promise.resolve({ outcome: 'unchanged', outputs: { object: existing } });
         return Promise.resolve({ outcome: 'applied', outputs: { object: this.#update(action.ref, merged) } });
       },
       'k8s.patch': (action, context) => {

@@ -5,6 +5,7 @@ import { KeywardError } from '../../../interpreter/errors.js';
 import type { HandlerTable } from '../../../interpreter/types.js';
 import { ContentType, type KubeClient } from './client.js';
 import { hasStatedContent } from '../stated.js';
+import { FIELD_CONFLICT } from '../server-side-apply.js';
 import { mergePatch } from '../../../plan/merge-patch.js';
 import { resourcePath } from './paths.js';
 import { coreTypes } from '../../../model/refs.js';
@@ -25,6 +26,11 @@ const CONFLICT_ATTEMPTS = 5;
 
 function isConflict(error: unknown): boolean {
   return error instanceof KeywardError && error.code === 409;
+}
+
+/** An apply refused because another field manager owns a field it sets: a failure to report, not a stale view. */
+function fieldConflict(error: Pick<KeywardError, 'message'>): KeywardError {
+  return new KeywardError({ api: 'kubernetes', code: 409, reason: FIELD_CONFLICT, message: error.message, retryable: false });
 }
 
 function changed(before: KubeObject | undefined, after: KubeObject): 'applied' | 'unchanged' {
@@ -73,8 +79,14 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
   const now = options.now ?? (() => new Date());
   return {
     'k8s.apply': async (action, context) => {
-      const object = await client.apply(action.ref, context.resolveTemplate(action.object), action.force ?? false);
-      return { outcome: changed(action.observed, object), outputs: { object } };
+      try {
+        const object = await client.apply(action.ref, context.resolveTemplate(action.object), action.force ?? false);
+        return { outcome: changed(action.observed, object), outputs: { object } };
+      } catch (error) {
+        // Another manager owns a field we state with a different value: reading again does not settle it.
+        if (isConflict(error)) throw fieldConflict(error as KeywardError);
+        throw error;
+      }
     },
 
     'k8s.create': async (action, context) => {
