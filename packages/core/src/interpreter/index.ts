@@ -1,5 +1,5 @@
-// The impure half of @keyward/core: each API module's client, handlers and runtime, and the interpreter that
-// runs plans with them.
+// The impure half of @keyward/core: each API module's runtime (its client and handlers), the HTTP transport
+// and the interpreter that runs plans with them. Handler tables are reached through the runtimes.
 export * from './errors.js';
 export * from './types.js';
 export { interpret, dryRun, toKeywardError, STOPPED } from './interpret.js';
@@ -8,20 +8,16 @@ export { defaultErrorPolicy } from './error-policy.js';
 export type { ErrorPolicy, FailureResponse } from './error-policy.js';
 export { apiSet, defineApiRuntime } from './api-runtime.js';
 export type { ApiRuntime, ApiSet, AnyApiRuntime } from './api-runtime.js';
-export { EndpointBreaker, AvailabilityListeners, statusMeansDown, systemBreakerClock } from './availability.js';
+export { EndpointBreaker, AvailabilityListeners, statusMeansDown } from './availability.js';
 export type { AvailabilityChange, AvailabilityListener, AvailabilitySource, BreakerClock, BreakerSettings, EndpointBreakerOptions } from './availability.js';
 export { controlRuntime } from '../apis/control/runtime.js';
 export { KubeClient, ContentType, FIELD_MANAGER } from '../apis/kubernetes/io/client.js';
 export type { KubeClientOptions, KubeRequestInfo, KubeCall, ListResult } from '../apis/kubernetes/io/client.js';
-export { kubernetesHandlers } from '../apis/kubernetes/io/handlers.js';
 export type { KubernetesHandlerOptions } from '../apis/kubernetes/io/handlers.js';
-export { kubernetesQueries } from '../apis/kubernetes/io/queries.js';
 export { kubernetesRuntime } from '../apis/kubernetes/io/runtime.js';
 export { resourcePath, labelSelector } from '../apis/kubernetes/io/paths.js';
 export { KeystoneClient } from '../apis/keystone/io/client.js';
 export type * from '../apis/keystone/io/client.js';
-export { keystoneHandlers } from '../apis/keystone/io/handlers.js';
-export type { KeystoneHandlerDependencies } from '../apis/keystone/io/handlers.js';
 export { keystoneRuntime, keystoneClientPool } from '../apis/keystone/io/runtime.js';
 export type { KeystoneClientPool, KeystoneRuntimeOptions } from '../apis/keystone/io/runtime.js';
 export { TokenCache } from '../apis/keystone/io/token-cache.js';

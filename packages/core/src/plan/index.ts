@@ -16,3 +16,5 @@ export * from '../apis/keystone/index.js';
 export * from '../apis/control/index.js';
 export * from './controller-module.js';
 export * from './watches.js';
+export { defaultErrorPolicy } from '../interpreter/error-policy.js';
+export type { ErrorPolicy, FailureResponse } from '../interpreter/error-policy.js';
