@@ -1,13 +1,23 @@
 import { describe, expect, it } from '@jest/globals';
 import { coreTypes } from '../../src/model/refs.js';
+import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
+import { kubernetesApi, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { STOPPED, interpret } from '../../src/interpreter/interpret.js';
+import type { Executor, HandlerTable } from '../../src/interpreter/types.js';
 import { InMemoryWorld } from '../../src/testing/world.js';
 
 const regarding = { type: coreTypes.secret, namespace: 'team-a', name: 'subject' };
 
+const words = vocabulary(kubernetesApi);
+
+/** Runs plans with the world's own Kubernetes handlers, or with `handlers` in their place. */
+function executor(handlers: HandlerTable<KubernetesAction>): Executor<KubernetesAction> {
+  return { handlers, vocabulary: words };
+}
+
 function threeEvents() {
-  const plan = new PlanBuilder();
+  const plan = new PlanBuilder<KubernetesAction>();
   for (const reason of ['First', 'Second', 'Third']) {
     plan.add(
       { kind: 'k8s.event', regarding, type: 'Normal', reason, note: reason, action: 'Test' },
@@ -21,16 +31,16 @@ function threeEvents() {
 describe('interpret with a signal', () => {
   it('starts no step once aborted, lets the running one finish, and runs no compensation', async () => {
     const world = new InMemoryWorld();
-    const handlers = world.handlers();
+    const handlers = world.kube.handlers();
     const stopping = new AbortController();
-    const result = await interpret(threeEvents(), {
+    const result = await interpret(threeEvents(), executor({
       ...handlers,
       'k8s.event': async (action, context) => {
         // The stop arrives while the second step runs.
         if (action.reason === 'Second') stopping.abort();
         return handlers['k8s.event'](action, context);
       },
-    }, { signal: stopping.signal });
+    }), { signal: stopping.signal });
 
     expect(result.steps.map((s) => s.outcome)).toEqual(['applied', 'applied', 'skipped']);
     expect(result.ok).toBe(false);
@@ -41,11 +51,11 @@ describe('interpret with a signal', () => {
 
   it('runs nothing when aborted before it starts, and everything when never aborted', async () => {
     const world = new InMemoryWorld();
-    const stopped = await interpret(threeEvents(), world.handlers(), { signal: AbortSignal.abort() });
+    const stopped = await interpret(threeEvents(), executor(world.kube.handlers()), { signal: AbortSignal.abort() });
     expect(stopped.steps.map((s) => s.outcome)).toEqual(['skipped', 'skipped', 'skipped']);
     expect(world.events).toEqual([]);
 
-    const whole = await interpret(threeEvents(), world.handlers(), { signal: new AbortController().signal });
+    const whole = await interpret(threeEvents(), executor(world.kube.handlers()), { signal: new AbortController().signal });
     expect(whole.ok).toBe(true);
     expect(world.events.map((e) => e.reason)).toEqual(['First', 'Second', 'Third']);
   });

@@ -3,34 +3,26 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
 import { coreTypes, type ResourceType } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
+import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder, type Plan } from '../../src/plan/plan.js';
-import type { Action } from '../../src/plan/registry.js';
+import { kubernetesApi, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesHandlers } from '../../src/apis/kubernetes/io/handlers.js';
-import { controlHandlers } from '../../src/apis/control/handlers.js';
 import { interpret } from '../../src/interpreter/interpret.js';
-import type { Handlers, PlanResult } from '../../src/interpreter/types.js';
+import type { Executor, PlanResult } from '../../src/interpreter/types.js';
 import { KeywardError } from '../../src/interpreter/errors.js';
 
 const widgetType: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
 
-function unsupported(kind: string): () => Promise<never> {
-  return () => Promise.reject(new Error(`${kind} is not used in this test`));
-}
-
 let client: KubeClient;
-let handlers: Handlers;
+let executor: Executor<KubernetesAction>;
 let namespace: string;
 
 beforeAll(async () => {
   client = new KubeClient(adminKubeConfig());
-  handlers = {
-    ...kubernetesHandlers(client, { reportingController: 'keyward.dev/test', reportingInstance: 'test-1' }),
-    ...controlHandlers,
-    'keystone.authenticate': unsupported('keystone.authenticate'),
-    'keystone.createApplicationCredential': unsupported('keystone.createApplicationCredential'),
-    'keystone.listApplicationCredentials': unsupported('keystone.listApplicationCredentials'),
-    'keystone.revokeApplicationCredential': unsupported('keystone.revokeApplicationCredential'),
+  executor = {
+    handlers: kubernetesHandlers(client, { reportingController: 'keyward.dev/test', reportingInstance: 'test-1' }),
+    vocabulary: vocabulary(kubernetesApi),
   };
   namespace = await createTestNamespace('interp-k8s');
 });
@@ -39,14 +31,14 @@ afterAll(() => {
   client.close();
 });
 
-function single(action: Action): Plan {
-  const plan = new PlanBuilder();
+function single(action: KubernetesAction): Plan<KubernetesAction> {
+  const plan = new PlanBuilder<KubernetesAction>();
   plan.add(action, 'test');
   return plan.build();
 }
 
-async function run(action: Action): Promise<PlanResult> {
-  return interpret(single(action), handlers);
+async function run(action: KubernetesAction): Promise<PlanResult> {
+  return interpret(single(action), executor);
 }
 
 const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
@@ -141,7 +133,7 @@ describe('Kubernetes handlers against the real API server', () => {
   });
 
   it('references and compensation: a later step uses an earlier output; a failure undoes what was applied', async () => {
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<KubernetesAction>();
     const owner = plan.add(
       { kind: 'k8s.create', ref: configMapRef('owner'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner', namespace } } },
       'an owner',
@@ -152,7 +144,7 @@ describe('Kubernetes handlers against the real API server', () => {
       'uses the owner object (not a string: the server rejects it)',
     );
     plan.add({ kind: 'k8s.create', ref: configMapRef('never'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'never', namespace } } }, 'skipped');
-    const result = await interpret(plan.build(), handlers);
+    const result = await interpret(plan.build(), executor);
     expect(result.steps.map((s) => s.outcome)).toEqual(['applied', 'failed', 'skipped']);
     expect(result.error).toMatchObject({ api: 'kubernetes', code: 400 });
     expect(result.compensations.map((c) => [c.summary, c.outcome])).toEqual([[`delete ConfigMap ${namespace}/owner`, 'applied']]);

@@ -5,14 +5,22 @@ import { coreTypes } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import { renderPlanText } from '../../src/plan/render.js';
+import type { KeystoneAction } from '../../src/apis/keystone/actions.js';
+import type { KubernetesAction } from '../../src/apis/kubernetes/actions.js';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
+import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { KeystoneClient } from '../../src/apis/keystone/io/client.js';
+import { keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';
+import { controlRuntime } from '../../src/apis/control/runtime.js';
+import { apiSet } from '../../src/interpreter/api-runtime.js';
 import { interpret } from '../../src/interpreter/interpret.js';
-import { standardHandlers } from '../../src/interpreter/handlers.js';
-import type { Handlers } from '../../src/interpreter/types.js';
+
+function testApis(kube: KubeClient) {
+  return apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
+}
 
 let kube: KubeClient;
-let handlers: Handlers;
+let apis: ReturnType<typeof testApis>;
 let namespace: string;
 let endpoint: string;
 let userName: string;
@@ -20,7 +28,7 @@ const password = `pw-${randomBytes(12).toString('hex')}`;
 
 beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
-  handlers = standardHandlers({ kube, reportingController: 'keyward.dev/test', reportingInstance: 'test' });
+  apis = testApis(kube);
   namespace = await createTestNamespace('interp-plans');
   endpoint = testEnvironment().keystone?.url ?? '';
   userName = `plans-${randomBytes(3).toString('hex')}`;
@@ -29,12 +37,13 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  apis.close();
   kube.close();
 });
 
 /** authenticate -> create credential (revoked if a later step fails) -> store it in a Secret in `secretNamespace`. */
 function credentialPlan(name: string, secretNamespace: string) {
-  const plan = new PlanBuilder();
+  const plan = new PlanBuilder<KubernetesAction | KeystoneAction>();
   const auth = plan.add(
     { kind: 'keystone.authenticate', endpoint, userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(password) },
     'log in as the service user',
@@ -55,8 +64,8 @@ function credentialPlan(name: string, secretNamespace: string) {
 describe('plans across Keystone and Kubernetes', () => {
   it('create a credential and store it: the stored secret authenticates', async () => {
     const { plan, ref } = credentialPlan(`ok-${randomBytes(3).toString('hex')}`, namespace);
-    expect(renderPlanText(plan)).toContain('+ stringData.AC_SECRET: (known after apply)');
-    const result = await interpret(plan, handlers);
+    expect(renderPlanText(plan, apis.vocabulary)).toContain('+ stringData.AC_SECRET: (known after apply)');
+    const result = await interpret(plan, apis);
     expect(result.steps.map((s) => s.outcome)).toEqual(['unchanged', 'applied', 'applied']);
 
     const stored = await kube.get(ref);
@@ -69,7 +78,7 @@ describe('plans across Keystone and Kubernetes', () => {
   it('revoke the new credential when storing it fails', async () => {
     const name = `orphan-${randomBytes(3).toString('hex')}`;
     const { plan } = credentialPlan(name, 'no-such-namespace');
-    const result = await interpret(plan, handlers);
+    const result = await interpret(plan, apis);
     expect(result.ok).toBe(false);
     expect(result.steps.map((s) => s.outcome)).toEqual(['unchanged', 'applied', 'failed']);
     expect(result.error).toMatchObject({ api: 'kubernetes', code: 404 });
@@ -82,9 +91,9 @@ describe('plans across Keystone and Kubernetes', () => {
   });
 
   it('report a wrong password as a failed, non-retryable step without the password', async () => {
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<KeystoneAction>();
     plan.add({ kind: 'keystone.authenticate', endpoint, userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive('wrong-password-123') }, 'log in');
-    const result = await interpret(plan.build(), handlers);
+    const result = await interpret(plan.build(), apis);
     expect(result.error).toMatchObject({ api: 'keystone', code: 401, retryable: false });
     expect(JSON.stringify(result)).not.toContain('wrong-password-123');
     expect(result.error?.message).toContain(userName);

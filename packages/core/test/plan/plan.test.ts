@@ -2,10 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
 import { coreTypes } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
+import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder, changesAnything, requeueAfterMs } from '../../src/plan/plan.js';
 import { renderPlanJson, renderPlanText } from '../../src/plan/render.js';
 import { addStatusIfChanged } from '../../src/plan/status.js';
 import { isFullyKnown, resolveTemplate, type OutputRef } from '../../src/plan/values.js';
+import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
+import { keystoneApi, type KeystoneAction } from '../../src/apis/keystone/index.js';
+import { kubernetesApi, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
+
+type TestAction = KubernetesAction | KeystoneAction | ControlAction;
+const words = vocabulary(kubernetesApi, keystoneApi, controlApi);
 
 const PASSWORD = 'correct-horse-battery-staple';
 const secretRef = { type: coreTypes.secret, namespace: 'team-a', name: 'ac-nova-abcde-secret' };
@@ -13,7 +20,7 @@ const crType = { group: 'keystone.openstack.org', version: 'v1beta1', kind: 'Key
 const crRef = { type: crType, namespace: 'team-a', name: 'ac-nova' };
 
 function rotationPlan() {
-  const plan = new PlanBuilder();
+  const plan = new PlanBuilder<TestAction>();
   const auth = plan.add(
     { kind: 'keystone.authenticate', endpoint: 'http://keystone.test/v3', userName: 'nova', userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(PASSWORD) },
     'a credential must be created',
@@ -42,20 +49,20 @@ describe('plans', () => {
   });
 
   it('are pure: the same decisions give equal plans', () => {
-    expect(JSON.stringify(renderPlanJson(rotationPlan().plan))).toBe(JSON.stringify(renderPlanJson(rotationPlan().plan)));
+    expect(JSON.stringify(renderPlanJson(rotationPlan().plan, words))).toBe(JSON.stringify(renderPlanJson(rotationPlan().plan, words)));
   });
 
   it('report the earliest requeue and whether they change anything', () => {
     const { plan } = rotationPlan();
     expect(requeueAfterMs(plan)).toBe(60_000);
     expect(changesAnything(plan)).toBe(true);
-    const idle = new PlanBuilder();
+    const idle = new PlanBuilder<ControlAction>();
     idle.add({ kind: 'control.requeueAfter', afterMs: 5 }, 'later');
     expect(changesAnything(idle.build())).toBe(false);
   });
 
   it('write status only when it differs', () => {
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<KubernetesAction>();
     addStatusIfChanged(plan, crRef, { a: 1, conditions: [{ type: 'Ready' }] }, { conditions: [{ type: 'Ready' }], a: 1 });
     expect(plan.build().steps).toEqual([]);
     addStatusIfChanged(plan, crRef, { a: 1 }, { a: 2 });
@@ -74,7 +81,7 @@ describe('templates', () => {
 
 describe('rendering', () => {
   it('shows steps, reasons, diffs and known-after-apply values as text', () => {
-    const text = renderPlanText(rotationPlan().plan, 'KeystoneApplicationCredential team-a/ac-nova');
+    const text = renderPlanText(rotationPlan().plan, words, 'KeystoneApplicationCredential team-a/ac-nova');
     expect(text).toContain('1. authenticate to Keystone as nova (project service, domain Default)');
     expect(text).toContain('why: the roles changed');
     expect(text).toContain('3. create Secret team-a/ac-nova-abcde-secret');
@@ -86,12 +93,12 @@ describe('rendering', () => {
 
   it('never prints a sensitive value, as text, JSON or through inspect', () => {
     const { plan } = rotationPlan();
-    for (const rendered of [renderPlanText(plan), JSON.stringify(renderPlanJson(plan)), JSON.stringify(plan), inspect(plan, { depth: 10 })]) {
+    for (const rendered of [renderPlanText(plan, words), JSON.stringify(renderPlanJson(plan, words)), JSON.stringify(plan), inspect(plan, { depth: 10 })]) {
       expect(rendered).not.toContain(PASSWORD);
     }
   });
 
   it('says when there is nothing to do', () => {
-    expect(renderPlanText({ steps: [] })).toBe('no changes');
+    expect(renderPlanText({ steps: [] }, words)).toBe('no changes');
   });
 });

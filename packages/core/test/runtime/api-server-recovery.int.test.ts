@@ -2,13 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
 import { startEnvironment, waitFor, type Environment } from '@keyward/test-env';
 import { coreTypes } from '../../src/model/refs.js';
+import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import type { ControllerDefinition } from '../../src/plan/controller.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
+import { kubernetesApi, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
-import { keystoneClientPool, standardHandlers } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
-import type { Handlers } from '../../src/interpreter/types.js';
+import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
+import { keystoneClientPool, keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';
+import { apiSet } from '../../src/interpreter/api-runtime.js';
+import type { HandlerTable } from '../../src/interpreter/types.js';
+import { controlRuntime } from '../../src/apis/control/runtime.js';
 import { Controller } from '../../src/runtime/controller.js';
 
 // The API server goes away just as an orphan is being removed, as when it stops right after a delete: the
@@ -19,14 +23,17 @@ const TEN_MINUTES = 600_000;
 const NAMESPACE = 'default';
 const OWNER_LABEL = 'recovery-test/owner';
 
+type TestAction = KubernetesAction | ControlAction;
+
 function ownerOf(secret: KubeObject): string | undefined {
   const owner = secret.metadata.labels?.[OWNER_LABEL];
   return owner === undefined ? undefined : `${NAMESPACE}/${owner}`;
 }
 
 /** ConfigMaps own the Secrets labelled with their name; a Secret whose ConfigMap is gone is an orphan. */
-const definition: ControllerDefinition<KubeObject, Record<string, never>, null> = {
+const definition: ControllerDefinition<KubeObject, Record<string, never>, null, TestAction> = {
   name: 'api-server-recovery-test',
+  apis: vocabulary(kubernetesApi, controlApi),
   primary: { type: coreTypes.configMap, decode: (object) => right(object) },
   secondary: () => [{
     type: coreTypes.secret,
@@ -37,14 +44,14 @@ const definition: ControllerDefinition<KubeObject, Record<string, never>, null> 
     },
   }],
   observe: () => ({}),
-  reconcile: () => new PlanBuilder().build(),
-  failed: () => new PlanBuilder().build(),
-  invalid: () => new PlanBuilder().build(),
+  reconcile: () => new PlanBuilder<TestAction>().build(),
+  reportFailure: () => new PlanBuilder<TestAction>().build(),
+  reportInvalid: () => new PlanBuilder<TestAction>().build(),
   orphans: {
     watch: 0,
     ownerOf,
     orphaned: (secret) => {
-      const plan = new PlanBuilder();
+      const plan = new PlanBuilder<TestAction>();
       plan.add({ kind: 'k8s.delete', ref: { type: coreTypes.secret, namespace: NAMESPACE, name: secret.metadata.name } }, 'its ConfigMap is gone');
       return plan.build();
     },
@@ -53,7 +60,7 @@ const definition: ControllerDefinition<KubeObject, Record<string, never>, null> 
 
 let env: Environment;
 let kube: KubeClient;
-let controller: Controller<KubeObject, Record<string, never>, null>;
+let controller: Controller<KubeObject, Record<string, never>, null, TestAction>;
 let deletes = 0;
 const pool = keystoneClientPool();
 
@@ -65,10 +72,10 @@ beforeAll(async () => {
   await kube.create({ type: coreTypes.secret, namespace: NAMESPACE, name: 'owned' }, {
     metadata: { name: 'owned', labels: { 'app.kubernetes.io/managed-by': 'recovery-test', [OWNER_LABEL]: 'owner' } },
   });
-  const keystone = { keystoneClientFor: pool, tokens: new TokenCache() };
-  const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/test', reportingInstance: 'test' });
+  const kubernetes = kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' });
+  const { handlers } = kubernetes;
   // The first removal finds the API server gone: it is stopped just before the request goes out.
-  const withOutage: Handlers = {
+  const withOutage: HandlerTable<KubernetesAction> = {
     ...handlers,
     'k8s.delete': async (action, context) => {
       deletes++;
@@ -76,9 +83,9 @@ beforeAll(async () => {
       return handlers['k8s.delete'](action, context);
     },
   };
+  const apis = apiSet({ ...kubernetes, handlers: withOutage }, keystoneRuntime({ kube, clients: pool }), controlRuntime);
   controller = new Controller(definition, {
-    kube, keystone, config: null, namespace: NAMESPACE,
-    handlers: withOutage,
+    kube, apis, config: null, namespace: NAMESPACE,
     backoff: { baseMs: TEN_MINUTES, maxMs: TEN_MINUTES },
     burstWatches: false,
   });

@@ -2,18 +2,19 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { adminKubeConfig, createTestNamespace, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { KubeClient, type KubeRequestInfo } from '../../src/apis/kubernetes/io/client.js';
-import { keystoneClientPool } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
+import { kubernetesQueries } from '../../src/apis/kubernetes/io/queries.js';
+import type { BurstRead, GetQuery, KubeObject } from '../../src/apis/kubernetes/index.js';
 import { coreTypes } from '../../src/model/refs.js';
-import type { BurstRead, GetQuery } from '../../src/plan/queries.js';
 import { BurstWatches, type BurstWatchOptions } from '../../src/runtime/burst-watches.js';
-import { QueryRunner } from '../../src/runtime/query-runner.js';
 
 const SECRETS = 40;
 
-/** What the runner sent and what the burst watches said, for one test. */
+/** Reads one object as a controller's observe would have it read. */
+type Reader = (query: GetQuery) => Promise<KubeObject | undefined>;
+
+/** What the reader sent and what the burst watches said, for one test. */
 interface Rig {
-  readonly runner: QueryRunner;
+  readonly runner: Reader;
   readonly bursts: BurstWatches;
   readonly gets: () => number;
   readonly said: string[];
@@ -35,7 +36,9 @@ function rig(options: BurstWatchOptions, kubeConfig = adminKubeConfig()): Rig {
   const said: string[] = [];
   const counts: number[] = [];
   const bursts = new BurstWatches(kube, { watching: (namespaces) => { counts.push(namespaces); }, info: (message) => { said.push(message); }, problem: (message, error) => { said.push(`problem: ${message}${error instanceof Error ? ` (${error.message})` : ''}`); } }, options);
-  const runner = new QueryRunner({ kube, caches: [], keystoneClientFor: keystoneClientPool(), tokens: new TokenCache(), bursts });
+  // No informer caches: every read is a GET unless a burst watch answers it.
+  const answers = kubernetesQueries(kube, { caches: [], bursts });
+  const runner: Reader = async (query) => answers['k8s.get'](query);
   const made: Rig = { runner, bursts, gets: () => gets, said, counts, close: async () => { await bursts.stop(); kube.close(); } };
   rigs.push(made);
   return made;
@@ -61,8 +64,8 @@ function secretQuery(namespace: string, name: string, { optIn = true, fields }: 
   return { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name }, ...(optIn ? { onBurst } : {}) };
 }
 
-async function valueOf(runner: QueryRunner, query: GetQuery): Promise<string | undefined> {
-  const { secret } = await runner.run({ secret: query });
+async function valueOf(runner: Reader, query: GetQuery): Promise<string | undefined> {
+  const secret = await runner(query);
   const data = secret?.['data'] as Record<string, string> | undefined;
   return data?.['value'] === undefined ? undefined : Buffer.from(data['value'], 'base64').toString();
 }

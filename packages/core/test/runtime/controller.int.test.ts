@@ -2,12 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { left, right } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
 import { coreTypes, type ResourceType } from '../../src/model/refs.js';
+import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import type { ControllerDefinition } from '../../src/plan/controller.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
+import { kubernetesApi, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
-import { standardHandlers, keystoneClientPool } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
+import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
+import { keystoneClientPool, keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';
+import { apiSet } from '../../src/interpreter/api-runtime.js';
+import { controlRuntime } from '../../src/apis/control/runtime.js';
 import { Controller } from '../../src/runtime/controller.js';
 
 const widgets: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
@@ -16,14 +20,18 @@ let kube: KubeClient;
 let namespace: string;
 const seen = new Map<string, number[]>();
 let invalidCalls = 0;
+const pool = keystoneClientPool();
+
+type TestAction = KubernetesAction | ControlAction;
 
 /**
  * A controller whose behaviour depends on the Widget's name: "requeue" asks to be checked again in 2 s,
  * "failing" creates a ConfigMap in a namespace that does not exist (so every attempt fails), "invalid"
  * is rejected by decode.
  */
-const definition: ControllerDefinition<KubeObject, Record<string, never>, null> = {
+const definition: ControllerDefinition<KubeObject, Record<string, never>, null, TestAction> = {
   name: 'runtime-test',
+  apis: vocabulary(kubernetesApi, controlApi),
   primary: { type: widgets, decode: (object) => (object.metadata.name === 'invalid' ? left({ message: 'spec.size: nope', problems: [] }) : right(object)) },
   secondary: () => [],
   observe: () => ({}),
@@ -31,29 +39,28 @@ const definition: ControllerDefinition<KubeObject, Record<string, never>, null> 
     const times = seen.get(primary.metadata.name) ?? [];
     times.push(Date.now());
     seen.set(primary.metadata.name, times);
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<TestAction>();
     if (primary.metadata.name === 'requeue') plan.add({ kind: 'control.requeueAfter', afterMs: 2_000 }, 'check again');
     if (primary.metadata.name === 'failing') {
       plan.add({ kind: 'k8s.create', ref: { type: coreTypes.configMap, namespace: 'no-such-namespace', name: 'x' }, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'no-such-namespace' } } }, 'fails');
     }
     return plan.build();
   },
-  failed: () => new PlanBuilder().build(),
-  invalid: () => {
+  reportFailure: () => new PlanBuilder<TestAction>().build(),
+  reportInvalid: () => {
     invalidCalls += 1;
-    return new PlanBuilder().build();
+    return new PlanBuilder<TestAction>().build();
   },
 };
 
-let controller: Controller<KubeObject, Record<string, never>, null>;
+let controller: Controller<KubeObject, Record<string, never>, null, TestAction>;
 
 beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('runtime');
-  const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
+  const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), keystoneRuntime({ kube, clients: pool }), controlRuntime);
   controller = new Controller(definition, {
-    kube, keystone, config: null, namespace,
-    handlers: standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/test', reportingInstance: 'test' }),
+    kube, apis, config: null, namespace,
     backoff: { baseMs: 100, maxMs: 800 },
   });
   await controller.start();
@@ -61,6 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await controller.stop();
+  pool.close();
   kube.close();
 });
 

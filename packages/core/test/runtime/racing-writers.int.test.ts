@@ -2,32 +2,39 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
 import type { ResourceType } from '../../src/model/refs.js';
+import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import type { ControllerDefinition } from '../../src/plan/controller.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
+import { kubernetesApi, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
-import { standardHandlers, keystoneClientPool } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
-import type { Handlers } from '../../src/interpreter/types.js';
+import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
+import { keystoneClientPool, keystoneRuntime, type KeystoneClientPool } from '../../src/apis/keystone/io/runtime.js';
+import { apiSet } from '../../src/interpreter/api-runtime.js';
+import type { HandlerTable } from '../../src/interpreter/types.js';
 import { KeywardError } from '../../src/interpreter/errors.js';
+import { controlRuntime } from '../../src/apis/control/runtime.js';
 import { Controller } from '../../src/runtime/controller.js';
 
 const widgets: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
 const WRITERS = 'keyward.dev/writers';
+
+type TestAction = KubernetesAction | ControlAction;
 
 /**
  * Each writer adds its name to a list kept in an annotation: a read-modify-write that loses the other
  * writer's entry if it ever writes from a stale read. The patch carries the resourceVersion it was
  * computed from, so a stale write is refused with a Conflict instead.
  */
-function writer(name: string, failures: string[]): ControllerDefinition<KubeObject, Record<string, never>, null> {
+function writer(name: string, failures: string[]): ControllerDefinition<KubeObject, Record<string, never>, null, TestAction> {
   return {
     name: `writer-${name}`,
+    apis: vocabulary(kubernetesApi, controlApi),
     primary: { type: widgets, decode: (object) => right(object) },
     secondary: () => [],
     observe: () => ({}),
     reconcile: ({ primary }) => {
-      const plan = new PlanBuilder();
+      const plan = new PlanBuilder<TestAction>();
       const current = (primary.metadata.annotations?.[WRITERS] ?? '').split(',').filter((entry) => entry !== '');
       if (current.includes(name)) return plan.build();
       const ref = { type: widgets, namespace: primary.metadata.namespace, name: primary.metadata.name };
@@ -37,16 +44,16 @@ function writer(name: string, failures: string[]): ControllerDefinition<KubeObje
       );
       return plan.build();
     },
-    failed: (_primary, failure) => {
+    reportFailure: (_primary, failure) => {
       failures.push(`${name}: ${failure.reason}`);
-      return new PlanBuilder().build();
+      return new PlanBuilder<TestAction>().build();
     },
-    invalid: () => new PlanBuilder().build(),
+    reportInvalid: () => new PlanBuilder<TestAction>().build(),
   };
 }
 
 /** Patches wait at a barrier until both writers have one ready, so both are sent from the same read. */
-function withPatchBarrier(handlers: Handlers, barrier: { arrived: number; open: Promise<void>; release: () => void }, conflicts: string[], name: string): Handlers {
+function withPatchBarrier(handlers: HandlerTable<KubernetesAction>, barrier: { arrived: number; open: Promise<void>; release: () => void }, conflicts: string[], name: string): HandlerTable<KubernetesAction> {
   return {
     ...handlers,
     'k8s.patch': async (action, context) => {
@@ -65,7 +72,8 @@ function withPatchBarrier(handlers: Handlers, barrier: { arrived: number; open: 
 
 let kube: KubeClient;
 let namespace: string;
-const controllers: Controller<KubeObject, Record<string, never>, null>[] = [];
+const controllers: Controller<KubeObject, Record<string, never>, null, TestAction>[] = [];
+const pools: KeystoneClientPool[] = [];
 
 beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
@@ -74,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const controller of controllers) await controller.stop();
+  for (const pool of pools) pool.close();
   kube.close();
 });
 
@@ -85,11 +94,12 @@ describe('two writers racing on one object', () => {
     const conflicts: string[] = [];
     const failures: string[] = [];
     for (const name of ['alpha', 'beta']) {
-      const keystone = { keystoneClientFor: keystoneClientPool(), tokens: new TokenCache() };
-      const handlers = standardHandlers({ kube, ...keystone, reportingController: 'keyward.dev/test', reportingInstance: name });
+      const pool = keystoneClientPool();
+      pools.push(pool);
+      const kubernetes = kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: name });
+      const apis = apiSet({ ...kubernetes, handlers: withPatchBarrier(kubernetes.handlers, barrier, conflicts, name) }, keystoneRuntime({ kube, clients: pool }), controlRuntime);
       const controller = new Controller(writer(name, failures), {
-        kube, keystone, config: null, namespace,
-        handlers: withPatchBarrier(handlers, barrier, conflicts, name),
+        kube, apis, config: null, namespace,
         backoff: { baseMs: 50, maxMs: 400 },
       });
       controllers.push(controller);

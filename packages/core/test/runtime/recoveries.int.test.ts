@@ -4,12 +4,17 @@ import { createServer, type Server } from 'node:http';
 import { adminKubeConfig, createTestNamespace, freeLoopbackPort, waitFor } from '@keyward/test-env';
 import { coreTypes, type ResourceType } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
+import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import type { ControllerDefinition } from '../../src/plan/controller.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
+import { keystoneApi, type KeystoneAction } from '../../src/apis/keystone/index.js';
+import { kubernetesApi, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
-import { keystoneClientPool, standardHandlers } from '../../src/interpreter/handlers.js';
-import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
+import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
+import { keystoneClientPool, keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';
+import { apiSet } from '../../src/interpreter/api-runtime.js';
+import { controlRuntime } from '../../src/apis/control/runtime.js';
 import { Controller } from '../../src/runtime/controller.js';
 
 // A Keystone endpoint that is down when the objects are first reconciled and comes up later: the controller
@@ -24,16 +29,19 @@ let keystone: Server | undefined;
 const reconciles = new Map<string, number>();
 const pool = keystoneClientPool();
 
+type TestAction = KubernetesAction | KeystoneAction | ControlAction;
+
 /** "needs-keystone" logs in to Keystone; "kube-fails" creates a ConfigMap in a namespace that does not exist. */
-const definition: ControllerDefinition<KubeObject, Record<string, never>, null> = {
+const definition: ControllerDefinition<KubeObject, Record<string, never>, null, TestAction> = {
   name: 'recoveries-test',
+  apis: vocabulary(kubernetesApi, keystoneApi, controlApi),
   primary: { type: widgets, decode: (object) => right(object) },
   secondary: () => [],
   observe: () => ({}),
   reconcile: ({ primary }) => {
     const name = primary.metadata.name;
     reconciles.set(name, (reconciles.get(name) ?? 0) + 1);
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<TestAction>();
     if (name === 'needs-keystone') {
       plan.add({ kind: 'keystone.authenticate', endpoint: `http://127.0.0.1:${String(port)}/v3`, userName: 'u', userDomain: 'Default', projectName: 'p', projectDomain: 'Default', password: sensitive('not-a-real-password') }, 'log in');
     } else {
@@ -41,11 +49,11 @@ const definition: ControllerDefinition<KubeObject, Record<string, never>, null> 
     }
     return plan.build();
   },
-  failed: () => new PlanBuilder().build(),
-  invalid: () => new PlanBuilder().build(),
+  reportFailure: () => new PlanBuilder<TestAction>().build(),
+  reportInvalid: () => new PlanBuilder<TestAction>().build(),
 };
 
-let controller: Controller<KubeObject, Record<string, never>, null>;
+let controller: Controller<KubeObject, Record<string, never>, null, TestAction>;
 
 /** Keystone, as far as this test needs it: the version document and a password login. */
 function startKeystone(): Promise<Server> {
@@ -66,12 +74,11 @@ beforeAll(async () => {
   port = await freeLoopbackPort();
   kube = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('recoveries');
-  const access = { keystoneClientFor: pool, tokens: new TokenCache() };
+  // The pool is the Keystone module's: its endpoints' recoveries reach the controller through the API set.
+  const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), keystoneRuntime({ kube, clients: pool }), controlRuntime);
   controller = new Controller(definition, {
-    kube, keystone: access, config: null, namespace,
-    handlers: standardHandlers({ kube, ...access, reportingController: 'keyward.dev/test', reportingInstance: 'test' }),
+    kube, apis, config: null, namespace,
     backoff: { baseMs: TEN_MINUTES, maxMs: TEN_MINUTES },
-    recoveries: pool,
   });
   await controller.start();
 });

@@ -2,16 +2,21 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { coreTypes, type ObjectRef } from '../../src/model/refs.js';
 import { sensitive } from '../../src/model/sensitive.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import type { KeystoneAction } from '../../src/apis/keystone/actions.js';
+import { simulateKeystone } from '../../src/apis/keystone/simulator.js';
+import type { KubeObject, KubernetesAction } from '../../src/apis/kubernetes/actions.js';
+import type { GetQuery } from '../../src/apis/kubernetes/queries.js';
 import { PlanBuilder, type Plan } from '../../src/plan/plan.js';
 import { InMemoryWorld } from '../../src/testing/world.js';
 import { isQuiet } from '../../src/testing/matchers.js';
 
 const ref = (name: string): ObjectRef => ({ type: coreTypes.configMap, namespace: 'ns', name });
+/** A get of ConfigMap `name`, typed so its answer is a KubeObject. */
+const get = (name: string, options: Omit<GetQuery, 'kind' | 'ref'> = {}): GetQuery => ({ kind: 'k8s.get', ref: ref(name), ...options });
 
 /** A toy policy: ConfigMap "target" must hold `data`. */
-function ensureConfigMap(observed: KubeObject | undefined, data: Record<string, string>): Plan {
-  const plan = new PlanBuilder();
+function ensureConfigMap(observed: KubeObject | undefined, data: Record<string, string>): Plan<KubernetesAction> {
+  const plan = new PlanBuilder<KubernetesAction>();
   if (observed === undefined) {
     plan.add({ kind: 'k8s.create', ref: ref('target'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'target', namespace: 'ns' }, data } }, 'missing');
   } else if (JSON.stringify(observed['data']) !== JSON.stringify(data)) {
@@ -23,7 +28,7 @@ function ensureConfigMap(observed: KubeObject | undefined, data: Record<string, 
 describe('InMemoryWorld', () => {
   it('records an event note as the real handler writes it: escaped', async () => {
     const world = new InMemoryWorld();
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<KubernetesAction>();
     plan.add({ kind: 'k8s.event', regarding: ref('target'), type: 'Warning', reason: 'InvalidSpec', note: 'secret "a\u202Eb" is\ninvalid', action: 'Validate' }, 'tell');
     await world.run(plan.build());
     expect(world.events.map((e) => e.note)).toEqual(['secret "a\\u{202E}b" is\\u{000A}invalid']);
@@ -43,14 +48,12 @@ describe('InMemoryWorld', () => {
   it('answers a whenAbsent get only when the get it names found nothing', () => {
     const world = new InMemoryWorld();
     world.put(coreTypes.configMap, { metadata: { name: 'source', namespace: 'ns' } });
-    const queries = {
-      copy: { kind: 'k8s.get', ref: ref('copy') },
-      source: { kind: 'k8s.get', ref: ref('source'), whenAbsent: 'copy' },
-    } as const;
+    const queries = { copy: get('copy'), source: get('source', { whenAbsent: 'copy' }) };
     expect(world.query(queries).source?.metadata.name).toBe('source');
     world.put(coreTypes.configMap, { metadata: { name: 'copy', namespace: 'ns' } });
     expect(world.query(queries)).toEqual({ copy: expect.objectContaining({ metadata: expect.objectContaining({ name: 'copy' }) as unknown }) as unknown, source: undefined });
-    expect(() => world.query({ source: { kind: 'k8s.get', ref: ref('source'), whenAbsent: 'nothing' } })).toThrow('query source: whenAbsent must name another k8s.get');
+    // Any kind of query may wait for another entry now, so the message names an entry rather than a get.
+    expect(() => world.query({ source: get('source', { whenAbsent: 'nothing' }) })).toThrow('query source: whenAbsent must name another entry of the same observe');
   });
 
   it('reads an object without the labels a get requires as absent', () => {
@@ -58,8 +61,8 @@ describe('InMemoryWorld', () => {
     world.put(coreTypes.configMap, { metadata: { name: 'foreign', namespace: 'ns' } });
     world.put(coreTypes.configMap, { metadata: { name: 'ours', namespace: 'ns', labels: { owner: 'us' } } });
     const answers = world.query({
-      foreign: { kind: 'k8s.get', ref: ref('foreign'), requireLabels: { owner: 'us' } },
-      ours: { kind: 'k8s.get', ref: ref('ours'), requireLabels: { owner: 'us' } },
+      foreign: get('foreign', { requireLabels: { owner: 'us' } }),
+      ours: get('ours', { requireLabels: { owner: 'us' } }),
     });
     expect({ foreign: answers.foreign?.metadata.name, ours: answers.ours?.metadata.name }).toEqual({ foreign: undefined, ours: 'ours' });
   });
@@ -68,12 +71,12 @@ describe('InMemoryWorld', () => {
     const world = new InMemoryWorld();
     const owner = world.put(coreTypes.configMap, { metadata: { name: 'owner', namespace: 'ns', finalizers: ['f'] } });
     world.put(coreTypes.secret, { metadata: { name: 'dependent', namespace: 'ns', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid ?? '' }] } });
-    const plan = new PlanBuilder();
+    const plan = new PlanBuilder<KubernetesAction>();
     plan.add({ kind: 'k8s.delete', ref: ref('owner') }, 'delete');
     await world.run(plan.build());
     expect(world.get(ref('owner'))?.metadata.deletionTimestamp).toBeDefined();
 
-    const release = new PlanBuilder();
+    const release = new PlanBuilder<KubernetesAction>();
     release.add({ kind: 'k8s.removeFinalizer', ref: ref('owner'), finalizer: 'f' }, 'release');
     await world.run(release.build());
     expect(world.get(ref('owner'))).toBeUndefined();
@@ -81,9 +84,9 @@ describe('InMemoryWorld', () => {
   });
 
   it('simulates Keystone: log in, create, list, revoke', async () => {
-    const world = new InMemoryWorld();
-    const userId = world.addKeystoneUser('nova', 'pw');
-    const plan = new PlanBuilder();
+    const world = new InMemoryWorld({ keystone: simulateKeystone });
+    const userId = world.apis.keystone.addUser('nova', 'pw');
+    const plan = new PlanBuilder<KubernetesAction | KeystoneAction>();
     const auth = plan.add({ kind: 'keystone.authenticate', endpoint: 'memory', userName: 'nova', userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive('pw') }, 'log in');
     const created = plan.add({ kind: 'keystone.createApplicationCredential', session: auth.output('session'), name: 'c1', description: 'd', roles: ['service'], unrestricted: false }, 'create');
     plan.add(
@@ -91,11 +94,11 @@ describe('InMemoryWorld', () => {
       'store',
     );
     expect((await world.run(plan.build())).ok).toBe(true);
-    const [credential] = world.credentials(userId);
+    const [credential] = world.apis.keystone.credentials(userId);
     const stored = world.get({ type: coreTypes.secret, namespace: 'ns', name: 's' })?.['data'] as Record<string, string>;
-    expect(world.credentialWorks(credential?.id ?? '', Buffer.from(stored['secret'] ?? '', 'base64').toString())).toBe(true);
+    expect(world.apis.keystone.credentialWorks(credential?.id ?? '', Buffer.from(stored['secret'] ?? '', 'base64').toString())).toBe(true);
 
-    const wrong = new PlanBuilder();
+    const wrong = new PlanBuilder<KeystoneAction>();
     wrong.add({ kind: 'keystone.authenticate', endpoint: 'memory', userName: 'nova', userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive('nope') }, 'log in');
     expect((await world.run(wrong.build())).error).toMatchObject({ code: 401 });
   });
