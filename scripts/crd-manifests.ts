@@ -1,13 +1,26 @@
 import { stringify } from 'yaml';
-import { apiKeyCrd } from '@keyward/apikey-enforcement';
-import { appCredCrd, keystoneApiCrd } from '@keyward/keystone-appcred';
+import { apiKeyModule } from '@keyward/apikey-enforcement';
+import { appCredModule, keystoneApiCrd } from '@keyward/keystone-appcred';
 
 const HEADER = '# Generated from the TypeScript definitions by scripts/generate-crds.ts; do not edit.\n';
 
-/** Where each CRD is written: deploy/crds ships with the operator; the fixtures stand in for other operators' CRDs. */
-const placements: readonly (readonly [string, { readonly metadata: { readonly name: string } }])[] = [
-  ['deploy/crds', appCredCrd],
-  ['deploy/crds', apiKeyCrd],
+interface Crd {
+  readonly metadata: { readonly name: string };
+}
+
+/** A controller module's CRD, with the name it is written under. */
+function asCrd(crd: object): Crd {
+  const name: unknown = (crd as { metadata?: { name?: unknown } }).metadata?.name;
+  if (typeof name !== 'string') throw new Error('a CRD without metadata.name');
+  return crd as Crd;
+}
+
+/**
+ * Where each CRD is written: deploy/crds ships the CRDs of the operator's controller modules; the fixtures
+ * stand in for other operators' CRDs.
+ */
+const placements: readonly (readonly [string, Crd])[] = [
+  ...[appCredModule, apiKeyModule].flatMap((module) => module.crds.map((crd) => ['deploy/crds', asCrd(crd)] as const)),
   ['test/fixtures/crds', keystoneApiCrd],
 ];
 

@@ -12,7 +12,7 @@ import { KeystoneAdmin, TEST_CRD_FOLDERS, startEnvironment, type Environment } f
 import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
-import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
+import { apiKeyType, defaultAPIKeyConfig, enforcementSecretName } from '@keyward/apikey-enforcement';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const typesByKind: Record<string, ResourceType> = {
@@ -110,7 +110,9 @@ async function main(): Promise<void> {
   const password = randomBytes(12).toString('hex');
   await (await KeystoneAdmin.login(keystone)).ensureServiceUser({ userName: 'barbican', password });
   say('Keystone service user barbican created in project service');
-  for (const name of ['openstack', 'kuadrant']) await kube.apply({ type: coreTypes.namespace, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  // The operator runs with the default enforcement namespace, which Kuadrant would create.
+  const { enforcementNamespace } = defaultAPIKeyConfig;
+  for (const name of ['openstack', enforcementNamespace]) await kube.apply({ type: coreTypes.namespace, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   await applyFile(kube, 'examples/appcred/appcred.yaml', { BarbicanPassword: password });
   await applyFile(kube, 'examples/apikey/apikey.yaml', {});
   await kube.patch({ type: apiKeyType, namespace: 'team-a', name: 'weather-gold' }, {
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
   const tty = process.stdout.isTTY;
   let drawn = 0;
   for (;;) {
-    const text = await table(kube, 'kuadrant').catch((error: unknown) => `(could not read: ${error instanceof Error ? error.message : String(error)})`);
+    const text = await table(kube, enforcementNamespace).catch((error: unknown) => `(could not read: ${error instanceof Error ? error.message : String(error)})`);
     if (tty && drawn > 0) process.stdout.write(`\x1b[${String(drawn)}A\x1b[J`);
     console.log(text);
     drawn = text.split('\n').length;

@@ -4,8 +4,8 @@ import { parse, parseAllDocuments } from 'yaml';
 import { EXIT_CODES, runCli, type CliDependencies } from '../src/cli.js';
 import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
 import { optionsTable } from '../src/option-spec.js';
-import { planOptions, rbacOptions, runOptions } from '../src/options.js';
-import { rbacManifests } from '../src/rbac-manifests.js';
+import { moduleOptions, planOptions, rbacOptions, runOptions } from '../src/options.js';
+import { rbacManifests, type RbacObject, type RoleObject } from '../src/rbac-manifests.js';
 import { operatorVersion } from '../src/version.js';
 
 interface Outcome {
@@ -87,9 +87,26 @@ describe('keyward plan', () => {
       recorded.push(config);
       return Promise.resolve(EXIT_CODES.changes);
     };
-    expect((await cli(['plan', '--kind', 'apikey', '--exit-code'], { planCommand })).status).toBe(EXIT_CODES.changes);
-    const expected = parsePlanConfig(['--kind', 'apikey', '--exit-code'], {});
+    expect((await cli(['plan', '--controllers', 'apikey-enforcement', '--exit-code'], { planCommand })).status).toBe(EXIT_CODES.changes);
+    const expected = parsePlanConfig(['--controllers', 'apikey-enforcement', '--exit-code'], {});
+    expect(expected.ok && expected.config.controllers).toEqual(['apikey-enforcement']);
     expect(recorded).toEqual([expected.ok ? expected.config : undefined]);
+  });
+
+  it('configures the controllers as run does: the same module options from the same flags and variables', async () => {
+    const env = { KEYWARD_REVOKE_ON_DELETE: 'true', KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3' };
+    const argv = ['--enforcement-namespace', 'gateway'];
+    const { runs: [run] } = await cli(['run', ...argv], { env });
+    const { plans: [plan] } = await cli(['plan', ...argv], { env });
+    const settings = (config: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> =>
+      Object.fromEntries(Object.keys(moduleOptions).map((key) => [key, config?.[key]]));
+    expect(settings(plan)).toEqual({ keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true, enforcementNamespace: 'gateway' });
+    expect(settings(plan)).toEqual(settings(run));
+  });
+
+  it('has no --kind: --controllers selects what is planned', async () => {
+    const outcome = await cli(['plan', '--kind', 'apikey']);
+    expect(outcome).toMatchObject({ status: EXIT_CODES.usage, stderr: "error: unknown option '--kind'\nrun 'keyward plan --help' for usage\n", plans: [] });
   });
 
   it('exits 2 on an invalid value', async () => {
@@ -100,6 +117,18 @@ describe('keyward plan', () => {
   it('documents its options in --help', async () => {
     const outcome = await cli(['plan', '--help']);
     for (const spec of Object.values(planOptions)) expect(squash(outcome.stdout)).toContain(squash(`${spec.flags} ${spec.description}`));
+  });
+});
+
+describe('the controllers\' options', () => {
+  it.each(['run', 'plan', 'rbac'])('are documented in keyward %s --help with their variables and defaults', async (command) => {
+    const outcome = await cli([command, '--help']);
+    expect(outcome.status).toBe(0);
+    expect(Object.keys(moduleOptions).sort()).toEqual(['enforcementNamespace', 'keystoneUrl', 'revokeOnDelete']);
+    for (const spec of Object.values(moduleOptions)) {
+      expect(squash(outcome.stdout)).toContain(squash(`${spec.flags} ${spec.description} (env: ${String(spec.env)}, default: ${spec.defaultText})`));
+      if (spec.negation !== undefined) expect(squash(outcome.stdout)).toContain(squash(`${spec.negation.flags} ${spec.negation.description}`));
+    }
   });
 });
 
@@ -132,6 +161,26 @@ describe('keyward rbac', () => {
     expect(await printed(argv, { KEYWARD_ENFORCEMENT_NAMESPACE: 'gateway' })).toEqual(
       rbacManifests({ controllers: ['apikey-enforcement'], namespaces: ['a', 'b'], operatorNamespace: 'ops', enforcementNamespace: 'gateway', serviceAccount: 'op' }),
     );
+  });
+
+  it('places the apikey enforcement Role in --enforcement-namespace, and no Role in the default one', async () => {
+    const roles = (objects: readonly unknown[]): Record<string, unknown> =>
+      Object.fromEntries(
+        (objects as RbacObject[]).filter((object): object is RoleObject => object.kind === 'Role').map((role) => [`${role.metadata.namespace ?? ''}/${role.metadata.name}`, role.rules]),
+      );
+    const enforcementRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'delete'] }];
+    expect(roles(await printed(['--enforcement-namespace', 'gateway']))).toEqual({
+      'keyward-system/keyward-runtime': [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }],
+      'gateway/keyward-apikey-enforcement': enforcementRules,
+    });
+    expect(roles(await printed([]))).toMatchObject({ 'kuadrant/keyward-apikey-enforcement': enforcementRules });
+    // The flag wins over the variable, as for run.
+    expect(Object.keys(roles(await printed(['--enforcement-namespace', 'gateway'], { KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino' })))).toEqual([
+      'keyward-system/keyward-runtime',
+      'gateway/keyward-apikey-enforcement',
+    ]);
+    // Without the apikey controller, no Role names the enforcement namespace.
+    expect(Object.keys(roles(await printed(['--controllers', 'keystone-appcred', '--enforcement-namespace', 'gateway'])))).toEqual(['keyward-system/keyward-runtime']);
   });
 
   it('exits with a usage error on an invalid namespace', async () => {
@@ -167,8 +216,9 @@ describe('docs/operations.md', () => {
     ['run', runOptions],
     ['plan', planOptions],
     ['rbac', rbacOptions],
-  ] as const)('has the %s options table generated from the option specs', (command, specs) => {
+  ] as const)('has the %s options table generated from the option specs and the controllers\' options', (command, specs) => {
     const table = new RegExp(`<!-- options:${command}:[^\\n]*-->\\n([\\s\\S]*?)\\n<!-- /options:${command} -->`).exec(docs)?.[1];
-    expect(table).toBe(optionsTable(specs));
+    // In the order of --help: the command's own options, then the controllers'.
+    expect(table).toBe(optionsTable({ ...specs, ...moduleOptions }));
   });
 });

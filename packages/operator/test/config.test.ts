@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { defaultAppCredConfig } from '@keyward/keystone-appcred';
 import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
+import { moduleConfig, moduleNamed } from '../src/controllers.js';
 
 /** The configuration, failing the test with the parser's message when there is none. */
 function runConfig(argv: readonly string[], env: Record<string, string> = {}, facts = {}): OperatorConfig {
@@ -118,7 +120,7 @@ describe('parseRunConfig', () => {
     const config = runConfig(['--concurrency', '6', '--leader-elect', '--no-revoke-on-delete', '--log-level', 'warn'], env);
     expect(config.concurrency).toEqual({ 'keystone-appcred': 6, 'apikey-enforcement': 6 });
     expect(config.leaderElection.enabled).toBe(true);
-    expect(config.revokeOnDelete).toBe(false);
+    expect(config['revokeOnDelete']).toBe(false);
     expect(config.log.level).toBe('warn');
   });
 
@@ -214,7 +216,6 @@ describe('parseRunConfig', () => {
 describe('parsePlanConfig', () => {
   it('has documented defaults', () => {
     expect(planConfig([])).toEqual({
-      kinds: ['appcred', 'apikey'],
       namespace: undefined,
       name: undefined,
       filename: undefined,
@@ -224,16 +225,16 @@ describe('parsePlanConfig', () => {
       kubeconfig: undefined,
       keystoneUrl: undefined,
       enforcementNamespace: 'kuadrant',
+      revokeOnDelete: false,
     });
   });
 
-  it('reads its own options and the shared connection options', () => {
+  it('reads its own options, the shared connection options and the controllers\' options', () => {
     const config = planConfig(
-      ['--kind', 'apikey', '-n', 'team-a', '--name', 'key.one', '-f', 'keys.yaml', '-o', 'json', '--exit-code', '--controllers', 'apikey-enforcement'],
-      { KUBECONFIG: 'cluster.yaml', KEYWARD_KEYSTONE_URL: 'http://keystone:5000', KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino', KEYWARD_CONTROLLERS: 'keystone-appcred' },
+      ['-n', 'team-a', '--name', 'key.one', '-f', 'keys.yaml', '-o', 'json', '--exit-code', '--controllers', 'apikey-enforcement'],
+      { KUBECONFIG: 'cluster.yaml', KEYWARD_KEYSTONE_URL: 'http://keystone:5000', KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino', KEYWARD_CONTROLLERS: 'keystone-appcred', KEYWARD_REVOKE_ON_DELETE: 'true' },
     );
     expect(config).toEqual({
-      kinds: ['apikey'],
       namespace: 'team-a',
       name: 'key.one',
       filename: 'keys.yaml',
@@ -243,22 +244,65 @@ describe('parsePlanConfig', () => {
       kubeconfig: 'cluster.yaml',
       keystoneUrl: 'http://keystone:5000',
       enforcementNamespace: 'authorino',
+      revokeOnDelete: true,
     });
     expect(Object.isFrozen(config)).toBe(true);
-    expect(Object.isFrozen(config.kinds)).toBe(true);
+    expect(Object.isFrozen(config.controllers)).toBe(true);
   });
 
-  it('takes --kind repeated or as a comma list', () => {
-    expect(planConfig(['--kind', 'apikey', '--kind', 'appcred']).kinds).toEqual(['appcred', 'apikey']);
-    expect(planConfig(['--kind', 'apikey,appcred']).kinds).toEqual(['appcred', 'apikey']);
+  it('plans the objects of the controllers --controllers selects, the same names run takes; --kind is gone', () => {
+    expect(planConfig(['--controllers', 'apikey-enforcement']).controllers).toEqual(['apikey-enforcement']);
+    expect(planConfig(['--controllers', 'apikey-enforcement,keystone-appcred']).controllers).toEqual(['keystone-appcred', 'apikey-enforcement']);
+    expect(planConfig([], { KEYWARD_CONTROLLERS: 'keystone-appcred' }).controllers).toEqual(['keystone-appcred']);
+    for (const controllers of ['apikey-enforcement', 'keystone-appcred,apikey-enforcement']) {
+      expect(planConfig(['--controllers', controllers]).controllers).toEqual(runConfig(['--controllers', controllers]).controllers);
+    }
+    expect(planError(['--kind', 'apikey'])).toBe("unknown option '--kind'");
   });
 
   it('rejects invalid values in the same style, without a variable for plan-only options', () => {
-    expect(planError(['--kind', 'apikey', '--kind', 'secret'])).toBe('invalid --kind: "apikey,secret" names unknown kind "secret" (valid: appcred, apikey)');
+    expect(planError(['--controllers', 'apikey,appcred'])).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "apikey,appcred" names unknown controller "apikey" (valid: keystone-appcred, apikey-enforcement)');
     expect(planError(['-o', 'yaml'])).toBe('invalid --output: "yaml" is not one of text, json');
     expect(planError(['--namespace', 'Team'])).toBe('invalid --namespace: "Team" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
     expect(planError(['--name', 'a/b'])).toBe('invalid --name: "a/b" is not a DNS-1123 subdomain (an object name)');
     expect(planError([], { KEYWARD_CONTROLLERS: 'vault' })).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement)');
+    expect(planError([], { KEYWARD_REVOKE_ON_DELETE: '1' })).toBe('invalid --revoke-on-delete (KEYWARD_REVOKE_ON_DELETE): "1" is not true or false');
     expect(planError(['--leader-elect'])).toBe("unknown option '--leader-elect'");
+  });
+});
+
+describe('the controllers\' options in run and plan', () => {
+  // `keyward plan` used to configure the appcred controller without --revoke-on-delete: it planned the
+  // deletion of a CR as if the credentials were kept while `keyward run` revoked them.
+  it.each([
+    ['the default', [], {}, false],
+    ['the flag', ['--revoke-on-delete'], {}, true],
+    ['the variable', [], { KEYWARD_REVOKE_ON_DELETE: 'true' }, true],
+    ['the negated flag over the variable', ['--no-revoke-on-delete'], { KEYWARD_REVOKE_ON_DELETE: 'true' }, false],
+    ['the flag over the variable', ['--revoke-on-delete'], { KEYWARD_REVOKE_ON_DELETE: 'false' }, true],
+    ['an empty variable, as unset', [], { KEYWARD_REVOKE_ON_DELETE: '' }, false],
+  ] as const)('resolve --revoke-on-delete from %s the same way, into the same controller configuration', (_source, argv, env, revokeOnDelete) => {
+    const run = runConfig(argv, env);
+    const plan = planConfig(argv, env);
+    expect([run['revokeOnDelete'], plan['revokeOnDelete']]).toEqual([revokeOnDelete, revokeOnDelete]);
+    const appcred = moduleNamed('keystone-appcred');
+    expect(moduleConfig(appcred, plan)).toEqual(moduleConfig(appcred, run));
+    expect(moduleConfig(appcred, plan)).toEqual({ ...defaultAppCredConfig, revokeOnDelete });
+  });
+
+  it('give each controller the same configuration in run and plan, from flags and from variables', () => {
+    const argv = ['--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete'];
+    const env = { KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3', KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino', KEYWARD_REVOKE_ON_DELETE: 'true' };
+    const expected = {
+      'keystone-appcred': { ...defaultAppCredConfig, keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true },
+      'apikey-enforcement': { enforcementNamespace: 'authorino' },
+    };
+    for (const [given, variables] of [[argv, {}], [[], env]] as const) {
+      const run = runConfig(given, variables);
+      const plan = planConfig(given, variables);
+      for (const [controller, config] of Object.entries(expected)) {
+        expect({ controller, run: moduleConfig(moduleNamed(controller), run), plan: moduleConfig(moduleNamed(controller), plan) }).toEqual({ controller, run: config, plan: config });
+      }
+    }
   });
 });

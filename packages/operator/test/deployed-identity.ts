@@ -3,7 +3,7 @@
 import type { ResourceType } from '@keyward/core';
 import { kubeConfigFor, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
 import { KubeClient as Client } from '@keyward/core/interpreter';
-import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
+import { defaultAPIKeyConfig } from '@keyward/apikey-enforcement';
 import { rbacObjectName, type RbacComponent } from '../src/rbac.js';
 import { rbacManifests, type RbacInstall } from '../src/rbac-manifests.js';
 import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';
@@ -22,7 +22,7 @@ export interface RoleNamespaces {
   readonly enforcement: string;
 }
 
-export const DEPLOYED_NAMESPACES: RoleNamespaces = { operator: OPERATOR_NAMESPACE, enforcement: DEFAULT_ENFORCEMENT_NAMESPACE };
+export const DEPLOYED_NAMESPACES: RoleNamespaces = { operator: OPERATOR_NAMESPACE, enforcement: defaultAPIKeyConfig.enforcementNamespace };
 
 export interface DeployedIdentity extends ServiceAccountIdentity {
   /** Deletes what was made for this identity (cluster-wide bindings outlive the test namespace). */
@@ -50,7 +50,7 @@ const refOf = (object: RbacObjectLike): { type: ResourceType; namespace: string 
 export async function deployedIdentity(admin: Client, options: { namespace: string; name: string; components: readonly RbacComponent[]; namespaces: RoleNamespaces }): Promise<DeployedIdentity> {
   const identity = await serviceAccountIdentity(options.namespace, options.name);
   const retarget = (namespace: string | undefined): string | undefined =>
-    namespace === OPERATOR_NAMESPACE ? options.namespaces.operator : namespace === DEFAULT_ENFORCEMENT_NAMESPACE ? options.namespaces.enforcement : namespace;
+    namespace === DEPLOYED_NAMESPACES.operator ? options.namespaces.operator : namespace === DEPLOYED_NAMESPACES.enforcement ? options.namespaces.enforcement : namespace;
   const roles = baseManifests().filter(
     (object) => (object.kind === 'Role' || object.kind === 'ClusterRole') && options.components.some((component) => rbacObjectName(component) === object.metadata.name),
   );

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ResourceType } from '@keyward/core';
 import { KubeClient } from '@keyward/core/interpreter';
 import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity, waitFor } from '@keyward/test-env';
-import { DEFAULT_ENFORCEMENT_NAMESPACE } from '../src/options.js';
-import { RBAC_RULES, permissionsOf, type Permission, type RbacComponent } from '../src/rbac.js';
+import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, type Permission, type RbacComponent, type RbacRule } from '../src/rbac.js';
 import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';
 import { DEPLOYED_NAMESPACES, RBAC_TYPES, deployedIdentity, mayDo } from './deployed-identity.js';
+
+/** Where deploy/base puts the apikey controller's enforcement Role: the default enforcement namespace. */
+const ENFORCEMENT_NAMESPACE = DEPLOYED_NAMESPACES.enforcement;
 
 const TYPES: Readonly<Record<string, ResourceType>> = {
   CustomResourceDefinition: { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false },
@@ -43,15 +45,23 @@ interface Probe {
 const describeProbe = (probe: Probe): string =>
   `${probe.verb} ${probe.apiGroup === '' ? '' : `${probe.apiGroup}/`}${probe.resource}${probe.subresource === undefined ? '' : `/${probe.subresource}`} in ${probe.namespace === '' ? 'all namespaces' : probe.namespace}`;
 
+/** Where a permission is granted in deploy/base, the install of the defaults: undefined for every namespace. */
 function namespaceOf(permission: Permission): string | undefined {
   if (permission.scope === 'watched') return undefined;
-  return permission.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : DEFAULT_ENFORCEMENT_NAMESPACE;
+  return permission.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : permission.scope.of({});
+}
+
+/** A component's rules; every component of RBAC_COMPONENTS has some. */
+function rulesOf(component: RbacComponent): readonly RbacRule[] {
+  const rules = RBAC_RULES[component];
+  if (rules === undefined) throw new Error(`no RBAC rules for ${component}`);
+  return rules;
 }
 
 /** What rbac.ts says about a probe for an identity bound to `components`. */
 function declaredAllowed(components: readonly RbacComponent[], probe: Probe): boolean {
   return components.some((component) =>
-    permissionsOf(RBAC_RULES[component]).some(
+    permissionsOf(rulesOf(component)).some(
       (permission) =>
         permission.apiGroup === probe.apiGroup &&
         permission.resource === probe.resource &&
@@ -72,7 +82,7 @@ async function clientAs(namespace: string, name: string): Promise<KubeClient> {
 
 /** Every declared permission where it is granted, elsewhere and cluster-wide, and things nobody may do. */
 function probes(): Probe[] {
-  const declared = (Object.keys(RBAC_RULES) as RbacComponent[]).flatMap((component) => permissionsOf(RBAC_RULES[component]));
+  const declared = RBAC_COMPONENTS.flatMap((component) => permissionsOf(rulesOf(component)));
   const around = declared.flatMap((permission) =>
     [...new Set([namespaceOf(permission) ?? 'team-a', 'default', ''])].map((namespace) => ({ ...permission, namespace })),
   );
@@ -80,7 +90,7 @@ function probes(): Probe[] {
     { apiGroup: '', resource: 'configmaps', verb: 'delete', namespace: 'default' },
     { apiGroup: '', resource: 'pods', verb: 'create', namespace: OPERATOR_NAMESPACE },
     { apiGroup: '', resource: 'namespaces', verb: 'create', namespace: '' },
-    { apiGroup: '', resource: 'secrets', verb: 'update', namespace: DEFAULT_ENFORCEMENT_NAMESPACE },
+    { apiGroup: '', resource: 'secrets', verb: 'update', namespace: ENFORCEMENT_NAMESPACE },
     { apiGroup: 'devportal.kuadrant.io', resource: 'apikeys', verb: 'create', namespace: 'default' },
     { apiGroup: 'devportal.kuadrant.io', resource: 'apikeys', verb: 'delete', namespace: 'default' },
     { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', verb: 'delete', namespace: 'default' },
@@ -93,7 +103,7 @@ function probes(): Probe[] {
     { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', subresource: 'status', verb: 'get', namespace: 'default' },
     { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', subresource: 'status', verb: 'update', namespace: 'default' },
     { apiGroup: 'devportal.kuadrant.io', resource: 'apikeys', subresource: 'status', verb: 'update', namespace: 'default' },
-    { apiGroup: '', resource: 'secrets', verb: 'patch', namespace: DEFAULT_ENFORCEMENT_NAMESPACE },
+    { apiGroup: '', resource: 'secrets', verb: 'patch', namespace: ENFORCEMENT_NAMESPACE },
     { apiGroup: 'events.k8s.io', resource: 'events', verb: 'patch', namespace: 'default' },
   ];
   const unique = new Map([...around, ...forbidden].map((probe) => [describeProbe(probe), probe]));
@@ -120,7 +130,7 @@ describe('deploy/base on a real API server', () => {
 
   beforeAll(async () => {
     // The enforcement Role lives in kuadrant, which Kuadrant (not the base) creates.
-    const kuadrant: Manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: DEFAULT_ENFORCEMENT_NAMESPACE } };
+    const kuadrant: Manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ENFORCEMENT_NAMESPACE } };
     await admin.apply(refOf(kuadrant), kuadrant);
     testNamespace = await createTestNamespace('operator-rbac');
   });
@@ -188,7 +198,7 @@ describe('deploy/base on a real API server', () => {
 
     // The matrix spelled out where it matters, so the expectation does not rest on declaredAllowed alone.
     expect({
-      'apikey-only may create Secrets in kuadrant': actual[`apikey-only: create secrets in ${DEFAULT_ENFORCEMENT_NAMESPACE}`],
+      'apikey-only may create Secrets in kuadrant': actual[`apikey-only: create secrets in ${ENFORCEMENT_NAMESPACE}`],
       'apikey-only may create Secrets in default': actual['apikey-only: create secrets in default'],
       'apikey-only may list Secrets everywhere': actual['apikey-only: list secrets in all namespaces'],
       'appcred-only may create Secrets in default': actual['appcred-only: create secrets in default'],
@@ -197,7 +207,7 @@ describe('deploy/base on a real API server', () => {
       'appcred-only may get KeystoneApplicationCredential status': actual['appcred-only: get keystone.openstack.org/keystoneapplicationcredentials/status in default'],
       'appcred-only may update KeystoneApplicationCredentials': actual['appcred-only: update keystone.openstack.org/keystoneapplicationcredentials in default'],
       'apikey-only may update APIKey status': actual['apikey-only: update devportal.kuadrant.io/apikeys/status in default'],
-      'apikey-only may patch Secrets in kuadrant': actual[`apikey-only: patch secrets in ${DEFAULT_ENFORCEMENT_NAMESPACE}`],
+      'apikey-only may patch Secrets in kuadrant': actual[`apikey-only: patch secrets in ${ENFORCEMENT_NAMESPACE}`],
       'keyward may patch events.k8s.io Events': actual['keyward: patch events.k8s.io/events in default'],
       'appcred-only may read APIKeys': actual['appcred-only: get devportal.kuadrant.io/apikeys in default'],
       'keyward may create APIKeys': actual['keyward: create devportal.kuadrant.io/apikeys in default'],

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { join, relative } from 'node:path';
+import { defaultAPIKeyConfig } from '@keyward/apikey-enforcement';
 import { CONTROLLER_NAMES, type ControllerName } from '../src/controllers.js';
 import { parseRunConfig } from '../src/config.js';
-import { DEFAULT_ENFORCEMENT_NAMESPACE, DEFAULT_SERVICE_ACCOUNT } from '../src/options.js';
-import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, rbacObjectName, type RbacComponent } from '../src/rbac.js';
+import { DEFAULT_SERVICE_ACCOUNT } from '../src/options.js';
+import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, rbacObjectName, type RbacComponent, type RbacRule, type RuleScope } from '../src/rbac.js';
 import { rbacManifests, type RbacInstall } from '../src/rbac-manifests.js';
 import { operatorVersion } from '../src/version.js';
 import {
@@ -23,23 +24,45 @@ import {
 const BASE = join(DEPLOY_DIR, 'base');
 const NAMESPACED = join(DEPLOY_DIR, 'overlays', 'namespaced');
 const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+/** The default enforcement namespace: where deploy/base puts the apikey controller's Role. */
+const ENFORCEMENT_NAMESPACE = defaultAPIKeyConfig.enforcementNamespace;
 /** The cluster-wide install deploy/base ships. */
 const CLUSTER_WIDE: RbacInstall = {
   controllers: CONTROLLER_NAMES,
   namespaces: 'all',
   operatorNamespace: OPERATOR_NAMESPACE,
-  enforcementNamespace: DEFAULT_ENFORCEMENT_NAMESPACE,
+  enforcementNamespace: ENFORCEMENT_NAMESPACE,
   serviceAccount: DEFAULT_SERVICE_ACCOUNT,
 };
+
+/** A component's rules; every component of RBAC_COMPONENTS has some. */
+function rulesOf(component: RbacComponent): readonly RbacRule[] {
+  const rules = RBAC_RULES[component];
+  if (rules === undefined) throw new Error(`no RBAC rules for ${component}`);
+  return rules;
+}
+
+/** Where a scope lands in the cluster-wide install: undefined for cluster-wide. */
+function namespaceOf(scope: RuleScope): string | undefined {
+  if (scope === 'watched') return undefined;
+  return scope.namespace === 'operator' ? OPERATOR_NAMESPACE : scope.of(CLUSTER_WIDE);
+}
 
 const isRbac = (object: Manifest): boolean => RBAC_KINDS.has(object.kind);
 /** Objects in a stable order, to compare sets of them. */
 const sorted = (objects: readonly unknown[]): unknown[] => [...objects].sort((a, b) => describeManifest(a as Manifest).localeCompare(describeManifest(b as Manifest)));
 const SERVICE_ACCOUNT = { kind: 'ServiceAccount', name: 'keyward', namespace: OPERATOR_NAMESPACE };
-const CRD_NAMES: Record<ControllerName, string> = {
+const CRD_NAMES: Readonly<Record<ControllerName, string>> = {
   'keystone-appcred': 'keystoneapplicationcredentials.keystone.openstack.org',
   'apikey-enforcement': 'apikeys.devportal.kuadrant.io',
 };
+
+/** The CRD a controller serves. */
+function crdOf(controller: ControllerName): string {
+  const name = CRD_NAMES[controller];
+  if (name === undefined) throw new Error(`no CRD known for ${controller}: add it to CRD_NAMES`);
+  return name;
+}
 
 
 interface PodSpec {
@@ -92,7 +115,7 @@ function grantedPermissions(objects: readonly Manifest[]): string[] {
   const scopeOf = (object: Manifest): string => {
     if (object.kind === 'ClusterRole') return 'cluster';
     if (object.metadata.namespace === OPERATOR_NAMESPACE) return 'operator';
-    if (object.metadata.namespace === DEFAULT_ENFORCEMENT_NAMESPACE) return 'enforcement';
+    if (object.metadata.namespace === ENFORCEMENT_NAMESPACE) return 'enforcement';
     return `namespace ${String(object.metadata.namespace)}`;
   };
   return objects
@@ -107,13 +130,21 @@ function grantedPermissions(objects: readonly Manifest[]): string[] {
     .sort();
 }
 
+/** A declared scope as grantedPermissions names it: its namespace in the cluster-wide install by role. */
+function placeOf(scope: RuleScope): string {
+  if (scope === 'watched') return 'cluster';
+  if (scope.namespace === 'operator') return 'operator';
+  const namespace = scope.of(CLUSTER_WIDE);
+  return namespace === ENFORCEMENT_NAMESPACE ? 'enforcement' : `namespace ${namespace}`;
+}
+
 /** The same for the declared matrix. */
 function declaredPermissions(components: readonly RbacComponent[]): string[] {
   return components
     .flatMap((component) =>
-      permissionsOf(RBAC_RULES[component]).map(
+      permissionsOf(rulesOf(component)).map(
         (permission) =>
-          `${component} ${permission.scope === 'watched' ? 'cluster' : permission.scope.namespace} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
+          `${component} ${placeOf(permission.scope)} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
       ),
     )
     .sort();
@@ -146,13 +177,13 @@ describe('deploy/', () => {
 
   it('has a base of the CRDs, the namespace, the ServiceAccount, the RBAC, the Deployment and the metrics Service', () => {
     const expected = [
-      `CustomResourceDefinition ${CRD_NAMES['keystone-appcred']}`,
-      `CustomResourceDefinition ${CRD_NAMES['apikey-enforcement']}`,
+      `CustomResourceDefinition ${crdOf('keystone-appcred')}`,
+      `CustomResourceDefinition ${crdOf('apikey-enforcement')}`,
       `Namespace ${OPERATOR_NAMESPACE}`,
       `ServiceAccount ${OPERATOR_NAMESPACE}/keyward`,
       ...RBAC_COMPONENTS.flatMap((component) => {
         const name = rbacObjectName(component);
-        const namespaces = [...new Set(RBAC_RULES[component].map((rule) => (rule.scope === 'watched' ? undefined : rule.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : DEFAULT_ENFORCEMENT_NAMESPACE)))];
+        const namespaces = [...new Set(rulesOf(component).map((rule) => namespaceOf(rule.scope)))];
         return namespaces.flatMap((namespace) => (namespace === undefined ? [`ClusterRole ${name}`, `ClusterRoleBinding ${name}`] : [`Role ${namespace}/${name}`, `RoleBinding ${namespace}/${name}`]));
       }),
       `Deployment ${OPERATOR_NAMESPACE}/keyward`,
@@ -283,10 +314,10 @@ describe.each(CONTROLLER_NAMES.map((controller) => [controller]))('deploy/overla
 
   it('keeps only its own CRD and the RBAC of the runtime and its controller, bound as in the base', () => {
     const objects = build();
-    expect(objects.filter((object) => object.kind === 'CustomResourceDefinition').map((crd) => crd.metadata.name)).toEqual([CRD_NAMES[controller]]);
+    expect(objects.filter((object) => object.kind === 'CustomResourceDefinition').map((crd) => crd.metadata.name)).toEqual([crdOf(controller)]);
     expect(grantedPermissions(objects)).toEqual(declaredPermissions(['runtime', controller]));
     expectBoundToServiceAccount(objects);
-    const removed = new Set([...other.map(rbacObjectName), ...other.map((name) => CRD_NAMES[name])]);
+    const removed = new Set([...other.map(rbacObjectName), ...other.map(crdOf)]);
     expect(baseManifests().filter((object) => !removed.has(object.metadata.name)).length).toBe(objects.length);
   });
 });
@@ -297,6 +328,7 @@ describe('deploy/overlays/namespaced', () => {
   const config = parseRunConfig(args.slice(1), {});
   if (!config.ok) throw new Error(config.error);
   const { namespaces, controllers, enforcementNamespace } = config.config;
+  if (typeof enforcementNamespace !== 'string') throw new Error('the run configuration should name an enforcement namespace');
   if (namespaces === 'all') throw new Error('deploy/overlays/namespaced should run with --namespaces');
 
   it('runs the operator of the base watching only a list of namespaces', () => {

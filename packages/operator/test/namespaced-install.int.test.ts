@@ -20,13 +20,15 @@ let operator: OperatorProcess;
 let asOperator: KubeClient;
 let identity: ServiceAccountIdentity;
 let install: RbacInstall;
+let enforcementNamespace: string;
 let outside: string;
 
 beforeAll(async () => {
   admin = new KubeClient(adminKubeConfig());
-  const [a, b, operatorNamespace, enforcementNamespace] = await Promise.all(['nsi-a', 'nsi-b', 'nsi-op', 'nsi-enf'].map((prefix) => createTestNamespace(prefix)));
+  const [a, b, operatorNamespace, enforcement] = await Promise.all(['nsi-a', 'nsi-b', 'nsi-op', 'nsi-enf'].map((prefix) => createTestNamespace(prefix)));
   outside = await createTestNamespace('nsi-out');
-  if (a === undefined || b === undefined || operatorNamespace === undefined || enforcementNamespace === undefined) throw new Error('namespaces missing');
+  if (a === undefined || b === undefined || operatorNamespace === undefined || enforcement === undefined) throw new Error('namespaces missing');
+  enforcementNamespace = enforcement;
   install = { controllers: CONTROLLER_NAMES, namespaces: [a, b], operatorNamespace, enforcementNamespace, serviceAccount: 'keyward' };
   identity = await generatedIdentity(admin, install);
   asOperator = new KubeClient(kubeConfigFor({ kubeconfig: identity.kubeconfig }));
@@ -54,7 +56,7 @@ afterAll(async () => {
 /** The namespaces of the install, by role. */
 function places(): { a: string; b: string; operator: string; enforcement: string } {
   const [a = '', b = ''] = install.namespaces === 'all' ? [] : install.namespaces;
-  return { a, b, operator: install.operatorNamespace, enforcement: install.enforcementNamespace };
+  return { a, b, operator: install.operatorNamespace, enforcement: enforcementNamespace };
 }
 
 const KAC = { group: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials' };

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { WRITE_VERBS, adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, serviceAccountIdentity, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
 import { coreTypes, sensitive } from '@keyward/core';
-import { KeystoneClient, KubeClient } from '@keyward/core/interpreter';
-import { appCredType } from '@keyward/keystone-appcred';
+import { ContentType, KeystoneClient, KubeClient } from '@keyward/core/interpreter';
+import { ACIDSecretKey, CR_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType } from '@keyward/keystone-appcred';
+import { apiKeyType } from '@keyward/apikey-enforcement';
 import { parsePlanConfig, type PlanConfig } from '../src/config.js';
 import { planCommand } from '../src/plan.js';
 
@@ -25,6 +26,19 @@ async function plan(extra: readonly string[]): Promise<{ status: number; output:
   let output = '';
   const status = await planCommand(config(extra), (text) => { output += text; });
   return { status, output };
+}
+
+interface PlannedObject {
+  readonly kind: string;
+  readonly name: string;
+  readonly plan?: { readonly steps: readonly { readonly kind: string }[] };
+}
+
+/** `keyward plan -o json`, parsed. */
+async function planJson(extra: readonly string[]): Promise<PlannedObject[]> {
+  const { status, output } = await plan([...extra, '--output', 'json']);
+  expect(status).toBe(0);
+  return JSON.parse(output) as PlannedObject[];
 }
 
 beforeAll(async () => {
@@ -75,7 +89,7 @@ async function requestsOfPlanner(): Promise<{ verb: string; resource: string }[]
 
 describe('keyward plan against the live cluster', () => {
   it('shows what would happen and why, with known-after-apply values, and changes nothing', async () => {
-    const text = await plan(['--kind', 'appcred', '--exit-code']);
+    const text = await plan(['--controllers', 'keystone-appcred', '--exit-code']);
     expect(text.status).toBe(2);
     expect(text.output).toContain(`KeystoneApplicationCredential ${namespace}/ac-plan`);
     expect(text.output).toContain(`authenticate to Keystone as ${userName}`);
@@ -83,7 +97,7 @@ describe('keyward plan against the live cluster', () => {
     expect(text.output).toContain('why: no application credential exists yet');
     expect(text.output).not.toContain(PASSWORD);
 
-    const json = await plan(['--kind', 'appcred', '--output', 'json']);
+    const json = await plan(['--controllers', 'keystone-appcred', '--output', 'json']);
     expect(json.status).toBe(0);
     const parsed = JSON.parse(json.output) as { name: string; plan: { steps: { kind: string }[] } }[];
     expect(parsed[0]?.plan.steps.map((s) => s.kind)).toContain('keystone.createApplicationCredential');
@@ -101,7 +115,56 @@ describe('keyward plan against the live cluster', () => {
   });
 
   it('says when there is nothing to plan', async () => {
-    const empty = await plan(['--kind', 'apikey', '--exit-code']);
+    const empty = await plan(['--controllers', 'apikey-enforcement', '--exit-code']);
     expect(empty).toEqual({ status: 0, output: 'no objects found\n' });
+  });
+
+  it('plans the objects of the controllers --controllers selects, and only those', async () => {
+    await kube.create({ type: coreTypes.secret, namespace, name: 'consumer-key' }, { metadata: { name: 'consumer-key' }, stringData: { api_key: 'not-a-real-key' } });
+    await kube.create({ type: apiKeyType, namespace, name: 'key-plan' }, {
+      apiVersion: 'devportal.kuadrant.io/v1alpha1', kind: 'APIKey', metadata: { name: 'key-plan', namespace },
+      spec: { apiProductRef: { name: 'weather' }, secretRef: { name: 'consumer-key' }, planTier: 'gold', useCase: 'plan', requestedBy: { userId: 'u', email: 'u@example.com' } },
+    });
+    const planned = async (controllers: string): Promise<string[]> => (await planJson(['--controllers', controllers])).map((object) => `${object.kind} ${object.name}`);
+
+    expect(await planned('apikey-enforcement')).toEqual(['APIKey key-plan']);
+    expect(await planned('keystone-appcred')).toEqual(['KeystoneApplicationCredential ac-plan']);
+    expect(await planned('apikey-enforcement,keystone-appcred')).toEqual(['KeystoneApplicationCredential ac-plan', 'APIKey key-plan']);
+    const text = await plan(['--controllers', 'apikey-enforcement']);
+    expect(text.output).toContain(`APIKey ${namespace}/key-plan`);
+    expect(text.output).not.toContain('KeystoneApplicationCredential');
+
+    // However the controllers are selected, plan only reads.
+    const requests = await requestsOfPlanner();
+    expect(requests.filter((request) => WRITE_VERBS.has(request.verb))).toEqual([]);
+  });
+
+  it('configures the controllers with their options, as run does: --revoke-on-delete plans the revocation of a deleted CR\'s credential', async () => {
+    const ref = { type: appCredType, namespace, name: 'ac-retire' };
+    await kube.create({ type: coreTypes.secret, namespace, name: 'ac-retire-secret' }, {
+      metadata: { name: 'ac-retire-secret', labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true', [LABEL_SERVICE]: 'retire' } },
+      stringData: { [ACIDSecretKey]: 'retired-credential-id' },
+    });
+    await kube.create(ref, {
+      apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential',
+      metadata: { name: 'ac-retire', namespace, finalizers: [CR_FINALIZER] },
+      spec: { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName, roles: ['service'] },
+    });
+    // Deleted, it stays until the controller releases it: its finalizer holds it.
+    await kube.delete(ref);
+    try {
+      const steps = async (extra: readonly string[]): Promise<string[]> => {
+        const [object, ...others] = await planJson(['--controllers', 'keystone-appcred', '--name', 'ac-retire', ...extra]);
+        expect(others).toEqual([]);
+        return object?.plan?.steps.map((step) => step.kind) ?? [];
+      };
+      const kept = await steps([]);
+      expect(kept).toContain('k8s.removeFinalizer');
+      expect(kept).not.toContain('keystone.revokeApplicationCredential');
+      expect(await steps(['--revoke-on-delete'])).toContain('keystone.revokeApplicationCredential');
+      expect(await steps(['--no-revoke-on-delete'])).toEqual(kept);
+    } finally {
+      await kube.patch(ref, { metadata: { finalizers: null } }, ContentType.mergePatch);
+    }
   });
 });
