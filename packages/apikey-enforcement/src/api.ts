@@ -6,9 +6,6 @@ export const VERSION = 'v1alpha1';
 
 export const apiKeyType: ResourceType = { group: GROUP, version: VERSION, kind: 'APIKey', plural: 'apikeys', namespaced: true };
 
-/** Where Authorino finds enforcement Secrets unless the operator says otherwise. */
-export const DEFAULT_ENFORCEMENT_NAMESPACE = 'kuadrant';
-
 export const LABEL_API_PRODUCT = 'devportal.kuadrant.io/apiproduct';
 export const LABEL_API_KEY = 'devportal.kuadrant.io/apikey';
 export const LABEL_API_KEY_NAMESPACE = 'devportal.kuadrant.io/apikey-namespace';

@@ -67,7 +67,12 @@ export const moduleOptions: OptionSpecs = Object.fromEntries(
   MODULES.flatMap((module) => Object.entries(module.options as Readonly<Record<string, ConfigOption<unknown>>>).map(([key, option]): [string, OptionSpec<unknown>] => {
     const fallback = (module.defaultConfig as Readonly<Record<string, unknown>>)[key];
     return [key, { ...option, fallback: () => fallback }];
-  })),
+  })).map(([key, spec], _, all): [string, OptionSpec<unknown>] => {
+    // One field, one option: modules that share a field must agree on its flag and its default.
+    const other = all.find(([otherKey, otherSpec]) => otherKey === key && (otherSpec.flags !== spec.flags || otherSpec.fallback({}) !== spec.fallback({})));
+    if (other !== undefined) throw new Error(`controller modules disagree on the option for ${key}: ${spec.flags} and ${other[1].flags}`);
+    return [key, spec];
+  }),
 );
 
 /** What `run` and `plan` both need: which controllers, and how to reach the cluster. */

@@ -33,15 +33,18 @@ function sameLeaf(a: unknown, b: unknown): boolean {
 
 /**
  * Diff lines between what is observed and what a step wants: `+` new, `~` changed, `-` removed (removals
- * only where the step states the whole value, as a status does).
+ * only where the step states the whole value, as a status does). A changed value that is sensitive now hides
+ * the old one too, and paths `hide` names show no value at all (a Secret's data).
  */
-export function diffLines(observed: unknown, desired: unknown, options: { whole: boolean; prefix?: string }): string[] {
+export function diffLines(observed: unknown, desired: unknown, options: { whole: boolean; prefix?: string; hide?: (path: string) => boolean }): string[] {
   const before = flatten(observed ?? {}, options.prefix ?? '', new Map());
   const after = flatten(desired, options.prefix ?? '', new Map());
+  const shown = (path: string, value: unknown, hidden: boolean): string => ((hidden || options.hide?.(path) === true) && !isOutputRef(value) ? SENSITIVE : display(value));
   const lines: string[] = [];
   for (const [path, value] of after) {
-    if (!before.has(path)) lines.push(`+ ${path}: ${display(value)}`);
-    else if (!sameLeaf(before.get(path), value)) lines.push(`~ ${path}: ${display(before.get(path))} => ${display(value)}`);
+    const secret = value instanceof Sensitive;
+    if (!before.has(path)) lines.push(`+ ${path}: ${shown(path, value, secret)}`);
+    else if (!sameLeaf(before.get(path), value)) lines.push(`~ ${path}: ${shown(path, before.get(path), secret || before.get(path) instanceof Sensitive)} => ${shown(path, value, secret)}`);
   }
   if (options.whole) for (const path of before.keys()) if (!after.has(path)) lines.push(`- ${path}`);
   return lines;

@@ -126,8 +126,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   /** Generation of objects last found invalid: they are not retried until it changes. */
   readonly #invalid = new Map<string, number | undefined>();
   /**
-   * Keys whose last failure cannot succeed as the object stands: only a change of spec or of something they
-   * watch retries them, not our own status write.
+   * Keys whose last failure cannot succeed as the object stands: a change of spec or of something they watch
+   * retries them (and the periodic resync, a safety net), not our own status write.
    */
   readonly #waiting = new Set<string>();
   readonly #reconcileIds = reconcileIds();
@@ -320,6 +320,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#options.observer?.onReconcile?.(this.#definition.name, result.result, Date.now() - started);
     this.#waiting.delete(key);
     const next = result.next;
+    // Our own failure report may have come back as an update while the key ran; it fixed nothing.
+    if (result.result === 'error') this.#queue.dropHeld(key);
     if (result.result !== 'error' || next?.next === 'waitForChange' || next?.next === 'requeueAfter') this.#queue.forget(key);
     if (next?.next === 'waitForChange') this.#waiting.add(key);
     else if (result.result === 'error' && next?.next !== 'requeueAfter') this.#queue.addRateLimited(key);

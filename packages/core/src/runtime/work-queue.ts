@@ -139,6 +139,15 @@ export class WorkQueue<K extends string = string> {
     this.addAfter(key, this.backoff.next(key));
   }
 
+  /**
+   * Drops a pending addUnlessBackingOff for a key being processed: its run failed in a way a change that
+   * leaves the spec alone cannot fix (it waits for a change, or for a Retry-After), so that change must not
+   * queue it again when the run ends.
+   */
+  dropHeld(key: K): void {
+    this.heldUntilDone.delete(key);
+  }
+
   /** Resets the backoff of `key` (call after a successful reconcile). */
   forget(key: K): void {
     this.backoff.reset(key);

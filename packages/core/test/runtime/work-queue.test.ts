@@ -431,6 +431,23 @@ describe('WorkQueue', () => {
       expect(t.calls.map((call) => call.at).slice(4)).toEqual([75, 75]);
     });
 
+    it('forgets a held key whose run failed in a way the held change cannot fix (dropHeld), even when it forgets its backoff', async () => {
+      const t = setup();
+      let reported = false;
+      t.onCall((key) => {
+        // The run's own failure report comes back as an update while it runs (once: the report is written once)...
+        if (!reported) t.queue.addUnlessBackingOff(key);
+        reported = true;
+        // ...and the run ends waiting for a change: no backoff, and nothing the report did may wake it.
+        t.queue.dropHeld(key);
+        t.queue.forget(key);
+      });
+      t.queue.add('a');
+      await t.clock.advance(1_000);
+      expect(t.calls.map((call) => call.at)).toEqual([0]);
+      expect([t.queue.depth(), t.queue.scheduled()]).toEqual([0, 0]);
+    });
+
     it('lets any other change cut a backoff short', async () => {
       const t = setup();
       t.onCall((key) => {

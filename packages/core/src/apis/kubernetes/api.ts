@@ -9,6 +9,11 @@ function show(value: Value<string>): string {
   return isOutputRef(value) ? describeUnknown(value) : value;
 }
 
+/** A Secret's values are never shown, whether or not the plan marked them sensitive. */
+function secretValues(kind: string): { whole: false; hide?: (path: string) => boolean } {
+  return kind === 'Secret' ? { whole: false, hide: (path) => /^(data|stringData)\./.test(path) } : { whole: false };
+}
+
 /** "Secret ns/name", where the name may be known only after an earlier step. */
 function describeTarget(ref: ObjectRefTemplate): string {
   return `${ref.type.kind} ${ref.namespace === undefined ? '' : `${ref.namespace}/`}${show(ref.name)}`;
@@ -18,12 +23,12 @@ function describeTarget(ref: ObjectRefTemplate): string {
 export const kubernetesApi = defineApi<KubernetesAction, KubernetesQuery>({
   name: 'kubernetes',
   actions: {
-    'k8s.apply': { describe: (a) => `apply ${describeRef(a.ref)}`, details: (a) => diffLines(a.observed, a.object, { whole: false }) },
-    'k8s.create': { describe: (a) => `create ${describeTarget(a.ref)}`, details: (a) => diffLines(undefined, a.object, { whole: false }) },
+    'k8s.apply': { describe: (a) => `apply ${describeRef(a.ref)}`, details: (a) => diffLines(a.observed, a.object, secretValues(a.ref.type.kind)) },
+    'k8s.create': { describe: (a) => `create ${describeTarget(a.ref)}`, details: (a) => diffLines(undefined, a.object, secretValues(a.ref.type.kind)) },
     'k8s.patch': {
       describe: (a) => `patch ${describeRef(a.ref)} (${a.patch.type} patch)`,
       details: (a) => (a.patch.type === 'merge'
-        ? diffLines(a.observed, a.patch.body, { whole: false })
+        ? diffLines(a.observed, a.patch.body, secretValues(a.ref.type.kind))
         : a.patch.operations.map((op) => `${op.op} ${op.path}${op.value === undefined ? '' : `: ${display(op.value)}`}`)),
     },
     'k8s.delete': { describe: (a) => `delete ${describeRef(a.ref)}` },
