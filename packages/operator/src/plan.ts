@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { changesAnything, renderPlanJson, renderPlanText, type AnyAction, type AnyQuery, type KubeObject, type Plan } from '@keyward/core';
-import type { ApiSet } from '@keyward/core/interpreter';
+import type { ApiSet, KubeClient } from '@keyward/core/interpreter';
 import { clusterTarget } from '@keyward/core/runtime';
 import { reconcileOnce } from '@keyward/core/testing';
 import type { PlanConfig } from './config.js';
-import { moduleConfig, moduleNamed, type ErasedModule } from './controllers.js';
+import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { wire, type Wiring } from './wiring.js';
 
@@ -66,17 +66,30 @@ function renderJson(plans: readonly ObjectPlan[]): string {
 }
 
 /**
+ * What `keyward plan` can plan: the controller modules and the APIs it reads through. The operator's by
+ * default; a program that embeds Keyward with controllers of its own passes its own (their types were checked
+ * where it listed them).
+ */
+export interface PlanCatalog {
+  readonly modules: readonly ErasedModule[];
+  readonly apis: (kube: KubeClient) => ApiSet<AnyAction, AnyQuery>;
+}
+
+/**
  * A dry run against the live cluster: for every object of the selected controllers, what the controller
  * would do and why. It only reads (queries through the API, no action is interpreted), so it changes nothing
  * anywhere. Resolves to EXIT_CODES.changes with --exit-code when anything would change, else EXIT_CODES.ok.
  */
-export async function planCommand(config: PlanConfig, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+export async function planCommand(config: PlanConfig, write: (text: string) => void = (text) => process.stdout.write(text), catalog?: PlanCatalog): Promise<number> {
   const wiring = wire(config);
   try {
-    // The types were checked where the modules are listed (coveredModules).
-    const apis = wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>;
+    // The operator's types were checked where its modules are listed (coveredModules).
+    const apis = catalog?.apis(wiring.kube) ?? (wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>);
+    const known = catalog?.modules ?? MODULES;
     const plans: ObjectPlan[] = [];
-    for (const module of config.controllers.map(moduleNamed)) {
+    for (const name of config.controllers) {
+      const module = known.find((candidate) => candidate.definition.name === name);
+      if (module === undefined) throw new Error(`no controller named ${name} (known: ${known.map((m) => m.definition.name).join(', ')})`);
       const objects = await objectsOf(wiring, module, config);
       const progress = objects.length > 20 && config.output === 'text';
       for (const [index, object] of objects.entries()) {

@@ -44,7 +44,7 @@ export interface RbacRule<C> {
 export interface ControllerModule<P extends KubeObject, Q extends Queries, C, A extends AnyAction> {
   readonly definition: ControllerDefinition<P, Q, C, A>;
   readonly defaultConfig: C;
-  readonly options: { readonly [K in keyof C]?: ConfigOption<C[K]> };
+  readonly options: { readonly [K in keyof NoInfer<C>]?: ConfigOption<NoInfer<C>[K]> };
   readonly rbac: readonly RbacRule<C>[];
   /** The CustomResourceDefinitions of the kinds it serves (not of kinds it only reads). */
   readonly crds: readonly object[];
