@@ -16,6 +16,9 @@ type JsonObject = Record<string, Json>;
  */
 export const FIELD_CONFLICT = 'FieldManagerConflict';
 
+/** The field manager Keyward's applies and creates use. */
+export const FIELD_MANAGER = 'keyward';
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,7 +7,7 @@ import { KeywardError } from '../../interpreter/errors.js';
 import type { HandlerTable, QueryTable } from '../../interpreter/types.js';
 import { hasLabels, type KubeObject, type KubernetesAction, type ObjectMeta } from './actions.js';
 import type { KubernetesQuery } from './queries.js';
-import { ApplyConflict, FIELD_CONFLICT, serverSideApply, updateOwners, type FieldOwners } from './server-side-apply.js';
+import { ApplyConflict, FIELD_CONFLICT, FIELD_MANAGER, serverSideApply, updateOwners, type FieldOwners } from './server-side-apply.js';
 
 type JsonObject = Record<string, Json>;
 
@@ -33,8 +33,6 @@ function fail(code: number, reason: string, message: string, retryable = code >=
   throw new KeywardError({ api: 'kubernetes', code, reason, message, retryable });
 }
 
-/** The field manager our applies use, as the real client's. */
-const FIELD_MANAGER = 'keyward';
 
 /**
  * An in-memory Kubernetes API server for fast tests: objects with uid, resourceVersion and generation,

@@ -4,9 +4,10 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, describeRef, type ObjectRef, type ResourceType } from '../../../model/refs.js';
 import type { KubeObject, ObjectMeta } from '../actions.js';
 import { KeywardError, isRetryableStatus, reasonForStatus } from '../../../interpreter/errors.js';
+import { FIELD_MANAGER } from '../server-side-apply.js';
 import { fieldSelector, labelSelector, resourcePath } from './paths.js';
 
-export const FIELD_MANAGER = 'keyward';
+export { FIELD_MANAGER };
 
 export const ContentType = {
   json: 'application/json',
