@@ -5,6 +5,7 @@ export { decodeAppCred, readStatus } from './decode.js';
 export { appCredCrd, keystoneApiCrd } from './crd.js';
 export { observe } from './observe.js';
 export type { AppCredQueries } from './observe.js';
+export { UPSTREAM_REPORTING_CONTROLLER, rotationNote } from './reconcile.js';
 export { reconcile, reportFailure, reportInvalid, credentialName, keystoneExpiry } from './reconcile.js';
 export type { AppCredInput } from './reconcile.js';
 export { rotationReasons, rotationEligibleAt, untilRotation } from './rotation.js';

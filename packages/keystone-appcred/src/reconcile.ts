@@ -48,6 +48,14 @@ export type AppCredInput = ReconcileInput<KeystoneApplicationCredential, AppCred
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
+/** The upstream controller's name as it reports events; alert rules and tooling match on it. */
+export const UPSTREAM_REPORTING_CONTROLLER = 'keystoneapplicationcredential-controller';
+
+/** The rotation event's message, byte for byte as upstream writes it (alert rules match on it). */
+export function rotationNote(userName: string, expiresAt: string, eligibleAt: string, gracePeriodDays: number, previousExpiresAt: string): string {
+  return `Rotated credentials for user ${userName}. New expiration: ${expiresAt}, next rotation eligible: ${eligibleAt} (grace period: ${String(gracePeriodDays)} days). Previous credential expires: ${previousExpiresAt}`;
+}
+
 /** `<cr name>-<5 characters>`: the Keystone name of a new credential; the characters come from the entropy input. */
 export function credentialName(crName: string, entropy: Uint8Array): string {
   const suffix = Array.from(entropy.slice(0, 5), (byte) => SUFFIX_ALPHABET[byte % SUFFIX_ALPHABET.length] ?? 'b').join('');
@@ -217,10 +225,8 @@ function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: stri
         type: 'Normal',
         reason: 'ApplicationCredentialRotated',
         action: 'Rotate',
-        note:
-          `ApplicationCredential '${cr.metadata.name}' (user: ${cr.spec.userName}) rotated - EDPM nodes may need credential updates. ` +
-          `New expiration: ${formatTime(expires)}, next rotation eligible at: ${formatTime(eligible)} (grace period ${String(cr.spec.gracePeriodDays)} days), ` +
-          `previous expiration: ${cr.status.expiresAt ?? 'unknown'}`,
+        reportingController: UPSTREAM_REPORTING_CONTROLLER,
+        note: rotationNote(cr.spec.userName, formatTime(expires), formatTime(eligible), cr.spec.gracePeriodDays, cr.status.expiresAt ?? 'unknown'),
       },
       'tell people that consumers may need the new credential',
     );

@@ -150,10 +150,13 @@ describe('the KeystoneApplicationCredential controller against the real API serv
     await waitFor(async () => ((await credentialsOf('ac-rotate-')).length === 2 ? true : undefined), { what: 'old credentials to be revoked', timeoutMs: 30_000 });
     expect((await credentialsOf('ac-rotate-')).map((c) => c.id).sort()).toEqual([third.acID, fourth.acID].sort());
 
-    const events = await kube.raw<{ items: { reason: string; note: string }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events' });
+    const events = await kube.raw<{ items: { reason: string; note: string; reportingController: string }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events' });
     const rotated = events.items.filter((e) => e.reason === 'ApplicationCredentialRotated');
     expect(rotated.length).toBeGreaterThanOrEqual(3);
-    expect(rotated[0]?.note).toContain(`(user: ${userName}) rotated`);
+    // Reported as upstream reports it, in upstream's words.
+    expect(rotated.map((e) => e.reportingController)).toEqual(rotated.map(() => 'keystoneapplicationcredential-controller'));
+    const time = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z';
+    expect(rotated[0]?.note).toMatch(new RegExp(`^Rotated credentials for user ${userName}\\. New expiration: ${time}, next rotation eligible: ${time} \\(grace period: \\d+ days\\)\\. Previous credential expires: ${time}$`));
     expect(JSON.stringify(events)).not.toContain(PASSWORD);
   });
 

@@ -119,14 +119,18 @@ describe('rotation', () => {
     const first = cr(world).status;
     clock.advance(days(1));
     change(world);
+    const before = cr(world).status;
     const result = await reconcileOnce(world, clock, 7);
     expect(result.error).toBeUndefined();
     const after = cr(world).status;
     expect(after.acID).not.toBe(first.acID);
     expect(after.previousSecretName).toBe(first.secretName);
     expect(after.lastRotated).toBe('2026-03-02T12:00:00Z');
-    expect(world.events).toEqual([expect.objectContaining({ type: 'Normal', reason: 'ApplicationCredentialRotated', regarding: `${NS}/ac-barbican` })]);
-    expect(world.events[0]?.note).toContain("ApplicationCredential 'ac-barbican' (user: barbican) rotated");
+    expect(world.events).toEqual([expect.objectContaining({ type: 'Normal', reason: 'ApplicationCredentialRotated', regarding: `${NS}/ac-barbican`, reportingController: 'keystoneapplicationcredential-controller' })]);
+    // Upstream's wording, byte for byte: alert rules match on it.
+    expect(world.events[0]?.note).toBe(
+      `Rotated credentials for user barbican. New expiration: ${String(after.expiresAt)}, next rotation eligible: ${String(after.rotationEligibleAt)} (grace period: 182 days). Previous credential expires: ${String(before.expiresAt)}`,
+    );
     expect(isQuiet(plan(world, clock, 8))).toBe(true);
   });
 

@@ -122,6 +122,16 @@ describe('Kubernetes handlers against the real API server', () => {
     expect(events.items).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'Tested', note: 'an event from the test', reportingController: 'keyward.dev/test', regarding: expect.objectContaining({ uid: owner.metadata.uid }) })]));
   });
 
+  it('events: an event may name its reporter, as a drop-in for another controller does', async () => {
+    const owner = await client.create(configMapRef('reported'), { metadata: { name: 'reported' } });
+    const result = await run({ kind: 'k8s.event', regarding: { ...configMapRef('reported'), uid: owner.metadata.uid }, type: 'Normal', reason: 'Reported', note: 'as the upstream controller', action: 'Test', reportingController: 'upstream-controller' });
+    expect(result.error).toBeUndefined();
+    const events = await client.raw<{ items: { reason: string; reportingController: string; reportingInstance: string }[] }>({
+      method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events',
+    });
+    expect(events.items.filter((e) => e.reason === 'Reported').map((e) => [e.reportingController, e.reportingInstance])).toEqual([['upstream-controller', 'test-1']]);
+  });
+
   it('events: a note carrying controls or bidi overrides from user input is written escaped', async () => {
     const owner = await client.create(configMapRef('bidi'), { metadata: { name: 'bidi' } });
     const result = await run({ kind: 'k8s.event', regarding: { ...configMapRef('bidi'), uid: owner.metadata.uid }, type: 'Warning', reason: 'Escaped', note: 'user \u202Etxt.exe\u202C\nsecond line', action: 'Test' });

@@ -139,6 +139,11 @@ export interface EventAction {
   readonly note: string;
   /** What the controller did: Create, Rotate, Delete, ... */
   readonly action: string;
+  /**
+   * Who reports it (events.k8s.io reportingController), when it must not be the process's own name: a drop-in
+   * replacement reports as the controller it replaces, so tooling that matches on it keeps working.
+   */
+  readonly reportingController?: string;
 }
 
 export type KubernetesAction =

@@ -23,6 +23,8 @@ export interface SimulatedEvent {
   readonly type: string;
   readonly note: string;
   readonly regarding: string;
+  /** Set when the event names its reporter (see EventAction.reportingController). */
+  readonly reportingController?: string;
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -205,7 +207,10 @@ export class SimulatedKubernetes {
         return Promise.resolve({ outcome: 'applied', outputs: {} });
       },
       'k8s.event': (action) => {
-        this.events.push({ reason: action.reason, type: action.type, note: eventNote(action.note), regarding: objectKey(action.regarding.namespace, action.regarding.name) });
+        this.events.push({
+          reason: action.reason, type: action.type, note: eventNote(action.note), regarding: objectKey(action.regarding.namespace, action.regarding.name),
+          ...(action.reportingController === undefined ? {} : { reportingController: action.reportingController }),
+        });
         return Promise.resolve({ outcome: 'applied', outputs: {} });
       },
     };

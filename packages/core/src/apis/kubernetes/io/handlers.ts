@@ -161,7 +161,7 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
           kind: 'Event',
           metadata: { name: eventName(regarding.name, now()), namespace },
           eventTime: microTime(now()),
-          reportingController: options.reportingController,
+          reportingController: action.reportingController ?? options.reportingController,
           reportingInstance: options.reportingInstance,
           action: action.action,
           reason: action.reason,
