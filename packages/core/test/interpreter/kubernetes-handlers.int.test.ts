@@ -45,6 +45,24 @@ const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name }
 const configMapRef = (name: string) => ({ type: coreTypes.configMap, namespace, name });
 
 describe('Kubernetes handlers against the real API server', () => {
+  it('names a field manager on every write: keyward by default, or the one an embedding program sets', async () => {
+    // Who owns a field shows in the conflict an apply of another value meets.
+    const conflictOf = (promise: Promise<unknown>): Promise<string> => promise.then(() => 'no conflict', (error: unknown) => (error instanceof KeywardError ? error.message : String(error)));
+    const own = new KubeClient(adminKubeConfig(), { fieldManager: 'example.com-my-operator' });
+    try {
+      await run({ kind: 'k8s.create', ref: configMapRef('managed'), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'managed', namespace }, data: { x: '1' } } });
+      await run({ kind: 'k8s.patch', ref: configMapRef('managed'), patch: { type: 'merge', body: { data: { y: '1' } } } });
+      const body = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data });
+      expect(await conflictOf(own.apply(configMapRef('managed'), body('managed', { x: '2' })))).toContain('conflict with "keyward"');
+      expect(await conflictOf(own.apply(configMapRef('managed'), body('managed', { y: '2' })))).toContain('conflict with "keyward"');
+
+      await own.create(configMapRef('managed-by-another'), { metadata: { name: 'managed-by-another' }, data: { x: '1' } });
+      expect(await conflictOf(client.apply(configMapRef('managed-by-another'), body('managed-by-another', { x: '2' })))).toContain('conflict with "example.com-my-operator"');
+    } finally {
+      own.close();
+    }
+  });
+
   it('create-only: creates, treats an identical existing object as success, refuses to change one in place', async () => {
     const object = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'immutable', namespace, labels: { a: 'b' } }, immutable: true, stringData: { key: sensitive('value-1') } };
     expect((await run({ kind: 'k8s.create', ref: secretRef('immutable'), object })).steps[0]?.outcome).toBe('applied');

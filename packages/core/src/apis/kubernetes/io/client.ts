@@ -25,6 +25,11 @@ export interface KubeRequestInfo {
 
 export interface KubeClientOptions {
   readonly timeoutMs?: number;
+  /**
+   * The field manager every write names (create, patch, apply), so `managedFields` says who wrote what; an
+   * embedding program sets its own. Default "keyward".
+   */
+  readonly fieldManager?: string;
   /** Told about every request, for metrics. */
   readonly onRequest?: (info: KubeRequestInfo) => void;
 }
@@ -73,6 +78,10 @@ export class KubeClient {
   readonly #server: URL;
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 32 });
   readonly #options: KubeClientOptions;
+
+  get #fieldManager(): string {
+    return this.#options.fieldManager ?? FIELD_MANAGER;
+  }
 
   constructor(config: KubeConfig, options: KubeClientOptions = {}) {
     const cluster = config.getCurrentCluster();
@@ -137,15 +146,15 @@ export class KubeClient {
   }
 
   create(ref: ObjectRef, body: unknown): Promise<KubeObject> {
-    return this.#call({ method: 'POST', path: resourcePath(ref.type, ref.namespace), body, what: `create ${describeRef(ref)}`, verb: 'create', resource: ref.type.plural });
+    return this.#call({ method: 'POST', path: resourcePath(ref.type, ref.namespace), query: { fieldManager: this.#fieldManager }, body, what: `create ${describeRef(ref)}`, verb: 'create', resource: ref.type.plural });
   }
 
-  /** Server-side apply as field manager `keyward`. */
+  /** Server-side apply as the client's field manager. */
   apply(ref: ObjectRef, body: unknown, force = false): Promise<KubeObject> {
     return this.#call({
       method: 'PATCH',
       path: resourcePath(ref.type, ref.namespace, ref.name),
-      query: { fieldManager: FIELD_MANAGER, force: force ? 'true' : undefined },
+      query: { fieldManager: this.#fieldManager, force: force ? 'true' : undefined },
       body,
       contentType: ContentType.apply,
       what: `apply ${describeRef(ref)}`,
@@ -158,7 +167,7 @@ export class KubeClient {
     return this.#call({
       method: 'PATCH',
       path: resourcePath(ref.type, ref.namespace, ref.name, subresource),
-      query: { fieldManager: FIELD_MANAGER },
+      query: { fieldManager: this.#fieldManager },
       body,
       contentType,
       what: `patch ${subresource === undefined ? '' : `${subresource} of `}${describeRef(ref)}`,
