@@ -1,6 +1,6 @@
 // Keyward's main job on an embedded local environment: starts etcd, kube-apiserver, kube-controller-manager,
-// MariaDB and Keystone, installs the CRDs, applies examples/, runs the keyward operator as its own process and
-// shows the objects' progress live until Ctrl-C, then stops everything it started.
+// MariaDB, Keystone and Keycloak, installs the CRDs, applies examples/, runs the keyward operator as its own
+// process and shows the objects' progress live until Ctrl-C, then stops everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openSync, readFileSync } from 'node:fs';
@@ -79,11 +79,12 @@ function startOperator(environment: Environment, keystoneUrl: string, logFile: s
 }
 
 async function main(): Promise<void> {
-  console.log('Keyward demo: a real control plane and Keystone on 127.0.0.1, the keyward operator, and examples/\n');
+  console.log('Keyward demo: a real control plane, Keystone and Keycloak on 127.0.0.1, the keyward operator, and examples/\n');
   const environment = await startEnvironment({
     ownership: 'session',
     handleSignals: false,
     crdFolders: TEST_CRD_FOLDERS.map((folder) => join(root, folder)),
+    keycloak: true,
     log: say,
   });
   const keystone = environment.info.keystone;

@@ -2,7 +2,7 @@
 /**
  * keyward-env: a real local environment for people.
  *   up      starts it in the foreground, shows what runs until Ctrl-C, then stops everything
- *   start   starts etcd, kube-apiserver, kube-controller-manager, MariaDB and Keystone in the background
+ *   start   starts etcd, kube-apiserver, kube-controller-manager, MariaDB, Keystone and Keycloak in the background
  *   status  prints how to reach a running one
  *   stop    stops it and removes its data
  * The folder is $KEYWARD_ENV_DIR (default: <tmpdir>/keyward-dev-env). Tests attach to it with KEYWARD_ENV_DIR set.
@@ -29,6 +29,12 @@ function describe(info: EnvironmentInfo): string {
       `Keystone admin:  user ${info.keystone.username}, project ${info.keystone.projectName}, domain ${info.keystone.domain}, password in ${join(info.dir, 'env.json')} (keystone.password)`,
     );
   }
+  if (info.keycloak !== undefined) {
+    lines.push(
+      `Keycloak:        ${info.keycloak.url} (${info.keycloak.version}; health on ${info.keycloak.managementUrl})`,
+      `Keycloak admin:  user ${info.keycloak.username}, service account ${info.keycloak.clientId} (master realm), secrets in ${join(info.dir, 'env.json')} (keycloak.password, keycloak.clientSecret)`,
+    );
+  }
   lines.push('processes:', ...info.components.map((c) => `  ${c.component.padEnd(24)} pid ${String(c.pid).padEnd(8)} log ${c.logFile}`));
   return lines.join('\n');
 }
@@ -41,7 +47,7 @@ const crdFolders = TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder));
  */
 async function up(): Promise<never> {
   const startedAt = Date.now();
-  const environment = await startEnvironment({ ownership: 'session', crdFolders, log: (line) => { console.log(`  ${line}`); } });
+  const environment = await startEnvironment({ ownership: 'session', crdFolders, keycloak: true, log: (line) => { console.log(`  ${line}`); } });
   console.log(`\nenvironment running; Ctrl-C stops it\n${describe(environment.info)}\n`);
   const tty = process.stdout.isTTY;
   let drawnLines = 0;
@@ -66,6 +72,7 @@ async function main(command: string | undefined): Promise<void> {
         dir,
         ownership: 'daemon',
         crdFolders,
+        keycloak: true,
         log: (line) => { console.log(`  ${line}`); },
       });
       console.log(`\nenvironment running (stop it with: pnpm devenv stop)\n${describe(environment.info)}`);

@@ -7,6 +7,8 @@ import { ensureControlPlaneBinaries } from './binaries.js';
 import { startControllerManager } from './controller-manager.js';
 import { installCrds, readCrds } from './crds.js';
 import { startEtcd } from './etcd.js';
+import { startKeycloak, waitForKeycloakReady, type KeycloakAdminCredentials } from './keycloak.js';
+import { ensureKeycloakDistribution } from './keycloak-dist.js';
 import { startKeystone } from './keystone.js';
 import type { KeystoneAdminCredentials } from './keystone-admin.js';
 import type { ClusterAccess } from './kubeconfig.js';
@@ -32,6 +34,8 @@ export interface EnvironmentInfo {
   /** The API server's audit log: requests made with ServiceAccount tokens (see auditEventsOf). */
   readonly auditLog: string;
   readonly keystone?: KeystoneAdminCredentials;
+  /** Keycloak's URLs and its bootstrap admin user and service account (master realm); with StartOptions.keycloak. */
+  readonly keycloak?: KeycloakAdminCredentials;
   /** In start order; stopped in reverse. */
   readonly components: readonly ComponentInfo[];
   readonly startedAt: string;
@@ -51,10 +55,14 @@ export interface StartOptions {
   readonly handleSignals?: boolean;
   /** Start MariaDB and Keystone too (default true). */
   readonly keystone?: boolean;
+  /** Start Keycloak too (default false: it needs about half a GiB and is the slowest component to start). */
+  readonly keycloak?: boolean;
   readonly log?: (line: string) => void;
 }
 
 const STATE_FILE = 'env.json';
+/** The components stopComponent and startComponent handle: those with a readiness probe here. */
+const RESTARTABLE: ReadonlySet<string> = new Set(['kube-apiserver', 'keycloak']);
 /** The environment's own log lines, in its folder, where the secret scan reads them. */
 export const ENVIRONMENT_LOG = 'environment.log';
 
@@ -153,7 +161,8 @@ export class Environment {
   /**
    * Stops one component and starts it again with the same command line (same port, certificates and data),
    * then waits until it is ready; for tests of clients that must live through a restart. An outage of a given
-   * length is stopComponent, a wait, then startComponent. Only kube-apiserver is supported (see stopComponent).
+   * length is stopComponent, a wait, then startComponent. Only kube-apiserver and keycloak are supported
+   * (see stopComponent).
    */
   async restartComponent(component: string): Promise<void> {
     await this.stopComponent(component);
@@ -164,8 +173,8 @@ export class Environment {
    * Stops one component (SIGTERM, then SIGKILL after `graceMs`, 10 s by default) and resolves once it is gone:
    * its port refuses connections until startComponent. kube-apiserver stops listening and refuses new requests
    * at SIGTERM but takes a minute to exit, so an outage that should begin at once can pass a short grace.
-   * Only kube-apiserver is supported: for the others there is no readiness probe here to tell when they are
-   * back, and guessing would make tests flaky.
+   * Only kube-apiserver and keycloak are supported: for the others there is no readiness probe here to tell
+   * when they are back, and guessing would make tests flaky.
    */
   async stopComponent(component: string, options: { readonly graceMs?: number } = {}): Promise<void> {
     const { process: running } = this.#component(component);
@@ -184,12 +193,15 @@ export class Environment {
     this.processes[index] = started;
     this.#info = { ...this.#info, components: this.#info.components.map((c) => (c.component === component ? { ...c, pid: started.pid } : c)) };
     writeState(this.#info);
-    await waitForApiServerReady(this.#info.kubernetes, () => { started.assertRunning(); });
+    const abortIf = (): void => { started.assertRunning(); };
+    const { keycloak } = this.#info;
+    if (component === 'keycloak' && keycloak !== undefined) await waitForKeycloakReady(keycloak, abortIf);
+    else await waitForApiServerReady(this.#info.kubernetes, abortIf);
     this.log(`${component} started`);
   }
 
   #component(component: string): { readonly process: ManagedProcess; readonly index: number } {
-    if (component !== 'kube-apiserver') throw new Error(`stopping and starting supports kube-apiserver only, not ${component}`);
+    if (!RESTARTABLE.has(component)) throw new Error(`stopping and starting supports ${[...RESTARTABLE].join(' and ')} only, not ${component}`);
     const index = this.processes.findIndex((p) => p.spec.component === component);
     const found = this.processes[index];
     if (found === undefined) throw new Error(`this environment has no ${component}`);
@@ -222,8 +234,8 @@ export class Environment {
 
 /**
  * Starts the control plane (etcd, kube-apiserver, CRDs, kube-controller-manager) and, alongside it,
- * MariaDB and Keystone. If any part fails, whatever did start is stopped before the error is rethrown
- * (the folder and its logs are kept for diagnosis).
+ * MariaDB and Keystone, and Keycloak. If any part fails, whatever did start is stopped before the error is
+ * rethrown (the folder and its logs are kept for diagnosis).
  */
 export async function startEnvironment(options: StartOptions): Promise<Environment> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'keyward-env-'));
@@ -264,12 +276,19 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     return keystone.admin;
   };
 
-  const [controlPlane, identity] = await Promise.allSettled([startControlPlane(), startIdentity()]);
-  if (controlPlane.status === 'rejected' || identity.status === 'rejected') {
+  const startKeycloakServer = async (): Promise<KeycloakAdminCredentials | undefined> => {
+    if (options.keycloak !== true) return undefined;
+    const distribution = await ensureKeycloakDistribution(log);
+    const keycloak = await step(log, 'keycloak', async () => track(await startKeycloak(distribution, dir, options.ownership)));
+    return keycloak.admin;
+  };
+
+  const [controlPlane, identity, keycloak] = await Promise.allSettled([startControlPlane(), startIdentity(), startKeycloakServer()]);
+  if (controlPlane.status === 'rejected' || identity.status === 'rejected' || keycloak.status === 'rejected') {
     await stopStarted();
     guard?.release();
     log(`start-up failed; logs kept in ${dir}`);
-    throw controlPlane.status === 'rejected' ? controlPlane.reason : (identity as PromiseRejectedResult).reason;
+    throw [controlPlane, identity, keycloak].find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason;
   }
 
   const info: EnvironmentInfo = {
@@ -279,6 +298,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     etcdUrl: controlPlane.value.etcdUrl,
     auditLog: controlPlane.value.auditLog,
     ...(identity.value === undefined ? {} : { keystone: identity.value }),
+    ...(keycloak.value === undefined ? {} : { keycloak: keycloak.value }),
     components: started.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),
     startedAt: new Date().toISOString(),
   };

@@ -3,6 +3,8 @@ export type { EnvironmentInfo, StartOptions, ComponentInfo } from './environment
 export { installCrds, readCrds } from './crds.js';
 export { KeystoneAdmin, passwordAuthBody } from './keystone-admin.js';
 export type { KeystoneAdminCredentials, KeystoneUserCredentials } from './keystone-admin.js';
+export { masterTokenUrl } from './keycloak.js';
+export type { KeycloakAdminCredentials } from './keycloak.js';
 export { ComponentError } from './errors.js';
 export { waitFor } from './wait.js';
 export type { WaitOptions } from './wait.js';

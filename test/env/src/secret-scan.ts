@@ -9,9 +9,10 @@ export const TEST_CREDENTIALS_FOLDER = 'test-credentials';
 /**
  * What in an environment folder holds secrets on purpose and is never scanned: the state file, the ledger,
  * credentials (the admin kubeconfig and token file, the ServiceAccount signing key, the tests' kubeconfigs) and
- * component data (databases, keys, keystone.conf). Everything else is a log, whatever its name, and is
- * scanned, so a component that starts writing a new log is covered without a change here. A new file that
- * holds a secret on purpose makes the scan fail until it is listed, which errs on the safe side.
+ * component data (databases, keys, keystone.conf, Keycloak's home with its H2 database). Everything else is a
+ * log, whatever its name, and is scanned, so a component that starts writing a new log is covered without a
+ * change here. A new file that holds a secret on purpose makes the scan fail until it is listed, which errs on
+ * the safe side.
  */
 const SECRET_HOLDERS: ReadonlySet<string> = new Set([
   'env.json',
@@ -23,6 +24,7 @@ const SECRET_HOLDERS: ReadonlySet<string> = new Set([
   'etcd-data',
   'mariadb',
   'keystone',
+  'keycloak',
   'apiserver-certs',
 ]);
 

@@ -6,6 +6,7 @@ import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigFor, type EnvironmentInfo } from './environment.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { KeystoneAdmin } from './keystone-admin.js';
+import type { KeycloakAdminCredentials } from './keycloak.js';
 
 /** Set by the jest global setup to the env.json of the environment the tests use. */
 export const ENV_FILE_VARIABLE = 'KEYWARD_ENV_FILE';
@@ -59,6 +60,13 @@ export async function keystoneAdmin(): Promise<KeystoneAdmin> {
   const { keystone } = testEnvironment();
   if (keystone === undefined) throw new Error('this environment was started without Keystone');
   return KeystoneAdmin.login(keystone, rememberSecret);
+}
+
+/** The Keycloak of this test run: its URLs and its bootstrap admin user and service account (master realm). */
+export function testKeycloak(): KeycloakAdminCredentials {
+  const { keycloak } = testEnvironment();
+  if (keycloak === undefined) throw new Error('this environment was started without Keycloak');
+  return keycloak;
 }
 
 /** A ServiceAccount's identity for a test: a kubeconfig file with a short-lived token, and its user name. */

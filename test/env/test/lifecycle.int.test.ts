@@ -36,7 +36,7 @@ async function startInChildProcess(args: readonly string[]): Promise<{ info: Env
 
 describe('the environment stops everything it started', () => {
   it.each([
-    ['SIGINT', ['--keystone']],
+    ['SIGINT', ['--keystone', '--keycloak']],
     ['SIGTERM', []],
   ] as const)('when its owner gets %s', async (signal, args) => {
     const { info, child } = await startInChildProcess(args);

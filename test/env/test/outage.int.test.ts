@@ -59,8 +59,9 @@ describe('an API server outage', () => {
 
   it('will not start a component that runs, nor stop or start one it cannot tell is ready', async () => {
     await expect(env.startComponent('kube-apiserver')).rejects.toThrow(/kube-apiserver is running; stop it first/);
-    await expect(env.stopComponent('etcd')).rejects.toThrow(/kube-apiserver only, not etcd/);
-    await expect(env.startComponent('etcd')).rejects.toThrow(/kube-apiserver only, not etcd/);
+    await expect(env.stopComponent('etcd')).rejects.toThrow(/kube-apiserver and keycloak only, not etcd/);
+    await expect(env.startComponent('etcd')).rejects.toThrow(/kube-apiserver and keycloak only, not etcd/);
+    await expect(env.stopComponent('keycloak')).rejects.toThrow(/this environment has no keycloak/);
     expect((await get('/readyz')).status).toBe(200);
   });
 });

@@ -9,7 +9,7 @@ import { keystoneAdmin, testEnvironment } from '../src/testing.js';
 describe('the secrets the environment creates', () => {
   const info = testEnvironment();
 
-  it('are recorded for the secret scan: the Keystone admin and database passwords and the admin token', () => {
+  it('are recorded for the secret scan: the Keystone admin and database passwords, the admin token, and Keycloak\'s bootstrap secrets', () => {
     const ledger = readFileSync(join(info.dir, SECRETS_LEDGER), 'utf8').split('\n');
     const keystoneConf = readFileSync(join(info.dir, 'keystone', 'keystone.conf'), 'utf8');
     const databasePassword = /mysql\+pymysql:\/\/keystone:([^@]+)@/.exec(keystoneConf)?.[1] ?? 'not found in keystone.conf';
@@ -17,7 +17,9 @@ describe('the secrets the environment creates', () => {
       keystoneAdmin: ledger.includes(info.keystone?.password ?? 'no Keystone'),
       database: ledger.includes(databasePassword),
       kubernetesAdmin: ledger.includes(info.kubernetes.token),
-    }).toEqual({ keystoneAdmin: true, database: true, kubernetesAdmin: true });
+      keycloakAdmin: ledger.includes(info.keycloak?.password ?? 'no Keycloak'),
+      keycloakServiceAccount: ledger.includes(info.keycloak?.clientSecret ?? 'no Keycloak'),
+    }).toEqual({ keystoneAdmin: true, database: true, kubernetesAdmin: true, keycloakAdmin: true, keycloakServiceAccount: true });
   });
 
   it('include the passwords of the service users tests make through it', async () => {
@@ -33,7 +35,7 @@ describe('the secrets the environment creates', () => {
   it('are looked for in the log of every component and in the environment\'s own log', () => {
     const scanned = new Set(scannedFiles(info.dir));
     const logs = [...info.components.map((component) => component.logFile), info.auditLog, join(info.dir, ENVIRONMENT_LOG)];
-    expect(info.components.map((component) => component.component).sort()).toEqual(['etcd', 'keystone', 'kube-apiserver', 'kube-controller-manager', 'mariadb']);
+    expect(info.components.map((component) => component.component).sort()).toEqual(['etcd', 'keycloak', 'keystone', 'kube-apiserver', 'kube-controller-manager', 'mariadb']);
     expect(logs.filter((log) => !scanned.has(log))).toEqual([]);
   });
 });

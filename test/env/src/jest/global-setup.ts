@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
   const started = Date.now();
-  const environment = await startEnvironment({ ownership: 'session', crdFolders });
+  const environment = await startEnvironment({ ownership: 'session', crdFolders, keycloak: true });
   process.stderr.write(`[env] environment ready in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
   globalThis.keywardEnvironment = environment;
   process.env[ENV_FILE_VARIABLE] = join(environment.info.dir, 'env.json');

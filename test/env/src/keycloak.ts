@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { ComponentError } from './errors.js';
+import type { KeycloakDistribution } from './keycloak-dist.js';
+import { probeStatus } from './http.js';
+import { freeLoopbackPort } from './ports.js';
+import { ManagedProcess, type Ownership } from './process.js';
+import { recordSecretIn } from './secret-scan.js';
+import { waitFor } from './wait.js';
+
+/** How to reach a running Keycloak and its bootstrap admins (both in the master realm). */
+export interface KeycloakAdminCredentials {
+  /** The server root, without the legacy /auth prefix: http://127.0.0.1:<port>. */
+  readonly url: string;
+  /** The management interface, which serves /health/ready. */
+  readonly managementUrl: string;
+  readonly version: string;
+  /** The bootstrap admin user, for the password grant on the admin-cli client. */
+  readonly username: string;
+  readonly password: string;
+  /** The bootstrap admin service account, for the client_credentials grant. */
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface StartedKeycloak {
+  readonly admin: KeycloakAdminCredentials;
+  readonly process: ManagedProcess;
+}
+
+/** The master realm's token endpoint. */
+export function masterTokenUrl(keycloak: Pick<KeycloakAdminCredentials, 'url'>): string {
+  return `${keycloak.url}/realms/master/protocol/openid-connect/token`;
+}
+
+/**
+ * A home of this environment's own for the shared build: kc.sh derives the home (and so the data folder: the
+ * H2 database, transaction logs) from its own location, so a copy of kc.sh beside links to the cached lib,
+ * conf, themes and providers keeps every environment's data apart and the cache untouched.
+ */
+function environmentHome(distribution: KeycloakDistribution, home: string): void {
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  copyFileSync(join(distribution.home, 'bin', 'kc.sh'), join(home, 'bin', 'kc.sh'));
+  chmodSync(join(home, 'bin', 'kc.sh'), 0o755);
+  for (const entry of readdirSync(distribution.home)) {
+    if (entry !== 'bin' && entry !== 'data') symlinkSync(join(distribution.home, entry), join(home, entry));
+  }
+}
+
+/**
+ * Waits until the management interface reports ready and the bootstrap service account gets a token (the
+ * bootstrap admins are created during start-up, so readiness alone would not prove they work).
+ */
+export async function waitForKeycloakReady(keycloak: KeycloakAdminCredentials, abortIf: () => void): Promise<void> {
+  await waitFor(() => probeStatus(`${keycloak.managementUrl}/health/ready`, 200), {
+    what: 'Keycloak /health/ready',
+    timeoutMs: 240_000,
+    intervalMs: 500,
+    abortIf,
+  });
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: keycloak.clientId, client_secret: keycloak.clientSecret }).toString();
+  await waitFor(
+    () => probeStatus(masterTokenUrl(keycloak), 200, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, timeoutMs: 30_000 }),
+    { what: 'Keycloak to issue a token to the bootstrap service account', timeoutMs: 60_000, intervalMs: 500, abortIf },
+  );
+}
+
+/**
+ * Runs the built Keycloak (production mode, --optimized) on random loopback ports with the dev-file (H2)
+ * database in the environment folder, a local cache (no clustering, so nothing listens beyond loopback),
+ * plain HTTP, and a bootstrap admin user and service account with random secrets. Stops it again if it
+ * does not become ready.
+ */
+export async function startKeycloak(distribution: KeycloakDistribution, baseDir: string, ownership: Ownership): Promise<StartedKeycloak> {
+  const home = join(baseDir, 'keycloak', 'home');
+  environmentHome(distribution, home);
+  const [port, managementPort] = [await freeLoopbackPort(), await freeLoopbackPort()];
+  const admin: KeycloakAdminCredentials = {
+    url: `http://127.0.0.1:${String(port)}`,
+    managementUrl: `http://127.0.0.1:${String(managementPort)}`,
+    version: distribution.version,
+    username: 'admin',
+    password: randomBytes(16).toString('hex'),
+    clientId: 'keyward-bootstrap-admin',
+    clientSecret: randomBytes(24).toString('hex'),
+  };
+  recordSecretIn(baseDir, admin.password);
+  recordSecretIn(baseDir, admin.clientSecret);
+
+  const server = ManagedProcess.start(
+    {
+      component: 'keycloak',
+      command: join(home, 'bin', 'kc.sh'),
+      args: [
+        'start', '--optimized',
+        '--cache=local',
+        '--http-enabled=true',
+        '--http-host=127.0.0.1',
+        `--http-port=${String(port)}`,
+        `--http-management-port=${String(managementPort)}`,
+        '--hostname-strict=false',
+      ],
+      // Secrets go in the environment, never on the command line, which is logged and visible to every user.
+      env: {
+        JAVA_HOME: distribution.javaHome,
+        KC_BOOTSTRAP_ADMIN_USERNAME: admin.username,
+        KC_BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+        KC_BOOTSTRAP_ADMIN_CLIENT_ID: admin.clientId,
+        KC_BOOTSTRAP_ADMIN_CLIENT_SECRET: admin.clientSecret,
+      },
+      logFile: join(baseDir, 'keycloak.log'),
+    },
+    ownership,
+  );
+  try {
+    await waitForKeycloakReady(admin, () => { server.assertRunning(); });
+  } catch (error) {
+    await server.stop();
+    if (error instanceof ComponentError) throw error;
+    throw new ComponentError('keycloak', error instanceof Error ? error.message : String(error), server.logTail());
+  }
+  return { admin, process: server };
+}
