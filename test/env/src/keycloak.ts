@@ -75,7 +75,10 @@ export async function waitForKeycloakReady(keycloak: KeycloakAdminCredentials, a
 export async function startKeycloak(distribution: KeycloakDistribution, baseDir: string, ownership: Ownership): Promise<StartedKeycloak> {
   const home = join(baseDir, 'keycloak', 'home');
   environmentHome(distribution, home);
-  const [port, managementPort] = [await freeLoopbackPort(), await freeLoopbackPort()];
+  const port = await freeLoopbackPort();
+  let managementPort = await freeLoopbackPort();
+  // The kernel may hand out a just-released port again.
+  while (managementPort === port) managementPort = await freeLoopbackPort();
   const admin: KeycloakAdminCredentials = {
     url: `http://127.0.0.1:${String(port)}`,
     managementUrl: `http://127.0.0.1:${String(managementPort)}`,
