@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { objectKey, splitKey } from '../model/refs.js';
+import { objectKey, splitKey, type ResourceType } from '../model/refs.js';
 import type { AnyAction, AnyQuery } from '../plan/actions.js';
 import type { ControllerDefinition, PlanFailure, SecondaryWatch } from '../plan/controller.js';
 import type { KubeObject } from '../apis/kubernetes/actions.js';
@@ -12,7 +12,7 @@ import type { KeywardErrorFields } from '../interpreter/errors.js';
 import type { AvailabilityChange } from '../interpreter/availability.js';
 import type { ApiSet } from '../interpreter/api-runtime.js';
 import { defaultErrorPolicy, type FailureResponse } from '../interpreter/error-policy.js';
-import type { PlanResult, QueryHandler, QueryTable, StepResult } from '../interpreter/types.js';
+import type { PlanResult, QueryTable, StepResult } from '../interpreter/types.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
 import type { InformerEvent } from './informer.js';
@@ -22,6 +22,8 @@ import { ReferencedWatches } from './referenced-watches.js';
 import { lazyEntropy } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
+import { queryReader } from './query-reader.js';
+import { TypeNotServed, crdName } from './served-types.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
 export interface RuntimeLogger {
@@ -122,6 +124,9 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   readonly #ownInformers: SharedInformers | undefined;
   readonly #queue: WorkQueue;
   readonly #queries: QueryTable<QueryIn<Q>>;
+  readonly #readQuery: (query: AnyQuery) => Promise<unknown>;
+  /** CRDs whose absence was said already: once per type, not once per object that reads it. */
+  readonly #saidMissing = new Set<string>();
   readonly #logger: RuntimeLogger;
   /** Generation of objects last found invalid: they are not retried until it changes. */
   readonly #invalid = new Map<string, number | undefined>();
@@ -182,10 +187,17 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
         })),
       ],
     });
+    this.#readQuery = queryReader(this.#queries);
   }
 
   get name(): string {
     return this.#definition.name;
+  }
+
+  /** The types it watches: the API server must serve them before it can start (see Manager). */
+  get requires(): readonly ResourceType[] {
+    const types = [this.#definition.primary.type, ...this.#secondary.map(({ watch }) => watch.type)];
+    return types.filter((type, index) => types.findIndex((other) => crdName(other) === crdName(type) && other.version === type.version) === index);
   }
 
   /** Starts the informers, waits for their first lists, then starts the workers and the periodic resync. */
@@ -358,6 +370,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
 
     if (decision.kind === 'unreadable') {
       const error = toKeywardError(decision.error);
+      this.#sayMissing(error);
       const failure = { step: 'read the current state', action: 'observe', reason: error.reason, message: error.message, retryable: error.retryable };
       return { ...(await this.#fail(primary, failure, error, now, logger)), error };
     }
@@ -379,12 +392,16 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
 
   /** Reads an observe's queries with the API modules' answers, each query by the answer of its kind. */
   #read(queries: Q): Promise<Observed<Q>> {
-    const answers: object = this.#queries;
-    return runQueries(queries, (query) => {
-      const answer = (answers as Readonly<Record<string, QueryHandler<AnyQuery> | undefined>>)[query.kind];
-      if (answer === undefined) throw new Error(`no API module answers ${query.kind}`);
-      return answer(query);
-    });
+    return runQueries(queries, this.#readQuery);
+  }
+
+  /** A read of a type whose CRD is not installed: said once per type; each object's status says it too. */
+  #sayMissing(error: Error): void {
+    if (!(error instanceof TypeNotServed)) return;
+    const crd = crdName(error.type);
+    if (this.#saidMissing.has(crd)) return;
+    this.#saidMissing.add(crd);
+    this.#logger.error(`CRD ${crd} is not installed; the objects that read ${error.type.plural} fail until it is, and are retried with backoff`, { crd });
   }
 
   /** What the error policy says follows a failure, and the report in status unless it says not to. */

@@ -1,13 +1,21 @@
 import type { Registry } from 'prom-client';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
+import type { ResourceType } from '../model/refs.js';
 import type { RuntimeLogger } from './controller.js';
 import { serveEndpoints, type Endpoints } from './http-endpoints.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { SharedInformers } from './shared-informers.js';
+import { crdName, isServed } from './served-types.js';
+import { whenServed } from './when-served.js';
 
 /** What the manager runs: a controller, or anything started and stopped with leadership. */
 export interface Runnable {
   readonly name: string;
+  /**
+   * Types the API server must serve before it can run (a controller's watched types). While one is not
+   * served (its CRD is not installed) it is not started, and the others run without it.
+   */
+  readonly requires?: readonly ResourceType[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -31,7 +39,21 @@ export interface ManagerOptions {
   /** Called when leadership is lost without stop(); the operator exits so Kubernetes restarts it as a follower. */
   readonly onLostLeadership?: () => void;
   readonly onLeadership?: (leading: boolean) => void;
+  /** Runnables whose required types are not served: how that is said, and how often they are looked up again. */
+  readonly missingTypes?: MissingTypeOptions;
 }
+
+export interface MissingTypeOptions {
+  /**
+   * The line logged once when `runnable` waits for `type`. Default: "CRD <name> is not installed; <runnable>
+   * starts once it is".
+   */
+  readonly message?: (runnable: string, type: ResourceType) => string;
+  /** Default 30 s. */
+  readonly recheckMs?: number;
+}
+
+const DEFAULT_RECHECK_MS = 30_000;
 
 /**
  * Runs controllers the way controller-runtime's manager does: health and metrics endpoints, Lease-based
@@ -104,9 +126,34 @@ export class Manager {
 
   async #lead(): Promise<void> {
     this.#informers = new SharedInformers(this.#options.kube);
-    this.#running = this.#options.runnables({ informers: this.#informers });
+    this.#running = this.#options.runnables({ informers: this.#informers }).map((runnable) => this.#whenServed(runnable));
     await Promise.all(this.#running.map((runnable) => runnable.start()));
     this.#ready = true;
+  }
+
+  /**
+   * A runnable that requires types starts once they are served: checked at the start of each term, said once
+   * when one is missing, looked up again until it is there. It holds up neither readiness nor the others.
+   */
+  #whenServed(runnable: Runnable): Runnable {
+    // The core group is always served.
+    const types = (runnable.requires ?? []).filter((type) => type.group !== '');
+    if (types.length === 0) return runnable;
+    const { kube, logger, missingTypes } = this.#options;
+    const describe = missingTypes?.message ?? ((name: string, type: ResourceType) => `CRD ${crdName(type)} is not installed; ${name} starts once it is`);
+    let waitingFor: ResourceType | undefined;
+    return whenServed(runnable, types, {
+      isServed: (type) => isServed(kube, type),
+      recheckMs: missingTypes?.recheckMs ?? DEFAULT_RECHECK_MS,
+      onMissing: (type) => {
+        waitingFor = type;
+        logger.error(describe(runnable.name, type), { runnable: runnable.name, crd: crdName(type) });
+      },
+      onServed: () => {
+        logger.info(`CRD ${waitingFor === undefined ? '' : `${crdName(waitingFor)} `}is installed now: starting ${runnable.name}`, { runnable: runnable.name });
+      },
+      onProblem: (message, error) => logger.warn(message, { runnable: runnable.name, error: error instanceof Error ? error.message : String(error) }),
+    });
   }
 
   async #follow(): Promise<void> {

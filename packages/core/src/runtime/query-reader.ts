@@ -1,0 +1,34 @@
+import type { AnyQuery } from '../plan/actions.js';
+import { KeywardError } from '../interpreter/errors.js';
+import type { QueryHandler } from '../interpreter/types.js';
+import type { ResourceType } from '../model/refs.js';
+import { TypeNotServed } from './served-types.js';
+
+/** The type a query reads, when it names one (a list names it; a get answers a 404 with "absent" instead). */
+function typeRead(query: AnyQuery): ResourceType | undefined {
+  const type: unknown = (query as { readonly type?: unknown }).type;
+  if (typeof type !== 'object' || type === null) return undefined;
+  const { group, version, plural } = type as Partial<Record<keyof ResourceType, unknown>>;
+  return typeof group === 'string' && typeof version === 'string' && typeof plural === 'string' ? (type as ResourceType) : undefined;
+}
+
+/**
+ * Reads each query with the answer the API modules give for its kind. A Kubernetes 404 for a collection
+ * means the API server does not serve the type at all, which says nothing to a person as "NotFound": it
+ * becomes a TypeNotServed that names the CRD to install.
+ */
+export function queryReader(answers: object): (query: AnyQuery) => Promise<unknown> {
+  const table = answers as Readonly<Record<string, QueryHandler<AnyQuery> | undefined>>;
+  return async (query) => {
+    const answer = table[query.kind];
+    if (answer === undefined) throw new Error(`no API module answers ${query.kind}`);
+    try {
+      return await answer(query);
+    } catch (error) {
+      const type = typeRead(query);
+      if (type === undefined || !(error instanceof KeywardError) || error.api !== 'kubernetes' || error.code !== 404) throw error;
+      const namespace = (query as { readonly namespace?: unknown }).namespace;
+      throw new TypeNotServed(type, `list ${type.plural}${typeof namespace === 'string' && namespace !== '' ? ` in ${namespace}` : ''}`);
+    }
+  };
+}

@@ -1,0 +1,157 @@
+// A controller whose CRD is not installed: the manager says so once, runs the others, is ready, and starts it
+// once the CRD is installed; a read of a type whose CRD is missing fails naming the CRD.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { get } from 'node:http';
+import { right } from 'fp-ts/lib/Either.js';
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { adminKubeConfig, createTestNamespace, freeLoopbackPort, installCrds, waitFor } from '@keyward/test-env';
+import { coreTypes, type ResourceType } from '../../src/model/refs.js';
+import { vocabulary } from '../../src/plan/api.js';
+import { PlanBuilder } from '../../src/plan/plan.js';
+import type { ControllerDefinition, PlanFailure } from '../../src/plan/controller.js';
+import type { ListQuery } from '../../src/apis/kubernetes/queries.js';
+import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
+import { kubernetesApi, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
+import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
+import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
+import { apiSet } from '../../src/interpreter/api-runtime.js';
+import { controlRuntime } from '../../src/apis/control/runtime.js';
+import { Controller, type RuntimeLogger } from '../../src/runtime/controller.js';
+import { Manager } from '../../src/runtime/manager.js';
+
+type TestAction = KubernetesAction | ControlAction;
+
+const group = `g${randomBytes(4).toString('hex')}.keyward.test`;
+const gadgets: ResourceType = { group, version: 'v1', kind: 'Gadget', plural: 'gadgets', namespaced: true };
+const gadgetCrd: V1CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `gadgets.${group}` },
+  spec: {
+    group,
+    scope: 'Namespaced',
+    names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget', listKind: 'GadgetList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
+  },
+};
+const crds: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
+/** A type no CRD serves, ever. */
+const sprockets: ResourceType = { group: `s${randomBytes(4).toString('hex')}.keyward.test`, version: 'v1', kind: 'Sprocket', plural: 'sprockets', namespaced: true };
+
+let kube: KubeClient;
+let namespace: string;
+
+beforeAll(async () => {
+  kube = new KubeClient(adminKubeConfig());
+  namespace = await createTestNamespace('missing-crd');
+  await kube.create({ type: coreTypes.configMap, namespace, name: 'one' }, { metadata: { name: 'one' } });
+  await kube.create({ type: coreTypes.configMap, namespace, name: 'two' }, { metadata: { name: 'two' } });
+}, 120_000);
+
+afterAll(async () => {
+  await kube.delete({ type: crds, name: `gadgets.${group}` });
+  kube.close();
+});
+
+/** A logger that keeps error and info lines, in order. */
+function recordingLogger(lines: string[]): RuntimeLogger {
+  const logger: RuntimeLogger = {
+    child: () => logger,
+    debug: () => undefined,
+    info: (message) => lines.push(`info: ${message}`),
+    warn: () => undefined,
+    error: (message) => lines.push(`error: ${message}`),
+  };
+  return logger;
+}
+
+/** A controller that records the objects it reconciles and the failures it reports, reading `reads` in observe. */
+function recorder(name: string, type: ResourceType, reads?: ResourceType) {
+  const reconciled = new Set<string>();
+  const failures: PlanFailure[] = [];
+  const definition: ControllerDefinition<KubeObject, Readonly<Record<string, ListQuery | undefined>>, null, TestAction> = {
+    name,
+    apis: vocabulary(kubernetesApi, controlApi),
+    primary: { type, decode: (object) => right(object) },
+    secondary: () => [],
+    observe: (object) => ({ others: reads === undefined ? undefined : { kind: 'k8s.list', type: reads, namespace: object.metadata.namespace ?? '' } }),
+    reconcile: ({ primary }) => {
+      reconciled.add(primary.metadata.name);
+      return new PlanBuilder<TestAction>().build();
+    },
+    reportFailure: (_primary, failure) => {
+      failures.push(failure);
+      return new PlanBuilder<TestAction>().build();
+    },
+    reportInvalid: () => new PlanBuilder<TestAction>().build(),
+  };
+  return { definition, reconciled, failures };
+}
+
+function status(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
+
+const until = (what: string, condition: () => boolean): Promise<true> =>
+  waitFor(() => Promise.resolve(condition() ? true : undefined), { what, timeoutMs: 60_000, intervalMs: 50 });
+
+describe('a controller whose CRD is not installed', () => {
+  it('is said once and left out; the others run and the manager is ready; it starts once the CRD is installed', async () => {
+    const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), controlRuntime);
+    const gadget = recorder('gadget-recorder', gadgets);
+    const configMap = recorder('configmap-recorder', coreTypes.configMap);
+    const lines: string[] = [];
+    const port = await freeLoopbackPort();
+    const manager = new Manager({
+      kube: new KubeClient(adminKubeConfig()),
+      logger: recordingLogger(lines),
+      metricsAddress: '0',
+      healthAddress: `127.0.0.1:${String(port)}`,
+      missingTypes: { recheckMs: 100 },
+      runnables: ({ informers }) => [gadget.definition, configMap.definition].map((definition) => new Controller(definition, { kube, apis, config: null, namespace, informers })),
+    });
+    try {
+      // Before, this never came back: the gadget informer retried its 404 for ever.
+      await manager.start();
+      await expect(status(port, '/readyz')).resolves.toBe(200);
+      await until('the ConfigMaps reconciled', () => configMap.reconciled.has('one') && configMap.reconciled.has('two'));
+      expect(lines.filter((line) => line.startsWith('error'))).toEqual([`error: CRD gadgets.${group} is not installed; gadget-recorder starts once it is`]);
+
+      await installCrds(adminKubeConfig(), [gadgetCrd]);
+      await until('the gadget controller started', () => lines.includes(`info: CRD gadgets.${group} is installed now: starting gadget-recorder`));
+      await kube.create({ type: gadgets, namespace, name: 'first' }, { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'first' } });
+      await until('the gadget reconciled', () => gadget.reconciled.has('first'));
+      expect(lines.filter((line) => line.includes(`gadgets.${group}`))).toEqual([
+        `error: CRD gadgets.${group} is not installed; gadget-recorder starts once it is`,
+        `info: CRD gadgets.${group} is installed now: starting gadget-recorder`,
+      ]);
+    } finally {
+      await manager.stop();
+    }
+  });
+
+  it('fails a read of a type whose CRD is missing with a message that names the CRD, logged once for every object', async () => {
+    const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), controlRuntime);
+    const reader = recorder('sprocket-reader', coreTypes.configMap, sprockets);
+    const lines: string[] = [];
+    const controller = new Controller(reader.definition, { kube, apis, config: null, namespace, logger: recordingLogger(lines), backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    await controller.start();
+    try {
+      await until('both ConfigMaps failed', () => reader.failures.length >= 2);
+      const crd = `sprockets.${sprockets.group}`;
+      expect(reader.failures.map((failure) => [failure.reason, failure.message])).toEqual([
+        ['CRDNotInstalled', `list sprockets in ${namespace}: CRD ${crd} is not installed (the API server does not serve sprockets in ${sprockets.group}/v1)`],
+        ['CRDNotInstalled', `list sprockets in ${namespace}: CRD ${crd} is not installed (the API server does not serve sprockets in ${sprockets.group}/v1)`],
+      ]);
+      expect(lines.filter((line) => line.startsWith('error'))).toEqual([`error: CRD ${crd} is not installed; the objects that read sprockets fail until it is, and are retried with backoff`]);
+    } finally {
+      await controller.stop();
+    }
+  });
+});
