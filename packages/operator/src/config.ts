@@ -20,7 +20,7 @@ export type ModuleSettings = Readonly<Record<string, unknown>>;
 /** How to reach the cluster, which controllers' objects to handle and their settings: shared by run and plan. */
 export interface ConnectionConfig extends ModuleSettings {
   readonly controllers: readonly ControllerName[];
-  /** Undefined: in-cluster config in a pod, else ~/.kube/config (KubeConfig.loadFromDefault). */
+  /** Undefined: ~/.kube/config, else the in-cluster config in a pod (see loadKubeConfig). */
   readonly kubeconfig: string | undefined;
 }
 

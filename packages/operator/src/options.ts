@@ -88,8 +88,8 @@ export const connectionOptions = {
   kubeconfig: {
     flags: '--kubeconfig <path>',
     env: 'KUBECONFIG',
-    description: 'kubeconfig file to use',
-    defaultText: 'in-cluster config in a pod, else ~/.kube/config',
+    description: 'kubeconfig file to use (several, separated by ":", are merged as kubectl merges them)',
+    defaultText: '~/.kube/config, else the in-cluster config in a pod',
     parse: optional(parseString),
     fallback: absent,
   },
@@ -200,7 +200,7 @@ export const planOptions = {
   },
   filename: {
     flags: '-f, --filename <file>',
-    description: 'plan the objects of this manifest instead of the cluster\'s',
+    description: 'plan the objects of this manifest, as they would be once applied, instead of the cluster\'s',
     defaultText: 'none',
     parse: optional(parseString),
     fallback: absent,
@@ -212,7 +212,7 @@ export const planOptions = {
     parse: parseOneOf(PLAN_OUTPUTS),
     fallback: (): PlanOutput => 'text',
   },
-  exitCode: booleanOption('--exit-code', undefined, 'exit with status 2 when a plan has steps, 0 when everything has converged', false),
+  exitCode: booleanOption('--exit-code', undefined, 'exit with status 2 when anything would change, 0 when everything has converged', false),
   ...connectionOptions,
 } as const satisfies OptionSpecs;
 

@@ -1,69 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
-import { changesAnything, renderPlanJson, renderPlanText, type AnyAction, type AnyQuery, type KubeObject, type Plan } from '@keyward/core';
-import type { ApiSet, KubeClient } from '@keyward/core/interpreter';
-import { clusterTarget } from '@keyward/core/runtime';
-import { reconcileOnce } from '@keyward/core/testing';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { changesAnything, coreTypes, deepEqual, type AnyAction, type AnyQuery, type GetQuery, type KubeObject, type ResourceType } from '@keyward/core';
+import { KeywardError, controlRuntime, type ApiSet, type KubeClient } from '@keyward/core/interpreter';
+import { crdName, isServed, queryReader } from '@keyward/core/runtime';
 import type { PlanConfig } from './config.js';
 import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { wire, type Wiring } from './wiring.js';
-
-/** What `keyward plan` says about one object. */
-interface ObjectPlan {
-  readonly module: ErasedModule;
-  readonly kind: string;
-  readonly namespace: string | undefined;
-  readonly name: string;
-  readonly plan?: Plan;
-  readonly invalid?: string;
-}
-
-/** The objects to check: those in a manifest file, or those on the cluster selected by namespace and name. */
-async function objectsOf(wiring: Wiring, module: ErasedModule, config: PlanConfig): Promise<KubeObject[]> {
-  const type = module.definition.primary.type;
-  if (config.filename !== undefined) {
-    const docs = parseAllDocuments(readFileSync(config.filename, 'utf8')).map((doc) => doc.toJS() as KubeObject | null);
-    const wanted = docs.filter((doc): doc is KubeObject => doc?.kind === type.kind);
-    // Plan against what the cluster has for them (status included), falling back to the manifest for new ones.
-    return Promise.all(wanted.map(async (doc) => (await wiring.kube.get({ type, namespace: doc.metadata.namespace, name: doc.metadata.name })) ?? doc));
-  }
-  const { items } = await wiring.kube.listAll(type, { namespace: config.namespace });
-  return items.filter((object) => config.name === undefined || object.metadata.name === config.name);
-}
-
-/** What the module's controller would do with `object`: the same decision the runtime makes, nothing run. */
-async function planFor(module: ErasedModule, object: KubeObject, apis: ApiSet<AnyAction, AnyQuery>, wiring: Wiring, config: PlanConfig): Promise<ObjectPlan> {
-  const base = { module, kind: module.definition.primary.type.kind, namespace: object.metadata.namespace, name: object.metadata.name };
-  const { decision } = await reconcileOnce(module.definition, clusterTarget(wiring.kube, apis), object, { config: moduleConfig(module, config), dryRun: true });
-  if (decision.kind === 'invalid') return { ...base, invalid: decision.failure.message };
-  if (decision.kind === 'unreadable') throw decision.error;
-  return { ...base, plan: decision.plan };
-}
-
-function renderText(plans: readonly ObjectPlan[]): string {
-  if (plans.length === 0) return 'no objects found';
-  return plans
-    .map((p) => {
-      const title = `${p.kind} ${p.namespace === undefined ? '' : `${p.namespace}/`}${p.name}`;
-      if (p.invalid !== undefined) return `${title}\n  invalid spec: ${p.invalid}`;
-      return renderPlanText(p.plan ?? { steps: [] }, p.module.definition.apis, title).split('\n').join('\n  ').replace(/^ {2}/, '');
-    })
-    .join('\n\n');
-}
-
-function renderJson(plans: readonly ObjectPlan[]): string {
-  return JSON.stringify(
-    plans.map((p) => ({
-      kind: p.kind,
-      namespace: p.namespace,
-      name: p.name,
-      ...(p.invalid === undefined ? { plan: renderPlanJson(p.plan ?? { steps: [] }, p.module.definition.apis) } : { invalid: p.invalid }),
-    })),
-    null,
-    2,
-  );
-}
+import { installHint } from './missing-crds.js';
+import { keystoneSandbox } from './planning/keystone-sandbox.js';
+import { asApplied, isOfType, namespaceOf, readManifest } from './planning/manifest.js';
+import { renderJson, renderText, type MissingKind, type PlanEntry, type PlannedObject } from './planning/render.js';
+import { planRounds } from './planning/rounds.js';
+import { KubeSandbox } from './planning/sandbox.js';
+import { wire } from './wiring.js';
 
 /**
  * What `keyward plan` can plan: the controller modules and the APIs it reads through. The operator's by
@@ -73,34 +21,179 @@ function renderJson(plans: readonly ObjectPlan[]): string {
 export interface PlanCatalog {
   readonly modules: readonly ErasedModule[];
   readonly apis: (kube: KubeClient) => ApiSet<AnyAction, AnyQuery>;
+  /**
+   * Handlers that stand in for the APIs besides Kubernetes in the plan's sandbox, so the reconciles after one
+   * that uses them can be shown; Keystone's by default. A plan that uses an API without one is the last shown.
+   */
+  readonly sandbox?: () => Readonly<Record<string, unknown>>;
+}
+
+/** Reconciles planned at most for one object: a creation takes three. */
+const MAX_ROUNDS = 6;
+
+/** An object of the file, as it would be once applied. */
+interface HeldObject {
+  readonly type: ResourceType;
+  readonly object: KubeObject;
+}
+
+/** What planning needs besides the objects. */
+interface Planning {
+  readonly kube: KubeClient;
+  readonly config: PlanConfig;
+  /** Reads from the cluster and the other APIs, as the controllers' queries do (nothing cached). */
+  readonly readCluster: (query: AnyQuery) => Promise<unknown>;
+  readonly handlers: () => Readonly<Record<string, unknown>>;
+  readonly known: readonly ErasedModule[];
+  readonly now: Date;
+}
+
+/** The reconciles a module's controller would run on `object`, in a sandbox that holds `held` besides the cluster. */
+async function planObject(module: ErasedModule, object: KubeObject, isNew: boolean, held: readonly HeldObject[], planning: Planning): Promise<PlannedObject> {
+  const sandbox = new KubeSandbox(planning.readCluster);
+  for (const { type, object: other } of held) sandbox.hold(type, other);
+  sandbox.hold(module.definition.primary.type, object);
+  const outcome = await planRounds(module.definition, object, {
+    config: moduleConfig(module, planning.config),
+    now: planning.now,
+    maxRounds: MAX_ROUNDS,
+    sandbox,
+    handlers: planning.handlers(),
+  });
+  const { namespace, name } = object.metadata;
+  return { entry: 'object', kind: module.definition.primary.type.kind, namespace, name, isNew, vocabulary: module.definition.apis, outcome };
+}
+
+function missing(module: ErasedModule, planning: Planning, inFile?: number): MissingKind {
+  const { type } = module.definition.primary;
+  return { entry: 'missing', kind: type.kind, crd: crdName(type), hint: installHint(type, planning.known), ...(inFile === undefined ? {} : { inFile }) };
+}
+
+/** Every object of the selected controllers on the cluster (narrowed by namespace and name). */
+async function planCluster(modules: readonly ErasedModule[], planning: Planning): Promise<PlanEntry[]> {
+  const entries: PlanEntry[] = [];
+  const { config } = planning;
+  for (const module of modules) {
+    const { type } = module.definition.primary;
+    let objects: KubeObject[];
+    try {
+      objects = (await planning.kube.listAll(type, { namespace: config.namespace })).items;
+    } catch (error) {
+      // A collection the API server does not know: the CRD is not installed, so there is nothing to plan.
+      if (error instanceof KeywardError && error.code === 404) {
+        entries.push(missing(module, planning));
+        continue;
+      }
+      throw error;
+    }
+    const selected = objects.filter((object) => config.name === undefined || object.metadata.name === config.name);
+    const progress = selected.length > 20 && config.output === 'text';
+    for (const [index, object] of selected.entries()) {
+      if (progress) process.stderr.write(`\rchecking ${type.kind} ${String(index + 1)}/${String(selected.length)}`);
+      entries.push(await planObject(module, object, false, [], planning));
+    }
+    if (progress) process.stderr.write('\n');
+  }
+  return entries;
+}
+
+/** Whether two objects have the same content to a controller: compared as its codec reads them, defaults applied. */
+function sameContentFor(module: ErasedModule | undefined): (a: KubeObject, b: KubeObject) => boolean {
+  const content = (object: KubeObject): unknown => {
+    const decoded = module?.definition.primary.decode(object);
+    const { metadata: _metadata, status: _status, ...body } = decoded !== undefined && isRight(decoded) ? decoded.right : object;
+    return body;
+  };
+  return (a, b) => deepEqual(content(a), content(b));
+}
+
+/** The kubeconfig's namespace, where an object of the file without one goes (as kubectl does). */
+function contextNamespace(kube: KubeClient): string {
+  const config = kube.kubeConfig;
+  return config.getContextObject(config.getCurrentContext())?.namespace ?? 'default';
 }
 
 /**
- * A dry run against the live cluster: for every object of the selected controllers, what the controller
- * would do and why. It only reads (queries through the API, no action is interpreted), so it changes nothing
- * anywhere. Resolves to EXIT_CODES.changes with --exit-code when anything would change, else EXIT_CODES.ok.
+ * The objects of a manifest, as they would be once applied: the selected controllers' objects are planned;
+ * those and the file's core objects (a password Secret) are in the sandbox for every plan, since they would be
+ * applied together.
+ */
+async function planFile(file: string, modules: readonly ErasedModule[], planning: Planning): Promise<PlanEntry[]> {
+  const documents = readManifest(file);
+  const fallback = contextNamespace(planning.kube);
+  const entries: PlanEntry[] = [];
+  const served: ErasedModule[] = [];
+  for (const module of modules) {
+    const count = documents.filter((document) => isOfType(document, module.definition.primary.type)).length;
+    if (count === 0) continue;
+    if (await isServed(planning.kube, module.definition.primary.type)) served.push(module);
+    else entries.push(missing(module, planning, count));
+  }
+  const types: readonly { readonly type: ResourceType; readonly module?: ErasedModule }[] = [
+    ...served.map((module) => ({ type: module.definition.primary.type, module })),
+    ...Object.values(coreTypes).map((type) => ({ type })),
+  ];
+  const applied: (HeldObject & { readonly module?: ErasedModule; readonly isNew: boolean })[] = [];
+  for (const document of documents) {
+    const known = types.find(({ type }) => isOfType(document, type));
+    if (known === undefined) continue;
+    const namespace = namespaceOf(document, known.type, planning.config.namespace, fallback, file);
+    const get: GetQuery = { kind: 'k8s.get', ref: { type: known.type, namespace, name: document.metadata.name } };
+    const existing = (await planning.readCluster(get)) as KubeObject | undefined;
+    applied.push({ ...known, object: asApplied(document, namespace, existing, planning.now, sameContentFor(known.module)), isNew: existing === undefined });
+  }
+  for (const module of served) {
+    for (const { object, isNew } of applied.filter((entry) => entry.module === module)) {
+      const others = applied.filter((entry) => entry.object !== object);
+      entries.push(await planObject(module, object, isNew, others, planning));
+    }
+  }
+  return entries;
+}
+
+/**
+ * Failure when something could not be planned: a read failed, or (for a file) an object is invalid or of a kind
+ * whose CRD is missing, as applying it would fail. Otherwise, with --exit-code, whether anything would change.
+ */
+function exitStatus(entries: readonly PlanEntry[], config: PlanConfig): number {
+  const fromFile = config.filename !== undefined;
+  const failed = entries.some((entry) => entry.entry === 'missing'
+    ? fromFile
+    : entry.outcome.kind === 'unreadable' || (fromFile && entry.outcome.kind === 'invalid'));
+  if (failed) return EXIT_CODES.failure;
+  const changes = entries.some((entry) => entry.entry === 'object' && entry.outcome.kind === 'planned' && entry.outcome.plans.some(changesAnything));
+  return config.exitCode && changes ? EXIT_CODES.changes : EXIT_CODES.ok;
+}
+
+/**
+ * A dry run against the live cluster: for every object of the selected controllers (or of a manifest, as it
+ * would be once applied), what the controller would do and why, reconcile after reconcile until the object
+ * settles. It only reads: each plan is applied to an in-memory sandbox of the cluster, so that the next can be
+ * decided, and nothing is written anywhere. Resolves to the exit status (see exitStatus).
  */
 export async function planCommand(config: PlanConfig, write: (text: string) => void = (text) => process.stdout.write(text), catalog?: PlanCatalog): Promise<number> {
-  const wiring = wire(config);
+  const wiring = await wire(config);
   try {
     // The operator's types were checked where its modules are listed (coveredModules).
     const apis = catalog?.apis(wiring.kube) ?? (wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>);
     const known = catalog?.modules ?? MODULES;
-    const plans: ObjectPlan[] = [];
-    for (const name of config.controllers) {
+    const modules = config.controllers.map((name) => {
       const module = known.find((candidate) => candidate.definition.name === name);
       if (module === undefined) throw new Error(`no controller named ${name} (known: ${known.map((m) => m.definition.name).join(', ')})`);
-      const objects = await objectsOf(wiring, module, config);
-      const progress = objects.length > 20 && config.output === 'text';
-      for (const [index, object] of objects.entries()) {
-        if (progress) process.stderr.write(`\rchecking ${module.definition.primary.type.kind} ${String(index + 1)}/${String(objects.length)}`);
-        plans.push(await planFor(module, object, apis, wiring, config));
-      }
-      if (progress) process.stderr.write('\n');
-    }
-    write(`${config.output === 'json' ? renderJson(plans) : renderText(plans)}\n`);
-    const changes = plans.some((p) => p.plan !== undefined && changesAnything(p.plan));
-    return config.exitCode && changes ? EXIT_CODES.changes : EXIT_CODES.ok;
+      return module;
+    });
+    const sandbox = catalog?.sandbox ?? keystoneSandbox;
+    const planning: Planning = {
+      kube: wiring.kube,
+      config,
+      readCluster: queryReader(apis.queries({ caches: [] })),
+      handlers: () => ({ ...controlRuntime.handlers, ...sandbox() }),
+      known,
+      now: new Date(),
+    };
+    const entries = config.filename === undefined ? await planCluster(modules, planning) : await planFile(config.filename, modules, planning);
+    write(`${config.output === 'json' ? renderJson(entries) : renderText(entries)}\n`);
+    return exitStatus(entries, config);
   } finally {
     wiring.close();
   }

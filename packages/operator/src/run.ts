@@ -1,6 +1,7 @@
 import { Manager, createLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
-import { moduleNamed } from './controllers.js';
+import { MODULES, moduleNamed } from './controllers.js';
+import { missingCrdMessage } from './missing-crds.js';
 import { DEFAULT_CONCURRENCY } from './options.js';
 import { buildController, wire } from './wiring.js';
 import type { BindAddress } from './values.js';
@@ -18,7 +19,7 @@ function address(bind: BindAddress | 'disabled'): string {
  */
 export async function runOperator(config: OperatorConfig): Promise<void> {
   const logger = createLogger({ level: config.log.level, format: config.log.format });
-  const wiring = wire(config, logger);
+  const wiring = await wire(config, logger);
   const namespaces = config.namespaces === 'all' ? [undefined] : config.namespaces;
   const manager = new Manager({
     kube: wiring.kube,
@@ -31,6 +32,8 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
       : undefined,
     onLeadership: (leading) => { wiring.metrics.leader.set(leading ? 1 : 0); },
     onLostLeadership: () => { process.exit(1); },
+    // A controller whose CRD is missing is said once and left out; the others run, and it starts once the CRD is there.
+    missingTypes: { message: (controller, type) => missingCrdMessage(controller, type, MODULES) },
     runnables: ({ informers }) =>
       config.controllers.map(moduleNamed).flatMap((module) =>
         namespaces.map((namespace) =>

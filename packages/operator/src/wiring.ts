@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { KubeConfig } from '@kubernetes/client-node';
 import type { AnyAction, AnyQuery } from '@keyward/core';
 import { KubeClient, type ApiSet } from '@keyward/core/interpreter';
 import {
@@ -18,14 +17,7 @@ import {
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';
 import { moduleConfig, type ErasedModule } from './controllers.js';
-
-/** The kubeconfig: the --kubeconfig file, else the usual places (KUBECONFIG, ~/.kube/config, in-cluster). */
-export function loadKubeConfig(path: string | undefined): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  if (path === undefined) kubeConfig.loadFromDefault();
-  else kubeConfig.loadFromFile(path);
-  return kubeConfig;
-}
+import { loadKubeConfig } from './kubeconfig.js';
 
 /** This process, as events and the Lease name it: the pod (host) name and a random suffix. */
 export function instanceIdentity(): string {
@@ -42,10 +34,13 @@ export interface Wiring {
   close(): void;
 }
 
-/** `logger`, when given, is told when an endpoint of an API goes down and when it answers again. */
-export function wire(config: Pick<ConnectionConfig, 'kubeconfig'>, logger?: RuntimeLogger): Wiring {
+/**
+ * `logger`, when given, is told when an endpoint of an API goes down and when it answers again. Rejects with a
+ * KubeconfigError, one line, when the kubeconfig cannot be used.
+ */
+export async function wire(config: Pick<ConnectionConfig, 'kubeconfig'>, logger?: RuntimeLogger): Promise<Wiring> {
   const metrics = new RuntimeMetrics();
-  const kube = new KubeClient(loadKubeConfig(config.kubeconfig), { onRequest: kubeRequestMetrics(metrics) });
+  const kube = new KubeClient(await loadKubeConfig(config.kubeconfig), { onRequest: kubeRequestMetrics(metrics) });
   const identity = instanceIdentity();
   const apis = operatorApis({ kube, identity, keystone: { observer: keystoneRequestMetrics(metrics) } });
   apis.availability.subscribe(endpointAvailabilityMetrics(metrics));
@@ -90,5 +85,5 @@ export function buildController(module: ErasedModule, wiring: Wiring, settings: 
     observer: controllerMetrics(wiring.metrics, name, () => depth()),
   });
   depth = () => controller.queueState().depth;
-  return { name: controller.name, start: () => controller.start(), stop: () => controller.stop(), queueDepth: depth };
+  return { name: controller.name, requires: controller.requires, start: () => controller.start(), stop: () => controller.stop(), queueDepth: depth };
 }

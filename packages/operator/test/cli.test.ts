@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { EXIT_CODES, runCli, type CliDependencies } from '../src/cli.js';
 import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
@@ -206,6 +208,37 @@ describe('keyward', () => {
     const bare = await cli([]);
     expect(bare.status).toBe(EXIT_CODES.usage);
     expect(bare.stderr).toBe(help.stdout);
+  });
+});
+
+describe('keyward run and plan with an unusable kubeconfig', () => {
+  it('exit with status 1 and one line naming the file and the problem, instead of retrying for ever', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keyward-cli-'));
+    const path = join(dir, 'plain-http');
+    writeFileSync(path, [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{ name: c1, cluster: { server: "http://localhost:8080" } }]',
+      'users: [{ name: u1, user: { token: not-printed } }]',
+      'contexts: [{ name: ctx, context: { cluster: c1, user: u1 } }]',
+      'current-context: ctx',
+      '',
+    ].join('\n'));
+    try {
+      for (const argv of [['plan'], ['run', '--no-leader-elect', '--metrics-bind-address', '0', '--health-bind-address', '0']]) {
+        let stderr = '';
+        let stdout = '';
+        const status = await runCli([...argv, '--kubeconfig', path], { env: {}, facts: {}, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+        expect({ command: argv[0], status, stdout, stderr }).toEqual({
+          command: argv[0],
+          status: EXIT_CODES.failure,
+          stdout: '',
+          stderr: `keyward: kubeconfig ${path}: the server of cluster "c1" is plain HTTP (http://localhost:8080), which the Kubernetes client refuses unless insecure-skip-tls-verify is true; use its https:// address\n`,
+        });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { right } from 'fp-ts/lib/Either.js';
+import { stringify } from 'yaml';
 import { WRITE_VERBS, adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, serviceAccountIdentity, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
-import { coreTypes, sensitive } from '@keyward/core';
-import { ContentType, KeystoneClient, KubeClient } from '@keyward/core/interpreter';
+import { PlanBuilder, controlApi, coreTypes, defineControllerModule, kubernetesApi, sensitive, vocabulary, type AnyAction, type AnyQuery, type ControlAction, type ControllerDefinition, type KubeObject, type KubernetesAction, type ResourceType } from '@keyward/core';
+import { ContentType, KeystoneClient, KubeClient, type ApiSet } from '@keyward/core/interpreter';
 import { ACIDSecretKey, CR_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType } from '@keyward/apikey-enforcement';
+import { operatorApis } from '../src/apis.js';
 import { parsePlanConfig, type PlanConfig } from '../src/config.js';
-import { planCommand } from '../src/plan.js';
+import { MODULES, type ErasedModule } from '../src/controllers.js';
+import { planCommand, type PlanCatalog } from '../src/plan.js';
+import { approval } from './requests.js';
 
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 let kube: KubeClient;
@@ -14,6 +22,8 @@ let namespace: string;
 let userName: string;
 /** `keyward plan` runs as a ServiceAccount of its own, bound to cluster-admin: a write would succeed, and show. */
 let planner: ServiceAccountIdentity;
+/** Manifests for `plan -f`. */
+let manifests: string;
 const clusterRoleBinding = { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false } as const;
 
 function config(extra: readonly string[]): PlanConfig {
@@ -42,6 +52,7 @@ async function planJson(extra: readonly string[]): Promise<PlannedObject[]> {
 }
 
 beforeAll(async () => {
+  manifests = mkdtempSync(join(tmpdir(), 'keyward-plan-'));
   kube = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('plan');
   planner = await serviceAccountIdentity(namespace, 'planner');
@@ -62,6 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  rmSync(manifests, { recursive: true, force: true });
   await kube.delete({ type: clusterRoleBinding, name: `keyward-plan-test-${namespace}` });
   kube.close();
 });
@@ -166,5 +178,167 @@ describe('keyward plan against the live cluster', () => {
     } finally {
       await kube.patch(ref, { metadata: { finalizers: null } }, ContentType.mergePatch);
     }
+  });
+});
+
+/** A manifest file of `objects`, as kubectl would take it. */
+function manifest(name: string, objects: readonly object[]): string {
+  const file = join(manifests, name);
+  writeFileSync(file, objects.map((object) => stringify(object)).join('---\n'));
+  return file;
+}
+
+/** A KeystoneApplicationCredential as a person writes it: no namespace (it comes from --namespace), no status. */
+function appCred(name: string, spec: Record<string, unknown>): object {
+  return { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name }, spec };
+}
+
+/** What each reconcile of a `plan -o json` object does, by step kind, and why they end. */
+function rounds(object: { plan?: { steps: readonly { kind: string }[] }; later?: readonly { steps: readonly { kind: string }[] }[]; end?: string } | undefined): { kinds: string[][]; end: string | undefined } {
+  const plans = object?.plan === undefined ? [] : [object.plan, ...(object.later ?? [])];
+  return { kinds: plans.map((plan) => plan.steps.map((step) => step.kind)), end: object?.end };
+}
+
+/** Whether `parts` appear in `text` in this order. */
+function inOrder(text: string, parts: readonly string[]): boolean {
+  let from = 0;
+  for (const part of parts) {
+    const at = text.indexOf(part, from);
+    if (at < 0) return false;
+    from = at + part.length;
+  }
+  return true;
+}
+
+describe('keyward plan -f against the live cluster', () => {
+  it('plans the whole creation of a new object, reconcile after reconcile, and writes nothing', async () => {
+    const file = manifest('new.yaml', [appCred('ac-fresh', { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName, roles: ['service'] })]);
+    const text = await plan(['--controllers', 'keystone-appcred', '-f', file, '--exit-code']);
+    expect(text.status).toBe(2);
+    // Before, a new object was "invalid spec: metadata: namespace and uid are required", with status 0.
+    expect(inOrder(text.output, [
+      `KeystoneApplicationCredential ${namespace}/ac-fresh (new)`,
+      'reconcile 1:', 'add finalizer openstack.org/applicationcredential',
+      'reconcile 2:', `authenticate to Keystone as ${userName}`, 'create application credential ac-fresh-',
+      `create Secret ${namespace}/ac-fresh-(known after apply)-secret`, '+ metadata.ownerReferences[0].uid: "(known after apply)"',
+      '+ status.secretName: ac-fresh-(known after apply)-secret', '+ status.observedGeneration: 1',
+      'reconcile 3:', 'check again in',
+    ])).toBe(true);
+    expect(text.output).not.toContain('reconcile 4');
+    expect(text.output).not.toContain(PASSWORD);
+
+    const [object, ...others] = JSON.parse((await plan(['--controllers', 'keystone-appcred', '-f', file, '--output', 'json'])).output) as Parameters<typeof rounds>[0][];
+    expect(others).toEqual([]);
+    expect(rounds(object)).toEqual({
+      kinds: [
+        ['k8s.addFinalizer'],
+        ['k8s.status', 'keystone.authenticate', 'keystone.createApplicationCredential', 'k8s.create', 'k8s.status', 'control.requeueAfter'],
+        ['control.requeueAfter'],
+      ],
+      end: 'quiet',
+    });
+
+    // Only reads, and nothing of the file exists afterwards: not the CR, not a credential in Keystone.
+    const requests = await requestsOfPlanner();
+    expect(requests.filter((request) => WRITE_VERBS.has(request.verb))).toEqual([]);
+    expect(await kube.get({ type: appCredType, namespace, name: 'ac-fresh' })).toBeUndefined();
+    const keystone = new KeystoneClient({ baseUrl: testEnvironment().keystone?.url ?? '' });
+    const login = await keystone.authenticate({ userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(PASSWORD) });
+    expect(await keystone.listApplicationCredentials(login.token, login.userId)).toEqual([]);
+  });
+
+  it('plans with the other objects of the file, as they would be applied together', async () => {
+    // An approved APIKey whose consumer Secret exists only in the file.
+    const key = {
+      apiVersion: 'devportal.kuadrant.io/v1alpha1', kind: 'APIKey', metadata: { name: 'key-approved' },
+      spec: { apiProductRef: { name: 'weather' }, secretRef: { name: 'approved-consumer-key' }, planTier: 'gold', useCase: 'plan', requestedBy: { userId: 'u', email: 'u@example.com' } },
+    };
+    await kube.create({ type: apiKeyType, namespace, name: 'key-approved' }, { ...key, metadata: { name: 'key-approved', namespace } });
+    await kube.patch({ type: apiKeyType, namespace, name: 'key-approved' }, approval('Approved'), ContentType.mergePatch, 'status');
+    const consumerSecret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'approved-consumer-key' }, stringData: { api_key: 'a-key-only-the-file-has' } };
+    const stepsOf = async (file: string): Promise<string[][]> =>
+      rounds((JSON.parse((await plan(['--controllers', 'apikey-enforcement', '-f', file, '--output', 'json'])).output) as Parameters<typeof rounds>[0][])[0]).kinds;
+
+    const alone = await plan(['--controllers', 'apikey-enforcement', '-f', manifest('key-alone.yaml', [key])]);
+    expect(alone.output).toContain(`Secret ${namespace}/approved-consumer-key not found`);
+    expect(await stepsOf(manifest('key-alone.yaml', [key]))).toEqual([['k8s.status'], []]);
+
+    const together = manifest('key-with-secret.yaml', [consumerSecret, key]);
+    expect(await stepsOf(together)).toEqual([['k8s.create'], []]);
+    const text = await plan(['--controllers', 'apikey-enforcement', '-f', together]);
+    expect(text.output).toContain(`APIKey ${namespace}/key-approved\n`);
+    expect(text.output).not.toContain('a-key-only-the-file-has');
+    expect(await kube.get({ type: coreTypes.secret, namespace, name: 'approved-consumer-key' })).toBeUndefined();
+  });
+
+  it('plans an existing object as the file changes it, over the cluster\'s metadata and status', async () => {
+    const otherUser = `other-${randomBytes(3).toString('hex')}`;
+    const generation = (await kube.get({ type: appCredType, namespace, name: 'ac-plan' }))?.metadata.generation ?? 0;
+    const file = manifest('changed.yaml', [appCred('ac-plan', { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName: otherUser, roles: ['service'] })]);
+    const text = await plan(['--controllers', 'keystone-appcred', '-f', file, '--exit-code']);
+    expect(text.status).toBe(2);
+    // Before, the cluster's copy was planned: the file's user was nowhere.
+    expect(inOrder(text.output, [
+      `KeystoneApplicationCredential ${namespace}/ac-plan\n`,
+      'reconcile 1:', `authenticate to Keystone as ${otherUser}`, `+ status.observedGeneration: ${String(generation + 1)}`,
+      'reconcile 2:', 'check again in',
+    ])).toBe(true);
+    expect(text.output).not.toContain(`as ${userName}`);
+
+    // The same file as the cluster has it changes nothing the controller reads: the generation stays.
+    const same = manifest('same.yaml', [appCred('ac-plan', { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName, roles: ['service'] })]);
+    expect((await plan(['--controllers', 'keystone-appcred', '-f', same])).output).toContain(`+ status.observedGeneration: ${String(generation)}\n`);
+  });
+
+  it('exits with the error of an invalid object, and says what is wrong with its spec', async () => {
+    const file = manifest('invalid.yaml', [appCred('ac-invalid', { secret: 'osp-secret', passwordSelector: 'ServicePassword', roles: ['service'] })]);
+    const text = await plan(['--controllers', 'keystone-appcred', '-f', file, '--exit-code']);
+    expect(text).toEqual({ status: 1, output: `KeystoneApplicationCredential ${namespace}/ac-invalid (new)\n  invalid spec: spec.userName: required\n` });
+  });
+});
+
+type TestAction = KubernetesAction | ControlAction;
+
+describe('keyward plan when a CRD is not installed', () => {
+  const group = `g${randomBytes(4).toString('hex')}.keyward.test`;
+  const gadgets: ResourceType = { group, version: 'v1', kind: 'Gadget', plural: 'gadgets', namespaced: true };
+  const gadgetController: ControllerDefinition<KubeObject, Readonly<Record<string, never>>, null, TestAction> = {
+    name: 'gadget-recorder',
+    apis: vocabulary(kubernetesApi, controlApi),
+    primary: { type: gadgets, decode: (object) => right(object) },
+    secondary: () => [],
+    observe: () => ({}),
+    reconcile: () => new PlanBuilder<TestAction>().build(),
+    reportFailure: () => new PlanBuilder<TestAction>().build(),
+    reportInvalid: () => new PlanBuilder<TestAction>().build(),
+  };
+  const gadgetModule = defineControllerModule({ definition: gadgetController, defaultConfig: null, options: {}, rbac: [], crds: [] });
+  const catalog: PlanCatalog = {
+    // Erased for the list; the operator's APIs handle every kind of both.
+    modules: [...MODULES, gadgetModule as unknown as ErasedModule],
+    apis: (client) => operatorApis({ kube: client, identity: 'plan' }) as unknown as ApiSet<AnyAction, AnyQuery>,
+  };
+  const planWith = async (extra: readonly string[]): Promise<{ status: number; output: string }> => {
+    let output = '';
+    const status = await planCommand({ ...config(extra), controllers: ['gadget-recorder', 'keystone-appcred'] }, (text) => { output += text; }, catalog);
+    return { status, output };
+  };
+
+  it('says so for that kind and plans the others', async () => {
+    const text = await planWith(['--exit-code']);
+    expect(text.output).toContain(`Gadget: CRD gadgets.${group} is not installed; install it (it comes with the operator that owns it) (nothing to plan)`);
+    expect(text.output).toContain(`KeystoneApplicationCredential ${namespace}/ac-plan`);
+    expect(text.status).toBe(2);
+  });
+
+  it('fails a file with an object of that kind, which could not be created, and still shows the others', async () => {
+    const file = manifest('with-gadget.yaml', [
+      { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'g1' } },
+      appCred('ac-plan', { secret: 'osp-secret', passwordSelector: 'ServicePassword', userName, roles: ['service'] }),
+    ]);
+    const text = await planWith(['-f', file]);
+    expect(text.output).toContain(`Gadget: CRD gadgets.${group} is not installed; install it (it comes with the operator that owns it) (the object of the file cannot be created)`);
+    expect(text.output).toContain(`KeystoneApplicationCredential ${namespace}/ac-plan`);
+    expect(text.status).toBe(1);
   });
 });

@@ -1,0 +1,102 @@
+import { renderPlanJson, renderPlanText, type AnyAction, type AnyQuery, type Plan, type Vocabulary } from '@keyward/core';
+import type { ObjectOutcome, RoundsEnd } from './rounds.js';
+
+/** What `keyward plan` says about one object. */
+export interface PlannedObject {
+  readonly entry: 'object';
+  readonly kind: string;
+  readonly namespace: string | undefined;
+  readonly name: string;
+  /** An object of the file that the cluster does not have yet. */
+  readonly isNew: boolean;
+  readonly vocabulary: Vocabulary<AnyAction, AnyQuery>;
+  readonly outcome: ObjectOutcome;
+}
+
+/** A kind whose CRD is not installed: nothing of it can be planned. */
+export interface MissingKind {
+  readonly entry: 'missing';
+  readonly kind: string;
+  readonly crd: string;
+  readonly hint: string;
+  /** Objects of the kind in the file, which could not be created. */
+  readonly inFile?: number;
+}
+
+export type PlanEntry = PlannedObject | MissingKind;
+
+function indent(text: string, by: string): string[] {
+  return text.split('\n').map((line) => `${by}${line}`);
+}
+
+function endLine(end: RoundsEnd, rounds: number): string | undefined {
+  switch (end.kind) {
+    case 'quiet': return undefined;
+    case 'limit': return `stopped after ${String(end.rounds)} reconciles that all change something; it may not settle`;
+    case 'gone': return 'then the object is gone';
+    case 'notSimulated': return `later reconciles: not shown (they depend on what the ${end.api} API does, which a plan does not simulate)`;
+    case 'failed': return `later reconciles: not shown (in the plan's sandbox, ${end.message})`;
+    case 'invalid': return `reconcile ${String(rounds + 1)}: invalid spec: ${end.message}`;
+    case 'unreadable': return `reconcile ${String(rounds + 1)}: cannot read what it needs: ${end.message}`;
+  }
+}
+
+function renderPlanned(plans: readonly Plan[], end: RoundsEnd, vocabulary: Vocabulary<AnyAction, AnyQuery>): string[] {
+  const last = endLine(end, plans.length);
+  const [only] = plans;
+  if (plans.length === 1 && only !== undefined) return [...indent(renderPlanText(only, vocabulary), '  '), ...(last === undefined ? [] : [`  ${last}`])];
+  const rounds = plans.flatMap((plan, index) => plan.steps.length === 0
+    ? [`  reconcile ${String(index + 1)}: no changes`]
+    : [`  reconcile ${String(index + 1)}:`, ...indent(renderPlanText(plan, vocabulary), '    ')]);
+  return [...rounds, ...(last === undefined ? [] : [`  ${last}`])];
+}
+
+function renderEntry(entry: PlanEntry): string {
+  if (entry.entry === 'missing') {
+    const what = entry.inFile === undefined ? 'nothing to plan' : `the ${entry.inFile === 1 ? 'object' : `${String(entry.inFile)} objects`} of the file cannot be created`;
+    return `${entry.kind}: CRD ${entry.crd} is not installed; ${entry.hint} (${what})`;
+  }
+  const title = `${entry.kind} ${entry.namespace === undefined ? '' : `${entry.namespace}/`}${entry.name}${entry.isNew ? ' (new)' : ''}`;
+  const { outcome } = entry;
+  switch (outcome.kind) {
+    case 'invalid': return `${title}\n  invalid spec: ${outcome.message}`;
+    case 'unreadable': return `${title}\n  cannot read what it needs: ${outcome.message}`;
+    case 'planned': return [title, ...renderPlanned(outcome.plans, outcome.end, entry.vocabulary)].join('\n');
+  }
+}
+
+/** The plans as text, like a Terraform plan: per object, each reconcile's steps, why, and the diffs. */
+export function renderText(entries: readonly PlanEntry[]): string {
+  if (entries.length === 0) return 'no objects found';
+  return entries.map(renderEntry).join('\n\n');
+}
+
+function endJson(end: RoundsEnd): Record<string, unknown> {
+  const { kind, ...details } = end;
+  return { end: kind, ...details };
+}
+
+/**
+ * The plans as JSON: per object, `plan` (the next reconcile) and `later` (the reconciles its writes lead to,
+ * in order) with `end` saying why they stop; or `invalid` or `unreadable`; a kind whose CRD is missing as
+ * `notInstalled`.
+ */
+export function renderJson(entries: readonly PlanEntry[]): string {
+  return JSON.stringify(
+    entries.map((entry) => {
+      if (entry.entry === 'missing') return { kind: entry.kind, notInstalled: entry.crd, hint: entry.hint, ...(entry.inFile === undefined ? {} : { inFile: entry.inFile }) };
+      const { kind, namespace, name, outcome, vocabulary } = entry;
+      const base = { kind, namespace, name, ...(entry.isNew ? { new: true } : {}) };
+      switch (outcome.kind) {
+        case 'invalid': return { ...base, invalid: outcome.message };
+        case 'unreadable': return { ...base, unreadable: outcome.message };
+        case 'planned': {
+          const [first, ...later] = outcome.plans;
+          return { ...base, plan: renderPlanJson(first ?? { steps: [] }, vocabulary), later: later.map((plan) => renderPlanJson(plan, vocabulary)), ...endJson(outcome.end) };
+        }
+      }
+    }),
+    null,
+    2,
+  );
+}
