@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node';
+import { coreTypes } from '@keyward/core';
+import { KubeClient } from '@keyward/core/interpreter';
+import { RuntimeMetrics, SharedInformers, type RuntimeLogger } from '@keyward/core/runtime';
+import { apiKeyType } from '@keyward/apikey-enforcement';
+import { keystoneApiType } from '@keyward/keystone-appcred';
+import { operatorApis } from '../src/apis.js';
+import { MODULES, moduleNamed } from '../src/controllers.js';
+import { missingCrdMessage } from '../src/missing-crds.js';
+import { buildController } from '../src/wiring.js';
+
+const quiet: RuntimeLogger = { child: () => quiet, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('a controller whose CRD is missing', () => {
+  it('is told how to get the CRD: ours from keyward crds, another operator\'s from that operator', () => {
+    expect(missingCrdMessage('apikey-enforcement', apiKeyType, MODULES)).toBe(
+      'CRD apikeys.devportal.kuadrant.io is not installed; install it with `keyward crds | kubectl apply -f -` or disable the controller (leave apikey-enforcement out of --controllers); it starts once the CRD is installed',
+    );
+    expect(missingCrdMessage('keystone-appcred', keystoneApiType, MODULES)).toMatch(/^CRD keystoneapis\.keystone\.openstack\.org is not installed; install it \(it comes with the operator that owns it\) or disable/);
+  });
+
+  it('is a runnable that names the types it watches, so the manager can check them before starting it', async () => {
+    const config = new KubeConfig();
+    config.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true }],
+      users: [{ name: 'u', token: 'x' }],
+      contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+      currentContext: 'ctx',
+    });
+    const kube = new KubeClient(config);
+    const apis = operatorApis({ kube, identity: 'test' });
+    const informers = new SharedInformers(kube);
+    try {
+      const runnable = buildController(moduleNamed('apikey-enforcement'), { kube, apis, metrics: new RuntimeMetrics(), identity: 'test', close: () => undefined }, {
+        namespace: undefined, concurrency: 1, maxRetryDelayMs: 1_000, settings: {}, informers, logger: quiet,
+      });
+      expect(runnable.requires).toEqual([apiKeyType, coreTypes.secret]);
+    } finally {
+      await informers.stop();
+      apis.close();
+      kube.close();
+    }
+  });
+});
