@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { KeystoneAdmin, TEST_CRD_FOLDERS, startEnvironment, type Environment } from '@keyward/test-env';
+import { KeystoneAdmin, TEST_CRD_FOLDERS, onShutdown, shutDown, startEnvironment, type Environment } from '@keyward/test-env';
 import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
@@ -78,11 +78,22 @@ function startOperator(environment: Environment, keystoneUrl: string, logFile: s
   ], { stdio: ['ignore', log, log] });
 }
 
+/** SIGTERM, and wait until it is gone. */
+async function stopOperator(operator: ChildProcess): Promise<void> {
+  if (operator.exitCode !== null || operator.signalCode !== null) return;
+  const exited = new Promise((resolve) => operator.once('exit', resolve));
+  operator.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Ctrl-C or SIGTERM at any moment stops everything: during start-up the environment's own handling does, and
+ * the operator's cleanup, registered after the environment's, runs before it (see shutdown.ts).
+ */
 async function main(): Promise<void> {
   console.log('Keyward demo: a real control plane, Keystone and Keycloak on 127.0.0.1, the keyward operator, and examples/\n');
   const environment = await startEnvironment({
     ownership: 'session',
-    handleSignals: false,
     crdFolders: TEST_CRD_FOLDERS.map((folder) => join(root, folder)),
     keycloak: true,
     log: say,
@@ -90,23 +101,6 @@ async function main(): Promise<void> {
   const keystone = environment.info.keystone;
   if (keystone === undefined) throw new Error('the environment has no Keystone');
   const kube = new KubeClient(environment.kubeConfig());
-  const running: { operator?: ChildProcess } = {};
-
-  const stop = async (): Promise<void> => {
-    console.log('\nstopping');
-    const { operator } = running;
-    if (operator?.exitCode === null) {
-      const exited = new Promise((resolve) => operator.once('exit', resolve));
-      operator.kill('SIGTERM');
-      await exited;
-      say('operator stopped');
-    }
-    kube.close();
-    await environment.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
 
   const password = randomBytes(12).toString('hex');
   await (await KeystoneAdmin.login(keystone)).ensureServiceUser({ userName: 'barbican', password });
@@ -123,7 +117,17 @@ async function main(): Promise<void> {
 
   const logFile = join(environment.info.dir, 'keyward.log');
   const operator = startOperator(environment, keystone.url, logFile);
-  running.operator = operator;
+  // The table stops redrawing once stopping begins: on a terminal a redraw would erase what stopping prints.
+  const display = { on: true };
+  onShutdown({
+    graceful: async (reason) => {
+      display.on = false;
+      say(`${reason}: stopping the operator`);
+      await stopOperator(operator);
+      say('operator stopped');
+    },
+    immediate: () => { operator.kill('SIGKILL'); },
+  });
   say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
   console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nCtrl-C stops everything.\n`);
 
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
   let drawn = 0;
   for (;;) {
     const text = await table(kube, enforcementNamespace).catch((error: unknown) => `(could not read: ${error instanceof Error ? error.message : String(error)})`);
+    if (!display.on) return;
     if (tty && drawn > 0) process.stdout.write(`\x1b[${String(drawn)}A\x1b[J`);
     console.log(text);
     drawn = text.split('\n').length;
@@ -140,5 +145,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+  // Stops whatever is still running (the environment, the operator) before exiting.
+  void shutDown(1, 'error');
 });

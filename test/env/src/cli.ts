@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import { attachEnvironment, startEnvironment, stopEnvironmentAt, type EnvironmentInfo } from './environment.js';
 import { defaultDaemonDir } from './defaults.js';
+import { onShutdown } from './shutdown.js';
 import { repoRoot } from './paths.js';
 import { statusTable } from './status-table.js';
 import { TEST_CRD_FOLDERS } from './testing.js';
@@ -43,19 +44,25 @@ const crdFolders = TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder));
 
 /**
  * Foreground mode: a live status table (redrawn on a terminal, a line every 30 s otherwise). The
- * environment's own SIGINT/SIGTERM handling stops everything and ends the process.
+ * environment's own SIGINT/SIGTERM handling stops everything and ends the process; the table stops first,
+ * as on a terminal a redraw would erase what stopping prints.
  */
 async function up(): Promise<never> {
   const startedAt = Date.now();
   const environment = await startEnvironment({ ownership: 'session', crdFolders, keycloak: true, log: (line) => { console.log(`  ${line}`); } });
   console.log(`\nenvironment running; Ctrl-C stops it\n${describe(environment.info)}\n`);
+  const display = { on: true };
+  // Registered after the environment's, so it runs first.
+  onShutdown({ graceful: () => { display.on = false; return Promise.resolve(); }, immediate: () => undefined });
   const tty = process.stdout.isTTY;
   let drawnLines = 0;
   for (;;) {
-    const table = statusTable(environment.info, startedAt);
-    if (tty && drawnLines > 0) process.stdout.write(`\x1b[${String(drawnLines)}A\x1b[J`);
-    console.log(table);
-    drawnLines = table.split('\n').length;
+    if (display.on) {
+      const table = statusTable(environment.info, startedAt);
+      if (tty && drawnLines > 0) process.stdout.write(`\x1b[${String(drawnLines)}A\x1b[J`);
+      console.log(table);
+      drawnLines = table.split('\n').length;
+    }
     await sleep(tty ? 2_000 : 30_000);
   }
 }

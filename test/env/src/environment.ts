@@ -15,6 +15,8 @@ import type { ClusterAccess } from './kubeconfig.js';
 import { startMariaDb } from './mariadb.js';
 import { processGroupPeakRssMiB } from './memory.js';
 import { isAlive, stopProcessGroup, ManagedProcess, type Ownership } from './process.js';
+import { onShutdown } from './shutdown.js';
+import { StartUp } from './start-up.js';
 import { ensureSystemPackages } from './system-packages.js';
 import { ComponentError } from './errors.js';
 
@@ -44,15 +46,15 @@ export interface EnvironmentInfo {
 export interface StartOptions {
   /** Folder for data, logs and env.json; a fresh temporary folder by default. */
   readonly dir?: string;
-  /** "session": everything stops when this process exits; "daemon": it keeps running until stopEnvironment. */
+  /**
+   * "session": everything stops when this process exits; "daemon": once started, it keeps running until
+   * stopEnvironment. Either way, a signal or a failure during start-up stops everything and removes the folder;
+   * with "session" a signal does so also later (see shutdown.ts: a caller stops its own things first by
+   * registering them there after the environment started).
+   */
   readonly ownership: Ownership;
   /** Folders whose CRDs are installed before kube-controller-manager starts. */
   readonly crdFolders?: readonly string[];
-  /**
-   * Session ownership only: stop everything on SIGINT/SIGTERM and exit (default true). A caller that must stop
-   * something of its own first (an operator using the environment) handles the signals itself.
-   */
-  readonly handleSignals?: boolean;
   /** Start MariaDB and Keystone too (default true). */
   readonly keystone?: boolean;
   /** Start Keycloak too (default false: it needs about half a GiB and is the slowest component to start). */
@@ -81,6 +83,13 @@ function alsoToFile(log: (line: string) => void, file: string): (line: string) =
   };
 }
 
+/** Removes the environment's folder unless KEYWARD_KEEP_ENV=1 keeps it; says whether it is gone. */
+function removeFolder(dir: string): boolean {
+  if (process.env['KEYWARD_KEEP_ENV'] === '1') return false;
+  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  return true;
+}
+
 function writeState(info: EnvironmentInfo): void {
   writeFileSync(join(info.dir, STATE_FILE), JSON.stringify(info, null, 2), { mode: 0o600 });
 }
@@ -105,41 +114,17 @@ async function step<T>(log: (line: string) => void, what: string, work: () => Pr
   return result;
 }
 
-/**
- * For session ownership: on SIGINT or SIGTERM, stops what has started so far and exits (Node would
- * otherwise die without running exit hooks, leaving the process groups behind).
- */
-class SignalGuard {
-  readonly #onSignal: (signal: NodeJS.Signals) => void;
-  /** What a signal runs: first "stop what has started", then the whole Environment's stop. */
-  stop: () => Promise<void>;
-
-  constructor(stop: () => Promise<void>, log: (line: string) => void) {
-    this.stop = stop;
-    this.#onSignal = (signal) => {
-      log(`${signal}: stopping the environment`);
-      void this.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-    };
-    process.once('SIGINT', this.#onSignal);
-    process.once('SIGTERM', this.#onSignal);
-  }
-
-  release(): void {
-    process.removeListener('SIGINT', this.#onSignal);
-    process.removeListener('SIGTERM', this.#onSignal);
-  }
-}
-
 /** A started environment, owned by this process. */
 export class Environment {
-  #stopped = false;
+  #stopping: Promise<void> | undefined;
   #info: EnvironmentInfo;
 
   constructor(
     info: EnvironmentInfo,
     private readonly processes: ManagedProcess[],
     private readonly log: (line: string) => void,
-    private readonly guard: SignalGuard | undefined,
+    /** Ends the signal handling registered for this environment (see startEnvironment). */
+    private readonly releaseShutdown: () => void,
     private readonly ownership: Ownership,
   ) {
     this.#info = info;
@@ -211,84 +196,115 @@ export class Environment {
   /**
    * Stops every component in reverse start order and removes the folder (kept when KEYWARD_KEEP_ENV=1).
    * `check` runs once every component has stopped (its logs are complete) and before the folder goes; if
-   * it throws, the folder is kept for diagnosis and the error rethrown.
+   * it throws, the folder is kept for diagnosis and the error rethrown. Calls while it stops join the first.
    */
-  async stop(check?: (dir: string) => void): Promise<void> {
-    if (this.#stopped) return;
-    this.#stopped = true;
+  stop(check?: (dir: string) => void): Promise<void> {
+    this.#stopping ??= this.#stop(check);
+    return this.#stopping;
+  }
+
+  async #stop(check: ((dir: string) => void) | undefined): Promise<void> {
     const memory = Object.entries(this.peakMemory()).map(([name, mib]) => `${name} ${String(mib)} MiB`);
     this.log(`peak memory: ${memory.join(', ')}`);
     for (const child of [...this.processes].reverse()) await child.stop();
-    this.guard?.release();
+    this.releaseShutdown();
     try {
       check?.(this.info.dir);
     } catch (error) {
       this.log(`kept ${this.info.dir}`);
       throw error;
     }
-    if (process.env['KEYWARD_KEEP_ENV'] === '1') this.log(`kept ${this.info.dir}`);
-    else rmSync(this.info.dir, { recursive: true, force: true });
+    if (!removeFolder(this.info.dir)) this.log(`kept ${this.info.dir}`);
     this.log('environment stopped');
   }
 }
 
 /**
  * Starts the control plane (etcd, kube-apiserver, CRDs, kube-controller-manager) and, alongside it,
- * MariaDB and Keystone, and Keycloak. If any part fails, whatever did start is stopped before the error is
- * rethrown (the folder and its logs are kept for diagnosis).
+ * MariaDB and Keystone, and Keycloak. If any part fails, the rest of the start-up is abandoned, whatever did
+ * start is stopped and the folder removed (KEYWARD_KEEP_ENV=1 keeps it) before the first error is rethrown; it
+ * names the component and carries the last lines of its log. A signal during start-up stops everything and
+ * removes the folder too, and then the process exits: the returned promise never settles.
  */
 export async function startEnvironment(options: StartOptions): Promise<Environment> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'keyward-env-'));
   mkdirSync(dir, { recursive: true });
   const log = alsoToFile(options.log ?? ((line: string) => { process.stderr.write(`[env] ${line}\n`); }), join(dir, ENVIRONMENT_LOG));
-  const started: ManagedProcess[] = [];
-  const track = <T extends { process: ManagedProcess }>(component: T): T => {
-    started.push(component.process);
-    return component;
+  const startUp = new StartUp();
+  let stopping: Promise<void> | undefined;
+  const stopStartUp = (): Promise<void> => {
+    stopping ??= (async () => {
+      startUp.abandon();
+      for (const child of [...startUp.processes].reverse()) await child.stop();
+      log(removeFolder(dir)
+        ? 'stopped everything started so far and removed the folder (KEYWARD_KEEP_ENV=1 keeps it)'
+        : `stopped everything started so far; kept ${dir}`);
+    })();
+    return stopping;
   };
-
-  const stopStarted = async (): Promise<void> => {
-    for (const child of [...started].reverse()) await child.stop();
-  };
-  const guard = options.ownership === 'session' && options.handleSignals !== false ? new SignalGuard(stopStarted, log) : undefined;
+  // Registered before the first process is spawned: from then on, a signal stops whatever has started.
+  let interruptedBy: string | undefined;
+  let stopOnSignal = stopStartUp;
+  const releaseShutdown = onShutdown({
+    graceful: async (reason) => {
+      interruptedBy ??= reason;
+      log(`${reason}: stopping the environment (a second signal kills it at once)`);
+      await stopOnSignal();
+    },
+    immediate: (reason) => {
+      startUp.killAll();
+      log(removeFolder(dir) ? `${reason}: killed everything at once and removed the folder` : `${reason}: killed everything at once; kept ${dir}`);
+    },
+  });
 
   const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess; auditLog: string; etcdUrl: string }> => {
     const binaries = await ensureControlPlaneBinaries(log);
-    const etcd = await step(log, 'etcd', async () => track(await startEtcd(binaries.etcd, dir, options.ownership)));
-    const apiserver = await step(log, 'kube-apiserver', async () =>
-      track(await startApiServer(binaries.kubeApiserver, etcd.url, dir, options.ownership)),
-    );
+    const etcd = await step(log, 'etcd', () => startEtcd(binaries.etcd, dir, options.ownership));
+    const apiserver = await step(log, 'kube-apiserver', () => startApiServer(binaries.kubeApiserver, etcd.url, dir, options.ownership));
     const crds = readCrds(options.crdFolders ?? []);
     if (crds.length > 0) {
       await step(log, 'CRDs', () => installCrds(kubeConfigFor(apiserver), crds));
     }
-    await step(log, 'kube-controller-manager', async () => {
-      started.push(await startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, dir, options.ownership));
-    });
+    await step(log, 'kube-controller-manager', () => startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, dir, options.ownership));
     return { ...apiserver, etcdUrl: etcd.url };
   };
 
   const startIdentity = async (): Promise<KeystoneAdminCredentials | undefined> => {
     if (options.keystone === false) return undefined;
     await ensureSystemPackages(log);
-    const db = await step(log, 'mariadb', async () => track(await startMariaDb(dir, options.ownership)));
-    const keystone = await step(log, 'keystone', async () => track(await startKeystone(dir, db, options.ownership)));
+    const db = await step(log, 'mariadb', () => startMariaDb(dir, options.ownership));
+    const keystone = await step(log, 'keystone', () => startKeystone(dir, db, options.ownership));
     return keystone.admin;
   };
 
   const startKeycloakServer = async (): Promise<KeycloakAdminCredentials | undefined> => {
     if (options.keycloak !== true) return undefined;
     const distribution = await ensureKeycloakDistribution(log);
-    const keycloak = await step(log, 'keycloak', async () => track(await startKeycloak(distribution, dir, options.ownership)));
+    const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, dir, options.ownership));
     return keycloak.admin;
   };
 
-  const [controlPlane, identity, keycloak] = await Promise.allSettled([startControlPlane(), startIdentity(), startKeycloakServer()]);
+  // The first failure abandons the rest of the start-up: the other parts fail fast instead of finishing first.
+  let firstFailure: unknown;
+  const abandonOnFailure = async <T>(part: () => Promise<T>): Promise<T> => {
+    try {
+      return await part();
+    } catch (error) {
+      firstFailure ??= error;
+      startUp.abandon();
+      throw error;
+    }
+  };
+  const [controlPlane, identity, keycloak] = await startUp.run(() =>
+    Promise.allSettled([abandonOnFailure(startControlPlane), abandonOnFailure(startIdentity), abandonOnFailure(startKeycloakServer)]),
+  );
+  // Interrupted: the shutdown stops everything and exits the process.
+  if (interruptedBy !== undefined) return new Promise<never>(() => undefined);
   if (controlPlane.status === 'rejected' || identity.status === 'rejected' || keycloak.status === 'rejected') {
-    await stopStarted();
-    guard?.release();
-    log(`start-up failed; logs kept in ${dir}`);
-    throw [controlPlane, identity, keycloak].find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason;
+    log('start-up failed');
+    await stopStartUp();
+    releaseShutdown();
+    throw firstFailure;
   }
 
   const info: EnvironmentInfo = {
@@ -299,12 +315,14 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     auditLog: controlPlane.value.auditLog,
     ...(identity.value === undefined ? {} : { keystone: identity.value }),
     ...(keycloak.value === undefined ? {} : { keycloak: keycloak.value }),
-    components: started.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),
+    components: startUp.processes.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),
     startedAt: new Date().toISOString(),
   };
   writeState(info);
-  const environment = new Environment(info, started, log, guard, options.ownership);
-  if (guard !== undefined) guard.stop = () => environment.stop();
+  const environment = new Environment(info, startUp.processes, log, releaseShutdown, options.ownership);
+  stopOnSignal = () => environment.stop();
+  // A daemon environment is handed off: it outlives this process.
+  if (options.ownership === 'daemon') releaseShutdown();
   return environment;
 }
 

@@ -6,6 +6,8 @@ export type { KeystoneAdminCredentials, KeystoneUserCredentials } from './keysto
 export { masterTokenUrl } from './keycloak.js';
 export type { KeycloakAdminCredentials } from './keycloak.js';
 export { ComponentError } from './errors.js';
+export { onShutdown, shutDown } from './shutdown.js';
+export type { Cleanup } from './shutdown.js';
 export { waitFor } from './wait.js';
 export type { WaitOptions } from './wait.js';
 export { httpCall } from './http.js';

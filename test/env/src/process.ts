@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync, fstatSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ComponentError } from './errors.js';
+import { StartUp } from './start-up.js';
 
 export interface ProcessSpec {
   /** Name used in messages and log file names ("etcd", "kube-apiserver"). */
@@ -20,16 +21,23 @@ export type Ownership = 'session' | 'daemon';
 const sessionProcessGroups = new Set<number>();
 let exitHookInstalled = false;
 
-/** Last resort: whatever happens to this process, the process groups it owns do not outlive it. */
-function killSessionProcessesOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const pid of sessionProcessGroups) signalGroup(pid, 'SIGKILL');
-  });
+/**
+ * Last resort: whatever happens to this process, the process group led by `pid` does not outlive it (SIGKILL on
+ * exit) until the returned function is called. Signals do not run exit hooks: see shutdown.ts for those.
+ */
+export function killOnExit(pid: number): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const group of sessionProcessGroups) signalGroup(group, 'SIGKILL');
+    });
+  }
+  sessionProcessGroups.add(pid);
+  return () => sessionProcessGroups.delete(pid);
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+/** Sends `signal` to the process group led by `pid`; false if there is none. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   try {
     process.kill(-pid, signal);
     return true;
@@ -105,7 +113,10 @@ export class ManagedProcess {
     });
   }
 
+  /** Inside an environment's start-up (see StartUp), the process is recorded there as soon as it is spawned. */
   static start(spec: ProcessSpec, ownership: Ownership): ManagedProcess {
+    const startUp = StartUp.current();
+    if (startUp?.abandoned === true) throw new ComponentError(spec.component, 'not started: the start-up was abandoned');
     const log = openSync(spec.logFile, 'a');
     try {
       const child = spawn(spec.command, spec.args, {
@@ -115,15 +126,15 @@ export class ManagedProcess {
         detached: true,
       });
       if (child.pid === undefined) {
+        // The reason (ENOENT, EACCES) comes as an 'error' event, which must not go unheard.
+        child.once('error', () => undefined);
         throw new ComponentError(spec.component, `could not start ${spec.command}`, logTail(spec.logFile));
       }
-      if (ownership === 'session') {
-        killSessionProcessesOnExit();
-        sessionProcessGroups.add(child.pid);
-      } else {
-        child.unref();
-      }
-      return new ManagedProcess(spec, child.pid, child);
+      if (ownership === 'session') killOnExit(child.pid);
+      else child.unref();
+      const started = new ManagedProcess(spec, child.pid, child);
+      startUp?.processes.push(started);
+      return started;
     } finally {
       closeSync(log);
     }
