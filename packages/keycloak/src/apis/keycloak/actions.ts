@@ -1,0 +1,125 @@
+import type { Produces, SecretKeyRef, Sensitive, Template, Value } from '@keyward/core';
+import type { RoleNames } from './representations.js';
+
+/**
+ * The Keycloak server an action or query talks to, and the Secret holding its admin credentials: keys
+ * `username` and `password` (password grant on admin-cli) or `client-id` and `client-secret`
+ * (client_credentials). The Secret is read when a token is needed, and again after a 401, so a rotated
+ * admin credential is picked up without a restart.
+ */
+export interface KeycloakServer {
+  /** The server root, e.g. http://127.0.0.1:8080 (no /admin, no /realms). */
+  readonly url: string;
+  readonly credentials: { readonly namespace: string; readonly name: string };
+}
+
+/** Every Keycloak action and query names its server and the namespace whose rate limit it is charged to. */
+export interface KeycloakCall {
+  readonly server: KeycloakServer;
+  /** The namespace of the object that caused the call: its per-namespace bucket pays for it. */
+  readonly chargeTo: string;
+}
+
+/** Which of a realm's or client's two client-scope lists. */
+export type ScopeList = 'default' | 'optional';
+
+/** A client by clientId, with its internal id once it is known (an earlier step may create it). */
+export interface ClientAddress {
+  readonly realm: string;
+  readonly clientId: string;
+  readonly id: Value<string>;
+}
+
+/**
+ * Something in Keycloak that is created, updated and deleted as a whole. Names are what people read in
+ * plans; ids are what the admin API addresses (known from the observed state, or from an earlier step).
+ */
+export type KeycloakResource =
+  | { readonly type: 'realm'; readonly realm: string }
+  | { readonly type: 'realmRole'; readonly realm: string; readonly name: string }
+  /** `id` for update and delete. */
+  | { readonly type: 'clientScope'; readonly realm: string; readonly name: string; readonly id?: Value<string> }
+  /** A protocol mapper of a client scope; `id` for update and delete. */
+  | { readonly type: 'clientScopeMapper'; readonly realm: string; readonly scope: { readonly name: string; readonly id: Value<string> }; readonly name: string; readonly id?: string }
+  /** A client scope (by name) in the realm's default or optional list; create adds it, delete removes it. */
+  | { readonly type: 'realmScopeLink'; readonly realm: string; readonly list: ScopeList; readonly scope: string }
+  /** `id` for update and delete. */
+  | { readonly type: 'client'; readonly realm: string; readonly clientId: string; readonly id?: Value<string> }
+  | { readonly type: 'clientRole'; readonly client: ClientAddress; readonly name: string }
+  /** A protocol mapper of a client; `id` for update and delete. */
+  | { readonly type: 'clientMapper'; readonly client: ClientAddress; readonly name: string; readonly id?: string }
+  /** A client scope (by name) in a client's default or optional list; create adds it, delete removes it. */
+  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string };
+
+/** A JSON body; leaves may be sensitive or outputs of earlier steps. */
+export type KeycloakBody = Readonly<Record<string, Template | undefined>>;
+
+/**
+ * Values of a body read from Secrets when the step runs, keyed by their dotted path in the body
+ * (`smtpServer.password`, `secret`): plans never hold them.
+ */
+export type SecretFields = Readonly<Record<string, SecretKeyRef>>;
+
+/**
+ * Creates a resource: POST of `body` (links are a PUT without one). Its id comes back for later steps (a
+ * realm's and a role's is its name, a link's the scope's id). A resource that already exists fails with
+ * Conflict (409): the plan was made from a state that is gone, and the next reconcile reads again.
+ */
+export interface KeycloakCreateAction extends KeycloakCall, Produces<{ readonly id: string }> {
+  readonly kind: 'keycloak.create';
+  readonly resource: KeycloakResource;
+  readonly body?: KeycloakBody;
+  readonly secretFields?: SecretFields;
+}
+
+/**
+ * Updates a resource with a PUT of `body`: the fields that differ, plus whatever Keycloak replaces whole
+ * (a realm's smtpServer is sent complete, its password from `secretFields` or kept by sending the mask).
+ */
+export interface KeycloakUpdateAction extends KeycloakCall {
+  readonly kind: 'keycloak.update';
+  readonly resource: KeycloakResource;
+  readonly body: KeycloakBody;
+  readonly secretFields?: SecretFields;
+  /** The names of the fields that differ, for the plan; never values (some are secrets). */
+  readonly changed: readonly string[];
+}
+
+/** Deletes a resource; one already gone (404) counts as unchanged. */
+export interface KeycloakDeleteAction extends KeycloakCall {
+  readonly kind: 'keycloak.delete';
+  readonly resource: KeycloakResource;
+}
+
+/** Who holds roles: a composite role (its composites), or a client's service account. */
+export type RoleHolder =
+  | { readonly type: 'role'; readonly realm: string; readonly name: string; readonly client?: ClientAddress }
+  | { readonly type: 'serviceAccount'; readonly client: ClientAddress };
+
+/** Grants roles, by name, to a holder; roles it holds already are left as they are. */
+export interface KeycloakGrantRolesAction extends KeycloakCall {
+  readonly kind: 'keycloak.grantRoles';
+  readonly holder: RoleHolder;
+  readonly roles: RoleNames;
+}
+
+/** Takes roles, by name, from a holder; roles it does not hold are ignored. */
+export interface KeycloakRevokeRolesAction extends KeycloakCall {
+  readonly kind: 'keycloak.revokeRoles';
+  readonly holder: RoleHolder;
+  readonly roles: RoleNames;
+}
+
+/** Has Keycloak generate a new secret for a confidential client; the old one stops working at once. */
+export interface KeycloakRegenerateSecretAction extends KeycloakCall, Produces<{ readonly secret: Sensitive }> {
+  readonly kind: 'keycloak.regenerateClientSecret';
+  readonly client: ClientAddress;
+}
+
+export type KeycloakAction =
+  | KeycloakCreateAction
+  | KeycloakUpdateAction
+  | KeycloakDeleteAction
+  | KeycloakGrantRolesAction
+  | KeycloakRevokeRolesAction
+  | KeycloakRegenerateSecretAction;

@@ -1,0 +1,64 @@
+import { defineApi, describeUnknown, isOutputRef, type Value } from '@keyward/core';
+import type { ClientAddress, KeycloakAction, KeycloakResource, RoleHolder } from './actions.js';
+import type { KeycloakQuery } from './queries.js';
+import type { RoleNames } from './representations.js';
+
+const shown = (value: Value<string>): string => (isOutputRef(value) ? describeUnknown(value) : value);
+
+const clientText = (client: ClientAddress): string => `client ${client.clientId} in realm ${client.realm}`;
+
+/** A resource as people read it in a plan: "realm role admin in realm shop". */
+export function describeResource(resource: KeycloakResource): string {
+  switch (resource.type) {
+    case 'realm':
+      return `realm ${resource.realm}`;
+    case 'realmRole':
+      return `realm role ${resource.name} in realm ${resource.realm}`;
+    case 'clientScope':
+      return `client scope ${resource.name} in realm ${resource.realm}`;
+    case 'clientScopeMapper':
+      return `protocol mapper ${resource.name} of client scope ${resource.scope.name} in realm ${resource.realm}`;
+    case 'realmScopeLink':
+      return `client scope ${resource.scope} in the ${resource.list} client scopes of realm ${resource.realm}`;
+    case 'client':
+      return `client ${resource.clientId} in realm ${resource.realm}`;
+    case 'clientRole':
+      return `role ${resource.name} of ${clientText(resource.client)}`;
+    case 'clientMapper':
+      return `protocol mapper ${resource.name} of ${clientText(resource.client)}`;
+    case 'clientScopeLink':
+      return `client scope ${resource.scope} in the ${resource.list} client scopes of ${clientText(resource.client)}`;
+  }
+}
+
+function describeHolder(holder: RoleHolder): string {
+  if (holder.type === 'serviceAccount') return `the service account of ${clientText(holder.client)}`;
+  return holder.client === undefined ? `realm role ${holder.name} in realm ${holder.realm}` : `role ${holder.name} of ${clientText(holder.client)}`;
+}
+
+/** "realm roles a, b; roles x of client c". */
+export function describeRoles(roles: RoleNames): string {
+  const parts = roles.realm.length > 0 ? [`realm roles ${roles.realm.join(', ')}`] : [];
+  for (const [clientId, names] of Object.entries(roles.clients)) if (names.length > 0) parts.push(`roles ${names.join(', ')} of client ${clientId}`);
+  return parts.join('; ');
+}
+
+/** Keycloak's admin API: realms, clients and what they contain. */
+export const keycloakApi = defineApi<KeycloakAction, KeycloakQuery>({
+  name: 'keycloak',
+  actions: {
+    'keycloak.create': { describe: (a) => `create ${describeResource(a.resource)}` },
+    'keycloak.update': {
+      describe: (a) => `update ${describeResource(a.resource)}`,
+      details: (a) => a.changed.map((field) => `~ ${field}`),
+    },
+    'keycloak.delete': { describe: (a) => `delete ${describeResource(a.resource)}` },
+    'keycloak.grantRoles': { describe: (a) => `grant ${describeRoles(a.roles)} to ${describeHolder(a.holder)}` },
+    'keycloak.revokeRoles': { describe: (a) => `revoke ${describeRoles(a.roles)} from ${describeHolder(a.holder)}` },
+    'keycloak.regenerateClientSecret': { describe: (a) => `regenerate the secret of ${clientText(a.client)} (id ${shown(a.client.id)})` },
+  },
+  queries: {
+    'keycloak.realm': { describe: (q) => `read realm ${q.realm} from Keycloak` },
+    'keycloak.client': { describe: (q) => `read client ${q.clientId} of realm ${q.realm} from Keycloak` },
+  },
+});

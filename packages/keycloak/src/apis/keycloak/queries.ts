@@ -1,0 +1,44 @@
+import type { Returns, Sensitive } from '@keyward/core';
+import type { KeycloakCall } from './actions.js';
+import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
+
+/** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
+export interface ObservedRealm {
+  /** GET /admin/realms/{realm}: secrets (the SMTP password) come back masked. */
+  readonly realm: RealmRepresentation;
+  readonly roles: readonly ObservedRole[];
+  /** Every client scope of the realm, built-in ones included, with their protocol mappers. */
+  readonly clientScopes: readonly ClientScopeRepresentation[];
+  /** Names of the realm's default and optional client scopes. */
+  readonly defaultClientScopes: readonly string[];
+  readonly optionalClientScopes: readonly string[];
+}
+
+/** A client as Keycloak has it, with the parts a KeycloakClient manages. */
+export interface ObservedClient {
+  /** GET /admin/realms/{realm}/clients/{id}, protocol mappers included. */
+  readonly client: ClientRepresentation & { readonly id: string };
+  /** The current secret of a confidential client; undefined for a public or bearer-only one. */
+  readonly secret: Sensitive | undefined;
+  readonly roles: readonly ObservedRole[];
+  /** Names of the client's default and optional client scopes. */
+  readonly defaultClientScopes: readonly string[];
+  readonly optionalClientScopes: readonly string[];
+  /** The roles its service account holds directly (not through composites); undefined without one. */
+  readonly serviceAccountRoles: RoleNames | undefined;
+}
+
+/** Reads a realm; undefined when there is none of that name. */
+export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm | undefined> {
+  readonly kind: 'keycloak.realm';
+  readonly realm: string;
+}
+
+/** Reads a client by clientId (an exact match); undefined when the realm or the client does not exist. */
+export interface KeycloakClientQuery extends KeycloakCall, Returns<ObservedClient | undefined> {
+  readonly kind: 'keycloak.client';
+  readonly realm: string;
+  readonly clientId: string;
+}
+
+export type KeycloakQuery = KeycloakRealmQuery | KeycloakClientQuery;
