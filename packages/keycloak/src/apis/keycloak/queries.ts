@@ -1,4 +1,5 @@
 import type { Returns, Sensitive } from '@keyward/core';
+import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
 
@@ -18,7 +19,7 @@ export interface ObservedRealm {
 export interface ObservedClient {
   /** GET /admin/realms/{realm}/clients/{id}, protocol mappers included. */
   readonly client: ClientRepresentation & { readonly id: string };
-  /** The current secret of a confidential client; undefined for a public or bearer-only one. */
+  /** The current secret of a confidential client owned by the query's owner; undefined otherwise. */
   readonly secret: Sensitive | undefined;
   readonly roles: readonly ObservedRole[];
   /** Names of the client's default and optional client scopes. */
@@ -34,11 +35,16 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
   readonly realm: string;
 }
 
-/** Reads a client by clientId (an exact match); undefined when the realm or the client does not exist. */
+/**
+ * Reads a client by clientId (an exact match); undefined when the realm or the client does not exist. Its
+ * secret is read only when the client's ownership attributes name `owner`: a client someone else owns never
+ * has its secret read on another object's behalf.
+ */
 export interface KeycloakClientQuery extends KeycloakCall, Returns<ObservedClient | undefined> {
   readonly kind: 'keycloak.client';
   readonly realm: string;
   readonly clientId: string;
+  readonly owner: OwnerObject;
 }
 
 export type KeycloakQuery = KeycloakRealmQuery | KeycloakClientQuery;
