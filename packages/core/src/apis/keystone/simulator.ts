@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { coreTypes } from '../../model/refs.js';
 import { Sensitive, sensitive } from '../../model/sensitive.js';
 import { KeywardError } from '../../interpreter/errors.js';
 import type { HandlerTable } from '../../interpreter/types.js';
 import type { SimulatedKubernetes } from '../kubernetes/simulator.js';
-import type { ApplicationCredentialSummary, KeystoneAction, KeystoneSession, SecretKeyRef } from './actions.js';
+import type { ApplicationCredentialSummary, KeystoneAction, KeystoneSession } from './actions.js';
 import { keystoneApi } from './api.js';
 
 interface StoredCredential extends ApplicationCredentialSummary {
@@ -51,14 +50,6 @@ export class SimulatedKeystone {
     return this.#credentials.get(id)?.secret === secret;
   }
 
-  #secretKey(ref: SecretKeyRef): Sensitive {
-    const secret = this.#kube.get({ type: coreTypes.secret, namespace: ref.namespace, name: ref.name });
-    if (secret === undefined) fail(404, 'PasswordSecretNotFound', `Secret ${ref.namespace}/${ref.name} not found`, 'kubernetes');
-    const encoded = (secret['data'] as Record<string, string> | undefined)?.[ref.key];
-    if (encoded === undefined || encoded === '') fail(404, 'PasswordKeyNotFound', `Secret ${ref.namespace}/${ref.name} has no key ${ref.key} (or it is empty)`, 'kubernetes');
-    return sensitive(Buffer.from(encoded, 'base64').toString('utf8').replace(/\r?\n$/, ''));
-  }
-
   #login(userName: string, password: Sensitive): KeystoneSession {
     const user = this.#users.get(userName);
     if (user?.password !== password.reveal()) fail(401, 'Unauthorized', `authenticate as ${userName}: HTTP 401`);
@@ -68,7 +59,7 @@ export class SimulatedKeystone {
   get handlers(): HandlerTable<KeystoneAction> {
     return {
       'keystone.authenticate': (action) => {
-        const password = action.password instanceof Sensitive ? action.password : this.#secretKey(action.password);
+        const password = action.password instanceof Sensitive ? action.password : this.#kube.readSecretKey(action.password);
         return Promise.resolve({ outcome: 'unchanged', outputs: { session: this.#login(action.userName, password) } });
       },
       'keystone.createApplicationCredential': (action, context) => {
