@@ -1,0 +1,438 @@
+import { KeywardError, type HandlerContext, type HandlerTable, type QueryTable } from '@keyward/core/interpreter';
+import type { SimulatedKubernetes } from '@keyward/core/testing';
+import { sensitive, type Json } from '@keyward/core';
+import { ownershipOf } from '../../ownership.js';
+import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
+import { describeResource, keycloakApi } from './api.js';
+import type { KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
+import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
+
+/** What Keycloak answers in place of a stored secret. */
+export const MASKED = '**********';
+
+type Rep = Record<string, KeycloakJson | undefined>;
+
+interface StoredRole {
+  rep: Rep;
+  composites: { realm: Set<string>; clients: Map<string, Set<string>> };
+}
+
+interface StoredScope {
+  rep: Rep;
+  mappers: Map<string, Rep>;
+}
+
+interface StoredClient {
+  rep: Rep;
+  secret: string | undefined;
+  mappers: Map<string, Rep>;
+  roles: Map<string, StoredRole>;
+  scopes: Record<ScopeList, Set<string>>;
+  serviceAccount: StoredRole['composites'] | undefined;
+}
+
+interface StoredRealm {
+  rep: Rep;
+  smtpPassword: string | undefined;
+  roles: Map<string, StoredRole>;
+  scopes: Map<string, StoredScope>;
+  defaultScopes: Record<ScopeList, Set<string>>;
+  clients: Map<string, StoredClient>;
+}
+
+/** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
+const BUILT_IN_ROLES = ['offline_access', 'uma_authorization'];
+const BUILT_IN_SCOPES: Readonly<Record<ScopeList, readonly string[]>> = {
+  default: ['acr', 'basic', 'email', 'profile', 'roles', 'web-origins'],
+  optional: ['address', 'microprofile-jwt', 'offline_access', 'phone'],
+};
+
+function fail(code: number, reason: string, message: string): never {
+  throw new KeywardError({ api: 'keycloak', code, reason, message, retryable: code >= 500 });
+}
+
+const notFound = (what: string): never => fail(404, 'NotFound', `${what} not found`);
+
+/** A field that holds text (names and ids always do). */
+const text = (value: KeycloakJson | undefined): string => (typeof value === 'string' ? value : '');
+
+function emptyRoles(): StoredRole['composites'] {
+  return { realm: new Set(), clients: new Map() };
+}
+
+function namesOf(held: StoredRole['composites']): RoleNames {
+  return {
+    realm: [...held.realm].sort(),
+    clients: Object.fromEntries([...held.clients].filter(([, names]) => names.size > 0).map(([clientId, names]) => [clientId, [...names].sort()])),
+  };
+}
+
+/** Sets `value` at a dotted path of `body`, creating the objects on the way. */
+function setAtPath(body: Rep, path: string, value: string): void {
+  const keys = path.split('.');
+  const last = keys.pop() ?? path;
+  let target: Rep = body;
+  for (const key of keys) {
+    const next = target[key];
+    const object: Rep = typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...(next as Rep) } : {};
+    target[key] = object;
+    target = object;
+  }
+  target[last] = value;
+}
+
+/**
+ * An in-memory Keycloak with the admin API's semantics as Keyward relies on them: partial updates, attributes
+ * merged key by key, a realm's smtpServer replaced whole (the mask keeps the stored password), secrets masked
+ * on read, 409 for a duplicate and 404 for what is missing. For fast tests; the real server is the proof.
+ */
+export class SimulatedKeycloak {
+  readonly api = keycloakApi;
+  readonly #kube: SimulatedKubernetes;
+  readonly #realms = new Map<string, StoredRealm>();
+  #counter = 0;
+  /** Writes made so far (creates, updates, deletes, grants, revokes, regenerations). */
+  writes = 0;
+
+  /** Secrets that actions name by SecretKeyRef are read from `kube`. */
+  constructor(kube: SimulatedKubernetes) {
+    this.#kube = kube;
+  }
+
+  #id(prefix: string): string {
+    this.#counter += 1;
+    return `${prefix}-${String(this.#counter).padStart(4, '0')}`;
+  }
+
+  #realm(name: string): StoredRealm {
+    return this.#realms.get(name) ?? notFound(`realm ${name}`);
+  }
+
+  #client(address: ClientAddress, context: HandlerContext): StoredClient {
+    const id = context.resolve(address.id);
+    return this.#realm(address.realm).clients.get(id) ?? notFound(`client ${address.clientId}`);
+  }
+
+  #body(body: KeycloakBody | undefined, secretFields: SecretFields | undefined, context: HandlerContext): Rep {
+    const resolved = { ...(context.resolveTemplate(body ?? {}) as Record<string, Json>) } as Rep;
+    for (const [path, ref] of Object.entries(secretFields ?? {})) setAtPath(resolved, path, this.#kube.readSecretKey(ref).reveal());
+    return resolved;
+  }
+
+  /** Changes the realm's stored password from outside (as an administrator might), for tests. */
+  realmSmtpPassword(realm: string): string | undefined {
+    return this.#realms.get(realm)?.smtpPassword;
+  }
+
+  /** A client's current secret by clientId, for tests. */
+  clientSecret(realm: string, clientId: string): string | undefined {
+    return [...(this.#realms.get(realm)?.clients.values() ?? [])].find((c) => c.rep['clientId'] === clientId)?.secret;
+  }
+
+  /** Changes a realm or client out of band, as a person in the admin console would. */
+  editRealm(realm: string, change: (rep: Rep) => void): void {
+    change(this.#realm(realm).rep);
+  }
+
+  #createRealm(body: Rep): string {
+    const name = text(body['realm']);
+    if (this.#realms.has(name)) fail(409, 'Conflict', `Conflict detected. See logs for details`);
+    const { smtpServer, ...rest } = body;
+    const realm: StoredRealm = {
+      rep: { enabled: true, ...rest, id: this.#id('realm') },
+      smtpPassword: undefined,
+      roles: new Map(),
+      scopes: new Map(),
+      defaultScopes: { default: new Set(BUILT_IN_SCOPES.default), optional: new Set(BUILT_IN_SCOPES.optional) },
+      clients: new Map(),
+    };
+    this.#realms.set(name, realm);
+    if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
+    for (const role of [...BUILT_IN_ROLES, `default-roles-${name}`]) realm.roles.set(role, { rep: { name: role, id: this.#id('role') }, composites: emptyRoles() });
+    for (const scope of [...BUILT_IN_SCOPES.default, ...BUILT_IN_SCOPES.optional]) {
+      const id = this.#id('scope');
+      realm.scopes.set(id, { rep: { id, name: scope, protocol: 'openid-connect', attributes: {} }, mappers: new Map() });
+    }
+    return name;
+  }
+
+  #setSmtp(realm: StoredRealm, smtp: KeycloakJson | undefined): void {
+    const fields = { ...(smtp as Rep | undefined) };
+    const password = fields['password'];
+    if (password !== MASKED) realm.smtpPassword = typeof password === 'string' ? password : undefined;
+    delete fields['password'];
+    realm.rep['smtpServer'] = fields;
+  }
+
+  #updateRealm(name: string, body: Rep): void {
+    const realm = this.#realm(name);
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'attributes') realm.rep['attributes'] = { ...(realm.rep['attributes'] as Rep | undefined), ...(value as Rep) };
+      else if (key === 'smtpServer') this.#setSmtp(realm, value);
+      else if (key !== 'realm' && key !== 'id') realm.rep[key] = value;
+    }
+  }
+
+  #scope(realm: StoredRealm, name: string): StoredScope {
+    return [...realm.scopes.values()].find((s) => s.rep['name'] === name) ?? notFound(`client scope ${name}`);
+  }
+
+  #roleOf(realm: StoredRealm, holder: RoleHolder, context: HandlerContext): StoredRole['composites'] {
+    if (holder.type === 'serviceAccount') {
+      const client = this.#client(holder.client, context);
+      return client.serviceAccount ?? fail(400, 'BadRequest', `client ${holder.client.clientId} has no service account`);
+    }
+    const roles = holder.client === undefined ? realm.roles : this.#client(holder.client, context).roles;
+    const role = roles.get(holder.name) ?? notFound(`role ${holder.name}`);
+    return role.composites;
+  }
+
+  #checkRolesExist(realm: StoredRealm, roles: RoleNames): void {
+    for (const name of roles.realm) if (!realm.roles.has(name)) notFound(`role ${name}`);
+    for (const [clientId, names] of Object.entries(roles.clients)) {
+      const client = [...realm.clients.values()].find((c) => c.rep['clientId'] === clientId) ?? notFound(`client ${clientId}`);
+      for (const name of names) if (!client.roles.has(name)) notFound(`role ${name} of client ${clientId}`);
+    }
+  }
+
+  #create(resource: KeycloakResource, body: Rep, context: HandlerContext): string {
+    const exists = (found: boolean): void => {
+      if (found) fail(409, 'Conflict', `${describeResource(resource)} already exists`);
+    };
+    switch (resource.type) {
+      case 'realm':
+        return this.#createRealm({ ...body, realm: resource.realm });
+      case 'realmRole': {
+        const realm = this.#realm(resource.realm);
+        exists(realm.roles.has(resource.name));
+        realm.roles.set(resource.name, { rep: { ...body, name: resource.name, id: this.#id('role') }, composites: emptyRoles() });
+        return resource.name;
+      }
+      case 'clientScope': {
+        const realm = this.#realm(resource.realm);
+        exists([...realm.scopes.values()].some((s) => s.rep['name'] === resource.name));
+        const id = this.#id('scope');
+        const mappers = (body['protocolMappers'] as Rep[] | undefined) ?? [];
+        const { protocolMappers: _mappers, ...rest } = body;
+        realm.scopes.set(id, { rep: { ...rest, name: resource.name, id }, mappers: new Map(mappers.map((m) => { const mapperId = this.#id('mapper'); return [mapperId, { ...m, id: mapperId }]; })) });
+        return id;
+      }
+      case 'clientScopeMapper': {
+        const scope = this.#realm(resource.realm).scopes.get(context.resolve(resource.scope.id)) ?? notFound(`client scope ${resource.scope.name}`);
+        exists([...scope.mappers.values()].some((m) => m['name'] === resource.name));
+        const id = this.#id('mapper');
+        scope.mappers.set(id, { ...body, name: resource.name, id });
+        return id;
+      }
+      case 'realmScopeLink': {
+        const realm = this.#realm(resource.realm);
+        const scope = this.#scope(realm, resource.scope);
+        realm.defaultScopes[resource.list === 'default' ? 'optional' : 'default'].delete(resource.scope);
+        realm.defaultScopes[resource.list].add(resource.scope);
+        return text(scope.rep['id']);
+      }
+      case 'client': {
+        const realm = this.#realm(resource.realm);
+        exists([...realm.clients.values()].some((c) => c.rep['clientId'] === resource.clientId));
+        const id = this.#id('client');
+        const confidential = body['publicClient'] !== true && body['bearerOnly'] !== true;
+        const given = typeof body['secret'] === 'string' ? body['secret'] : undefined;
+        const { secret: _secret, protocolMappers, ...rest } = body;
+        realm.clients.set(id, {
+          rep: { enabled: true, publicClient: false, ...rest, clientId: resource.clientId, id },
+          secret: confidential ? (given ?? `generated-${id}`) : undefined,
+          mappers: new Map(((protocolMappers as Rep[] | undefined) ?? []).map((m) => { const mapperId = this.#id('mapper'); return [mapperId, { ...m, id: mapperId }]; })),
+          roles: new Map(),
+          scopes: { default: new Set(realm.defaultScopes.default), optional: new Set(realm.defaultScopes.optional) },
+          serviceAccount: body['serviceAccountsEnabled'] === true ? { realm: new Set([`default-roles-${resource.realm}`]), clients: new Map() } : undefined,
+        });
+        return id;
+      }
+      case 'clientRole': {
+        const client = this.#client(resource.client, context);
+        exists(client.roles.has(resource.name));
+        client.roles.set(resource.name, { rep: { ...body, name: resource.name, id: this.#id('role') }, composites: emptyRoles() });
+        return resource.name;
+      }
+      case 'clientMapper': {
+        const client = this.#client(resource.client, context);
+        exists([...client.mappers.values()].some((m) => m['name'] === resource.name));
+        const id = this.#id('mapper');
+        client.mappers.set(id, { ...body, name: resource.name, id });
+        return id;
+      }
+      case 'clientScopeLink': {
+        const realm = this.#realm(resource.client.realm);
+        const client = this.#client(resource.client, context);
+        const scope = this.#scope(realm, resource.scope);
+        client.scopes[resource.list === 'default' ? 'optional' : 'default'].delete(resource.scope);
+        client.scopes[resource.list].add(resource.scope);
+        return text(scope.rep['id']);
+      }
+    }
+  }
+
+  #update(resource: KeycloakResource, body: Rep, context: HandlerContext): void {
+    const merge = (rep: Rep): void => {
+      for (const [key, value] of Object.entries(body)) {
+        if (key === 'attributes') rep['attributes'] = { ...(rep['attributes'] as Rep | undefined), ...(value as Rep) };
+        else if (key !== 'id') rep[key] = value;
+      }
+    };
+    switch (resource.type) {
+      case 'realm':
+        this.#updateRealm(resource.realm, body);
+        return;
+      case 'realmRole':
+        merge((this.#realm(resource.realm).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep);
+        return;
+      case 'clientScope':
+        merge((this.#realm(resource.realm).scopes.get(context.resolve(resource.id ?? '')) ?? notFound(`client scope ${resource.name}`)).rep);
+        return;
+      case 'clientScopeMapper': {
+        const scope = this.#realm(resource.realm).scopes.get(context.resolve(resource.scope.id)) ?? notFound(`client scope ${resource.scope.name}`);
+        merge(scope.mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`));
+        return;
+      }
+      case 'client': {
+        const client = this.#realm(resource.realm).clients.get(context.resolve(resource.id ?? '')) ?? notFound(`client ${resource.clientId}`);
+        const { secret, ...rest } = body;
+        if (typeof secret === 'string') client.secret = secret;
+        merge(client.rep);
+        delete client.rep['secret'];
+        if (rest['serviceAccountsEnabled'] === true && client.serviceAccount === undefined) client.serviceAccount = { realm: new Set([`default-roles-${resource.realm}`]), clients: new Map() };
+        return;
+      }
+      case 'clientRole':
+        merge((this.#client(resource.client, context).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep);
+        return;
+      case 'clientMapper':
+        merge(this.#client(resource.client, context).mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`));
+        return;
+      case 'realmScopeLink':
+      case 'clientScopeLink':
+        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
+    }
+  }
+
+  /** Whether something was deleted (false: it was already gone). */
+  #delete(resource: KeycloakResource, context: HandlerContext): boolean {
+    const realm = this.#realms.get(resource.type === 'clientRole' || resource.type === 'clientMapper' || resource.type === 'clientScopeLink' ? resource.client.realm : resource.realm);
+    if (realm === undefined) return false;
+    const client = (address: ClientAddress): StoredClient | undefined => realm.clients.get(context.resolve(address.id));
+    switch (resource.type) {
+      case 'realm':
+        return this.#realms.delete(resource.realm);
+      case 'realmRole':
+        return realm.roles.delete(resource.name);
+      case 'clientScope':
+        return realm.scopes.delete(context.resolve(resource.id ?? ''));
+      case 'clientScopeMapper':
+        return realm.scopes.get(context.resolve(resource.scope.id))?.mappers.delete(resource.id ?? '') ?? false;
+      case 'realmScopeLink':
+        return realm.defaultScopes[resource.list].delete(resource.scope);
+      case 'client':
+        return realm.clients.delete(context.resolve(resource.id ?? ''));
+      case 'clientRole':
+        return client(resource.client)?.roles.delete(resource.name) ?? false;
+      case 'clientMapper':
+        return client(resource.client)?.mappers.delete(resource.id ?? '') ?? false;
+      case 'clientScopeLink':
+        return client(resource.client)?.scopes[resource.list].delete(resource.scope) ?? false;
+    }
+  }
+
+  #realmOfHolder(holder: RoleHolder): StoredRealm {
+    return this.#realm(holder.type === 'serviceAccount' ? holder.client.realm : holder.client?.realm ?? holder.realm);
+  }
+
+  get handlers(): HandlerTable<KeycloakAction> {
+    const wrote = <O>(outputs: O, changed = true) => {
+      if (changed) this.writes += 1;
+      return Promise.resolve({ outcome: changed ? ('applied' as const) : ('unchanged' as const), outputs });
+    };
+    return {
+      'keycloak.create': (action, context) => wrote({ id: this.#create(action.resource, this.#body(action.body, action.secretFields, context), context) }),
+      'keycloak.update': (action, context) => {
+        this.#update(action.resource, this.#body(action.body, action.secretFields, context), context);
+        return wrote({});
+      },
+      'keycloak.delete': (action, context) => wrote({}, this.#delete(action.resource, context)),
+      'keycloak.grantRoles': (action, context) => {
+        const realm = this.#realmOfHolder(action.holder);
+        this.#checkRolesExist(realm, action.roles);
+        const held = this.#roleOf(realm, action.holder, context);
+        const before = JSON.stringify(namesOf(held));
+        for (const name of action.roles.realm) held.realm.add(name);
+        for (const [clientId, names] of Object.entries(action.roles.clients)) {
+          const set = held.clients.get(clientId) ?? new Set<string>();
+          for (const name of names) set.add(name);
+          held.clients.set(clientId, set);
+        }
+        return wrote({}, JSON.stringify(namesOf(held)) !== before);
+      },
+      'keycloak.revokeRoles': (action, context) => {
+        const held = this.#roleOf(this.#realmOfHolder(action.holder), action.holder, context);
+        const before = JSON.stringify(namesOf(held));
+        for (const name of action.roles.realm) held.realm.delete(name);
+        for (const [clientId, names] of Object.entries(action.roles.clients)) for (const name of names) held.clients.get(clientId)?.delete(name);
+        return wrote({}, JSON.stringify(namesOf(held)) !== before);
+      },
+      'keycloak.regenerateClientSecret': (action, context) => {
+        const client = this.#client(action.client, context);
+        client.secret = `regenerated-${this.#id('secret')}`;
+        return wrote({ secret: sensitive(client.secret) });
+      },
+    };
+  }
+
+  #observedRole(stored: StoredRole): ObservedRole {
+    return { role: { ...stored.rep, name: text(stored.rep['name']) }, composites: namesOf(stored.composites) };
+  }
+
+  #observeRealm(name: string): ObservedRealm | undefined {
+    const realm = this.#realms.get(name);
+    if (realm === undefined) return undefined;
+    const rep: Rep = { ...realm.rep, realm: name };
+    if (realm.rep['smtpServer'] !== undefined && realm.smtpPassword !== undefined) rep['smtpServer'] = { ...(realm.rep['smtpServer'] as Rep), password: MASKED };
+    return {
+      realm: { ...rep, realm: name },
+      roles: [...realm.roles.values()].map((role) => this.#observedRole(role)),
+      clientScopes: [...realm.scopes.values()].map((scope): ClientScopeRepresentation => ({
+        ...scope.rep,
+        name: text(scope.rep['name']),
+        protocolMappers: [...scope.mappers.values()] as unknown as ProtocolMapperRepresentation[],
+      })),
+      defaultClientScopes: [...realm.defaultScopes.default].sort(),
+      optionalClientScopes: [...realm.defaultScopes.optional].sort(),
+    };
+  }
+
+  #observeClient(realmName: string, clientId: string, owner: { namespace: string; name: string }): ObservedClient | undefined {
+    const client = [...(this.#realms.get(realmName)?.clients.values() ?? [])].find((c) => c.rep['clientId'] === clientId);
+    if (client === undefined) return undefined;
+    const attributes = client.rep['attributes'] as Readonly<Record<string, string>> | undefined;
+    const owned = ownershipOf(attributes, owner).kind === 'ours';
+    const mappers = [...client.mappers.values()] as KeycloakObject[] as unknown as ProtocolMapperRepresentation[];
+    return {
+      client: { ...client.rep, id: text(client.rep['id']), clientId, protocolMappers: mappers },
+      secret: owned && client.secret !== undefined ? sensitive(client.secret) : undefined,
+      roles: [...client.roles.values()].map((role) => this.#observedRole(role)),
+      defaultClientScopes: [...client.scopes.default].sort(),
+      optionalClientScopes: [...client.scopes.optional].sort(),
+      serviceAccountRoles: client.serviceAccount === undefined ? undefined : namesOf(client.serviceAccount),
+    };
+  }
+
+  get answers(): QueryTable<KeycloakQuery> {
+    return {
+      'keycloak.realm': (query) => this.#observeRealm(query.realm),
+      'keycloak.client': (query) => this.#observeClient(query.realm, query.clientId, query.owner),
+    };
+  }
+}
+
+/** For InMemoryWorld: `new InMemoryWorld({ keycloak: simulateKeycloak })`. */
+export function simulateKeycloak(kube: SimulatedKubernetes): SimulatedKeycloak {
+  return new SimulatedKeycloak(kube);
+}
