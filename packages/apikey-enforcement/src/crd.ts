@@ -13,6 +13,7 @@ const objectName = { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pa
 export const apiKeyCrd = namespacedCrd({
   type: apiKeyType,
   singular: 'apikey',
+  shortNames: ['apik'],
   printerColumns: [
     { name: 'Product', type: 'string', jsonPath: '.spec.apiProductRef.name' },
     { name: 'Plan', type: 'string', jsonPath: '.spec.planTier' },

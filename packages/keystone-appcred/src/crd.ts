@@ -23,8 +23,8 @@ export const appCredCrd = namespacedCrd({
   printerColumns: [
     { name: 'ACID', type: 'string', jsonPath: '.status.acID' },
     { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
-    { name: 'LastRotated', type: 'string', jsonPath: '.status.lastRotated' },
-    { name: 'RotationEligible', type: 'string', jsonPath: '.status.rotationEligibleAt' },
+    { name: 'LastRotated', type: 'date', jsonPath: '.status.lastRotated' },
+    { name: 'RotationEligible', type: 'date', jsonPath: '.status.rotationEligibleAt' },
     readyColumn('Status', 'status'),
     readyColumn('Message', 'message'),
   ],

@@ -63,7 +63,13 @@ export interface PrinterColumn {
   readonly jsonPath: string;
 }
 
-/** A CustomResourceDefinition with one served and stored version and a status subresource. */
+/** kubectl's own Age column, which custom printer columns would otherwise replace. */
+const AGE_COLUMN: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+/**
+ * A CustomResourceDefinition with one served and stored version and a status subresource. Printer columns
+ * end with Age unless they name one themselves.
+ */
 export function namespacedCrd(options: {
   readonly type: ResourceType;
   readonly singular: string;
@@ -76,6 +82,7 @@ export function namespacedCrd(options: {
   readonly schema: { readonly description?: string; readonly required?: readonly 'spec'[]; readonly spec: object; readonly status: object };
 }) {
   const { type } = options;
+  const columns = options.printerColumns?.some((column) => column.name === 'Age') === false ? [...options.printerColumns, AGE_COLUMN] : options.printerColumns;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -96,7 +103,7 @@ export function namespacedCrd(options: {
           served: true,
           storage: true,
           subresources: { status: {} },
-          ...(options.printerColumns === undefined ? {} : { additionalPrinterColumns: options.printerColumns }),
+          ...(columns === undefined ? {} : { additionalPrinterColumns: columns }),
           schema: {
             openAPIV3Schema: {
               type: 'object',
