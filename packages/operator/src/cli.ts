@@ -55,6 +55,7 @@ function createProgram(dependencies: CliDependencies, setStatus: (code: number) 
   });
   const program = new Command('keyward')
     .description('Declarative reconcilers for identity and credentials on Kubernetes')
+    .version(`keyward ${operatorVersion()}`, '-v, --version', 'print the version')
     .showHelpAfterError("run 'keyward --help' for usage");
   for (const command of [program, run, plan, crds, rbac, version]) {
     command.exitOverride().configureOutput({

@@ -22,6 +22,8 @@ export interface ConnectionConfig extends ModuleSettings {
   readonly controllers: readonly ControllerName[];
   /** Undefined: ~/.kube/config, else the in-cluster config in a pod (see loadKubeConfig). */
   readonly kubeconfig: string | undefined;
+  /** Undefined: the kubeconfig's current-context. */
+  readonly context: string | undefined;
 }
 
 /** Everything `keyward run` needs; frozen. */

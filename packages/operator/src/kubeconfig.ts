@@ -30,9 +30,10 @@ function processPlaces(): KubeconfigPlaces {
  * checked before any request, so that a missing file, one that does not parse, or one that names no usable
  * cluster or credentials stops the command with one line instead of failing every request.
  */
-export async function loadKubeConfig(path: string | undefined, places: KubeconfigPlaces = processPlaces()): Promise<KubeConfig> {
+export async function loadKubeConfig(path: string | undefined, { context, places = processPlaces() }: { readonly context?: string | undefined; readonly places?: KubeconfigPlaces } = {}): Promise<KubeConfig> {
   const config = new KubeConfig();
   const source = load(config, path, places);
+  if (context !== undefined) useContext(config, source, context);
   checkCluster(config, source);
   await checkCredentials(config, source);
   return config;
@@ -84,6 +85,13 @@ function loadProblem(error: unknown): string {
   // Empty, or YAML that is not a mapping: the client reads fields of nothing.
   if ((error as { name?: unknown }).name === 'TypeError') return 'is empty or not a kubeconfig';
   return `is not a usable kubeconfig: ${firstLine(messageOf(error))}`;
+}
+
+/** Switches to a named context, as kubectl's --context does; an unknown name lists the ones there are. */
+function useContext(config: KubeConfig, source: string, name: string): void {
+  const names = config.getContexts().map((context) => context.name);
+  if (!names.includes(name)) throw new KubeconfigError(`${source} has no context "${name}" (it has: ${names.length === 0 ? 'none' : names.join(', ')})`);
+  config.setCurrentContext(name);
 }
 
 function checkCluster(config: KubeConfig, source: string): void {

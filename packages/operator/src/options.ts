@@ -93,6 +93,14 @@ export const connectionOptions = {
     parse: optional(parseString),
     fallback: absent,
   },
+  context: {
+    flags: '--context <name>',
+    env: 'KEYWARD_KUBE_CONTEXT',
+    description: 'kubeconfig context to use instead of its current-context',
+    defaultText: 'the current-context',
+    parse: optional(parseString),
+    fallback: absent,
+  },
 } as const satisfies OptionSpecs;
 
 export const runOptions = {

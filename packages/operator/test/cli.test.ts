@@ -195,6 +195,8 @@ describe('keyward rbac', () => {
 describe('keyward', () => {
   it('prints its version', async () => {
     expect(await cli(['version'])).toMatchObject({ status: 0, stdout: `keyward ${operatorVersion()}\n` });
+    expect(await cli(['--version'])).toMatchObject({ status: 0, stdout: `keyward ${operatorVersion()}\n` });
+    expect(await cli(['-v'])).toMatchObject({ status: 0, stdout: `keyward ${operatorVersion()}\n` });
   });
 
   it('exits 2 on an unknown command, pointing at the help', async () => {

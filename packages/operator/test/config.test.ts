@@ -99,6 +99,7 @@ describe('parseRunConfig', () => {
     const expected: OperatorConfig = {
       controllers: ['apikey-enforcement'],
       kubeconfig: 'cluster.yaml',
+      context: undefined,
       keystoneUrl: 'https://keystone.example:5000/v3',
       enforcementNamespace: 'authorino',
       namespaces: ['team-a', 'team-b'],

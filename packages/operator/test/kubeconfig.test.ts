@@ -49,7 +49,7 @@ function file(name: string, content: string): string {
 /** The one line loadKubeConfig rejects with. */
 async function problem(path: string | undefined, home = dir): Promise<string> {
   try {
-    await loadKubeConfig(path, { home, inCluster: false });
+    await loadKubeConfig(path, { places: { home, inCluster: false } });
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -58,8 +58,15 @@ async function problem(path: string | undefined, home = dir): Promise<string> {
 
 describe('loadKubeConfig', () => {
   it('loads a usable kubeconfig', async () => {
-    const config = await loadKubeConfig(kubeconfig('good', 'https://127.0.0.1:6443'), { home: dir, inCluster: false });
+    const config = await loadKubeConfig(kubeconfig('good', 'https://127.0.0.1:6443'), { places: { home: dir, inCluster: false } });
     expect(config.getCurrentCluster()?.server).toBe('https://127.0.0.1:6443');
+  });
+
+  it('uses the context --context names instead of the current one, and names the contexts there are when it is unknown', async () => {
+    const path = kubeconfig('other-current', 'https://127.0.0.1:6443', { currentContext: 'elsewhere' });
+    const config = await loadKubeConfig(path, { context: 'ctx', places: { home: dir, inCluster: false } });
+    expect(config.getCurrentContext()).toBe('ctx');
+    await expect(loadKubeConfig(path, { context: 'nope', places: { home: dir, inCluster: false } })).rejects.toThrow(/^kubeconfig .*other-current has no context "nope" \(it has: ctx\)$/);
   });
 
   it('says in one line which file is missing, which does not parse, and which names no usable cluster, never quoting a credential', async () => {
