@@ -1,0 +1,61 @@
+import {
+  FairRateLimiter,
+  type KeycloakRateLimits,
+  type RateLimitObserver,
+  type TokenBucketLimit,
+} from '../../src/apis/keycloak/io/rate-limit.js';
+import { FakeLimiterClock } from './rate-limit-clock.js';
+
+/** A request let through: whose, and when. */
+export interface Grant {
+  readonly label: string;
+  readonly at: number;
+}
+
+/** A request rejected: whose, when, and with what. */
+export interface Rejection {
+  readonly label: string;
+  readonly at: number;
+  readonly error: unknown;
+}
+
+const generous: TokenBucketLimit = { ratePerSecond: 1000, burst: 1000 };
+
+/** Limits for a test: whatever it does not name is too generous to matter. */
+export function limits(overrides: Partial<KeycloakRateLimits>): KeycloakRateLimits {
+  return { namespace: generous, global: generous, token: generous, maxWaitMs: 3_600_000, ...overrides };
+}
+
+/** A limiter on a fake clock that records every grant and rejection in order. */
+export class LimiterHarness {
+  readonly clock = new FakeLimiterClock();
+  readonly limiter: FairRateLimiter;
+  readonly grants: Grant[] = [];
+  readonly rejections: Rejection[] = [];
+
+  constructor(rateLimits: KeycloakRateLimits, observer?: RateLimitObserver) {
+    this.limiter = new FairRateLimiter(rateLimits, observer === undefined ? { clock: this.clock } : { clock: this.clock, observer });
+  }
+
+  /** Queues `count` admin requests for `namespace`, labelled namespace/1, namespace/2, ... */
+  admin(namespace: string, count = 1): void {
+    for (let i = 1; i <= count; i++) this.#track(`${namespace}/${String(i)}`, this.limiter.acquire(namespace));
+  }
+
+  /** Queues `count` token-endpoint requests, labelled token/1, token/2, ... */
+  token(count = 1): void {
+    for (let i = 1; i <= count; i++) this.#track(`token/${String(i)}`, this.limiter.acquireToken());
+  }
+
+  /** Grant times of one label prefix ("team-a/" or "token/"). */
+  timesOf(prefix: string): number[] {
+    return this.grants.filter((grant) => grant.label.startsWith(prefix)).map((grant) => grant.at);
+  }
+
+  #track(label: string, acquired: Promise<void>): void {
+    acquired.then(
+      () => { this.grants.push({ label, at: this.clock.now() }); },
+      (error: unknown) => { this.rejections.push({ label, at: this.clock.now(), error }); },
+    );
+  }
+}
