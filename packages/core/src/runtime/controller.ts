@@ -426,7 +426,12 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       onStep: (step) => {
         this.#options.observer?.onStep?.(this.#definition.name, step);
         if (step.outcome === 'applied') logger.info(step.summary, { why: step.reason, step: step.id });
-        else if (step.outcome === 'failed') logger.warn(`failed: ${step.summary}`, { why: step.reason, step: step.id, reason: step.error?.reason, problem: step.error?.message });
+        else if (step.outcome === 'failed') {
+          // A failure the error policy does not report (a write from a cache that lagged, a first creation
+          // racing another) is expected and retried: worth a debug line, not a warning.
+          const expected = step.error !== undefined && !(this.#definition.errorPolicy ?? defaultErrorPolicy)(step.error).report;
+          logger[expected ? 'debug' : 'warn'](`failed: ${step.summary}`, { why: step.reason, step: step.id, reason: step.error?.reason, problem: step.error?.message });
+        }
       },
     });
   }

@@ -44,7 +44,8 @@ describe('vocabulary', () => {
     expect(words.describe({ kind: 'k8s.delete', ref: secretRef })).toBe('delete Secret team-a/credentials');
     expect(words.describe({ kind: 'keystone.createApplicationCredential', session: { endpoint: 'e', token: sensitive('t'), userId: 'u' }, name: 'ac-1', description: '', roles: [], unrestricted: false }))
       .toBe('create application credential ac-1');
-    expect(words.describe({ kind: 'control.requeueAfter', afterMs: 90_000 })).toBe('check again in 90s');
+    expect(words.describe({ kind: 'control.requeueAfter', afterMs: 90_000 })).toBe('check again in 1m30s');
+    expect(words.describe({ kind: 'control.requeueAfter', afterMs: 15_811_139_000 })).toBe('check again in 182d23h');
     expect(words.describe({ kind: 'test.ping', host: 'example.org' })).toBe('ping example.org');
     expect(words.describeQuery({ kind: 'k8s.list', type: coreTypes.secret, namespace: 'team-a' })).toBe('list secrets in team-a');
     expect(words.describeQuery({ kind: 'test.look', at: 'the sky' })).toBe('look at the sky');

@@ -17,7 +17,8 @@ import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { apiSet } from '../../src/interpreter/api-runtime.js';
 import { controlRuntime } from '../../src/apis/control/runtime.js';
-import { Controller, type RuntimeLogger } from '../../src/runtime/controller.js';
+import { Controller } from '../../src/runtime/controller.js';
+import { recordingLogger } from './recording-logger.js';
 import { Manager } from '../../src/runtime/manager.js';
 
 type TestAction = KubernetesAction | ControlAction;
@@ -53,18 +54,6 @@ afterAll(async () => {
   await kube.delete({ type: crds, name: `gadgets.${group}` });
   kube.close();
 });
-
-/** A logger that keeps error and info lines, in order. */
-function recordingLogger(lines: string[]): RuntimeLogger {
-  const logger: RuntimeLogger = {
-    child: () => logger,
-    debug: () => undefined,
-    info: (message) => lines.push(`info: ${message}`),
-    warn: () => undefined,
-    error: (message) => lines.push(`error: ${message}`),
-  };
-  return logger;
-}
 
 /** A controller that records the objects it reconciles and the failures it reports, reading `reads` in observe. */
 function recorder(name: string, type: ResourceType, reads?: ResourceType) {

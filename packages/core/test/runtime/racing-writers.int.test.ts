@@ -15,6 +15,7 @@ import type { HandlerTable } from '../../src/interpreter/types.js';
 import { KeywardError } from '../../src/interpreter/errors.js';
 import { controlRuntime } from '../../src/apis/control/runtime.js';
 import { Controller } from '../../src/runtime/controller.js';
+import { recordingLogger } from './recording-logger.js';
 
 const widgets: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
 const WRITERS = 'keyward.dev/writers';
@@ -93,6 +94,7 @@ describe('two writers racing on one object', () => {
     const barrier = { arrived: 0, open: new Promise<void>((resolve) => { release = resolve; }), release: () => { release(); } };
     const conflicts: string[] = [];
     const failures: string[] = [];
+    const warnings: string[] = [];
     for (const name of ['alpha', 'beta']) {
       const pool = keystoneClientPool();
       pools.push(pool);
@@ -100,6 +102,7 @@ describe('two writers racing on one object', () => {
       const apis = apiSet({ ...kubernetes, handlers: withPatchBarrier(kubernetes.handlers, barrier, conflicts, name) }, keystoneRuntime({ kube, clients: pool }), controlRuntime);
       const controller = new Controller(writer(name, failures), {
         kube, apis, config: null, namespace,
+        logger: recordingLogger(warnings, ['warn', 'error']),
         backoff: { baseMs: 50, maxMs: 400 },
       });
       controllers.push(controller);
@@ -116,6 +119,8 @@ describe('two writers racing on one object', () => {
     // Both patches left the barrier with the same resourceVersion: exactly one was refused.
     expect(conflicts).toHaveLength(1);
     expect(failures).toEqual([]);
+    // An expected Conflict is retried quietly: nothing for an operator to look at.
+    expect(warnings).toEqual([]);
     // And the list stays as it is: neither writer has anything left to do.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await kube.get({ type: widgets, namespace, name: 'contested' }))?.metadata.annotations?.[WRITERS]).toBe(writers);

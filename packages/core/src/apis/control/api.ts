@@ -1,3 +1,4 @@
+import { formatDuration } from '../../model/duration.js';
 import { defineApi } from '../../plan/api.js';
 import type { ControlAction } from './actions.js';
 
@@ -5,7 +6,7 @@ import type { ControlAction } from './actions.js';
 export const controlApi = defineApi<ControlAction>({
   name: 'control',
   actions: {
-    'control.requeueAfter': { describe: (action) => `check again in ${String(Math.round(action.afterMs / 1000))}s` },
+    'control.requeueAfter': { describe: (action) => `check again in ${formatDuration(action.afterMs)}` },
   },
   queries: {},
 });
