@@ -1,0 +1,23 @@
+import type { ObservedRealm } from '../apis/keycloak/queries.js';
+import type { RealmSteps } from './context.js';
+import { planScopeLinks } from './links.js';
+import { planRealmRoles } from './roles.js';
+import { doomedScopes, planClientScopes, planScopeDeletions } from './scopes.js';
+import type { KeycloakRealmSpec } from './spec.js';
+
+/**
+ * What the realm contains: roles, client scopes with their mappers, the realm's default and optional scope
+ * lists. For a realm created in the same plan (`observed` undefined) the lists wait for the next reconcile:
+ * a new realm links Keycloak's built-in scopes by itself, and which it linked is known only once it is read.
+ */
+export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observed: ObservedRealm | undefined): void {
+  const scopeSpecs = spec.clientScopes ?? [];
+  planRealmRoles(steps, spec.realmRoles ?? [], observed?.roles ?? []);
+  planClientScopes(steps, scopeSpecs, observed?.clientScopes ?? []);
+  if (observed === undefined) return;
+  const wanted = { default: spec.defaultClientScopes ?? [], optional: spec.optionalClientScopes ?? [] };
+  const doomed = doomedScopes(scopeSpecs, [...wanted.default, ...wanted.optional], observed.clientScopes);
+  const linked = { default: observed.defaultClientScopes, optional: observed.optionalClientScopes };
+  planScopeLinks(steps, wanted, linked, observed.clientScopes, new Set(doomed.map((scope) => scope.name)));
+  planScopeDeletions(steps, doomed);
+}

@@ -1,0 +1,23 @@
+import { coreTypes, type ControllerDefinition } from '@keyward/core';
+import type { KeycloakConfig } from '../config.js';
+import { keycloakRealmType } from '../types.js';
+import { decodeRealm } from './decode.js';
+import { observe, type RealmQueries } from './observe.js';
+import { reconcile } from './reconcile.js';
+import { reportFailure, reportInvalid } from './report.js';
+import type { KeycloakRealm } from './spec.js';
+import { keycloakRealmApis, type KeycloakRealmAction } from './vocabulary.js';
+
+/** The KeycloakRealm controller as data, for @keyward/core's runtime. */
+export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQueries, KeycloakConfig, KeycloakRealmAction> = {
+  name: 'keycloak-realm',
+  apis: keycloakRealmApis,
+  primary: { type: keycloakRealmType, decode: decodeRealm },
+  secondary: () => [],
+  // The SMTP password Secret is watched by name: a changed password is sent, a missing one is waited for.
+  referenced: [{ type: coreTypes.secret, of: (cr) => (cr.spec.smtpServer?.passwordSecret === undefined ? [] : [{ namespace: cr.metadata.namespace, name: cr.spec.smtpServer.passwordSecret.name }]) }],
+  observe,
+  reconcile,
+  reportFailure: (cr, failure, now) => reportFailure(cr, failure, now),
+  reportInvalid,
+};

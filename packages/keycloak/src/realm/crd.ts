@@ -1,0 +1,204 @@
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
+import { keycloakRealmType } from '../types.js';
+import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
+import {
+  DELETION_POLICIES,
+  INT32_MAX,
+  MAX_SUB_OBJECTS,
+  NAME_MAX_LENGTH,
+  NAMESPACE_MAX_LENGTH,
+  NAMESPACE_PATTERN,
+  PROTOCOLS,
+  REALM_NAME_PATTERN,
+  SECURITY_FLAGS,
+  SECURITY_NUMBERS,
+  SSL_REQUIRED,
+  THEMES,
+  TOKEN_LIFESPANS,
+} from './spec.js';
+
+export const REALM_NAME_IMMUTABLE_MESSAGE = 'realmName cannot be changed; create another KeycloakRealm for another realm';
+
+const text = { type: 'string' };
+const name = { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH };
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+const nameSet = { type: 'array', items: name, 'x-kubernetes-list-type': 'set' };
+const boolean = { type: 'boolean' };
+const int32From = (minimum: number) => ({ type: 'integer', format: 'int32', minimum, maximum: INT32_MAX });
+const namespaceName = { type: 'string', minLength: 1, maxLength: NAMESPACE_MAX_LENGTH, pattern: NAMESPACE_PATTERN };
+const celList = (names: readonly string[]): string => `[${names.map((n) => `'${n}'`).join(', ')}]`;
+
+function properties<K extends string>(keys: readonly K[], schema: (key: K) => object): Record<K, object> {
+  return Object.fromEntries(keys.map((key) => [key, schema(key)])) as Record<K, object>;
+}
+
+const keysOf = <K extends string>(table: Readonly<Record<K, unknown>>): K[] => Object.keys(table) as K[];
+
+/** A list whose items are objects told apart by `name`, as the codec's uniqueList checks it. */
+const listByName = (items: object, maxItems?: number) => ({
+  type: 'array',
+  ...(maxItems === undefined ? {} : { maxItems }),
+  'x-kubernetes-list-type': 'map',
+  'x-kubernetes-list-map-keys': ['name'],
+  items,
+});
+
+const realmRole = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: {
+      ...name,
+      'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_REALM_ROLES)}) && !self.startsWith('${DEFAULT_ROLES_PREFIX}')`, message: BUILT_IN_ROLE_MESSAGE }],
+    },
+    description: text,
+    attributes: stringMap,
+    composites: {
+      type: 'object',
+      description: 'The roles this role is composed of; when given, exactly these.',
+      properties: {
+        realm: nameSet,
+        clients: { type: 'object', description: 'Roles of clients, by clientId.', additionalProperties: nameSet },
+      },
+    },
+  },
+};
+
+const protocolMapper = {
+  type: 'object',
+  required: ['name', 'protocolMapper'],
+  properties: {
+    name,
+    protocol: { type: 'string', enum: [...PROTOCOLS], description: 'The scope\'s protocol when left out.' },
+    protocolMapper: name,
+    config: stringMap,
+  },
+};
+
+const clientScope = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { ...name, 'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_CLIENT_SCOPES)})`, message: BUILT_IN_SCOPE_MESSAGE }] },
+    description: text,
+    protocol: { type: 'string', enum: [...PROTOCOLS], default: 'openid-connect' },
+    attributes: stringMap,
+    protocolMappers: listByName(protocolMapper),
+  },
+};
+
+const spec = {
+  type: 'object',
+  required: ['realmName'],
+  properties: {
+    realmName: {
+      ...name,
+      pattern: REALM_NAME_PATTERN,
+      description: 'The realm\'s name in Keycloak; cannot be changed.',
+      'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: REALM_NAME_IMMUTABLE_MESSAGE }],
+    },
+    displayName: text,
+    description: { type: 'string', description: 'Kept in the realm attribute "description" (Keycloak realms have no description field).' },
+    loginPageTitle: { type: 'string', description: 'The HTML title of the login pages (Keycloak\'s displayNameHtml).' },
+    operatorRef: {
+      type: 'object',
+      required: ['namespace'],
+      description: 'The operator that manages this realm, by its namespace; others leave it alone.',
+      properties: { namespace: namespaceName },
+    },
+    clientAuthorizationGrants: { type: 'array', items: namespaceName, 'x-kubernetes-list-type': 'set', description: 'Namespaces whose KeycloakClients may use this realm.' },
+    security: {
+      type: 'object',
+      properties: {
+        ...properties(SECURITY_FLAGS, () => boolean),
+        ...properties(keysOf(SECURITY_NUMBERS), (key) => int32From(SECURITY_NUMBERS[key])),
+        sslRequired: { type: 'string', enum: [...SSL_REQUIRED] },
+      },
+    },
+    tokenSettings: {
+      type: 'object',
+      description: 'Lifespans in seconds.',
+      properties: {
+        ...properties(keysOf(TOKEN_LIFESPANS), (key) => int32From(TOKEN_LIFESPANS[key])),
+        offlineSessionMaxLifespanEnabled: boolean,
+      },
+    },
+    themes: { type: 'object', properties: properties(THEMES, () => name) },
+    localization: { type: 'object', properties: { enabled: boolean, defaultLocale: name, supportedLocales: nameSet } },
+    smtpServer: {
+      type: 'object',
+      required: ['host', 'from'],
+      properties: {
+        host: name,
+        port: { type: 'integer', minimum: 1, maximum: 65_535 },
+        from: name,
+        fromDisplayName: text,
+        replyTo: text,
+        auth: boolean,
+        ssl: boolean,
+        starttls: boolean,
+        user: text,
+        passwordSecret: {
+          type: 'object',
+          required: ['name', 'key'],
+          description: 'The Secret, in this namespace, holding the SMTP password.',
+          properties: {
+            name: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN },
+            key: { type: 'string', minLength: 1 },
+          },
+        },
+      },
+    },
+    eventsConfig: {
+      type: 'object',
+      properties: {
+        eventsEnabled: boolean,
+        eventsListeners: nameSet,
+        enabledEventTypes: nameSet,
+        adminEventsEnabled: boolean,
+        adminEventsDetailsEnabled: boolean,
+        eventsExpiration: { ...int32From(1), description: 'Seconds.' },
+      },
+    },
+    passwordPolicy: { type: 'string', description: 'Keycloak\'s policy string, e.g. "length(12) and notUsername".' },
+    attributes: stringMap,
+    realmRoles: listByName(realmRole, MAX_SUB_OBJECTS),
+    clientScopes: listByName(clientScope, MAX_SUB_OBJECTS),
+    defaultClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as default scopes.' },
+    optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
+    deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
+  },
+};
+
+const status = {
+  type: 'object',
+  properties: {
+    conditions: { type: 'array', items: conditionSchema },
+    observedGeneration: { type: 'integer', format: 'int64' },
+    realmId: text,
+    endpoints: {
+      type: 'object',
+      properties: { issuer: text, token: text, userinfo: text, jwks: text },
+    },
+    smtpPasswordVersion: { type: 'string', description: 'The resourceVersion of the SMTP password Secret last sent to Keycloak.' },
+    message: text,
+  },
+};
+
+/** The KeycloakRealm CRD; the codec in spec.ts applies the same rules. */
+export const keycloakRealmCrd = namespacedCrd({
+  type: keycloakRealmType,
+  singular: 'keycloakrealm',
+  shortNames: ['kcr'],
+  printerColumns: [
+    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+    { name: 'Realm', type: 'string', jsonPath: '.spec.realmName' },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ],
+  schema: {
+    description: 'KeycloakRealm: a realm in Keycloak, with its settings, roles and client scopes.',
+    required: ['spec'],
+    spec,
+    status,
+  },
+});

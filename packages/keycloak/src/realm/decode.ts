@@ -1,0 +1,36 @@
+import type { Either } from 'fp-ts/lib/Either.js';
+import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus, type RealmEndpoints } from './spec.js';
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+function readEndpoints(raw: unknown): RealmEndpoints | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const fields = raw as Record<string, unknown>;
+  const [issuer, token, userinfo, jwks] = [text(fields['issuer']), text(fields['token']), text(fields['userinfo']), text(fields['jwks'])];
+  return issuer === undefined || token === undefined || userinfo === undefined || jwks === undefined ? undefined : { issuer, token, userinfo, jwks };
+}
+
+/**
+ * The status as stored, reduced to the fields we know with the right types: anyone allowed to write the
+ * status may have, and a status must never make an object undecodable. Desired statuses are built with the
+ * same fields, so a converged object compares equal and writes nothing.
+ */
+export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
+  const fields = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const status: Record<string, unknown> = {};
+  if (Array.isArray(fields['conditions'])) status['conditions'] = readConditions(fields['conditions']);
+  if (typeof fields['observedGeneration'] === 'number') status['observedGeneration'] = fields['observedGeneration'];
+  for (const key of ['realmId', 'smtpPasswordVersion', 'message']) {
+    const value = text(fields[key]);
+    if (value !== undefined) status[key] = value;
+  }
+  const endpoints = readEndpoints(fields['endpoints']);
+  if (endpoints !== undefined) status['endpoints'] = endpoints;
+  return status;
+}
+
+/** Validates and defaults a KeycloakRealm read from the API server. */
+export function decodeRealm(object: KubeObject): Either<DecodeFailure, KeycloakRealm> {
+  return decodeStored(object, RealmSpecCodec, readRealmStatus);
+}

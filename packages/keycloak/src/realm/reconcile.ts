@@ -1,0 +1,98 @@
+import { PlanBuilder, type KubeObject, type Plan, type ReconcileInput } from '@keyward/core';
+import type { KeycloakCall } from '../apis/keycloak/actions.js';
+import type { KeycloakConfig } from '../config.js';
+import { REALM_FINALIZER } from '../types.js';
+import { claimRealm, type RealmClaim } from './claim.js';
+import { planContents } from './contents.js';
+import { planDeletion } from './deletion.js';
+import { desiredRealm } from './desired.js';
+import { diffRealm, realmCreation } from './diff.js';
+import type { RealmQueries } from './observe.js';
+import { ready, reconciling, stalled } from './readiness.js';
+import { isAnotherOperators, keycloakCall } from './server.js';
+import type { KeycloakRealm } from './spec.js';
+import { realmEndpoints, realmRef, reportReadiness } from './status.js';
+import type { KeycloakRealmAction } from './vocabulary.js';
+
+export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
+
+/** Whether the SMTP password is due again: its Secret changed since the password was last sent. */
+function passwordChanged(cr: KeycloakRealm, secret: KubeObject | undefined): boolean {
+  return secret !== undefined && secret.metadata.resourceVersion !== cr.status.smtpPasswordVersion;
+}
+
+/** Creates the realm, or updates the fields that differ; adds nothing when Keycloak has the spec's values. */
+function planRealm(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, call: KeycloakCall, claim: Exclude<RealmClaim, { kind: 'refused' }>): void {
+  const { primary: cr, observed } = input;
+  const desired = desiredRealm(cr);
+  const resource = { type: 'realm', realm: cr.spec.realmName } as const;
+  if (claim.kind === 'create' || observed.realm === undefined) {
+    plan.add({ kind: 'keycloak.create', ...call, resource, ...realmCreation(desired) }, 'no realm of this name exists in Keycloak');
+    return;
+  }
+  const change = diffRealm(desired, observed.realm.realm, passwordChanged(cr, observed.smtpPasswordSecret));
+  if (change === undefined) return;
+  const reason = claim.adopted ? 'adopt the realm no object owns, as the operator is told to' : 'the realm differs from the spec';
+  plan.add({ kind: 'keycloak.update', ...call, resource, ...change }, reason);
+}
+
+/**
+ * The steady state: the realm and its contents brought to the spec, then the status. A plan that writes to
+ * Keycloak reports Reconciling: the status write wakes the next reconcile, which reads the realm back and
+ * reports Ready once Keycloak holds what the spec says (a converged realm then writes nothing at all).
+ */
+function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, call: KeycloakCall, url: string, claim: Exclude<RealmClaim, { kind: 'refused' }>): void {
+  const { primary: cr, observed, now } = input;
+  const realm = cr.spec.realmName;
+  planRealm(plan, input, call, claim);
+  planContents({ plan, call, realm }, cr.spec, observed.realm);
+  const secret = observed.smtpPasswordSecret;
+  const facts = {
+    realmId: observed.realm?.realm.id,
+    endpoints: realmEndpoints(url, realm),
+    smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
+  };
+  const readiness = plan.size > 0
+    ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)
+    : ready(`realm ${realm} matches the spec`);
+  reportReadiness(plan, cr, readiness, now, facts);
+}
+
+/** The pure reconcile of a KeycloakRealm. */
+export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
+  const { primary: cr, observed, config, now } = input;
+  const plan = new PlanBuilder<KeycloakRealmAction>();
+  const held = cr.metadata.finalizers?.includes(REALM_FINALIZER) === true;
+  if (isAnotherOperators(cr.spec.operatorRef, config)) {
+    // Its operatorRef may have moved it here from us: our finalizer must not keep it from being deleted.
+    if (held) plan.add({ kind: 'k8s.removeFinalizer', ref: realmRef(cr), finalizer: REALM_FINALIZER }, `the operator in namespace ${cr.spec.operatorRef?.namespace ?? ''} manages this realm`);
+    return plan.build();
+  }
+  if (cr.metadata.deletionTimestamp !== undefined) {
+    planDeletion(plan, cr, observed, config, now);
+    return plan.build();
+  }
+  if (!held) {
+    // Alone: the change wakes the next reconcile, which then works from the object that holds it.
+    plan.add({ kind: 'k8s.addFinalizer', ref: realmRef(cr), finalizer: REALM_FINALIZER }, 'keep the object until its realm is deleted or retained');
+    return plan.build();
+  }
+  const call = keycloakCall(config, cr.metadata.namespace);
+  if (call === undefined || config.url === undefined) {
+    reportReadiness(plan, cr, stalled('NoKeycloak', 'no Keycloak configured: the operator has no Keycloak URL or admin credentials Secret'), now);
+    return plan.build();
+  }
+  const passwordSecret = cr.spec.smtpServer?.passwordSecret;
+  if (passwordSecret !== undefined && observed.smtpPasswordSecret === undefined) {
+    const message = `the SMTP password Secret ${passwordSecret.name} does not exist in namespace ${cr.metadata.namespace}; realm ${cr.spec.realmName} waits for it`;
+    reportReadiness(plan, cr, stalled('SmtpPasswordSecretMissing', message), now);
+    return plan.build();
+  }
+  const claim = claimRealm(observed.realm?.realm, cr.metadata, config.adoptUnowned);
+  if (claim.kind === 'refused') {
+    reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
+    return plan.build();
+  }
+  planManaged(plan, input, call, config.url, claim);
+  return plan.build();
+}

@@ -1,0 +1,28 @@
+import { PlanBuilder, addStatusIfChanged, type DecodeFailure, type KubeObject, type Plan, type PlanFailure } from '@keyward/core';
+import { readRealmStatus } from './decode.js';
+import { reconciling, stalled } from './readiness.js';
+import type { KeycloakRealm } from './spec.js';
+import { realmRef, realmStatus, reportReadiness } from './status.js';
+import type { KeycloakRealmAction } from './vocabulary.js';
+
+/**
+ * A failed read or step: Ready=False naming the step and why. Reconciling while the failure is retried
+ * (5xx, network), Stalled when it waits for someone to change something (a 4xx Keycloak refused).
+ */
+export function reportFailure(cr: KeycloakRealm, failure: PlanFailure, now: Date): Plan<KeycloakRealmAction> {
+  const plan = new PlanBuilder<KeycloakRealmAction>();
+  const message = `${failure.step} failed: ${failure.message}`;
+  reportReadiness(plan, cr, failure.retryable ? reconciling(failure.reason, message) : stalled(failure.reason, message), now);
+  return plan.build();
+}
+
+/** A spec the codec rejects: Stalled with the fields it names, and a Warning event. */
+export function reportInvalid(object: KubeObject, failure: DecodeFailure, now: Date): Plan<KeycloakRealmAction> {
+  const plan = new PlanBuilder<KeycloakRealmAction>();
+  const status = readRealmStatus(object['status']);
+  const message = `invalid spec: ${failure.message}`;
+  const ref = realmRef(object);
+  addStatusIfChanged(plan, ref, status, realmStatus(status, stalled('InvalidSpec', message), object.metadata.generation, now), 'report the invalid spec');
+  plan.add({ kind: 'k8s.event', regarding: { ...ref, uid: object.metadata.uid }, type: 'Warning', reason: 'InvalidSpec', note: message, action: 'Validate' }, 'tell people why nothing happens');
+  return plan.build();
+}

@@ -1,0 +1,231 @@
+import * as t from 'io-ts';
+import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/core';
+import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
+
+// The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
+// and constants, and a test checks both give the same verdicts on a real API server.
+
+/** Keycloak keeps numbers of realm settings as Java ints. */
+export const INT32_MAX = 2_147_483_647;
+/** Keycloak's name columns hold 255 characters. */
+export const NAME_MAX_LENGTH = 255;
+/** Bounds what the schema's rules on list items cost the API server to check. */
+export const MAX_SUB_OBJECTS = 500;
+
+/** A realm name is part of every admin and login URL: no slashes, dots or spaces that would change the path. */
+export const REALM_NAME_PATTERN = '^[A-Za-z0-9]([A-Za-z0-9_-]*[A-Za-z0-9])?$';
+/** A namespace name (DNS-1123 label), as the schema's pattern reads it too. */
+export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+export const NAMESPACE_MAX_LENGTH = 63;
+
+export const SSL_REQUIRED = ['none', 'external', 'all'] as const;
+export const PROTOCOLS = ['openid-connect', 'saml'] as const;
+export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
+
+/** Security switches: each is the realm field of the same name. */
+export const SECURITY_FLAGS = [
+  'registrationAllowed', 'registrationEmailAsUsername', 'editUsernameAllowed', 'resetPasswordAllowed', 'rememberMe',
+  'verifyEmail', 'loginWithEmailAllowed', 'duplicateEmailsAllowed', 'revokeRefreshToken', 'bruteForceProtected', 'permanentLockout',
+] as const;
+
+/** Security numbers with their least value: each is the realm field of the same name. */
+export const SECURITY_NUMBERS = {
+  refreshTokenMaxReuse: 0,
+  maxFailureWaitSeconds: 0,
+  minimumQuickLoginWaitSeconds: 0,
+  waitIncrementSeconds: 0,
+  quickLoginCheckMilliSeconds: 0,
+  maxDeltaTimeSeconds: 0,
+  failureFactor: 1,
+} as const;
+
+/**
+ * Lifespans in seconds with their least value: each is the realm field of the same name. Client session
+ * lifespans of 0 mean "as long as the SSO session", and offline max lifespan 0 is off.
+ */
+export const TOKEN_LIFESPANS = {
+  accessTokenLifespan: 1,
+  ssoSessionIdleTimeout: 1,
+  ssoSessionMaxLifespan: 1,
+  offlineSessionIdleTimeout: 1,
+  offlineSessionMaxLifespan: 0,
+  clientSessionIdleTimeout: 0,
+  clientSessionMaxLifespan: 0,
+} as const;
+
+export const THEMES = ['login', 'account', 'admin', 'email'] as const;
+
+/** A text of 1 to `max` characters matching `pattern`, when one is given. */
+function boundedText(max: number, pattern?: { readonly source: string; readonly says: string }): t.Type<string> {
+  const regex = pattern === undefined ? undefined : new RegExp(pattern.source);
+  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max && (regex?.test(u) ?? true);
+  const name = `a string of 1 to ${String(max)} characters${pattern === undefined ? '' : ` (${pattern.says})`}`;
+  return new t.Type<string>(name, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
+}
+
+/** `base`, refusing the names `refused` picks out with `message` (the schema's rule says the same). */
+function refusing(base: t.Type<string>, refused: (name: string) => boolean, message: string): t.Type<string> {
+  return new t.Type<string>(
+    base.name,
+    (u): u is string => base.is(u) && !refused(u),
+    (u, c) => {
+      const decoded = base.validate(u, c);
+      if (decoded._tag === 'Left' || !refused(decoded.right)) return decoded;
+      return t.failure(u, c, message);
+    },
+    t.identity,
+  );
+}
+
+/** A list of at most `max` items. */
+function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O[]> {
+  return new t.Type<A[], O[]>(
+    `a list of at most ${String(max)} items`,
+    (u): u is A[] => list.is(u) && u.length <= max,
+    (u, c) => {
+      const decoded = list.validate(u, c);
+      if (decoded._tag === 'Left' || decoded.right.length <= max) return decoded;
+      return t.failure(u, c, `must have at most ${String(max)} items`);
+    },
+    list.encode,
+  );
+}
+
+function fields<K extends string, C extends t.Mixed>(keys: readonly K[], codec: (key: K) => C): Record<K, C> {
+  return Object.fromEntries(keys.map((key) => [key, codec(key)])) as Record<K, C>;
+}
+
+const keysOf = <K extends string>(table: Readonly<Record<K, unknown>>): K[] => Object.keys(table) as K[];
+
+const name = boundedText(NAME_MAX_LENGTH);
+const text = t.string;
+const stringMap = t.record(t.string, t.string);
+const nameSet = uniqueList(t.array(name));
+const int32From = (min: number): t.Type<number> => integerInRange(min, INT32_MAX);
+
+export const RealmNameCodec = boundedText(NAME_MAX_LENGTH, { source: REALM_NAME_PATTERN, says: 'letters, digits, - and _, starting and ending with a letter or digit' });
+const namespaceName = boundedText(NAMESPACE_MAX_LENGTH, { source: NAMESPACE_PATTERN, says: 'a namespace name' });
+
+const SecurityCodec = t.partial({
+  ...fields(SECURITY_FLAGS, () => t.boolean),
+  ...fields(keysOf(SECURITY_NUMBERS), (key) => int32From(SECURITY_NUMBERS[key])),
+  sslRequired: oneOf(SSL_REQUIRED),
+});
+
+const TokenSettingsCodec = t.partial({
+  ...fields(keysOf(TOKEN_LIFESPANS), (key) => int32From(TOKEN_LIFESPANS[key])),
+  offlineSessionMaxLifespanEnabled: t.boolean,
+});
+
+const ThemesCodec = t.partial(fields(THEMES, () => name));
+
+const LocalizationCodec = t.partial({ enabled: t.boolean, defaultLocale: name, supportedLocales: nameSet });
+
+const SecretKeyCodec = t.type({ name: kubernetesName(), key: minLengthString(1) });
+
+const SmtpServerCodec = t.intersection([
+  t.type({ host: name, from: name }),
+  t.partial({
+    port: integerInRange(1, 65_535),
+    fromDisplayName: text,
+    replyTo: text,
+    auth: t.boolean,
+    ssl: t.boolean,
+    starttls: t.boolean,
+    user: text,
+    passwordSecret: SecretKeyCodec,
+  }),
+]);
+
+const EventsConfigCodec = t.partial({
+  eventsEnabled: t.boolean,
+  eventsListeners: nameSet,
+  enabledEventTypes: nameSet,
+  adminEventsEnabled: t.boolean,
+  adminEventsDetailsEnabled: t.boolean,
+  eventsExpiration: int32From(1),
+});
+
+const CompositesCodec = t.partial({ realm: nameSet, clients: t.record(t.string, nameSet) });
+
+const RealmRoleCodec = t.intersection([
+  t.type({ name: refusing(name, isBuiltInRealmRole, BUILT_IN_ROLE_MESSAGE) }),
+  t.partial({ description: text, attributes: stringMap, composites: CompositesCodec }),
+]);
+
+const ProtocolMapperCodec = t.intersection([
+  t.type({ name, protocolMapper: name }),
+  t.partial({ protocol: oneOf(PROTOCOLS), config: stringMap }),
+]);
+
+const byName = (item: { readonly name: string }): string => item.name;
+
+const ClientScopeCodec = t.intersection([
+  t.type({ name: refusing(name, isBuiltInClientScope, BUILT_IN_SCOPE_MESSAGE), protocol: withDefault(oneOf(PROTOCOLS), 'openid-connect') }),
+  t.partial({ description: text, attributes: stringMap, protocolMappers: uniqueList(t.array(ProtocolMapperCodec), byName) }),
+]);
+
+export const RealmSpecCodec = t.intersection([
+  t.type({
+    realmName: RealmNameCodec,
+    deletionPolicy: withDefault(oneOf(DELETION_POLICIES), 'Delete'),
+  }),
+  t.partial({
+    displayName: text,
+    description: text,
+    loginPageTitle: text,
+    operatorRef: t.type({ namespace: namespaceName }),
+    clientAuthorizationGrants: uniqueList(t.array(namespaceName)),
+    security: SecurityCodec,
+    tokenSettings: TokenSettingsCodec,
+    themes: ThemesCodec,
+    localization: LocalizationCodec,
+    smtpServer: SmtpServerCodec,
+    eventsConfig: EventsConfigCodec,
+    passwordPolicy: text,
+    attributes: stringMap,
+    realmRoles: atMost(uniqueList(t.array(RealmRoleCodec), byName), MAX_SUB_OBJECTS),
+    clientScopes: atMost(uniqueList(t.array(ClientScopeCodec), byName), MAX_SUB_OBJECTS),
+    defaultClientScopes: nameSet,
+    optionalClientScopes: nameSet,
+  }),
+]);
+
+export type KeycloakRealmSpec = t.TypeOf<typeof RealmSpecCodec>;
+export type RealmRoleSpec = t.TypeOf<typeof RealmRoleCodec>;
+export type ClientScopeSpec = t.TypeOf<typeof ClientScopeCodec>;
+export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapperCodec>;
+export type SmtpServerSpec = t.TypeOf<typeof SmtpServerCodec>;
+
+// A type, not an interface: it is part of the status, plain JSON data that goes into plan templates.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type RealmEndpoints = {
+  readonly issuer: string;
+  readonly token: string;
+  readonly userinfo: string;
+  readonly jwks: string;
+};
+
+/** Status as the controller writes it; every field optional, so any stored status reads. */
+// A type, not an interface: it is plain JSON data and goes into plan templates as is.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type KeycloakRealmStatus = {
+  readonly conditions?: readonly Condition[];
+  readonly observedGeneration?: number;
+  /** Keycloak's id of the realm. */
+  readonly realmId?: string;
+  readonly endpoints?: RealmEndpoints;
+  /** The resourceVersion of the SMTP password Secret whose password Keycloak was last sent. */
+  readonly smtpPasswordVersion?: string;
+  /** What the Ready condition says, for tools that read a status message. */
+  readonly message?: string;
+};
+
+export interface KeycloakRealm {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: StoredMeta;
+  readonly spec: KeycloakRealmSpec;
+  readonly status: KeycloakRealmStatus;
+  readonly [field: string]: unknown;
+}

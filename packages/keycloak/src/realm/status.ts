@@ -1,0 +1,47 @@
+import { addStatusIfChanged, type PlanSteps, type StatusAction } from '@keyward/core';
+import type { ObjectRef } from '@keyward/core';
+import { readinessConditions, type Readiness } from '../readiness.js';
+import { keycloakRealmType } from '../types.js';
+import type { KeycloakRealm, KeycloakRealmStatus, RealmEndpoints } from './spec.js';
+
+/** The OpenID Connect endpoints of a realm, from Keycloak's root URL. */
+export function realmEndpoints(url: string, realm: string): RealmEndpoints {
+  const issuer = `${url.replace(/\/+$/, '')}/realms/${encodeURIComponent(realm)}`;
+  const oidc = `${issuer}/protocol/openid-connect`;
+  return { issuer, token: `${oidc}/token`, userinfo: `${oidc}/userinfo`, jwks: `${oidc}/certs` };
+}
+
+export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
+  return { type: keycloakRealmType, namespace: cr.metadata.namespace ?? '', name: cr.metadata.name };
+}
+
+/** What a reconcile found out about the realm in Keycloak, for status; absent fields keep what status has. */
+export interface RealmFacts {
+  readonly realmId?: string | undefined;
+  readonly endpoints?: RealmEndpoints | undefined;
+  /** null: the spec sends no SMTP password, so no version is kept. */
+  readonly smtpPasswordVersion?: string | null;
+}
+
+/**
+ * The status for `readiness` and `facts`, starting from `current`; built from the same fields readRealmStatus
+ * keeps, so an unchanged status compares equal and is not written.
+ */
+export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
+  const { smtpPasswordVersion: _version, ...rest } = current;
+  const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
+  return {
+    ...rest,
+    conditions: readinessConditions(current.conditions, readiness, generation, now),
+    ...(generation === undefined ? {} : { observedGeneration: generation }),
+    ...(facts.realmId === undefined ? {} : { realmId: facts.realmId }),
+    ...(facts.endpoints === undefined ? {} : { endpoints: facts.endpoints }),
+    ...(version === undefined ? {} : { smtpPasswordVersion: version }),
+    message: readiness.message,
+  };
+}
+
+/** Writes the status for `readiness` only when it differs from the stored one. */
+export function reportReadiness(plan: PlanSteps<StatusAction>, cr: KeycloakRealm, readiness: Readiness, now: Date, facts?: RealmFacts): void {
+  addStatusIfChanged(plan, realmRef(cr), cr.status, realmStatus(cr.status, readiness, cr.metadata.generation, now, facts), `report: ${readiness.message}`);
+}

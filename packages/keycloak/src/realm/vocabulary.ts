@@ -1,0 +1,9 @@
+import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/core';
+import type { KeycloakAction } from '../apis/keycloak/actions.js';
+import { keycloakApi } from '../apis/keycloak/api.js';
+
+/** What a KeycloakRealm's plans may do: write Keycloak, its own object and events, and requeue. */
+export type KeycloakRealmAction = KubernetesAction | ControlAction | KeycloakAction;
+
+/** The APIs the KeycloakRealm controller uses: a program running it must provide each of them. */
+export const keycloakRealmApis = vocabulary(kubernetesApi, controlApi, keycloakApi);
