@@ -16,6 +16,7 @@ export type { KubeClientOptions, KubeRequestInfo, KubeCall, ListResult } from '.
 export type { KubernetesHandlerOptions } from '../apis/kubernetes/io/handlers.js';
 export { kubernetesRuntime } from '../apis/kubernetes/io/runtime.js';
 export { resourcePath, labelSelector } from '../apis/kubernetes/io/paths.js';
+export { readSecretKey } from '../apis/kubernetes/io/secret-key.js';
 export { KeystoneClient } from '../apis/keystone/io/client.js';
 export type * from '../apis/keystone/io/client.js';
 export { keystoneRuntime, keystoneClientPool } from '../apis/keystone/io/runtime.js';
@@ -25,3 +26,8 @@ export { HttpTransport } from './http/transport.js';
 export { defaultErrorDetail } from './http/error-detail.js';
 export { parseRetryAfter } from './http/retry-after.js';
 export type * from './http/types.js';
+export { TokenBucket } from './rate/token-bucket.js';
+export type { TokenBucketLimit } from './rate/token-bucket.js';
+export { Fifo } from './rate/fifo.js';
+export { RateLimiter, systemRateLimiterClock } from './rate/rate-limiter.js';
+export type { RateLimiterClock } from './rate/rate-limiter.js';

@@ -1,0 +1,58 @@
+import type { Sensitive } from '@keyward/core';
+import { KeywardError, type HttpRequest, type HttpResponse, type HttpTransport } from '@keyward/core/interpreter';
+import type { KeycloakCall } from '../actions.js';
+import type { AdminTokenCache } from './tokens.js';
+
+/** An admin API request: its path is relative to /admin; the token and the rate limit are the client's business. */
+export type AdminRequest = Omit<HttpRequest, 'token' | 'bucket'>;
+
+export interface KeycloakAdminClientOptions {
+  /** The transport of a server URL (one per server, so each has its own breaker). */
+  readonly transportFor: (url: string) => HttpTransport;
+  readonly tokens: AdminTokenCache;
+  /** Every admin request waits here first, charged to the namespace that caused it. */
+  readonly limiter: { acquire(namespace: string): Promise<void> };
+}
+
+/**
+ * Sends admin API requests to whichever server a call names: each waits for the rate limiter (charged to
+ * the call's namespace), then goes out with the server's admin token. A token Keycloak refuses (401) is
+ * forgotten and the request is sent once more with a new one, logged in with the credentials the Secret
+ * holds now.
+ */
+export class KeycloakAdminClient {
+  readonly #options: KeycloakAdminClientOptions;
+
+  constructor(options: KeycloakAdminClientOptions) {
+    this.#options = options;
+  }
+
+  async send(call: KeycloakCall, request: AdminRequest): Promise<HttpResponse> {
+    const first = await this.#sendOnce(call, request);
+    if (first.response.status !== 401) return first.response;
+    this.#options.tokens.forget(call.server, first.token);
+    const second = await this.#sendOnce(call, request);
+    if (second.response.status !== 401) return second.response;
+    this.#options.tokens.forget(call.server, second.token);
+    throw new KeywardError({
+      api: 'keycloak',
+      code: 401,
+      reason: 'Unauthorized',
+      message: `${request.description}: HTTP 401: Keycloak refused a new admin token too (credentials in Secret ${call.server.credentials.namespace}/${call.server.credentials.name})`,
+      retryable: true,
+    });
+  }
+
+  /** One request; a 401 comes back as an answer, so that `send` can log in again. */
+  async #sendOnce(call: KeycloakCall, request: AdminRequest): Promise<{ readonly response: HttpResponse; readonly token: Sensitive }> {
+    await this.#options.limiter.acquire(call.chargeTo);
+    const token = await this.#options.tokens.token(call.server);
+    const response = await this.#options.transportFor(call.server.url).send({
+      ...request,
+      path: `/admin${request.path}`,
+      token,
+      accept: [...(request.accept ?? []), 401],
+    });
+    return { response, token };
+  }
+}

@@ -1,0 +1,134 @@
+import { sensitive, type SecretKeyRef, type Sensitive } from '@keyward/core';
+import type { HandlerContext, HandlerTable } from '@keyward/core/interpreter';
+import type { KeycloakAction, KeycloakCall, KeycloakGrantRolesAction, KeycloakRevokeRolesAction, RoleHolder } from '../actions.js';
+import { describeResource, keycloakApi } from '../api.js';
+import type { KeycloakObject } from '../representations.js';
+import type { KeycloakAdminClient } from './client.js';
+import { createdId, objectBody } from './decode.js';
+import { prepareBody } from './body.js';
+import { missing, serviceAccountUserId } from './lookups.js';
+import { clientRoleMappingsPath, clientSecretPath, compositesPath, realmRoleMappingsPath } from './paths.js';
+import { AdminReads } from './reads.js';
+import { collectionOf, isLink, itemOf, type Resolve } from './resources.js';
+import { compositesOf, directRoleMappings, resolveRoles, rolePath, type ListedRole } from './roles.js';
+
+export interface KeycloakHandlerDependencies {
+  readonly admin: KeycloakAdminClient;
+  /** Reads a secret field's value from its Secret when the step runs. */
+  readonly readSecret: (ref: SecretKeyRef) => Promise<Sensitive>;
+}
+
+/** A client secret as Keycloak hands it out. */
+interface CredentialAnswer extends KeycloakObject {
+  readonly value: string;
+}
+
+/** Where a holder's roles are read and changed: one path for its realm roles, one per client for client roles. */
+interface HolderMappings {
+  readonly held: readonly ListedRole[];
+  readonly realmPath: string;
+  readonly clientPath: (clientUuid: string) => string;
+}
+
+async function holderMappings(reads: AdminReads, holder: RoleHolder, resolve: Resolve, description: string): Promise<HolderMappings> {
+  if (holder.type === 'role') {
+    const path = rolePath(holder.realm, holder.name, holder.client === undefined ? undefined : resolve(holder.client.id));
+    const composites = compositesPath(path);
+    // A composite role takes realm and client roles on one path.
+    return { held: await compositesOf(reads, path, `role ${holder.name}`), realmPath: composites, clientPath: () => composites };
+  }
+  const { realm, clientId } = holder.client;
+  const userId = await serviceAccountUserId(reads, realm, resolve(holder.client.id), clientId);
+  if (userId === undefined) throw missing(`the service account of client ${clientId}`, description);
+  const { roles } = await directRoleMappings(reads, realm, userId, `the service account of client ${clientId}`);
+  return { held: roles, realmPath: realmRoleMappingsPath(realm, userId), clientPath: (uuid) => clientRoleMappingsPath(realm, userId, uuid) };
+}
+
+const holderRealm = (holder: RoleHolder): string => (holder.type === 'role' ? holder.realm : holder.client.realm);
+
+/**
+ * Grants or revokes the roles of `action`, only those that change: a role already held is not granted
+ * again, one not held is not taken. 'unchanged' when none does.
+ */
+async function changeRoles(
+  admin: KeycloakAdminClient,
+  action: KeycloakGrantRolesAction | KeycloakRevokeRolesAction,
+  resolve: Resolve,
+  description: string,
+): Promise<'applied' | 'unchanged'> {
+  const grant = action.kind === 'keycloak.grantRoles';
+  const reads = new AdminReads(admin, action);
+  const realm = holderRealm(action.holder);
+  const [mappings, roles] = await Promise.all([
+    holderMappings(reads, action.holder, resolve, description),
+    resolveRoles(reads, realm, action.roles, grant ? 'fail' : 'skip', description),
+  ]);
+  const heldIds = new Set(mappings.held.map((role) => role.id));
+  const changing = (list: readonly ListedRole[]): ListedRole[] => list.filter((role) => heldIds.has(role.id) !== grant);
+  const batches: { readonly path: string; readonly roles: readonly ListedRole[] }[] = [
+    { path: mappings.realmPath, roles: changing(roles.realm) },
+    ...roles.clients.map((client) => ({ path: mappings.clientPath(client.id), roles: changing(client.roles) })),
+  ].filter((batch) => batch.roles.length > 0);
+  for (const batch of batches) {
+    await admin.send(action, { method: grant ? 'POST' : 'DELETE', path: batch.path, operation: grant ? 'grant_roles' : 'revoke_roles', description, body: batch.roles, retry: true });
+  }
+  return batches.length === 0 ? 'unchanged' : 'applied';
+}
+
+/** Handlers for the Keycloak actions. */
+export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependencies): HandlerTable<KeycloakAction> {
+  const resolver = (context: HandlerContext): Resolve => (value) => context.resolve(value);
+  const reads = (call: KeycloakCall): AdminReads => new AdminReads(admin, call);
+
+  return {
+    'keycloak.create': async (action, context) => {
+      const description = `create ${describeResource(action.resource)}`;
+      const resolve = resolver(context);
+      if (isLink(action.resource)) {
+        const item = await itemOf(action.resource, resolve, reads(action));
+        if (item?.linkedId === undefined) throw missing('the client scope', description);
+        await admin.send(action, { method: 'PUT', path: item.path, operation: 'link_client_scope', description });
+        return { outcome: 'applied', outputs: { id: item.linkedId } };
+      }
+      const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
+      const response = await admin.send(action, { method: 'POST', path: collectionOf(action.resource, resolve), operation: `create_${action.resource.type}`, description, body, secrets });
+      return { outcome: 'applied', outputs: { id: createdId(response, description) } };
+    },
+
+    'keycloak.update': async (action, context) => {
+      const description = `update ${describeResource(action.resource)}`;
+      const item = await itemOf(action.resource, resolver(context), reads(action));
+      if (item === undefined || isLink(action.resource)) throw missing(describeResource(action.resource), description);
+      const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
+      await admin.send(action, { method: 'PUT', path: item.path, operation: `update_${action.resource.type}`, description, body: { ...body, ...item.identity }, secrets });
+      return { outcome: 'applied', outputs: {} };
+    },
+
+    'keycloak.delete': async (action, context) => {
+      const description = `delete ${describeResource(action.resource)}`;
+      const item = await itemOf(action.resource, resolver(context), reads(action));
+      if (item === undefined) return { outcome: 'unchanged', outputs: {} };
+      const response = await admin.send(action, { method: 'DELETE', path: item.path, operation: `delete_${action.resource.type}`, description, accept: [404] });
+      return { outcome: response.status === 404 ? 'unchanged' : 'applied', outputs: {} };
+    },
+
+    'keycloak.grantRoles': async (action, context) => ({
+      outcome: await changeRoles(admin, action, resolver(context), keycloakApi.actions['keycloak.grantRoles'].describe(action)),
+      outputs: {},
+    }),
+
+    'keycloak.revokeRoles': async (action, context) => ({
+      outcome: await changeRoles(admin, action, resolver(context), keycloakApi.actions['keycloak.revokeRoles'].describe(action)),
+      outputs: {},
+    }),
+
+    'keycloak.regenerateClientSecret': async (action, context) => {
+      const { realm, clientId } = action.client;
+      const description = `regenerate the secret of client ${clientId} in realm ${realm}`;
+      // Not retried: a second POST would regenerate again, and the first new secret would be lost.
+      const response = await admin.send(action, { method: 'POST', path: clientSecretPath(realm, context.resolve(action.client.id)), operation: 'regenerate_client_secret', description, retry: false });
+      const { value } = objectBody<CredentialAnswer>(response, ['value'], description);
+      return { outcome: 'applied', outputs: { secret: sensitive(value) } };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// Admin API paths, relative to /admin. Names and ids are path segments, so they are encoded here.
+import type { ScopeList } from '../actions.js';
+
+const segment = encodeURIComponent;
+
+export const realmsPath = '/realms';
+export const realmPath = (realm: string): string => `${realmsPath}/${segment(realm)}`;
+
+export const realmRolesPath = (realm: string): string => `${realmPath(realm)}/roles`;
+export const realmRolePath = (realm: string, name: string): string => `${realmRolesPath(realm)}/${segment(name)}`;
+
+export const clientScopesPath = (realm: string): string => `${realmPath(realm)}/client-scopes`;
+export const clientScopePath = (realm: string, id: string): string => `${clientScopesPath(realm)}/${segment(id)}`;
+
+/** The mappers of a client scope or client (its path). */
+export const mappersPath = (ownerPath: string): string => `${ownerPath}/protocol-mappers/models`;
+export const mapperPath = (ownerPath: string, id: string): string => `${mappersPath(ownerPath)}/${segment(id)}`;
+
+/** A realm's default or optional client scopes: what new clients get. */
+export const realmScopeListPath = (realm: string, list: ScopeList): string => `${realmPath(realm)}/default-${list}-client-scopes`;
+
+export const clientsPath = (realm: string): string => `${realmPath(realm)}/clients`;
+export const clientPath = (realm: string, id: string): string => `${clientsPath(realm)}/${segment(id)}`;
+export const clientRolesPath = (realm: string, id: string): string => `${clientPath(realm, id)}/roles`;
+export const clientRolePath = (realm: string, id: string, name: string): string => `${clientRolesPath(realm, id)}/${segment(name)}`;
+export const clientScopeListPath = (realm: string, id: string, list: ScopeList): string => `${clientPath(realm, id)}/${list}-client-scopes`;
+export const clientSecretPath = (realm: string, id: string): string => `${clientPath(realm, id)}/client-secret`;
+export const serviceAccountUserPath = (realm: string, id: string): string => `${clientPath(realm, id)}/service-account-user`;
+
+/** The roles a composite role is made of (its path), all of them or only those of one container. */
+export const compositesPath = (rolePath: string): string => `${rolePath}/composites`;
+
+/** A user's direct role mappings: all, the realm's, or one client's. */
+export const roleMappingsPath = (realm: string, userId: string): string => `${realmPath(realm)}/users/${segment(userId)}/role-mappings`;
+export const realmRoleMappingsPath = (realm: string, userId: string): string => `${roleMappingsPath(realm, userId)}/realm`;
+export const clientRoleMappingsPath = (realm: string, userId: string, clientUuid: string): string => `${roleMappingsPath(realm, userId)}/clients/${segment(clientUuid)}`;
+
+/** Appends an id to a collection path. */
+export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;

@@ -1,0 +1,99 @@
+import { sensitive, type Sensitive } from '@keyward/core';
+import type { QueryTable } from '@keyward/core/interpreter';
+import { ownershipOf } from '../../../ownership.js';
+import type { KeycloakClientQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
+import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
+import type { KeycloakAdminClient } from './client.js';
+import { stringField, stringsField } from './decode.js';
+import { findClient, serviceAccountUserId, type WithId } from './lookups.js';
+import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
+import { AdminReads } from './reads.js';
+import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
+import type { ScopeList } from '../actions.js';
+
+/** Roles with what each composite one is made of, by name. */
+async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
+  // Without briefRepresentation=false the list leaves out the roles' attributes, where our marker is.
+  const roles = (await reads.list<ListedRole>({ path: rolesPath, query: { briefRepresentation: 'false' }, operation: 'list_roles', description: `list the roles at ${rolesPath}`, fields: ['id', 'name'] })) ?? [];
+  return Promise.all(roles.map(async (role) => {
+    const composites: RoleNames = role.composite === true
+      ? await roleNames(reads, realm, await compositesOf(reads, rolePath(realm, role.name, clientUuid), `role ${role.name}`), clientIds)
+      : { realm: [], clients: {} };
+    return { role, composites };
+  }));
+}
+
+async function realmScopeNames(reads: AdminReads, realm: string, list: ScopeList): Promise<string[]> {
+  const scopes = await reads.list<ClientScopeRepresentation>({ path: realmScopeListPath(realm, list), operation: 'list_realm_client_scopes', description: `list the ${list} client scopes of realm ${realm}`, fields: ['name'] });
+  return (scopes ?? []).map((scope) => scope.name);
+}
+
+async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuery): Promise<ObservedRealm | undefined> {
+  const reads = new AdminReads(admin, query);
+  const { realm: name } = query;
+  const realm = await reads.object<RealmRepresentation>({ path: realmPath(name), operation: 'get_realm', description: `read realm ${name}`, fields: ['realm'] });
+  if (realm === undefined) return undefined;
+  const clientIds = new ClientIdCache();
+  const [roles, clientScopes, defaultClientScopes, optionalClientScopes] = await Promise.all([
+    observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
+    // The list carries each scope's protocol mappers.
+    reads.list<ClientScopeRepresentation>({ path: clientScopesPath(name), operation: 'list_client_scopes', description: `list the client scopes of realm ${name}`, fields: ['id', 'name'] }),
+    realmScopeNames(reads, name, 'default'),
+    realmScopeNames(reads, name, 'optional'),
+  ]);
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes };
+}
+
+/**
+ * A client without its `secret` field: Keycloak includes the secret in every client representation it gives an
+ * admin, and it must reach nobody but the client's owner, through ObservedClient.secret.
+ */
+function withoutSecret(client: WithId<ClientRepresentation>): WithId<ClientRepresentation> {
+  const { secret: _secret, ...rest } = client;
+  return rest;
+}
+
+async function observeClient(admin: KeycloakAdminClient, query: KeycloakClientQuery): Promise<ObservedClient | undefined> {
+  const reads = new AdminReads(admin, query);
+  const { realm, clientId } = query;
+  // The exact-match list returns the full representation (the same as a GET by id), so one read finds and reads it.
+  const found = await findClient(reads, realm, clientId);
+  if (found === undefined) return undefined;
+  const client = withoutSecret(found);
+  const ours = ownershipOf(client.attributes, query.owner).kind === 'ours';
+  const confidential = client['publicClient'] !== true;
+  const [roles, serviceAccountRoles, secret] = await Promise.all([
+    observedRoles(reads, realm, clientRolesPath(realm, client.id), client.id, new ClientIdCache()),
+    client['serviceAccountsEnabled'] === true ? serviceAccountRoleNames(reads, realm, client.id, clientId) : Promise.resolve(undefined),
+    ours && confidential ? clientSecret(reads, realm, client.id, clientId) : Promise.resolve(undefined),
+  ]);
+  return {
+    client,
+    secret,
+    roles,
+    // A client's representation lists its scopes by name.
+    defaultClientScopes: stringsField(client, 'defaultClientScopes'),
+    optionalClientScopes: stringsField(client, 'optionalClientScopes'),
+    serviceAccountRoles,
+  };
+}
+
+async function serviceAccountRoleNames(reads: AdminReads, realm: string, uuid: string, clientId: string): Promise<RoleNames | undefined> {
+  const userId = await serviceAccountUserId(reads, realm, uuid, clientId);
+  return userId === undefined ? undefined : (await directRoleMappings(reads, realm, userId, `the service account of client ${clientId}`)).names;
+}
+
+/** A confidential client's secret; undefined when it has none (Keycloak then answers without a value). */
+async function clientSecret(reads: AdminReads, realm: string, uuid: string, clientId: string): Promise<Sensitive | undefined> {
+  const credential = await reads.object({ path: clientSecretPath(realm, uuid), operation: 'get_client_secret', description: `read the secret of client ${clientId} in realm ${realm}` });
+  const value = credential === undefined ? undefined : stringField(credential, 'value');
+  return value === undefined || value === '' ? undefined : sensitive(value);
+}
+
+/** Answers to the Keycloak queries. */
+export function keycloakQueries(admin: KeycloakAdminClient): QueryTable<KeycloakQuery> {
+  return {
+    'keycloak.realm': (query) => observeRealm(admin, query),
+    'keycloak.client': (query) => observeClient(admin, query),
+  };
+}
