@@ -24,6 +24,9 @@ export interface ConnectionConfig extends ModuleSettings {
   readonly kubeconfig: string | undefined;
   /** Undefined: the kubeconfig's current-context. */
   readonly context: string | undefined;
+  /** The client-side limit of requests to the Kubernetes API. */
+  readonly kubeApiQps: number;
+  readonly kubeApiBurst: number;
 }
 
 /** Everything `keyward run` needs; frozen. */

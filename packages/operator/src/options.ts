@@ -12,6 +12,7 @@ import {
   parseDurationWithin,
   parseNamespaces,
   parseOneOf,
+  parsePositiveInteger,
   parseString,
   perController,
   type BindAddress,
@@ -75,6 +76,10 @@ export const moduleOptions: OptionSpecs = Object.fromEntries(
   }),
 );
 
+// controller-runtime's client defaults: a resync of thousands of objects queues here, not in the API server.
+const DEFAULT_KUBE_API_QPS = 20;
+const DEFAULT_KUBE_API_BURST = 30;
+
 /** What `run` and `plan` both need: which controllers, and how to reach the cluster. */
 export const connectionOptions = {
   controllers: {
@@ -100,6 +105,22 @@ export const connectionOptions = {
     defaultText: 'the current-context',
     parse: optional(parseString),
     fallback: absent,
+  },
+  kubeApiQps: {
+    flags: '--kube-api-qps <n>',
+    env: 'KEYWARD_KUBE_API_QPS',
+    description: 'requests per second sent to the Kubernetes API at most, watches excepted',
+    defaultText: String(DEFAULT_KUBE_API_QPS),
+    parse: parsePositiveInteger,
+    fallback: () => DEFAULT_KUBE_API_QPS,
+  },
+  kubeApiBurst: {
+    flags: '--kube-api-burst <n>',
+    env: 'KEYWARD_KUBE_API_BURST',
+    description: 'requests sent to the Kubernetes API at once above that rate after a quiet spell',
+    defaultText: String(DEFAULT_KUBE_API_BURST),
+    parse: parsePositiveInteger,
+    fallback: () => DEFAULT_KUBE_API_BURST,
   },
 } as const satisfies OptionSpecs;
 

@@ -38,9 +38,12 @@ export interface Wiring {
  * `logger`, when given, is told when an endpoint of an API goes down and when it answers again. Rejects with a
  * KubeconfigError, one line, when the kubeconfig cannot be used.
  */
-export async function wire(config: Pick<ConnectionConfig, 'kubeconfig' | 'context'>, logger?: RuntimeLogger): Promise<Wiring> {
+export async function wire(config: Pick<ConnectionConfig, 'kubeconfig' | 'context' | 'kubeApiQps' | 'kubeApiBurst'>, logger?: RuntimeLogger): Promise<Wiring> {
   const metrics = new RuntimeMetrics();
-  const kube = new KubeClient(await loadKubeConfig(config.kubeconfig, { context: config.context }), { onRequest: kubeRequestMetrics(metrics) });
+  const kube = new KubeClient(await loadKubeConfig(config.kubeconfig, { context: config.context }), {
+    onRequest: kubeRequestMetrics(metrics),
+    rateLimit: { ratePerSecond: config.kubeApiQps, burst: config.kubeApiBurst },
+  });
   const identity = instanceIdentity();
   const apis = operatorApis({ kube, identity, keystone: { observer: keystoneRequestMetrics(metrics) } });
   apis.availability.subscribe(endpointAvailabilityMetrics(metrics));

@@ -1,4 +1,8 @@
-import type { TokenBucketLimit } from './rate-limit-limits.js';
+/** One token bucket: refills continuously at `ratePerSecond` up to `burst` tokens, and starts full. */
+export interface TokenBucketLimit {
+  readonly ratePerSecond: number;
+  readonly burst: number;
+}
 
 /**
  * Refill arithmetic in floating point can leave a bucket a hair short of a whole token at the very moment

@@ -4,6 +4,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, describeRef, type ObjectRef, type ResourceType } from '../../../model/refs.js';
 import type { KubeObject, ObjectMeta } from '../actions.js';
 import { KeywardError, isRetryableStatus, reasonForStatus } from '../../../interpreter/errors.js';
+import { RateLimiter } from '../../../interpreter/rate/rate-limiter.js';
+import type { TokenBucketLimit } from '../../../interpreter/rate/token-bucket.js';
 import { FIELD_MANAGER } from '../server-side-apply.js';
 import { fieldSelector, labelSelector, resourcePath } from './paths.js';
 
@@ -32,6 +34,11 @@ export interface KubeClientOptions {
   readonly fieldManager?: string;
   /** Told about every request, for metrics. */
   readonly onRequest?: (info: KubeRequestInfo) => void;
+  /**
+   * Requests per second, with a burst, that this client sends at most (watches excepted: they are long-lived
+   * and started rarely). Default: no limit; the operator sets controller-runtime's QPS 20, burst 30.
+   */
+  readonly rateLimit?: TokenBucketLimit;
 }
 
 export interface KubeCall {
@@ -78,6 +85,7 @@ export class KubeClient {
   readonly #server: URL;
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 32 });
   readonly #options: KubeClientOptions;
+  readonly #limiter: RateLimiter | undefined;
 
   get #fieldManager(): string {
     return this.#options.fieldManager ?? FIELD_MANAGER;
@@ -89,6 +97,7 @@ export class KubeClient {
     this.#config = config;
     this.#server = new URL(cluster.server);
     this.#options = options;
+    this.#limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   }
 
   get kubeConfig(): KubeConfig {
@@ -205,6 +214,7 @@ export class KubeClient {
   }
 
   async #call<T>(call: KubeCall): Promise<T> {
+    await this.#limiter?.acquire();
     const url = new URL(call.path, this.#server);
     for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
     const payload = call.body === undefined ? undefined : JSON.stringify(call.body);

@@ -1,8 +1,6 @@
-/** One token bucket: refills continuously at `ratePerSecond` up to `burst` tokens, and starts full. */
-export interface TokenBucketLimit {
-  readonly ratePerSecond: number;
-  readonly burst: number;
-}
+import type { TokenBucketLimit } from '@keyward/core/interpreter';
+
+export type { TokenBucketLimit };
 
 /** The limits every request to Keycloak passes. */
 export interface KeycloakRateLimits {

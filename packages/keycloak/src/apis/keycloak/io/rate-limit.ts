@@ -1,6 +1,4 @@
-import { KeywardError } from '@keyward/core/interpreter';
-import { TokenBucket } from './rate-limit-bucket.js';
-import { Fifo } from './rate-limit-fifo.js';
+import { Fifo, KeywardError, TokenBucket } from '@keyward/core/interpreter';
 import { validateKeycloakRateLimits, type KeycloakRateLimits } from './rate-limit-limits.js';
 
 export { defaultKeycloakRateLimits, validateKeycloakRateLimits } from './rate-limit-limits.js';
