@@ -1,0 +1,29 @@
+import { coreTypes, owns, type ControllerDefinition } from '@keyward/core';
+import type { KeycloakConfig } from '../config.js';
+import { keycloakClientType, keycloakRealmType } from '../types.js';
+import { decodeKeycloakClient } from './decode.js';
+import { observeClient, type ClientQueries } from './observe.js';
+import { realmObjectRef } from './realm.js';
+import { reconcileClient } from './reconcile.js';
+import { reportClientFailure, reportInvalidClient } from './report.js';
+import type { KeycloakClient } from './spec.js';
+import { clientApis, type ClientAction } from './vocabulary.js';
+
+/** The KeycloakClient controller as data, for @keyward/core's runtime. */
+export const keycloakClientController: ControllerDefinition<KeycloakClient, ClientQueries, KeycloakConfig, ClientAction> = {
+  name: 'keycloak-client',
+  apis: clientApis,
+  primary: { type: keycloakClientType, decode: decodeKeycloakClient },
+  // The credentials Secret: a change to it (or its deletion) has it written again.
+  secondary: () => [owns(coreTypes.secret, keycloakClientType)],
+  referenced: [
+    // A realm that appears, grants the namespace or becomes ready wakes its clients.
+    { type: keycloakRealmType, of: (client) => [realmObjectRef(client)] },
+    // A provided client secret that appears or changes is pushed to Keycloak.
+    { type: coreTypes.secret, of: (client) => (client.spec.clientSecret === undefined ? [] : [{ namespace: client.metadata.namespace, name: client.spec.clientSecret.name }]) },
+  ],
+  observe: observeClient,
+  reconcile: reconcileClient,
+  reportFailure: (client, failure, now) => reportClientFailure(client, failure, now),
+  reportInvalid: reportInvalidClient,
+};

@@ -1,0 +1,43 @@
+import { coreTypes, type GetQuery } from '@keyward/core';
+import type { KeycloakCall } from '../apis/keycloak/actions.js';
+import type { KeycloakClientQuery } from '../apis/keycloak/queries.js';
+import type { KeycloakConfig } from '../config.js';
+import { keycloakRealmType } from '../types.js';
+import { realmObjectRef } from './realm.js';
+import { credentialsSecretRef } from './secret.js';
+import type { KeycloakClient } from './spec.js';
+
+export interface ClientQueries {
+  readonly [name: string]: GetQuery | KeycloakClientQuery | undefined;
+  readonly realm: GetQuery;
+  /** Only once status names the realm, and with Keycloak configured. */
+  readonly client: KeycloakClientQuery | undefined;
+  readonly credentials: GetQuery;
+  /** Only when the spec names a Secret with the client secret. */
+  readonly providedSecret: GetQuery | undefined;
+}
+
+/** The server and rate limit of the Keycloak calls made for `client`; undefined while Keycloak is not configured. */
+export function keycloakCall(client: KeycloakClient, config: KeycloakConfig): KeycloakCall | undefined {
+  if (config.url === undefined || config.adminSecret === undefined) return undefined;
+  return { server: { url: config.url, credentials: config.adminSecret }, chargeTo: client.metadata.namespace };
+}
+
+/**
+ * What a reconcile reads: the realm object, the client in Keycloak (in the realm status recorded, so the
+ * realm object is read once before Keycloak is; also while deleting, to know whether the client is ours),
+ * the credentials Secret, and the Secret with a client secret the spec provides.
+ */
+export function observeClient(client: KeycloakClient, config: KeycloakConfig): ClientQueries {
+  const { metadata, spec, status } = client;
+  const realm = realmObjectRef(client);
+  const call = keycloakCall(client, config);
+  return {
+    realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
+    client: call === undefined || status.realm === undefined
+      ? undefined
+      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name } },
+    credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
+    providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
+  };
+}

@@ -1,0 +1,112 @@
+import { deepEqual } from '@keyward/core';
+import type { KeycloakBody } from '../apis/keycloak/actions.js';
+import type { ClientRepresentation, KeycloakJson } from '../apis/keycloak/representations.js';
+import { ownershipAttributes, type OwnerObject } from '../ownership.js';
+import type { KeycloakClientSpec } from './spec.js';
+
+// The client as the spec wants it in Keycloak, and what differs from the client as Keycloak has it. Only the
+// fields the spec states are compared: whatever it leaves out is Keycloak's (server defaults, other tools).
+
+/** Keycloak keeps some settings as client attributes. */
+export const ATTRIBUTE_KEYS = {
+  pkceCodeChallengeMethod: 'pkce.code.challenge.method',
+  accessTokenLifespan: 'access.token.lifespan',
+  clientSessionIdleTimeout: 'client.session.idle.timeout',
+  clientSessionMaxLifespan: 'client.session.max.lifespan',
+  postLogoutRedirectUris: 'post.logout.redirect.uris',
+} as const;
+
+/** Keycloak joins the post-logout redirect URIs into one attribute with this separator. */
+const URI_SEPARATOR = '##';
+
+/** Fields whose order means nothing: compared as sets. */
+const SET_FIELDS: ReadonlySet<string> = new Set(['redirectUris', 'webOrigins']);
+const SET_ATTRIBUTES: ReadonlySet<string> = new Set([ATTRIBUTE_KEYS.postLogoutRedirectUris]);
+
+export interface DesiredClient {
+  /** Top-level fields of the representation the spec states. */
+  readonly fields: Readonly<Record<string, KeycloakJson>>;
+  /** Attributes the spec states, ownership included. */
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+const defined = <T>(entries: readonly (readonly [string, T | undefined])[]): Record<string, T> =>
+  Object.fromEntries(entries.filter((entry): entry is readonly [string, T] => entry[1] !== undefined));
+
+/** The representation `spec` asks for, owned by `owner`. */
+export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject): DesiredClient {
+  const settings = spec.settings ?? {};
+  const fields = defined<KeycloakJson>([
+    ['name', spec.clientName],
+    ['description', spec.description],
+    ['publicClient', spec.publicClient],
+    ['bearerOnly', spec.bearerOnly],
+    ['protocol', spec.protocol],
+    ['redirectUris', spec.redirectUris],
+    ['webOrigins', spec.webOrigins],
+    ['rootUrl', spec.rootUrl],
+    ['adminUrl', spec.adminUrl],
+    ['baseUrl', spec.baseUrl],
+    ['standardFlowEnabled', settings.standardFlowEnabled],
+    ['implicitFlowEnabled', settings.implicitFlowEnabled],
+    ['directAccessGrantsEnabled', settings.directAccessGrantsEnabled],
+    ['serviceAccountsEnabled', settings.serviceAccountsEnabled],
+    ['consentRequired', settings.consentRequired],
+    ['fullScopeAllowed', settings.fullScopeAllowed],
+    ['frontchannelLogout', settings.frontchannelLogout],
+  ]);
+  const seconds = (value: number | undefined): string | undefined => (value === undefined ? undefined : String(value));
+  // Settings win over the same keys in spec.attributes, and ownership over both.
+  const attributes = {
+    ...spec.attributes,
+    ...defined<string>([
+      [ATTRIBUTE_KEYS.pkceCodeChallengeMethod, settings.pkceCodeChallengeMethod],
+      [ATTRIBUTE_KEYS.accessTokenLifespan, seconds(settings.accessTokenLifespan)],
+      [ATTRIBUTE_KEYS.clientSessionIdleTimeout, seconds(settings.clientSessionIdleTimeout)],
+      [ATTRIBUTE_KEYS.clientSessionMaxLifespan, seconds(settings.clientSessionMaxLifespan)],
+      [ATTRIBUTE_KEYS.postLogoutRedirectUris, spec.postLogoutRedirectUris?.join(URI_SEPARATOR)],
+    ]),
+    ...ownershipAttributes(owner),
+  };
+  return { fields, attributes };
+}
+
+/** The body that creates the client: every field the spec states. */
+export function creationBody(clientId: string, desired: DesiredClient): KeycloakBody {
+  return { clientId, ...desired.fields, attributes: desired.attributes };
+}
+
+const asSet = (value: KeycloakJson | undefined): Set<unknown> | undefined => (Array.isArray(value) ? new Set(value) : undefined);
+
+function sameSet(a: ReadonlySet<unknown> | undefined, b: ReadonlySet<unknown> | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  return a.size === b.size && [...a].every((item) => b.has(item));
+}
+
+function sameField(field: string, desired: KeycloakJson, observed: KeycloakJson | undefined): boolean {
+  return SET_FIELDS.has(field) ? sameSet(asSet(desired), asSet(observed)) : deepEqual(desired, observed);
+}
+
+function sameAttribute(key: string, desired: string, observed: string | undefined): boolean {
+  if (!SET_ATTRIBUTES.has(key)) return desired === observed;
+  const split = (text: string | undefined): Set<string> => new Set((text ?? '').split(URI_SEPARATOR).filter((uri) => uri !== ''));
+  return sameSet(split(desired), split(observed));
+}
+
+export interface ClientChanges {
+  /** What to PUT: the fields that differ, and the attributes that differ (Keycloak merges them key by key). */
+  readonly body: KeycloakBody;
+  /** Their names, for the plan: `redirectUris`, `attributes.pkce.code.challenge.method`. */
+  readonly changed: readonly string[];
+}
+
+/** What of `desired` the observed client does not have yet. */
+export function clientChanges(desired: DesiredClient, observed: ClientRepresentation): ClientChanges {
+  const fields = Object.entries(desired.fields).filter(([field, value]) => !sameField(field, value, observed[field]));
+  const attributes = Object.entries(desired.attributes).filter(([key, value]) => !sameAttribute(key, value, observed.attributes?.[key]));
+  const body: KeycloakBody = {
+    ...Object.fromEntries(fields),
+    ...(attributes.length === 0 ? {} : { attributes: Object.fromEntries(attributes) }),
+  };
+  return { body, changed: [...fields.map(([field]) => field), ...attributes.map(([key]) => `attributes.${key}`)] };
+}
