@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import type { RealmRepresentation } from '../../src/apis/keycloak/representations.js';
+import { desiredRealm } from '../../src/realm/desired.js';
+import { MASKED_SECRET, diffRealm, realmCreation } from '../../src/realm/diff.js';
+import { decoded, ours, realmObject } from './fixtures.js';
+
+const smtp = { host: 'smtp.example.com', from: 'noreply@example.com', port: 587, auth: true, user: 'mailer', passwordSecret: { name: 'smtp', key: 'password' } };
+const keycloakSmtp = { host: 'smtp.example.com', from: 'noreply@example.com', port: '587', auth: 'true', user: 'mailer', password: MASKED_SECRET };
+const passwordRef = { kind: 'secretKey', namespace: 'shop', name: 'smtp', key: 'password' };
+
+const desired = (spec: Record<string, unknown>) => desiredRealm(decoded(realmObject({ realmName: 'shop', ...spec })));
+const observed = (fields: Record<string, unknown>): RealmRepresentation => ({ realm: 'shop', enabled: true, attributes: ours, ...(fields as Record<string, never>) });
+
+describe('the desired realm', () => {
+  it('holds only the fields the spec sets, in Keycloak\'s names, with ownership attributes', () => {
+    const realm = desired({
+      loginPageTitle: '<b>Shop</b>',
+      description: 'the shop',
+      themes: { login: 'shop' },
+      localization: { enabled: true, supportedLocales: ['en'] },
+      attributes: { tier: 'gold', [Object.keys(ours)[1] ?? '']: 'another-namespace' },
+    });
+    expect(realm.fields).toEqual({
+      realm: 'shop',
+      enabled: true,
+      displayNameHtml: '<b>Shop</b>',
+      loginTheme: 'shop',
+      internationalizationEnabled: true,
+      supportedLocales: ['en'],
+      attributes: { tier: 'gold', description: 'the shop', ...ours },
+    });
+    expect(realm.smtpPassword).toBeUndefined();
+  });
+
+  it('creates a realm with the SMTP password read from its Secret, never in the body', () => {
+    const creation = realmCreation(desired({ smtpServer: smtp }));
+    expect(creation.body['smtpServer']).toEqual({ host: 'smtp.example.com', from: 'noreply@example.com', port: '587', auth: 'true', user: 'mailer' });
+    expect(creation.secretFields).toEqual({ 'smtpServer.password': passwordRef });
+  });
+});
+
+describe('the realm diff', () => {
+  it.each([
+    ['Keycloak\'s strings for numbers and booleans', { smtpServer: smtp }, { smtpServer: keycloakSmtp }],
+    ['set-like lists in another order', { localization: { supportedLocales: ['en', 'nl'] }, eventsConfig: { eventsListeners: ['jboss-logging', 'email'] } }, { supportedLocales: ['nl', 'en'], eventsListeners: ['email', 'jboss-logging'] }],
+    ['fields the spec does not set', { displayName: 'Shop' }, { displayName: 'Shop', registrationAllowed: true, smtpServer: { host: 'other' }, attributes: { ...ours, frontendUrl: 'x' } }],
+    ['keys Keycloak added to smtpServer', { smtpServer: smtp }, { smtpServer: { ...keycloakSmtp, authType: 'basic' } }],
+  ])('sees no change with %s', (_what, spec, fields) => {
+    expect(diffRealm(desired(spec), observed(fields), false)).toBeUndefined();
+  });
+
+  it('sends the fields that differ, by name, and always the realm\'s name', () => {
+    const change = diffRealm(desired({ displayName: 'Shop', security: { sslRequired: 'all' }, localization: { supportedLocales: ['en'] } }), observed({ displayName: 'Old', sslRequired: 'all', supportedLocales: ['en', 'nl'] }), false);
+    expect(change).toEqual({ changed: ['displayName', 'supportedLocales'], body: { realm: 'shop', displayName: 'Shop', supportedLocales: ['en'] } });
+  });
+
+  it('sends only the attributes that differ, since Keycloak merges them key by key', () => {
+    const change = diffRealm(desired({ attributes: { tier: 'gold', zone: 'eu' } }), observed({ attributes: { ...ours, tier: 'silver', zone: 'eu', other: 'kept' } }), false);
+    expect(change).toEqual({ changed: ['attributes.tier'], body: { realm: 'shop', attributes: { tier: 'gold' } } });
+  });
+
+  it('writes the ownership attributes when a realm is adopted', () => {
+    const change = diffRealm(desired({}), { realm: 'shop', enabled: true, attributes: {} }, false);
+    expect(change?.changed).toEqual(Object.keys(ours).map((key) => `attributes.${key}`));
+  });
+
+  it('sends smtpServer whole with the mask when a setting changes, so the stored password is kept', () => {
+    const change = diffRealm(desired({ smtpServer: { ...smtp, port: 465 } }), observed({ smtpServer: keycloakSmtp }), false);
+    expect(change).toEqual({ changed: ['smtpServer'], body: { realm: 'shop', smtpServer: { ...keycloakSmtp, port: '465' } } });
+  });
+
+  it('sends the password from its Secret when the Secret changed since the last send', () => {
+    const change = diffRealm(desired({ smtpServer: smtp }), observed({ smtpServer: keycloakSmtp }), true);
+    const { password: _mask, ...settings } = keycloakSmtp;
+    expect(change).toEqual({ changed: ['smtpServer.password'], body: { realm: 'shop', smtpServer: settings }, secretFields: { 'smtpServer.password': passwordRef } });
+  });
+
+  it('sends the password when Keycloak holds none', () => {
+    const { password: _mask, ...withoutPassword } = keycloakSmtp;
+    const change = diffRealm(desired({ smtpServer: smtp }), observed({ smtpServer: withoutPassword }), false);
+    expect(change?.changed).toEqual(['smtpServer.password']);
+    expect(change?.secretFields).toEqual({ 'smtpServer.password': passwordRef });
+  });
+
+  it('removes a password the spec does not ask for', () => {
+    const { passwordSecret: _secret, ...noPassword } = smtp;
+    const change = diffRealm(desired({ smtpServer: noPassword }), observed({ smtpServer: keycloakSmtp }), false);
+    const { password: _mask, ...settings } = keycloakSmtp;
+    expect(change).toEqual({ changed: ['smtpServer.password'], body: { realm: 'shop', smtpServer: settings } });
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { decodeRealm, readRealmStatus } from '../../src/realm/decode.js';
+import { baseSpec, decoded, realmObject } from './fixtures.js';
+
+function rejection(spec: unknown): string {
+  const result = decodeRealm(realmObject(spec));
+  if (!isLeft(result)) throw new Error('expected the spec to be rejected');
+  return result.left.message;
+}
+
+describe('decoding a KeycloakRealm', () => {
+  it('applies the defaults the CRD applies', () => {
+    const realm = decoded(realmObject({ ...baseSpec, clientScopes: [{ name: 'shop-api' }] }));
+    expect(realm.spec.deletionPolicy).toBe('Delete');
+    expect(realm.spec.clientScopes?.[0]?.protocol).toBe('openid-connect');
+  });
+
+  it('keeps a full spec as written', () => {
+    const spec = {
+      ...baseSpec,
+      deletionPolicy: 'Retain',
+      security: { registrationAllowed: true, sslRequired: 'all', failureFactor: 5 },
+      tokenSettings: { accessTokenLifespan: 600, clientSessionIdleTimeout: 0 },
+      smtpServer: { host: 'smtp.example.com', from: 'noreply@example.com', port: 587, auth: true, user: 'mailer', passwordSecret: { name: 'smtp', key: 'password' } },
+      realmRoles: [{ name: 'admin', composites: { realm: ['viewer'], clients: { 'realm-management': ['view-users'] } } }, { name: 'viewer' }],
+    };
+    expect(decoded(realmObject(spec)).spec).toEqual(spec);
+  });
+
+  it.each([
+    ['no spec', undefined, 'spec: required'],
+    ['no realmName', { displayName: 'x' }, 'spec.realmName: required'],
+    ['a realmName with a slash', { realmName: 'a/b' }, 'spec.realmName: expected a string of 1 to 255 characters (letters, digits, - and _, starting and ending with a letter or digit), got "a/b"'],
+    ['an unknown sslRequired', { ...baseSpec, security: { sslRequired: 'sometimes' } }, 'spec.security.sslRequired: expected one of none, external, all, got "sometimes"'],
+    ['a failureFactor of 0', { ...baseSpec, security: { failureFactor: 0 } }, 'spec.security.failureFactor: expected an integer from 1 to 2147483647, got 0'],
+    ['a fractional lifespan', { ...baseSpec, tokenSettings: { accessTokenLifespan: 1.5 } }, 'spec.tokenSettings.accessTokenLifespan: expected an integer from 1 to 2147483647, got 1.5'],
+    ['a port beyond 65535', { ...baseSpec, smtpServer: { host: 'h', from: 'f', port: 70000 } }, 'spec.smtpServer.port: expected an integer from 1 to 65535, got 70000'],
+    ['an SMTP server without from', { ...baseSpec, smtpServer: { host: 'h' } }, 'spec.smtpServer.from: required'],
+    ['a password Secret without key', { ...baseSpec, smtpServer: { host: 'h', from: 'f', passwordSecret: { name: 'smtp' } } }, 'spec.smtpServer.passwordSecret.key: required'],
+    ['a grant that is no namespace', { ...baseSpec, clientAuthorizationGrants: ['Team_A'] }, 'spec.clientAuthorizationGrants[0]: expected a string of 1 to 63 characters (a namespace name), got "Team_A"'],
+    ['a grant listed twice', { ...baseSpec, clientAuthorizationGrants: ['a', 'a'] }, 'spec.clientAuthorizationGrants[1]: duplicate of spec.clientAuthorizationGrants[0] ("a")'],
+    ['a role listed twice', { ...baseSpec, realmRoles: [{ name: 'admin' }, { name: 'admin' }] }, 'spec.realmRoles[1]: duplicate of spec.realmRoles[0] ("admin")'],
+    ['a built-in role', { ...baseSpec, realmRoles: [{ name: 'offline_access' }] }, 'spec.realmRoles[0].name: is a role Keycloak makes in every realm (offline_access, uma_authorization, default-roles-<realm>)'],
+    ['the default role', { ...baseSpec, realmRoles: [{ name: 'default-roles-shop' }] }, 'spec.realmRoles[0].name: is a role Keycloak makes in every realm (offline_access, uma_authorization, default-roles-<realm>)'],
+    ['a built-in client scope', { ...baseSpec, clientScopes: [{ name: 'profile' }] }, 'spec.clientScopes[0].name: is a client scope Keycloak makes in every realm'],
+    ['a mapper without protocolMapper', { ...baseSpec, clientScopes: [{ name: 'api', protocolMappers: [{ name: 'm' }] }] }, 'spec.clientScopes[0].protocolMappers[0].protocolMapper: required'],
+    ['an unknown deletion policy', { ...baseSpec, deletionPolicy: 'Orphan' }, 'spec.deletionPolicy: expected one of Delete, Retain, got "Orphan"'],
+    ['an attribute that is no string', { ...baseSpec, attributes: { tier: 1 } }, 'spec.attributes.tier: expected a string, got 1'],
+  ])('names the field of %s', (_what, spec, message) => {
+    expect(rejection(spec)).toBe(message);
+  });
+
+  it('keeps only the status fields it knows, with the right types', () => {
+    const status = readRealmStatus({ realmId: 'id', smtpPasswordVersion: 7, endpoints: { issuer: 'i' }, message: 'm', extra: true, observedGeneration: 2 });
+    expect(status).toEqual({ realmId: 'id', message: 'm', observedGeneration: 2 });
+  });
+});
