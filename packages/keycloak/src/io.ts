@@ -13,3 +13,4 @@ export type { KeycloakTransportOptions } from './apis/keycloak/io/transport.js';
 export { keycloakTransportPool } from './apis/keycloak/io/transports.js';
 export type { KeycloakTransportPool } from './apis/keycloak/io/transports.js';
 export * from './apis/keycloak/io/rate-limit.js';
+export { KeycloakRateLimitMetrics } from './apis/keycloak/io/rate-limit-metrics.js';

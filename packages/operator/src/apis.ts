@@ -1,17 +1,20 @@
 import { apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime, type KubeClient, type KeystoneClientOptions } from '@keyward/core/interpreter';
+import { keycloakRuntime, type KeycloakRuntimeOptions } from '@keyward/keycloak/io';
 
 export interface OperatorApiOptions {
   readonly kube: KubeClient;
   /** events.k8s.io reportingInstance: this process. */
   readonly identity: string;
   readonly keystone?: Omit<KeystoneClientOptions, 'baseUrl'>;
+  readonly keycloak?: Omit<KeycloakRuntimeOptions, 'kube'>;
 }
 
 /** Every API module the operator ships, put together; the controllers' modules are checked against it. */
-export function operatorApis({ kube, identity, keystone }: OperatorApiOptions) {
+export function operatorApis({ kube, identity, keystone, keycloak }: OperatorApiOptions) {
   return apiSet(
     kubernetesRuntime(kube, { reportingController: 'keyward.dev/operator', reportingInstance: identity }),
     keystoneRuntime({ kube, ...(keystone === undefined ? {} : { client: keystone }) }),
+    keycloakRuntime({ kube, ...keycloak }),
     controlRuntime,
   );
 }

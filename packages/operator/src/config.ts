@@ -27,6 +27,13 @@ export interface ConnectionConfig extends ModuleSettings {
   /** The client-side limit of requests to the Kubernetes API. */
   readonly kubeApiQps: number;
   readonly kubeApiBurst: number;
+  /** The Keycloak rate limits (requests per second, burst), per namespace, in all, and for tokens. */
+  readonly keycloakNamespaceRate: number;
+  readonly keycloakNamespaceBurst: number;
+  readonly keycloakGlobalRate: number;
+  readonly keycloakGlobalBurst: number;
+  readonly keycloakTokenRate: number;
+  readonly keycloakTokenBurst: number;
 }
 
 /** Everything `keyward run` needs; frozen. */

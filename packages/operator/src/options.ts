@@ -1,5 +1,6 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
 import { formatDuration, type ConfigOption } from '@keyward/core';
+import { defaultKeycloakRateLimits } from '@keyward/keycloak/io';
 import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import {
@@ -13,6 +14,7 @@ import {
   parseNamespaces,
   parseOneOf,
   parsePositiveInteger,
+  parsePositiveNumber,
   parseString,
   perController,
   type BindAddress,
@@ -80,6 +82,38 @@ export const moduleOptions: OptionSpecs = Object.fromEntries(
 const DEFAULT_KUBE_API_QPS = 20;
 const DEFAULT_KUBE_API_BURST = 30;
 
+/**
+ * How hard the operator may press Keycloak: every admin request takes a token from its object's namespace's
+ * bucket and from the global one; token requests have their own.
+ */
+function keycloakRateLimitOptions() {
+  const defaults = defaultKeycloakRateLimits;
+  const rate = (limit: 'namespace' | 'global' | 'token', what: string) => ({
+    flags: `--keycloak-${limit}-rate <per-second>`,
+    env: `KEYWARD_KEYCLOAK_${limit.toUpperCase()}_RATE`,
+    description: `Keycloak ${what} per second at most`,
+    defaultText: String(defaults[limit].ratePerSecond),
+    parse: parsePositiveNumber,
+    fallback: () => defaults[limit].ratePerSecond,
+  });
+  const burst = (limit: 'namespace' | 'global' | 'token', what: string) => ({
+    flags: `--keycloak-${limit}-burst <n>`,
+    env: `KEYWARD_KEYCLOAK_${limit.toUpperCase()}_BURST`,
+    description: `Keycloak ${what} at once above that rate after a quiet spell`,
+    defaultText: String(defaults[limit].burst),
+    parse: parsePositiveInteger,
+    fallback: () => defaults[limit].burst,
+  });
+  return {
+    keycloakNamespaceRate: rate('namespace', 'admin requests for the objects of one namespace'),
+    keycloakNamespaceBurst: burst('namespace', 'admin requests for the objects of one namespace'),
+    keycloakGlobalRate: rate('global', 'admin requests in all'),
+    keycloakGlobalBurst: burst('global', 'admin requests in all'),
+    keycloakTokenRate: rate('token', 'token requests'),
+    keycloakTokenBurst: burst('token', 'token requests'),
+  };
+}
+
 /** What `run` and `plan` both need: which controllers, and how to reach the cluster. */
 export const connectionOptions = {
   controllers: {
@@ -122,6 +156,7 @@ export const connectionOptions = {
     parse: parsePositiveInteger,
     fallback: () => DEFAULT_KUBE_API_BURST,
   },
+  ...keycloakRateLimitOptions(),
 } as const satisfies OptionSpecs;
 
 export const runOptions = {

@@ -37,6 +37,11 @@ export function parsePositiveInteger(raw: string): Parsed<number> {
   return /^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= 1 ? accept(value) : reject('is not an integer >= 1');
 }
 
+export function parsePositiveNumber(raw: string): Parsed<number> {
+  const value = Number(raw);
+  return /^\d+(\.\d+)?$/.test(raw) && Number.isFinite(value) && value > 0 ? accept(value) : reject('is not a number > 0');
+}
+
 /** `n` for every controller, or `name=n` pairs; a bare `n` among pairs sets the others. */
 export function parseConcurrency(defaultValue: number): (raw: string) => Parsed<Readonly<Record<ControllerName, number>>> {
   return (raw) => {

@@ -8,16 +8,28 @@ import {
   controllerMetrics,
   endpointAvailabilityLog,
   endpointAvailabilityMetrics,
+  httpRequestMetrics,
   keystoneRequestMetrics,
   kubeRequestMetrics,
   type RuntimeLogger,
   type Runnable,
   type SharedInformers,
 } from '@keyward/core/runtime';
+import { FairRateLimiter, KeycloakRateLimitMetrics, defaultKeycloakRateLimits, type KeycloakRateLimits } from '@keyward/keycloak/io';
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';
 import { moduleConfig, type ErasedModule } from './controllers.js';
 import { loadKubeConfig } from './kubeconfig.js';
+
+/** The Keycloak rate limits the options set. */
+export function keycloakRateLimits(config: ConnectionConfig): KeycloakRateLimits {
+  return {
+    ...defaultKeycloakRateLimits,
+    namespace: { ratePerSecond: config.keycloakNamespaceRate, burst: config.keycloakNamespaceBurst },
+    global: { ratePerSecond: config.keycloakGlobalRate, burst: config.keycloakGlobalBurst },
+    token: { ratePerSecond: config.keycloakTokenRate, burst: config.keycloakTokenBurst },
+  };
+}
 
 /** This process, as events and the Lease name it: the pod (host) name and a random suffix. */
 export function instanceIdentity(): string {
@@ -38,14 +50,22 @@ export interface Wiring {
  * `logger`, when given, is told when an endpoint of an API goes down and when it answers again. Rejects with a
  * KubeconfigError, one line, when the kubeconfig cannot be used.
  */
-export async function wire(config: Pick<ConnectionConfig, 'kubeconfig' | 'context' | 'kubeApiQps' | 'kubeApiBurst'>, logger?: RuntimeLogger): Promise<Wiring> {
+export async function wire(config: ConnectionConfig, logger?: RuntimeLogger): Promise<Wiring> {
   const metrics = new RuntimeMetrics();
   const kube = new KubeClient(await loadKubeConfig(config.kubeconfig, { context: config.context }), {
     onRequest: kubeRequestMetrics(metrics),
     rateLimit: { ratePerSecond: config.kubeApiQps, burst: config.kubeApiBurst },
   });
   const identity = instanceIdentity();
-  const apis = operatorApis({ kube, identity, keystone: { observer: keystoneRequestMetrics(metrics) } });
+  const limiterMetrics = new KeycloakRateLimitMetrics(metrics.registry);
+  const keycloakLimiter = new FairRateLimiter(keycloakRateLimits(config), { observer: limiterMetrics.observer });
+  limiterMetrics.watchBudgets(keycloakLimiter);
+  const apis = operatorApis({
+    kube,
+    identity,
+    keystone: { observer: keystoneRequestMetrics(metrics) },
+    keycloak: { limiter: keycloakLimiter, observer: httpRequestMetrics(metrics) },
+  });
   apis.availability.subscribe(endpointAvailabilityMetrics(metrics));
   if (logger !== undefined) apis.availability.subscribe(endpointAvailabilityLog(logger));
   return {

@@ -37,7 +37,7 @@ describe('scripts/bundle-operator.sh', () => {
 
   it('holds its own copies of the workspace packages, not links into the workspace', async () => {
     const workspacePackages = await readdir(join(bundle, 'node_modules', '@keyward'));
-    expect(workspacePackages.sort()).toEqual(['apikey-enforcement', 'core', 'keystone-appcred']);
+    expect(workspacePackages.sort()).toEqual(['apikey-enforcement', 'core', 'keycloak', 'keystone-appcred']);
     for (const name of workspacePackages) {
       expect(await realpath(join(bundle, 'node_modules', '@keyward', name))).toMatch(new RegExp(`^${await realpath(bundle)}/`));
     }

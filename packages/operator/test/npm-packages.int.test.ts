@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const PACKAGES = ['core', 'keystone-appcred', 'apikey-enforcement'];
+const PACKAGES = ['core', 'keystone-appcred', 'apikey-enforcement', 'keycloak'];
 
 /**
  * What operator authors do: install our packages from tarballs (as npm would serve them) into a project
@@ -45,5 +45,16 @@ describe('the npm packages, installed outside the workspace', () => {
     ].join('\n');
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: join(scratch, 'project') });
     expect(JSON.parse(stdout)).toEqual({ name: 'ac-barbican', reconcile: 'function', controller: 'function', plan: 'function' });
+  });
+
+  it('imports the Keycloak vocabulary, its runtime and its in-memory Keycloak from the installed package', async () => {
+    const script = [
+      "const keycloak = await import('@keyward/keycloak');",
+      "const io = await import('@keyward/keycloak/io');",
+      "const testing = await import('@keyward/keycloak/testing');",
+      "console.log(JSON.stringify({ api: keycloak.keycloakApi.name, runtime: typeof io.keycloakRuntime, simulator: typeof testing.simulateKeycloak }));",
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: join(scratch, 'project') });
+    expect(JSON.parse(stdout)).toEqual({ api: 'keycloak', runtime: 'function', simulator: 'function' });
   });
 });
