@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
 import { KeywardError, KubeClient } from '@keyward/core/interpreter';
-import type { KubeObject, ResourceType } from '@keyward/core';
+import type { ResourceType } from '@keyward/core';
 import { keycloakClientType } from '../../src/types.js';
 import { keycloakClientCrd } from '../../src/client/crd.js';
 import { decodeKeycloakClient } from '../../src/client/decode.js';
@@ -35,6 +35,22 @@ const base = { clientId: 'shop', realmRef: { name: 'shared' } };
 
 const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
   ['the least spec', base, undefined],
+  ['a full spec', {
+    ...base, realmRef: { name: 'shared', namespace: 'platform' }, clientName: 'Shop', protocol: 'openid-connect', redirectUris: ['https://shop/cb'],
+    settings: { pkceCodeChallengeMethod: 'S256', accessTokenLifespan: 300, serviceAccountsEnabled: true },
+    protocolMappers: [{ name: 'm', protocolMapper: 'oidc-hardcoded-claim-mapper', config: { 'claim.name': 'x' } }], clientRoles: [{ name: 'r', attributes: { a: 'b' } }],
+    serviceAccountRoles: { realmRoles: ['x'], clientRoles: { billing: ['read'] } }, attributes: { a: 'b' }, secretMetadata: { labels: { app: 'shop' } },
+    secretRotation: { enabled: true, rotationPeriod: '1h30m' }, deletionPolicy: 'Retain',
+  }, undefined],
+  ['no clientId', { realmRef: { name: 'shared' } }, 'spec.clientId'],
+  ['a realmRef namespace that is no namespace', { ...base, realmRef: { name: 'shared', namespace: 'Team_A' } }, 'spec.realmRef.namespace'],
+  ['a redirect URI twice', { ...base, redirectUris: ['a', 'a'] }, 'spec.redirectUris[1]'],
+  ['a rotation period of zero', { ...base, secretRotation: { enabled: true, rotationPeriod: '0d' } }, 'spec.secretRotation.rotationPeriod'],
+  ['an ownership attribute', { ...base, attributes: { 'io.kubernetes.cr-name': 'victim' } }, 'spec.attributes'],
+  ['a public client with a provided secret', { ...base, publicClient: true, clientSecret: { name: 's', key: 'k' } }, 'spec.clientSecret'],
+  ['a public client with rotation', { ...base, publicClient: true, secretRotation: { enabled: true } }, 'spec.secretRotation'],
+  ['a provided secret with rotation', { ...base, clientSecret: { name: 's', key: 'k' }, secretRotation: { enabled: true } }, 'spec.secretRotation'],
+  ['an unknown deletionPolicy', { ...base, deletionPolicy: 'Orphan' }, 'spec.deletionPolicy'],
   ['regenerateSecret as a token', { ...base, regenerateSecret: 'rotate-1' }, undefined],
   ['regenerateSecret as the old boolean', { ...base, regenerateSecret: true }, undefined],
   
@@ -51,7 +67,7 @@ describe('the KeycloakClient CRD and the codec agree', () => {
       (created) => ({ accepted: true as const, created }),
       (error: unknown) => ({ accepted: false as const, error }),
     );
-    const decoded = decodeKeycloakClient({ ...body, metadata: { ...body.metadata, uid: 'u', generation: 1 } } as KubeObject);
+    const decoded = decodeKeycloakClient({ ...body, metadata: { ...body.metadata, uid: 'u', generation: 1 } });
     if (field === undefined) {
       expect(server).toMatchObject({ accepted: true });
       expect(isLeft(decoded)).toBe(false);
@@ -62,5 +78,33 @@ describe('the KeycloakClient CRD and the codec agree', () => {
     expect(error).toBeInstanceOf(KeywardError);
     expect((error as KeywardError).message).toContain(`${field}:`);
     expect(isLeft(decoded) ? decoded.left.message : '').toContain(`${field}:`);
+  });
+});
+
+describe('immutable fields', () => {
+  it.each([
+    ['clientId', { clientId: 'other' }, 'spec.clientId: Invalid value', 'clientId is immutable'],
+    ['realmRef', { realmRef: { name: 'elsewhere' } }, 'spec.realmRef: Invalid value', 'moving a client to another realm makes a new client'],
+  ])('%s cannot change', async (field, change, path, message) => {
+    const name = `immutable-${field.toLowerCase()}`;
+    const ref = { type: keycloakClientType, namespace, name };
+    await kube.create(ref, { apiVersion: 'vriesdemichael.github.io/v1', kind: 'KeycloakClient', metadata: { name, namespace }, spec: base });
+    const refused = await kube.patch(ref, { spec: change }, 'application/merge-patch+json').then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(KeywardError);
+    expect((refused as KeywardError).message).toContain(path);
+    expect((refused as KeywardError).message).toContain(message);
+  });
+});
+
+describe('printer columns', () => {
+  it('are served as declared', async () => {
+    const crd = await kube.get({ type: crdType, name: keycloakClientCrd.metadata.name });
+    const versions = (crd?.['spec'] as { versions: { additionalPrinterColumns?: { name: string; type: string; jsonPath: string }[] }[] }).versions;
+    expect(versions[0]?.additionalPrinterColumns).toEqual([
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'ClientID', type: 'string', jsonPath: '.spec.clientId' },
+      { name: 'Realm', type: 'string', jsonPath: '.status.realm' },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ]);
   });
 });
