@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { apiKeyModule } from '@keyward/apikey-enforcement';
+import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
 import { appCredModule, keystoneApiCrd } from '@keyward/keystone-appcred';
 
 const HEADER = '# Generated from the TypeScript definitions by scripts/generate-crds.ts; do not edit.\n';
@@ -20,7 +21,7 @@ function asCrd(crd: object): Crd {
  * stand in for other operators' CRDs.
  */
 const placements: readonly (readonly [string, Crd])[] = [
-  ...[appCredModule, apiKeyModule].flatMap((module) => module.crds.map((crd) => ['deploy/crds', asCrd(crd)] as const)),
+  ...[appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule].flatMap((module) => module.crds.map((crd) => ['deploy/crds', asCrd(crd)] as const)),
   ['test/fixtures/crds', keystoneApiCrd],
 ];
 

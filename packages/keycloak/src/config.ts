@@ -1,24 +1,24 @@
 /** Where the operator finds Keycloak, and which realms are its to manage. */
 export interface KeycloakConfig {
   /** Keycloak's root URL; without one, realms and clients say so in status and wait. */
-  readonly url: string | undefined;
+  readonly keycloakUrl: string | undefined;
   /**
    * The Secret with the admin credentials (`username`/`password`, or `client-id`/`client-secret`), in the
    * operator's namespace.
    */
-  readonly adminSecret: { readonly namespace: string; readonly name: string } | undefined;
+  readonly keycloakAdminSecret: { readonly namespace: string; readonly name: string } | undefined;
   /**
    * The operator's namespace: a realm whose `operatorRef.namespace` names another is left to the operator
    * there. Realms without an operatorRef are everyone's (this operator's).
    */
-  readonly operatorNamespace: string;
+  readonly keycloakOperatorNamespace: string;
   /** Take over an existing realm or client that no object owns, instead of reporting a conflict. */
-  readonly adoptUnowned: boolean;
+  readonly keycloakAdoptUnowned: boolean;
 }
 
 export const defaultKeycloakConfig: KeycloakConfig = {
-  url: undefined,
-  adminSecret: undefined,
-  operatorNamespace: 'keyward-system',
-  adoptUnowned: false,
+  keycloakUrl: undefined,
+  keycloakAdminSecret: undefined,
+  keycloakOperatorNamespace: 'keyward-system',
+  keycloakAdoptUnowned: false,
 };

@@ -1,4 +1,5 @@
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
+import { endpointsSchema } from '../endpoints.js';
 import { keycloakClientType } from '../types.js';
 import {
   BEARER_ONLY_PUBLIC_MESSAGE,
@@ -145,7 +146,7 @@ const statusSchema = {
     observedGeneration: { type: 'integer', format: 'int64' },
     realm: { ...text, description: 'The Keycloak realm, from the realm object.' },
     clientUuid: { ...text, description: 'Keycloak\'s id of the client.' },
-    endpoints: { type: 'object', properties: { issuer: text, token: text, userinfo: text, jwks: text } },
+    endpoints: endpointsSchema,
     secretName: { ...text, description: 'The credentials Secret.' },
     lastSecretRotation: timestamp,
     secretRegeneratedFor: { ...text, description: 'The regenerateSecret token last acted upon.' },

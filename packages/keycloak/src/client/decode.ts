@@ -1,6 +1,6 @@
 import type { Either } from 'fp-ts/lib/Either.js';
 import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/core';
-import type { RealmEndpoints } from './endpoints.js';
+import { readEndpoints } from '../endpoints.js';
 import { ClientSpecCodec, type KeycloakClient, type KeycloakClientStatus, type ManagedLists } from './spec.js';
 
 type Fields = Record<string, unknown>;
@@ -8,12 +8,6 @@ type Fields = Record<string, unknown>;
 const fields = (raw: unknown): Fields => (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Fields) : {});
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const texts = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
-
-function readEndpoints(raw: unknown): RealmEndpoints | undefined {
-  const f = fields(raw);
-  const [issuer, token, userinfo, jwks] = [text(f['issuer']), text(f['token']), text(f['userinfo']), text(f['jwks'])];
-  return issuer === undefined || token === undefined || userinfo === undefined || jwks === undefined ? undefined : { issuer, token, userinfo, jwks };
-}
 
 function readManaged(raw: unknown): ManagedLists | undefined {
   const f = fields(raw);

@@ -1,7 +1,7 @@
 import { coreTypes, type GetQuery } from '@keyward/core';
-import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakClientQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
+import { keycloakCall } from '../server.js';
 import { keycloakRealmType } from '../types.js';
 import { realmObjectRef } from './realm.js';
 import { credentialsSecretRef } from './secret.js';
@@ -17,12 +17,6 @@ export interface ClientQueries {
   readonly providedSecret: GetQuery | undefined;
 }
 
-/** The server and rate limit of the Keycloak calls made for `client`; undefined while Keycloak is not configured. */
-export function keycloakCall(client: KeycloakClient, config: KeycloakConfig): KeycloakCall | undefined {
-  if (config.url === undefined || config.adminSecret === undefined) return undefined;
-  return { server: { url: config.url, credentials: config.adminSecret }, chargeTo: client.metadata.namespace };
-}
-
 /**
  * What a reconcile reads: the realm object, the client in Keycloak (in the realm status recorded, so the
  * realm object is read once before Keycloak is; also while deleting, to know whether the client is ours),
@@ -31,7 +25,7 @@ export function keycloakCall(client: KeycloakClient, config: KeycloakConfig): Ke
 export function observeClient(client: KeycloakClient, config: KeycloakConfig): ClientQueries {
   const { metadata, spec, status } = client;
   const realm = realmObjectRef(client);
-  const call = keycloakCall(client, config);
+  const call = keycloakCall(config, client.metadata.namespace);
   return {
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     client: call === undefined || status.realm === undefined

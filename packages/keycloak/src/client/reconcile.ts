@@ -6,8 +6,9 @@ import { ownershipOf, type OwnerObject } from '../ownership.js';
 import type { Readiness } from '../readiness.js';
 import { CLIENT_FINALIZER } from '../types.js';
 import { reconcileContents } from './contents.js';
-import { realmEndpoints } from './endpoints.js';
-import { keycloakCall, type ClientQueries } from './observe.js';
+import { realmEndpoints } from '../endpoints.js';
+import { keycloakCall } from '../server.js';
+import type { ClientQueries } from './observe.js';
 import { differs, providedSecretRef, secretValue } from './provided-secret.js';
 import { describeRealmObject, grantFor, managedElsewhere, readRealm, realmObjectRef } from './realm.js';
 import { clientChanges, creationBody, desiredClient } from './representation.js';
@@ -66,7 +67,7 @@ function resolve(input: ClientInput): Resolved | Stop {
     return stop(reconciling('RealmFound', `realm ${realm.realmName} found; reading the client from Keycloak`), { realm: realm.realmName }, 'read the client from Keycloak in the realm now recorded');
   }
   if (!realm.ready) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to be ready`));
-  const call = keycloakCall(client, config);
+  const call = keycloakCall(config, client.metadata.namespace);
   if (call === undefined) return stop(stalled('KeycloakNotConfigured', 'no Keycloak is configured (URL and admin credentials Secret)'));
   let provided: Sensitive | undefined;
   if (client.spec.clientSecret !== undefined) {
@@ -182,7 +183,7 @@ function reconcileInRealm(plan: Builder, resolved: Resolved): void {
     refuse(plan, resolved, stalled('Conflict', `${what} belongs to KeycloakClient ${ownership.owner}; it is not changed, and its secret is not read`));
     return;
   }
-  if (ownership.kind === 'unowned' && !config.adoptUnowned) {
+  if (ownership.kind === 'unowned' && !config.keycloakAdoptUnowned) {
     refuse(plan, resolved, stalled('NotOwned', `${what} exists and no object owns it; it is taken over only when the operator is configured to adopt unowned clients`));
     return;
   }
@@ -200,7 +201,7 @@ function remove(plan: Builder, input: ClientInput): void {
   if (client.metadata.finalizers?.includes(CLIENT_FINALIZER) !== true) return;
   const realm = client.status.realm;
   if (client.spec.deletionPolicy === 'Delete' && realm !== undefined) {
-    const call = keycloakCall(client, config);
+    const call = keycloakCall(config, client.metadata.namespace);
     if (call === undefined && client.status.clientUuid !== undefined) {
       addClientStatus(plan, client, stalled('KeycloakNotConfigured', 'the client cannot be deleted from Keycloak: no Keycloak is configured'), now);
       return;
@@ -221,7 +222,7 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
   const { primary: client, observed, config } = input;
   const plan: Builder = new PlanBuilder<ClientAction>();
   // A realm another operator manages is that operator's, clients included.
-  if (observed.realm !== undefined && managedElsewhere(readRealm(observed.realm), config.operatorNamespace)) return plan.build();
+  if (observed.realm !== undefined && managedElsewhere(readRealm(observed.realm), config.keycloakOperatorNamespace)) return plan.build();
   if (client.metadata.deletionTimestamp !== undefined) {
     remove(plan, input);
     return plan.build();

@@ -11,7 +11,7 @@ import {
   type Sensitive,
   type Value,
 } from '@keyward/core';
-import { realmEndpoints } from './endpoints.js';
+import { realmEndpoints } from '../endpoints.js';
 import type { KeycloakClient } from './spec.js';
 
 /** The keys of the credentials Secret: what applications read. */

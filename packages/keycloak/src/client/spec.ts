@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/core';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
-import type { RealmEndpoints } from './endpoints.js';
+import type { RealmEndpoints } from '../endpoints.js';
 
 // The KeycloakClient API as a codec. The CRD in crd.ts states the same rules (patterns, enums, CEL), so the
 // API server and this codec give the same verdict; a test checks both on a real API server.

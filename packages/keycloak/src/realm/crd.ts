@@ -1,4 +1,5 @@
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
+import { endpointsSchema } from '../endpoints.js';
 import { keycloakRealmType } from '../types.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
@@ -176,10 +177,7 @@ const status = {
     conditions: { type: 'array', items: conditionSchema },
     observedGeneration: { type: 'integer', format: 'int64' },
     realmId: text,
-    endpoints: {
-      type: 'object',
-      properties: { issuer: text, token: text, userinfo: text, jwks: text },
-    },
+    endpoints: endpointsSchema,
     smtpPasswordVersion: { type: 'string', description: 'The resourceVersion of the SMTP password Secret last sent to Keycloak.' },
     message: text,
   },

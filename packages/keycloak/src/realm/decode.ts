@@ -1,15 +1,9 @@
+import { readEndpoints } from '../endpoints.js';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/core';
-import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus, type RealmEndpoints } from './spec.js';
+import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus } from './spec.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
-function readEndpoints(raw: unknown): RealmEndpoints | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const fields = raw as Record<string, unknown>;
-  const [issuer, token, userinfo, jwks] = [text(fields['issuer']), text(fields['token']), text(fields['userinfo']), text(fields['jwks'])];
-  return issuer === undefined || token === undefined || userinfo === undefined || jwks === undefined ? undefined : { issuer, token, userinfo, jwks };
-}
 
 /**
  * The status as stored, reduced to the fields we know with the right types: anyone allowed to write the

@@ -4,7 +4,7 @@ import { ownershipOf } from '../ownership.js';
 import { REALM_FINALIZER } from '../types.js';
 import type { RealmQueries } from './observe.js';
 import { stalled } from './readiness.js';
-import { keycloakCall } from './server.js';
+import { keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportReadiness } from './status.js';
 import type { KeycloakRealmAction } from './vocabulary.js';

@@ -1,7 +1,7 @@
 import { coreTypes, type GetQuery } from '@keyward/core';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
-import { isAnotherOperators, keycloakCall } from './server.js';
+import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
 
 export interface RealmQueries {

@@ -9,9 +9,10 @@ import { desiredRealm } from './desired.js';
 import { diffRealm, realmCreation } from './diff.js';
 import type { RealmQueries } from './observe.js';
 import { ready, reconciling, stalled } from './readiness.js';
-import { isAnotherOperators, keycloakCall } from './server.js';
+import { realmEndpoints } from '../endpoints.js';
+import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
-import { realmEndpoints, realmRef, reportReadiness } from './status.js';
+import { realmRef, reportReadiness } from './status.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
@@ -78,7 +79,7 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     return plan.build();
   }
   const call = keycloakCall(config, cr.metadata.namespace);
-  if (call === undefined || config.url === undefined) {
+  if (call === undefined || config.keycloakUrl === undefined) {
     reportReadiness(plan, cr, stalled('NoKeycloak', 'no Keycloak configured: the operator has no Keycloak URL or admin credentials Secret'), now);
     return plan.build();
   }
@@ -88,11 +89,11 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     reportReadiness(plan, cr, stalled('SmtpPasswordSecretMissing', message), now);
     return plan.build();
   }
-  const claim = claimRealm(observed.realm?.realm, cr.metadata, config.adoptUnowned);
+  const claim = claimRealm(observed.realm?.realm, cr.metadata, config.keycloakAdoptUnowned);
   if (claim.kind === 'refused') {
     reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
     return plan.build();
   }
-  planManaged(plan, input, call, config.url, claim);
+  planManaged(plan, input, call, config.keycloakUrl, claim);
   return plan.build();
 }

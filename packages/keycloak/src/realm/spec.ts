@@ -1,3 +1,4 @@
+import type { RealmEndpoints } from '../endpoints.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/core';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
@@ -196,15 +197,6 @@ export type RealmRoleSpec = t.TypeOf<typeof RealmRoleCodec>;
 export type ClientScopeSpec = t.TypeOf<typeof ClientScopeCodec>;
 export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapperCodec>;
 export type SmtpServerSpec = t.TypeOf<typeof SmtpServerCodec>;
-
-// A type, not an interface: it is part of the status, plain JSON data that goes into plan templates.
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
-export type RealmEndpoints = {
-  readonly issuer: string;
-  readonly token: string;
-  readonly userinfo: string;
-  readonly jwks: string;
-};
 
 /** Status as the controller writes it; every field optional, so any stored status reads. */
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.

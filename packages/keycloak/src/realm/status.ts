@@ -2,14 +2,8 @@ import { addStatusIfChanged, type PlanSteps, type StatusAction } from '@keyward/
 import type { ObjectRef } from '@keyward/core';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
-import type { KeycloakRealm, KeycloakRealmStatus, RealmEndpoints } from './spec.js';
-
-/** The OpenID Connect endpoints of a realm, from Keycloak's root URL. */
-export function realmEndpoints(url: string, realm: string): RealmEndpoints {
-  const issuer = `${url.replace(/\/+$/, '')}/realms/${encodeURIComponent(realm)}`;
-  const oidc = `${issuer}/protocol/openid-connect`;
-  return { issuer, token: `${oidc}/token`, userinfo: `${oidc}/userinfo`, jwks: `${oidc}/certs` };
-}
+import type { RealmEndpoints } from '../endpoints.js';
+import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
   return { type: keycloakRealmType, namespace: cr.metadata.namespace ?? '', name: cr.metadata.name };

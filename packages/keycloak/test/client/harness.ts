@@ -21,13 +21,13 @@ export const SECRET = 'kc-secret-5f1e9a';
 export { FOLLOW_UP_MS };
 
 export const config: KeycloakConfig = {
-  url: URL,
-  adminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
-  operatorNamespace: 'keyward-system',
-  adoptUnowned: false,
+  keycloakUrl: URL,
+  keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
+  keycloakOperatorNamespace: 'keyward-system',
+  keycloakAdoptUnowned: false,
 };
 
-export const call = { server: { url: URL, credentials: config.adminSecret ?? { namespace: '', name: '' } }, chargeTo: NS };
+export const call = { server: { url: URL, credentials: config.keycloakAdminSecret ?? { namespace: '', name: '' } }, chargeTo: NS };
 
 export const baseSpec = { clientId: 'shop-web', realmRef: { name: 'shared-realm', namespace: 'platform' } };
 

@@ -67,7 +67,7 @@ describe('realm resolution and grants', () => {
 
   it('waits for a realm that is not ready, and for a Keycloak that is not configured', () => {
     expect(conditionOf(planFor(clientObject(), { realm: realmObject({ ready: false }) }), 'Reconciling')).toMatchObject({ reason: 'WaitingForRealm' });
-    const unconfigured = planFor(clientObject(), {}, NOW, { ...config, url: undefined });
+    const unconfigured = planFor(clientObject(), {}, NOW, { ...config, keycloakUrl: undefined });
     expect(keycloakWrites(unconfigured)).toEqual([]);
     expect(conditionOf(unconfigured, 'Stalled')).toMatchObject({ reason: 'KeycloakNotConfigured' });
   });
@@ -210,7 +210,7 @@ describe('ownership', () => {
   it('leaves an unowned client alone unless adoption is configured, and then claims it', () => {
     const unowned = keycloakClient({ fields: { attributes: {} }, secret: undefined });
     expect(conditionOf(planFor(clientObject(), { client: unowned }), 'Stalled')).toMatchObject({ reason: 'NotOwned' });
-    const adopted = planFor(clientObject(), { client: unowned }, NOW, { ...config, adoptUnowned: true });
+    const adopted = planFor(clientObject(), { client: unowned }, NOW, { ...config, keycloakAdoptUnowned: true });
     expect(actionsOf(adopted, 'keycloak.update')[0]).toMatchObject({ changed: ['attributes.io.kubernetes.managed-by', 'attributes.io.kubernetes.cr-namespace', 'attributes.io.kubernetes.cr-name'] });
     // Its secret is read only once the client names this object: the Secret waits for that.
     expect(secretWrites(adopted)).toEqual([]);
@@ -240,7 +240,7 @@ describe('deletion', () => {
   });
 
   it('keeps the finalizer while Keycloak is not configured for a client it made', () => {
-    const plan = planFor(deleting(), {}, NOW, { ...config, url: undefined });
+    const plan = planFor(deleting(), {}, NOW, { ...config, keycloakUrl: undefined });
     expect(actionKinds(plan)).toEqual(['k8s.status']);
   });
 

@@ -16,10 +16,10 @@ export const NOW = new Date('2026-03-01T12:00:00Z');
 export const URL = 'http://127.0.0.1:8080';
 
 export const config: KeycloakConfig = {
-  url: URL,
-  adminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
-  operatorNamespace: 'keyward-system',
-  adoptUnowned: false,
+  keycloakUrl: URL,
+  keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
+  keycloakOperatorNamespace: 'keyward-system',
+  keycloakAdoptUnowned: false,
 };
 
 export const baseSpec = { realmName: 'shop', displayName: 'Shop' };

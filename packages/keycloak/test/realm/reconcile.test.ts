@@ -86,7 +86,7 @@ describe('ownership', () => {
     expect(steps.map((a) => `${a.kind} ${'resource' in a ? a.resource.type : ''}`)).toEqual([
       'keycloak.create realm', 'keycloak.create realmRole', 'keycloak.create realmRole', 'keycloak.grantRoles ', 'keycloak.create clientScope', 'keycloak.create clientScopeMapper',
     ]);
-    expect(steps[0]).toMatchObject({ body: { realm: 'shop', enabled: true, attributes: ours }, secretFields: { 'smtpServer.password': { name: 'smtp' } }, chargeTo: 'shop', server: { url: URL, credentials: config.adminSecret } });
+    expect(steps[0]).toMatchObject({ body: { realm: 'shop', enabled: true, attributes: ours }, secretFields: { 'smtpServer.password': { name: 'smtp' } }, chargeTo: 'shop', server: { url: URL, credentials: config.keycloakAdminSecret } });
     expect(steps[5]).toMatchObject({ resource: { scope: { name: 'shop-api', id: { kind: 'output', step: 's5', output: 'id' } } } });
     expect(readyOf(p)).toMatchObject({ status: 'False', reason: 'Applying' });
     expect(statusOf(p)).toMatchObject({ smtpPasswordVersion: '7' });
@@ -102,7 +102,7 @@ describe('ownership', () => {
   it('refuses an unowned realm unless the operator adopts such realms', () => {
     const realm = observedRealm({ realmFields: { attributes: {} } });
     expect(readyOf(plan(realmObject(baseSpec), { realm }))).toMatchObject({ status: 'False', reason: 'NotOwned' });
-    const adopted = keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, adoptUnowned: true }));
+    const adopted = keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnowned: true }));
     expect(adopted).toEqual([expect.objectContaining({ kind: 'keycloak.update', body: { realm: 'shop', attributes: ours } })]);
   });
 
@@ -112,7 +112,7 @@ describe('ownership', () => {
   });
 
   it('stalls without a configured Keycloak', () => {
-    const p = plan(realmObject(baseSpec), {}, { ...config, url: undefined });
+    const p = plan(realmObject(baseSpec), {}, { ...config, keycloakUrl: undefined });
     expect(kinds(p)).toEqual(['k8s.status']);
     expect(readyOf(p)).toMatchObject({ status: 'False', reason: 'NoKeycloak', message: expect.stringContaining('no Keycloak configured') as unknown });
   });
@@ -179,7 +179,7 @@ describe('deletion', () => {
   });
 
   it('keeps the finalizer while no Keycloak is configured to delete in', () => {
-    const p = plan(deleting(baseSpec), {}, { ...config, adminSecret: undefined });
+    const p = plan(deleting(baseSpec), {}, { ...config, keycloakAdminSecret: undefined });
     expect(kinds(p)).toEqual(['k8s.status']);
   });
 });

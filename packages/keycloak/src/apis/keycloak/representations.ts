@@ -6,9 +6,7 @@
 export type KeycloakJson = string | number | boolean | null | readonly KeycloakJson[] | { readonly [key: string]: KeycloakJson | undefined };
 
 /** Any representation: named fields and whatever else Keycloak sent. */
-export interface KeycloakObject {
-  readonly [field: string]: KeycloakJson | undefined;
-}
+export type KeycloakObject = Readonly<Record<string, KeycloakJson | undefined>>;
 
 /** Roles, by name, that a role is composed of or that a holder is granted. */
 export interface RoleNames {

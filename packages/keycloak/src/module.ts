@@ -1,0 +1,88 @@
+import { accept, defineControllerModule, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, reject, type Parsed, type RbacRule } from '@keyward/core';
+import { keycloakClientController } from './client/controller.js';
+import { keycloakClientCrd } from './client/crd.js';
+import { defaultKeycloakConfig, type KeycloakConfig } from './config.js';
+import { keycloakRealmController } from './realm/controller.js';
+import { keycloakRealmCrd } from './realm/crd.js';
+import { GROUP } from './types.js';
+
+/** `namespace/name` of a Secret. */
+export function parseSecretRef(raw: string): Parsed<{ readonly namespace: string; readonly name: string }> {
+  const [namespace = '', name = '', ...rest] = raw.split('/');
+  if (rest.length > 0 || !parseDns1123Label(namespace).ok || !parseDns1123Subdomain(name).ok) return reject('is not a Secret as namespace/name');
+  return accept({ namespace, name });
+}
+
+/** The options both Keycloak controllers read: they share one Keycloak and one admin Secret. */
+const keycloakOptions = {
+  keycloakUrl: {
+    flags: '--keycloak-url <url>',
+    env: 'KEYWARD_KEYCLOAK_URL',
+    description: "Keycloak's root URL (without /admin or /realms)",
+    defaultText: 'none: realms and clients wait for one',
+    parse: parseHttpUrl,
+  },
+  keycloakAdminSecret: {
+    flags: '--keycloak-admin-secret <namespace/name>',
+    env: 'KEYWARD_KEYCLOAK_ADMIN_SECRET',
+    description: "the Secret with Keycloak's admin credentials: username and password, or client-id and client-secret",
+    defaultText: 'none',
+    parse: parseSecretRef,
+  },
+  keycloakOperatorNamespace: {
+    flags: '--keycloak-operator-namespace <namespace>',
+    env: 'KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE',
+    description: 'the namespace KeycloakRealms name in operatorRef to be handled by this operator (realms naming another are left alone)',
+    defaultText: defaultKeycloakConfig.keycloakOperatorNamespace,
+    parse: parseDns1123Label,
+  },
+  keycloakAdoptUnowned: {
+    flags: '--keycloak-adopt-unowned',
+    negation: { flags: '--no-keycloak-adopt-unowned', description: 'report a conflict for a realm or client no object owns' },
+    env: 'KEYWARD_KEYCLOAK_ADOPT_UNOWNED',
+    description: 'take over an existing realm or client that no object owns, instead of reporting a conflict',
+    defaultText: String(defaultKeycloakConfig.keycloakAdoptUnowned),
+    parse: parseBoolean,
+  },
+};
+
+/** Reading the admin Secret, where the operator runs. */
+const adminSecretRule: RbacRule<KeycloakConfig> = {
+  apiGroups: [''],
+  resources: ['secrets'],
+  verbs: ['get'],
+  scope: { namespace: (config) => config.keycloakAdminSecret?.namespace ?? config.keycloakOperatorNamespace },
+};
+
+/** The KeycloakRealm controller with its options, permissions and CRD, for the operator. */
+export const keycloakRealmModule = defineControllerModule({
+  definition: keycloakRealmController,
+  defaultConfig: defaultKeycloakConfig,
+  options: keycloakOptions,
+  rbac: [
+    // patch: the finalizer. Status is a merge patch of the status subresource.
+    { apiGroups: [GROUP], resources: ['keycloakrealms'], verbs: ['get', 'list', 'watch', 'patch'], scope: 'watched' },
+    { apiGroups: [GROUP], resources: ['keycloakrealms/status'], verbs: ['patch'], scope: 'watched' },
+    // The SMTP password Secret, watched by name while a realm names it.
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    adminSecretRule,
+  ],
+  crds: [keycloakRealmCrd],
+});
+
+/** The KeycloakClient controller with its options, permissions and CRD, for the operator. */
+export const keycloakClientModule = defineControllerModule({
+  definition: keycloakClientController,
+  defaultConfig: defaultKeycloakConfig,
+  options: keycloakOptions,
+  rbac: [
+    { apiGroups: [GROUP], resources: ['keycloakclients'], verbs: ['get', 'list', 'watch', 'patch'], scope: 'watched' },
+    { apiGroups: [GROUP], resources: ['keycloakclients/status'], verbs: ['patch'], scope: 'watched' },
+    // The realm object a client names: its grants and realm name.
+    { apiGroups: [GROUP], resources: ['keycloakrealms'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    // The credentials Secret (server-side apply is a patch) and a client secret the spec provides.
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'], scope: 'watched' },
+    adminSecretRule,
+  ],
+  crds: [keycloakClientCrd],
+});
