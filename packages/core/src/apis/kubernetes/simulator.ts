@@ -13,6 +13,14 @@ import { ApplyConflict, FIELD_CONFLICT, FIELD_MANAGER, serverSideApply, updateOw
 
 type JsonObject = Record<string, Json>;
 
+/** A body with `stringData` folded into base64 `data`, as the API server stores a Secret written either way. */
+function withStringDataStored(body: JsonObject): JsonObject {
+  const { stringData, ...rest } = body;
+  if (!isObject(stringData)) return body;
+  const encoded = Object.entries(stringData).map(([key, value]): [string, string] => [key, Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64')]);
+  return { ...rest, data: { ...(isObject(rest['data']) ? rest['data'] : {}), ...Object.fromEntries(encoded) } };
+}
+
 /** An object to store; apiVersion and kind come from its type. */
 export interface NewObject {
   readonly metadata: ObjectMeta;
@@ -169,10 +177,7 @@ export class SimulatedKubernetes {
         const body = context.resolveTemplate(action.object) as JsonObject;
         const ref: ObjectRef = { ...action.ref, name: context.resolve(action.ref.name) };
         const existing = this.get(ref);
-        const { stringData, ...rest } = body;
-        const normalised: JsonObject = isObject(stringData)
-          ? { ...rest, data: { ...(isObject(rest['data']) ? rest['data'] : {}), ...Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64')])) } }
-          : body;
+        const normalised = withStringDataStored(body);
         if (existing !== undefined) {
           const same = Object.entries(normalised).every(([k, v]) => k === 'metadata' || k === 'apiVersion' || k === 'kind' || deepEqual(existing[k], v));
           if (!same) fail(409, 'AlreadyExists', `${ref.name} exists with different content`);
@@ -181,7 +186,7 @@ export class SimulatedKubernetes {
         return Promise.resolve({ outcome: 'applied', outputs: { object: this.put(ref.type, normalised as unknown as KubeObject, FIELD_MANAGER) } });
       },
       'k8s.apply': (action, context) => {
-        const body = context.resolveTemplate(action.object) as JsonObject;
+        const body = withStringDataStored(context.resolveTemplate(action.object) as JsonObject);
         const existing = this.get(action.ref);
         const key = SimulatedKubernetes.#key(action.ref.type, action.ref.namespace, action.ref.name);
         let applied;

@@ -1,0 +1,116 @@
+// The two controllers run together against the in-memory Keycloak until nothing is left to do: a realm and a
+// client converge (every plan applied, then a reconcile with no step), and a second namespace's claim on the
+// same clientId is refused. Fast proof that the diffs and the simulator agree; the real server is proved in
+// the integration tests.
+import { describe, expect, it } from '@jest/globals';
+import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
+import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
+import { CREDENTIALS_KEYS, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, type KeycloakConfig } from '../src/index.js';
+import { simulateKeycloak, type SimulatedKeycloak } from '../src/testing.js';
+
+const config: KeycloakConfig = {
+  keycloakUrl: 'http://keycloak.test',
+  keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
+  keycloakOperatorNamespace: 'keyward-system',
+  keycloakAdoptUnowned: false,
+};
+
+type KeycloakWorld = InMemoryWorld<{ keycloak: SimulatedKeycloak }>;
+
+const realmRef: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shared' };
+const clientRef = (namespace: string): ObjectRef => ({ type: keycloakClientType, namespace, name: 'shop' });
+
+function world(): KeycloakWorld {
+  const w = new InMemoryWorld({ keycloak: simulateKeycloak });
+  w.put(coreTypes.secret, { metadata: { name: 'smtp', namespace: 'platform' }, data: { password: Buffer.from('mail-pass').toString('base64') } });
+  w.put(keycloakRealmType, {
+    metadata: { name: 'shared', namespace: 'platform' },
+    spec: {
+      realmName: 'shared',
+      displayName: 'Shared realm',
+      clientAuthorizationGrants: ['team-a', 'team-b'],
+      security: { registrationAllowed: true, sslRequired: 'external', bruteForceProtected: true, failureFactor: 5 },
+      tokenSettings: { accessTokenLifespan: 600 },
+      smtpServer: { host: 'smtp.example.com', from: 'noreply@example.com', port: 587, auth: true, user: 'mailer', passwordSecret: { name: 'smtp', key: 'password' } },
+      attributes: { tier: 'gold' },
+      realmRoles: [{ name: 'viewer', description: 'reads' }, { name: 'admin', composites: { realm: ['viewer'] } }],
+      clientScopes: [{ name: 'shop-api', protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'shop' } }] }],
+      defaultClientScopes: ['shop-api'],
+    },
+  });
+  return w;
+}
+
+function putClient(w: KeycloakWorld, namespace: string): void {
+  w.put(keycloakClientType, {
+    metadata: { name: 'shop', namespace },
+    spec: {
+      clientId: 'shop-web',
+      realmRef: { name: 'shared', namespace: 'platform' },
+      redirectUris: ['https://shop.example.com/*'],
+      settings: { serviceAccountsEnabled: true, pkceCodeChallengeMethod: 'S256' },
+      clientRoles: [{ name: 'buyer' }],
+      serviceAccountRoles: { realmRoles: ['viewer'] },
+    },
+  });
+}
+
+const ready = (object: KubeObject | undefined) => findCondition(readConditions((object?.['status'] as { conditions?: unknown } | undefined)?.conditions), 'Ready');
+
+/** One reconcile of the object at `ref` by its controller. */
+function reconcileAt(w: KeycloakWorld, ref: ObjectRef, clock: FakeClock) {
+  const options = { config, now: clock.now() };
+  return ref.type === keycloakRealmType ? reconcileOnce(keycloakRealmController, w, ref, options) : reconcileOnce(keycloakClientController, w, ref, options);
+}
+
+/** Reconciles until a reconcile plans nothing (every plan succeeding); the number of reconciles it took. */
+async function converge(w: KeycloakWorld, ref: ObjectRef, clock: FakeClock): Promise<number> {
+  for (let round = 1; round <= 8; round++) {
+    const outcome = await reconcileAt(w, ref, clock);
+    if (outcome.decision.kind !== 'planned') throw new Error(`${ref.name}: ${outcome.decision.kind}`);
+    expect(outcome.result?.ok).toBe(true);
+    if (outcome.decision.plan.steps.length === 0) return round;
+    clock.advance(3_000);
+  }
+  throw new Error(`${ref.namespace ?? ''}/${ref.name} did not converge in 8 reconciles`);
+}
+
+describe('a KeycloakRealm and a KeycloakClient against the in-memory Keycloak', () => {
+  it('converge, then make no writes at all', async () => {
+    const w = world();
+    const clock = new FakeClock('2026-03-01T12:00:00Z');
+    await converge(w, realmRef, clock);
+    expect(ready(w.get(realmRef))?.status).toBe('True');
+    putClient(w, 'team-a');
+    await converge(w, clientRef('team-a'), clock);
+    expect(ready(w.get(clientRef('team-a')))?.status).toBe('True');
+
+    const keycloak = w.apis.keycloak;
+    expect(keycloak.realmSmtpPassword('shared')).toBe('mail-pass');
+    const secret = w.get({ type: coreTypes.secret, namespace: 'team-a', name: 'shop-credentials' });
+    const data = (secret?.['data'] ?? {}) as Record<string, string>;
+    expect(Buffer.from(data[CREDENTIALS_KEYS.clientSecret] ?? '', 'base64').toString()).toBe(keycloak.clientSecret('shared', 'shop-web'));
+
+    const writes = keycloak.writes;
+    await converge(w, realmRef, clock);
+    await converge(w, clientRef('team-a'), clock);
+    expect(keycloak.writes).toBe(writes);
+  });
+
+  it("refuses another namespace's claim on the same clientId, and writes it no Secret", async () => {
+    const w = world();
+    const clock = new FakeClock('2026-03-01T12:00:00Z');
+    await converge(w, realmRef, clock);
+    putClient(w, 'team-a');
+    await converge(w, clientRef('team-a'), clock);
+    const secretBefore = w.apis.keycloak.clientSecret('shared', 'shop-web');
+
+    putClient(w, 'team-b');
+    await converge(w, clientRef('team-b'), clock);
+    const condition = ready(w.get(clientRef('team-b')));
+    expect(condition?.status).toBe('False');
+    expect(condition?.message).toMatch(/team-a\/shop/);
+    expect(w.get({ type: coreTypes.secret, namespace: 'team-b', name: 'shop-credentials' })).toBeUndefined();
+    expect(w.apis.keycloak.clientSecret('shared', 'shop-web')).toBe(secretBefore);
+  });
+});
