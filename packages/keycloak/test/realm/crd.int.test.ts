@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request } from 'node:https';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
+import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter';
+import { keycloakRealmType } from '../../src/types.js';
+import { REALM_NAME_IMMUTABLE_MESSAGE } from '../../src/realm/crd.js';
+import { decodeRealm } from '../../src/realm/decode.js';
+import { baseSpec } from './fixtures.js';
+
+let client: KubeClient;
+let namespace: string;
+
+beforeAll(async () => {
+  client = new KubeClient(adminKubeConfig());
+  namespace = await createTestNamespace('kcr-crd');
+});
+
+afterAll(() => {
+  client.close();
+});
+
+const body = (name: string, spec: Record<string, unknown> | undefined) => ({
+  apiVersion: 'vriesdemichael.github.io/v1',
+  kind: 'KeycloakRealm',
+  metadata: { name, namespace },
+  ...(spec === undefined ? {} : { spec }),
+});
+
+const scope = { name: 'shop-api', protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'shop' } }] };
+
+/** [description, spec, path the rejection must name as "<path>:" on both sides (undefined: valid)]. */
+const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
+  ['a minimal spec', baseSpec, undefined],
+  [
+    'a full spec',
+    {
+      ...baseSpec,
+      description: 'the shop',
+      loginPageTitle: '<b>Shop</b>',
+      operatorRef: { namespace: 'keyward-system' },
+      clientAuthorizationGrants: ['team-a', 'team-b'],
+      security: { registrationAllowed: true, sslRequired: 'all', bruteForceProtected: true, failureFactor: 5, refreshTokenMaxReuse: 0 },
+      tokenSettings: { accessTokenLifespan: 600, offlineSessionMaxLifespanEnabled: true, offlineSessionMaxLifespan: 0 },
+      themes: { login: 'keycloak' },
+      localization: { enabled: true, defaultLocale: 'en', supportedLocales: ['en', 'nl'] },
+      smtpServer: { host: 'smtp.example.com', from: 'noreply@example.com', port: 587, auth: true, starttls: true, user: 'mailer', passwordSecret: { name: 'smtp', key: 'password' } },
+      eventsConfig: { eventsEnabled: true, eventsListeners: ['jboss-logging'], eventsExpiration: 3600 },
+      passwordPolicy: 'length(12)',
+      attributes: { tier: 'gold' },
+      realmRoles: [{ name: 'admin', composites: { realm: ['viewer'], clients: { 'realm-management': ['view-users'] } } }, { name: 'viewer', attributes: { level: '1' } }],
+      clientScopes: [scope],
+      defaultClientScopes: ['shop-api'],
+      optionalClientScopes: ['phone'],
+      deletionPolicy: 'Retain',
+    },
+    undefined,
+  ],
+  ['no spec', undefined, 'spec'],
+  ['no realmName', { displayName: 'x' }, 'spec.realmName'],
+  ['a realmName with a slash', { realmName: 'a/b' }, 'spec.realmName'],
+  ['an unknown sslRequired', { ...baseSpec, security: { sslRequired: 'sometimes' } }, 'spec.security.sslRequired'],
+  ['a failureFactor of 0', { ...baseSpec, security: { failureFactor: 0 } }, 'spec.security.failureFactor'],
+  ['a fractional lifespan', { ...baseSpec, tokenSettings: { accessTokenLifespan: 1.5 } }, 'spec.tokenSettings.accessTokenLifespan'],
+  ['a lifespan beyond an int', { ...baseSpec, tokenSettings: { ssoSessionMaxLifespan: 2 ** 31 } }, 'spec.tokenSettings.ssoSessionMaxLifespan'],
+  ['a port beyond 65535', { ...baseSpec, smtpServer: { host: 'h', from: 'f', port: 70000 } }, 'spec.smtpServer.port'],
+  ['an SMTP server without from', { ...baseSpec, smtpServer: { host: 'h' } }, 'spec.smtpServer.from'],
+  ['a password Secret named with capitals', { ...baseSpec, smtpServer: { host: 'h', from: 'f', passwordSecret: { name: 'SMTP', key: 'p' } } }, 'spec.smtpServer.passwordSecret.name'],
+  ['a grant that is no namespace', { ...baseSpec, clientAuthorizationGrants: ['Team_A'] }, 'spec.clientAuthorizationGrants[0]'],
+  ['a grant listed twice', { ...baseSpec, clientAuthorizationGrants: ['a', 'a'] }, 'spec.clientAuthorizationGrants[1]'],
+  ['a role listed twice', { ...baseSpec, realmRoles: [{ name: 'admin' }, { name: 'admin' }] }, 'spec.realmRoles[1]'],
+  ['a built-in role', { ...baseSpec, realmRoles: [{ name: 'uma_authorization' }] }, 'spec.realmRoles[0].name'],
+  ['the default role', { ...baseSpec, realmRoles: [{ name: 'default-roles-shop' }] }, 'spec.realmRoles[0].name'],
+  ['a composite listed twice', { ...baseSpec, realmRoles: [{ name: 'admin', composites: { realm: ['a', 'a'] } }] }, 'spec.realmRoles[0].composites.realm[1]'],
+  ['a built-in client scope', { ...baseSpec, clientScopes: [{ name: 'profile' }] }, 'spec.clientScopes[0].name'],
+  ['an unknown scope protocol', { ...baseSpec, clientScopes: [{ name: 'api', protocol: 'cas' }] }, 'spec.clientScopes[0].protocol'],
+  ['a mapper listed twice', { ...baseSpec, clientScopes: [{ name: 'api', protocolMappers: [scope.protocolMappers[0], scope.protocolMappers[0]] }] }, 'spec.clientScopes[0].protocolMappers[1]'],
+  ['a default scope listed twice', { ...baseSpec, defaultClientScopes: ['x', 'x'] }, 'spec.defaultClientScopes[1]'],
+  ['an unknown deletion policy', { ...baseSpec, deletionPolicy: 'Orphan' }, 'spec.deletionPolicy'],
+  ['an attribute that is no string', { ...baseSpec, attributes: { tier: 1 } }, 'spec.attributes.tier'],
+];
+
+describe('the KeycloakRealm CRD and the codec agree', () => {
+  it.each(cases)('on %s', async (what, spec, field) => {
+    const name = `realm-${String(cases.findIndex(([n]) => n === what))}`;
+    const server = await client.create({ type: keycloakRealmType, namespace, name }, body(name, spec)).then(
+      (created) => ({ accepted: true as const, created }),
+      (error: unknown) => ({ accepted: false as const, error }),
+    );
+    if (field === undefined) {
+      expect(server.accepted ? undefined : String(server.error)).toBeUndefined();
+      const decoded = server.accepted ? decodeRealm(server.created) : undefined;
+      expect(decoded !== undefined && !isLeft(decoded)).toBe(true);
+      return;
+    }
+    expect(server.accepted).toBe(false);
+    const error = server.accepted ? undefined : server.error;
+    expect(error).toBeInstanceOf(KeywardError);
+    expect((error as KeywardError).code).toBe(422);
+    expect((error as KeywardError).message).toContain(`${field}:`);
+
+    // The codec sees what the server would have stored: the same defaults applied.
+    const decoded = decodeRealm({ ...body(name, spec), metadata: { name, namespace, uid: 'u', generation: 1 } });
+    expect(isLeft(decoded)).toBe(true);
+    if (isLeft(decoded)) expect(decoded.left.message).toContain(`${field}:`);
+  });
+
+  it('applies the defaults the codec applies', async () => {
+    const created = await client.create({ type: keycloakRealmType, namespace, name: 'defaults' }, body('defaults', { realmName: 'defaults', clientScopes: [{ name: 'api' }] }));
+    expect(created['spec']).toEqual({ realmName: 'defaults', deletionPolicy: 'Delete', clientScopes: [{ name: 'api', protocol: 'openid-connect' }] });
+  });
+});
+
+describe('realmName', () => {
+  it('cannot be changed once set, while other fields can', async () => {
+    const ref = { type: keycloakRealmType, namespace, name: 'renamed' };
+    await client.create(ref, body('renamed', { realmName: 'first' }));
+    const refused = await client.patch(ref, { spec: { realmName: 'second' } }, ContentType.mergePatch).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(KeywardError);
+    expect((refused as KeywardError).message).toContain(`spec.realmName: Invalid value: "string": ${REALM_NAME_IMMUTABLE_MESSAGE}`);
+    const changed = await client.patch(ref, { spec: { displayName: 'First' } }, ContentType.mergePatch);
+    expect(changed['spec']).toMatchObject({ realmName: 'first', displayName: 'First' });
+  });
+});
+
+/** The rows `kubectl get` shows: the API server's Table rendering of the printer columns. */
+async function table(): Promise<{ columns: string[]; rows: unknown[][] }> {
+  const kubeConfig = adminKubeConfig();
+  const server = kubeConfig.getCurrentCluster()?.server ?? '';
+  const options: Parameters<typeof request>[1] = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
+  await kubeConfig.applyToHTTPSOptions(options);
+  const text = await new Promise<string>((resolve, reject) => {
+    const call = request(new URL(`${server}/apis/vriesdemichael.github.io/v1/namespaces/${namespace}/keycloakrealms?fieldSelector=metadata.name%3Dcolumns`), options, (response) => {
+      let data = '';
+      response.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      response.on('end', () => {
+        resolve(data);
+      });
+    });
+    call.on('error', reject);
+    call.end();
+  });
+  const parsed = JSON.parse(text) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
+  return { columns: parsed.columnDefinitions.map((c) => c.name), rows: parsed.rows.map((r) => r.cells) };
+}
+
+describe('printer columns', () => {
+  it('show Ready, the realm and the age', async () => {
+    const ref = { type: keycloakRealmType, namespace, name: 'columns' };
+    await client.create(ref, body('columns', { realmName: 'columns-realm' }));
+    const status = { conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+    await client.patch(ref, { status }, ContentType.mergePatch, 'status');
+    const { columns, rows } = await table();
+    expect(columns).toEqual(['Name', 'Ready', 'Realm', 'Age']);
+    expect(rows[0]?.slice(0, 3)).toEqual(['columns', 'True', 'columns-realm']);
+    expect(rows[0]?.[3]).toMatch(/^\d+s$/);
+  });
+});
