@@ -96,13 +96,21 @@ describe('keyward plan', () => {
   });
 
   it('configures the controllers as run does: the same module options from the same flags and variables', async () => {
-    const env = { KEYWARD_REVOKE_ON_DELETE: 'true', KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3' };
-    const argv = ['--enforcement-namespace', 'gateway'];
+    const env = { KEYWARD_REVOKE_ON_DELETE: 'true', KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3', KEYWARD_KEYCLOAK_ADMIN_SECRET: 'keycloak/admin' };
+    const argv = ['--enforcement-namespace', 'gateway', '--keycloak-url', 'http://keycloak:8080'];
     const { runs: [run] } = await cli(['run', ...argv], { env });
     const { plans: [plan] } = await cli(['plan', ...argv], { env });
     const settings = (config: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> =>
       Object.fromEntries(Object.keys(moduleOptions).map((key) => [key, config?.[key]]));
-    expect(settings(plan)).toEqual({ keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true, enforcementNamespace: 'gateway' });
+    expect(settings(plan)).toEqual({
+      keystoneUrl: 'http://keystone:5000/v3',
+      revokeOnDelete: true,
+      enforcementNamespace: 'gateway',
+      keycloakUrl: 'http://keycloak:8080',
+      keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
+      keycloakOperatorNamespace: 'keyward-system',
+      keycloakAdoptUnowned: false,
+    });
     expect(settings(plan)).toEqual(settings(run));
   });
 
@@ -126,7 +134,15 @@ describe('the controllers\' options', () => {
   it.each(['run', 'plan', 'rbac'])('are documented in keyward %s --help with their variables and defaults', async (command) => {
     const outcome = await cli([command, '--help']);
     expect(outcome.status).toBe(0);
-    expect(Object.keys(moduleOptions).sort()).toEqual(['enforcementNamespace', 'keystoneUrl', 'revokeOnDelete']);
+    expect(Object.keys(moduleOptions).sort()).toEqual([
+      'enforcementNamespace',
+      'keycloakAdminSecret',
+      'keycloakAdoptUnowned',
+      'keycloakOperatorNamespace',
+      'keycloakUrl',
+      'keystoneUrl',
+      'revokeOnDelete',
+    ]);
     for (const spec of Object.values(moduleOptions)) {
       expect(squash(outcome.stdout)).toContain(squash(`${spec.flags} ${spec.description} (env: ${String(spec.env)}, default: ${spec.defaultText})`));
       if (spec.negation !== undefined) expect(squash(outcome.stdout)).toContain(squash(`${spec.negation.flags} ${spec.negation.description}`));
@@ -139,7 +155,12 @@ describe('keyward crds', () => {
     const outcome = await cli(['crds']);
     expect(outcome.status).toBe(0);
     const documents = parseAllDocuments(outcome.stdout).map((document) => document.toJS() as { metadata: { name: string } });
-    expect(documents.map((crd) => crd.metadata.name)).toEqual(['keystoneapplicationcredentials.keystone.openstack.org', 'apikeys.devportal.kuadrant.io']);
+    expect(documents.map((crd) => crd.metadata.name)).toEqual([
+      'keystoneapplicationcredentials.keystone.openstack.org',
+      'apikeys.devportal.kuadrant.io',
+      'keycloakrealms.vriesdemichael.github.io',
+      'keycloakclients.vriesdemichael.github.io',
+    ]);
     for (const crd of documents) {
       expect(crd).toEqual(parse(readFileSync(new URL(`../../../deploy/crds/${crd.metadata.name}.yaml`, import.meta.url), 'utf8')));
     }
@@ -147,7 +168,7 @@ describe('keyward crds', () => {
 });
 
 describe('keyward rbac', () => {
-  const install = { controllers: ['keystone-appcred', 'apikey-enforcement'], namespaces: 'all', operatorNamespace: 'keyward-system', enforcementNamespace: 'kuadrant', serviceAccount: 'keyward' } as const;
+  const install = { controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'], namespaces: 'all', operatorNamespace: 'keyward-system', enforcementNamespace: 'kuadrant', serviceAccount: 'keyward' } as const;
   const printed = async (argv: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<unknown[]> => {
     const outcome = await cli(['rbac', ...argv], { env });
     expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
@@ -171,15 +192,21 @@ describe('keyward rbac', () => {
         (objects as RbacObject[]).filter((object): object is RoleObject => object.kind === 'Role').map((role) => [`${role.metadata.namespace ?? ''}/${role.metadata.name}`, role.rules]),
       );
     const enforcementRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'delete'] }];
+    // The Keycloak controllers read their admin Secret in the operator's namespace, whatever the enforcement namespace.
+    const adminSecretRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }];
     expect(roles(await printed(['--enforcement-namespace', 'gateway']))).toEqual({
       'keyward-system/keyward-runtime': [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }],
       'gateway/keyward-apikey-enforcement': enforcementRules,
+      'keyward-system/keyward-keycloak-realm': adminSecretRules,
+      'keyward-system/keyward-keycloak-client': adminSecretRules,
     });
     expect(roles(await printed([]))).toMatchObject({ 'kuadrant/keyward-apikey-enforcement': enforcementRules });
     // The flag wins over the variable, as for run.
     expect(Object.keys(roles(await printed(['--enforcement-namespace', 'gateway'], { KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino' })))).toEqual([
       'keyward-system/keyward-runtime',
       'gateway/keyward-apikey-enforcement',
+      'keyward-system/keyward-keycloak-realm',
+      'keyward-system/keyward-keycloak-client',
     ]);
     // Without the apikey controller, no Role names the enforcement namespace.
     expect(Object.keys(roles(await printed(['--controllers', 'keystone-appcred', '--enforcement-namespace', 'gateway'])))).toEqual(['keyward-system/keyward-runtime']);

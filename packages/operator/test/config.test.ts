@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { defaultKeycloakConfig } from '@keyward/keycloak';
 import { defaultAppCredConfig } from '@keyward/keystone-appcred';
 import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
 import { moduleConfig, moduleNamed } from '../src/controllers.js';
@@ -35,7 +36,7 @@ describe('parseRunConfig', () => {
 
   it('has documented defaults', () => {
     expect(runConfig([])).toEqual({
-      controllers: ['keystone-appcred', 'apikey-enforcement'],
+      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'],
       kubeconfig: undefined,
       context: undefined,
       kubeApiQps: 20,
@@ -48,11 +49,15 @@ describe('parseRunConfig', () => {
       keycloakTokenBurst: 5,
       keystoneUrl: undefined,
       enforcementNamespace: 'kuadrant',
+      keycloakUrl: undefined,
+      keycloakAdminSecret: undefined,
+      keycloakOperatorNamespace: 'keyward-system',
+      keycloakAdoptUnowned: false,
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
       metricsBindAddress: { host: '127.0.0.1', port: 8080 },
       healthBindAddress: { host: '127.0.0.1', port: 8081 },
-      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4 },
+      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 4, 'keycloak-client': 4 },
       maxRetryDelay: 300_000,
       shutdownTimeout: 20_000,
       revokeOnDelete: false,
@@ -83,6 +88,10 @@ describe('parseRunConfig', () => {
       '--keycloak-token-burst', '3',
       '--keystone-url', 'https://keystone.example:5000/v3',
       '--enforcement-namespace', 'authorino',
+      '--keycloak-url', 'https://keycloak.example:8443',
+      '--keycloak-admin-secret', 'keycloak/admin',
+      '--keycloak-operator-namespace', 'identity',
+      '--keycloak-adopt-unowned',
       '--namespaces', 'team-a,team-b',
       '--no-leader-elect',
       '--lease-name', 'leader',
@@ -122,6 +131,10 @@ describe('parseRunConfig', () => {
       KEYWARD_KEYCLOAK_GLOBAL_BURST: '20',
       KEYWARD_KEYCLOAK_TOKEN_RATE: '1',
       KEYWARD_KEYCLOAK_TOKEN_BURST: '3',
+      KEYWARD_KEYCLOAK_URL: 'https://keycloak.example:8443',
+      KEYWARD_KEYCLOAK_ADMIN_SECRET: 'keycloak/admin',
+      KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
+      KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
     });
     const expected: OperatorConfig = {
       controllers: ['apikey-enforcement'],
@@ -137,11 +150,15 @@ describe('parseRunConfig', () => {
       keycloakTokenBurst: 3,
       keystoneUrl: 'https://keystone.example:5000/v3',
       enforcementNamespace: 'authorino',
+      keycloakUrl: 'https://keycloak.example:8443',
+      keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
+      keycloakOperatorNamespace: 'identity',
+      keycloakAdoptUnowned: true,
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
       metricsBindAddress: { host: '127.0.0.1', port: 9090 },
       healthBindAddress: 'disabled',
-      concurrency: { 'keystone-appcred': 2, 'apikey-enforcement': 2 },
+      concurrency: { 'keystone-appcred': 2, 'apikey-enforcement': 2, 'keycloak-realm': 2, 'keycloak-client': 2 },
       maxRetryDelay: 90_000,
       shutdownTimeout: 10_000,
       revokeOnDelete: true,
@@ -154,7 +171,7 @@ describe('parseRunConfig', () => {
   it('lets flags override environment variables', () => {
     const env = { KEYWARD_CONCURRENCY: '2', KEYWARD_LEADER_ELECT: 'false', KEYWARD_REVOKE_ON_DELETE: 'true', KEYWARD_LOG_LEVEL: 'debug' };
     const config = runConfig(['--concurrency', '6', '--leader-elect', '--no-revoke-on-delete', '--log-level', 'warn'], env);
-    expect(config.concurrency).toEqual({ 'keystone-appcred': 6, 'apikey-enforcement': 6 });
+    expect(config.concurrency).toEqual({ 'keystone-appcred': 6, 'apikey-enforcement': 6, 'keycloak-realm': 6, 'keycloak-client': 6 });
     expect(config.leaderElection.enabled).toBe(true);
     expect(config['revokeOnDelete']).toBe(false);
     expect(config.log.level).toBe('warn');
@@ -163,8 +180,8 @@ describe('parseRunConfig', () => {
   it('treats an empty environment variable as unset', () => {
     expect(runConfig([], { KEYWARD_KEYSTONE_URL: '', KEYWARD_CONTROLLERS: '', KEYWARD_CONCURRENCY: '' })).toMatchObject({
       keystoneUrl: undefined,
-      controllers: ['keystone-appcred', 'apikey-enforcement'],
-      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4 },
+      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'],
+      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 4, 'keycloak-client': 4 },
     });
   });
 
@@ -190,9 +207,10 @@ describe('parseRunConfig', () => {
   });
 
   it('takes one concurrency for every controller or controller=n pairs', () => {
-    expect(runConfig(['--concurrency', 'keystone-appcred=2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8 });
-    expect(runConfig(['--concurrency', 'apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 8 });
-    expect(runConfig(['--concurrency', '2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8 });
+    expect(runConfig(['--concurrency', 'keystone-appcred=2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8, 'keycloak-realm': 4, 'keycloak-client': 4 });
+    expect(runConfig(['--concurrency', 'apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 8, 'keycloak-realm': 4, 'keycloak-client': 4 });
+    expect(runConfig(['--concurrency', '2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8, 'keycloak-realm': 2, 'keycloak-client': 2 });
+    expect(runConfig(['--concurrency', 'keycloak-realm=1,keycloak-client=3']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 1, 'keycloak-client': 3 });
   });
 
   it('takes namespaces as a deduplicated list, empty for all', () => {
@@ -217,11 +235,11 @@ describe('parseRunConfig', () => {
     [['--concurrency', '0'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "0" is not an integer >= 1'],
     [[], { KEYWARD_CONCURRENCY: '1.5' }, 'invalid --concurrency (KEYWARD_CONCURRENCY): "1.5" is not an integer >= 1'],
     [['--concurrency', 'keystone-appcred=0'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "keystone-appcred=0" sets keystone-appcred to "0", which is not an integer >= 1'],
-    [['--concurrency', 'vault=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "vault=2" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement)'],
+    [['--concurrency', 'vault=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "vault=2" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)'],
     [['--concurrency', 'keystone-appcred=1,keystone-appcred=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "keystone-appcred=1,keystone-appcred=2" sets keystone-appcred twice'],
     [['--concurrency', ','], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "," is not an integer >= 1 or a list of controller=n'],
-    [[], { KEYWARD_CONTROLLERS: 'keystone-appcred,vault' }, 'invalid --controllers (KEYWARD_CONTROLLERS): "keystone-appcred,vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement)'],
-    [['--controllers', ','], {}, 'invalid --controllers (KEYWARD_CONTROLLERS): "," names no controller (valid: keystone-appcred, apikey-enforcement)'],
+    [[], { KEYWARD_CONTROLLERS: 'keystone-appcred,vault' }, 'invalid --controllers (KEYWARD_CONTROLLERS): "keystone-appcred,vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)'],
+    [['--controllers', ','], {}, 'invalid --controllers (KEYWARD_CONTROLLERS): "," names no controller (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)'],
     [['--namespaces', 'team-a,Team_B'], {}, 'invalid --namespaces (KEYWARD_NAMESPACES): "team-a,Team_B" has "Team_B", which is not a namespace name (a DNS-1123 label)'],
     [['--keystone-url', 'keystone:5000'], {}, 'invalid --keystone-url (KEYWARD_KEYSTONE_URL): "keystone:5000" is not an http(s) URL'],
     [[], { KEYWARD_KEYSTONE_URL: 'ftp://keystone' }, 'invalid --keystone-url (KEYWARD_KEYSTONE_URL): "ftp://keystone" is not an http(s) URL'],
@@ -257,7 +275,7 @@ describe('parsePlanConfig', () => {
       filename: undefined,
       output: 'text',
       exitCode: false,
-      controllers: ['keystone-appcred', 'apikey-enforcement'],
+      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'],
       kubeconfig: undefined,
       context: undefined,
       kubeApiQps: 20,
@@ -270,14 +288,25 @@ describe('parsePlanConfig', () => {
       keycloakTokenBurst: 5,
       keystoneUrl: undefined,
       enforcementNamespace: 'kuadrant',
+      keycloakUrl: undefined,
+      keycloakAdminSecret: undefined,
+      keycloakOperatorNamespace: 'keyward-system',
+      keycloakAdoptUnowned: false,
       revokeOnDelete: false,
     });
   });
 
   it('reads its own options, the shared connection options and the controllers\' options', () => {
     const config = planConfig(
-      ['-n', 'team-a', '--name', 'key.one', '-f', 'keys.yaml', '-o', 'json', '--exit-code', '--controllers', 'apikey-enforcement'],
-      { KUBECONFIG: 'cluster.yaml', KEYWARD_KEYSTONE_URL: 'http://keystone:5000', KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino', KEYWARD_CONTROLLERS: 'keystone-appcred', KEYWARD_REVOKE_ON_DELETE: 'true' },
+      ['-n', 'team-a', '--name', 'key.one', '-f', 'keys.yaml', '-o', 'json', '--exit-code', '--controllers', 'apikey-enforcement', '--keycloak-url', 'http://keycloak:8080'],
+      {
+        KUBECONFIG: 'cluster.yaml',
+        KEYWARD_KEYSTONE_URL: 'http://keystone:5000',
+        KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino',
+        KEYWARD_CONTROLLERS: 'keystone-appcred',
+        KEYWARD_REVOKE_ON_DELETE: 'true',
+        KEYWARD_KEYCLOAK_ADMIN_SECRET: 'keycloak/admin',
+      },
     );
     expect(config).toEqual({
       namespace: 'team-a',
@@ -298,6 +327,10 @@ describe('parsePlanConfig', () => {
       keycloakTokenBurst: 5,
       keystoneUrl: 'http://keystone:5000',
       enforcementNamespace: 'authorino',
+      keycloakUrl: 'http://keycloak:8080',
+      keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
+      keycloakOperatorNamespace: 'keyward-system',
+      keycloakAdoptUnowned: false,
       revokeOnDelete: true,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -315,11 +348,11 @@ describe('parsePlanConfig', () => {
   });
 
   it('rejects invalid values in the same style, without a variable for plan-only options', () => {
-    expect(planError(['--controllers', 'apikey,appcred'])).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "apikey,appcred" names unknown controller "apikey" (valid: keystone-appcred, apikey-enforcement)');
+    expect(planError(['--controllers', 'apikey,appcred'])).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "apikey,appcred" names unknown controller "apikey" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)');
     expect(planError(['-o', 'yaml'])).toBe('invalid --output: "yaml" is not one of text, json');
     expect(planError(['--namespace', 'Team'])).toBe('invalid --namespace: "Team" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
     expect(planError(['--name', 'a/b'])).toBe('invalid --name: "a/b" is not a DNS-1123 subdomain (an object name)');
-    expect(planError([], { KEYWARD_CONTROLLERS: 'vault' })).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement)');
+    expect(planError([], { KEYWARD_CONTROLLERS: 'vault' })).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)');
     expect(planError([], { KEYWARD_REVOKE_ON_DELETE: '1' })).toBe('invalid --revoke-on-delete (KEYWARD_REVOKE_ON_DELETE): "1" is not true or false');
     expect(planError(['--leader-elect'])).toBe("unknown option '--leader-elect'");
   });
@@ -345,11 +378,31 @@ describe('the controllers\' options in run and plan', () => {
   });
 
   it('give each controller the same configuration in run and plan, from flags and from variables', () => {
-    const argv = ['--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete'];
-    const env = { KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3', KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino', KEYWARD_REVOKE_ON_DELETE: 'true' };
+    const argv = [
+      '--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete',
+      '--keycloak-url', 'http://keycloak:8080', '--keycloak-admin-secret', 'keycloak/admin', '--keycloak-operator-namespace', 'identity', '--keycloak-adopt-unowned',
+    ];
+    const env = {
+      KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3',
+      KEYWARD_ENFORCEMENT_NAMESPACE: 'authorino',
+      KEYWARD_REVOKE_ON_DELETE: 'true',
+      KEYWARD_KEYCLOAK_URL: 'http://keycloak:8080',
+      KEYWARD_KEYCLOAK_ADMIN_SECRET: 'keycloak/admin',
+      KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
+      KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
+    };
+    const keycloak = {
+      ...defaultKeycloakConfig,
+      keycloakUrl: 'http://keycloak:8080',
+      keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
+      keycloakOperatorNamespace: 'identity',
+      keycloakAdoptUnowned: true,
+    };
     const expected = {
       'keystone-appcred': { ...defaultAppCredConfig, keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true },
       'apikey-enforcement': { enforcementNamespace: 'authorino' },
+      'keycloak-realm': keycloak,
+      'keycloak-client': keycloak,
     };
     for (const [given, variables] of [[argv, {}], [[], env]] as const) {
       const run = runConfig(given, variables);

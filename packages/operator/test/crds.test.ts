@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { crdsYaml } from '../src/crds.js';
 
-const deployed = ['keystoneapplicationcredentials.keystone.openstack.org.yaml', 'apikeys.devportal.kuadrant.io.yaml'].map((name) =>
+const deployed = [
+  'keystoneapplicationcredentials.keystone.openstack.org.yaml',
+  'apikeys.devportal.kuadrant.io.yaml',
+  'keycloakrealms.vriesdemichael.github.io.yaml',
+  'keycloakclients.vriesdemichael.github.io.yaml',
+].map((name) =>
   readFileSync(new URL(`../../../deploy/crds/${name}`, import.meta.url), 'utf8').replace(/^#.*\n/, ''),
 );
 

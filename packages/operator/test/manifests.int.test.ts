@@ -123,9 +123,11 @@ describe('deploy/base on a real API server', () => {
   const removals: (() => Promise<void>)[] = [];
   const clients: KubeClient[] = [];
   const identities: Identity[] = [
-    { name: 'keyward', components: ['runtime', 'keystone-appcred', 'apikey-enforcement'] },
+    { name: 'keyward', components: ['runtime', 'keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'] },
     { name: 'appcred-only', components: ['runtime', 'keystone-appcred'] },
     { name: 'apikey-only', components: ['runtime', 'apikey-enforcement'] },
+    { name: 'realm-only', components: ['runtime', 'keycloak-realm'] },
+    { name: 'client-only', components: ['runtime', 'keycloak-client'] },
   ];
 
   beforeAll(async () => {

@@ -55,6 +55,8 @@ const SERVICE_ACCOUNT = { kind: 'ServiceAccount', name: 'keyward', namespace: OP
 const CRD_NAMES: Readonly<Record<ControllerName, string>> = {
   'keystone-appcred': 'keystoneapplicationcredentials.keystone.openstack.org',
   'apikey-enforcement': 'apikeys.devportal.kuadrant.io',
+  'keycloak-realm': 'keycloakrealms.vriesdemichael.github.io',
+  'keycloak-client': 'keycloakclients.vriesdemichael.github.io',
 };
 
 /** The CRD a controller serves. */
@@ -134,7 +136,9 @@ function grantedPermissions(objects: readonly Manifest[]): string[] {
 function placeOf(scope: RuleScope): string {
   if (scope === 'watched') return 'cluster';
   if (scope.namespace === 'operator') return 'operator';
+  // Named by where it lands, as grantedPermissions names a Role: the Keycloak admin Secret's namespace defaults to the operator's.
   const namespace = scope.of(CLUSTER_WIDE);
+  if (namespace === OPERATOR_NAMESPACE) return 'operator';
   return namespace === ENFORCEMENT_NAMESPACE ? 'enforcement' : `namespace ${namespace}`;
 }
 
@@ -179,6 +183,8 @@ describe('deploy/', () => {
     const expected = [
       `CustomResourceDefinition ${crdOf('keystone-appcred')}`,
       `CustomResourceDefinition ${crdOf('apikey-enforcement')}`,
+      `CustomResourceDefinition ${crdOf('keycloak-realm')}`,
+      `CustomResourceDefinition ${crdOf('keycloak-client')}`,
       `Namespace ${OPERATOR_NAMESPACE}`,
       `ServiceAccount ${OPERATOR_NAMESPACE}/keyward`,
       ...RBAC_COMPONENTS.flatMap((component) => {

@@ -37,6 +37,27 @@ describe('rbacManifests', () => {
     ]);
   });
 
+  it('gives the Keycloak controllers a Role to read the admin Secret in its namespace, else in --keycloak-operator-namespace', () => {
+    const keycloak: RbacInstall = { ...NAMESPACED, controllers: ['keycloak-realm', 'keycloak-client'], namespaces: ['team-a'], keycloakOperatorNamespace: 'ops' };
+    const watched = [
+      'Role team-a/keyward-keycloak-client: vriesdemichael.github.io/keycloakclients get,list,watch,patch; vriesdemichael.github.io/keycloakclients/status patch; vriesdemichael.github.io/keycloakrealms get,list,watch; /secrets get,list,watch,create,patch,delete',
+      'Role team-a/keyward-keycloak-realm: vriesdemichael.github.io/keycloakrealms get,list,watch,patch; vriesdemichael.github.io/keycloakrealms/status patch; /secrets get,list,watch',
+      'Role team-a/keyward-runtime: events.k8s.io/events create',
+    ];
+    expect(roles(rbacManifests(keycloak))).toEqual([
+      'Role ops/keyward-keycloak-client: /secrets get',
+      'Role ops/keyward-keycloak-realm: /secrets get',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update',
+      ...watched,
+    ]);
+    expect(roles(rbacManifests({ ...keycloak, keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' } }))).toEqual([
+      'Role keycloak/keyward-keycloak-client: /secrets get',
+      'Role keycloak/keyward-keycloak-realm: /secrets get',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update',
+      ...watched,
+    ]);
+  });
+
   it('binds each role, by a binding of its name and place, to the ServiceAccount in the operator\'s namespace', () => {
     const objects = rbacManifests({ ...NAMESPACED, controllers: ['keystone-appcred'], namespaces: 'all', serviceAccount: 'op' });
     expect(objects.map((object) => `${object.kind} ${object.metadata.namespace ?? ''}/${object.metadata.name}`)).toEqual([
