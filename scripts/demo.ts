@@ -13,6 +13,7 @@ import { coreTypes, findCondition, type Condition, type KubeObject, type Resourc
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType, defaultAPIKeyConfig, enforcementSecretName } from '@keyward/apikey-enforcement';
+import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const typesByKind: Record<string, ResourceType> = {
@@ -20,7 +21,12 @@ const typesByKind: Record<string, ResourceType> = {
   Secret: coreTypes.secret,
   KeystoneApplicationCredential: appCredType,
   APIKey: apiKeyType,
+  KeycloakRealm: keycloakRealmType,
+  KeycloakClient: keycloakClientType,
 };
+
+/** Where the operator finds Keycloak's admin credentials (its own namespace, as in an install). */
+const KEYCLOAK_ADMIN_SECRET = { namespace: 'keyward-system', name: 'keycloak-admin' };
 
 function say(line: string): void {
   console.log(`  ${line}`);
@@ -62,15 +68,26 @@ async function table(kube: KubeClient, enforcementNamespace: string): Promise<st
     const details = failed?.status === 'True' ? `Failed: ${failed.message}` : secret === undefined ? (approved ? 'approved, creating' : 'pending approval') : `enforcement Secret ${enforcementNamespace}/${secret.metadata.name}`;
     rows.push(`${'apikey'.padEnd(10)}${`${namespace}/${key.metadata.name}`.padEnd(28)}${(secret === undefined ? 'False' : 'True').padEnd(8)}${details}`);
   }
+  for (const [kind, type] of [['kcr', keycloakRealmType], ['kcc', keycloakClientType]] as const) {
+    for (const object of (await kube.listAll(type)).items) {
+      const ready = conditionOf(object, 'Ready');
+      const status = (object['status'] ?? {}) as { realm?: string; endpoints?: { issuer?: string } };
+      const details = ready?.status === 'True' ? `issuer ${status.endpoints?.issuer ?? ''}` : ready?.message ?? 'waiting';
+      rows.push(`${kind.padEnd(10)}${`${object.metadata.namespace ?? ''}/${object.metadata.name}`.padEnd(28)}${(ready?.status ?? '-').padEnd(8)}${details}`);
+    }
+  }
   return rows.join('\n');
 }
 
-function startOperator(environment: Environment, keystoneUrl: string, logFile: string): ChildProcess {
+function startOperator(environment: Environment, keystoneUrl: string, keycloakUrl: string, logFile: string): ChildProcess {
   const log = openSync(logFile, 'a');
   return spawn(process.execPath, [
     '--import', 'tsx', '--conditions=@keyward/source', join(root, 'packages/operator/src/main.ts'), 'run',
     '--kubeconfig', environment.info.kubeconfig,
     '--keystone-url', keystoneUrl,
+    '--keycloak-url', keycloakUrl,
+    '--keycloak-admin-secret', `${KEYCLOAK_ADMIN_SECRET.namespace}/${KEYCLOAK_ADMIN_SECRET.name}`,
+    '--keycloak-operator-namespace', KEYCLOAK_ADMIN_SECRET.namespace,
     '--no-leader-elect',
     '--metrics-bind-address', '127.0.0.1:0',
     '--health-bind-address', '0',
@@ -98,8 +115,9 @@ async function main(): Promise<void> {
     keycloak: true,
     log: say,
   });
-  const keystone = environment.info.keystone;
+  const { keystone, keycloak } = environment.info;
   if (keystone === undefined) throw new Error('the environment has no Keystone');
+  if (keycloak === undefined) throw new Error('the environment has no Keycloak');
   const kube = new KubeClient(environment.kubeConfig());
 
   const password = randomBytes(12).toString('hex');
@@ -107,16 +125,22 @@ async function main(): Promise<void> {
   say('Keystone service user barbican created in project service');
   // The operator runs with the default enforcement namespace, which Kuadrant would create.
   const { enforcementNamespace } = defaultAPIKeyConfig;
-  for (const name of ['openstack', enforcementNamespace]) await kube.apply({ type: coreTypes.namespace, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  for (const name of ['openstack', enforcementNamespace, KEYCLOAK_ADMIN_SECRET.namespace]) await kube.apply({ type: coreTypes.namespace, name }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   await applyFile(kube, 'examples/appcred/appcred.yaml', { BarbicanPassword: password });
   await applyFile(kube, 'examples/apikey/apikey.yaml', {});
   await kube.patch({ type: apiKeyType, namespace: 'team-a', name: 'weather-gold' }, {
     status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Approved', message: 'approved by the demo', lastTransitionTime: new Date().toISOString().slice(0, 19) + 'Z' }] },
   }, ContentType.mergePatch, 'status');
   say('APIKey team-a/weather-gold approved');
+  await kube.apply({ type: coreTypes.secret, ...KEYCLOAK_ADMIN_SECRET }, {
+    apiVersion: 'v1', kind: 'Secret', metadata: KEYCLOAK_ADMIN_SECRET,
+    stringData: { 'client-id': keycloak.clientId, 'client-secret': keycloak.clientSecret },
+  }, true);
+  say(`Keycloak admin credentials in Secret ${KEYCLOAK_ADMIN_SECRET.namespace}/${KEYCLOAK_ADMIN_SECRET.name}`);
+  await applyFile(kube, 'examples/keycloak/keycloak.yaml', {});
 
   const logFile = join(environment.info.dir, 'keyward.log');
-  const operator = startOperator(environment, keystone.url, logFile);
+  const operator = startOperator(environment, keystone.url, keycloak.url, logFile);
   // The table stops redrawing once stopping begins: on a terminal a redraw would erase what stopping prints.
   const display = { on: true };
   onShutdown({
@@ -129,7 +153,7 @@ async function main(): Promise<void> {
     immediate: () => { operator.kill('SIGKILL'); },
   });
   say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
-  console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nCtrl-C stops everything.\n`);
+  console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nKeystone: ${keystone.url}\nKeycloak: ${keycloak.url}\nCtrl-C stops everything.\n`);
 
   const tty = process.stdout.isTTY;
   let drawn = 0;
