@@ -26,6 +26,12 @@ import { queryReader } from './query-reader.js';
 import { TypeNotServed, crdName } from './served-types.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
+/** The namespace of a "namespace/name" key ("" for a cluster-scoped object's "name"). */
+export function namespaceOfKey(key: string): string {
+  const slash = key.indexOf('/');
+  return slash < 0 ? '' : key.slice(0, slash);
+}
+
 export interface RuntimeLogger {
   child(meta: Record<string, unknown>): RuntimeLogger;
   debug(message: string, meta?: Record<string, unknown>): unknown;
@@ -166,6 +172,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       backoff: new KeyedBackoff(options.backoff),
       ...(options.observer?.queue === undefined ? {} : { observer: options.observer.queue }),
       onError: (key, error) => this.#logger.error('reconcile crashed', { key, error: error instanceof Error ? error.message : String(error) }),
+      // Namespaces take turns for the workers: one team's burst of objects does not hold back everyone else's.
+      lane: namespaceOfKey,
     });
     this.#wakeups = new RecoveryWakeups((key) => { this.#queue.add(key); });
     this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, problem('referenced objects'));

@@ -1,4 +1,5 @@
 import { KeyedBackoff } from './backoff.js';
+import { Lanes } from './lanes.js';
 
 /** Time and timers, injectable so tests can drive time. `now` must be monotonic milliseconds. */
 export interface Clock {
@@ -33,6 +34,11 @@ export interface WorkQueueOptions<K extends string> {
   readonly observer?: WorkQueueObserver<K>;
   /** Reports a `process` that threw, which is a bug: the runtime handles reconcile errors itself. Must not throw. */
   readonly onError?: (key: K, error: unknown) => void;
+  /**
+   * The lane of a key: ready keys of different lanes take turns for the workers, so a burst of keys in one
+   * lane does not wait the others out. Default: one lane, first in first out.
+   */
+  readonly lane?: (key: K) => string;
 }
 
 export interface StartOptions {
@@ -49,8 +55,6 @@ export interface ShutdownOptions {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Superseded heap entries tolerated beyond twice the live ones before the heap is rebuilt. */
 const STALE_SLACK = 64;
-/** Consumed prefix of the ready array worth dropping. */
-const COMPACT_AFTER = 1024;
 
 /**
  * A keyed work queue with the semantics of client-go's rate-limited delaying work queue: a key waits in the
@@ -66,9 +70,8 @@ export class WorkQueue<K extends string = string> {
 
   /** Keys to process (client-go's dirty set), with when each entered. */
   private readonly queued = new Map<K, number>();
-  /** The queued keys that are not being processed, in order, read from `head`. */
-  private ready: K[] = [];
-  private head = 0;
+  /** The queued keys that are not being processed, in order within their lane. */
+  private readonly ready: Lanes<K>;
   /** Keys being processed, with the promise of their run. */
   private readonly running = new Map<K, Promise<void>>();
   /** Delayed keys and their live due entry; heap entries not found here are superseded. */
@@ -83,7 +86,8 @@ export class WorkQueue<K extends string = string> {
   private concurrency = 0;
   private stopped = false;
 
-  constructor({ clock = realClock, backoff = new KeyedBackoff(), observer = {}, onError = logError }: WorkQueueOptions<K> = {}) {
+  constructor({ clock = realClock, backoff = new KeyedBackoff(), observer = {}, onError = logError, lane = () => '' }: WorkQueueOptions<K> = {}) {
+    this.ready = new Lanes(lane);
     this.clock = clock;
     this.backoff = backoff;
     this.observer = observer;
@@ -174,14 +178,13 @@ export class WorkQueue<K extends string = string> {
     this.heldUntilDone.clear();
     this.heap.reset([]);
     this.queued.clear();
-    this.ready = [];
-    this.head = 0;
+    this.ready.clear();
     if (drain) await Promise.all(this.running.values());
   }
 
   /** Keys ready and waiting for a worker. */
   depth(): number {
-    return this.ready.length - this.head;
+    return this.ready.size;
   }
 
   /** Keys waiting on the timer. */
@@ -209,25 +212,13 @@ export class WorkQueue<K extends string = string> {
     const process = this.process;
     if (process === undefined || this.stopped) return;
     while (this.running.size < this.concurrency) {
-      const key = this.take();
+      const key = this.ready.take();
       if (key === undefined) return;
       const now = this.clock.now();
       this.observer.onQueueWait?.(key, now - (this.queued.get(key) ?? now));
       this.queued.delete(key);
       this.running.set(key, this.run(key, process));
     }
-  }
-
-  private take(): K | undefined {
-    const key = this.ready[this.head];
-    if (key === undefined) return undefined;
-    this.head++;
-    // Reading from a moving head keeps take O(1); drop the consumed prefix once it is half the array.
-    if (this.head >= COMPACT_AFTER && this.head * 2 >= this.ready.length) {
-      this.ready = this.ready.slice(this.head);
-      this.head = 0;
-    }
-    return key;
   }
 
   private async run(key: K, process: (key: K) => Promise<void>): Promise<void> {

@@ -144,6 +144,22 @@ describe('WorkQueue', () => {
       expect(queue.depth()).toBe(0);
     });
 
+    it("serves lanes in turn: one lane's backlog does not hold back another lane's keys", async () => {
+      const queue = new WorkQueue({ clock: new FakeClock(), lane: (key: string) => key.split('/')[0] ?? '' });
+      for (let i = 0; i < 4; i++) queue.add(`big/${String(i)}`);
+      queue.add('small/a');
+      queue.add('other/x');
+      queue.add('small/b');
+      expect(queue.depth()).toBe(7);
+      const processed: string[] = [];
+      queue.start(async (key) => {
+        processed.push(key);
+        await Promise.resolve();
+      }, { concurrency: 1 });
+      for (let i = 0; i < 7; i++) await flush();
+      expect(processed).toEqual(['big/0', 'small/a', 'other/x', 'big/1', 'small/b', 'big/2', 'big/3']);
+    });
+
     it('reports how long a key waited for a worker', async () => {
       const clock = new FakeClock();
       const waits: [string, number][] = [];
