@@ -97,6 +97,17 @@ describe('a KeycloakRealm and a KeycloakClient against the in-memory Keycloak', 
     expect(keycloak.writes).toBe(writes);
   });
 
+  it('keeps the realm its own through an update of its attributes (Keycloak replaces a realm\'s attributes whole)', async () => {
+    const w = world();
+    const clock = new FakeClock('2026-03-01T12:00:00Z');
+    await converge(w, realmRef, clock);
+    const stored = w.get(realmRef);
+    const spec = (stored?.['spec'] ?? {}) as Record<string, unknown>;
+    w.put(keycloakRealmType, { metadata: { name: 'shared', namespace: 'platform', generation: 2 }, spec: { ...spec, attributes: { tier: 'silver', zone: 'eu' } } });
+    await converge(w, realmRef, clock);
+    expect(ready(w.get(realmRef))).toMatchObject({ status: 'True' });
+  });
+
   it("refuses another namespace's claim on the same clientId, and writes it no Secret", async () => {
     const w = world();
     const clock = new FakeClock('2026-03-01T12:00:00Z');

@@ -45,14 +45,18 @@ function smtpChange(desired: DesiredRealm, observed: RealmRepresentation, resend
   };
 }
 
-/** The attributes that differ: Keycloak merges attributes key by key, so only those are sent. */
+/**
+ * The attributes, when any the spec states differ. Keycloak replaces a realm's attributes whole on a PUT that
+ * carries them (keys left out are removed), so the body holds every attribute Keycloak has, with the spec's
+ * values over them: the ownership attributes and keys set by others stay.
+ */
 function attributesChange(desired: DesiredRealm, observed: RealmRepresentation): RealmChange | undefined {
   const wanted = desired.fields['attributes'];
   if (!isJsonObject(wanted)) return undefined;
   const attributes = wanted as Readonly<Record<string, string>>;
   const keys = differingKeys(attributes, observed.attributes);
   if (keys.length === 0) return undefined;
-  return { changed: keys.map((key) => `attributes.${key}`), body: { attributes: Object.fromEntries(keys.map((key) => [key, attributes[key]])) } };
+  return { changed: keys.map((key) => `attributes.${key}`), body: { attributes: { ...observed.attributes, ...attributes } } };
 }
 
 const WHOLE = new Set(['realm', 'attributes', 'smtpServer']);

@@ -54,9 +54,10 @@ describe('the realm diff', () => {
     expect(change).toEqual({ changed: ['displayName', 'supportedLocales'], body: { realm: 'shop', displayName: 'Shop', supportedLocales: ['en'] } });
   });
 
-  it('sends only the attributes that differ, since Keycloak merges them key by key', () => {
+  it('names the attributes that differ, and sends every attribute Keycloak has, since a realm PUT replaces them whole', () => {
     const change = diffRealm(desired({ attributes: { tier: 'gold', zone: 'eu' } }), observed({ attributes: { ...ours, tier: 'silver', zone: 'eu', other: 'kept' } }), false);
-    expect(change).toEqual({ changed: ['attributes.tier'], body: { realm: 'shop', attributes: { tier: 'gold' } } });
+    // Sending only {tier} would remove the ownership attributes, and the next reconcile would find the realm nobody's.
+    expect(change).toEqual({ changed: ['attributes.tier'], body: { realm: 'shop', attributes: { ...ours, tier: 'gold', zone: 'eu', other: 'kept' } } });
   });
 
   it('writes the ownership attributes when a realm is adopted', () => {

@@ -83,7 +83,7 @@ function setAtPath(body: Rep, path: string, value: string): void {
 
 /**
  * An in-memory Keycloak with the admin API's semantics as Keyward relies on them: partial updates, attributes
- * merged key by key, a realm's smtpServer replaced whole (the mask keeps the stored password), secrets masked
+ * of clients and scopes merged key by key but a realm's replaced whole, a realm's smtpServer replaced whole (the mask keeps the stored password), secrets masked
  * on read, 409 for a duplicate and 404 for what is missing. For fast tests; the real server is the proof.
  */
 export class SimulatedKeycloak {
@@ -167,7 +167,8 @@ export class SimulatedKeycloak {
   #updateRealm(name: string, body: Rep): void {
     const realm = this.#realm(name);
     for (const [key, value] of Object.entries(body)) {
-      if (key === 'attributes') realm.rep['attributes'] = { ...(realm.rep['attributes'] as Rep | undefined), ...(value as Rep) };
+      // Keycloak replaces a realm's attributes whole: keys the PUT leaves out are removed.
+      if (key === 'attributes') realm.rep['attributes'] = { ...(value as Rep) };
       else if (key === 'smtpServer') this.#setSmtp(realm, value);
       else if (key !== 'realm' && key !== 'id') realm.rep[key] = value;
     }
