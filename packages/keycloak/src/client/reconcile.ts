@@ -1,4 +1,4 @@
-import { PlanBuilder, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/core';
+import { PlanBuilder, addFreshnessGuard, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/core';
 import type { ClientAddress, KeycloakCall } from '../apis/keycloak/actions.js';
 import type { ObservedClient } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
@@ -148,6 +148,10 @@ function maintain(plan: Builder, resolved: Resolved, found: ObservedClient): voi
   let secret: Value<Sensitive> | undefined;
   let waiting: string | undefined;
   if (renewal !== undefined && renewal.reasons.length > 0) {
+    // A regeneration cannot be taken back, and a reconcile may start from a cached object that does not yet
+    // show the status recording the last one (status.secretRegeneratedFor, lastSecretRotation): it would
+    // regenerate again for the same token. The guard stops such a plan before Keycloak is touched.
+    addFreshnessGuard(plan, clientRef(client), client.metadata.resourceVersion, 'regenerate only from the current object, whose status records the last regeneration');
     secret = plan.add({ kind: 'keycloak.regenerateClientSecret', ...resolved.call, client: address }, renewal.reasons.join('; ')).output('secret');
   } else if (confidential && push) {
     waiting = 'the client secret from the provided Secret was set in Keycloak; the credentials Secret follows once it is read back';

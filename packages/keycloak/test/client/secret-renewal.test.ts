@@ -22,10 +22,12 @@ describe('regenerateSecret fires once per change of its token', () => {
     const plan = planFor(clientObject({ ...baseSpec, regenerateSecret: token }, status), { client: keycloakClient(), credentials: converged() });
     expect(actionKinds(plan).includes('keycloak.regenerateClientSecret')).toBe(fires);
     if (!fires) return;
-    expect(actionKinds(plan)).toEqual(['keycloak.regenerateClientSecret', 'k8s.apply', 'k8s.status']);
+    expect(actionKinds(plan)).toEqual(['k8s.patch', 'keycloak.regenerateClientSecret', 'k8s.apply', 'k8s.status']);
     // The Secret gets the regeneration's output, and status records the token so the next reconcile does not fire again.
     const secret = (actionsOf(plan, 'k8s.apply')[0]?.object['stringData'] as Record<string, unknown>)[CREDENTIALS_KEYS.clientSecret];
-    expect(secret).toEqual({ kind: 'output', step: plan.steps[0]?.id, output: 'secret' });
+    expect(secret).toEqual({ kind: 'output', step: plan.steps[1]?.id, output: 'secret' });
+    // A plan made from a stale object (its status not yet showing the last regeneration) stops before Keycloak is touched.
+    expect(actionsOf(plan, 'k8s.patch')[0]).toMatchObject({ patch: { type: 'merge', body: {} }, precondition: { resourceVersion: '7' } });
     const recorded = actionsOf(plan, 'k8s.status')[0]?.status as Record<string, unknown>;
     expect(recorded['secretRegeneratedFor']).toBe(token === true ? 'true' : token);
     const next = planFor(clientObject({ ...baseSpec, regenerateSecret: token }, recorded), { client: keycloakClient(), credentials: converged() });
@@ -44,7 +46,7 @@ describe('scheduled rotation, with a fixed now', () => {
 
   it('regenerates when the period has passed, records the rotation, and waits a whole period', () => {
     const plan = planAt(new Date(NOW.getTime() - 90 * DAY_MS));
-    expect(actionKinds(plan)).toEqual(['keycloak.regenerateClientSecret', 'k8s.apply', 'k8s.status', 'control.requeueAfter']);
+    expect(actionKinds(plan)).toEqual(['k8s.patch', 'keycloak.regenerateClientSecret', 'k8s.apply', 'k8s.status', 'control.requeueAfter']);
     expect(actionsOf(plan, 'k8s.status')[0]?.status).toMatchObject({ lastSecretRotation: at(NOW) });
     expect(actionsOf(plan, 'control.requeueAfter')[0]?.afterMs).toBe(90 * DAY_MS);
     expect(isOutputRef((actionsOf(plan, 'k8s.apply')[0]?.object['stringData'] as Record<string, unknown>)[CREDENTIALS_KEYS.clientSecret])).toBe(true);

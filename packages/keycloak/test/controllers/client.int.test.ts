@@ -1,0 +1,266 @@
+// The KeycloakClient controller with core's runtime, against the real kube-apiserver and Keycloak 26: a client
+// and its credentials Secret (whose secret works), an update and a deletion; a takeover from another granted
+// namespace refused without the victim's secret ever being read; a grant added later healing a client; and
+// regenerateSecret firing once per token. Each client namespace has an operator of its own, so the Keycloak
+// requests made for it are told apart.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { coreTypes, type KubeObject } from '@keyward/core';
+import { createTestNamespace, waitFor } from '@keyward/test-env';
+import { CREDENTIALS_KEYS } from '../../src/index.js';
+import {
+  clientCredentialsWork,
+  clientRef,
+  conditionOf,
+  controllerEnv,
+  createClient,
+  createRealm,
+  credentialsSecretOf,
+  patchSpec,
+  realmRef,
+  secretData,
+  secretRef,
+  startOperator,
+  statusOf,
+  unique,
+  waitForGone,
+  waitForObject,
+  waitForReady,
+  writesIn,
+  WAIT_MS,
+  type ControllerEnv,
+  type Operator,
+} from './harness.js';
+
+let env: ControllerEnv;
+let platform: string;
+let teamA: string;
+let teamB: string;
+let teamC: string;
+let realm: string;
+const operators: Operator[] = [];
+let teamAOperator: Operator;
+
+beforeAll(async () => {
+  env = await controllerEnv('kcc');
+  [platform, teamA, teamB, teamC] = await Promise.all(['kcc-platform', 'kcc-team-a', 'kcc-team-b', 'kcc-team-c'].map((prefix) => createTestNamespace(prefix))) as [string, string, string, string];
+  await start('platform', platform);
+  teamAOperator = await start('team-a', teamA);
+  realm = unique('kcc');
+  await createRealm(env.kube, platform, 'shared', {
+    realmName: realm,
+    clientAuthorizationGrants: [teamA, teamB],
+    realmRoles: [{ name: 'viewer' }, { name: 'editor' }],
+  });
+  await waitForReady(env.kube, realmRef(platform, 'shared'));
+}, 120_000);
+
+afterAll(async () => {
+  for (const operator of operators) await operator.stop();
+  await env.admin.deleteRealm(realm);
+  env.close();
+});
+
+async function start(name: string, namespace: string): Promise<Operator> {
+  const operator = await startOperator(env.kube, { name: `client-${name}`, namespaces: [namespace], config: env.config() });
+  operators.push(operator);
+  return operator;
+}
+
+const realmRefSpec = () => ({ name: 'shared', namespace: platform });
+
+/** A confidential client with a service account: its secret can be tried with client_credentials. */
+const confidential = (clientId: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  clientId,
+  realmRef: realmRefSpec(),
+  settings: { serviceAccountsEnabled: true, standardFlowEnabled: true },
+  redirectUris: ['https://app.example.com/*'],
+  ...extra,
+});
+
+const secretValue = (secret: KubeObject | undefined): string | undefined => secretData(secret, CREDENTIALS_KEYS.clientSecret);
+
+describe('the KeycloakClient controller against the real Keycloak and API server', () => {
+  it('creates a client with a working credentials Secret, applies an update, and deletes the client with its object', async () => {
+    const clientId = unique('shop');
+    const ref = clientRef(teamA, 'shop');
+    await createClient(env.kube, teamA, 'shop', confidential(clientId, {
+      clientName: 'Shop',
+      description: 'the shop',
+      webOrigins: ['https://app.example.com'],
+      postLogoutRedirectUris: ['https://app.example.com/bye'],
+      rootUrl: 'https://app.example.com',
+      settings: { serviceAccountsEnabled: true, standardFlowEnabled: true, directAccessGrantsEnabled: false, pkceCodeChallengeMethod: 'S256', accessTokenLifespan: 300 },
+      clientRoles: [{ name: 'buyer', description: 'buys' }],
+      serviceAccountRoles: { realmRoles: ['viewer'] },
+      attributes: { team: 'a' },
+      secretMetadata: { labels: { app: 'shop' }, annotations: { owner: 'team-a' } },
+    }));
+    const ready = await waitForReady(env.kube, ref);
+    expect(statusOf(ready)).toMatchObject({ realm, secretName: 'shop-credentials', endpoints: { issuer: `${env.url}/realms/${realm}` } });
+
+    const secret = await credentialsSecretOf(env.kube, teamA, 'shop');
+    expect(Object.keys((secret?.['data'] as Record<string, string> | undefined) ?? {}).sort()).toEqual(Object.values(CREDENTIALS_KEYS).sort());
+    const issuer = `${env.url}/realms/${realm}`;
+    expect(Object.fromEntries(Object.values(CREDENTIALS_KEYS).filter((key) => key !== CREDENTIALS_KEYS.clientSecret).map((key) => [key, secretData(secret, key)]))).toEqual({
+      [CREDENTIALS_KEYS.clientId]: clientId,
+      [CREDENTIALS_KEYS.keycloakUrl]: env.url,
+      [CREDENTIALS_KEYS.realm]: realm,
+      [CREDENTIALS_KEYS.issuer]: issuer,
+      [CREDENTIALS_KEYS.tokenEndpoint]: `${issuer}/protocol/openid-connect/token`,
+      [CREDENTIALS_KEYS.userinfoEndpoint]: `${issuer}/protocol/openid-connect/userinfo`,
+      [CREDENTIALS_KEYS.jwksEndpoint]: `${issuer}/protocol/openid-connect/certs`,
+    });
+    expect(secret?.metadata.labels).toMatchObject({ app: 'shop' });
+    expect(secret?.metadata.annotations).toMatchObject({ owner: 'team-a' });
+    expect(secret?.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'KeycloakClient', name: 'shop', uid: ready.metadata.uid, controller: true })]);
+    const value = secretValue(secret);
+    expect(value).toBe(await env.admin.clientSecret(realm, clientId));
+    expect(await clientCredentialsWork(env.url, realm, clientId, value ?? '')).toBe(true);
+
+    const created = await env.admin.client(realm, clientId);
+    expect(created).toMatchObject({
+      name: 'Shop',
+      description: 'the shop',
+      rootUrl: 'https://app.example.com',
+      redirectUris: ['https://app.example.com/*'],
+      webOrigins: ['https://app.example.com'],
+      directAccessGrantsEnabled: false,
+      serviceAccountsEnabled: true,
+      attributes: expect.objectContaining({ team: 'a', 'pkce.code.challenge.method': 'S256', 'access.token.lifespan': '300', 'post.logout.redirect.uris': 'https://app.example.com/bye' }) as unknown,
+    });
+    const id = String(created?.['id']);
+    expect(((await env.admin.get<Record<string, unknown>[]>(`/realms/${realm}/clients/${id}/roles`)) ?? []).map((r) => r['name'])).toEqual(['buyer']);
+    const saUser = await env.admin.get(`/realms/${realm}/clients/${id}/service-account-user`);
+    const saRealmRoles = (await env.admin.get<Record<string, unknown>[]>(`/realms/${realm}/users/${String(saUser?.['id'])}/role-mappings/realm`)) ?? [];
+    expect(saRealmRoles.map((r) => r['name'])).toContain('viewer');
+
+    await patchSpec(env.kube, ref, {
+      clientName: 'Shop v2',
+      redirectUris: ['https://shop.example.com/*', 'https://app.example.com/cb'],
+      webOrigins: ['https://shop.example.com'],
+      postLogoutRedirectUris: ['https://shop.example.com/bye'],
+      settings: { serviceAccountsEnabled: true, standardFlowEnabled: true, directAccessGrantsEnabled: true, pkceCodeChallengeMethod: 'plain', accessTokenLifespan: 600 },
+      serviceAccountRoles: { realmRoles: ['editor'] },
+      attributes: { team: 'a2' },
+    });
+    await waitForReady(env.kube, ref);
+    const updated = await env.admin.client(realm, clientId);
+    expect(updated).toMatchObject({
+      name: 'Shop v2',
+      webOrigins: ['https://shop.example.com'],
+      directAccessGrantsEnabled: true,
+      attributes: expect.objectContaining({ team: 'a2', 'pkce.code.challenge.method': 'plain', 'access.token.lifespan': '600', 'post.logout.redirect.uris': 'https://shop.example.com/bye' }) as unknown,
+    });
+    expect([...((updated?.['redirectUris'] as string[] | undefined) ?? [])].sort()).toEqual(['https://app.example.com/cb', 'https://shop.example.com/*']);
+    const saAfter = ((await env.admin.get<Record<string, unknown>[]>(`/realms/${realm}/users/${String(saUser?.['id'])}/role-mappings/realm`)) ?? []).map((r) => r['name']);
+    expect(saAfter).toContain('editor');
+    expect(saAfter).not.toContain('viewer');
+    // The secret did not change with the update.
+    expect(secretValue(await credentialsSecretOf(env.kube, teamA, 'shop'))).toBe(value);
+
+    await env.kube.delete(ref);
+    await waitForGone(env.kube, ref);
+    expect(await env.admin.client(realm, clientId)).toBeUndefined();
+  });
+
+  it("refuses a takeover from another granted namespace: no Secret there, the victim's secret unchanged and never read", async () => {
+    const clientId = unique('victim');
+    await createClient(env.kube, teamA, 'victim', confidential(clientId));
+    await waitForReady(env.kube, clientRef(teamA, 'victim'));
+    const victimSecret = secretValue(await credentialsSecretOf(env.kube, teamA, 'victim')) ?? '';
+    expect(victimSecret).not.toBe('');
+
+    const attacker = await start('team-b', teamB);
+    const attackerRef = clientRef(teamB, 'thief');
+    await createClient(env.kube, teamB, 'thief', confidential(clientId, { redirectUris: ['https://evil.example.com/*'] }));
+    const refused = await waitForObject(env.kube, attackerRef, 'the takeover to be refused', (object) => conditionOf(object, 'Stalled')?.status === 'True');
+    expect(conditionOf(refused, 'Ready')).toMatchObject({ status: 'False', reason: 'Conflict' });
+    expect(conditionOf(refused, 'Ready')?.message).toContain(`${teamA}/victim`);
+    // Once more, on demand: still nothing to do but report.
+    const again = await attacker.reconcileClient(teamB, 'thief');
+    expect(again.plan?.steps.map((step) => step.action.kind)).toEqual([]);
+
+    // The attacker's operator looked the client up, and never asked for a secret nor wrote anything.
+    const operations = attacker.requests.map((r) => r.operation);
+    expect(operations).toContain('find_client');
+    expect(operations.filter((op) => op.includes('secret'))).toEqual([]);
+    expect(writesIn(attacker.requests)).toEqual([]);
+
+    expect(await env.kube.get(secretRef(teamB, 'thief-credentials'))).toBeUndefined();
+    const client = await env.admin.client(realm, clientId);
+    expect(client?.['redirectUris']).toEqual(['https://app.example.com/*']);
+    expect(await env.admin.clientSecret(realm, clientId)).toBe(victimSecret);
+    expect(secretValue(await credentialsSecretOf(env.kube, teamA, 'victim'))).toBe(victimSecret);
+
+    // Nowhere in the attacker's namespace: no Secret, event, or the CR (status included) holds it.
+    const encoded = Buffer.from(victimSecret).toString('base64');
+    const holds = (object: unknown): boolean => { const text = JSON.stringify(object); return text.includes(victimSecret) || text.includes(encoded); };
+    const [secrets, events, coreEvents] = await Promise.all([
+      env.kube.listAll(coreTypes.secret, { namespace: teamB }),
+      env.kube.listAll(coreTypes.event, { namespace: teamB }),
+      env.kube.listAll({ group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true }, { namespace: teamB }),
+    ]);
+    expect(secrets.items.filter(holds).map((s) => s.metadata.name)).toEqual([]);
+    expect([...events.items, ...coreEvents.items].filter(holds).length).toBe(0);
+    expect(holds(await env.kube.get(attackerRef))).toBe(false);
+  });
+
+  it('heals a client whose namespace the realm grants later, without the client object being touched', async () => {
+    const operator = await start('team-c', teamC);
+    const clientId = unique('late');
+    const ref = clientRef(teamC, 'late');
+    await createClient(env.kube, teamC, 'late', confidential(clientId));
+    const stalled = await waitForObject(env.kube, ref, 'the ungranted client to stall', (object) => conditionOf(object, 'Stalled')?.status === 'True');
+    expect(conditionOf(stalled, 'Ready')).toMatchObject({ status: 'False', reason: 'NotAuthorized' });
+    expect(conditionOf(stalled, 'Ready')?.message).toContain('clientAuthorizationGrants');
+    const again = await operator.reconcileClient(teamC, 'late');
+    expect(again.plan?.steps.map((step) => step.action.kind)).toEqual([]);
+    expect(writesIn(operator.requests)).toEqual([]);
+    expect(await env.admin.client(realm, clientId)).toBeUndefined();
+    const generation = stalled?.metadata.generation;
+
+    await patchSpec(env.kube, realmRef(platform, 'shared'), { clientAuthorizationGrants: [teamA, teamB, teamC] });
+    const healed = await waitForReady(env.kube, ref);
+    expect(healed.metadata.generation).toBe(generation);
+    expect(await env.admin.client(realm, clientId)).toBeDefined();
+    const secret = secretValue(await credentialsSecretOf(env.kube, teamC, 'late'));
+    expect(await clientCredentialsWork(env.url, realm, clientId, secret ?? '')).toBe(true);
+  });
+
+  it('regenerates the secret once per regenerateSecret token, and not again on later reconciles or resyncs', async () => {
+    const clientId = unique('regen');
+    const ref = clientRef(teamA, 'regen');
+    await createClient(env.kube, teamA, 'regen', confidential(clientId));
+    await waitForReady(env.kube, ref);
+    const first = secretValue(await credentialsSecretOf(env.kube, teamA, 'regen')) ?? '';
+    expect(await clientCredentialsWork(env.url, realm, clientId, first)).toBe(true);
+    const regenerations = (): number => teamAOperator.requests.filter((r) => r.operation === 'regenerate_client_secret').length;
+    const before = regenerations();
+
+    await patchSpec(env.kube, ref, { regenerateSecret: 'rotate-1' });
+    const done = await waitForReady(env.kube, ref);
+    expect(statusOf(done)['secretRegeneratedFor']).toBe('rotate-1');
+    const second = await waitFor(async () => {
+      const value = secretValue(await credentialsSecretOf(env.kube, teamA, 'regen'));
+      return value !== undefined && value !== first ? value : undefined;
+    }, { what: 'the credentials Secret to hold the new secret', timeoutMs: WAIT_MS });
+    expect(second).toBe(await env.admin.clientSecret(realm, clientId));
+    expect(await clientCredentialsWork(env.url, realm, clientId, second)).toBe(true);
+    expect(await clientCredentialsWork(env.url, realm, clientId, first)).toBe(false);
+    expect(regenerations()).toBe(before + 1);
+
+    // Further reconciles, on demand and by resync, leave the secret alone.
+    for (let round = 0; round < 3; round++) {
+      const outcome = await teamAOperator.reconcileClient(teamA, 'regen');
+      expect(outcome.plan?.steps.map((step) => step.action.kind)).toEqual([]);
+    }
+    const clients = (await env.kube.listAll(ref.type, { namespace: teamA })).items.length;
+    const reconciled = teamAOperator.reconciles.get('keycloak-client') ?? 0;
+    teamAOperator.resync();
+    await waitFor(async () => Promise.resolve((teamAOperator.reconciles.get('keycloak-client') ?? 0) >= reconciled + clients ? true : undefined), { what: 'a resync of the clients', timeoutMs: WAIT_MS, intervalMs: 100 });
+    await waitForReady(env.kube, ref);
+    expect(regenerations()).toBe(before + 1);
+    expect(await env.admin.clientSecret(realm, clientId)).toBe(second);
+    expect(secretValue(await credentialsSecretOf(env.kube, teamA, 'regen'))).toBe(second);
+  });
+});
