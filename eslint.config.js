@@ -54,6 +54,7 @@ export default tseslint.config(
   {
     files: [
       'packages/keystone-appcred/src/**/*.ts',
+      'packages/keystone-service/src/**/*.ts',
       'packages/apikey-enforcement/src/**/*.ts',
       'packages/core/src/model/**/*.ts',
       'packages/core/src/plan/**/*.ts',

@@ -1,0 +1,65 @@
+import { coreTypes, type KubeObject, type ObjectTemplate, type PlanBuilder, type Sensitive } from '@keyward/core';
+import { ANNOTATION_RUN_KEY } from './api.js';
+import { annotation, conditionTrue, field } from './read.js';
+import type { Keystone } from './spec.js';
+import type { StepReport } from './status.js';
+import type { KeystoneAction } from './vocabulary.js';
+
+/** Lines of a failed pod's log kept in a condition message. */
+const LOG_LINES = 10;
+const LOG_CHARS = 800;
+
+/** The run key a Job was made for (on its pod template, as on the Job). */
+export function runKeyOf(job: KubeObject | undefined): string | undefined {
+  const template = field(job, 'spec', 'template', 'metadata', 'annotations', ANNOTATION_RUN_KEY);
+  return typeof template === 'string' ? template : annotation(job, ANNOTATION_RUN_KEY);
+}
+
+/**
+ * The end of the log of a Job's latest pod, as the kubelet kept it in the termination message
+ * (FallbackToLogsOnError), with every known secret masked.
+ */
+export function logTail(jobName: string, pods: readonly KubeObject[], secrets: readonly Sensitive[]): string | undefined {
+  const mine = pods
+    .filter((pod) => pod.metadata.labels?.['batch.kubernetes.io/job-name'] === jobName || pod.metadata.labels?.['job-name'] === jobName)
+    .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+  const statuses = field(mine.at(-1), 'status', 'containerStatuses');
+  const message = Array.isArray(statuses) ? field(statuses[0], 'state', 'terminated', 'message') : undefined;
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  let tail = message.trimEnd().split('\n').slice(-LOG_LINES).join('\n');
+  for (const secret of secrets) if (secret.reveal() !== '') tail = tail.replaceAll(secret.reveal(), '***');
+  return tail.length > LOG_CHARS ? `...${tail.slice(-LOG_CHARS)}` : tail;
+}
+
+export interface JobRun {
+  readonly name: string;
+  /** For messages: "db_sync". */
+  readonly what: string;
+  readonly runKey: string;
+  readonly template: ObjectTemplate;
+  /** Why it runs now, for the plan. */
+  readonly why: string;
+}
+
+/**
+ * One run of a Job per run key: created when missing; a finished Job is the record that it ran (no TTL),
+ * and only a new key replaces it (the old one is deleted here, the new one created by the reconcile its
+ * deletion wakes). A failed Job is reported with its log tail and not retried until the key changes.
+ */
+export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, job: KubeObject | undefined, run: JobRun, pods: readonly KubeObject[], secrets: readonly Sensitive[]): StepReport & { readonly done: boolean } {
+  const ref = { type: coreTypes.job, namespace: cr.metadata.namespace, name: run.name };
+  if (job === undefined) {
+    plan.add({ kind: 'k8s.create', ref, object: run.template }, run.why);
+    return { done: false, status: 'False', reason: 'Running', message: `${run.what} Job ${run.name} started` };
+  }
+  if (runKeyOf(job) !== run.runKey) {
+    plan.add({ kind: 'k8s.delete', ref, precondition: { uid: job.metadata.uid ?? '' }, propagation: 'Background' }, `${run.what} must run again: ${run.why}`);
+    return { done: false, status: 'False', reason: 'Rerunning', message: `${run.what} Job ${run.name} is replaced to run again` };
+  }
+  if (conditionTrue(job, 'Complete')) return { done: true, status: 'True', reason: 'Completed', message: `${run.what} completed` };
+  if (conditionTrue(job, 'Failed')) {
+    const tail = logTail(run.name, pods, secrets);
+    return { done: false, status: 'False', reason: 'JobFailed', message: `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with:\n${tail}`}` };
+  }
+  return { done: false, status: 'False', reason: 'Running', message: `${run.what} Job ${run.name} is running` };
+}

@@ -1,0 +1,235 @@
+import type { Json, ObjectTemplate, OwnerReference, Sensitive } from '@keyward/core';
+import {
+  ANNOTATION_ROTATED_AT,
+  ANNOTATION_RUN_KEY,
+  API_PORT,
+  CONFIG_DIR,
+  CREDENTIAL_KEYS_DIR,
+  DB_CONNECTION_KEY,
+  FERNET_KEYS_DIR,
+  LABEL_COMPONENT,
+  LABEL_CONFIG_OF,
+  commonLabels,
+  names,
+} from './api.js';
+import type { Keystone } from './spec.js';
+
+// The objects a Keystone owns, as pure functions of the object and what was decided. Every one carries the
+// controller owner reference, so garbage collection removes them with the Keystone.
+
+/** Pods run as Keystone's user in the Debian image; fsGroup makes the 0400 key files readable to it. */
+const KEYSTONE_UID = 42424;
+
+/** The controller owner reference to the Keystone (a type alias, so it is plain JSON for templates). */
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+type OwnerRef = { readonly [K in keyof OwnerReference]: OwnerReference[K] };
+
+export function ownerReference(cr: Keystone): OwnerRef {
+  return { apiVersion: cr.apiVersion, kind: cr.kind, name: cr.metadata.name, uid: cr.metadata.uid, controller: true, blockOwnerDeletion: true };
+}
+
+function meta(cr: Keystone, name: string, extra: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}) {
+  return {
+    name,
+    namespace: cr.metadata.namespace,
+    labels: { ...commonLabels(cr.metadata.name), ...extra.labels },
+    ...(extra.annotations === undefined ? {} : { annotations: extra.annotations }),
+    ownerReferences: [ownerReference(cr)],
+  };
+}
+
+export function imageOf(cr: Keystone): string {
+  return `${cr.spec.image.repository}:${cr.spec.image.tag}`;
+}
+
+/** A key Secret, created once: its data is replaced only by rotation. */
+export function keySecret(cr: Keystone, name: string, keys: Readonly<Record<string, Sensitive>>, rotatedAt: string): ObjectTemplate {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: meta(cr, name, { annotations: { [ANNOTATION_ROTATED_AT]: rotatedAt } }),
+    type: 'Opaque',
+    stringData: keys,
+  };
+}
+
+/** The full database URL, password included, for OS_DATABASE__CONNECTION. */
+export function connectionSecret(cr: Keystone, url: Sensitive): ObjectTemplate {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: meta(cr, names.dbConnection(cr.metadata.name)), type: 'Opaque', stringData: { [DB_CONNECTION_KEY]: url } };
+}
+
+export function configMap(cr: Keystone, name: string, data: Readonly<Record<string, string>>): ObjectTemplate {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: meta(cr, name, { labels: { [LABEL_CONFIG_OF]: cr.metadata.name } }),
+    immutable: true,
+    data,
+  };
+}
+
+const connectionEnv = (cr: Keystone): Json => ({
+  name: 'OS_DATABASE__CONNECTION',
+  valueFrom: { secretKeyRef: { name: names.dbConnection(cr.metadata.name), key: DB_CONNECTION_KEY } },
+});
+
+const restricted: Json = { allowPrivilegeEscalation: false, runAsNonRoot: true, runAsUser: KEYSTONE_UID, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } };
+
+/** Volumes: the rendered configuration and both key repositories, whole Secrets (no subPath), so rotated keys reach running pods. */
+function volumes(cr: Keystone, configName: string, withCredentialKeys: boolean): { volumes: Json[]; mounts: Json[] } {
+  const crName = cr.metadata.name;
+  const list: [string, Json, string][] = [
+    ['config', { configMap: { name: configName } }, `${CONFIG_DIR}/`],
+    ['fernet-keys', { secret: { secretName: names.fernetKeys(crName), defaultMode: 0o400 } }, FERNET_KEYS_DIR],
+    ...(withCredentialKeys ? [['credential-keys', { secret: { secretName: names.credentialKeys(crName), defaultMode: 0o400 } }, CREDENTIAL_KEYS_DIR] as [string, Json, string]] : []),
+  ];
+  return {
+    volumes: list.map(([name, source]) => ({ name, ...(source as Record<string, Json>) })),
+    mounts: list.map(([name, , mountPath]) => ({ name, mountPath, readOnly: true })),
+  };
+}
+
+export function podLabels(cr: Keystone, component: string): Record<string, string> {
+  return { ...commonLabels(cr.metadata.name), [LABEL_COMPONENT]: component };
+}
+
+/**
+ * Readiness that notices a lost database: /v3 answers without touching it, so the probe opens a TCP
+ * connection to the host and port of OS_DATABASE__CONNECTION.
+ */
+const DB_PROBE = [
+  'python3', '-c',
+  'import os,socket,urllib.parse as u;p=u.urlsplit(os.environ["OS_DATABASE__CONNECTION"]);socket.create_connection((p.hostname,p.port or 3306),20).close()',
+];
+
+export const UWSGI_COMMAND = [
+  'uwsgi', '--http-socket', `:${String(API_PORT)}`, '--wsgi-file', '/usr/bin/keystone-wsgi-public', '--master', '--lazy-apps', '--need-app',
+  '--processes', '2', '--threads', '1', '--die-on-term', `--pyargv=--config-dir=${CONFIG_DIR}/`,
+];
+
+export function deployment(cr: Keystone, configName: string): ObjectTemplate {
+  const { volumes: vols, mounts } = volumes(cr, configName, true);
+  const labels = podLabels(cr, 'api');
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: meta(cr, names.api(cr.metadata.name)),
+    spec: {
+      replicas: cr.spec.replicas,
+      selector: { matchLabels: labels },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      template: {
+        metadata: { labels },
+        spec: {
+          securityContext: { fsGroup: KEYSTONE_UID },
+          // The pods need no API access: no token is mounted, and no Role grants them anything.
+          automountServiceAccountToken: false,
+          containers: [{
+            name: 'keystone',
+            image: imageOf(cr),
+            imagePullPolicy: 'IfNotPresent',
+            command: UWSGI_COMMAND,
+            ports: [{ name: 'keystone', containerPort: API_PORT, protocol: 'TCP' }],
+            env: [connectionEnv(cr)],
+            volumeMounts: mounts,
+            securityContext: restricted,
+            startupProbe: { httpGet: { path: '/v3', port: API_PORT }, periodSeconds: 10, timeoutSeconds: 8, failureThreshold: 30 },
+            livenessProbe: { tcpSocket: { port: API_PORT }, initialDelaySeconds: 15, periodSeconds: 20 },
+            readinessProbe: { exec: { command: DB_PROBE }, initialDelaySeconds: 10, periodSeconds: 30, timeoutSeconds: 25, failureThreshold: 3 },
+          }],
+          volumes: vols,
+        },
+      },
+    },
+  };
+}
+
+export function service(cr: Keystone): ObjectTemplate {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta(cr, names.api(cr.metadata.name)),
+    spec: { type: 'ClusterIP', selector: podLabels(cr, 'api'), ports: [{ name: 'keystone', port: API_PORT, targetPort: API_PORT, protocol: 'TCP' }] },
+  };
+}
+
+export function podDisruptionBudget(cr: Keystone): ObjectTemplate {
+  const budget = cr.spec.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 };
+  return { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: meta(cr, names.api(cr.metadata.name)), spec: { ...budget, selector: { matchLabels: podLabels(cr, 'api') } } };
+}
+
+/**
+ * A one-shot Job: no TTL (the finished Job is the record that it ran), no retries beyond a few pod
+ * restarts, and its log tail kept as the termination message so a failure can be reported with it.
+ */
+function job(cr: Keystone, name: string, component: string, runKey: string, configName: string, script: string, env: readonly Json[]): ObjectTemplate {
+  const { volumes: vols, mounts } = volumes(cr, configName, component === 'db-sync');
+  const labels = podLabels(cr, component);
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: meta(cr, name, { labels: { [LABEL_COMPONENT]: component }, annotations: { [ANNOTATION_RUN_KEY]: runKey } }),
+    spec: {
+      backoffLimit: 2,
+      template: {
+        metadata: { labels, annotations: { [ANNOTATION_RUN_KEY]: runKey } },
+        spec: {
+          restartPolicy: 'Never',
+          securityContext: { fsGroup: KEYSTONE_UID },
+          automountServiceAccountToken: false,
+          containers: [{
+            name: component,
+            image: imageOf(cr),
+            imagePullPolicy: 'IfNotPresent',
+            command: ['/bin/sh', '-eu', '-c', script],
+            env: [connectionEnv(cr), ...env],
+            volumeMounts: mounts,
+            securityContext: restricted,
+            terminationMessagePolicy: 'FallbackToLogsOnError',
+          }],
+          volumes: vols,
+        },
+      },
+    },
+  };
+}
+
+export function dbSyncJob(cr: Keystone, runKey: string, configName: string): ObjectTemplate {
+  return job(cr, names.dbSyncJob(cr.metadata.name), 'db-sync', runKey, configName, `exec keystone-manage --config-dir=${CONFIG_DIR}/ db_sync`, []);
+}
+
+export interface BootstrapUrls {
+  readonly internal: string;
+  readonly public: string;
+}
+
+export function bootstrapJob(cr: Keystone, runKey: string, configName: string, urls: BootstrapUrls): ObjectTemplate {
+  const { bootstrap } = cr.spec;
+  // The password stays in the environment, from the Secret; "=value" keeps one starting with "-" an argument.
+  const script = [
+    `exec keystone-manage --config-dir=${CONFIG_DIR}/ bootstrap`,
+    '--bootstrap-username "$BOOTSTRAP_USERNAME" --bootstrap-password="$BOOTSTRAP_PASSWORD"',
+    '--bootstrap-admin-url "$BOOTSTRAP_INTERNAL_URL" --bootstrap-internal-url "$BOOTSTRAP_INTERNAL_URL"',
+    '--bootstrap-public-url "$BOOTSTRAP_PUBLIC_URL" --bootstrap-region-id "$BOOTSTRAP_REGION_ID"',
+  ].join(' ');
+  return job(cr, names.bootstrapJob(cr.metadata.name), 'bootstrap', runKey, configName, script, [
+    { name: 'BOOTSTRAP_USERNAME', value: bootstrap.adminUser },
+    { name: 'BOOTSTRAP_PASSWORD', valueFrom: { secretKeyRef: { name: bootstrap.adminPasswordSecretRef.name, key: bootstrap.adminPasswordSecretRef.key } } },
+    { name: 'BOOTSTRAP_INTERNAL_URL', value: urls.internal },
+    { name: 'BOOTSTRAP_PUBLIC_URL', value: urls.public },
+    { name: 'BOOTSTRAP_REGION_ID', value: bootstrap.region },
+  ]);
+}
+
+/** The MariaDB operator's Database, User and Grant for a `database.clusterRef`, named after the Keystone. */
+export function mariaDbObjects(cr: Keystone): { database: ObjectTemplate; user: ObjectTemplate; grant: ObjectTemplate } {
+  const { database } = cr.spec;
+  const mariaDbRef = { name: database.clusterRef?.name ?? '' };
+  const name = cr.metadata.name;
+  const common = { apiVersion: 'k8s.mariadb.com/v1alpha1', metadata: meta(cr, name) };
+  return {
+    database: { ...common, kind: 'Database', spec: { mariaDbRef, name: database.database, characterSet: 'utf8mb4', collate: 'utf8mb4_general_ci' } },
+    user: { ...common, kind: 'User', spec: { mariaDbRef, name, passwordSecretKeyRef: { name: database.secretRef.name, key: 'password' }, host: '%' } },
+    grant: { ...common, kind: 'Grant', spec: { mariaDbRef, privileges: ['ALL PRIVILEGES'], database: database.database, table: '*', username: name, host: '%' } },
+  };
+}

@@ -1,0 +1,60 @@
+import { coreTypes, type GetQuery, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/core';
+import { LABEL_CONFIG_OF, commonLabels, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
+import type { KeystoneServiceConfig } from './config.js';
+import type { Keystone } from './spec.js';
+
+export interface KeystoneQueries {
+  readonly [name: string]: GetQuery | ListQuery | undefined;
+  readonly dbSecret: GetQuery;
+  readonly adminSecret: GetQuery;
+  readonly policyConfigMap: GetQuery | undefined;
+  readonly fernetKeys: GetQuery;
+  readonly credentialKeys: GetQuery;
+  readonly dbConnection: GetQuery;
+  readonly configMaps: ListQuery;
+  readonly mariaDbDatabase: GetQuery | undefined;
+  readonly mariaDbUser: GetQuery | undefined;
+  readonly mariaDbGrant: GetQuery | undefined;
+  readonly dbSyncJob: GetQuery;
+  readonly deployment: GetQuery;
+  readonly service: GetQuery;
+  readonly podDisruptionBudget: GetQuery;
+  readonly replicaSets: ListQuery;
+  readonly bootstrapJob: GetQuery;
+  /** This Keystone's pods, for the termination message (log tail) of a failed Job. */
+  readonly pods: ListQuery;
+}
+
+/**
+ * What a reconcile reads: the Secrets (and policy ConfigMap) the spec names, everything the Keystone owns
+ * (by name, or by label from the watches' caches), and the MariaDB operator's objects for a clusterRef.
+ */
+export function observe(cr: Keystone, _config: KeystoneServiceConfig): KeystoneQueries {
+  const namespace = cr.metadata.namespace;
+  const crName = cr.metadata.name;
+  const labels = commonLabels(crName);
+  const ref = (type: ResourceType, name: string): ObjectRef => ({ type, namespace, name });
+  const owned = (type: ResourceType, name: string): GetQuery => ({ kind: 'k8s.get', ref: ref(type, name), expectLabels: labels });
+  const referenced = (type: ResourceType, name: string): GetQuery => ({ kind: 'k8s.get', ref: ref(type, name) });
+  const clusterRef = cr.spec.database.clusterRef;
+  const policyRef = cr.spec.policyOverrides?.configMapRef;
+  return {
+    dbSecret: referenced(coreTypes.secret, cr.spec.database.secretRef.name),
+    adminSecret: referenced(coreTypes.secret, cr.spec.bootstrap.adminPasswordSecretRef.name),
+    policyConfigMap: policyRef === undefined ? undefined : referenced(coreTypes.configMap, policyRef.name),
+    fernetKeys: owned(coreTypes.secret, names.fernetKeys(crName)),
+    credentialKeys: owned(coreTypes.secret, names.credentialKeys(crName)),
+    dbConnection: owned(coreTypes.secret, names.dbConnection(crName)),
+    configMaps: { kind: 'k8s.list', type: coreTypes.configMap, namespace, labels: { ...labels, [LABEL_CONFIG_OF]: crName } },
+    mariaDbDatabase: clusterRef === undefined ? undefined : referenced(mariaDbDatabaseType, crName),
+    mariaDbUser: clusterRef === undefined ? undefined : referenced(mariaDbUserType, crName),
+    mariaDbGrant: clusterRef === undefined ? undefined : referenced(mariaDbGrantType, crName),
+    dbSyncJob: owned(coreTypes.job, names.dbSyncJob(crName)),
+    deployment: owned(coreTypes.deployment, names.api(crName)),
+    service: owned(coreTypes.service, names.api(crName)),
+    podDisruptionBudget: owned(podDisruptionBudgetType, names.api(crName)),
+    replicaSets: { kind: 'k8s.list', type: replicaSetType, namespace, labels },
+    bootstrapJob: owned(coreTypes.job, names.bootstrapJob(crName)),
+    pods: { kind: 'k8s.list', type: podType, namespace, labels },
+  };
+}

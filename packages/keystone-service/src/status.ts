@@ -1,0 +1,30 @@
+import { setConditions, summaryCondition, type Condition, type ConditionStatus, type DesiredCondition } from '@keyward/core';
+import { CONDITION_READY, STEP_CONDITIONS, type StepCondition } from './api.js';
+
+/** What one step of the pipeline says about itself. */
+export interface StepReport {
+  readonly status: ConditionStatus;
+  readonly reason: string;
+  readonly message: string;
+}
+
+export type StepReports = Partial<Readonly<Record<StepCondition, StepReport>>>;
+
+export const READY_MESSAGE = 'Keystone is running and bootstrapped';
+
+/**
+ * Every condition for one status write: each step's report (a step the pipeline did not reach keeps what it
+ * said before, or is Unknown), then Ready as the worst of them, all with the generation they describe.
+ */
+export function aggregateConditions(current: readonly Condition[] | undefined, reports: StepReports, generation: number, now: Date): Condition[] {
+  const steps: DesiredCondition[] = STEP_CONDITIONS.map((type) => {
+    const report = reports[type];
+    if (report !== undefined) return { type, ...report, observedGeneration: generation };
+    const previous = current?.find((c) => c.type === type);
+    if (previous === undefined) return { type, status: 'Unknown', reason: 'Waiting', message: 'waiting for the steps before it', observedGeneration: generation };
+    const { lastTransitionTime: _time, ...stated } = previous;
+    return { ...stated, observedGeneration: generation };
+  });
+  const ready = summaryCondition(CONDITION_READY, steps, { reason: 'Ready', message: READY_MESSAGE }, generation);
+  return setConditions(current, [ready, ...steps], now);
+}

@@ -1,0 +1,7 @@
+import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/core';
+
+/** What the Keystone controller's plans may do: Kubernetes objects and requeues. */
+export type KeystoneAction = KubernetesAction | ControlAction;
+
+/** The APIs the Keystone controller uses: a program running it must provide each of them. */
+export const keystoneServiceApis = vocabulary(kubernetesApi, controlApi);
