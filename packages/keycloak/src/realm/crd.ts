@@ -4,6 +4,8 @@ import { keycloakRealmType } from '../types.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
   DELETION_POLICIES,
+  DUPLICATE_EMAILS_MESSAGE,
+  DUPLICATE_EMAILS_RULE,
   INT32_MAX,
   MAX_SUB_OBJECTS,
   NAME_MAX_LENGTH,
@@ -110,6 +112,7 @@ const spec = {
     clientAuthorizationGrants: { type: 'array', items: namespaceName, 'x-kubernetes-list-type': 'set', description: 'Namespaces whose KeycloakClients may use this realm.' },
     security: {
       type: 'object',
+      'x-kubernetes-validations': [{ rule: DUPLICATE_EMAILS_RULE, message: DUPLICATE_EMAILS_MESSAGE, fieldPath: '.duplicateEmailsAllowed' }],
       properties: {
         ...properties(SECURITY_FLAGS, () => boolean),
         ...properties(keysOf(SECURITY_NUMBERS), (key) => int32From(SECURITY_NUMBERS[key])),

@@ -107,11 +107,34 @@ const int32From = (min: number): t.Type<number> => integerInRange(min, INT32_MAX
 export const RealmNameCodec = boundedText(NAME_MAX_LENGTH, { source: REALM_NAME_PATTERN, says: 'letters, digits, - and _, starting and ending with a letter or digit' });
 const namespaceName = boundedText(NAMESPACE_MAX_LENGTH, { source: NAMESPACE_PATTERN, says: 'a namespace name' });
 
-const SecurityCodec = t.partial({
+const SecurityFields = t.partial({
   ...fields(SECURITY_FLAGS, () => t.boolean),
   ...fields(keysOf(SECURITY_NUMBERS), (key) => int32From(SECURITY_NUMBERS[key])),
   sslRequired: oneOf(SSL_REQUIRED),
 });
+
+/**
+ * Keycloak turns off email as username and login with email whenever duplicate emails are allowed, and
+ * still answers 204: a spec asking for both could never converge.
+ */
+export const DUPLICATE_EMAILS_MESSAGE = 'duplicateEmailsAllowed cannot be combined with registrationEmailAsUsername or loginWithEmailAllowed (Keycloak turns them off)';
+export const DUPLICATE_EMAILS_RULE = '!(has(self.duplicateEmailsAllowed) && self.duplicateEmailsAllowed) || !((has(self.registrationEmailAsUsername) && self.registrationEmailAsUsername) || (has(self.loginWithEmailAllowed) && self.loginWithEmailAllowed))';
+
+type SecuritySpec = t.TypeOf<typeof SecurityFields>;
+
+const emailsConsistent = (security: SecuritySpec): boolean =>
+  security.duplicateEmailsAllowed !== true || (security.registrationEmailAsUsername !== true && security.loginWithEmailAllowed !== true);
+
+const SecurityCodec = new t.Type<SecuritySpec, t.OutputOf<typeof SecurityFields>>(
+  'SecuritySpec',
+  (u): u is SecuritySpec => SecurityFields.is(u) && emailsConsistent(u),
+  (u, c) => {
+    const decoded = SecurityFields.validate(u, c);
+    if (decoded._tag === 'Left' || emailsConsistent(decoded.right)) return decoded;
+    return t.failure(true, [...c, { key: 'duplicateEmailsAllowed', type: t.boolean, actual: true }], DUPLICATE_EMAILS_MESSAGE);
+  },
+  SecurityFields.encode,
+);
 
 const TokenSettingsCodec = t.partial({
   ...fields(keysOf(TOKEN_LIFESPANS), (key) => int32From(TOKEN_LIFESPANS[key])),

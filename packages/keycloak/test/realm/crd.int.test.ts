@@ -60,6 +60,8 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['no realmName', { displayName: 'x' }, 'spec.realmName'],
   ['a realmName with a slash', { realmName: 'a/b' }, 'spec.realmName'],
   ['an unknown sslRequired', { ...baseSpec, security: { sslRequired: 'sometimes' } }, 'spec.security.sslRequired'],
+  ['duplicate emails with login by email', { ...baseSpec, security: { duplicateEmailsAllowed: true, loginWithEmailAllowed: true } }, 'spec.security.duplicateEmailsAllowed'],
+  ['duplicate emails without email logins', { ...baseSpec, security: { duplicateEmailsAllowed: true, loginWithEmailAllowed: false } }, undefined],
   ['a failureFactor of 0', { ...baseSpec, security: { failureFactor: 0 } }, 'spec.security.failureFactor'],
   ['a fractional lifespan', { ...baseSpec, tokenSettings: { accessTokenLifespan: 1.5 } }, 'spec.tokenSettings.accessTokenLifespan'],
   ['a lifespan beyond an int', { ...baseSpec, tokenSettings: { ssoSessionMaxLifespan: 2 ** 31 } }, 'spec.tokenSettings.ssoSessionMaxLifespan'],

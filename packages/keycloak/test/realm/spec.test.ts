@@ -33,6 +33,8 @@ describe('decoding a KeycloakRealm', () => {
     ['no realmName', { displayName: 'x' }, 'spec.realmName: required'],
     ['a realmName with a slash', { realmName: 'a/b' }, 'spec.realmName: expected a string of 1 to 255 characters (letters, digits, - and _, starting and ending with a letter or digit), got "a/b"'],
     ['an unknown sslRequired', { ...baseSpec, security: { sslRequired: 'sometimes' } }, 'spec.security.sslRequired: expected one of none, external, all, got "sometimes"'],
+    ['duplicate emails with login by email', { ...baseSpec, security: { duplicateEmailsAllowed: true, loginWithEmailAllowed: true } }, 'spec.security.duplicateEmailsAllowed: duplicateEmailsAllowed cannot be combined with registrationEmailAsUsername or loginWithEmailAllowed (Keycloak turns them off)'],
+    ['duplicate emails with email as username', { ...baseSpec, security: { duplicateEmailsAllowed: true, registrationEmailAsUsername: true } }, 'spec.security.duplicateEmailsAllowed: duplicateEmailsAllowed cannot be combined with registrationEmailAsUsername or loginWithEmailAllowed (Keycloak turns them off)'],
     ['a failureFactor of 0', { ...baseSpec, security: { failureFactor: 0 } }, 'spec.security.failureFactor: expected an integer from 1 to 2147483647, got 0'],
     ['a fractional lifespan', { ...baseSpec, tokenSettings: { accessTokenLifespan: 1.5 } }, 'spec.tokenSettings.accessTokenLifespan: expected an integer from 1 to 2147483647, got 1.5'],
     ['a port beyond 65535', { ...baseSpec, smtpServer: { host: 'h', from: 'f', port: 70000 } }, 'spec.smtpServer.port: expected an integer from 1 to 65535, got 70000'],
