@@ -16,17 +16,25 @@ function asCrd(crd: object): Crd {
   return crd as Crd;
 }
 
+/** Folders that hold only generated files: a file there that crdManifests() does not name is stale. */
+export const GENERATED_CRD_FOLDERS = ['deploy/crds', 'deploy/helm/keyward/crds'] as const;
+
+const operatorCrds = [appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule].flatMap((module) => module.crds.map(asCrd));
+
 /**
- * Where each CRD is written: deploy/crds ships the CRDs of the operator's controller modules; the fixtures
- * stand in for other operators' CRDs.
+ * Where each CRD is written: deploy/crds ships the CRDs of the operator's controller modules, and the Helm
+ * chart the same copies (Helm installs a chart's crds/ folder as it is, so the chart cannot include them
+ * from elsewhere); the fixtures stand in for other operators' CRDs.
  */
 const placements: readonly (readonly [string, Crd])[] = [
-  ...[appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule].flatMap((module) => module.crds.map((crd) => ['deploy/crds', asCrd(crd)] as const)),
+  ...operatorCrds.map((crd) => ['deploy/crds', crd] as const),
+  ...operatorCrds.map((crd) => ['deploy/helm/keyward/crds', crd] as const),
   ['test/fixtures/crds', keystoneApiCrd],
 ];
 
 /**
- * Every CRD manifest the repository ships, by path, and a kustomization listing deploy/crds (kustomize loads
+ * Every CRD manifest the repository ships, by path (deploy/crds, the Helm chart's crds/ and the test
+ * fixtures), and a kustomization listing deploy/crds (kustomize loads
  * only files in or below a kustomization's folder, so the base includes that folder as a whole). Generated
  * from the packages, never edited by hand.
  */

@@ -3,7 +3,9 @@
 # into $KEYWARD_CACHE/<component>/<version>/ (default $HOME/.cache/keyward):
 #   kube: kube-apiserver and kube-controller-manager from k8s.io/kubernetes (10-30 minutes cold)
 #   etcd: etcd from go.etcd.io/etcd/server/v3 (about 2 minutes cold)
-# A binary that already reports the pinned version is not rebuilt. Usage: tools/build.sh [kube] [etcd]
+#   helm: helm from helm.sh/helm/v4 (about 6 minutes cold on 2 cores), which the chart's tests run
+# A binary that already reports the pinned version is not rebuilt. Usage: tools/build.sh [kube] [etcd] [helm]
+# (no argument: etcd and kube)
 set -euo pipefail
 tools=$(cd "$(dirname "$0")" && pwd)
 cache="${KEYWARD_CACHE:-$HOME/.cache/keyward}"
@@ -45,12 +47,30 @@ build_etcd() {
   echo "etcd $version: built in $(( $(date +%s) - start ))s"
 }
 
+build_helm() {
+  local version out pkg start
+  version=$(cat "$tools/helm/VERSION")
+  out="$cache/helm/$version"
+  if [ -x "$out/helm" ] && [ "$("$out/helm" version --template '{{.Version}}' 2>/dev/null)" = "$version" ]; then
+    echo "helm $version: cached in $out"; return
+  fi
+  echo "helm $version: building"
+  start=$(date +%s)
+  pkg=helm.sh/helm/v4/internal/version
+  mkdir -p "$out"
+  (cd "$tools/helm" && go build -trimpath \
+    -ldflags "-s -w -X $pkg.version=$version -X $pkg.metadata= -X $pkg.gitTreeState=clean" \
+    -o "$out/helm" helm.sh/helm/v4/cmd/helm)
+  echo "helm $version: built in $(( $(date +%s) - start ))s"
+}
+
 components=("$@")
 [ ${#components[@]} -gt 0 ] || components=(etcd kube)
 for c in "${components[@]}"; do
   case "$c" in
     kube) build_kube ;;
     etcd) build_etcd ;;
-    *) echo "unknown component: $c (expected kube or etcd)" >&2; exit 2 ;;
+    helm) build_helm ;;
+    *) echo "unknown component: $c (expected kube, etcd or helm)" >&2; exit 2 ;;
   esac
 done

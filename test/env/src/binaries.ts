@@ -10,7 +10,7 @@ export interface ControlPlaneBinaries {
   readonly kubeControllerManager: string;
 }
 
-function pinnedVersion(component: 'kube' | 'etcd'): string {
+function pinnedVersion(component: 'kube' | 'etcd' | 'helm'): string {
   return readFileSync(join(repoRoot, 'tools', component, 'VERSION'), 'utf8').trim();
 }
 
@@ -21,6 +21,14 @@ export function controlPlaneBinaries(): ControlPlaneBinaries {
     kubeApiserver: join(kube, 'kube-apiserver'),
     kubeControllerManager: join(kube, 'kube-controller-manager'),
   };
+}
+
+/**
+ * The pinned Helm binary, which renders deploy/helm/keyward in tests. scripts/setup builds it (`tools/build.sh
+ * helm`); tests that need it fail with that hint when it is missing rather than building it on the spot.
+ */
+export function helmBinary(): string {
+  return join(cacheDir(), 'helm', pinnedVersion('helm'), 'helm');
 }
 
 /**

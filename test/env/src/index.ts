@@ -18,3 +18,4 @@ export type { SecretFinding } from './secret-scan.js';
 export { freeLoopbackPort } from './ports.js';
 export { isStored } from './etcd-store.js';
 export { processesInGroup } from './memory.js';
+export { helmBinary } from './binaries.js';

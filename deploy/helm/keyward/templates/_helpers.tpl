@@ -1,0 +1,97 @@
+{{/*
+The labels of every object but the RBAC (whose labels are exactly those `keyward rbac` prints).
+*/}}
+{{- define "keyward.labels" -}}
+app.kubernetes.io/name: keyward
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service | quote }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | quote }}
+{{- end }}
+
+{{/*
+The labels that select the operator's pods, as in deploy/operator.
+*/}}
+{{- define "keyward.selectorLabels" -}}
+app.kubernetes.io/name: keyward
+app.kubernetes.io/component: operator
+{{- end }}
+
+{{/*
+The controllers the operator knows; values.controllers must name only these.
+*/}}
+{{- define "keyward.knownControllers" -}}
+keystone-appcred apikey-enforcement keycloak-realm keycloak-client
+{{- end }}
+
+{{/*
+The namespace of the Keycloak admin Secret's Roles: the Secret's own, else --keycloak-operator-namespace.
+*/}}
+{{- define "keyward.keycloakOperatorNamespace" -}}
+{{- .Values.keycloak.operatorNamespace | default .Release.Namespace -}}
+{{- end }}
+
+{{- define "keyward.keycloakAdminSecretNamespace" -}}
+{{- if .Values.keycloak.adminSecret -}}
+{{- regexReplaceAll "/.*$" .Values.keycloak.adminSecret "" -}}
+{{- else -}}
+{{- include "keyward.keycloakOperatorNamespace" . -}}
+{{- end -}}
+{{- end }}
+
+{{/*
+Stops rendering on values the operator would refuse at start-up, with a message that names the value.
+*/}}
+{{- define "keyward.validate" -}}
+{{- $known := splitList " " (include "keyward.knownControllers" .) -}}
+{{- if not .Values.controllers -}}
+{{- fail "controllers: name at least one of keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client" -}}
+{{- end -}}
+{{- range .Values.controllers -}}
+{{- if not (has . $known) -}}
+{{- fail (printf "controllers: unknown controller %q (known: %s)" . (join ", " $known)) -}}
+{{- end -}}
+{{- end -}}
+{{- if and (gt (int .Values.replicas) 1) (not .Values.leaderElection.enabled) -}}
+{{- fail "replicas: more than one replica needs leaderElection.enabled" -}}
+{{- end -}}
+{{- if and .Values.keycloak.adminSecret (not (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$" .Values.keycloak.adminSecret)) -}}
+{{- fail (printf "keycloak.adminSecret: %q is not namespace/name" .Values.keycloak.adminSecret) -}}
+{{- end -}}
+{{- end }}
+
+{{/*
+The operator's permissions, as packages/operator/src/rbac.ts declares them, per component (the runtime and
+each controller), in declaration order. A scope says where a rule lands:
+  watched:             every watched namespace (a ClusterRole when all are watched)
+  operator:            the release namespace (the leader Lease)
+  enforcement:         apikeyEnforcement.namespace
+  keycloakAdminSecret: the admin Secret's namespace, else the Keycloak operator namespace
+Tests render the chart for several values and compare its roles with `keyward rbac` for the same settings.
+*/}}
+{{- define "keyward.rbacRules" -}}
+runtime:
+  - { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update], scope: operator }
+  - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
+keystone-appcred:
+  - { apiGroups: [keystone.openstack.org], resources: [keystoneapplicationcredentials], verbs: [get, list, watch, patch], scope: watched }
+  - { apiGroups: [keystone.openstack.org], resources: [keystoneapplicationcredentials/status], verbs: [patch], scope: watched }
+  - { apiGroups: [keystone.openstack.org], resources: [keystoneapis], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch, create, patch, delete], scope: watched }
+apikey-enforcement:
+  - { apiGroups: [devportal.kuadrant.io], resources: [apikeys], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [devportal.kuadrant.io], resources: [apikeys/status], verbs: [patch], scope: watched }
+  - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch, create, delete], scope: enforcement }
+keycloak-realm:
+  - { apiGroups: [vriesdemichael.github.io], resources: [keycloakrealms], verbs: [get, list, watch, patch], scope: watched }
+  - { apiGroups: [vriesdemichael.github.io], resources: [keycloakrealms/status], verbs: [patch], scope: watched }
+  - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [""], resources: [secrets], verbs: [get], scope: keycloakAdminSecret }
+keycloak-client:
+  - { apiGroups: [vriesdemichael.github.io], resources: [keycloakclients], verbs: [get, list, watch, patch], scope: watched }
+  - { apiGroups: [vriesdemichael.github.io], resources: [keycloakclients/status], verbs: [patch], scope: watched }
+  - { apiGroups: [vriesdemichael.github.io], resources: [keycloakrealms], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch, create, patch, delete], scope: watched }
+  - { apiGroups: [""], resources: [secrets], verbs: [get], scope: keycloakAdminSecret }
+{{- end }}

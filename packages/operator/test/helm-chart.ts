@@ -1,0 +1,169 @@
+// Renders deploy/helm/keyward with the pinned Helm binary (`helm template`) for the tests, and reads what the
+// chart's Deployment tells the operator, so tests can ask `keyward rbac` and the option parser about the same
+// settings.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { helmBinary } from '@keyward/test-env';
+import { runCli } from '../src/cli.js';
+import { DEPLOY_DIR, type Manifest } from './deploy.js';
+
+export const CHART_DIR = join(DEPLOY_DIR, 'helm', 'keyward');
+export const RELEASE = 'keyward';
+
+/** Helm values, as a values file would hold them. */
+export type Values = Readonly<Record<string, unknown>>;
+
+export interface RenderOptions {
+  /** The release namespace (`helm template --namespace`). */
+  readonly namespace: string;
+  readonly values?: Values;
+  /** Render the chart's crds/ too (`--include-crds`). */
+  readonly includeCrds?: boolean;
+}
+
+export interface HelmOutcome {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The pinned Helm binary; throws with the command that builds it when it is missing. */
+export function helm(): string {
+  const binary = helmBinary();
+  if (!existsSync(binary)) {
+    throw new Error(`the pinned Helm binary is not built (expected at ${binary}): run scripts/setup, or tools/build.sh helm`);
+  }
+  return binary;
+}
+
+/** Runs the pinned Helm binary with `args`, with Helm's own folders in a temporary directory. */
+export function runHelm(args: readonly string[]): HelmOutcome {
+  const binary = helm();
+  const home = mkdtempSync(join(tmpdir(), 'keyward-helm-'));
+  try {
+    const env = { ...process.env, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data') };
+    const result = spawnSync(binary, [...args], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+    if (result.error !== undefined) throw result.error;
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** `helm template` of the chart with `values`, as it is; a failure is an outcome, not an exception. */
+export function helmTemplateOutcome(options: RenderOptions): HelmOutcome {
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-values-'));
+  try {
+    const valuesFile = join(dir, 'values.json');
+    // JSON is YAML: the values file holds exactly these values, without a YAML writer's choices.
+    writeFileSync(valuesFile, JSON.stringify(options.values ?? {}));
+    return runHelm(['template', RELEASE, CHART_DIR, '--namespace', options.namespace, '--values', valuesFile, ...(options.includeCrds === true ? ['--include-crds'] : [])]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The objects `helm template` renders for `options`; a failed render throws with Helm's message. */
+export function helmTemplate(options: RenderOptions): Manifest[] {
+  const outcome = helmTemplateOutcome(options);
+  if (outcome.status !== 0) throw new Error(`helm template failed (${String(outcome.status)}): ${outcome.stderr}`);
+  return parseStream(outcome.stdout, 'helm template');
+}
+
+/** The objects of a multi-document YAML stream; a syntax error or a duplicate key throws. */
+export function parseStream(text: string, what: string): Manifest[] {
+  return parseAllDocuments(text)
+    .map((document) => {
+      const problem = document.errors[0];
+      if (problem !== undefined) throw new Error(`${what}: ${problem.message}`);
+      return document.toJS() as Manifest | null;
+    })
+    .filter((object): object is Manifest => object !== null);
+}
+
+/** The chart's defaults, from values.yaml. */
+export function chartDefaults(): Values {
+  const [values] = parseStream(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8'), 'values.yaml') as unknown[];
+  return values as Values;
+}
+
+export interface EnvVar {
+  readonly name: string;
+  readonly value?: string;
+  readonly valueFrom?: { readonly fieldRef?: { readonly fieldPath?: string } };
+}
+
+export interface OperatorContainer {
+  readonly name: string;
+  readonly image: string;
+  readonly args: readonly string[];
+  readonly env: readonly EnvVar[];
+  readonly [field: string]: unknown;
+}
+
+export interface DeploymentObject extends Manifest {
+  readonly spec: {
+    readonly replicas: number;
+    readonly selector: { readonly matchLabels: Readonly<Record<string, string>> };
+    readonly template: {
+      readonly metadata: { readonly labels: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> };
+      readonly spec: { readonly serviceAccountName: string; readonly containers: readonly OperatorContainer[]; readonly [field: string]: unknown };
+    };
+  };
+}
+
+/** The one Deployment among `objects`, with its one container. */
+export function operatorDeployment(objects: readonly Manifest[]): { deployment: DeploymentObject; container: OperatorContainer } {
+  const deployments = objects.filter((object) => object.kind === 'Deployment') as DeploymentObject[];
+  const [deployment, ...otherDeployments] = deployments;
+  if (deployment === undefined || otherDeployments.length > 0) throw new Error(`expected one Deployment, got ${String(deployments.length)}`);
+  const [container, ...others] = deployment.spec.template.spec.containers;
+  if (container === undefined || others.length > 0) throw new Error('the Deployment should have exactly one container');
+  return { deployment, container };
+}
+
+/**
+ * A container's environment as the kubelet gives it: downward API fields from `fields`, and $(NAME) in a value
+ * replaced by an earlier variable's value.
+ */
+export function containerEnvironment(container: OperatorContainer, fields: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { name, value, valueFrom } of container.env) {
+    const fieldPath = valueFrom?.fieldRef?.fieldPath;
+    const raw = fieldPath === undefined ? value : fields[fieldPath];
+    if (raw === undefined) throw new Error(`${name}: no value for ${String(fieldPath)}`);
+    env[name] = raw.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (reference, variable: string) => env[variable] ?? reference);
+  }
+  return env;
+}
+
+/** The pod IP the tests give the downward API. */
+export const POD_IP = '10.1.2.3';
+
+/** The environment the operator of a rendered Deployment in `namespace` starts with. */
+export function operatorEnvironment(container: OperatorContainer, namespace: string): Record<string, string> {
+  return containerEnvironment(container, { 'status.podIP': POD_IP, 'metadata.namespace': namespace });
+}
+
+/**
+ * What `keyward rbac` prints for the operator a rendered chart runs: the command is given the Deployment's
+ * environment and arguments, and the release namespace and ServiceAccount.
+ */
+export async function keywardRbacFor(objects: readonly Manifest[], namespace: string): Promise<Manifest[]> {
+  const { deployment, container } = operatorDeployment(objects);
+  const [command, ...args] = container.args;
+  if (command !== 'run') throw new Error(`the operator runs ${String(command)}, not run`);
+  let stdout = '';
+  let stderr = '';
+  const status = await runCli(['rbac', ...args, '--operator-namespace', namespace, '--service-account', deployment.spec.template.spec.serviceAccountName], {
+    env: operatorEnvironment(container, namespace),
+    facts: {},
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  if (status !== 0) throw new Error(`keyward rbac exited ${String(status)}: ${stderr}`);
+  return parseStream(stdout, 'keyward rbac');
+}

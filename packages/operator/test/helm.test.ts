@@ -1,0 +1,310 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTROLLER_NAMES, type ControllerName } from '../src/controllers.js';
+import { parseRunConfig } from '../src/config.js';
+import { operatorVersion } from '../src/version.js';
+import { DEPLOY_DIR, OPERATOR_NAMESPACE, baseManifests, describeManifest, kustomizeBuild, manifestsIn, type Manifest } from './deploy.js';
+import {
+  CHART_DIR,
+  POD_IP,
+  RELEASE,
+  chartDefaults,
+  helm,
+  helmTemplate,
+  helmTemplateOutcome,
+  keywardRbacFor,
+  operatorDeployment,
+  operatorEnvironment,
+  parseStream,
+  runHelm,
+  type Values,
+} from './helm-chart.js';
+
+const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+const isRbac = (object: Manifest): boolean => RBAC_KINDS.has(object.kind);
+/** Objects in a stable order, to compare sets of them. */
+const sorted = (objects: readonly Manifest[]): Manifest[] => [...objects].sort((a, b) => describeManifest(a).localeCompare(describeManifest(b)));
+const rbacOf = (objects: readonly Manifest[]): Manifest[] => sorted(objects.filter(isRbac));
+
+/** The run configuration the operator of a rendered chart starts with, in `namespace`. */
+function runConfigOf(objects: readonly Manifest[], namespace: string): ReturnType<typeof parseRunConfig> {
+  const { container } = operatorDeployment(objects);
+  return parseRunConfig(container.args.slice(1), operatorEnvironment(container, namespace));
+}
+
+/** The same, failing the test on an invalid configuration. */
+function validRunConfig(objects: readonly Manifest[], namespace: string): Extract<ReturnType<typeof parseRunConfig>, { ok: true }>['config'] {
+  const result = runConfigOf(objects, namespace);
+  if (!result.ok) throw new Error(`the chart's Deployment does not start: ${result.error}`);
+  return result.config;
+}
+
+/** Value sets with the release namespace each is rendered in. */
+const VALUE_SETS: readonly (readonly [string, string, Values])[] = [
+  ['defaults (cluster-wide, all controllers)', OPERATOR_NAMESPACE, {}],
+  ['namespaced', OPERATOR_NAMESPACE, { namespaces: ['team-a', 'team-b'] }],
+  ['namespaced, the release namespace among the watched', 'ops', { namespaces: ['ops', 'team-a'] }],
+  ['keystone-appcred only', OPERATOR_NAMESPACE, { controllers: ['keystone-appcred'] }],
+  ['apikey-enforcement only, another enforcement namespace, namespaced', 'platform', { controllers: ['apikey-enforcement'], namespaces: ['apps'], apikeyEnforcement: { namespace: 'gateway' } }],
+  [
+    'the Keycloak controllers with an admin Secret elsewhere, another ServiceAccount',
+    'identity',
+    { controllers: ['keycloak-realm', 'keycloak-client'], keycloak: { url: 'https://keycloak.example', adminSecret: 'keycloak/admin-credentials' }, serviceAccount: { name: 'keyward-operator' } },
+  ],
+  ['keycloak-realm with another operator namespace and no admin Secret', 'identity', { controllers: ['keycloak-realm'], keycloak: { operatorNamespace: 'keycloak-ops' }, namespaces: ['realms'] }],
+  ['keycloak-client and keystone-appcred, namespaced', OPERATOR_NAMESPACE, { controllers: ['keycloak-client', 'keystone-appcred'], namespaces: ['team-a'] }],
+];
+
+describe('the Helm binary', () => {
+  it('is built at the version tools/helm/VERSION pins (scripts/setup builds it)', () => {
+    const pinned = readFileSync(join(DEPLOY_DIR, '..', 'tools', 'helm', 'VERSION'), 'utf8').trim();
+    expect(helm()).toContain(pinned);
+    expect(runHelm(['version', '--template', '{{.Version}}'])).toMatchObject({ status: 0, stdout: pinned });
+  });
+});
+
+describe('deploy/helm/keyward', () => {
+  it('passes helm lint', () => {
+    const outcome = runHelm(['lint', '--strict', CHART_DIR]);
+    expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(outcome.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+  });
+
+  it('deploys the operator version the chart names, with the image deploy/base uses', () => {
+    const chart = parseStream(readFileSync(join(CHART_DIR, 'Chart.yaml'), 'utf8'), 'Chart.yaml')[0] as unknown as { appVersion: string; version: string };
+    expect(chart.appVersion).toBe(operatorVersion());
+    const { container } = operatorDeployment(helmTemplate({ namespace: OPERATOR_NAMESPACE }));
+    expect(container.image).toBe(operatorDeployment(baseManifests()).container.image);
+    expect(operatorDeployment(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { image: { repository: 'registry.example/keyward', tag: '9.9.9' } } })).container.image).toBe('registry.example/keyward:9.9.9');
+  });
+
+  it('renders by default the ServiceAccount, the RBAC, the Deployment and the metrics Service, in the release namespace', () => {
+    const objects = helmTemplate({ namespace: 'ops' });
+    const nonRbac = objects.filter((object) => !isRbac(object)).map(describeManifest).sort();
+    expect(nonRbac).toEqual(['Deployment ops/keyward', 'Service ops/keyward-metrics', 'ServiceAccount ops/keyward']);
+    expect(objects.filter(isRbac).length).toBeGreaterThan(0);
+  });
+
+  it('renders with --include-crds exactly the CRDs of deploy/crds', () => {
+    const crds = helmTemplate({ namespace: OPERATOR_NAMESPACE, includeCrds: true }).filter((object) => object.kind === 'CustomResourceDefinition');
+    expect(sorted(crds)).toEqual(sorted(manifestsIn(join(DEPLOY_DIR, 'crds')).filter((object) => object.kind === 'CustomResourceDefinition')));
+  });
+
+  it('renders the release namespace, enforcing the restricted Pod Security Standard, only when asked', () => {
+    const namespaceOf = (values: Values): Manifest[] => helmTemplate({ namespace: 'ops', values }).filter((object) => object.kind === 'Namespace');
+    expect(namespaceOf({})).toEqual([]);
+    const [namespace] = namespaceOf({ createNamespace: true });
+    expect(namespace?.metadata.name).toBe('ops');
+    expect(namespace?.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+  });
+
+  it.each([
+    [{ controllers: ['keystone-appcred', 'keystone'] }, 'controllers: unknown controller "keystone"'],
+    [{ controllers: [] }, 'controllers: name at least one of'],
+    [{ replicas: 2, leaderElection: { enabled: false } }, 'replicas: more than one replica needs leaderElection.enabled'],
+    [{ keycloak: { adminSecret: 'admin-credentials' } }, 'keycloak.adminSecret: "admin-credentials" is not namespace/name'],
+  ])('refuses %j, which the operator would refuse', (values, message) => {
+    const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values });
+    expect(outcome.status).not.toBe(0);
+    expect(outcome.stderr).toContain(message);
+  });
+});
+
+describe('the chart\'s RBAC', () => {
+  it.each(VALUE_SETS)('is exactly what `keyward rbac` prints for the chart\'s operator: %s', async (_name, namespace, values) => {
+    const objects = helmTemplate({ namespace, values });
+    const rendered = rbacOf(objects);
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered).toEqual(rbacOf(await keywardRbacFor(objects, namespace)));
+  });
+
+  it('is, with the defaults in keyward-system, exactly the RBAC of deploy/base', () => {
+    expect(rbacOf(helmTemplate({ namespace: OPERATOR_NAMESPACE }))).toEqual(rbacOf(baseManifests()));
+  });
+
+  it('is, for the namespaces of deploy/overlays/namespaced, exactly its RBAC', () => {
+    const overlay = kustomizeBuild(join(DEPLOY_DIR, 'overlays', 'namespaced'));
+    const { namespaces } = validRunConfig(overlay, OPERATOR_NAMESPACE);
+    expect(namespaces).not.toBe('all');
+    expect(rbacOf(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { namespaces } }))).toEqual(rbacOf(overlay));
+  });
+
+  it.each(CONTROLLER_NAMES.map((controller) => [controller]))('is, for %s alone, exactly the RBAC of its -only overlay', (controller: ControllerName) => {
+    const overlay = kustomizeBuild(join(DEPLOY_DIR, 'overlays', `${controller}-only`));
+    expect(rbacOf(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { controllers: [controller] } }))).toEqual(rbacOf(overlay));
+  });
+
+  it('holds no ClusterRole in a namespaced install, and a Role in each watched namespace', () => {
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { namespaces: ['team-a', 'team-b'] } });
+    expect(objects.filter((object) => object.kind.startsWith('Cluster'))).toEqual([]);
+    const places = new Set(objects.filter((object) => object.kind === 'Role').map((role) => role.metadata.namespace));
+    expect([...places].sort()).toEqual(['keyward-system', 'kuadrant', 'team-a', 'team-b']);
+  });
+});
+
+describe('the chart\'s Deployment', () => {
+  it('starts the operator with the same configuration as deploy/base, given the defaults', () => {
+    expect(validRunConfig(helmTemplate({ namespace: OPERATOR_NAMESPACE }), OPERATOR_NAMESPACE)).toEqual(validRunConfig(baseManifests(), OPERATOR_NAMESPACE));
+  });
+
+  it('runs the pod of deploy/base: replicas, security, probes, ports, resources, volumes', () => {
+    const chart = operatorDeployment(helmTemplate({ namespace: OPERATOR_NAMESPACE })).deployment;
+    const base = operatorDeployment(baseManifests()).deployment;
+    /** The parts of a Deployment that decide how the pod runs, without the container's env and the labels. */
+    const shape = ({ spec }: typeof chart): unknown => {
+      const { containers, ...pod } = spec.template.spec;
+      const { terminationGracePeriodSeconds: _grace, ...podWithoutGrace } = pod;
+      return {
+        replicas: spec.replicas,
+        selector: spec.selector,
+        pod: podWithoutGrace,
+        containers: containers.map(({ env: _env, imagePullPolicy: _pull, ...container }) => container),
+      };
+    };
+    expect(shape(chart)).toEqual(shape(base));
+    expect(chart.spec.template.spec['terminationGracePeriodSeconds']).toBe(30);
+  });
+
+  it('serves metrics and health on the pod IP, and the metrics Service and ServiceMonitor reach the metrics port', () => {
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { serviceMonitor: { enabled: true, labels: { release: 'prometheus' } } } } });
+    const config = validRunConfig(objects, OPERATOR_NAMESPACE);
+    expect([config.metricsBindAddress, config.healthBindAddress]).toEqual([{ host: POD_IP, port: 8080 }, { host: POD_IP, port: 8081 }]);
+    const { deployment } = operatorDeployment(objects);
+    const service = objects.find((object) => object.kind === 'Service') as unknown as { metadata: { name: string; labels: Record<string, string> }; spec: { selector: Record<string, string>; ports: { name: string; port: number }[] } };
+    expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(service.spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics' }]);
+    const monitor = objects.find((object) => object.kind === 'ServiceMonitor') as unknown as { metadata: { namespace: string; labels: Record<string, string> }; spec: { selector: { matchLabels: Record<string, string> }; namespaceSelector: unknown; endpoints: unknown[] } };
+    expect(monitor.metadata.namespace).toBe(OPERATOR_NAMESPACE);
+    expect(monitor.metadata.labels['release']).toBe('prometheus');
+    // The ServiceMonitor selects the Service by labels the Service carries.
+    expect(service.metadata.labels).toEqual(expect.objectContaining(monitor.spec.selector.matchLabels));
+    expect(monitor.spec.namespaceSelector).toEqual({ matchNames: [OPERATOR_NAMESPACE] });
+    expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
+  });
+
+  it('renders neither ServiceMonitor nor PrometheusRule by default', () => {
+    const kinds = helmTemplate({ namespace: OPERATOR_NAMESPACE }).map((object) => object.kind);
+    expect(kinds.filter((kind) => kind === 'ServiceMonitor' || kind === 'PrometheusRule')).toEqual([]);
+  });
+
+  it('gives the operator every setting of the values', () => {
+    const values: Values = {
+      controllers: ['keystone-appcred', 'keycloak-realm', 'keycloak-client'],
+      namespaces: ['team-a', 'team-b'],
+      leaderElection: { enabled: true, leaseName: 'keyward-lease' },
+      keystone: { url: 'https://keystone.example:5000/v3', revokeOnDelete: true },
+      apikeyEnforcement: { namespace: 'gateway' },
+      keycloak: {
+        url: 'https://keycloak.example',
+        adminSecret: 'keycloak/admin-credentials',
+        operatorNamespace: 'identity',
+        adoptUnowned: true,
+        rateLimits: { namespaceRate: 7, namespaceBurst: 14, globalRate: 70, globalBurst: 140, tokenRate: 3, tokenBurst: 6 },
+      },
+      kubernetesApi: { qps: 40, burst: 1_000_000 },
+      concurrency: 'keystone-appcred=2,keycloak-realm=3',
+      maxRetryDelay: '2m',
+      shutdownTimeout: '15s',
+      logging: { level: 'debug', format: 'text' },
+    };
+    const config = validRunConfig(helmTemplate({ namespace: 'ops', values }), 'ops');
+    expect(config).toMatchObject({
+      controllers: ['keystone-appcred', 'keycloak-realm', 'keycloak-client'],
+      namespaces: ['team-a', 'team-b'],
+      leaderElection: { enabled: true, leaseName: 'keyward-lease', leaseNamespace: 'ops' },
+      keystoneUrl: 'https://keystone.example:5000/v3',
+      revokeOnDelete: true,
+      enforcementNamespace: 'gateway',
+      keycloakUrl: 'https://keycloak.example',
+      keycloakAdminSecret: { namespace: 'keycloak', name: 'admin-credentials' },
+      keycloakOperatorNamespace: 'identity',
+      keycloakAdoptUnowned: true,
+      keycloakNamespaceRate: 7,
+      keycloakNamespaceBurst: 14,
+      keycloakGlobalRate: 70,
+      keycloakGlobalBurst: 140,
+      keycloakTokenRate: 3,
+      keycloakTokenBurst: 6,
+      kubeApiQps: 40,
+      kubeApiBurst: 1_000_000,
+      concurrency: { 'keystone-appcred': 2, 'keycloak-realm': 3, 'keycloak-client': 4 },
+      maxRetryDelay: 120_000,
+      shutdownTimeout: 15_000,
+      log: { level: 'debug', format: 'text' },
+    });
+  });
+
+  it('leaves the operator\'s defaults where the values are empty, and names the release namespace as the Keycloak operator namespace', () => {
+    const defaults = validRunConfig([...baseManifests().filter((object) => object.kind !== 'Deployment'), operatorDeployment(baseManifests()).deployment], 'ops');
+    const config = validRunConfig(helmTemplate({ namespace: 'ops' }), 'ops');
+    expect(config).toEqual({ ...defaults, keycloakOperatorNamespace: 'ops' });
+  });
+
+  it('passes extra environment variables after its own', () => {
+    const { container } = operatorDeployment(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { extraEnv: [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=96' }] } }));
+    expect(container.env.at(-1)).toEqual({ name: 'NODE_OPTIONS', value: '--max-old-space-size=96' });
+  });
+
+  it('keeps the values file and its documentation in step: every operator setting of the Deployment is a value', () => {
+    const defaults = chartDefaults();
+    expect(Object.keys(defaults).sort()).toEqual(
+      [
+        'affinity', 'apikeyEnforcement', 'concurrency', 'controllers', 'createNamespace', 'extraEnv', 'healthPort', 'image', 'imagePullSecrets', 'keycloak', 'keystone',
+        'kubernetesApi', 'leaderElection', 'logging', 'maxRetryDelay', 'metrics', 'namespaces', 'nodeSelector', 'podAnnotations', 'podLabels', 'priorityClassName', 'replicas',
+        'resources', 'serviceAccount', 'shutdownTimeout', 'terminationGracePeriodSeconds', 'tolerations',
+      ].sort(),
+    );
+    expect(defaults['controllers']).toEqual(CONTROLLER_NAMES);
+  });
+});
+
+/** The alerts docs/operations.md suggests that rest on the operator's metrics: expression and duration. */
+function documentedAlerts(): { expr: string; for: string | undefined }[] {
+  const operations = readFileSync(join(DEPLOY_DIR, '..', 'docs', 'operations.md'), 'utf8');
+  const section = operations.split('\n## Suggested alerts\n')[1]?.split('\n## ')[0];
+  if (section === undefined) throw new Error('docs/operations.md has no "Suggested alerts" section');
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('- `'))
+    .map((line) => {
+      const expr = /^- `([^`]+)`/.exec(line)?.[1];
+      if (expr === undefined) throw new Error(`no expression in ${line}`);
+      const minutes = /^- `[^`]+` for (\d+) minutes/.exec(line)?.[1];
+      return { expr, for: minutes === undefined ? undefined : `${minutes}m` };
+    });
+}
+
+describe('the chart\'s PrometheusRule', () => {
+  const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { prometheusRule: { enabled: true, labels: { release: 'prometheus' }, alertLabels: { severity: 'page', team: 'identity' } } } } });
+  const rule = objects.find((object) => object.kind === 'PrometheusRule') as unknown as {
+    metadata: { namespace: string; labels: Record<string, string> };
+    spec: { groups: { name: string; rules: { alert: string; expr: string; for?: string; labels: Record<string, string>; annotations: Record<string, string> }[] }[] };
+  };
+
+  it('has the alerts docs/operations.md suggests, with their expressions and durations', () => {
+    const alerts = rule.spec.groups.flatMap((group) => group.rules);
+    const documented = documentedAlerts();
+    expect(documented.length).toBe(5);
+    expect(alerts.map((alert) => ({ expr: alert.expr, for: alert.for }))).toEqual(documented);
+    expect(new Set(alerts.map((alert) => alert.alert)).size).toBe(alerts.length);
+  });
+
+  it('labels every alert and the rule as the values say, and gives each a summary', () => {
+    expect(rule.metadata.labels['release']).toBe('prometheus');
+    expect(rule.metadata.namespace).toBe(OPERATOR_NAMESPACE);
+    for (const alert of rule.spec.groups.flatMap((group) => group.rules)) {
+      expect([alert.alert, alert.labels]).toEqual([alert.alert, { severity: 'page', team: 'identity' }]);
+      expect(alert.annotations['summary']).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('the chart\'s release name', () => {
+  it('labels the objects it owns with the release', () => {
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE });
+    for (const object of objects.filter((candidate) => !isRbac(candidate))) {
+      expect([describeManifest(object), object.metadata.labels?.['app.kubernetes.io/instance']]).toEqual([describeManifest(object), RELEASE]);
+    }
+  });
+});
