@@ -14,9 +14,10 @@ export const READY_MESSAGE = 'Keystone is running and bootstrapped';
 
 /**
  * Every condition for one status write: each step's report (a step the pipeline did not reach keeps what it
- * said before, or is Unknown), then Ready as the worst of them, all with the generation they describe.
+ * said before, or is Unknown), then Ready as the worst of them (and of a blocker outside the steps), all
+ * with the generation they describe.
  */
-export function aggregateConditions(current: readonly Condition[] | undefined, reports: StepReports, generation: number, now: Date): Condition[] {
+export function aggregateConditions(current: readonly Condition[] | undefined, reports: StepReports, generation: number, now: Date, blocker?: StepReport): Condition[] {
   const steps: DesiredCondition[] = STEP_CONDITIONS.map((type) => {
     const report = reports[type];
     if (report !== undefined) return { type, ...report, observedGeneration: generation };
@@ -25,6 +26,8 @@ export function aggregateConditions(current: readonly Condition[] | undefined, r
     const { lastTransitionTime: _time, ...stated } = previous;
     return { ...stated, observedGeneration: generation };
   });
-  const ready = summaryCondition(CONDITION_READY, steps, { reason: 'Ready', message: READY_MESSAGE }, generation);
+  // A blocker (an invalid spec, a failed step) comes first, so Ready carries its reason and message.
+  const parts = blocker === undefined ? steps : [{ type: CONDITION_READY, ...blocker }, ...steps];
+  const ready = summaryCondition(CONDITION_READY, parts, { reason: 'Ready', message: READY_MESSAGE }, generation);
   return setConditions(current, [ready, ...steps], now);
 }

@@ -1,0 +1,39 @@
+import { defineControllerModule, parseDns1123Subdomain } from '@keyward/core';
+import { GROUP, MARIADB_GROUP } from './api.js';
+import { defaultKeystoneServiceConfig } from './config.js';
+import { keystoneServiceController } from './controller.js';
+import { keystoneCrd } from './crd.js';
+
+/**
+ * The Keystone controller with its options, permissions and CRD. Not yet among the operator's controller
+ * modules: that waits until it has been proven with real pods.
+ */
+export const keystoneServiceModule = defineControllerModule({
+  definition: keystoneServiceController,
+  defaultConfig: defaultKeystoneServiceConfig,
+  options: {
+    clusterDomain: {
+      flags: '--keystone-cluster-domain <domain>',
+      env: 'KEYWARD_KEYSTONE_CLUSTER_DOMAIN',
+      description: "the cluster's DNS domain, for the in-cluster URLs of Keystone, its database and its cache",
+      defaultText: defaultKeystoneServiceConfig.clusterDomain,
+      parse: parseDns1123Subdomain,
+    },
+  },
+  rbac: [
+    // Status is a merge patch of the status subresource; the object itself is only read.
+    { apiGroups: [GROUP], resources: ['keystones'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    { apiGroups: [GROUP], resources: ['keystones/status'], verbs: ['patch'], scope: 'watched' },
+    // Key, connection and referenced Secrets; create: the key Secrets; patch: rotation and server-side apply.
+    { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'], scope: 'watched' },
+    { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
+    { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
+    { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'create', 'delete'], scope: 'watched' },
+    { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
+    { apiGroups: [MARIADB_GROUP], resources: ['databases', 'users', 'grants'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
+    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'], scope: 'watched' },
+  ],
+  crds: [keystoneCrd],
+});

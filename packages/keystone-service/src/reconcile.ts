@@ -1,0 +1,281 @@
+import {
+  PlanBuilder,
+  addApplyIfChanged,
+  addStatusIfChanged,
+  coreTypes,
+  formatTime,
+  sensitive,
+  type DecodeFailure,
+  type KubeObject,
+  type ObjectRef,
+  type Plan,
+  type PlanFailure,
+  type ReconcileInput,
+  type Sensitive,
+} from '@keyward/core';
+import {
+  CONDITION_API,
+  CONDITION_BOOTSTRAP,
+  CONDITION_CREDENTIAL_KEYS,
+  CONDITION_DATABASE,
+  CONDITION_DEPLOYMENT,
+  CONDITION_FERNET,
+  CONDITION_SECRETS,
+  DB_PASSWORD_KEY,
+  DB_USERNAME_KEY,
+  STEP_CONDITIONS,
+  keystoneType,
+  mariaDbDatabaseType,
+  mariaDbGrantType,
+  mariaDbUserType,
+  names,
+  podDisruptionBudgetType,
+} from './api.js';
+import type { KeystoneServiceConfig } from './config.js';
+import { configMapName, policyYaml } from './config-map.js';
+import { readStatus } from './decode.js';
+import { KEY_BYTES } from './fernet.js';
+import { reconcileJob } from './jobs.js';
+import { reconcileKeys } from './keys.js';
+import { connectionUrl, internalEndpoint, keystoneConf } from './keystone-conf.js';
+import type { KeystoneQueries } from './observe.js';
+import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, service } from './objects.js';
+import { apiPasteSections } from './paste.js';
+import { renderIni } from './ini.js';
+import { conditionTrue, entries, field, numberAt } from './read.js';
+import { bootstrapRunKey, dbSyncRunKey } from './run-keys.js';
+import type { Keystone, KeystoneStatus } from './spec.js';
+import { aggregateConditions, type StepReport, type StepReports } from './status.js';
+import type { KeystoneAction } from './vocabulary.js';
+
+export type KeystoneInput = ReconcileInput<Keystone, KeystoneQueries, KeystoneServiceConfig>;
+
+/** What the Secrets the spec names provide; the passwords never leave their wrapper except into a Secret. */
+interface Credentials {
+  readonly dbUsername: string;
+  readonly dbPassword: Sensitive;
+  readonly adminPassword: Sensitive;
+  readonly policy: string | undefined;
+}
+
+function crRef(cr: Keystone): ObjectRef {
+  return { type: keystoneType, namespace: cr.metadata.namespace, name: cr.metadata.name };
+}
+
+/** Step 1: the database and admin Secrets (and a policy ConfigMap) exist with the keys the spec needs. */
+function readInputs(cr: Keystone, observed: KeystoneInput['observed']): Credentials | StepReport {
+  const missing = (what: string, name: string, key: string, object: KubeObject | undefined): StepReport => ({
+    status: 'False',
+    reason: object === undefined ? 'SecretNotFound' : 'SecretKeyMissing',
+    message: object === undefined ? `${what} ${name} not found (it needs key ${key})` : `${what} ${name} has no key ${key} (or it is empty)`,
+  });
+  const db = entries(observed.dbSecret);
+  const dbName = cr.spec.database.secretRef.name;
+  for (const key of [DB_USERNAME_KEY, DB_PASSWORD_KEY]) if ((db[key] ?? '') === '') return missing('Secret', dbName, key, observed.dbSecret);
+  const admin = cr.spec.bootstrap.adminPasswordSecretRef;
+  const adminPassword = entries(observed.adminSecret)[admin.key]?.replace(/\r?\n$/, '') ?? '';
+  if (adminPassword === '') return missing('Secret', admin.name, admin.key, observed.adminSecret);
+  let policy: string | undefined;
+  const { policyOverrides } = cr.spec;
+  if (policyOverrides?.rules !== undefined) policy = policyYaml(policyOverrides.rules);
+  if (policyOverrides?.configMapRef !== undefined) {
+    policy = entries(observed.policyConfigMap)['policy.yaml'];
+    if (policy === undefined || policy.trim() === '') {
+      return { status: 'False', reason: 'PolicyNotFound', message: `ConfigMap ${policyOverrides.configMapRef.name} not found or without a non-empty policy.yaml` };
+    }
+  }
+  return { dbUsername: (db[DB_USERNAME_KEY] ?? '').trim(), dbPassword: sensitive(db[DB_PASSWORD_KEY] ?? ''), adminPassword: sensitive(adminPassword), policy: policy === '' ? undefined : policy };
+}
+
+/** The ConfigMap's data: keystone.conf, api-paste.ini and, with overrides, policy.yaml. */
+export function configData(cr: Keystone, dbUsername: string, policy: string | undefined, clusterDomain: string): Record<string, string> {
+  const conf = keystoneConf(cr.spec, { namespace: cr.metadata.namespace, dbUsername, clusterDomain, hasPolicy: policy !== undefined });
+  return { 'keystone.conf': conf, 'api-paste.ini': renderIni(apiPasteSections(cr.spec.middleware ?? [])), ...(policy === undefined ? {} : { 'policy.yaml': policy }) };
+}
+
+/** Ready as the reference reads a Deployment: rolled out to the current generation, enough ready replicas, Available. */
+export function deploymentReady(object: KubeObject | undefined, replicas: number): StepReport {
+  if (object === undefined) return { status: 'False', reason: 'Creating', message: 'the Deployment is being created' };
+  const generation = object.metadata.generation ?? 0;
+  if (numberAt(object, 'status', 'observedGeneration') < generation) return { status: 'False', reason: 'Progressing', message: 'the Deployment controller has not seen the latest change yet' };
+  const ready = numberAt(object, 'status', 'readyReplicas');
+  const updated = numberAt(object, 'status', 'updatedReplicas');
+  if (updated < replicas || ready < replicas || !conditionTrue(object, 'Available')) {
+    return { status: 'False', reason: 'Progressing', message: `${String(ready)} of ${String(replicas)} pods ready, ${String(updated)} updated` };
+  }
+  return { status: 'True', reason: 'Available', message: `${String(ready)} pods ready` };
+}
+
+/** ConfigMaps of earlier renderings that no ReplicaSet with pods uses any more. */
+export function supersededConfigMaps(configMaps: readonly KubeObject[], current: string, replicaSets: readonly KubeObject[]): KubeObject[] {
+  const used = new Set(
+    replicaSets
+      .filter((rs) => numberAt(rs, 'spec', 'replicas') > 0 || numberAt(rs, 'status', 'replicas') > 0)
+      .flatMap((rs) => {
+        const volumes = field(rs, 'spec', 'template', 'spec', 'volumes');
+        return Array.isArray(volumes) ? volumes.map((v) => field(v, 'configMap', 'name')).filter((n): n is string => typeof n === 'string') : [];
+      }),
+  );
+  return configMaps.filter((cm) => cm.metadata.name !== current && !used.has(cm.metadata.name));
+}
+
+/** The MariaDB operator's objects for a clusterRef, in the order it needs them (the Grant once the User is ready). */
+function reconcileMariaDb(plan: PlanBuilder<KeystoneAction>, cr: Keystone, observed: KeystoneInput['observed']): StepReport | undefined {
+  if (cr.spec.database.clusterRef === undefined) return undefined;
+  const wanted = mariaDbObjects(cr);
+  const ref = (type: typeof mariaDbDatabaseType) => ({ type, namespace: cr.metadata.namespace, name: cr.metadata.name });
+  addApplyIfChanged(plan, ref(mariaDbDatabaseType), observed.mariaDbDatabase, wanted.database, 'the MariaDB database Keystone uses');
+  addApplyIfChanged(plan, ref(mariaDbUserType), observed.mariaDbUser, wanted.user, 'the MariaDB user Keystone connects as');
+  const waiting = (what: string): StepReport => ({ status: 'False', reason: 'WaitingForDatabase', message: `waiting for the MariaDB ${what} ${cr.metadata.name} to be ready` });
+  if (!conditionTrue(observed.mariaDbUser, 'Ready')) return waiting('User');
+  addApplyIfChanged(plan, ref(mariaDbGrantType), observed.mariaDbGrant, wanted.grant, "the user's privileges on the database");
+  if (!conditionTrue(observed.mariaDbDatabase, 'Ready')) return waiting('Database');
+  if (!conditionTrue(observed.mariaDbGrant, 'Ready')) return waiting('Grant');
+  return undefined;
+}
+
+/** Everything a status write says, collected as the pipeline runs. */
+interface Progress {
+  readonly reports: StepReports;
+  readonly fields: Omit<KeystoneStatus, 'conditions' | 'observedGeneration'>;
+  readonly requeueAt?: Date;
+}
+
+function finish(plan: PlanBuilder<KeystoneAction>, input: KeystoneInput, progress: Progress): Plan<KeystoneAction> {
+  const { primary: cr, now } = input;
+  const generation = cr.metadata.generation;
+  const status: KeystoneStatus = {
+    ...progress.fields,
+    observedGeneration: generation,
+    conditions: aggregateConditions(cr.status.conditions, progress.reports, generation, now),
+  };
+  addStatusIfChanged(plan, crRef(cr), cr.status, status);
+  if (progress.requeueAt !== undefined) {
+    plan.add({ kind: 'control.requeueAfter', afterMs: Math.max(progress.requeueAt.getTime() - now.getTime(), 0) + 1_000 }, 'rotate the fernet keys when the schedule is due');
+  }
+  return plan.build();
+}
+
+/**
+ * The pure reconcile of a Keystone: Secrets -> FernetKeys -> Config -> Database -> Deployment -> Bootstrap.
+ * A step that is not done stops the pipeline (its watch wakes the next reconcile); every stop writes the whole
+ * status, Ready aggregated from all steps.
+ */
+export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
+  const { primary: cr, observed, now, config, entropy } = input;
+  const plan = new PlanBuilder<KeystoneAction>();
+  // Deletion is garbage collection's: everything is owned by the object.
+  if (cr.metadata.deletionTimestamp !== undefined) return plan.build();
+  const crName = cr.metadata.name;
+  const namespace = cr.metadata.namespace;
+  const reports: Partial<Record<(typeof STEP_CONDITIONS)[number], StepReport>> = {};
+  const fields: { -readonly [K in keyof Progress['fields']]: Progress['fields'][K] } = {};
+  const stop = (requeueAt?: Date) => finish(plan, input, { reports, fields, ...(requeueAt === undefined ? {} : { requeueAt }) });
+
+  // 1. Secrets.
+  const inputs = readInputs(cr, observed);
+  if ('status' in inputs) {
+    reports[CONDITION_SECRETS] = inputs;
+    return stop();
+  }
+  reports[CONDITION_SECRETS] = { status: 'True', reason: 'Found', message: 'the database and admin Secrets are present' };
+
+  // 2. Fernet and credential keys, from one draw of entropy: initial keys of both and one fresh key.
+  const { fernet, credentialKeys } = cr.spec;
+  const material = entropy(KEY_BYTES * (fernet.maxActiveKeys + credentialKeys.maxActiveKeys + 1));
+  const fernetOutcome = reconcileKeys(plan, cr, observed.fernetKeys, {
+    name: names.fernetKeys(crName), what: 'fernet keys', count: fernet.maxActiveKeys, schedule: fernet.rotationSchedule,
+    material: Uint8Array.from([...material.slice(0, KEY_BYTES * fernet.maxActiveKeys), ...material.slice(KEY_BYTES * (fernet.maxActiveKeys + credentialKeys.maxActiveKeys))]),
+  }, now);
+  const credentialOutcome = reconcileKeys(plan, cr, observed.credentialKeys, {
+    name: names.credentialKeys(crName), what: 'credential keys', count: credentialKeys.maxActiveKeys,
+    material: material.slice(KEY_BYTES * fernet.maxActiveKeys, KEY_BYTES * (fernet.maxActiveKeys + credentialKeys.maxActiveKeys)),
+  }, now);
+  reports[CONDITION_FERNET] = fernetOutcome.report;
+  reports[CONDITION_CREDENTIAL_KEYS] = credentialOutcome.report;
+  if (fernetOutcome.lastRotation !== undefined) fields.lastFernetRotation = formatTime(fernetOutcome.lastRotation);
+  if (fernetOutcome.nextRotation !== undefined) fields.nextFernetRotation = formatTime(fernetOutcome.nextRotation);
+  const requeueAt = fernetOutcome.nextRotation;
+  if (fernetOutcome.report.status !== 'True' || credentialOutcome.report.status !== 'True') return stop(requeueAt);
+
+  // 3. Config: an immutable ConfigMap named after its content, and the connection URL in a Secret.
+  const data = configData(cr, inputs.dbUsername, inputs.policy, config.clusterDomain);
+  const configName = configMapName(names.configBase(crName), data);
+  if (!observed.configMaps.some((cm) => cm.metadata.name === configName)) {
+    plan.add({ kind: 'k8s.create', ref: { type: coreTypes.configMap, namespace, name: configName }, object: configMap(cr, configName, data) }, 'the rendered keystone.conf and api-paste.ini');
+  }
+  fields.configMapName = configName;
+  const url = sensitive(connectionUrl(cr.spec, { namespace, dbUsername: inputs.dbUsername, clusterDomain: config.clusterDomain }, inputs.dbPassword.reveal()));
+  addApplyIfChanged(plan, { type: coreTypes.secret, namespace, name: names.dbConnection(crName) }, observed.dbConnection, connectionSecret(cr, url), 'the database URL with its password, for OS_DATABASE__CONNECTION');
+
+  // 4. Database.
+  const secrets = [inputs.dbPassword, inputs.adminPassword];
+  const waitingForDb = reconcileMariaDb(plan, cr, observed);
+  if (waitingForDb !== undefined) {
+    reports[CONDITION_DATABASE] = waitingForDb;
+    return stop(requeueAt);
+  }
+  const syncKey = dbSyncRunKey(imageOf(cr), configName);
+  const sync = reconcileJob(plan, cr, observed.dbSyncJob, {
+    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName), why: 'migrate the schema for this image and configuration',
+  }, observed.pods, secrets);
+  reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync;
+  if (!sync.done) return stop(requeueAt);
+
+  // 5. Deployment, Service and PodDisruptionBudget.
+  const apiRef = (type: ObjectRef['type']) => ({ type, namespace, name: names.api(crName) });
+  const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName), 'the Keystone API pods');
+  addApplyIfChanged(plan, apiRef(coreTypes.service), observed.service, service(cr), 'the Keystone API Service');
+  addApplyIfChanged(plan, apiRef(podDisruptionBudgetType), observed.podDisruptionBudget, podDisruptionBudget(cr), 'keep an API pod through voluntary disruptions');
+  const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas);
+  reports[CONDITION_DEPLOYMENT] = rollout;
+  if (rollout.status !== 'True') {
+    reports[CONDITION_API] = { status: 'False', reason: 'WaitingForDeployment', message: 'waiting for the API pods' };
+    return stop(requeueAt);
+  }
+  const endpoint = internalEndpoint(crName, namespace, config.clusterDomain);
+  reports[CONDITION_API] = observed.service === undefined
+    ? { status: 'False', reason: 'ServiceMissing', message: 'the Service is being created' }
+    : { status: 'True', reason: 'Serving', message: `serving at ${endpoint}` };
+  fields.endpoint = endpoint;
+  for (const old of supersededConfigMaps(observed.configMaps, configName, observed.replicaSets)) {
+    plan.add({ kind: 'k8s.delete', ref: { type: coreTypes.configMap, namespace, name: old.metadata.name }, precondition: { uid: old.metadata.uid ?? '' } }, 'no pods use this earlier configuration any more');
+  }
+
+  // 6. Bootstrap, re-run only when the admin password changes.
+  const bootKey = bootstrapRunKey(cr.metadata.uid, inputs.adminPassword);
+  const urls = { internal: endpoint, public: cr.spec.bootstrap.publicEndpoint ?? endpoint };
+  const boot = reconcileJob(plan, cr, observed.bootstrapJob, {
+    name: names.bootstrapJob(crName), what: 'bootstrap', runKey: bootKey, template: bootstrapJob(cr, bootKey, configName, urls), why: 'create or update the admin user, project, roles, service and endpoints',
+  }, observed.pods, secrets);
+  reports[CONDITION_BOOTSTRAP] = boot.done ? { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' } : boot;
+  return stop(requeueAt);
+}
+
+/** The status that reports a failed read or step: on the condition of the step that failed, and on Ready. */
+export function reportFailure(cr: Keystone, failure: PlanFailure, now: Date): Plan<KeystoneAction> {
+  const plan = new PlanBuilder<KeystoneAction>();
+  const report: StepReport = { status: 'False', reason: failure.reason, message: `${failure.step} failed: ${failure.message}` };
+  const step = /Job/.test(failure.step) ? CONDITION_DATABASE : /Deployment|Service|PodDisruptionBudget/.test(failure.step) ? CONDITION_DEPLOYMENT : undefined;
+  const reports: StepReports = step === undefined ? {} : { [step]: report };
+  const status: KeystoneStatus = {
+    ...cr.status,
+    observedGeneration: cr.metadata.generation,
+    conditions: aggregateConditions(cr.status.conditions, reports, cr.metadata.generation, now, report),
+  };
+  addStatusIfChanged(plan, crRef(cr), cr.status, status, 'report the failure');
+  return plan.build();
+}
+
+/** The status and Warning event for a spec the codec rejects. */
+export function reportInvalid(object: KubeObject, failure: DecodeFailure, now: Date): Plan<KeystoneAction> {
+  const plan = new PlanBuilder<KeystoneAction>();
+  const status = readStatus(object['status']);
+  const ref: ObjectRef = { type: keystoneType, namespace: object.metadata.namespace ?? '', name: object.metadata.name };
+  const generation = object.metadata.generation ?? 0;
+  const invalid: StepReport = { status: 'False', reason: 'InvalidSpec', message: `invalid spec: ${failure.message}` };
+  const conditions = aggregateConditions(status.conditions, {}, generation, now, invalid);
+  addStatusIfChanged(plan, ref, status, { ...status, observedGeneration: generation, conditions }, 'report the invalid spec');
+  plan.add({ kind: 'k8s.event', regarding: { ...ref, uid: object.metadata.uid }, type: 'Warning', reason: 'InvalidSpec', note: invalid.message, action: 'Validate' }, 'tell people why nothing happens');
+  return plan.build();
+}
