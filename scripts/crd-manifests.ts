@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import { apiKeyModule } from '@keyward/apikey-enforcement';
 import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
 import { appCredModule, keystoneApiCrd } from '@keyward/keystone-appcred';
+import { keystoneCrd } from '@keyward/keystone-service';
 
 const HEADER = '# Generated from the TypeScript definitions by scripts/generate-crds.ts; do not edit.\n';
 
@@ -30,6 +31,8 @@ const placements: readonly (readonly [string, Crd])[] = [
   ...operatorCrds.map((crd) => ['deploy/crds', crd] as const),
   ...operatorCrds.map((crd) => ['deploy/helm/keyward/crds', crd] as const),
   ['test/fixtures/crds', keystoneApiCrd],
+  // Not shipped until the operator runs the Keystone controller; the test environment installs it from here.
+  ['test/fixtures/crds', keystoneCrd],
 ];
 
 /**
