@@ -55,7 +55,7 @@ export function reconcileKeys(plan: PlanBuilder<KeystoneAction>, cr: Keystone, o
   const rotatedAt = parseTime(annotation(observed, ANNOTATION_ROTATED_AT)) ?? parseTime(observed.metadata.creationTimestamp) ?? now;
   const next = due(rotatedAt);
   if (next === undefined || next.getTime() > now.getTime()) {
-    return { report: { status: 'True', reason: 'Available', message: `${String(indices(repository).length)} ${step.what} available` }, ...timesOf(step, rotatedAt, next) };
+    return { report: available(repository, step), ...timesOf(step, rotatedAt, next) };
   }
   const fresh = keysFrom(step.material, 1, step.count)[0] ?? '';
   const rotated = rotate(repository, fresh, step.count) ?? repository;
@@ -71,7 +71,12 @@ export function reconcileKeys(plan: PlanBuilder<KeystoneAction>, cr: Keystone, o
     },
     `rotate the ${step.what}: the schedule was due at ${formatTime(next)}`,
   );
-  return { report: { status: 'True', reason: 'Rotated', message: `${step.what} rotated` }, ...timesOf(step, now, due(now)) };
+  // Said as a steady pass says it, so the reconcile after a rotation has nothing to write.
+  return { report: available(rotated, step), ...timesOf(step, now, due(now)) };
+}
+
+function available(repository: KeyRepository, step: KeyRepositoryStep): StepReport {
+  return { status: 'True', reason: 'Available', message: `${String(indices(repository).length)} ${step.what} available` };
 }
 
 function timesOf(step: KeyRepositoryStep, last: Date, next: Date | undefined): Pick<KeysOutcome, 'lastRotation' | 'nextRotation'> {

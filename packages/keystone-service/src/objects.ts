@@ -21,7 +21,7 @@ import type { Keystone } from './spec.js';
 const KEYSTONE_UID = 42424;
 
 /** The controller owner reference to the Keystone (a type alias, so it is plain JSON for templates). */
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+ 
 type OwnerRef = { readonly [K in keyof OwnerReference]: OwnerReference[K] };
 
 export function ownerReference(cr: Keystone): OwnerRef {

@@ -13,6 +13,8 @@ import {
   type ReconcileInput,
   type Sensitive,
 } from '@keyward/core';
+import type {
+  STEP_CONDITIONS} from './api.js';
 import {
   CONDITION_API,
   CONDITION_BOOTSTRAP,
@@ -23,7 +25,6 @@ import {
   CONDITION_SECRETS,
   DB_PASSWORD_KEY,
   DB_USERNAME_KEY,
-  STEP_CONDITIONS,
   keystoneType,
   mariaDbDatabaseType,
   mariaDbGrantType,
@@ -256,7 +257,7 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
 export function reportFailure(cr: Keystone, failure: PlanFailure, now: Date): Plan<KeystoneAction> {
   const plan = new PlanBuilder<KeystoneAction>();
   const report: StepReport = { status: 'False', reason: failure.reason, message: `${failure.step} failed: ${failure.message}` };
-  const step = /Job/.test(failure.step) ? CONDITION_DATABASE : /Deployment|Service|PodDisruptionBudget/.test(failure.step) ? CONDITION_DEPLOYMENT : undefined;
+  const step = failure.step.includes('Job') ? CONDITION_DATABASE : /Deployment|Service|PodDisruptionBudget/.test(failure.step) ? CONDITION_DEPLOYMENT : undefined;
   const reports: StepReports = step === undefined ? {} : { [step]: report };
   const status: KeystoneStatus = {
     ...cr.status,
