@@ -1,5 +1,6 @@
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
 import { endpointsSchema } from '../endpoints.js';
+import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakClientType } from '../types.js';
 import {
   BEARER_ONLY_PUBLIC_MESSAGE,
@@ -8,7 +9,6 @@ import {
   NAMESPACE_MAX_LENGTH,
   NAMESPACE_PATTERN,
   PKCE_METHODS,
-  PROTOCOLS,
   PROVIDED_SECRET_MESSAGE,
   PUBLIC_SECRET_MESSAGE,
   REGENERATE_TOKEN_MAX_LENGTH,
@@ -95,11 +95,7 @@ const specSchema = {
       type: 'array',
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['name'],
-      items: {
-        type: 'object',
-        required: ['name', 'protocolMapper'],
-        properties: { name: nonEmpty, protocol: { type: 'string', enum: [...PROTOCOLS] }, protocolMapper: nonEmpty, config: stringMap },
-      },
+      items: protocolMapperSchema(nonEmpty),
     },
     clientRoles: {
       type: 'array',

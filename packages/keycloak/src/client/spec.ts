@@ -2,11 +2,11 @@ import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/core';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
+import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 
 // The KeycloakClient API as a codec. The CRD in crd.ts states the same rules (patterns, enums, CEL), so the
 // API server and this codec give the same verdict; a test checks both on a real API server.
 
-export const PROTOCOLS = ['openid-connect', 'saml'] as const;
 export const PKCE_METHODS = ['S256', 'plain'] as const;
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
 
@@ -84,10 +84,7 @@ export const ClientSettingsCodec = t.partial({
   frontchannelLogout: t.boolean,
 });
 
-export const ProtocolMapperCodec = t.intersection([
-  t.type({ name: text, protocolMapper: text }),
-  t.partial({ protocol: oneOf(PROTOCOLS), config: stringMap }),
-]);
+export const ProtocolMapperCodec = protocolMapperCodec(text);
 
 export const ClientRoleCodec = t.intersection([t.type({ name: text }), t.partial({ description: t.string, attributes: stringMap })]);
 

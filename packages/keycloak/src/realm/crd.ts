@@ -1,5 +1,6 @@
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
 import { endpointsSchema } from '../endpoints.js';
+import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
@@ -11,7 +12,6 @@ import {
   NAME_MAX_LENGTH,
   NAMESPACE_MAX_LENGTH,
   NAMESPACE_PATTERN,
-  PROTOCOLS,
   REALM_NAME_PATTERN,
   SECURITY_FLAGS,
   SECURITY_NUMBERS,
@@ -67,16 +67,7 @@ const realmRole = {
   },
 };
 
-const protocolMapper = {
-  type: 'object',
-  required: ['name', 'protocolMapper'],
-  properties: {
-    name,
-    protocol: { type: 'string', enum: [...PROTOCOLS], description: 'The scope\'s protocol when left out.' },
-    protocolMapper: name,
-    config: stringMap,
-  },
-};
+const protocolMapper = protocolMapperSchema(name, 'The scope\'s protocol when left out.');
 
 const clientScope = {
   type: 'object',

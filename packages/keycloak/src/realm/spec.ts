@@ -1,4 +1,5 @@
 import type { RealmEndpoints } from '../endpoints.js';
+import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/core';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
@@ -20,7 +21,6 @@ export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 export const NAMESPACE_MAX_LENGTH = 63;
 
 export const SSL_REQUIRED = ['none', 'external', 'all'] as const;
-export const PROTOCOLS = ['openid-connect', 'saml'] as const;
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
 
 /** Security switches: each is the realm field of the same name. */
@@ -177,10 +177,7 @@ const RealmRoleCodec = t.intersection([
   t.partial({ description: text, attributes: stringMap, composites: CompositesCodec }),
 ]);
 
-const ProtocolMapperCodec = t.intersection([
-  t.type({ name, protocolMapper: name }),
-  t.partial({ protocol: oneOf(PROTOCOLS), config: stringMap }),
-]);
+const ProtocolMapperCodec = protocolMapperCodec(name);
 
 const byName = (item: { readonly name: string }): string => item.name;
 
