@@ -22,6 +22,8 @@ export interface RenderOptions {
   readonly values?: Values;
   /** Render the chart's crds/ too (`--include-crds`). */
   readonly includeCrds?: boolean;
+  /** Do not check the values against values.schema.json (`--skip-schema-validation`). */
+  readonly skipSchemaValidation?: boolean;
 }
 
 export interface HelmOutcome {
@@ -60,7 +62,7 @@ export function helmTemplateOutcome(options: RenderOptions): HelmOutcome {
     const valuesFile = join(dir, 'values.json');
     // JSON is YAML: the values file holds exactly these values, without a YAML writer's choices.
     writeFileSync(valuesFile, JSON.stringify(options.values ?? {}));
-    return runHelm(['template', RELEASE, CHART_DIR, '--namespace', options.namespace, '--values', valuesFile, ...(options.includeCrds === true ? ['--include-crds'] : [])]);
+    return runHelm(['template', RELEASE, CHART_DIR, '--namespace', options.namespace, '--values', valuesFile, ...(options.includeCrds === true ? ['--include-crds'] : []), ...(options.skipSchemaValidation === true ? ['--skip-schema-validation'] : [])]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

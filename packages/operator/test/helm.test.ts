@@ -100,12 +100,24 @@ describe('deploy/helm/keyward', () => {
   });
 
   it.each([
-    [{ controllers: ['keystone-appcred', 'keystone'] }, 'controllers: unknown controller "keystone"'],
-    [{ controllers: [] }, 'controllers: name at least one of'],
+    [{ controllers: ['keystone-appcred', 'keystone'] }, "at '/controllers/1': value must be one of"],
+    [{ controllers: [] }, "at '/controllers': minItems"],
+    [{ keycloak: { adminSecrett: 'keycloak/admin' } }, "at '/keycloak': additional properties 'adminSecrett' not allowed"],
+    [{ kubernetesApi: { qps: 0 } }, "at '/kubernetesApi/qps'"],
+    [{ logging: { level: 'verbose' } }, "at '/logging/level'"],
     [{ replicas: 2, leaderElection: { enabled: false } }, 'replicas: more than one replica needs leaderElection.enabled'],
     [{ keycloak: { adminSecret: 'admin-credentials' } }, 'keycloak.adminSecret: "admin-credentials" is not namespace/name'],
-  ])('refuses %j, which the operator would refuse', (values, message) => {
+  ])('refuses %j (values.schema.json, or the templates\' own checks)', (values, message) => {
     const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values });
+    expect(outcome.status).not.toBe(0);
+    expect(outcome.stderr).toContain(message);
+  });
+
+  it.each([
+    [{ controllers: ['keystone-appcred', 'keystone'] }, 'controllers: unknown controller "keystone"'],
+    [{ controllers: [] }, 'controllers: name at least one of'],
+  ])('refuses %j even without schema validation', (values, message) => {
+    const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values, skipSchemaValidation: true });
     expect(outcome.status).not.toBe(0);
     expect(outcome.stderr).toContain(message);
   });
@@ -246,16 +258,24 @@ describe('the chart\'s Deployment', () => {
     expect(container.env.at(-1)).toEqual({ name: 'NODE_OPTIONS', value: '--max-old-space-size=96' });
   });
 
-  it('keeps the values file and its documentation in step: every operator setting of the Deployment is a value', () => {
-    const defaults = chartDefaults();
-    expect(Object.keys(defaults).sort()).toEqual(
-      [
-        'affinity', 'apikeyEnforcement', 'concurrency', 'controllers', 'createNamespace', 'extraEnv', 'healthPort', 'image', 'imagePullSecrets', 'keycloak', 'keystone',
-        'kubernetesApi', 'leaderElection', 'logging', 'maxRetryDelay', 'metrics', 'namespaces', 'nodeSelector', 'podAnnotations', 'podLabels', 'priorityClassName', 'replicas',
-        'resources', 'serviceAccount', 'shutdownTimeout', 'terminationGracePeriodSeconds', 'tolerations',
-      ].sort(),
-    );
-    expect(defaults['controllers']).toEqual(CONTROLLER_NAMES);
+  it('has a schema that names exactly the values of values.yaml, which the defaults meet', () => {
+    interface SchemaNode {
+      readonly properties?: Readonly<Record<string, SchemaNode>>;
+    }
+    const schema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8')) as SchemaNode;
+    /** "path: keys" for every object of the schema with properties, beside the same for the defaults. */
+    const keysOf = (node: SchemaNode, values: unknown, path: string): [string, string][] => {
+      if (node.properties === undefined) return [];
+      const own = values !== null && typeof values === 'object' ? Object.keys(values).sort() : [];
+      return [
+        [`${path}: ${Object.keys(node.properties).sort().join(', ')}`, `${path}: ${own.join(', ')}`],
+        ...Object.entries(node.properties).flatMap(([key, child]) => keysOf(child, (values as Record<string, unknown> | undefined)?.[key], `${path}.${key}`)),
+      ];
+    };
+    const pairs = keysOf(schema, chartDefaults(), 'values');
+    expect(pairs.length).toBeGreaterThan(5);
+    expect(pairs.map(([inSchema]) => inSchema)).toEqual(pairs.map(([, inValues]) => inValues));
+    expect(chartDefaults()['controllers']).toEqual(CONTROLLER_NAMES);
   });
 });
 
