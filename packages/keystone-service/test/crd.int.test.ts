@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
+import { KeywardError, KubeClient } from '@keyward/core/interpreter';
+import { decodeKeystone, keystoneType } from '../src/index.js';
+import { baseSpec } from './fixtures.js';
+
+let client: KubeClient;
+let namespace: string;
+
+beforeAll(async () => {
+  client = new KubeClient(adminKubeConfig());
+  namespace = await createTestNamespace('ks-crd');
+});
+
+afterAll(() => {
+  client.close();
+});
+
+const body = (name: string, spec: Record<string, unknown> | undefined) => ({
+  apiVersion: 'keystone.openstack.c5c3.io/v1alpha1',
+  kind: 'Keystone',
+  metadata: { name, namespace },
+  ...(spec === undefined ? {} : { spec }),
+});
+
+/** [description, spec, path the rejection must name as "<path>:" on both sides (undefined: valid)]. */
+const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
+  ['a minimal spec', baseSpec, undefined],
+  ['a full spec', {
+    ...baseSpec,
+    replicas: 2,
+    database: { clusterRef: { name: 'mariadb' }, database: 'ks', secretRef: { name: 'db' } },
+    cache: { servers: ['mc-0:11211'], backend: 'oslo_cache.memcache_pool' },
+    fernet: { rotationSchedule: '@daily', maxActiveKeys: 5 },
+    credentialKeys: { maxActiveKeys: 4 },
+    bootstrap: { adminUser: 'root', adminPasswordSecretRef: { name: 'admin', key: 'pw' }, region: 'RegionTwo', publicEndpoint: 'https://id.example.com/v3' },
+    middleware: [{ name: 'audit', filterFactory: 'audit.filter_factory', position: 'after', filter: 'request_id', config: { level: 'info' } }],
+    plugins: [{ name: 'ldap', configSection: 'ldap', config: { url: 'ldap://ldap' } }],
+    policyOverrides: { rules: { 'identity:list_users': 'role:admin' } },
+    extraConfig: { DEFAULT: { debug: 'true' } },
+  }, undefined],
+  ['no spec', undefined, 'spec'],
+  ['no image', { database: baseSpec.database, bootstrap: baseSpec.bootstrap }, 'spec.image'],
+  ['zero replicas', { ...baseSpec, replicas: 0 }, 'spec.replicas'],
+  ['both host and clusterRef', { ...baseSpec, database: { ...baseSpec.database, clusterRef: { name: 'm' } } }, 'spec.database'],
+  ['neither host nor clusterRef', { ...baseSpec, database: { secretRef: { name: 'db' } } }, 'spec.database'],
+  ['a port without host', { ...baseSpec, database: { clusterRef: { name: 'm' }, port: 3307, secretRef: { name: 'db' } } }, 'spec.database'],
+  ['a cache with neither', { ...baseSpec, cache: { backend: 'x' } }, 'spec.cache'],
+  ['a bad cron schedule', { ...baseSpec, fernet: { rotationSchedule: '61 * * * *' } }, 'spec.fernet.rotationSchedule'],
+  ['two maxActiveKeys', { ...baseSpec, fernet: { maxActiveKeys: 2 } }, 'spec.fernet.maxActiveKeys'],
+  ['an unknown position', { ...baseSpec, middleware: [{ name: 'a', filterFactory: 'f', position: 'around' }] }, 'spec.middleware[0].position'],
+  ['a middleware named as a base filter', { ...baseSpec, middleware: [{ name: 'cors', filterFactory: 'f', position: 'after' }] }, 'spec.middleware'],
+  ['a middleware twice', { ...baseSpec, middleware: [{ name: 'a', filterFactory: 'f', position: 'after' }, { name: 'a', filterFactory: 'g', position: 'before' }] }, 'spec.middleware[1]'],
+  ['a value with a line break', { ...baseSpec, extraConfig: { DEFAULT: { debug: 'true\n[x]' } } }, 'spec.extraConfig.DEFAULT.debug'],
+  ['both policy rules and a ConfigMap', { ...baseSpec, policyOverrides: { rules: {}, configMapRef: { name: 'p' } } }, 'spec.policyOverrides'],
+];
+
+describe('the Keystone CRD and the codec agree', () => {
+  it.each(cases)('on %s', async (what, spec, path) => {
+    const name = `ks-${String(cases.findIndex(([n]) => n === what))}`;
+    const server = await client.create({ type: keystoneType, namespace, name }, body(name, spec)).then(
+      (created) => ({ accepted: true as const, created }),
+      (error: unknown) => ({ accepted: false as const, error }),
+    );
+    if (path === undefined) {
+      expect(server.accepted ? undefined : String(server.error)).toBeUndefined();
+      const decoded = server.accepted ? decodeKeystone(server.created) : undefined;
+      expect(decoded !== undefined && !isLeft(decoded) ? 'decoded' : decoded).toBe('decoded');
+      return;
+    }
+    expect(server.accepted).toBe(false);
+    const error = server.accepted ? undefined : server.error;
+    expect(error).toBeInstanceOf(KeywardError);
+    expect((error as KeywardError).code).toBe(422);
+    expect((error as KeywardError).message).toContain(`${path}:`);
+    const decoded = decodeKeystone({ ...body(name, spec), metadata: { name, namespace, uid: 'u', generation: 1 } });
+    expect(isLeft(decoded) ? decoded.left.message : 'accepted').toContain(`${path}:`);
+  });
+
+  it('refuses a name too long for the names derived from it, as the codec does', async () => {
+    const name = `k${'x'.repeat(45)}`;
+    const refused = await client.create({ type: keystoneType, namespace, name }, body(name, baseSpec)).then(() => undefined, (error: unknown) => error);
+    expect((refused as KeywardError | undefined)?.message).toContain('metadata.name:');
+    const decoded = decodeKeystone({ ...body(name, baseSpec), metadata: { name, namespace, uid: 'u', generation: 1 } });
+    expect(isLeft(decoded) ? decoded.left.message : 'accepted').toContain('metadata.name:');
+  });
+
+  it('applies the defaults the codec applies', async () => {
+    const created = await client.create({ type: keystoneType, namespace, name: 'defaults' }, body('defaults', baseSpec));
+    const decoded = decodeKeystone(created);
+    expect(isLeft(decoded) ? undefined : decoded.right.spec).toEqual(created['spec']);
+    expect(created['spec']).toMatchObject({ replicas: 3, fernet: { rotationSchedule: '0 0 * * 0', maxActiveKeys: 3 }, credentialKeys: { maxActiveKeys: 3 }, database: { database: 'keystone' }, bootstrap: { adminUser: 'admin', region: 'RegionOne', adminPasswordSecretRef: { key: 'password' } } });
+  });
+});
