@@ -3,7 +3,7 @@
 # into $KEYWARD_CACHE/<component>/<version>/ (default $HOME/.cache/keyward):
 #   kube: kube-apiserver and kube-controller-manager from k8s.io/kubernetes (10-30 minutes cold)
 #   etcd: etcd from go.etcd.io/etcd/server/v3 (about 2 minutes cold)
-#   helm: helm from helm.sh/helm/v4 (about 6 minutes cold on 2 cores), which the chart's tests run
+#   helm: helm from helm.sh/helm/v4 (6-11 minutes cold on 2 cores), which the chart's tests run
 # A binary that already reports the pinned version is not rebuilt. Usage: tools/build.sh [kube] [etcd] [helm]
 # (no argument: etcd and kube)
 set -euo pipefail
