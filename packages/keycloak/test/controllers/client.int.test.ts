@@ -5,7 +5,7 @@
 // requests made for it are told apart.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { coreTypes, type KubeObject } from '@keyward/core';
-import { createTestNamespace, waitFor } from '@keyward/test-env';
+import { createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
 import { CREDENTIALS_KEYS } from '../../src/index.js';
 import {
   clientCredentialsWork,
@@ -25,6 +25,7 @@ import {
   waitForGone,
   waitForObject,
   waitForReady,
+  writeSecret,
   writesIn,
   WAIT_MS,
   type ControllerEnv,
@@ -262,5 +263,27 @@ describe('the KeycloakClient controller against the real Keycloak and API server
     expect(regenerations()).toBe(before + 1);
     expect(await env.admin.clientSecret(realm, clientId)).toBe(second);
     expect(secretValue(await credentialsSecretOf(env.kube, teamA, 'regen'))).toBe(second);
+  });
+
+  it('pushes a client secret the spec provides to Keycloak, and again when its Secret changes', async () => {
+    const clientId = unique('provided');
+    const ref = clientRef(teamA, 'provided');
+    const provided = `provided-${unique('s')}`;
+    rememberSecret(provided);
+    await writeSecret(env.kube, teamA, 'provided-secret', { secret: provided });
+    await createClient(env.kube, teamA, 'provided', confidential(clientId, { clientSecret: { name: 'provided-secret', key: 'secret' } }));
+    await waitForReady(env.kube, ref);
+    expect(await env.admin.clientSecret(realm, clientId)).toBe(provided);
+    expect(await clientCredentialsWork(env.url, realm, clientId, provided)).toBe(true);
+    await waitFor(async () => (secretValue(await credentialsSecretOf(env.kube, teamA, 'provided')) === provided ? true : undefined), { what: 'the credentials Secret to hold the provided secret', timeoutMs: WAIT_MS });
+
+    // The Secret is watched by name: a new value reaches Keycloak without the client object changing.
+    const changed = `changed-${unique('s')}`;
+    rememberSecret(changed);
+    await writeSecret(env.kube, teamA, 'provided-secret', { secret: changed });
+    await waitFor(async () => ((await env.admin.clientSecret(realm, clientId)) === changed ? true : undefined), { what: 'Keycloak to hold the changed secret', timeoutMs: WAIT_MS });
+    await waitFor(async () => (secretValue(await credentialsSecretOf(env.kube, teamA, 'provided')) === changed ? true : undefined), { what: 'the credentials Secret to hold the changed secret', timeoutMs: WAIT_MS });
+    expect(await clientCredentialsWork(env.url, realm, clientId, changed)).toBe(true);
+    expect(await clientCredentialsWork(env.url, realm, clientId, provided)).toBe(false);
   });
 });
