@@ -26,20 +26,21 @@ import {
   credentialName,
   credentialSecretName,
   defaultAppCredConfig,
+  keystoneApiType,
   keystoneExpiry,
   rotationEligibleAt,
   serviceOf,
 } from '@keyward/keystone-appcred';
 import type { Environment } from '@keyward/test-env';
 import { requestsDuring } from '../support/api-server-requests.js';
-import { difference, total } from '../support/counts.js';
+import { difference, sumOfVerbs, total } from '../support/counts.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
 import { waitIdle, waitSettled } from '../support/idle.js';
 import { promisePool } from '../support/pool.js';
 import { RequestTally, totals, type TallySnapshot } from '../support/tally.js';
 import { measured, rounded, timed, within, type Span } from '../support/timing.js';
 import { whenCount } from '../support/watch.js';
-import { PASSWORD_KEY, PASSWORD_SECRET, isReady, namespaceWithCrs, serviceUser, type ServiceUser } from './setup.js';
+import { PASSWORD_KEY, PASSWORD_SECRET, isReady, keystoneApi, namespaceWithCrs, serviceUser, type ServiceUser } from './setup.js';
 
 const CRS = 200;
 /** The operator's default reconciles at once per controller (DEFAULT_CONCURRENCY in its options). */
@@ -76,9 +77,10 @@ function passwordLogin(userName: string, password: string): PasswordAuthRequest 
 
 /**
  * The controller as the operator builds it (wiring.ts: shared clients and token cache) when run with
- * --namespaces for the one namespace, so the floors' CRs are not its business.
+ * --namespaces for the one namespace, so the floors' CRs are not its business. Without --keystone-url, as by
+ * default: Keystone is found through the namespace's KeystoneAPI.
  */
-function operatorController(environment: Environment, keystoneUrl: string, namespace: string, tally: RequestTally) {
+function operatorController(environment: Environment, namespace: string, tally: RequestTally) {
   const kube = new KubeClient(environment.kubeConfig(), { onRequest: tally.onKubeRequest });
   const apis = apiSet(
     kubernetesRuntime(kube, { reportingController: 'keyward.dev/operator', reportingInstance: 'bench' }),
@@ -87,15 +89,15 @@ function operatorController(environment: Environment, keystoneUrl: string, names
   );
   const controller = new Controller(appCredController, {
     kube, apis, namespace, concurrency: CONCURRENCY,
-    config: { ...defaultAppCredConfig, keystoneUrl },
+    config: defaultAppCredConfig,
   });
   return { controller, close: () => { apis.close(); kube.close(); } };
 }
 
 /** Starts the controller with every CR already queued; times it until the last CR is Ready, then resyncs. */
-async function controllerPhase(environment: Environment, keystoneUrl: string, namespace: string) {
+async function controllerPhase(environment: Environment, namespace: string) {
   const tally = new RequestTally();
-  const { controller, close } = operatorController(environment, keystoneUrl, namespace, tally);
+  const { controller, close } = operatorController(environment, namespace, tally);
   const watcher = new KubeClient(environment.kubeConfig());
   const ready = await whenCount(watcher, { type: appCredType, namespace }, CRS, isReady);
   try {
@@ -105,7 +107,7 @@ async function controllerPhase(environment: Environment, keystoneUrl: string, na
     });
     await waitSettled(controller);
     const converged = tally.snapshot();
-    const resync = await requestsDuring(environment.info.kubernetes, [appCredType.plural, coreTypes.secret.plural], () => timed(async () => {
+    const resync = await requestsDuring(environment.info.kubernetes, [appCredType.plural, coreTypes.secret.plural, keystoneApiType.plural], () => timed(async () => {
       controller.resync();
       await waitIdle(controller);
     }));
@@ -207,7 +209,8 @@ function finalStatus(acID: string, secretName: string, now: Date, expires: Date,
 }
 
 function phaseFigures(phase: Phase) {
-  return { seconds: rounded(phase.seconds, 2), cpuSeconds: rounded(phase.cpuSeconds, 2), ...totals(phase.requests), requests: phase.requests };
+  const kubernetesReads = sumOfVerbs(phase.requests.kubernetes, new Set(['get', 'list']));
+  return { seconds: rounded(phase.seconds, 2), cpuSeconds: rounded(phase.cpuSeconds, 2), ...totals(phase.requests), kubernetesReads, requests: phase.requests };
 }
 
 const environment = await startBenchEnvironment({ keystone: true });
@@ -215,9 +218,10 @@ const setup = new KubeClient(environment.kubeConfig());
 try {
   const { keystoneUrl, user } = await serviceUser(environment.info);
   for (const namespace of ['bench-floor-before', 'bench-controller', 'bench-floor-after']) await namespaceWithCrs(setup, namespace, user, CRS);
+  await keystoneApi(setup, 'bench-controller', keystoneUrl);
   await warmUp(environment, keystoneUrl, user);
   const before = await floorPhase(environment, keystoneUrl, 'bench-floor-before', user);
-  const { converged, resync } = await controllerPhase(environment, keystoneUrl, 'bench-controller');
+  const { converged, resync } = await controllerPhase(environment, 'bench-controller');
   const after = await floorPhase(environment, keystoneUrl, 'bench-floor-after', user);
   const floorSeconds = (before.seconds + after.seconds) / 2;
 

@@ -1,8 +1,8 @@
 // What the appcred benchmarks set up: a Keystone service user, its password Secret and CRs that use them.
 import { randomBytes } from 'node:crypto';
 import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
-import type { KubeClient } from '@keyward/core/interpreter';
-import { CONDITION_READY, appCredType } from '@keyward/keystone-appcred';
+import { ContentType, type KubeClient } from '@keyward/core/interpreter';
+import { CONDITION_READY, appCredType, keystoneApiType } from '@keyward/keystone-appcred';
 import { KeystoneAdmin, type EnvironmentInfo } from '@keyward/test-env';
 import { createNamespace } from '../support/environment.js';
 import { inBatches } from '../support/pool.js';
@@ -46,4 +46,13 @@ export async function namespaceWithCrs(kube: KubeClient, namespace: string, user
 export function isReady(cr: KubeObject): boolean {
   const conditions = (cr['status'] as { conditions?: readonly Condition[] } | undefined)?.conditions;
   return findCondition(conditions, CONDITION_READY)?.status === 'True';
+}
+
+/** A ready KeystoneAPI as keystone-operator publishes it (the endpoint without /v3), where the controller finds Keystone by default. */
+export async function keystoneApi(kube: KubeClient, namespace: string, keystoneUrl: string): Promise<void> {
+  const ref = { type: keystoneApiType, namespace, name: 'keystone' };
+  await kube.create(ref, { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneAPI', metadata: { name: 'keystone' }, spec: {} });
+  await kube.patch(ref, {
+    status: { apiEndpoints: { internal: keystoneUrl.replace(/\/v3$/, '') }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  }, ContentType.mergePatch, 'status');
 }

@@ -1,5 +1,5 @@
 import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/core';
-import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName, type KeystoneApplicationCredential } from './api.js';
+import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName, keystoneApiType, type KeystoneApplicationCredential } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { decodeAppCred } from './decode.js';
 import { observe, type AppCredQueries } from './observe.js';
@@ -19,8 +19,15 @@ export const appCredController: ControllerDefinition<KeystoneApplicationCredenti
   apis: appCredApis,
   primary: { type: appCredType, decode: decodeAppCred },
   secondary: () => [{ type: coreTypes.secret, labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true' }, mapToPrimary: secretToCr }],
-  // The password Secret is watched by name: a CR waiting for it continues as soon as it appears or changes.
-  referenced: [{ type: coreTypes.secret, of: (cr) => [{ namespace: cr.metadata.namespace, name: cr.spec.secret }] }],
+  referenced: [
+    // The password Secret is watched by name: a CR waiting for it continues as soon as it appears or changes,
+    // and its login reads the password from the watch.
+    { type: coreTypes.secret, of: (cr) => [{ namespace: cr.metadata.namespace, name: cr.spec.secret }] },
+    // Without a configured URL, the KeystoneAPIs of the CR's namespace: read from the watch, and a change (a
+    // new endpoint, readiness) wakes the CRs there. Not a secondary watch, which would keep the controller
+    // from starting without their CRD; a CR then reports the missing CRD, as any read of it does.
+    { type: keystoneApiType, of: (cr, config) => (config.keystoneUrl === undefined ? [{ namespace: cr.metadata.namespace }] : []) },
+  ],
   observe,
   reconcile,
   reportFailure: (cr, failure, now) => reportFailure(cr, failure, now),

@@ -356,7 +356,9 @@ export function reconcile(input: AppCredInput): Plan<AppCredAction> {
   }
   if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) {
     // Alone: the change wakes the next reconcile, whose writes are then checked against the new version.
-    plan.add({ kind: 'k8s.addFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER }, 'keep the CR until its Secrets are released');
+    // Written from the cached CR, guarded by its resourceVersion: no read unless the cache lagged.
+    const observed = { resourceVersion: cr.metadata.resourceVersion, finalizers: cr.metadata.finalizers ?? [] };
+    plan.add({ kind: 'k8s.addFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER, observed }, 'keep the CR until its Secrets are released');
     return plan.build();
   }
   const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);

@@ -14,6 +14,8 @@ export interface InterpretOptions {
    * plan leaves half done, the next reconcile finds, as after a crash.
    */
   readonly signal?: AbortSignal;
+  /** Given to handlers (see HandlerContext.readObject): the running controller's cached reads. */
+  readonly readObject?: HandlerContext['readObject'];
 }
 
 /** The reason of a plan that stopped because its signal was aborted. */
@@ -43,6 +45,11 @@ function errorFields(error: KeywardError): KeywardErrorFields {
 
 class Outputs implements HandlerContext {
   readonly #byStep = new Map<string, Readonly<Record<string, unknown>>>();
+  readonly readObject: HandlerContext['readObject'];
+
+  constructor(readObject: HandlerContext['readObject']) {
+    this.readObject = readObject;
+  }
 
   record(step: string, outputs: object): void {
     this.#byStep.set(step, outputs as Readonly<Record<string, unknown>>);
@@ -94,7 +101,7 @@ async function runAction<A extends AnyAction>(executor: Executor<A>, action: A, 
  * was stopped by its signal).
  */
 export async function interpret<A extends AnyAction>(plan: Plan<A>, executor: Executor<A>, options: InterpretOptions = {}): Promise<PlanResult> {
-  const outputs = new Outputs();
+  const outputs = new Outputs(options.readObject);
   const results: StepResult[] = [];
   const applied: Step<A>[] = [];
   let failure: KeywardError | undefined;

@@ -1,6 +1,6 @@
 import type { AnyAction, AnyQuery, OfKind, OutputsOf, ResultOf } from '../plan/actions.js';
 import type { Vocabulary } from '../plan/api.js';
-import type { ResourceType } from '../model/refs.js';
+import type { ObjectRef, ResourceType } from '../model/refs.js';
 import type { KubeObject } from '../apis/kubernetes/actions.js';
 import type { Json, OutputRef, Template, Value } from '../plan/values.js';
 import type { KeywardErrorFields } from './errors.js';
@@ -33,6 +33,11 @@ export interface HandlerContext {
   /** Substitutes outputs and reveals sensitive values: only for bodies about to be sent. */
   resolveTemplate(template: Template): Json;
   lookup(ref: OutputRef<unknown>): unknown;
+  /**
+   * Reads an object as the running controller's queries do, from its caches when one covers it (a password
+   * Secret it watches); absent outside a controller, where handlers read from the API server.
+   */
+  readonly readObject?: ((ref: ObjectRef) => Promise<KubeObject | undefined>) | undefined;
 }
 
 export interface HandlerResult<O> {
@@ -68,10 +73,23 @@ export interface CacheView {
 }
 
 /**
+ * The objects a controller watches because its primaries refer to them (see ControllerDefinition.referenced),
+ * once their watch has listed; undefined when none covers the read.
+ */
+export interface WatchedByReference {
+  /** Answers for absent objects too (`object` undefined): the watch covers the name. */
+  get(type: ResourceType, namespace: string, name: string): { readonly object: KubeObject | undefined } | undefined;
+  /** Every object of the type in the namespace, when the whole namespace is watched. */
+  list(type: ResourceType, namespace: string): readonly KubeObject[] | undefined;
+}
+
+/**
  * What the controller asking a query watches: caches of its watched types (reads they can answer never
- * reach the API server) and, for `onBurst` reads, the short-lived namespace watches of a burst.
+ * reach the API server), the objects its primaries refer to and, for `onBurst` reads, the short-lived
+ * namespace watches of a burst.
  */
 export interface QueryScope {
   readonly caches: readonly CacheView[];
+  readonly referenced?: WatchedByReference;
   readonly bursts?: { get(type: ResourceType, namespace: string, name: string, fields?: string): KubeObject | undefined };
 }

@@ -22,7 +22,7 @@ import { ReferencedWatches } from './referenced-watches.js';
 import { lazyEntropy } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
-import { queryReader } from './query-reader.js';
+import { objectReader, queryReader } from './query-reader.js';
 import { TypeNotServed, crdName } from './served-types.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
@@ -131,6 +131,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   readonly #queue: WorkQueue;
   readonly #queries: QueryTable<QueryIn<Q>>;
   readonly #readQuery: (query: AnyQuery) => Promise<unknown>;
+  /** The same reads for the handlers of its plans: a password Secret it watches is read from the watch. */
+  readonly #readObject: ReturnType<typeof objectReader>;
   /** CRDs whose absence was said already: once per type, not once per object that reads it. */
   readonly #saidMissing = new Set<string>();
   readonly #logger: RuntimeLogger;
@@ -184,6 +186,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     }, options.burstWatches);
     this.#queries = options.apis.queries({
       ...(this.#bursts === undefined ? {} : { bursts: this.#bursts }),
+      referenced: this.#references,
       caches: [
         { type: definition.primary.type, namespace: options.namespace, get: (ns, name) => this.#primary.get(ns, name), list: (ns) => this.#primary.list(ns) },
         ...this.#secondary.map(({ watch, informer }) => ({
@@ -196,6 +199,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       ],
     });
     this.#readQuery = queryReader(this.#queries);
+    this.#readObject = objectReader(this.#queries);
   }
 
   get name(): string {
@@ -374,7 +378,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     }
     this.#invalid.delete(key);
     const { primary } = decision;
-    this.#references.track(key, (this.#definition.referenced ?? []).flatMap((watch) => watch.of(primary).map((ref) => ({ ...ref, type: watch.type }))));
+    this.#references.track(key, (this.#definition.referenced ?? []).flatMap((watch) => watch.of(primary, this.#options.config).map((ref) => ({ ...ref, type: watch.type }))));
 
     if (decision.kind === 'unreadable') {
       const error = toKeywardError(decision.error);
@@ -431,6 +435,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   async #run(plan: Plan<A>, logger: RuntimeLogger): Promise<PlanResult> {
     return interpret(plan, this.#options.apis, {
       signal: this.#stopping.signal,
+      readObject: this.#readObject,
       onStep: (step) => {
         this.#options.observer?.onStep?.(this.#definition.name, step);
         if (step.outcome === 'applied') logger.info(step.summary, { why: step.reason, step: step.id });

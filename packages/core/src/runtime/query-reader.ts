@@ -1,7 +1,9 @@
 import type { AnyQuery } from '../plan/actions.js';
 import { KeywardError } from '../interpreter/errors.js';
 import type { QueryHandler } from '../interpreter/types.js';
-import type { ResourceType } from '../model/refs.js';
+import type { ObjectRef, ResourceType } from '../model/refs.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
+import type { GetQuery } from '../apis/kubernetes/queries.js';
 import { TypeNotServed } from './served-types.js';
 
 /** The type a query reads, when it names one (a list names it; a get answers a 404 with "absent" instead). */
@@ -31,4 +33,13 @@ export function queryReader(answers: object): (query: AnyQuery) => Promise<unkno
       throw new TypeNotServed(type, `list ${type.plural}${typeof namespace === 'string' && namespace !== '' ? ` in ${namespace}` : ''}`);
     }
   };
+}
+
+/**
+ * A get as the controller's queries answer it (from its caches when one covers the object), for the handlers
+ * of its plans (HandlerContext.readObject); undefined when no API module answers gets.
+ */
+export function objectReader(answers: object): ((ref: ObjectRef) => Promise<KubeObject | undefined>) | undefined {
+  const get = (answers as Readonly<Record<string, QueryHandler<GetQuery> | undefined>>)['k8s.get'];
+  return get === undefined ? undefined : async (ref) => get({ kind: 'k8s.get', ref });
 }

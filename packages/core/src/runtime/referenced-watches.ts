@@ -1,5 +1,8 @@
 import type { ResourceType } from '../model/refs.js';
+import type { KubeObject } from '../apis/kubernetes/actions.js';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
+import { KeywardError } from '../interpreter/errors.js';
+import type { WatchedByReference } from '../interpreter/types.js';
 import { Informer } from './informer.js';
 
 interface Watched {
@@ -7,29 +10,51 @@ interface Watched {
   readonly owners: Set<string>;
 }
 
+/** What a primary refers to: one object by name, or (without a name) every object of the type in the namespace. */
+export interface Reference {
+  readonly type: ResourceType;
+  readonly namespace: string;
+  readonly name?: string | undefined;
+}
+
+function keyOf(type: ResourceType, namespace: string, name: string | undefined): string {
+  return `${type.group}/${type.plural}/${namespace}/${name ?? '*'}`;
+}
+
 /**
- * Watches single objects by name for as long as some primary object refers to them, and tells which primary
- * keys to wake when one changes (appears, is edited, goes away). One watch per referenced object, however many
- * primaries share it.
+ * A list that the API server answers with 404 is of a type it does not serve (a CRD that is not installed):
+ * the reads of that type say so in the status of each object that needs it, and the log says it once.
  */
-export class ReferencedWatches {
+function notServed(error: unknown): boolean {
+  return error instanceof KeywardError && error.api === 'kubernetes' && error.code === 404;
+}
+
+/**
+ * Watches single objects by name (or a type in a namespace) for as long as some primary object refers to
+ * them, tells which primary keys to wake when one changes (appears, is edited, goes away), and answers reads of
+ * them once the watch has listed. One watch per referenced object, however many primaries share it.
+ */
+export class ReferencedWatches implements WatchedByReference {
   readonly #watched = new Map<string, Watched>();
   readonly #byOwner = new Map<string, Set<string>>();
+  readonly #onProblem: (message: string, error?: unknown) => void;
 
   constructor(
     private readonly kube: KubeClient,
     private readonly wake: (owner: string) => void,
-    private readonly onProblem: (message: string, error?: unknown) => void,
-  ) {}
+    onProblem: (message: string, error?: unknown) => void,
+  ) {
+    this.#onProblem = (message, error) => { if (!notServed(error)) onProblem(message, error); };
+  }
 
   /** Sets what `owner` refers to now; watches start and stop as needed. */
-  track(owner: string, refs: readonly { readonly type: ResourceType; readonly namespace: string; readonly name: string }[]): void {
-    const wanted = new Map(refs.map((ref) => [`${ref.type.group}/${ref.type.plural}/${ref.namespace}/${ref.name}`, ref]));
+  track(owner: string, refs: readonly Reference[]): void {
+    const wanted = new Map(refs.map((ref) => [keyOf(ref.type, ref.namespace, ref.name), ref]));
     for (const key of this.#byOwner.get(owner) ?? []) if (!wanted.has(key)) this.#release(owner, key);
     for (const [key, ref] of wanted) {
       let watched = this.#watched.get(key);
       if (watched === undefined) {
-        const informer = new Informer(this.kube, { type: ref.type, namespace: ref.namespace, name: ref.name, onProblem: this.onProblem });
+        const informer = new Informer(this.kube, { type: ref.type, namespace: ref.namespace, name: ref.name, onProblem: this.#onProblem });
         watched = { informer, owners: new Set() };
         this.#watched.set(key, watched);
         const owners = watched.owners;
@@ -47,6 +72,15 @@ export class ReferencedWatches {
     this.#byOwner.delete(owner);
   }
 
+  get(type: ResourceType, namespace: string, name: string): { readonly object: KubeObject | undefined } | undefined {
+    const informer = this.#listed(keyOf(type, namespace, name)) ?? this.#listed(keyOf(type, namespace, undefined));
+    return informer === undefined ? undefined : { object: informer.get(namespace, name) };
+  }
+
+  list(type: ResourceType, namespace: string): readonly KubeObject[] | undefined {
+    return this.#listed(keyOf(type, namespace, undefined))?.list(namespace);
+  }
+
   async stop(): Promise<void> {
     const informers = [...this.#watched.values()].map((w) => w.informer);
     this.#watched.clear();
@@ -57,6 +91,12 @@ export class ReferencedWatches {
   /** Objects watched now (for tests and metrics). */
   get size(): number {
     return this.#watched.size;
+  }
+
+  /** The informer of a watch that has listed: until then it knows nothing, and reads go to the API server. */
+  #listed(key: string): Informer | undefined {
+    const informer = this.#watched.get(key)?.informer;
+    return informer?.hasSynced() === true ? informer : undefined;
   }
 
   #release(owner: string, key: string): void {

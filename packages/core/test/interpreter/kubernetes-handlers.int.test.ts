@@ -6,7 +6,7 @@ import { sensitive } from '../../src/model/sensitive.js';
 import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder, type Plan } from '../../src/plan/plan.js';
 import { kubernetesApi, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
-import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
+import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesHandlers } from '../../src/apis/kubernetes/io/handlers.js';
 import { interpret } from '../../src/interpreter/interpret.js';
 import type { Executor, PlanResult } from '../../src/interpreter/types.js';
@@ -117,6 +117,36 @@ describe('Kubernetes handlers against the real API server', () => {
     expect((await run(remove)).steps[0]?.outcome).toBe('applied');
     expect((await run(remove)).steps[0]?.outcome).toBe('unchanged');
     expect((await client.get(configMapRef('guarded')))?.metadata.finalizers).toBeUndefined();
+  });
+
+  it('finalizers from what the plan observed: no read when it is current; a stale view is refused and redone from a read', async () => {
+    const reads: string[] = [];
+    const counting = new KubeClient(adminKubeConfig(), { onRequest: (info) => { if (info.verb === 'get') reads.push(info.resource); } });
+    const counted: Executor<KubernetesAction> = { handlers: kubernetesHandlers(counting, { reportingController: 'keyward.dev/test', reportingInstance: 'test-1' }), vocabulary: executor.vocabulary };
+    try {
+      const created = await client.create(configMapRef('observed'), { metadata: { name: 'observed' } });
+      const seen = { resourceVersion: created.metadata.resourceVersion ?? '', finalizers: [] };
+      const add = (finalizer: string) => single({ kind: 'k8s.addFinalizer', ref: configMapRef('observed'), finalizer, observed: seen });
+      expect((await interpret(add('keyward.dev/first'), counted)).steps[0]?.outcome).toBe('applied');
+      expect(reads).toEqual([]);
+      // The same view again is stale now: the resourceVersion refuses it, and a read decides afresh, keeping
+      // the finalizer written meanwhile.
+      expect((await interpret(add('keyward.dev/second'), counted)).steps[0]?.outcome).toBe('applied');
+      expect(reads).toEqual(['configmaps']);
+      expect((await client.get(configMapRef('observed')))?.metadata.finalizers).toEqual(['keyward.dev/first', 'keyward.dev/second']);
+      // A stale view asking for a finalizer that is there by now: unchanged, after the read. A view that calls
+      // for no change is not trusted to say so: the object is read.
+      expect((await interpret(add('keyward.dev/first'), counted)).steps[0]?.outcome).toBe('unchanged');
+      expect((await interpret(single({ kind: 'k8s.addFinalizer', ref: configMapRef('observed'), finalizer: 'keyward.dev/first', observed: { ...seen, finalizers: ['keyward.dev/first'] } }), counted)).steps[0]?.outcome).toBe('unchanged');
+      expect(reads).toEqual(['configmaps', 'configmaps', 'configmaps']);
+      // Gone since it was observed: unchanged, as without a view.
+      await client.patch(configMapRef('observed'), { metadata: { finalizers: null } }, ContentType.mergePatch);
+      await client.delete(configMapRef('observed'));
+      const remove = single({ kind: 'k8s.removeFinalizer', ref: configMapRef('observed'), finalizer: 'keyward.dev/first', observed: { ...seen, finalizers: ['keyward.dev/first'] } });
+      expect((await interpret(remove, counted)).steps[0]?.outcome).toBe('unchanged');
+    } finally {
+      counting.close();
+    }
   });
 
   it('status: writes the whole desired status through the subresource, clearing what it no longer states', async () => {

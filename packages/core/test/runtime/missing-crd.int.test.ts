@@ -143,4 +143,22 @@ describe('a controller whose CRD is not installed', () => {
       await controller.stop();
     }
   });
+
+  it('watches a missing type its objects refer to without a warning per retry: the failed reads say it, once', async () => {
+    const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), controlRuntime);
+    const reader = recorder('sprocket-referrer', coreTypes.configMap, sprockets);
+    const definition = { ...reader.definition, referenced: [{ type: sprockets, of: (object: KubeObject) => [{ namespace: object.metadata.namespace ?? '' }] }] };
+    const lines: string[] = [];
+    const controller = new Controller(definition, { kube, apis, config: null, namespace, logger: recordingLogger(lines, ['warn', 'error']), backoff: { baseMs: 200, maxMs: 200 } });
+    await controller.start();
+    try {
+      // Retried several times, each time listing sprockets from the API server since their watch has not listed.
+      await until('repeated failures', () => reader.failures.length >= 6);
+      expect(new Set(reader.failures.map((failure) => failure.reason))).toEqual(new Set(['CRDNotInstalled']));
+      // Besides each object's failure, only the one line: none from the watch's retries.
+      expect(lines.filter((line) => line !== 'warn: reconcile failed')).toEqual([`error: CRD sprockets.${sprockets.group} is not installed; the objects that read sprockets fail until it is, and are retried with backoff`]);
+    } finally {
+      await controller.stop();
+    }
+  });
 });

@@ -101,11 +101,22 @@ export interface DeleteAction {
   readonly propagation?: 'Background' | 'Foreground' | 'Orphan';
 }
 
+/**
+ * The finalizers of an object as the plan's cache saw them, at that resourceVersion: the change is first
+ * written from them without a read, guarded by the resourceVersion, so a stale view is refused (409) and the
+ * change is then made from a fresh read.
+ */
+export interface ObservedFinalizers {
+  readonly resourceVersion: string;
+  readonly finalizers: readonly string[];
+}
+
 /** Adds a finalizer if it is missing; "unchanged" when present. Safe to retry on conflict with a fresh read. */
 export interface AddFinalizerAction {
   readonly kind: 'k8s.addFinalizer';
   readonly ref: ObjectRef;
   readonly finalizer: string;
+  readonly observed?: ObservedFinalizers;
 }
 
 /** Removes a finalizer if present; "unchanged" when absent or when the object is gone. */
@@ -113,6 +124,7 @@ export interface RemoveFinalizerAction {
   readonly kind: 'k8s.removeFinalizer';
   readonly ref: ObjectRef;
   readonly finalizer: string;
+  readonly observed?: ObservedFinalizers;
 }
 
 /**

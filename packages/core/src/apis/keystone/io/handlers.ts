@@ -1,6 +1,6 @@
 import { Sensitive } from '../../../model/sensitive.js';
 import type { KeystoneAction, KeystoneSession, SecretKeyRef } from '../actions.js';
-import type { HandlerTable } from '../../../interpreter/types.js';
+import type { HandlerContext, HandlerTable } from '../../../interpreter/types.js';
 import { KeywardError } from '../../../interpreter/errors.js';
 import type { KeystoneClient } from './client.js';
 import type { TokenCache } from './token-cache.js';
@@ -10,8 +10,8 @@ export interface KeystoneHandlerDependencies {
   readonly clientFor: (endpoint: string) => KeystoneClient;
   /** Reuses a user's token until shortly before it expires. */
   readonly tokens: TokenCache;
-  /** Reads a password kept in a Secret, when an authenticate action names one. */
-  readonly readSecretKey: (ref: SecretKeyRef) => Promise<Sensitive>;
+  /** Reads a password kept in a Secret, when an authenticate action names one (through the context's reads when it has them). */
+  readonly readSecretKey: (ref: SecretKeyRef, context: HandlerContext) => Promise<Sensitive>;
 }
 
 /**
@@ -28,9 +28,9 @@ export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneH
     }
   };
   return {
-    'keystone.authenticate': async (action) => {
+    'keystone.authenticate': async (action, context) => {
       const client = clientFor(action.endpoint);
-      const password = action.password instanceof Sensitive ? action.password : await readSecretKey(action.password);
+      const password = action.password instanceof Sensitive ? action.password : await readSecretKey(action.password, context);
       const token = await tokens.token(client, { ...action, password });
       const session: KeystoneSession = { endpoint: action.endpoint, token: token.token, userId: token.userId };
       return { outcome: 'unchanged', outputs: { session } };

@@ -52,7 +52,7 @@ export function keystoneRuntime(options: KeystoneRuntimeOptions): ApiRuntime<Key
   return {
     ...defineApiRuntime<KeystoneAction>({
       api: keystoneApi,
-      handlers: keystoneHandlers({ clientFor: clients, tokens: options.tokens ?? new TokenCache(), readSecretKey: (ref) => readSecretKey(options.kube, ref) }),
+      handlers: keystoneHandlers({ clientFor: clients, tokens: options.tokens ?? new TokenCache(), readSecretKey: (ref, context) => readSecretKey(options.kube, ref, context.readObject) }),
       queries: () => ({}),
       availability: clients,
       close: () => { clients.close(); },

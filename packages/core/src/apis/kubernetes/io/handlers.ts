@@ -1,5 +1,5 @@
 import { describeRef, type ObjectRef } from '../../../model/refs.js';
-import type { KubeObject, KubernetesAction, Precondition } from '../actions.js';
+import type { KubeObject, KubernetesAction, ObservedFinalizers, Precondition } from '../actions.js';
 import type { Json } from '../../../plan/values.js';
 import { KeywardError } from '../../../interpreter/errors.js';
 import type { HandlerTable } from '../../../interpreter/types.js';
@@ -57,21 +57,41 @@ function preconditionMetadata(precondition: Precondition | undefined): Json {
 
 /**
  * Changes an object's finalizers with a read-modify-write guarded by resourceVersion; on a conflict it reads
- * again and retries, which is safe because the change is decided afresh from the new read.
+ * again and retries, which is safe because the change is decided afresh from the new read. When the plan says
+ * what it observed and that calls for a change, the first write starts from it instead of a read: a view that
+ * lagged is refused by the resourceVersion (or the object is gone), and the change is then made as without it.
  */
-async function updateFinalizers(client: KubeClient, ref: ObjectRef, change: (current: readonly string[]) => readonly string[] | undefined): Promise<'applied' | 'unchanged'> {
+async function updateFinalizers(
+  client: KubeClient,
+  ref: ObjectRef,
+  observed: ObservedFinalizers | undefined,
+  change: (current: readonly string[]) => readonly string[] | undefined,
+): Promise<'applied' | 'unchanged'> {
+  const planned = observed === undefined ? undefined : change(observed.finalizers);
+  if (observed !== undefined && planned !== undefined) {
+    try {
+      await patchFinalizers(client, ref, observed.resourceVersion, planned);
+      return 'applied';
+    } catch (error) {
+      if (!isConflict(error) && !(error instanceof KeywardError && error.code === 404)) throw error;
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     const current = await client.get(ref);
     if (current === undefined) return 'unchanged';
     const next = change(current.metadata.finalizers ?? []);
     if (next === undefined) return 'unchanged';
     try {
-      await client.patch(ref, { metadata: { resourceVersion: current.metadata.resourceVersion ?? '', finalizers: next } }, ContentType.mergePatch);
+      await patchFinalizers(client, ref, current.metadata.resourceVersion ?? '', next);
       return 'applied';
     } catch (error) {
       if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
     }
   }
+}
+
+async function patchFinalizers(client: KubeClient, ref: ObjectRef, resourceVersion: string, finalizers: readonly string[]): Promise<void> {
+  await client.patch(ref, { metadata: { resourceVersion, finalizers } }, ContentType.mergePatch);
 }
 
 /** Handlers for every Kubernetes action, over one client. */
@@ -131,12 +151,12 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
     },
 
     'k8s.addFinalizer': async (action) => ({
-      outcome: await updateFinalizers(client, action.ref, (current) => (current.includes(action.finalizer) ? undefined : [...current, action.finalizer])),
+      outcome: await updateFinalizers(client, action.ref, action.observed, (current) => (current.includes(action.finalizer) ? undefined : [...current, action.finalizer])),
       outputs: {},
     }),
 
     'k8s.removeFinalizer': async (action) => ({
-      outcome: await updateFinalizers(client, action.ref, (current) =>
+      outcome: await updateFinalizers(client, action.ref, action.observed, (current) =>
         current.includes(action.finalizer) ? current.filter((f) => f !== action.finalizer) : undefined,
       ),
       outputs: {},

@@ -1,4 +1,4 @@
-import type { ResourceType } from '../../../model/refs.js';
+import type { ObjectRef, ResourceType } from '../../../model/refs.js';
 import type { CacheView, QueryScope, QueryTable } from '../../../interpreter/types.js';
 import { hasLabels, type KubeObject } from '../actions.js';
 import type { GetQuery, KubernetesQuery } from '../queries.js';
@@ -18,11 +18,13 @@ function covers(cache: CacheView, type: ResourceType, namespace: string | undefi
 /**
  * Kubernetes reads for a controller that watches `scope`: served from an informer cache whenever one covers
  * them (a get from an unfiltered cache, or from a filtered one when the get requires its labels; otherwise a
- * filtered cache cannot tell "absent" from "filtered out", and a miss goes to the API).
+ * filtered cache cannot tell "absent" from "filtered out", and a miss goes to the API), or from the watch of
+ * an object its primaries refer to, which covers that name (or that namespace) entirely.
  */
-export function kubernetesQueries(kube: KubeClient, { caches, bursts }: QueryScope): QueryTable<KubernetesQuery> {
+export function kubernetesQueries(kube: KubeClient, { caches, referenced, bursts }: QueryScope): QueryTable<KubernetesQuery> {
   const fromBurst = ({ ref, onBurst }: GetQuery): KubeObject | undefined =>
     onBurst?.watch === 'namespace' && ref.namespace !== undefined ? bursts?.get(ref.type, ref.namespace, ref.name, onBurst.fields) : undefined;
+  const byReference = ({ type, namespace, name }: ObjectRef) => (namespace === undefined ? undefined : referenced?.get(type, namespace, name));
   return {
     'k8s.get': async (query) => {
       const { ref, requireLabels } = query;
@@ -31,14 +33,22 @@ export function kubernetesQueries(kube: KubeClient, { caches, bursts }: QuerySco
       if (complete !== undefined) return labelled(complete.get(ref.namespace, ref.name));
       if (requireLabels !== undefined) {
         const authoritative = caches.find((c) => covers(c, ref.type, ref.namespace, requireLabels));
-        return authoritative === undefined ? labelled(await kube.get(ref)) : labelled(authoritative.get(ref.namespace, ref.name));
+        if (authoritative !== undefined) return labelled(authoritative.get(ref.namespace, ref.name));
+        const watched = byReference(ref);
+        return labelled(watched === undefined ? await kube.get(ref) : watched.object);
       }
       const filtered = caches.find((c) => covers(c, ref.type, ref.namespace, query.expectLabels));
-      return filtered?.get(ref.namespace, ref.name) ?? fromBurst(query) ?? kube.get(ref);
+      const cached = filtered?.get(ref.namespace, ref.name);
+      if (cached !== undefined) return cached;
+      const watched = byReference(ref);
+      if (watched !== undefined) return watched.object;
+      return fromBurst(query) ?? kube.get(ref);
     },
     'k8s.list': async (query) => {
       const cache = caches.find((c) => covers(c, query.type, query.namespace, query.labels));
       if (cache !== undefined) return cache.list(query.namespace).filter((object) => hasLabels(object, query.labels));
+      const watched = query.namespace === undefined ? undefined : referenced?.list(query.type, query.namespace);
+      if (watched !== undefined) return watched.filter((object) => hasLabels(object, query.labels));
       return (await kube.listAll(query.type, { namespace: query.namespace, labels: query.labels })).items;
     },
   };

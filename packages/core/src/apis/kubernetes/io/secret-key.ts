@@ -1,17 +1,20 @@
-import { coreTypes } from '../../../model/refs.js';
+import { coreTypes, type ObjectRef } from '../../../model/refs.js';
+import type { KubeObject } from '../actions.js';
 import { sensitive, type Sensitive } from '../../../model/sensitive.js';
 import type { SecretKeyRef } from '../../keystone/actions.js';
 import { KeywardError } from '../../../interpreter/errors.js';
 import type { KubeClient } from './client.js';
 
 /**
- * Reads one key of a Secret (a service password) at the moment it is needed. A trailing newline, which
- * `kubectl create secret --from-file` keeps, is trimmed. Missing Secret or key: a KeywardError that names
- * them and is retryable, since someone may create them.
+ * Reads one key of a Secret (a service password) at the moment it is needed: through `read` when given (the
+ * running controller's watch of the Secret, kept current by the API server), else from the API server. A
+ * trailing newline, which `kubectl create secret --from-file` keeps, is trimmed. Missing Secret or key: a
+ * KeywardError that names them and is retryable, since someone may create them.
  */
-export async function readSecretKey(client: KubeClient, ref: SecretKeyRef): Promise<Sensitive> {
+export async function readSecretKey(client: KubeClient, ref: SecretKeyRef, read?: (ref: ObjectRef) => Promise<KubeObject | undefined>): Promise<Sensitive> {
   const where = `Secret ${ref.namespace}/${ref.name}`;
-  const secret = await client.get({ type: coreTypes.secret, namespace: ref.namespace, name: ref.name });
+  const secretRef: ObjectRef = { type: coreTypes.secret, namespace: ref.namespace, name: ref.name };
+  const secret = read === undefined ? await client.get(secretRef) : await read(secretRef);
   if (secret === undefined) {
     throw new KeywardError({ api: 'kubernetes', code: 404, reason: 'PasswordSecretNotFound', message: `${where} not found`, retryable: true });
   }
