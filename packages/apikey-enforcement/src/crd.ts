@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
+import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/core';
 import { apiKeyType } from './api.js';
 
 const text = { type: 'string' };
@@ -17,8 +17,8 @@ export const apiKeyCrd = namespacedCrd({
   printerColumns: [
     { name: 'Product', type: 'string', jsonPath: '.spec.apiProductRef.name' },
     { name: 'Plan', type: 'string', jsonPath: '.spec.planTier' },
-    { name: 'Approved', type: 'string', jsonPath: '.status.conditions[?(@.type=="Approved")].status' },
-    { name: 'Failed', type: 'string', jsonPath: '.status.conditions[?(@.type=="Failed")].reason' },
+    conditionColumn('Approved', 'Approved'),
+    conditionColumn('Failed', 'Failed', 'reason'),
   ],
   schema: {
     // The controller cannot read an APIKey without a spec: the API server refuses one, as the codec does.

@@ -1,15 +1,8 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd, type PrinterColumn } from '@keyward/core';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionColumn, conditionSchema, namespacedCrd } from '@keyward/core';
 import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_EXPIRATION_DAYS, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const text = { type: 'string' };
-
-
-const readyColumn = (name: string, field: string): PrinterColumn => ({
-  name,
-  type: 'string',
-  jsonPath: `.status.conditions[?(@.type=="Ready")].${field}`,
-});
 
 /**
  * The KeystoneApplicationCredential CRD: the same API as the upstream keystone-operator (group, names,
@@ -25,8 +18,8 @@ export const appCredCrd = namespacedCrd({
     { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
     { name: 'LastRotated', type: 'date', jsonPath: '.status.lastRotated' },
     { name: 'RotationEligible', type: 'date', jsonPath: '.status.rotationEligibleAt' },
-    readyColumn('Status', 'status'),
-    readyColumn('Message', 'message'),
+    conditionColumn('Status', 'Ready'),
+    conditionColumn('Message', 'Ready', 'message'),
   ],
   schema: {
     description: 'KeystoneApplicationCredential: a Keystone application credential kept in an immutable Secret and rotated before it expires.',

@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
+import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/core';
 import { MAX_NAME_LENGTH, NAME_PATTERN, keystoneType } from './api.js';
 import { CRON_FIELD_PATTERN } from './cron-pattern.js';
 import { NAME_MESSAGE } from './decode.js';
@@ -41,7 +41,7 @@ const crdWithoutNameRule = namespacedCrd({
   type: keystoneType,
   singular: 'keystone',
   printerColumns: [
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+    conditionColumn('Ready', 'Ready'),
     { name: 'Endpoint', type: 'string', jsonPath: '.status.endpoint' },
   ],
   schema: {

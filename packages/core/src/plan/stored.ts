@@ -63,6 +63,11 @@ export interface PrinterColumn {
   readonly jsonPath: string;
 }
 
+/** A printer column showing one field (`status` by default) of the condition of type `condition`. */
+export function conditionColumn(name: string, condition: string, field: 'status' | 'reason' | 'message' = 'status'): PrinterColumn {
+  return { name, type: 'string', jsonPath: `.status.conditions[?(@.type=="${condition}")].${field}` };
+}
+
 /** kubectl's own Age column, which custom printer columns would otherwise replace. */
 const AGE_COLUMN: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 

@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
+import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/core';
 import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakClientType } from '../types.js';
@@ -165,7 +165,7 @@ export const keycloakClientCrd = namespacedCrd({
   singular: 'keycloakclient',
   shortNames: ['kcc'],
   printerColumns: [
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+    conditionColumn('Ready', 'Ready'),
     { name: 'ClientID', type: 'string', jsonPath: '.spec.clientId' },
     { name: 'Realm', type: 'string', jsonPath: '.status.realm' },
     { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },

@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionSchema, namespacedCrd } from '@keyward/core';
+import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/core';
 import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
@@ -183,7 +183,7 @@ export const keycloakRealmCrd = namespacedCrd({
   singular: 'keycloakrealm',
   shortNames: ['kcr'],
   printerColumns: [
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+    conditionColumn('Ready', 'Ready'),
     { name: 'Realm', type: 'string', jsonPath: '.spec.realmName' },
     { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
   ],
