@@ -1,4 +1,5 @@
-// Runs every benchmark in its own process (so heap figures do not mix) and prints their JSON.
+// Runs every benchmark in its own process (so heap figures do not mix) and prints their JSON. Names given
+// (`pnpm bench keycloak/fairness`, or a folder: `pnpm bench keycloak`) run only those.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -9,8 +10,17 @@ const benchmarks = [
   'appcred/convergence.ts',
   'appcred/memory.ts',
   'apikey/convergence.ts',
+  'keycloak/fairness.ts',
+  'keycloak/convergence.ts',
 ];
-for (const file of benchmarks) {
+const names = process.argv.slice(2);
+const matches = (file: string, name: string): boolean => file === name || file === `${name}.ts` || file.startsWith(`${name}/`);
+const unknown = names.filter((name) => !benchmarks.some((file) => matches(file, name)));
+if (unknown.length > 0) {
+  process.stderr.write(`no benchmark ${unknown.join(', ')}; there are: ${benchmarks.map((file) => file.replace(/\.ts$/, '')).join(', ')}\n`);
+  process.exit(2);
+}
+for (const file of benchmarks.filter((f) => names.length === 0 || names.some((name) => matches(f, name)))) {
   const path = fileURLToPath(new URL(file, import.meta.url));
   process.stdout.write(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=@keyward/source', path], { encoding: 'utf8' }));
 }

@@ -13,10 +13,11 @@ export function inRepository(path: string): string {
 }
 
 /** A fresh environment owned by this process (stopped with it); quiet, since benchmarks print only JSON. */
-export function startBenchEnvironment(options: { readonly keystone: boolean }): Promise<Environment> {
+export function startBenchEnvironment(options: { readonly keystone: boolean; readonly keycloak?: boolean }): Promise<Environment> {
   return startEnvironment({
     ownership: 'session',
     keystone: options.keystone,
+    keycloak: options.keycloak ?? false,
     crdFolders: TEST_CRD_FOLDERS.map(inRepository),
     log: () => undefined,
   });
