@@ -4,7 +4,7 @@ import { KeywardError } from '@keyward/core/interpreter';
 import { masterTokenUrl, rememberSecret, testKeycloak } from '@keyward/test-env';
 import type { ClientAddress, KeycloakAction, KeycloakResource } from '../../src/apis/keycloak/actions.js';
 import type { ObservedRealm } from '../../src/apis/keycloak/queries.js';
-import { contextWith, keycloakFixture, unique, type KeycloakFixture } from './keycloak-fixture.js';
+import { keycloakFixture, unique, type KeycloakFixture, type Outcome } from './keycloak-fixture.js';
 
 let fx: KeycloakFixture;
 const realms: string[] = [];
@@ -18,16 +18,7 @@ afterAll(async () => {
   fx.close();
 });
 
-interface Outcome {
-  readonly outcome: string;
-  readonly outputs: Readonly<Record<string, unknown>>;
-}
-
-/** Runs one action through the runtime's handler table, as the interpreter would. */
-function run(action: KeycloakAction): Promise<Outcome> {
-  const handler = fx.runtime.handlers[action.kind] as (a: KeycloakAction, c: ReturnType<typeof contextWith>) => Promise<Outcome>;
-  return handler(action, contextWith());
-}
+const run = (action: KeycloakAction): Promise<Outcome> => fx.run(action);
 
 const create = (resource: KeycloakResource, body?: Readonly<Record<string, string | boolean | Readonly<Record<string, string>>>>): Promise<Outcome> =>
   run({ kind: 'keycloak.create', resource, ...(body === undefined ? {} : { body }), ...fx.call() });

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { coreTypes, isOutputRef, resolveTemplate, type OutputRef, type Value } from '@keyward/core';
 import { KubeClient, type HandlerContext, type HttpRequestInfo } from '@keyward/core/interpreter';
 import { adminKubeConfig, createTestNamespace, testKeycloak } from '@keyward/test-env';
-import type { KeycloakCall, KeycloakServer } from '../../src/apis/keycloak/actions.js';
+import type { KeycloakAction, KeycloakCall, KeycloakServer } from '../../src/apis/keycloak/actions.js';
 import { keycloakRuntime, type KeycloakRuntime } from '../../src/io.js';
 
 export const SA_SECRET = 'keycloak-admin-sa';
@@ -30,6 +30,12 @@ export async function writeSecret(kube: KubeClient, namespace: string, name: str
   await kube.apply({ type: coreTypes.secret, namespace, name }, body, true);
 }
 
+/** What a handler answered: its outcome and outputs. */
+export interface Outcome {
+  readonly outcome: string;
+  readonly outputs: Readonly<Record<string, unknown>>;
+}
+
 export interface KeycloakFixture {
   readonly kube: KubeClient;
   readonly namespace: string;
@@ -38,6 +44,8 @@ export interface KeycloakFixture {
   readonly requests: HttpRequestInfo[];
   /** A call to the test Keycloak with the credentials in `secret` (the service account's by default). */
   call(secret?: string): KeycloakCall;
+  /** Runs one action through the runtime's handler table, as the interpreter would. */
+  run(action: KeycloakAction): Promise<Outcome>;
   server(secret?: string): KeycloakServer;
   close(): void;
 }
@@ -59,6 +67,10 @@ export async function keycloakFixture(prefix: string): Promise<KeycloakFixture> 
     requests,
     server,
     call: (secret) => ({ server: server(secret), chargeTo: namespace }),
+    run: (action) => {
+      const handler = runtime.handlers[action.kind] as (a: KeycloakAction, c: HandlerContext) => Promise<Outcome>;
+      return handler(action, contextWith());
+    },
     close: () => {
       runtime.close?.();
       kube.close();

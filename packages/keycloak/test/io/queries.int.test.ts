@@ -4,7 +4,7 @@ import { rememberSecret } from '@keyward/test-env';
 import type { KeycloakAction, KeycloakCall } from '../../src/apis/keycloak/actions.js';
 import type { KeycloakClientQuery } from '../../src/apis/keycloak/queries.js';
 import { ownershipAttributes } from '../../src/ownership.js';
-import { SA_SECRET, USER_SECRET, contextWith, keycloakFixture, unique, writeSecret, type KeycloakFixture } from './keycloak-fixture.js';
+import { SA_SECRET, USER_SECRET, keycloakFixture, unique, writeSecret, type KeycloakFixture, type Outcome } from './keycloak-fixture.js';
 
 let fx: KeycloakFixture;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -18,15 +18,7 @@ afterAll(async () => {
   fx.close();
 });
 
-interface Outcome {
-  readonly outcome: string;
-  readonly outputs: Readonly<Record<string, unknown>>;
-}
-
-function run(action: KeycloakAction): Promise<Outcome> {
-  const handler = fx.runtime.handlers[action.kind] as (a: KeycloakAction, c: ReturnType<typeof contextWith>) => Promise<Outcome>;
-  return handler(action, contextWith());
-}
+const run = (action: KeycloakAction): Promise<Outcome> => fx.run(action);
 
 const queries = () => fx.runtime.queries({ caches: [] });
 

@@ -3,7 +3,7 @@ import { sensitive } from '@keyward/core';
 import { rememberSecret } from '@keyward/test-env';
 import type { KeycloakAction, KeycloakCall } from '../../src/apis/keycloak/actions.js';
 import { startFakeSmtp, type FakeSmtp } from './fake-smtp.js';
-import { contextWith, keycloakFixture, unique, writeSecret, type KeycloakFixture } from './keycloak-fixture.js';
+import { keycloakFixture, unique, writeSecret, type KeycloakFixture, type Outcome } from './keycloak-fixture.js';
 
 // What Keycloak does with a realm's SMTP password, learnt here from the real server: an admin GET shows it
 // masked; which password Keycloak holds is seen through "test SMTP connection" (which sends the stored one
@@ -25,17 +25,14 @@ afterAll(async () => {
   fx.close();
 });
 
-function run(action: KeycloakAction): Promise<unknown> {
-  const handler = fx.runtime.handlers[action.kind] as (a: KeycloakAction, c: ReturnType<typeof contextWith>) => Promise<unknown>;
-  return handler(action, contextWith());
-}
+const run = (action: KeycloakAction): Promise<Outcome> => fx.run(action);
 
 /** An admin service account whose user has an e-mail address: "test SMTP connection" mails the caller. */
 async function adminWithEmail(): Promise<KeycloakCall> {
   const clientId = unique('kcio-mailer');
   const secret = rememberSecret(unique('mailer-secret'));
-  const created = (await run({ kind: 'keycloak.create', resource: { type: 'client', realm: 'master', clientId }, body: { clientId, publicClient: false, serviceAccountsEnabled: true, secret: sensitive(secret) }, ...fx.call() })) as { outputs: { id: string } };
-  const id = created.outputs.id;
+  const created = (await run({ kind: 'keycloak.create', resource: { type: 'client', realm: 'master', clientId }, body: { clientId, publicClient: false, serviceAccountsEnabled: true, secret: sensitive(secret) }, ...fx.call() }));
+  const id = String(created.outputs['id']);
   cleanups.push(() => run({ kind: 'keycloak.delete', resource: { type: 'client', realm: 'master', clientId, id }, ...fx.call() }));
   await run({ kind: 'keycloak.grantRoles', holder: { type: 'serviceAccount', client: { realm: 'master', clientId, id } }, roles: { realm: ['admin'], clients: {} }, ...fx.call() });
   const user = await fx.runtime.admin.send(fx.call(), { method: 'GET', path: `/realms/master/clients/${id}/service-account-user`, operation: 'get_service_account_user', description: 'read the mailer' });
