@@ -45,6 +45,10 @@ export class KeycloakAdminClient {
 
   /** One request; a 401 comes back as an answer, so that `send` can log in again. */
   async #sendOnce(call: KeycloakCall, request: AdminRequest): Promise<{ readonly response: HttpResponse; readonly token: Sensitive }> {
+    // The token first: requests that took their turn from the limiter and then all waited for one login would
+    // go out together, above the rate. After the wait the cached token is taken again (at once, unless it
+    // expired meanwhile).
+    await this.#options.tokens.token(call.server);
     await this.#options.limiter.acquire(call.chargeTo);
     const token = await this.#options.tokens.token(call.server);
     const response = await this.#options.transportFor(call.server.url).send({
