@@ -25,8 +25,10 @@ const typesByKind: Record<string, ResourceType> = {
   KeycloakClient: keycloakClientType,
 };
 
+/** The operator's namespace, as in an install: `keyward plan` looks for its published settings there. */
+const OPERATOR_NAMESPACE = 'keyward-system';
 /** Where the operator finds Keycloak's admin credentials (its own namespace, as in an install). */
-const KEYCLOAK_ADMIN_SECRET = { namespace: 'keyward-system', name: 'keycloak-admin' };
+const KEYCLOAK_ADMIN_SECRET = { namespace: OPERATOR_NAMESPACE, name: 'keycloak-admin' };
 
 function say(line: string): void {
   console.log(`  ${line}`);
@@ -89,6 +91,8 @@ function startOperator(environment: Environment, keystoneUrl: string, keycloakUr
     '--keycloak-admin-secret', `${KEYCLOAK_ADMIN_SECRET.namespace}/${KEYCLOAK_ADMIN_SECRET.name}`,
     '--keycloak-operator-namespace', KEYCLOAK_ADMIN_SECRET.namespace,
     '--no-leader-elect',
+    // Not a pod, so no namespace of its own: where its settings are published for `keyward plan`.
+    '--lease-namespace', OPERATOR_NAMESPACE,
     '--metrics-bind-address', '127.0.0.1:0',
     '--health-bind-address', '0',
     '--log-format', 'json',
@@ -153,7 +157,8 @@ async function main(): Promise<void> {
     immediate: () => { operator.kill('SIGKILL'); },
   });
   say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
-  console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nKeystone: ${keystone.url}\nKeycloak: ${keycloak.url}\nCtrl-C stops everything.\n`);
+  console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nKeystone: ${keystone.url}\nKeycloak: ${keycloak.url}\n`
+    + `keyward plan --kubeconfig ${environment.info.kubeconfig} plans with the operator's settings (published in ${OPERATOR_NAMESPACE})\nCtrl-C stops everything.\n`);
 
   const tty = process.stdout.isTTY;
   let drawn = 0;

@@ -58,6 +58,10 @@ export interface PlanConfig extends ConnectionConfig {
   readonly filename: string | undefined;
   readonly output: PlanOutput;
   readonly exitCode: boolean;
+  /** Where the running operator publishes its settings (see operator-settings.ts). */
+  readonly operatorNamespace: string;
+  /** The module settings given by flag or environment variable: the running operator's do not override them. */
+  readonly explicitSettings: readonly string[];
 }
 
 export type ConfigResult<C> = { readonly ok: true; readonly config: C } | { readonly ok: false; readonly error: string };
@@ -109,24 +113,27 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
 
 /** The configuration of a `plan` command that commander has parsed. */
 export function planConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<PlanConfig> {
-  return withSettings(resolveOptions(planOptions, command.opts(), env, facts), command, env, facts);
+  const resolved = withSettings(resolveOptions(planOptions, command.opts(), env, facts), command, env, facts);
+  if (!resolved.ok) return resolved;
+  return { ok: true, config: deepFreeze({ ...resolved.config, explicitSettings: resolved.explicit }) };
 }
 
 /** The install of a `rbac` command that commander has parsed. */
 export function rbacConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<RbacInstall> {
-  return withSettings(resolveOptions(rbacOptions, command.opts(), env, facts), command, env, facts);
+  const resolved = withSettings(resolveOptions(rbacOptions, command.opts(), env, facts), command, env, facts);
+  return resolved.ok ? { ok: true, config: resolved.config } : resolved;
 }
 
-/** A command's own values with the controller modules' settings beside them; frozen. */
+/** A command's own values with the controller modules' settings beside them (frozen), and which settings were given. */
 function withSettings<V extends object>(
   resolved: { readonly ok: true; readonly values: V } | { readonly ok: false; readonly error: string },
   command: Command,
   env: Environment,
   facts: RuntimeFacts,
-): ConfigResult<V & ModuleSettings> {
+): { readonly ok: true; readonly config: V & ModuleSettings; readonly explicit: readonly string[] } | { readonly ok: false; readonly error: string } {
   if (!resolved.ok) return resolved;
   const settings = resolveOptions(moduleOptions, command.opts(), env, facts);
-  return settings.ok ? { ok: true, config: deepFreeze({ ...settings.values, ...resolved.values }) } : settings;
+  return settings.ok ? { ok: true, config: deepFreeze({ ...settings.values, ...resolved.values }), explicit: settings.explicit } : settings;
 }
 
 function commandWith(name: string, description: string, specs: OptionSpecs): Command {

@@ -27,7 +27,7 @@ export type OptionSpecs = Readonly<Record<string, OptionSpec<unknown>>>;
 export type OptionValues<S extends OptionSpecs> = { readonly [K in keyof S]: S[K] extends OptionSpec<infer T> ? T : never };
 
 /** The long flag: '--filename' for '-f, --filename <file>'. */
-export function longFlag(spec: OptionSpec<unknown>): string {
+export function longFlag(spec: Pick<OptionSpec<unknown>, 'flags'>): string {
   const flag = /--[a-z0-9-]+/.exec(spec.flags)?.[0];
   if (flag === undefined) throw new Error(`option "${spec.flags}" has no long flag`);
   return flag;
@@ -43,16 +43,18 @@ export function commanderOptions(spec: OptionSpec<unknown>): Option[] {
 
 /**
  * Each option's value: the flag's when given, else the environment variable's (empty counts as unset),
- * else the default. `given` holds what commander parsed, by attribute name. Fails with the first invalid
- * value, naming the flag, the variable and the value.
+ * else the default. `given` holds what commander parsed, by attribute name. `explicit` names the options given
+ * by flag or variable, which a setting from elsewhere (a running operator's, for plan) must not override.
+ * Fails with the first invalid value, naming the flag, the variable and the value.
  */
 export function resolveOptions<S extends OptionSpecs>(
   specs: S,
   given: Readonly<Record<string, unknown>>,
   env: Readonly<Record<string, string | undefined>>,
   facts: RuntimeFacts,
-): { readonly ok: true; readonly values: OptionValues<S> } | { readonly ok: false; readonly error: string } {
+): { readonly ok: true; readonly values: OptionValues<S>; readonly explicit: readonly (keyof S & string)[] } | { readonly ok: false; readonly error: string } {
   const values: Record<string, unknown> = {};
+  const explicit: (keyof S & string)[] = [];
   for (const [key, spec] of Object.entries(specs)) {
     const raw = rawValue(given[new Option(spec.flags).attributeName()]) ?? nonEmpty(spec.env === undefined ? undefined : env[spec.env]);
     if (raw === undefined) {
@@ -62,8 +64,9 @@ export function resolveOptions<S extends OptionSpecs>(
     const parsed = spec.parse(raw);
     if (!parsed.ok) return { ok: false, error: `invalid ${longFlag(spec)}${spec.env === undefined ? '' : ` (${spec.env})`}: ${JSON.stringify(raw)} ${parsed.problem}` };
     values[key] = parsed.value;
+    explicit.push(key);
   }
-  return { ok: true, values: values as OptionValues<S> };
+  return { ok: true, values: values as OptionValues<S>, explicit };
 }
 
 /** Commander's value as text: booleans as true/false, repeated values joined by commas. */

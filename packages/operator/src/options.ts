@@ -277,6 +277,14 @@ export const planOptions = {
     fallback: (): PlanOutput => 'text',
   },
   exitCode: booleanOption('--exit-code', undefined, 'exit with status 2 when anything would change, 0 when everything has converged', false),
+  operatorNamespace: {
+    flags: '--operator-namespace <namespace>',
+    env: 'KEYWARD_OPERATOR_NAMESPACE',
+    description: "namespace of the running operator, whose published settings the controllers' options not given here take",
+    defaultText: DEFAULT_OPERATOR_NAMESPACE,
+    parse: parseDns1123Label,
+    fallback: () => DEFAULT_OPERATOR_NAMESPACE,
+  },
   ...connectionOptions,
 } as const satisfies OptionSpecs;
 

@@ -6,11 +6,14 @@ import type { PlanConfig } from './config.js';
 import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { installHint } from './missing-crds.js';
+import { withOperatorSettings } from './operator-settings.js';
+import { lookUpSettings } from './operator-settings-io.js';
 import { keystoneSandbox } from './planning/keystone-sandbox.js';
 import { asApplied, isOfType, namespaceOf, readManifest } from './planning/manifest.js';
 import { renderJson, renderText, type MissingKind, type PlanEntry, type PlannedObject } from './planning/render.js';
 import { planRounds } from './planning/rounds.js';
 import { KubeSandbox } from './planning/sandbox.js';
+import { settingsJson, settingsLine, shownSettings } from './planning/settings.js';
 import { wire } from './wiring.js';
 
 /**
@@ -169,11 +172,14 @@ function exitStatus(entries: readonly PlanEntry[], config: PlanConfig): number {
  * A dry run against the live cluster: for every object of the selected controllers (or of a manifest, as it
  * would be once applied), what the controller would do and why, reconcile after reconcile until the object
  * settles. It only reads: each plan is applied to an in-memory sandbox of the cluster, so that the next can be
- * decided, and nothing is written anywhere. Resolves to the exit status (see exitStatus).
+ * decided, and nothing is written anywhere. The controllers are configured as the running operator's are
+ * (the settings it publishes), except for the options given here; the output says which. Resolves to the exit
+ * status (see exitStatus).
  */
-export async function planCommand(config: PlanConfig, write: (text: string) => void = (text) => process.stdout.write(text), catalog?: PlanCatalog): Promise<number> {
-  const wiring = await wire(config);
+export async function planCommand(given: PlanConfig, write: (text: string) => void = (text) => process.stdout.write(text), catalog?: PlanCatalog): Promise<number> {
+  const wiring = await wire(given);
   try {
+    const { config, settings } = withOperatorSettings(given, await lookUpSettings(wiring.kube, given.operatorNamespace));
     // The operator's types were checked where its modules are listed (coveredModules).
     const apis = catalog?.apis(wiring.kube) ?? (wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>);
     const known = catalog?.modules ?? MODULES;
@@ -192,7 +198,8 @@ export async function planCommand(config: PlanConfig, write: (text: string) => v
       now: new Date(),
     };
     const entries = config.filename === undefined ? await planCluster(modules, planning) : await planFile(config.filename, modules, planning);
-    write(`${config.output === 'json' ? renderJson(entries) : renderText(entries)}\n`);
+    const shown = shownSettings(modules);
+    write(`${config.output === 'json' ? renderJson(entries, settingsJson(settings, shown, config)) : `${settingsLine(settings, shown, config)}\n\n${renderText(entries)}`}\n`);
     return exitStatus(entries, config);
   } finally {
     wiring.close();

@@ -2,6 +2,7 @@ import { Manager, createLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
 import { MODULES, moduleNamed } from './controllers.js';
 import { missingCrdMessage } from './missing-crds.js';
+import { publishSettings } from './operator-settings-io.js';
 import { DEFAULT_CONCURRENCY } from './options.js';
 import { buildController, wire } from './wiring.js';
 import type { BindAddress } from './values.js';
@@ -67,6 +68,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
     process.once('SIGINT', stop);
   });
   logger.info('starting', { controllers: config.controllers, namespaces: config.namespaces, identity: wiring.identity });
+  await publishSettings(wiring.kube, config, logger);
   await manager.start();
   await stopped;
 }

@@ -195,7 +195,10 @@ describe('keyward rbac', () => {
     // The Keycloak controllers read their admin Secret in the operator's namespace, whatever the enforcement namespace.
     const adminSecretRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }];
     expect(roles(await printed(['--enforcement-namespace', 'gateway']))).toEqual({
-      'keyward-system/keyward-runtime': [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] }],
+      'keyward-system/keyward-runtime': [
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'patch'] },
+      ],
       'gateway/keyward-apikey-enforcement': enforcementRules,
       'keyward-system/keyward-keycloak-realm': adminSecretRules,
       'keyward-system/keyward-keycloak-client': adminSecretRules,

@@ -275,6 +275,7 @@ describe('parsePlanConfig', () => {
       filename: undefined,
       output: 'text',
       exitCode: false,
+      operatorNamespace: 'keyward-system',
       controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'],
       kubeconfig: undefined,
       context: undefined,
@@ -293,6 +294,7 @@ describe('parsePlanConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       revokeOnDelete: false,
+      explicitSettings: [],
     });
   });
 
@@ -314,6 +316,7 @@ describe('parsePlanConfig', () => {
       filename: 'keys.yaml',
       output: 'json',
       exitCode: true,
+      operatorNamespace: 'keyward-system',
       controllers: ['apikey-enforcement'],
       kubeconfig: 'cluster.yaml',
       context: undefined,
@@ -332,6 +335,8 @@ describe('parsePlanConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       revokeOnDelete: true,
+      // Given by flag or variable, so the running operator's settings do not override them.
+      explicitSettings: ['keystoneUrl', 'revokeOnDelete', 'enforcementNamespace', 'keycloakUrl', 'keycloakAdminSecret'],
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.controllers)).toBe(true);

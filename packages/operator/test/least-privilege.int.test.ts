@@ -4,6 +4,7 @@ import { adminKubeConfig, auditEventsOf, createTestNamespace, kubeConfigFor, rem
 import { coreTypes } from '@keyward/core';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
+import { SETTINGS_CONFIGMAP, SETTINGS_KEY } from '../src/operator-settings.js';
 import { deployedIdentity, type DeployedIdentity } from './deployed-identity.js';
 import { startKeyward, stopKeyward, type OperatorProcess } from './operator-process.js';
 import { approval, statusOf } from './requests.js';
@@ -78,6 +79,11 @@ describe('the apikey controller under exactly the roles deploy/base ships for it
       default: await createSecretAsOperator('default', 'probe-forbidden'),
     }).toEqual({ enforcement: 201, consumerNamespace: 403, default: 403 });
     await admin.delete({ type: coreTypes.secret, namespace: enforcement, name: 'probe-allowed' });
+  });
+
+  it('published its settings for keyward plan in its namespace', async () => {
+    const settings = await waitFor(() => admin.get({ type: coreTypes.configMap, namespace, name: SETTINGS_CONFIGMAP }), { what: 'the published settings', timeoutMs: 30_000, intervalMs: 200 });
+    expect(JSON.parse((settings['data'] as Record<string, string>)[SETTINGS_KEY] ?? '')).toMatchObject({ controllers: ['apikey-enforcement'], settings: { enforcementNamespace: enforcement } });
   });
 
   it('was refused nothing it asked for while it worked: the only refusals are the two probes above (by path; writes carry a field manager)', () => {

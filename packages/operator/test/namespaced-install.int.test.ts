@@ -25,11 +25,12 @@ let outside: string;
 
 beforeAll(async () => {
   admin = new KubeClient(adminKubeConfig());
-  const [a, b, operatorNamespace, enforcement] = await Promise.all(['nsi-a', 'nsi-b', 'nsi-op', 'nsi-enf'].map((prefix) => createTestNamespace(prefix)));
+  const [a, b, operatorNamespace, enforcement, keycloak] = await Promise.all(['nsi-a', 'nsi-b', 'nsi-op', 'nsi-enf', 'nsi-kc'].map((prefix) => createTestNamespace(prefix)));
   outside = await createTestNamespace('nsi-out');
-  if (a === undefined || b === undefined || operatorNamespace === undefined || enforcement === undefined) throw new Error('namespaces missing');
+  if (a === undefined || b === undefined || operatorNamespace === undefined || enforcement === undefined || keycloak === undefined) throw new Error('namespaces missing');
   enforcementNamespace = enforcement;
-  install = { controllers: CONTROLLER_NAMES, namespaces: [a, b], operatorNamespace, enforcementNamespace, serviceAccount: 'keyward' };
+  // The Keycloak admin Secret's Role goes to a namespace of this test's, not to keyward-system, which it does not create.
+  install = { controllers: CONTROLLER_NAMES, namespaces: [a, b], operatorNamespace, enforcementNamespace, keycloakOperatorNamespace: keycloak, serviceAccount: 'keyward' };
   identity = await generatedIdentity(admin, install);
   asOperator = new KubeClient(kubeConfigFor({ kubeconfig: identity.kubeconfig }));
   rememberSecret(PASSWORD);
@@ -40,6 +41,7 @@ beforeAll(async () => {
     '--keystone-url', testEnvironment().keystone?.url ?? '',
     '--enforcement-namespace', enforcementNamespace,
     '--lease-namespace', operatorNamespace,
+    '--keycloak-operator-namespace', keycloak,
     '--metrics-bind-address', '0',
     '--health-bind-address', '0',
   ], 'namespaced-operator');
@@ -78,6 +80,8 @@ describe('the namespaced install (keyward rbac --namespaces) on a real API serve
       ['patch APIKey status', { ...APIKEY, subresource: 'status', verb: 'patch', namespace: a }, true],
       ['create Events in a watched namespace', { group: 'events.k8s.io', resource: 'events', verb: 'create', namespace: a }, true],
       ['update its Lease', { group: 'coordination.k8s.io', resource: 'leases', verb: 'update', namespace: own }, true],
+      ['publish its settings for plan (server-side apply: create, then patch)', { group: '', resource: 'configmaps', verb: 'patch', namespace: own }, true],
+      ['create its settings ConfigMap', { group: '', resource: 'configmaps', verb: 'create', namespace: own }, true],
       ['watch enforcement Secrets', { ...SECRETS, verb: 'watch', namespace: enforcement }, true],
       ['create enforcement Secrets', { ...SECRETS, verb: 'create', namespace: enforcement }, true],
       ['delete enforcement Secrets', { ...SECRETS, verb: 'delete', namespace: enforcement }, true],
@@ -90,6 +94,8 @@ describe('the namespaced install (keyward rbac --namespaces) on a real API serve
       ['list APIKeys outside its namespaces', { ...APIKEY, verb: 'list', namespace: outside }, false],
       ['create Events outside its namespaces', { group: 'events.k8s.io', resource: 'events', verb: 'create', namespace: outside }, false],
       ['create Leases in a watched namespace', { group: 'coordination.k8s.io', resource: 'leases', verb: 'create', namespace: a }, false],
+      ['read ConfigMaps, its settings included (it never reads them back)', { group: '', resource: 'configmaps', verb: 'get', namespace: own }, false],
+      ['write ConfigMaps in a watched namespace', { group: '', resource: 'configmaps', verb: 'patch', namespace: a }, false],
       ['change enforcement Secrets in place', { ...SECRETS, verb: 'patch', namespace: enforcement }, false],
       ['update KeystoneApplicationCredentials', { ...KAC, verb: 'update', namespace: a }, false],
       ['read KeystoneApplicationCredential status', { ...KAC, subresource: 'status', verb: 'get', namespace: a }, false],

@@ -27,7 +27,8 @@ let manifests: string;
 const clusterRoleBinding = { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false } as const;
 
 function config(extra: readonly string[]): PlanConfig {
-  const parsed = parsePlanConfig(['--kubeconfig', planner.kubeconfig, '--namespace', namespace, '--keystone-url', testEnvironment().keystone?.url ?? '', ...extra], {});
+  // No operator runs in the test's namespace: the plan uses the settings given here.
+  const parsed = parsePlanConfig(['--kubeconfig', planner.kubeconfig, '--namespace', namespace, '--operator-namespace', namespace, '--keystone-url', testEnvironment().keystone?.url ?? '', ...extra], {});
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.config;
 }
@@ -36,6 +37,13 @@ async function plan(extra: readonly string[]): Promise<{ status: number; output:
   let output = '';
   const status = await planCommand(config(extra), (text) => { output += text; });
   return { status, output };
+}
+
+/** The plan's text after its first line, which says where the controllers' settings came from, and the blank line. */
+function withoutSettingsLine(output: string): string {
+  const [settings, blank, ...rest] = output.split('\n');
+  expect([settings?.startsWith('no settings of a running operator found in '), blank]).toEqual([true, '']);
+  return rest.join('\n');
 }
 
 interface PlannedObject {
@@ -48,7 +56,7 @@ interface PlannedObject {
 async function planJson(extra: readonly string[]): Promise<PlannedObject[]> {
   const { status, output } = await plan([...extra, '--output', 'json']);
   expect(status).toBe(0);
-  return JSON.parse(output) as PlannedObject[];
+  return (JSON.parse(output) as { objects: PlannedObject[] }).objects;
 }
 
 beforeAll(async () => {
@@ -111,15 +119,15 @@ describe('keyward plan against the live cluster', () => {
 
     const json = await plan(['--controllers', 'keystone-appcred', '--output', 'json']);
     expect(json.status).toBe(0);
-    const parsed = JSON.parse(json.output) as { name: string; plan: { steps: { kind: string }[] } }[];
+    const parsed = (JSON.parse(json.output) as { objects: { name: string; plan: { steps: { kind: string }[] } }[] }).objects;
     expect(parsed[0]?.plan.steps.map((s) => s.kind)).toContain('keystone.createApplicationCredential');
 
     // Nothing was written, counted where every write would have to go: the API server's audit log. The plan
-    // read what it needed (the CRs and the password Secret; the Keystone URL is given, so no KeystoneAPI) and
-    // did nothing else.
+    // read what it needed (the running operator's settings, the CRs and the password Secret; the Keystone URL is
+    // given, so no KeystoneAPI) and did nothing else.
     const requests = await requestsOfPlanner();
     expect(requests.filter((request) => WRITE_VERBS.has(request.verb))).toEqual([]);
-    expect(new Set(requests.map((request) => request.resource))).toEqual(new Set(['keystoneapplicationcredentials', 'secrets']));
+    expect(new Set(requests.map((request) => request.resource))).toEqual(new Set(['configmaps', 'keystoneapplicationcredentials', 'secrets']));
     expect((await kube.list(coreTypes.secret, { namespace })).items.map((s) => s.metadata.name)).toEqual(['osp-secret']);
     const keystone = new KeystoneClient({ baseUrl: testEnvironment().keystone?.url ?? '' });
     const login = await keystone.authenticate({ userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(PASSWORD) });
@@ -128,7 +136,10 @@ describe('keyward plan against the live cluster', () => {
 
   it('says when there is nothing to plan', async () => {
     const empty = await plan(['--controllers', 'apikey-enforcement', '--exit-code']);
-    expect(empty).toEqual({ status: 0, output: 'no objects found\n' });
+    expect(empty).toEqual({
+      status: 0,
+      output: `no settings of a running operator found in ${namespace} (no ConfigMap ${namespace}/keyward-settings); planning with --enforcement-namespace kuadrant\n\nno objects found\n`,
+    });
   });
 
   it('plans the objects of the controllers --controllers selects, and only those', async () => {
@@ -227,7 +238,7 @@ describe('keyward plan -f against the live cluster', () => {
     expect(text.output).not.toContain('reconcile 4');
     expect(text.output).not.toContain(PASSWORD);
 
-    const [object, ...others] = JSON.parse((await plan(['--controllers', 'keystone-appcred', '-f', file, '--output', 'json'])).output) as Parameters<typeof rounds>[0][];
+    const [object, ...others] = (JSON.parse((await plan(['--controllers', 'keystone-appcred', '-f', file, '--output', 'json'])).output) as { objects: Parameters<typeof rounds>[0][] }).objects;
     expect(others).toEqual([]);
     expect(rounds(object)).toEqual({
       kinds: [
@@ -257,7 +268,7 @@ describe('keyward plan -f against the live cluster', () => {
     await kube.patch({ type: apiKeyType, namespace, name: 'key-approved' }, approval('Approved'), ContentType.mergePatch, 'status');
     const consumerSecret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'approved-consumer-key' }, stringData: { api_key: 'a-key-only-the-file-has' } };
     const stepsOf = async (file: string): Promise<string[][]> =>
-      rounds((JSON.parse((await plan(['--controllers', 'apikey-enforcement', '-f', file, '--output', 'json'])).output) as Parameters<typeof rounds>[0][])[0]).kinds;
+      rounds((JSON.parse((await plan(['--controllers', 'apikey-enforcement', '-f', file, '--output', 'json'])).output) as { objects: Parameters<typeof rounds>[0][] }).objects[0]).kinds;
 
     const alone = await plan(['--controllers', 'apikey-enforcement', '-f', manifest('key-alone.yaml', [key])]);
     expect(alone.output).toContain(`Secret ${namespace}/approved-consumer-key not found`);
@@ -293,7 +304,7 @@ describe('keyward plan -f against the live cluster', () => {
   it('exits with the error of an invalid object, and says what is wrong with its spec', async () => {
     const file = manifest('invalid.yaml', [appCred('ac-invalid', { secret: 'osp-secret', passwordSelector: 'ServicePassword', roles: ['service'] })]);
     const text = await plan(['--controllers', 'keystone-appcred', '-f', file, '--exit-code']);
-    expect(text).toEqual({ status: 1, output: `KeystoneApplicationCredential ${namespace}/ac-invalid (new)\n  invalid spec: spec.userName: required\n` });
+    expect({ ...text, output: withoutSettingsLine(text.output) }).toEqual({ status: 1, output: `KeystoneApplicationCredential ${namespace}/ac-invalid (new)\n  invalid spec: spec.userName: required\n` });
   });
 });
 

@@ -21,7 +21,7 @@ describe('rbacManifests', () => {
   it('gives a namespaced install Roles in its namespaces, the Lease\'s and the enforcement namespace only', () => {
     expect(roles(rbacManifests(NAMESPACED))).toEqual([
       'Role gateway/keyward-apikey-enforcement: /secrets get,list,watch,create,delete',
-      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...['team-a', 'team-b'].flatMap((namespace) => [
         `Role ${namespace}/keyward-apikey-enforcement: devportal.kuadrant.io/apikeys get,list,watch; devportal.kuadrant.io/apikeys/status patch; /secrets get,list,watch`,
         `Role ${namespace}/keyward-keystone-appcred: keystone.openstack.org/keystoneapplicationcredentials get,list,watch,patch; keystone.openstack.org/keystoneapplicationcredentials/status patch; keystone.openstack.org/keystoneapis get,list,watch; /secrets get,list,watch,create,patch,delete`,
@@ -47,13 +47,13 @@ describe('rbacManifests', () => {
     expect(roles(rbacManifests(keycloak))).toEqual([
       'Role ops/keyward-keycloak-client: /secrets get',
       'Role ops/keyward-keycloak-realm: /secrets get',
-      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...watched,
     ]);
     expect(roles(rbacManifests({ ...keycloak, keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' } }))).toEqual([
       'Role keycloak/keyward-keycloak-client: /secrets get',
       'Role keycloak/keyward-keycloak-realm: /secrets get',
-      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...watched,
     ]);
   });

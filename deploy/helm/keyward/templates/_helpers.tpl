@@ -64,7 +64,7 @@ Stops rendering on values the operator would refuse at start-up, with a message 
 The operator's permissions, as packages/operator/src/rbac.ts declares them, per component (the runtime and
 each controller), in declaration order. A scope says where a rule lands:
   watched:             every watched namespace (a ClusterRole when all are watched)
-  operator:            the release namespace (the leader Lease)
+  operator:            the release namespace (the leader Lease, the published settings)
   enforcement:         apikeyEnforcement.namespace
   keycloakAdminSecret: the admin Secret's namespace, else the Keycloak operator namespace
 Tests render the chart for several values and compare its roles with `keyward rbac` for the same settings.
@@ -72,6 +72,7 @@ Tests render the chart for several values and compare its roles with `keyward rb
 {{- define "keyward.rbacRules" -}}
 runtime:
   - { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update], scope: operator }
+  - { apiGroups: [""], resources: [configmaps], verbs: [create, patch], scope: operator }
   - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
 keystone-appcred:
   - { apiGroups: [keystone.openstack.org], resources: [keystoneapplicationcredentials], verbs: [get, list, watch, patch], scope: watched }

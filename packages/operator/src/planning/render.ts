@@ -77,26 +77,23 @@ function endJson(end: RoundsEnd): Record<string, unknown> {
 }
 
 /**
- * The plans as JSON: per object, `plan` (the next reconcile) and `later` (the reconciles its writes lead to,
- * in order) with `end` saying why they stop; or `invalid` or `unreadable`; a kind whose CRD is missing as
- * `notInstalled`.
+ * The plans as JSON: `settings` (what the controllers were configured with, and from where) and `objects`: per
+ * object, `plan` (the next reconcile) and `later` (the reconciles its writes lead to, in order) with `end`
+ * saying why they stop; or `invalid` or `unreadable`; a kind whose CRD is missing as `notInstalled`.
  */
-export function renderJson(entries: readonly PlanEntry[]): string {
-  return JSON.stringify(
-    entries.map((entry) => {
-      if (entry.entry === 'missing') return { kind: entry.kind, notInstalled: entry.crd, hint: entry.hint, ...(entry.inFile === undefined ? {} : { inFile: entry.inFile }) };
-      const { kind, namespace, name, outcome, vocabulary } = entry;
-      const base = { kind, namespace, name, ...(entry.isNew ? { new: true } : {}) };
-      switch (outcome.kind) {
-        case 'invalid': return { ...base, invalid: outcome.message };
-        case 'unreadable': return { ...base, unreadable: outcome.message };
-        case 'planned': {
-          const [first, ...later] = outcome.plans;
-          return { ...base, plan: renderPlanJson(first ?? { steps: [] }, vocabulary), later: later.map((plan) => renderPlanJson(plan, vocabulary)), ...endJson(outcome.end) };
-        }
+export function renderJson(entries: readonly PlanEntry[], settings: unknown): string {
+  const objects = entries.map((entry) => {
+    if (entry.entry === 'missing') return { kind: entry.kind, notInstalled: entry.crd, hint: entry.hint, ...(entry.inFile === undefined ? {} : { inFile: entry.inFile }) };
+    const { kind, namespace, name, outcome, vocabulary } = entry;
+    const base = { kind, namespace, name, ...(entry.isNew ? { new: true } : {}) };
+    switch (outcome.kind) {
+      case 'invalid': return { ...base, invalid: outcome.message };
+      case 'unreadable': return { ...base, unreadable: outcome.message };
+      case 'planned': {
+        const [first, ...later] = outcome.plans;
+        return { ...base, plan: renderPlanJson(first ?? { steps: [] }, vocabulary), later: later.map((plan) => renderPlanJson(plan, vocabulary)), ...endJson(outcome.end) };
       }
-    }),
-    null,
-    2,
-  );
+    }
+  });
+  return JSON.stringify({ settings, objects }, null, 2);
 }
