@@ -114,24 +114,11 @@ export class FairRateLimiter {
     this.#namespaceRefillMs = new TokenBucket(limits.namespace, now).refillMs;
   }
 
-  /**
-   * Resolves once an admin request charged to `namespace` may go; rejects with RateLimited after maxWaitMs,
-   * or at once when the namespace's own queue cannot reach it within maxWaitMs even if nobody else waited:
-   * a reconcile that would give up half-way after its earlier requests were spent fails before it starts,
-   * and its worker is free for another namespace's object.
-   */
+  /** Resolves once an admin request charged to `namespace` may go; rejects with RateLimited after maxWaitMs. */
   acquire(namespace: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const now = this.#clock.now();
       const lane = this.#laneOf(namespace, now);
-      const earliestMs = this.#earliestOwnTurnMs(lane, now);
-      if (earliestMs > this.#limits.maxWaitMs) {
-        const rate = this.#limits.namespace.ratePerSecond;
-        reject(rateLimited(`Keycloak admin request for namespace ${namespace}`, 0, Math.ceil(earliestMs),
-          `the namespace's limit (${perSecond(rate)}) has ${String(lane.waiters.size)} of its requests queued, more than it passes in ${String(this.#limits.maxWaitMs)} ms`));
-        this.#observer.onTimedOut?.('namespace', 0);
-        return;
-      }
       lane.waiters.push({ enqueuedAt: now, deadline: now + this.#limits.maxWaitMs, resolve, reject });
       this.#adminWaiting += 1;
       if (lane.waiters.size === 1) {
@@ -163,12 +150,6 @@ export class FairRateLimiter {
       tokenRequestsWaiting: this.#tokenWaiters.size,
       namespacesTracked: this.#lanes.size,
     };
-  }
-
-  /** How long a new request of `lane` waits at least: until its own bucket has passed everyone queued before it. */
-  #earliestOwnTurnMs(lane: NamespaceLane, now: number): number {
-    const missing = lane.waiters.size + 1 - lane.bucket.available(now);
-    return missing <= 0 ? 0 : (missing * 1000) / this.#limits.namespace.ratePerSecond;
   }
 
   #laneOf(namespace: string, now: number): NamespaceLane {
