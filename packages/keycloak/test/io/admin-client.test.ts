@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { sensitive } from '@keyward/core';
 import { KeywardError } from '@keyward/core/interpreter';
@@ -12,10 +12,19 @@ const request = { method: 'GET', path: '/realms/shop', operation: 'get_realm', d
 
 let pools: KeycloakTransportPool[] = [];
 
+beforeAll(() => {
+  nock.disableNetConnect();
+});
 afterEach(() => {
   for (const pool of pools) pool.close();
   pools = [];
   nock.cleanAll();
+});
+afterAll(() => {
+  nock.enableNetConnect();
+  // Unpatch Node's http, which outlives this file in the jest worker: the integration tests that share the
+  // worker would otherwise open a new connection for every request (nock's requests never reuse sockets).
+  nock.restore();
 });
 
 /** A client whose credential reads, token-bucket and admin-bucket acquisitions are counted; no pause is waited out. */
