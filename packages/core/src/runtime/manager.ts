@@ -127,7 +127,14 @@ export class Manager {
   async #lead(): Promise<void> {
     this.#informers = new SharedInformers(this.#options.kube);
     this.#running = this.#options.runnables({ informers: this.#informers }).map((runnable) => this.#whenServed(runnable));
-    await Promise.all(this.#running.map((runnable) => runnable.start()));
+    try {
+      await Promise.all(this.#running.map((runnable) => runnable.start()));
+    } catch (error) {
+      // A stop that came while runnables were starting (a SIGTERM right after start-up) stops their caches
+      // under them: their start fails, and that is the stop's doing, not an error of the start.
+      if (this.#stopping) return;
+      throw error;
+    }
     this.#ready = true;
   }
 

@@ -51,4 +51,31 @@ describe('Manager endpoints', () => {
     await expect(status(port, '/readyz')).resolves.toBe(200);
     await manager.stop();
   });
+
+  it('ends a start that a stop cut short without an error: the runnables that failed to start because of the stop', async () => {
+    let failStart = (): void => undefined;
+    const manager = new Manager({
+      kube,
+      logger: quiet,
+      runnables: () => [{
+        name: 'cut-short',
+        start: () => new Promise<void>((_resolve, reject) => { failStart = () => { reject(new Error('the informer stopped before it synced')); }; }),
+        stop: () => { failStart(); return Promise.resolve(); },
+      }],
+    });
+    const running = manager.start();
+    await new Promise((resolve) => { setImmediate(resolve); });
+    await manager.stop();
+    await expect(running).resolves.toBeUndefined();
+  });
+
+  it('still fails a start whose runnable fails without a stop', async () => {
+    const manager = new Manager({
+      kube,
+      logger: quiet,
+      runnables: () => [{ name: 'broken', start: () => Promise.reject(new Error('cannot list')), stop: () => Promise.resolve() }],
+    });
+    await expect(manager.start()).rejects.toThrow('cannot list');
+    await manager.stop();
+  });
 });
