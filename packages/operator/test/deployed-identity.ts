@@ -16,6 +16,24 @@ export const RBAC_TYPES: Readonly<Record<string, ResourceType>> = {
   ClusterRoleBinding: rbacType('ClusterRoleBinding', 'clusterrolebindings', false),
 };
 
+/** The resource type of every kind an install ships (deploy/ and the Helm chart), for applying them. */
+export const MANIFEST_TYPES: Readonly<Record<string, ResourceType>> = {
+  CustomResourceDefinition: { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false },
+  Namespace: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
+  ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
+  Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
+  Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
+  ...RBAC_TYPES,
+};
+
+/** Kinds in the order a cluster accepts them: definitions and namespaces before what lives in them. */
+const APPLY_ORDER = ['CustomResourceDefinition', 'Namespace'];
+
+export function inApplyOrder(objects: readonly Manifest[]): Manifest[] {
+  const rank = (object: Manifest): number => (APPLY_ORDER.includes(object.kind) ? APPLY_ORDER.indexOf(object.kind) : APPLY_ORDER.length);
+  return [...objects].sort((a, b) => rank(a) - rank(b));
+}
+
 /** Where the namespaced Roles of deploy/base go: the operator's namespace (leases) and the enforcement one. */
 export interface RoleNamespaces {
   readonly operator: string;

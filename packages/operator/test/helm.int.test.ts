@@ -6,27 +6,11 @@ import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIden
 import { parseRunConfig } from '../src/config.js';
 import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, type RuleScope } from '../src/rbac.js';
 import { OPERATOR_NAMESPACE, type Manifest } from './deploy.js';
-import { RBAC_TYPES, mayDo } from './deployed-identity.js';
+import { MANIFEST_TYPES, inApplyOrder, mayDo } from './deployed-identity.js';
 import { helmTemplate, operatorDeployment, operatorEnvironment, type Values } from './helm-chart.js';
 
-const TYPES: Readonly<Record<string, ResourceType>> = {
-  CustomResourceDefinition: { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false },
-  Namespace: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
-  ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
-  Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
-  Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
-  ...RBAC_TYPES,
-};
-
-/** Kinds in the order a cluster accepts them: definitions and namespaces before what lives in them. */
-const APPLY_ORDER = ['CustomResourceDefinition', 'Namespace'];
-const inApplyOrder = (objects: readonly Manifest[]): Manifest[] => {
-  const rank = (object: Manifest): number => (APPLY_ORDER.includes(object.kind) ? APPLY_ORDER.indexOf(object.kind) : APPLY_ORDER.length);
-  return [...objects].sort((a, b) => rank(a) - rank(b));
-};
-
 function refOf(object: Manifest): { type: ResourceType; namespace: string | undefined; name: string } {
-  const type = TYPES[object.kind];
+  const type = MANIFEST_TYPES[object.kind];
   if (type === undefined) throw new Error(`no resource type for ${object.kind}: add it to TYPES`);
   return { type, namespace: type.namespaced ? object.metadata.namespace : undefined, name: object.metadata.name };
 }

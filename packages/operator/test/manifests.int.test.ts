@@ -4,33 +4,21 @@ import { KubeClient } from '@keyward/core/interpreter';
 import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, type Permission, type RbacComponent, type RbacRule } from '../src/rbac.js';
 import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';
-import { DEPLOYED_NAMESPACES, RBAC_TYPES, deployedIdentity, mayDo } from './deployed-identity.js';
+import { DEPLOYED_NAMESPACES, MANIFEST_TYPES, deployedIdentity, inApplyOrder, mayDo } from './deployed-identity.js';
 
 /** Where deploy/base puts the apikey controller's enforcement Role: the default enforcement namespace. */
 const ENFORCEMENT_NAMESPACE = DEPLOYED_NAMESPACES.enforcement;
 
-const TYPES: Readonly<Record<string, ResourceType>> = {
-  CustomResourceDefinition: { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false },
-  Namespace: { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
-  ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
-  Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
-  Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
-  ...RBAC_TYPES,
-};
-
-/** Kinds in the order a cluster accepts them: definitions and namespaces before what lives in them. */
-const APPLY_ORDER = ['CustomResourceDefinition', 'Namespace'];
 
 function refOf(object: Manifest): { type: ResourceType; namespace: string | undefined; name: string } {
-  const type = TYPES[object.kind];
+  const type = MANIFEST_TYPES[object.kind];
   if (type === undefined) throw new Error(`no resource type for ${object.kind}: add it to TYPES`);
   return { type, namespace: object.metadata.namespace, name: object.metadata.name };
 }
 
 /** The objects of deploy/base in dependency order. */
 function baseObjects(): Manifest[] {
-  const rank = (object: Manifest): number => (APPLY_ORDER.includes(object.kind) ? APPLY_ORDER.indexOf(object.kind) : APPLY_ORDER.length);
-  return baseManifests().sort((a, b) => rank(a) - rank(b));
+  return inApplyOrder(baseManifests());
 }
 
 /** One question to the authorizer: may the caller do `verb` on the resource in `namespace` ('' = all namespaces)? */

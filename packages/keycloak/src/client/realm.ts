@@ -42,11 +42,6 @@ export function readRealm(object: KubeObject): RealmView {
   };
 }
 
-/** Whether the realm object leaves the client to the operator in another namespace. */
-export function managedElsewhere(realm: RealmView, operatorNamespace: string): boolean {
-  return realm.operatorNamespace !== undefined && realm.operatorNamespace !== operatorNamespace;
-}
-
 /** Whether the realm grants the client's namespace its clients; the message says why not. */
 export type GrantDecision = { readonly granted: true } | { readonly granted: false; readonly message: string };
 

@@ -7,10 +7,10 @@ import type { Readiness } from '../readiness.js';
 import { CLIENT_FINALIZER } from '../types.js';
 import { reconcileContents } from './contents.js';
 import { realmEndpoints } from '../endpoints.js';
-import { keycloakCall } from '../server.js';
+import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { ClientQueries } from './observe.js';
 import { differs, providedSecretRef, secretValue } from './provided-secret.js';
-import { describeRealmObject, grantFor, managedElsewhere, readRealm, realmObjectRef } from './realm.js';
+import { describeRealmObject, grantFor, readRealm, realmObjectRef } from './realm.js';
 import { clientChanges, creationBody, desiredClient } from './representation.js';
 import { renewalOnCreation, secretRenewal, type SecretRenewal } from './rotation.js';
 import { addCredentialsSecret, credentialsSecretName } from './secret.js';
@@ -226,7 +226,8 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
   const { primary: client, observed, config } = input;
   const plan: Builder = new PlanBuilder<ClientAction>();
   // A realm another operator manages is that operator's, clients included.
-  if (observed.realm !== undefined && managedElsewhere(readRealm(observed.realm), config.keycloakOperatorNamespace)) return plan.build();
+  const operatorNamespace = observed.realm === undefined ? undefined : readRealm(observed.realm).operatorNamespace;
+  if (isAnotherOperators(operatorNamespace === undefined ? undefined : { namespace: operatorNamespace }, config)) return plan.build();
   if (client.metadata.deletionTimestamp !== undefined) {
     remove(plan, input);
     return plan.build();
