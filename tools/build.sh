@@ -2,9 +2,10 @@
 # Builds the Go binaries the test environment runs, each at the version pinned in its VERSION file,
 # into $KEYWARD_CACHE/<component>/<version>/ (default $HOME/.cache/keyward):
 #   kube: kube-apiserver and kube-controller-manager from k8s.io/kubernetes (10-30 minutes cold)
+#   node: kubelet, kube-scheduler and kube-proxy from the same module, for the workload tier (minutes once kube is built)
 #   etcd: etcd from go.etcd.io/etcd/server/v3 (about 2 minutes cold)
 #   helm: helm from helm.sh/helm/v4 (6-11 minutes cold on 2 cores), which the chart's tests run
-# A binary that already reports the pinned version is not rebuilt. Usage: tools/build.sh [kube] [etcd] [helm]
+# A binary that already reports the pinned version is not rebuilt. Usage: tools/build.sh [kube] [node] [etcd] [helm]
 # (no argument: etcd and kube)
 set -euo pipefail
 tools=$(cd "$(dirname "$0")" && pwd)
@@ -14,24 +15,34 @@ export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
 # reports_version BINARY TEXT: true when BINARY --version prints a line equal to TEXT.
 reports_version() { [ -x "$1" ] && "$1" --version 2>/dev/null | grep -qx "$2"; }
 
-build_kube() {
-  local version minor out pkg start
+# build_kube_binaries LABEL BINARY...: builds the named k8s.io/kubernetes commands at the pinned version into
+# $cache/kube/<version>/ in one go build (shared compile), unless each already reports that version.
+build_kube_binaries() {
+  local label=$1 version minor out pkg start b missing=()
+  shift
   version=$(cat "$tools/kube/VERSION")
   minor=${version#v1.}; minor=${minor%%.*}
   out="$cache/kube/$version"
-  if reports_version "$out/kube-apiserver" "Kubernetes $version" &&
-     reports_version "$out/kube-controller-manager" "Kubernetes $version"; then
-    echo "kube $version: cached in $out"; return
+  for b in "$@"; do
+    reports_version "$out/$b" "Kubernetes $version" || missing+=("k8s.io/kubernetes/cmd/$b")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "$label $version: cached in $out"; return
   fi
-  echo "kube $version: building kube-apiserver and kube-controller-manager (10-30 minutes cold on 2 cores)"
+  echo "$label $version: building $* (minutes cold on 2 cores)"
   start=$(date +%s)
   pkg=k8s.io/component-base/version
   mkdir -p "$out"
   (cd "$tools/kube" && go build -trimpath -tags selinux,notest,grpcnotrace \
     -ldflags "-s -w -X $pkg.gitVersion=$version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z" \
-    -o "$out/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager)
-  echo "kube $version: built in $(( $(date +%s) - start ))s"
+    -o "$out/" "${missing[@]}")
+  echo "$label $version: built in $(( $(date +%s) - start ))s"
 }
+
+build_kube() { build_kube_binaries kube kube-apiserver kube-controller-manager; }
+
+# The workload tier's node: kubelet, kube-scheduler and kube-proxy from the same module as the API server.
+build_node() { build_kube_binaries node kubelet kube-scheduler kube-proxy; }
 
 build_etcd() {
   local version out start
@@ -69,8 +80,9 @@ components=("$@")
 for c in "${components[@]}"; do
   case "$c" in
     kube) build_kube ;;
+    node) build_node ;;
     etcd) build_etcd ;;
     helm) build_helm ;;
-    *) echo "unknown component: $c (expected kube, etcd or helm)" >&2; exit 2 ;;
+    *) echo "unknown component: $c (expected kube, node, etcd or helm)" >&2; exit 2 ;;
   esac
 done

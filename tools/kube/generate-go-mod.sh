@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates go.mod for the kube-apiserver/kube-controller-manager wrapper module.
+# Regenerates go.mod for the wrapper module of the Kubernetes commands we build: kube-apiserver and
+# kube-controller-manager, and for the workload tier kubelet, kube-scheduler and kube-proxy.
 # k8s.io/kubernetes cannot be required directly: its go.mod points every staging module at
 # ./staging/src/..., so we mirror that block as replaces onto the published v0.x tags.
 # Usage: tools/kube/generate-go-mod.sh v1.34.4
@@ -30,5 +31,8 @@ cd "$here"
 rm -f go.sum
 go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@${version}"
 go get -tool "k8s.io/kubernetes/cmd/kube-controller-manager@${version}"
+for command in kubelet kube-scheduler kube-proxy; do
+  go get -tool "k8s.io/kubernetes/cmd/${command}@${version}"
+done
 go mod tidy
 echo "$version" > VERSION

@@ -1,0 +1,3 @@
+module keyward.dev/tools/pause
+
+go 1.24
