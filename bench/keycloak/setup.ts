@@ -5,6 +5,7 @@ import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyw
 import { KubeClient, apiSet, controlRuntime, kubernetesRuntime, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/core/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import {
+  defaultKeycloakConfig,
   keycloakClientController,
   keycloakClientType,
   keycloakRealmController,
@@ -32,10 +33,10 @@ export async function keycloakConfig(kube: KubeClient, environment: Environment)
     stringData: { 'client-id': keycloak.clientId, 'client-secret': keycloak.clientSecret },
   });
   return {
+    ...defaultKeycloakConfig,
     keycloakUrl: keycloak.url,
     keycloakAdminSecret: { namespace: OPERATOR_NAMESPACE, name: ADMIN_SECRET },
     keycloakOperatorNamespace: OPERATOR_NAMESPACE,
-    keycloakAdoptUnowned: false,
   };
 }
 

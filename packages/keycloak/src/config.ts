@@ -14,6 +14,11 @@ export interface KeycloakConfig {
   readonly keycloakOperatorNamespace: string;
   /** Take over an existing realm or client that no object owns, instead of reporting a conflict. */
   readonly keycloakAdoptUnowned: boolean;
+  /**
+   * Reconciles of one namespace's realms or clients running at once, at most (per controller): they share
+   * that namespace's Keycloak rate limit, so more would hold workers other namespaces could use.
+   */
+  readonly keycloakNamespaceConcurrency: number;
 }
 
 export const defaultKeycloakConfig: KeycloakConfig = {
@@ -21,4 +26,5 @@ export const defaultKeycloakConfig: KeycloakConfig = {
   keycloakAdminSecret: undefined,
   keycloakOperatorNamespace: 'keyward-system',
   keycloakAdoptUnowned: false,
+  keycloakNamespaceConcurrency: 2,
 };

@@ -1,4 +1,4 @@
-import { accept, defineControllerModule, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, reject, type Parsed, type RbacRule } from '@keyward/core';
+import { accept, defineControllerModule, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/core';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
 import { defaultKeycloakConfig, type KeycloakConfig } from './config.js';
@@ -43,6 +43,13 @@ const keycloakOptions = {
     description: 'take over an existing realm or client that no object owns, instead of reporting a conflict',
     defaultText: String(defaultKeycloakConfig.keycloakAdoptUnowned),
     parse: parseBoolean,
+  },
+  keycloakNamespaceConcurrency: {
+    flags: '--keycloak-namespace-concurrency <n>',
+    env: 'KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY',
+    description: "reconciles of one namespace's realms or clients at once, at most (they share its rate limit); the rest wait their turn",
+    defaultText: String(defaultKeycloakConfig.keycloakNamespaceConcurrency),
+    parse: parsePositiveInteger,
   },
 };
 

@@ -5,14 +5,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
-import { CREDENTIALS_KEYS, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, type KeycloakConfig } from '../src/index.js';
+import { CREDENTIALS_KEYS, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakConfig } from '../src/index.js';
 import { simulateKeycloak, type SimulatedKeycloak } from '../src/testing.js';
 
 const config: KeycloakConfig = {
+  ...defaultKeycloakConfig,
   keycloakUrl: 'http://keycloak.test',
   keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
   keycloakOperatorNamespace: 'keyward-system',
-  keycloakAdoptUnowned: false,
 };
 
 type KeycloakWorld = InMemoryWorld<{ keycloak: SimulatedKeycloak }>;

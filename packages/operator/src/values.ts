@@ -1,6 +1,6 @@
-import { accept, commaList, formatDuration, isDns1123Label, parseDuration, reject, type Parsed } from '@keyward/core';
+import { accept, commaList, formatDuration, isDns1123Label, parseDuration, parsePositiveInteger, reject, type Parsed } from '@keyward/core';
 
-export { accept, commaList, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parseOneOf, parseString, reject } from '@keyward/core';
+export { accept, commaList, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parseOneOf, parsePositiveInteger, parseString, reject } from '@keyward/core';
 export type { Parsed } from '@keyward/core';
 import { CONTROLLER_NAMES, isControllerName, type ControllerName } from './controllers.js';
 
@@ -30,11 +30,6 @@ export function parseDurationWithin(minMs: number, maxMs: number): (raw: string)
     if (ms === undefined) return reject('is not a duration such as 30s, 5m or 1h');
     return ms >= minMs && ms <= maxMs ? accept(ms) : reject(`is not between ${formatDuration(minMs)} and ${formatDuration(maxMs)}`);
   };
-}
-
-export function parsePositiveInteger(raw: string): Parsed<number> {
-  const value = Number(raw);
-  return /^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= 1 ? accept(value) : reject('is not an integer >= 1');
 }
 
 export function parsePositiveNumber(raw: string): Parsed<number> {

@@ -110,6 +110,7 @@ describe('keyward plan', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakNamespaceConcurrency: 2,
     });
     expect(settings(plan)).toEqual(settings(run));
   });
@@ -138,6 +139,7 @@ describe('the controllers\' options', () => {
       'enforcementNamespace',
       'keycloakAdminSecret',
       'keycloakAdoptUnowned',
+      'keycloakNamespaceConcurrency',
       'keycloakOperatorNamespace',
       'keycloakUrl',
       'keystoneUrl',

@@ -53,6 +53,7 @@ describe('parseRunConfig', () => {
       keycloakAdminSecret: undefined,
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakNamespaceConcurrency: 2,
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
       metricsBindAddress: { host: '127.0.0.1', port: 8080 },
@@ -92,6 +93,7 @@ describe('parseRunConfig', () => {
       '--keycloak-admin-secret', 'keycloak/admin',
       '--keycloak-operator-namespace', 'identity',
       '--keycloak-adopt-unowned',
+      '--keycloak-namespace-concurrency', '3',
       '--namespaces', 'team-a,team-b',
       '--no-leader-elect',
       '--lease-name', 'leader',
@@ -135,6 +137,7 @@ describe('parseRunConfig', () => {
       KEYWARD_KEYCLOAK_ADMIN_SECRET: 'keycloak/admin',
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
+      KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
     });
     const expected: OperatorConfig = {
       controllers: ['apikey-enforcement'],
@@ -154,6 +157,7 @@ describe('parseRunConfig', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'identity',
       keycloakAdoptUnowned: true,
+      keycloakNamespaceConcurrency: 3,
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
       metricsBindAddress: { host: '127.0.0.1', port: 9090 },
@@ -293,6 +297,7 @@ describe('parsePlanConfig', () => {
       keycloakAdminSecret: undefined,
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakNamespaceConcurrency: 2,
       revokeOnDelete: false,
       explicitSettings: [],
     });
@@ -334,6 +339,7 @@ describe('parsePlanConfig', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakNamespaceConcurrency: 2,
       revokeOnDelete: true,
       // Given by flag or variable, so the running operator's settings do not override them.
       explicitSettings: ['keystoneUrl', 'revokeOnDelete', 'enforcementNamespace', 'keycloakUrl', 'keycloakAdminSecret'],
@@ -386,6 +392,7 @@ describe('the controllers\' options in run and plan', () => {
     const argv = [
       '--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete',
       '--keycloak-url', 'http://keycloak:8080', '--keycloak-admin-secret', 'keycloak/admin', '--keycloak-operator-namespace', 'identity', '--keycloak-adopt-unowned',
+      '--keycloak-namespace-concurrency', '3',
     ];
     const env = {
       KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3',
@@ -395,6 +402,7 @@ describe('the controllers\' options in run and plan', () => {
       KEYWARD_KEYCLOAK_ADMIN_SECRET: 'keycloak/admin',
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
+      KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
     };
     const keycloak = {
       ...defaultKeycloakConfig,
@@ -402,6 +410,7 @@ describe('the controllers\' options in run and plan', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'identity',
       keycloakAdoptUnowned: true,
+      keycloakNamespaceConcurrency: 3,
     };
     const expected = {
       'keystone-appcred': { ...defaultAppCredConfig, keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true },

@@ -33,6 +33,11 @@ export function parseOneOf<T extends string>(choices: readonly T[]): (raw: strin
   return (raw) => ((choices as readonly string[]).includes(raw) ? accept(raw as T) : reject(`is not one of ${choices.join(', ')}`));
 }
 
+export function parsePositiveInteger(raw: string): Parsed<number> {
+  const value = Number(raw);
+  return /^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= 1 ? accept(value) : reject('is not an integer >= 1');
+}
+
 export function parseDns1123Label(raw: string): Parsed<string> {
   return isDns1123Label(raw) ? accept(raw) : reject('is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
 }

@@ -95,4 +95,10 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
     readonly ownerOf: (object: KubeObject) => string | undefined;
     readonly orphaned: (object: KubeObject, owner: string) => Plan<A>;
   };
+  /**
+   * Reconciles of one namespace's objects running at once, at most, when its plans spend a budget charged by
+   * namespace (a server's per-namespace rate limit): more would only hold workers, and their requests
+   * would queue past that limiter's longest wait. Unlimited (up to the concurrency) when absent.
+   */
+  readonly maxInFlightPerNamespace?: (config: C) => number;
 }

@@ -176,6 +176,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       onError: (key, error) => this.#logger.error('reconcile crashed', { key, error: error instanceof Error ? error.message : String(error) }),
       // Namespaces take turns for the workers: one team's burst of objects does not hold back everyone else's.
       lane: namespaceOfKey,
+      ...(definition.maxInFlightPerNamespace === undefined ? {} : { maxInFlightPerLane: definition.maxInFlightPerNamespace(options.config) }),
     });
     this.#wakeups = new RecoveryWakeups((key) => { this.#queue.add(key); });
     this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, problem('referenced objects'));

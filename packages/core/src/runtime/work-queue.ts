@@ -39,6 +39,12 @@ export interface WorkQueueOptions<K extends string> {
    * lane does not wait the others out. Default: one lane, first in first out.
    */
   readonly lane?: (key: K) => string;
+  /**
+   * Keys of one lane processed at once, at most: for work whose lane has a budget of its own (a namespace's
+   * rate limit at a server), so one lane's keys do not take every worker only to wait for that budget.
+   * Default: no cap beyond `concurrency`.
+   */
+  readonly maxInFlightPerLane?: number;
 }
 
 export interface StartOptions {
@@ -86,8 +92,9 @@ export class WorkQueue<K extends string = string> {
   private concurrency = 0;
   private stopped = false;
 
-  constructor({ clock = realClock, backoff = new KeyedBackoff(), observer = {}, onError = logError, lane = () => '' }: WorkQueueOptions<K> = {}) {
-    this.ready = new Lanes(lane);
+  constructor({ clock = realClock, backoff = new KeyedBackoff(), observer = {}, onError = logError, lane = () => '', maxInFlightPerLane }: WorkQueueOptions<K> = {}) {
+    if (maxInFlightPerLane !== undefined && !(maxInFlightPerLane >= 1)) throw new RangeError(`maxInFlightPerLane must be at least 1, got ${String(maxInFlightPerLane)}`);
+    this.ready = new Lanes(lane, maxInFlightPerLane);
     this.clock = clock;
     this.backoff = backoff;
     this.observer = observer;
@@ -235,6 +242,7 @@ export class WorkQueue<K extends string = string> {
 
   private done(key: K): void {
     this.running.delete(key);
+    this.ready.release(key);
     // The process has recorded its outcome by now (forget or addRateLimited), so failures() tells how it went.
     const held = this.heldUntilDone.delete(key) && this.backoff.failures(key) === 0;
     if (this.queued.has(key)) this.ready.push(key);

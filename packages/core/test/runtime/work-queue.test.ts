@@ -160,6 +160,39 @@ describe('WorkQueue', () => {
       expect(processed).toEqual(['big/0', 'small/a', 'other/x', 'big/1', 'small/b', 'big/2', 'big/3']);
     });
 
+    it("caps a lane's keys in flight: the lane sits out its turns until one of them is done", async () => {
+      const queue = new WorkQueue({ clock: new FakeClock(), lane: (key: string) => key.split('/')[0] ?? '', maxInFlightPerLane: 2 });
+      for (let i = 0; i < 4; i++) queue.add(`big/${String(i)}`);
+      queue.add('small/a');
+      const gates = new Map<string, Gate>();
+      const started: string[] = [];
+      queue.start(async (key) => {
+        started.push(key);
+        const held = gate();
+        gates.set(key, held);
+        await held.promise;
+      }, { concurrency: 4 });
+      await flush();
+      // Four workers, but the big lane has two keys in flight: the fourth worker stays idle.
+      expect(started).toEqual(['big/0', 'small/a', 'big/1']);
+      expect(queue.inFlight()).toBe(3);
+      expect(queue.depth()).toBe(2);
+      gates.get('small/a')?.open();
+      await flush();
+      expect(started).toEqual(['big/0', 'small/a', 'big/1']);
+      gates.get('big/0')?.open();
+      await flush();
+      expect(started).toEqual(['big/0', 'small/a', 'big/1', 'big/2']);
+      gates.get('big/1')?.open();
+      await flush();
+      expect(started).toEqual(['big/0', 'small/a', 'big/1', 'big/2', 'big/3']);
+      expect(queue.depth()).toBe(0);
+    });
+
+    it('refuses a lane cap below 1', () => {
+      expect(() => new WorkQueue({ maxInFlightPerLane: 0 })).toThrow('maxInFlightPerLane must be at least 1, got 0');
+    });
+
     it('reports how long a key waited for a worker', async () => {
       const clock = new FakeClock();
       const waits: [string, number][] = [];

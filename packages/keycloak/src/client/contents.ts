@@ -11,7 +11,7 @@ const DEFAULT_PROTOCOL = 'openid-connect';
 /**
  * What a client contains: its roles, protocol mappers, client scope links and service-account roles.
  * `observed` is undefined for a client this plan creates (it has only what Keycloak gives every new client).
- * Returns the scope links and service-account roles now managed, for status.
+ * Returns the client roles, scope links and service-account roles now managed, for status.
  */
 export function reconcileContents(target: ClientTarget, spec: KeycloakClientSpec, observed: ObservedClient | undefined, managed: ManagedLists | undefined): ManagedLists {
   reconcileClientRoles(target, spec.clientRoles, observed?.roles ?? []);
@@ -23,5 +23,6 @@ export function reconcileContents(target: ClientTarget, spec: KeycloakClientSpec
   const roles = serviceAccount
     ? reconcileServiceAccountRoles(target, spec.serviceAccountRoles, observed?.serviceAccountRoles, managed)
     : { serviceAccountRealmRoles: managed?.serviceAccountRealmRoles, serviceAccountClientRoles: managed?.serviceAccountClientRoles };
-  return Object.fromEntries(Object.entries({ ...scopes, ...roles }).filter(([, value]) => value !== undefined));
+  const clientRoles = spec.clientRoles === undefined || spec.clientRoles.length === 0 ? undefined : spec.clientRoles.map((role) => role.name);
+  return Object.fromEntries(Object.entries({ clientRoles, ...scopes, ...roles }).filter(([, value]) => value !== undefined));
 }

@@ -22,6 +22,8 @@ export const keycloakClientController: ControllerDefinition<KeycloakClient, Clie
     // A provided client secret that appears or changes is pushed to Keycloak.
     { type: coreTypes.secret, of: (client) => (client.spec.clientSecret === undefined ? [] : [{ namespace: client.metadata.namespace, name: client.spec.clientSecret.name }]) },
   ],
+  // Keycloak's rate limit is charged by namespace.
+  maxInFlightPerNamespace: (config) => config.keycloakNamespaceConcurrency,
   observe: observeClient,
   reconcile: reconcileClient,
   reportFailure: (client, failure, now) => reportClientFailure(client, failure, now),

@@ -148,8 +148,9 @@ const statusSchema = {
     secretRegeneratedFor: { ...text, description: 'The regenerateSecret token last acted upon.' },
     managed: {
       type: 'object',
-      description: 'Scope links and service-account roles applied from the spec: only these are ever removed.',
+      description: 'Client roles, scope links and service-account roles applied from the spec: only these are ever removed.',
       properties: {
+        clientRoles: { type: 'array', items: text },
         defaultClientScopes: { type: 'array', items: text },
         optionalClientScopes: { type: 'array', items: text },
         serviceAccountRealmRoles: { type: 'array', items: text },

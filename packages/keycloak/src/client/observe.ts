@@ -7,6 +7,9 @@ import { realmObjectRef } from './realm.js';
 import { credentialsSecretRef } from './secret.js';
 import type { KeycloakClient } from './spec.js';
 
+/** Whether the spec lists client roles, or status says some it listed were created. */
+const hasClientRoles = ({ spec, status }: KeycloakClient): boolean => (spec.clientRoles?.length ?? 0) > 0 || (status.managed?.clientRoles?.length ?? 0) > 0;
+
 export interface ClientQueries {
   readonly [name: string]: GetQuery | KeycloakClientQuery | undefined;
   readonly realm: GetQuery;
@@ -30,7 +33,7 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     client: call === undefined || status.realm === undefined
       ? undefined
-      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name } },
+      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: hasClientRoles(client) },
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
     providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
   };

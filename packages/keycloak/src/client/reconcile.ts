@@ -13,7 +13,7 @@ import { differs, providedSecretRef, secretValue } from './provided-secret.js';
 import { describeRealmObject, grantFor, readRealm, realmObjectRef } from './realm.js';
 import { clientChanges, creationBody, desiredClient } from './representation.js';
 import { renewalOnCreation, secretRenewal, type SecretRenewal } from './rotation.js';
-import { addCredentialsSecret, credentialsSecretName } from './secret.js';
+import { addCredentialsSecret, credentialsSecretName, newClientSecret } from './secret.js';
 import type { KeycloakClient, ManagedLists } from './spec.js';
 import { addClientStatus, clientRef, ready, reconciling, stalled, type StatusChanges } from './status.js';
 import type { ClientAction } from './vocabulary.js';
@@ -51,9 +51,10 @@ const stop = (readiness: Readiness, changes?: StatusChanges, followUp?: string):
 
 /**
  * The gates before Keycloak is touched, in order: the realm object exists, states a realm and grants the
- * client's namespace; status records the realm (the client is read from Keycloak in it from the next
- * reconcile on); the realm is ready; Keycloak is configured; a provided client secret can be read. A stop
- * writes status only: no Keycloak writes, and the credentials Secret is left as it is.
+ * client's namespace; the realm is ready; status records the realm (the client is read from Keycloak in it
+ * from the next reconcile on, so no client is looked up in a realm not there yet); Keycloak is configured;
+ * a provided client secret can be read. A stop writes status only: no Keycloak writes, and the credentials
+ * Secret is left as it is.
  */
 function resolve(input: ClientInput): Resolved | Stop {
   const { primary: client, observed, config } = input;
@@ -63,10 +64,10 @@ function resolve(input: ClientInput): Resolved | Stop {
   if (realm.realmName === undefined) return stop(stalled('RealmInvalid', `realm object ${describeRealmObject(ref)} states no spec.realmName`));
   const grant = grantFor(realm, ref, client.metadata.namespace);
   if (!grant.granted) return stop(stalled('NotAuthorized', grant.message));
+  if (!realm.ready) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to be ready`));
   if (client.status.realm !== realm.realmName) {
     return stop(reconciling('RealmFound', `realm ${realm.realmName} found; reading the client from Keycloak`), { realm: realm.realmName }, 'read the client from Keycloak in the realm now recorded');
   }
-  if (!realm.ready) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to be ready`));
   const call = keycloakCall(config, client.metadata.namespace);
   if (call === undefined) return stop(stalled('KeycloakNotConfigured', 'no Keycloak is configured (URL and admin credentials Secret)'));
   let provided: Sensitive | undefined;
@@ -95,16 +96,21 @@ function reachedStatus(resolved: Resolved, id: Value<string>, renewal: SecretRen
   };
 }
 
-/** Creates the client, then its contents (addressed by the new id); the next reconcile writes its Secret. */
+/**
+ * Creates the client, then its contents (addressed by the new id), and its credentials Secret: a
+ * confidential client gets the provided secret or a new one chosen here, so nothing has to be read back.
+ */
 function create(plan: Builder, resolved: Resolved): void {
-  const { primary: client, now } = resolved.input;
+  const { primary: client, observed, now, entropy } = resolved.input;
   const { spec } = client;
+  const confidential = spec.publicClient !== true;
+  const chosen = confidential && resolved.provided === undefined ? newClientSecret(entropy) : undefined;
   const created = plan.add(
     {
       kind: 'keycloak.create',
       ...resolved.call,
       resource: { type: 'client', realm: resolved.realm, clientId: spec.clientId },
-      body: creationBody(spec.clientId, desiredClient(spec, resolved.owner)),
+      body: { ...creationBody(spec.clientId, desiredClient(spec, resolved.owner)), ...(chosen === undefined ? {} : { secret: chosen }) },
       ...secretFieldsOf(client),
     },
     `no ${describeClient(client, resolved.realm)} exists yet`,
@@ -112,9 +118,13 @@ function create(plan: Builder, resolved: Resolved): void {
   const id = created.output('id');
   const address: ClientAddress = { realm: resolved.realm, clientId: spec.clientId, id };
   const managed = reconcileContents({ plan, call: resolved.call, client: address }, spec, undefined, undefined);
-  const renewal = spec.publicClient === true ? undefined : renewalOnCreation(client, now);
-  addClientStatus(plan, client, reconciling('Created', `${describeClient(client, resolved.realm)} created; its credentials Secret follows once its secret is read`), now, reachedStatus(resolved, id, renewal, managed));
-  plan.add({ kind: 'control.requeueAfter', afterMs: FOLLOW_UP_MS }, 'read the new client back and write its credentials Secret');
+  addCredentialsSecret(plan, client, observed.credentials, { url: resolved.url, realm: resolved.realm, secret: confidential ? (resolved.provided ?? chosen) : undefined });
+  const renewal = confidential ? renewalOnCreation(client, now) : undefined;
+  addClientStatus(plan, client, ready('Ready', `${describeClient(client, resolved.realm)} is as specified`), now, {
+    ...reachedStatus(resolved, id, renewal, managed),
+    secretName: credentialsSecretName(client.metadata.name),
+  });
+  if (renewal?.requeueAfterMs !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: renewal.requeueAfterMs }, 'rotate the client secret when its period ends');
 }
 
 /**

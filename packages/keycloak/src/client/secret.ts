@@ -2,6 +2,7 @@ import {
   DNS1123_SUBDOMAIN_MAX_LENGTH,
   addApplyIfChanged,
   coreTypes,
+  sensitive,
   truncateWithHash,
   type ApplyAction,
   type KubeObject,
@@ -28,6 +29,18 @@ export const CREDENTIALS_KEYS = {
 } as const;
 
 const SUFFIX = '-credentials';
+
+/** Random bytes in a secret the operator chooses for a new client. */
+const SECRET_BYTES = 32;
+
+/**
+ * The secret a new confidential client is created with: chosen here (256 random bits, URL-safe base64) rather
+ * than by Keycloak, so the reconcile that creates the client writes its credentials Secret too, without
+ * reading the secret back. Keycloak stays the source of truth from then on.
+ */
+export function newClientSecret(entropy: (bytes: number) => Uint8Array): Sensitive {
+  return sensitive(Buffer.from(entropy(SECRET_BYTES)).toString('base64url'));
+}
 
 /** `<name>-credentials`; a name too long for that is shortened with a hash, so it stays unique. */
 export function credentialsSecretName(clientName: string): string {

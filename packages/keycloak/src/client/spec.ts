@@ -178,6 +178,8 @@ export type ServiceAccountRolesSpec = t.TypeOf<typeof ServiceAccountRolesCodec>;
 // Types, not interfaces: status is plain JSON data and goes into plan templates as is.
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
 export type ManagedLists = {
+  /** Client roles the spec listed: while there are any, the client's roles are read to keep or prune them. */
+  readonly clientRoles?: readonly string[];
   readonly defaultClientScopes?: readonly string[];
   readonly optionalClientScopes?: readonly string[];
   readonly serviceAccountRealmRoles?: readonly string[];

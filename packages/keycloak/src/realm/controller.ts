@@ -16,6 +16,8 @@ export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQ
   secondary: () => [],
   // The SMTP password Secret is watched by name: a changed password is sent, a missing one is waited for.
   referenced: [{ type: coreTypes.secret, of: (cr) => (cr.spec.smtpServer?.passwordSecret === undefined ? [] : [{ namespace: cr.metadata.namespace, name: cr.spec.smtpServer.passwordSecret.name }]) }],
+  // Keycloak's rate limit is charged by namespace.
+  maxInFlightPerNamespace: (config) => config.keycloakNamespaceConcurrency,
   observe,
   reconcile,
   reportFailure: (cr, failure, now) => reportFailure(cr, failure, now),

@@ -2,7 +2,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { Sensitive, formatTime, type KubeObject, type Plan } from '@keyward/core';
 import { fixedEntropy } from '@keyward/core/testing';
 import type { ObservedClient } from '../../src/apis/keycloak/queries.js';
-import type { KeycloakConfig } from '../../src/config.js';
+import { defaultKeycloakConfig, type KeycloakConfig } from '../../src/config.js';
 import { ownershipAttributes } from '../../src/ownership.js';
 import { CLIENT_FINALIZER } from '../../src/types.js';
 import { decodeKeycloakClient } from '../../src/client/decode.js';
@@ -21,10 +21,10 @@ export const SECRET = 'kc-secret-5f1e9a';
 export { FOLLOW_UP_MS };
 
 export const config: KeycloakConfig = {
+  ...defaultKeycloakConfig,
   keycloakUrl: URL,
   keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
   keycloakOperatorNamespace: 'keyward-system',
-  keycloakAdoptUnowned: false,
 };
 
 export const call = { server: { url: URL, credentials: config.keycloakAdminSecret ?? { namespace: '', name: '' } }, chargeTo: NS };

@@ -1,8 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
 import { Sensitive, findCondition, isOutputRef, readConditions, renderPlanText, type Plan } from '@keyward/core';
-import { actionKinds, actionsOf } from '@keyward/core/testing';
+import { actionKinds, actionsOf, fixedEntropy } from '@keyward/core/testing';
 import { CLIENT_FINALIZER } from '../../src/types.js';
+import { MANAGED_BY, MANAGED_BY_KEYWARD } from '../../src/ownership.js';
+import { observeClient } from '../../src/client/observe.js';
+import type { KeycloakClient } from '../../src/client/spec.js';
 import { CREDENTIALS_KEYS } from '../../src/client/secret.js';
 import type { ClientAction } from '../../src/client/vocabulary.js';
 import { clientApis } from '../../src/client/vocabulary.js';
@@ -74,7 +77,7 @@ describe('realm resolution and grants', () => {
 });
 
 describe('creating a client', () => {
-  it('creates it with ownership attributes, then its contents addressed by the new id, and reads it back shortly', () => {
+  it('creates it with ownership attributes and a secret chosen here, then its contents addressed by the new id and its credentials Secret', () => {
     const spec = {
       ...baseSpec,
       redirectUris: ['https://shop.example/cb'],
@@ -86,7 +89,7 @@ describe('creating a client', () => {
       regenerateSecret: 'first',
     };
     const plan = planFor(clientObject(spec), {});
-    expect(actionKinds(plan)).toEqual(['keycloak.create', 'keycloak.create', 'keycloak.create', 'keycloak.create', 'keycloak.grantRoles', 'k8s.status', 'control.requeueAfter']);
+    expect(actionKinds(plan)).toEqual(['keycloak.create', 'keycloak.create', 'keycloak.create', 'keycloak.create', 'keycloak.grantRoles', 'k8s.apply', 'k8s.status']);
     const [create] = actionsOf(plan, 'keycloak.create');
     expect(create).toMatchObject({
       ...call,
@@ -103,9 +106,33 @@ describe('creating a client', () => {
     for (const action of followUps) expect((action.resource ?? action.holder)?.client.id).toEqual({ kind: 'output', step: createId, output: 'id' });
     const status = actionsOf(plan, 'k8s.status')[0]?.status;
     // First creation starts the rotation clock, and takes the token as acted upon: the secret is new anyway.
-    expect(status).toMatchObject({ realm: REALM, lastSecretRotation: '2026-03-01T12:00:00Z', secretRegeneratedFor: 'first', managed: { defaultClientScopes: ['orders'], serviceAccountRealmRoles: ['offline_access'] } });
+    expect(status).toMatchObject({
+      realm: REALM,
+      lastSecretRotation: '2026-03-01T12:00:00Z',
+      secretRegeneratedFor: 'first',
+      secretName: 'shop-credentials',
+      managed: { clientRoles: ['buyer'], defaultClientScopes: ['orders'], serviceAccountRealmRoles: ['offline_access'] },
+    });
     expect(isOutputRef((status as Record<string, unknown>)['clientUuid'])).toBe(true);
-    expect(secretWrites(plan)).toEqual([]);
+    // Ready as a reconcile of the created client would find it, so that one writes nothing.
+    expect(conditionOf(plan, 'Ready')).toMatchObject({ status: 'True', reason: 'Ready' });
+    // The client is created with the secret the credentials Secret holds: 32 random bytes, never shown.
+    const sent = create?.body?.['secret'];
+    const stored = (actionsOf(plan, 'k8s.apply')[0]?.object['stringData'] as Record<string, unknown>)[CREDENTIALS_KEYS.clientSecret];
+    expect(sent).toBeInstanceOf(Sensitive);
+    expect(stored).toBe(sent);
+    expect((sent as Sensitive).reveal()).toBe(Buffer.from(fixedEntropy(0)(32)).toString('base64url'));
+    expect(JSON.stringify(plan)).not.toContain((sent as Sensitive).reveal());
+  });
+
+  it('requeues a new client with rotation for the end of its first period, and gives a public client no secret', () => {
+    const rotating = planFor(clientObject({ ...baseSpec, secretRotation: { enabled: true, rotationPeriod: '30d' } }), {});
+    expect(actionsOf(rotating, 'control.requeueAfter')).toEqual([expect.objectContaining({ afterMs: 30 * 24 * 3_600_000 })]);
+    const publicClient = planFor(clientObject({ ...baseSpec, publicClient: true }), {});
+    expect(actionsOf(publicClient, 'keycloak.create')[0]?.body?.['secret']).toBeUndefined();
+    const data = actionsOf(publicClient, 'k8s.apply')[0]?.object['stringData'] as Record<string, unknown>;
+    expect(data[CREDENTIALS_KEYS.clientSecret]).toBeUndefined();
+    expect(actionsOf(publicClient, 'control.requeueAfter')).toEqual([]);
   });
 
   it('sends a provided secret by reference, never by value', () => {
@@ -248,4 +275,24 @@ describe('deletion', () => {
     expect(planFor(clientObject(baseSpec, { realm: REALM }, { deletionTimestamp: '2026-03-01T00:00:00Z', finalizers: [] }), { client: keycloakClient() }).steps).toEqual([]);
   });
 
+});
+
+describe('what a reconcile reads', () => {
+  const clientQuery = (client: KeycloakClient) => observeClient(client, config).client;
+
+  it('looks the client up only once status records a realm, and reads its roles only while they are managed', () => {
+    expect(clientQuery(clientObject(baseSpec, {}))).toBeUndefined();
+    expect(clientQuery(clientObject(baseSpec, { realm: REALM }))).toMatchObject({ kind: 'keycloak.client', realm: REALM, clientId: 'shop-web', roles: false });
+    expect(clientQuery(clientObject({ ...baseSpec, clientRoles: [{ name: 'buyer' }] }, { realm: REALM }))?.roles).toBe(true);
+    // Roles the spec no longer lists are still read once, to delete the ones it created.
+    expect(clientQuery(clientObject(baseSpec, { realm: REALM, managed: { clientRoles: ['buyer'] } }))?.roles).toBe(true);
+  });
+
+  it('forgets managed roles once the spec lists none, so the next reconcile does not read them', () => {
+    const status = { ...convergedStatus(), managed: { clientRoles: ['buyer'] } };
+    const marked = { role: { id: 'r1', name: 'buyer', attributes: { [MANAGED_BY]: [MANAGED_BY_KEYWARD] } }, composites: { realm: [], clients: {} } };
+    const plan = planFor(clientObject(baseSpec, status), { client: keycloakClient({ roles: [marked] }) });
+    expect(actionsOf(plan, 'keycloak.delete')).toEqual([expect.objectContaining({ resource: expect.objectContaining({ type: 'clientRole', name: 'buyer' }) })]);
+    expect(actionsOf(plan, 'k8s.status')[0]?.status['managed']).toBeUndefined();
+  });
 });

@@ -10,7 +10,7 @@ import { ContentType, KeywardError, KubeClient, apiSet, controlRuntime, kubernet
 import { Controller, createLogger, type KeyReconcile, type KeyedBackoffOptions } from '@keyward/core/runtime';
 import { adminKubeConfig, createTestNamespace, httpCall, rememberSecret, testKeycloak, testLogFile, waitFor } from '@keyward/test-env';
 import type { KeycloakCall } from '../../src/apis/keycloak/actions.js';
-import { keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, type KeycloakClientAction, type KeycloakConfig, type KeycloakRealmAction } from '../../src/index.js';
+import { keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakClientAction, type KeycloakConfig, type KeycloakRealmAction } from '../../src/index.js';
 import { keycloakRuntime, type KeycloakRuntime } from '../../src/io.js';
 
 export const API_VERSION = 'vriesdemichael.github.io/v1';
@@ -94,10 +94,10 @@ export async function controllerEnv(prefix: string): Promise<ControllerEnv> {
     admin: new KeycloakAdmin(runtime, call),
     adminWith: (secret) => new KeycloakAdmin(runtime, { ...call, server: { ...call.server, credentials: { namespace: operatorNamespace, name: secret } } }),
     config: (url = keycloak.url) => ({
+      ...defaultKeycloakConfig,
       keycloakUrl: url,
       keycloakAdminSecret: { namespace: operatorNamespace, name: ADMIN_SECRET },
       keycloakOperatorNamespace: operatorNamespace,
-      keycloakAdoptUnowned: false,
     }),
     close: () => {
       runtime.close?.();

@@ -135,7 +135,7 @@ describe('Keycloak handlers against a real Keycloak', () => {
     const link = { type: 'clientScopeLink', client, list: 'default', scope: 'extra' } as const;
     await create(link);
 
-    const observed = await fx.runtime.queries({ caches: [] })['keycloak.client']({ kind: 'keycloak.client', realm, clientId: 'shop-web', owner: { namespace: 'n', name: 'x' }, ...fx.call() });
+    const observed = await fx.runtime.queries({ caches: [] })['keycloak.client']({ kind: 'keycloak.client', realm, clientId: 'shop-web', owner: { namespace: 'n', name: 'x' }, roles: true, ...fx.call() });
     expect({
       description: observed?.client['description'],
       rootUrl: observed?.client['rootUrl'],
@@ -190,7 +190,7 @@ describe('Keycloak handlers against a real Keycloak', () => {
     const roles = { realm: ['member'], clients: { orders: ['write'] } };
     expect((await run({ kind: 'keycloak.grantRoles', holder, roles, ...fx.call() })).outcome).toBe('applied');
     expect((await run({ kind: 'keycloak.grantRoles', holder, roles, ...fx.call() })).outcome).toBe('unchanged');
-    const query = { kind: 'keycloak.client', realm, clientId: 'worker', owner: { namespace: 'n', name: 'x' }, ...fx.call() } as const;
+    const query = { kind: 'keycloak.client', realm, clientId: 'worker', owner: { namespace: 'n', name: 'x' }, roles: false, ...fx.call() } as const;
     const granted = await fx.runtime.queries({ caches: [] })['keycloak.client'](query);
     // Keycloak gives every service account the realm's default roles directly.
     expect(granted?.serviceAccountRoles).toEqual({ realm: expect.arrayContaining(['member', `default-roles-${realm}`]) as unknown as string[], clients: { orders: ['write'] } });

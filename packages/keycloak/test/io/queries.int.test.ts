@@ -61,7 +61,7 @@ describe('Keycloak queries against a real Keycloak', () => {
       body: { clientId: 'shop', publicClient: false, secret: sensitive(secret), attributes: ownershipAttributes(owner) },
       ...fx.call(),
     });
-    const query = (who: KeycloakClientQuery['owner']): KeycloakClientQuery => ({ kind: 'keycloak.client', realm, clientId: 'shop', owner: who, ...fx.call() });
+    const query = (who: KeycloakClientQuery['owner']): KeycloakClientQuery => ({ kind: 'keycloak.client', realm, clientId: 'shop', owner: who, roles: true, ...fx.call() });
 
     fx.requests.length = 0;
     const stranger = await queries()['keycloak.client'](query({ namespace: 'other', name: 'shop' }));
@@ -78,6 +78,10 @@ describe('Keycloak queries against a real Keycloak', () => {
       shown: '"***"',
       serviceAccountRoles: undefined,
     });
+    // Without roles asked for, the roles are not listed: one request fewer.
+    fx.requests.length = 0;
+    const withoutRoles = await queries()['keycloak.client']({ ...query(owner), roles: false });
+    expect({ roles: withoutRoles?.roles, operations: fx.requests.map((r) => r.operation) }).toEqual({ roles: [], operations: ['find_client', 'get_client_secret'] });
     expect(await queries()['keycloak.client']({ ...query(owner), clientId: 'absent' })).toBeUndefined();
     expect(await queries()['keycloak.client']({ ...query(owner), realm: unique('absent') })).toBeUndefined();
   });

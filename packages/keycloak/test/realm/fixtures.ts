@@ -3,7 +3,7 @@ import type { KubeObject, Plan } from '@keyward/core';
 import { fixedEntropy } from '@keyward/core/testing';
 import type { ObservedRealm } from '../../src/apis/keycloak/queries.js';
 import type { ClientScopeRepresentation, ObservedRole } from '../../src/apis/keycloak/representations.js';
-import type { KeycloakConfig } from '../../src/config.js';
+import { defaultKeycloakConfig, type KeycloakConfig } from '../../src/config.js';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
 import { REALM_FINALIZER } from '../../src/types.js';
 import { decodeRealm } from '../../src/realm/decode.js';
@@ -16,10 +16,10 @@ export const NOW = new Date('2026-03-01T12:00:00Z');
 export const URL = 'http://127.0.0.1:8080';
 
 export const config: KeycloakConfig = {
+  ...defaultKeycloakConfig,
   keycloakUrl: URL,
   keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
   keycloakOperatorNamespace: 'keyward-system',
-  keycloakAdoptUnowned: false,
 };
 
 export const baseSpec = { realmName: 'shop', displayName: 'Shop' };

@@ -45,6 +45,11 @@ export interface KeycloakClientQuery extends KeycloakCall, Returns<ObservedClien
   readonly realm: string;
   readonly clientId: string;
   readonly owner: OwnerObject;
+  /**
+   * Whether to read the client's roles (one more request); without, ObservedClient.roles is empty. A client
+   * whose spec lists no roles and that created none has nothing to keep or prune among them.
+   */
+  readonly roles: boolean;
 }
 
 export type KeycloakQuery = KeycloakRealmQuery | KeycloakClientQuery;

@@ -4,7 +4,7 @@ import { sensitive, type Json } from '@keyward/core';
 import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';
-import type { KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
+import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** What Keycloak answers in place of a stored secret. */
@@ -409,7 +409,7 @@ export class SimulatedKeycloak {
     };
   }
 
-  #observeClient(realmName: string, clientId: string, owner: { namespace: string; name: string }): ObservedClient | undefined {
+  #observeClient({ realm: realmName, clientId, owner, roles }: KeycloakClientQuery): ObservedClient | undefined {
     const client = [...(this.#realms.get(realmName)?.clients.values() ?? [])].find((c) => c.rep['clientId'] === clientId);
     if (client === undefined) return undefined;
     const attributes = client.rep['attributes'] as Readonly<Record<string, string>> | undefined;
@@ -418,7 +418,7 @@ export class SimulatedKeycloak {
     return {
       client: { ...client.rep, id: text(client.rep['id']), clientId, protocolMappers: mappers },
       secret: owned && client.secret !== undefined ? sensitive(client.secret) : undefined,
-      roles: [...client.roles.values()].map((role) => this.#observedRole(role)),
+      roles: roles ? [...client.roles.values()].map((role) => this.#observedRole(role)) : [],
       defaultClientScopes: [...client.scopes.default].sort(),
       optionalClientScopes: [...client.scopes.optional].sort(),
       serviceAccountRoles: client.serviceAccount === undefined ? undefined : namesOf(client.serviceAccount),
@@ -428,7 +428,7 @@ export class SimulatedKeycloak {
   get answers(): QueryTable<KeycloakQuery> {
     return {
       'keycloak.realm': (query) => this.#observeRealm(query.realm),
-      'keycloak.client': (query) => this.#observeClient(query.realm, query.clientId, query.owner),
+      'keycloak.client': (query) => this.#observeClient(query),
     };
   }
 }

@@ -63,7 +63,7 @@ async function observeClient(admin: KeycloakAdminClient, query: KeycloakClientQu
   const ours = ownershipOf(client.attributes, query.owner).kind === 'ours';
   const confidential = client['publicClient'] !== true;
   const [roles, serviceAccountRoles, secret] = await Promise.all([
-    observedRoles(reads, realm, clientRolesPath(realm, client.id), client.id, new ClientIdCache()),
+    query.roles ? observedRoles(reads, realm, clientRolesPath(realm, client.id), client.id, new ClientIdCache()) : Promise.resolve([]),
     client['serviceAccountsEnabled'] === true ? serviceAccountRoleNames(reads, realm, client.id, clientId) : Promise.resolve(undefined),
     ours && confidential ? clientSecret(reads, realm, client.id, clientId) : Promise.resolve(undefined),
   ]);
