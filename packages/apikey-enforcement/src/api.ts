@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, dateTime, kubernetesName, truncateWithHash, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
+import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, dateTime, kubernetesName, truncateWithHash, type Condition, type ResourceType, type StoredMeta } from '@keyward/vocabulary';
 
 export const GROUP = 'devportal.kuadrant.io';
 export const VERSION = 'v1alpha1';

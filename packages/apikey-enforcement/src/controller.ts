@@ -1,4 +1,4 @@
-import { coreTypes, type ControllerDefinition } from '@keyward/core';
+import { coreTypes, type ControllerDefinition } from '@keyward/vocabulary';
 import { apiKeyType, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { decodeAPIKey } from './decode.js';

@@ -1,5 +1,5 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored, type Condition, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { decodeStored, type Condition, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
 import { SpecCodec, type APIKey } from './api.js';
 
 function conditionsOf(status: unknown): Condition[] {

@@ -1,4 +1,4 @@
-import { coreTypes, sensitive, type ObjectRef, type ObjectTemplate } from '@keyward/core';
+import { coreTypes, sensitive, type ObjectRef, type ObjectTemplate } from '@keyward/vocabulary';
 import {
   ANNOTATION_PLAN_ID,
   ANNOTATION_USER_ID,

@@ -1,4 +1,4 @@
-import { defineControllerModule, parseDns1123Label } from '@keyward/core';
+import { defineControllerModule, parseDns1123Label } from '@keyward/vocabulary';
 import { defaultAPIKeyConfig } from './config.js';
 import { apiKeyController } from './controller.js';
 import { apiKeyCrd } from './crd.js';

@@ -1,4 +1,4 @@
-import { coreTypes, findCondition, isConditionTrue, type BurstRead, type GetQuery } from '@keyward/core';
+import { coreTypes, findCondition, isConditionTrue, type BurstRead, type GetQuery } from '@keyward/vocabulary';
 import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { enforcementSecretRef, managedLabels } from './enforcement-secret.js';

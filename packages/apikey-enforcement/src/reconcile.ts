@@ -11,7 +11,7 @@ import {
   type Plan,
   type PlanFailure,
   type ReconcileInput,
-} from '@keyward/core';
+} from '@keyward/vocabulary';
 import type { APIKeyAction } from './vocabulary.js';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, OUR_FAILURE_REASONS, apiKeyType, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';

@@ -1,4 +1,4 @@
-import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/core';
+import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/vocabulary';
 
 /** What the APIKey enforcement controller's plans may do: Kubernetes objects only (and requeues). */
 export type APIKeyAction = KubernetesAction | ControlAction;

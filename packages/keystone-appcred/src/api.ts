@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/core';
+import { DNS1123_LABEL_MAX_LENGTH, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/vocabulary';
 
 /** Secret key holding the application credential's ID (upstream's ACIDSecretKey). */
 export const ACIDSecretKey = 'AC_ID';

@@ -1,4 +1,4 @@
-import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/core';
+import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
 import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName, keystoneApiType, type KeystoneApplicationCredential } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { decodeAppCred } from './decode.js';

@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionColumn, conditionSchema, namespacedCrd } from '@keyward/core';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary';
 import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_EXPIRATION_DAYS, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };

@@ -1,4 +1,4 @@
-import { findCondition, readConditions, type KubeObject } from '@keyward/core';
+import { findCondition, readConditions, type KubeObject } from '@keyward/vocabulary';
 
 export type KeystoneEndpoint =
   | { readonly usable: true; readonly url: string; readonly source: string }

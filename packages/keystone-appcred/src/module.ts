@@ -1,4 +1,4 @@
-import { defineControllerModule, parseBoolean, parseHttpUrl } from '@keyward/core';
+import { defineControllerModule, parseBoolean, parseHttpUrl } from '@keyward/vocabulary';
 import { defaultAppCredConfig } from './config.js';
 import { appCredController } from './controller.js';
 import { appCredCrd } from './crd.js';

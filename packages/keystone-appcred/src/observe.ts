@@ -1,4 +1,4 @@
-import { coreTypes, type GetQuery, type ListQuery } from '@keyward/core';
+import { coreTypes, type GetQuery, type ListQuery } from '@keyward/vocabulary';
 import { keystoneApiType, serviceOf, type KeystoneApplicationCredential } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { credentialLabels } from './secrets.js';

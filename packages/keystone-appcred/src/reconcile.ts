@@ -20,7 +20,7 @@ import {
   type PlanFailure,
   type ReconcileInput,
   type StepHandle,
-} from '@keyward/core';
+} from '@keyward/vocabulary';
 import type { AppCredAction } from './vocabulary.js';
 import {
   CONDITION_AC_READY,

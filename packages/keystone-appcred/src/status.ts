@@ -1,4 +1,4 @@
-import { setConditions, summaryCondition, type Condition, type DesiredCondition } from '@keyward/core';
+import { setConditions, summaryCondition, type Condition, type DesiredCondition } from '@keyward/vocabulary';
 import { CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY } from './api.js';
 
 export const KEYSTONE_API_READY: DesiredCondition = { type: CONDITION_KEYSTONE_API_READY, status: 'True', reason: 'Ready', message: 'KeystoneAPI ready' };

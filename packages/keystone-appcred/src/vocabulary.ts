@@ -1,4 +1,4 @@
-import { controlApi, keystoneApi, kubernetesApi, vocabulary, type ControlAction, type KeystoneAction, type KubernetesAction } from '@keyward/core';
+import { controlApi, keystoneApi, kubernetesApi, vocabulary, type ControlAction, type KeystoneAction, type KubernetesAction } from '@keyward/vocabulary';
 
 /** What the appcred controller's plans may do: Kubernetes objects, Keystone credentials, requeues. */
 export type AppCredAction = KubernetesAction | KeystoneAction | ControlAction;

@@ -1,4 +1,4 @@
-import { coreTypes, owns, type ControllerDefinition, type KubeObject, type SecondaryWatch } from '@keyward/core';
+import { coreTypes, owns, type ControllerDefinition, type KubeObject, type SecondaryWatch } from '@keyward/vocabulary';
 import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { decodeKeystone } from './decode.js';

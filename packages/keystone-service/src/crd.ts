@@ -1,4 +1,4 @@
-import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/core';
+import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
 import { MAX_NAME_LENGTH, NAME_PATTERN, keystoneType } from './api.js';
 import { CRON_FIELD_PATTERN } from './cron-pattern.js';
 import { NAME_MESSAGE } from './decode.js';

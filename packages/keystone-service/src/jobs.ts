@@ -1,4 +1,4 @@
-import { coreTypes, type KubeObject, type ObjectTemplate, type PlanBuilder, type Sensitive } from '@keyward/core';
+import { coreTypes, type KubeObject, type ObjectTemplate, type PlanBuilder, type Sensitive } from '@keyward/vocabulary';
 import { ANNOTATION_RUN_KEY } from './api.js';
 import { annotation, conditionTrue, field } from './read.js';
 import type { Keystone } from './spec.js';

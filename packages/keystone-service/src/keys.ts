@@ -1,4 +1,4 @@
-import { coreTypes, formatTime, sensitive, type Json, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/core';
+import { coreTypes, formatTime, sensitive, type Json, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/vocabulary';
 import { ANNOTATION_ROTATED_AT } from './api.js';
 import { nextRun, parseCron } from './cron.js';
 import { initialRepository, keysFrom, repositoryProblem, rotate, indices, type KeyRepository } from './fernet.js';

@@ -1,4 +1,4 @@
-import { defineControllerModule, parseDns1123Subdomain } from '@keyward/core';
+import { defineControllerModule, parseDns1123Subdomain } from '@keyward/vocabulary';
 import { GROUP, MARIADB_GROUP } from './api.js';
 import { defaultKeystoneServiceConfig } from './config.js';
 import { keystoneServiceController } from './controller.js';

@@ -1,4 +1,4 @@
-import type { Json, ObjectTemplate, OwnerReference, Sensitive } from '@keyward/core';
+import type { Json, ObjectTemplate, OwnerReference, Sensitive } from '@keyward/vocabulary';
 import {
   ANNOTATION_ROTATED_AT,
   ANNOTATION_RUN_KEY,

@@ -1,4 +1,4 @@
-import { coreTypes, type GetQuery, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/core';
+import { coreTypes, type GetQuery, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
 import { LABEL_CONFIG_OF, commonLabels, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import type { Keystone } from './spec.js';

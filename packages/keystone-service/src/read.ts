@@ -1,4 +1,4 @@
-import { findCondition, readConditions, type KubeObject } from '@keyward/core';
+import { findCondition, readConditions, type KubeObject } from '@keyward/vocabulary';
 
 // Reading other objects field by field: they come from the API server and other writers, never trusted to
 // have the shape we wrote.

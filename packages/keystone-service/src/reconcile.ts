@@ -12,7 +12,7 @@ import {
   type PlanFailure,
   type ReconcileInput,
   type Sensitive,
-} from '@keyward/core';
+} from '@keyward/vocabulary';
 import type {
   STEP_CONDITIONS} from './api.js';
 import {

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/core';
+import { integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { parseCron } from './cron.js';
 import { MIN_ACTIVE_KEYS } from './fernet.js';
 import { BASE_FILTER_NAMES } from './paste.js';

@@ -1,4 +1,4 @@
-import { setConditions, summaryCondition, type Condition, type ConditionStatus, type DesiredCondition } from '@keyward/core';
+import { setConditions, summaryCondition, type Condition, type ConditionStatus, type DesiredCondition } from '@keyward/vocabulary';
 import { CONDITION_READY, STEP_CONDITIONS, type StepCondition } from './api.js';
 
 /** What one step of the pipeline says about itself. */

@@ -1,4 +1,4 @@
-import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/core';
+import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/vocabulary';
 
 /** What the Keystone controller's plans may do: Kubernetes objects and requeues. */
 export type KeystoneAction = KubernetesAction | ControlAction;

@@ -1,16 +1,7 @@
-// The impure half of @keyward/core: each API module's runtime (its client and handlers), the HTTP transport
-// and the interpreter that runs plans with them. Handler tables are reached through the runtimes.
-export * from './errors.js';
-export * from './types.js';
-export { interpret, dryRun, toKeywardError, STOPPED } from './interpret.js';
-export type { InterpretOptions } from './interpret.js';
-export { defaultErrorPolicy } from './error-policy.js';
-export type { ErrorPolicy, FailureResponse } from './error-policy.js';
-export { apiSet, defineApiRuntime } from './api-runtime.js';
-export type { ApiRuntime, ApiSet, AnyApiRuntime } from './api-runtime.js';
-export { EndpointBreaker, AvailabilityListeners, statusMeansDown } from './availability.js';
-export type { AvailabilityChange, AvailabilityListener, AvailabilitySource, BreakerClock, BreakerSettings, EndpointBreakerOptions } from './availability.js';
-export { controlRuntime } from '../apis/control/runtime.js';
+// The impure half of @keyward/core: each API module's runtime (its client and handlers) and the HTTP transport,
+// with the interpreter's pure engine from @keyward/vocabulary that runs plans through them. Handler tables are
+// reached through the runtimes.
+export * from '@keyward/vocabulary/interpreter';
 export { KubeClient, ContentType, FIELD_MANAGER } from '../apis/kubernetes/io/client.js';
 export type { KubeClientOptions, KubeRequestInfo, KubeCall, ListResult } from '../apis/kubernetes/io/client.js';
 export type { KubernetesHandlerOptions } from '../apis/kubernetes/io/handlers.js';

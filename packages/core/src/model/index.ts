@@ -1,8 +1,2 @@
-export * from './names.js';
-export * from './conditions.js';
-export * from './duration.js';
-export * from './refs.js';
-export * from './sensitive.js';
-export * from './codec.js';
-export * from './text.js';
-export * from './option-values.js';
+// Kept so existing imports work: the code lives in @keyward/vocabulary.
+export * from '@keyward/vocabulary/model';

@@ -1,20 +1,2 @@
-export * from './values.js';
-export type * from './actions.js';
-export * from './api.js';
-export * from './plan.js';
-export * from './queries.js';
-export * from './diff.js';
-export * from './render.js';
-export * from './equality.js';
-export * from './merge-patch.js';
-export * from './status.js';
-export type * from './controller.js';
-export * from './stored.js';
-export * from './reconcile-once.js';
-export * from '../apis/kubernetes/index.js';
-export * from '../apis/keystone/index.js';
-export * from '../apis/control/index.js';
-export * from './controller-module.js';
-export * from './watches.js';
-export { defaultErrorPolicy } from '../interpreter/error-policy.js';
-export type { ErrorPolicy, FailureResponse } from '../interpreter/error-policy.js';
+// Kept so existing imports work: the code lives in @keyward/vocabulary.
+export * from '@keyward/vocabulary/plan';

@@ -1,6 +1,5 @@
-import type { ResourceType } from '../model/refs.js';
+import type { ResourceType, KubeObject } from '@keyward/vocabulary';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
-import type { KubeObject } from '../apis/kubernetes/actions.js';
 import { Informer } from './informer.js';
 
 export interface BurstWatchOptions {

@@ -1,9 +1,7 @@
-import type { AnyAction, AnyQuery } from '../plan/actions.js';
-import { runQueries } from '../plan/queries.js';
-import type { ApiSet } from '../interpreter/api-runtime.js';
-import { interpret } from '../interpreter/interpret.js';
+import { runQueries, type AnyAction, type AnyQuery } from '@keyward/vocabulary';
+import { interpret, type ApiSet } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
-import type { ReconcileTarget } from '../testing/reconcile-once.js';
+import type { ReconcileTarget } from '@keyward/vocabulary/testing';
 import { queryReader } from './query-reader.js';
 
 /**

@@ -1,8 +1,7 @@
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import { fieldSelector, labelSelector, resourcePath } from '../apis/kubernetes/io/paths.js';
-import { KeywardError, reasonForStatus } from '../interpreter/errors.js';
-import type { ResourceType } from '../model/refs.js';
-import type { KubeObject } from '../apis/kubernetes/actions.js';
+import { KeywardError, reasonForStatus } from '@keyward/vocabulary/interpreter';
+import type { ResourceType, KubeObject } from '@keyward/vocabulary';
 import { KeyedBackoff } from './backoff.js';
 import { ObjectCache, cachedForm, type InformerEvent } from './object-cache.js';
 import { openWatch, watchStatusCode, type WatchEvent } from './watch-stream.js';

@@ -1,4 +1,4 @@
-import type { AvailabilityListener } from '../interpreter/availability.js';
+import type { AvailabilityListener } from '@keyward/vocabulary/interpreter';
 import type { KubeRequestInfo } from '../apis/kubernetes/io/client.js';
 import type { HttpRequestObserver } from '../interpreter/http/types.js';
 import type { ControllerObserver, RuntimeLogger } from './controller.js';

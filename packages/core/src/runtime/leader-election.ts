@@ -1,8 +1,7 @@
-import { KeywardError } from '../interpreter/errors.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import { resourcePath } from '../apis/kubernetes/io/paths.js';
-import { apiVersionOf, coreTypes, describeRef, type ObjectRef } from '../model/refs.js';
-import type { KubeObject } from '../apis/kubernetes/actions.js';
+import { apiVersionOf, coreTypes, describeRef, type ObjectRef, type KubeObject } from '@keyward/vocabulary';
 
 /** The calls the elector makes; a KubeClient has them (tests pass a fake). */
 export type LeaseClient = Pick<KubeClient, 'get' | 'create' | 'raw'>;

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
-import type { ResourceType } from '../model/refs.js';
+import type { ResourceType } from '@keyward/vocabulary';
 import type { RuntimeLogger } from './controller.js';
 import { serveEndpoints, type Endpoints } from './http-endpoints.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';

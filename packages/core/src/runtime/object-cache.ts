@@ -1,5 +1,4 @@
-import { apiVersionOf, objectKey, type ResourceType } from '../model/refs.js';
-import type { KubeObject, ObjectMeta } from '../apis/kubernetes/actions.js';
+import { apiVersionOf, objectKey, type ResourceType, type KubeObject, type ObjectMeta } from '@keyward/vocabulary';
 
 export type InformerEvent =
   | { readonly type: 'added'; readonly object: KubeObject }

@@ -1,9 +1,5 @@
-import type { AnyQuery } from '../plan/actions.js';
-import { KeywardError } from '../interpreter/errors.js';
-import type { QueryHandler } from '../interpreter/types.js';
-import type { ObjectRef, ResourceType } from '../model/refs.js';
-import type { KubeObject } from '../apis/kubernetes/actions.js';
-import type { GetQuery } from '../apis/kubernetes/queries.js';
+import type { AnyQuery, ObjectRef, ResourceType, KubeObject, GetQuery } from '@keyward/vocabulary';
+import { KeywardError, type QueryHandler } from '@keyward/vocabulary/interpreter';
 import { TypeNotServed } from './served-types.js';
 
 /** The type a query reads, when it names one (a list names it; a get answers a 404 with "absent" instead). */

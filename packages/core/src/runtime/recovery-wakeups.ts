@@ -1,4 +1,4 @@
-import type { KeywardErrorFields } from '../interpreter/errors.js';
+import type { KeywardErrorFields } from '@keyward/vocabulary/interpreter';
 
 /** What a failed attempt leaves to wait for: the API that failed, if the failure was worth retrying. */
 export type WaitingFailure = Pick<KeywardErrorFields, 'api' | 'retryable'>;

@@ -1,8 +1,6 @@
-import type { ResourceType } from '../model/refs.js';
-import type { KubeObject } from '../apis/kubernetes/actions.js';
+import type { ResourceType, KubeObject } from '@keyward/vocabulary';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
-import { KeywardError } from '../interpreter/errors.js';
-import type { WatchedByReference } from '../interpreter/types.js';
+import { KeywardError, type WatchedByReference } from '@keyward/vocabulary/interpreter';
 import { Informer } from './informer.js';
 
 interface Watched {

@@ -1,6 +1,6 @@
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
-import { KeywardError } from '../interpreter/errors.js';
-import { apiVersionOf, type ResourceType } from '../model/refs.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { apiVersionOf, type ResourceType } from '@keyward/vocabulary';
 
 /** `<plural>.<group>`: the name of the CRD that serves a type (a core type has no CRD; its plural alone). */
 export function crdName(type: Pick<ResourceType, 'group' | 'plural'>): string {

@@ -1,5 +1,4 @@
-import type { ResourceType } from '../model/refs.js';
-import type { KubeObject } from '../apis/kubernetes/actions.js';
+import type { ResourceType, KubeObject } from '@keyward/vocabulary';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import { Informer, type InformerEvent, type InformerOptions } from './informer.js';
 

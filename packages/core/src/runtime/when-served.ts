@@ -1,5 +1,5 @@
-import { KeywardError } from '../interpreter/errors.js';
-import type { ResourceType } from '../model/refs.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import type { ResourceType } from '@keyward/vocabulary';
 import type { Runnable } from './manager.js';
 
 /** What a runnable that waits for its types is told about, and how it finds out. */

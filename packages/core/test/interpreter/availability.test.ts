@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { EndpointBreaker, statusMeansDown, type AvailabilityChange } from '../../src/interpreter/availability.js';
-import { KeywardError } from '../../src/interpreter/errors.js';
+import { EndpointBreaker, statusMeansDown, KeywardError, type AvailabilityChange } from '@keyward/vocabulary/interpreter';
 import { ManualClock } from './manual-clock.js';
 
 const ENDPOINT = 'http://keystone.example.test/v3';

@@ -4,7 +4,7 @@ import { inspect } from 'node:util';
 import { keystoneAdmin, rememberSecret, testEnvironment, type KeystoneUserCredentials } from '@keyward/test-env';
 import { KeystoneClient, type KeystoneRequestInfo, type PasswordAuthRequest } from '../../src/apis/keystone/io/client.js';
 import { TokenCache } from '../../src/apis/keystone/io/token-cache.js';
-import { sensitive } from '../../src/model/sensitive.js';
+import { sensitive } from '@keyward/vocabulary';
 import { keystoneFailure } from './keystone-failure.js';
 
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import nock from 'nock';
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
-import type { KeywardError } from '../../src/interpreter/errors.js';
+import type { KeywardError, AvailabilityChange } from '@keyward/vocabulary/interpreter';
 import {
   KeystoneClient,
   type KeystoneClientOptions,
@@ -12,8 +12,7 @@ import {
 } from '../../src/apis/keystone/io/client.js';
 import { TokenCache, type PasswordAuthenticator } from '../../src/apis/keystone/io/token-cache.js';
 import { keystoneClientPool } from '../../src/apis/keystone/io/runtime.js';
-import type { AvailabilityChange } from '../../src/interpreter/availability.js';
-import { sensitive } from '../../src/model/sensitive.js';
+import { sensitive } from '@keyward/vocabulary';
 import { keystoneFailure } from './keystone-failure.js';
 import { ManualClock } from './manual-clock.js';
 

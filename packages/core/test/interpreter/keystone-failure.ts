@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { inspect } from 'node:util';
-import { KeywardError } from '../../src/interpreter/errors.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 
 /** The rejection of `promise`, which must be a KeywardError from Keystone. */
 export async function keystoneFailure(promise: Promise<unknown>): Promise<KeywardError> {

@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
-import { coreTypes, type ResourceType } from '../../src/model/refs.js';
-import { sensitive } from '../../src/model/sensitive.js';
-import { vocabulary } from '../../src/plan/api.js';
-import { PlanBuilder, type Plan } from '../../src/plan/plan.js';
-import { kubernetesApi, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
+import { coreTypes, sensitive, vocabulary, PlanBuilder, kubernetesApi, type ResourceType, type Plan, type KubernetesAction } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesHandlers } from '../../src/apis/kubernetes/io/handlers.js';
-import { interpret } from '../../src/interpreter/interpret.js';
-import type { Executor, PlanResult } from '../../src/interpreter/types.js';
-import { KeywardError } from '../../src/interpreter/errors.js';
+import { interpret, KeywardError, type Executor, type PlanResult } from '@keyward/vocabulary/interpreter';
 
 const widgetType: ResourceType = { group: 'smoke.keyward.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
 

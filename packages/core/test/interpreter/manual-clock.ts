@@ -1,4 +1,4 @@
-import type { BreakerClock } from '../../src/interpreter/availability.js';
+import type { BreakerClock } from '@keyward/vocabulary/interpreter';
 
 /** A breaker clock that moves only when told: `advance` runs the timers that fall due, in order. */
 export class ManualClock implements BreakerClock {

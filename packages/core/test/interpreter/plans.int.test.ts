@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment } from '@keyward/test-env';
-import { coreTypes } from '../../src/model/refs.js';
-import { sensitive } from '../../src/model/sensitive.js';
-import { PlanBuilder } from '../../src/plan/plan.js';
-import { renderPlanText } from '../../src/plan/render.js';
-import type { KeystoneAction } from '../../src/apis/keystone/actions.js';
-import type { KubernetesAction } from '../../src/apis/kubernetes/actions.js';
+import { coreTypes, sensitive, PlanBuilder, renderPlanText, type KeystoneAction, type KubernetesAction } from '@keyward/vocabulary';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { KeystoneClient } from '../../src/apis/keystone/io/client.js';
 import { keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';
-import { controlRuntime } from '../../src/apis/control/runtime.js';
-import { apiSet } from '../../src/interpreter/api-runtime.js';
-import { interpret } from '../../src/interpreter/interpret.js';
+import { controlRuntime, apiSet, interpret } from '@keyward/vocabulary/interpreter';
 
 function testApis(kube: KubeClient) {
   return apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);

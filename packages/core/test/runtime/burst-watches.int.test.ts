@@ -3,8 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { adminKubeConfig, createTestNamespace, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { KubeClient, type KubeRequestInfo } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesQueries } from '../../src/apis/kubernetes/io/queries.js';
-import type { BurstRead, GetQuery, KubeObject } from '../../src/apis/kubernetes/index.js';
-import { coreTypes } from '../../src/model/refs.js';
+import { coreTypes, type BurstRead, type GetQuery, type KubeObject } from '@keyward/vocabulary';
 import { BurstWatches, type BurstWatchOptions } from '../../src/runtime/burst-watches.js';
 
 const SECRETS = 40;

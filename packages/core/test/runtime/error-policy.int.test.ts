@@ -1,17 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { objectKey, type ResourceType } from '../../src/model/refs.js';
-import { defineApi, vocabulary } from '../../src/plan/api.js';
-import { PlanBuilder } from '../../src/plan/plan.js';
-import type { ControllerDefinition, PlanFailure } from '../../src/plan/controller.js';
-import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
-import { kubernetesApi, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
+import { objectKey, defineApi, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type PlanFailure, type ControlAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
-import { controlRuntime } from '../../src/apis/control/runtime.js';
-import { apiSet, defineApiRuntime } from '../../src/interpreter/api-runtime.js';
-import { KeywardError } from '../../src/interpreter/errors.js';
+import { controlRuntime, apiSet, defineApiRuntime, KeywardError } from '@keyward/vocabulary/interpreter';
 import type { KeyedBackoffOptions } from '../../src/runtime/backoff.js';
 import { Controller } from '../../src/runtime/controller.js';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { freeLoopbackPort, waitFor } from '@keyward/test-env';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
-import { coreTypes } from '../../src/model/refs.js';
+import { coreTypes } from '@keyward/vocabulary';
 import { Informer } from '../../src/runtime/informer.js';
 import { loopbackKubeConfig } from './loopback-cluster.js';
 

@@ -4,8 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { adminKubeConfig, createTestNamespace, startEnvironment, waitFor } from '@keyward/test-env';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { ContentType } from '../../src/apis/kubernetes/io/client.js';
-import { coreTypes, type ResourceType } from '../../src/model/refs.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { coreTypes, type ResourceType, type KubeObject } from '@keyward/vocabulary';
 import { Informer, type InformerEvent, type InformerOptions, type InformerStats } from '../../src/runtime/informer.js';
 import { loopbackKubeConfig } from './loopback-cluster.js';
 

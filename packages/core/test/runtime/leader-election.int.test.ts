@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { KeywardError } from '../../src/interpreter/errors.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { resourcePath } from '../../src/apis/kubernetes/io/paths.js';
-import { coreTypes } from '../../src/model/refs.js';
+import { coreTypes } from '@keyward/vocabulary';
 import { LeaderElector, microTime, type Lease } from '../../src/runtime/leader-election.js';
 
 const LEASE_MS = 3_000;

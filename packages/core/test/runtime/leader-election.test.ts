@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { KeywardError } from '../../src/interpreter/errors.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 import type { KubeCall } from '../../src/apis/kubernetes/io/client.js';
-import type { ObjectRef } from '../../src/model/refs.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import type { ObjectRef, KubeObject } from '@keyward/vocabulary';
 import { LeaderElector, microTime, type Lease, type LeaseClient, type LeaderElectionOptions, type LeaseSpec } from '../../src/runtime/leader-election.js';
 
 const LEASE_MS = 3_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
-import { KeywardError } from '../../src/interpreter/errors.js';
-import { sensitive } from '../../src/model/sensitive.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { sensitive } from '@keyward/vocabulary';
 import { createLogger, type Logger, type LoggerOptions } from '../../src/runtime/logger.js';
 
 const SECRET = 'hunter2-very-secret';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes } from '../../src/model/refs.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { coreTypes, type KubeObject } from '@keyward/vocabulary';
 import { ObjectCache, cachedForm, diffSnapshot, keyOf, type InformerEvent } from '../../src/runtime/object-cache.js';
 
 function secret(name: string, resourceVersion: string, namespace = 'ns'): KubeObject {

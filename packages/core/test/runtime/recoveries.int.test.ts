@@ -2,19 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
 import { createServer, type Server } from 'node:http';
 import { adminKubeConfig, createTestNamespace, freeLoopbackPort, waitFor } from '@keyward/test-env';
-import { coreTypes, type ResourceType } from '../../src/model/refs.js';
-import { sensitive } from '../../src/model/sensitive.js';
-import { vocabulary } from '../../src/plan/api.js';
-import { PlanBuilder } from '../../src/plan/plan.js';
-import type { ControllerDefinition } from '../../src/plan/controller.js';
-import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
-import { keystoneApi, type KeystoneAction } from '../../src/apis/keystone/index.js';
-import { kubernetesApi, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
+import { coreTypes, sensitive, vocabulary, PlanBuilder, controlApi, keystoneApi, kubernetesApi, type ResourceType, type ControllerDefinition, type ControlAction, type KeystoneAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { keystoneClientPool, keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';
-import { apiSet } from '../../src/interpreter/api-runtime.js';
-import { controlRuntime } from '../../src/apis/control/runtime.js';
+import { controlRuntime, apiSet } from '@keyward/vocabulary/interpreter';
 import { Controller } from '../../src/runtime/controller.js';
 
 // A Keystone endpoint that is down when the objects are first reconciled and comes up later: the controller

@@ -1,11 +1,10 @@
 // Reads of objects a controller's primaries refer to: answered by their watch once it has listed (absent
 // objects included), by the API server before that or when no watch covers them.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, type ResourceType } from '../../src/model/refs.js';
-import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import { coreTypes, type ResourceType, type KubeObject } from '@keyward/vocabulary';
 import type { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesQueries } from '../../src/apis/kubernetes/io/queries.js';
-import type { WatchedByReference } from '../../src/interpreter/types.js';
+import type { WatchedByReference } from '@keyward/vocabulary/interpreter';
 
 const keystoneApis: ResourceType = { group: 'keystone.openstack.org', version: 'v1beta1', kind: 'KeystoneAPI', plural: 'keystoneapis', namespaced: true };
 const object = (name: string, labels?: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'ns', ...(labels === undefined ? {} : { labels }) } });

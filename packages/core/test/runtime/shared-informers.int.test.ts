@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
 import { KubeClient, type KubeRequestInfo } from '../../src/apis/kubernetes/io/client.js';
-import { coreTypes } from '../../src/model/refs.js';
+import { coreTypes } from '@keyward/vocabulary';
 import type { InformerEvent } from '../../src/runtime/informer.js';
 import { SharedInformers } from '../../src/runtime/shared-informers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { KeywardError } from '../../src/interpreter/errors.js';
-import type { ResourceType } from '../../src/model/refs.js';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import type { ResourceType } from '@keyward/vocabulary';
 import type { Runnable } from '../../src/runtime/manager.js';
 import { whenServed, type WhenServedOptions } from '../../src/runtime/when-served.js';
 

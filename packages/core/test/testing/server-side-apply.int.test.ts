@@ -4,13 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
-import type { ApplyAction, KubeObject, ObjectTemplate } from '../../src/apis/kubernetes/actions.js';
-import { FIELD_CONFLICT } from '../../src/apis/kubernetes/server-side-apply.js';
-import { apiSet } from '../../src/interpreter/api-runtime.js';
-import { interpret } from '../../src/interpreter/interpret.js';
-import type { PlanResult } from '../../src/interpreter/types.js';
-import { coreTypes, type ObjectRef, type ResourceType } from '../../src/model/refs.js';
-import { InMemoryWorld } from '../../src/testing/world.js';
+import { FIELD_CONFLICT, coreTypes, type ApplyAction, type KubeObject, type ObjectTemplate, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
+import { apiSet, interpret, type PlanResult } from '@keyward/vocabulary/interpreter';
+import { InMemoryWorld } from '@keyward/vocabulary/testing';
 
 const deploymentType: ResourceType = { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true };
 

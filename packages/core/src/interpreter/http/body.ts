@@ -1,4 +1,4 @@
-import { Sensitive } from '../../model/sensitive.js';
+import { Sensitive } from '@keyward/vocabulary';
 import type { HttpRequest } from './types.js';
 
 /** A request body ready to send, and the secrets revealed in it. */

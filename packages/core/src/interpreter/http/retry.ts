@@ -1,4 +1,4 @@
-import type { KeywardError } from '../errors.js';
+import type { KeywardError } from '@keyward/vocabulary/interpreter';
 import type { HttpMethod, HttpRequest, HttpRetryOptions } from './types.js';
 
 const DEFAULTS = { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 5_000, retryAfterCapMs: 30_000 } as const;

@@ -1,4 +1,4 @@
-import type { Sensitive } from '../../model/sensitive.js';
+import type { Sensitive } from '@keyward/vocabulary';
 
 /** Server text is quoted at most this long, so a misbehaving server or proxy cannot flood logs and statuses. */
 export const MAX_DETAIL_LENGTH = 300;

@@ -1,9 +1,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
-import type { Sensitive } from '../../model/sensitive.js';
-import { EndpointBreaker, statusMeansDown, type EndpointAvailability } from '../availability.js';
-import { KeywardError, isRetryableStatus, reasonForStatus } from '../errors.js';
+import type { Sensitive } from '@keyward/vocabulary';
+import { EndpointBreaker, statusMeansDown, KeywardError, isRetryableStatus, reasonForStatus, type EndpointAvailability } from '@keyward/vocabulary/interpreter';
 import { encodeBody, type EncodedBody } from './body.js';
 import { defaultErrorDetail } from './error-detail.js';
 import { Limiters } from './limiters.js';

@@ -1,5 +1,5 @@
-import type { Sensitive } from '../../model/sensitive.js';
-import type { BreakerSettings } from '../availability.js';
+import type { Sensitive } from '@keyward/vocabulary';
+import type { BreakerSettings } from '@keyward/vocabulary/interpreter';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'PUT' | 'DELETE' | 'POST' | 'PATCH';
 

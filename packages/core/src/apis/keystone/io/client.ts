@@ -1,11 +1,6 @@
-import { sensitive, type Sensitive } from '../../../model/sensitive.js';
-import type { EndpointAvailability } from '../../../interpreter/availability.js';
+import { sensitive, type Sensitive, type ApplicationCredentialSummary, type CreatedApplicationCredential as CreatedCredentialOutput, type KeystoneAccessRule as AccessRule } from '@keyward/vocabulary';
+import type { EndpointAvailability } from '@keyward/vocabulary/interpreter';
 import { ApplicationCredentialListBody, CreatedApplicationCredentialBody, TokenBody, badResponse, decodeBody } from './decode.js';
-import type {
-  ApplicationCredentialSummary,
-  CreatedApplicationCredential as CreatedCredentialOutput,
-  KeystoneAccessRule as AccessRule,
-} from '../actions.js';
 import type { HttpTransport } from '../../../interpreter/http/transport.js';
 import { keystoneTransport, type KeystoneResponse, type KeystoneTransportOptions } from './transport.js';
 

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decode } from '../../../model/codec.js';
-import { KeywardError } from '../../../interpreter/errors.js';
+import { decode } from '@keyward/vocabulary';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 import { defaultErrorDetail } from '../../../interpreter/http/error-detail.js';
 import type { HttpResponse as KeystoneResponse } from '../../../interpreter/http/types.js';
 

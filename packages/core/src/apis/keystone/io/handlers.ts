@@ -1,7 +1,5 @@
-import { Sensitive } from '../../../model/sensitive.js';
-import type { KeystoneAction, KeystoneSession, SecretKeyRef } from '../actions.js';
-import type { HandlerContext, HandlerTable } from '../../../interpreter/types.js';
-import { KeywardError } from '../../../interpreter/errors.js';
+import { Sensitive, type KeystoneAction, type KeystoneSession, type SecretKeyRef } from '@keyward/vocabulary';
+import { KeywardError, type HandlerContext, type HandlerTable } from '@keyward/vocabulary/interpreter';
 import type { KeystoneClient } from './client.js';
 import type { TokenCache } from './token-cache.js';
 

@@ -1,9 +1,7 @@
-import { defineApiRuntime, type ApiRuntime } from '../../../interpreter/api-runtime.js';
-import { AvailabilityListeners, type AvailabilityListener, type AvailabilitySource } from '../../../interpreter/availability.js';
+import { defineApiRuntime, AvailabilityListeners, type ApiRuntime, type AvailabilityListener, type AvailabilitySource } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../../kubernetes/io/client.js';
 import { readSecretKey } from '../../kubernetes/io/secret-key.js';
-import type { KeystoneAction } from '../actions.js';
-import { keystoneApi } from '../api.js';
+import { keystoneApi, type KeystoneAction } from '@keyward/vocabulary';
 import { KeystoneClient, type KeystoneClientOptions } from './client.js';
 import { keystoneHandlers } from './handlers.js';
 import { TokenCache } from './token-cache.js';

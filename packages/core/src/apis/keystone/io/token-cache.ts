@@ -1,4 +1,4 @@
-import type { Sensitive } from '../../../model/sensitive.js';
+import type { Sensitive } from '@keyward/vocabulary';
 import type { KeystoneToken, PasswordAuthRequest } from './client.js';
 
 /** What the cache needs of a client: KeystoneClient fits. */

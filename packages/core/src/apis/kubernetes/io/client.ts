@@ -1,12 +1,10 @@
 import { Agent, request, type RequestOptions } from 'node:https';
 import { request as plainRequest } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { apiVersionOf, describeRef, type ObjectRef, type ResourceType } from '../../../model/refs.js';
-import type { KubeObject, ObjectMeta } from '../actions.js';
-import { KeywardError, isRetryableStatus, reasonForStatus } from '../../../interpreter/errors.js';
+import { apiVersionOf, describeRef, FIELD_MANAGER, type ObjectRef, type ResourceType, type KubeObject, type ObjectMeta } from '@keyward/vocabulary';
+import { KeywardError, isRetryableStatus, reasonForStatus } from '@keyward/vocabulary/interpreter';
 import { RateLimiter } from '../../../interpreter/rate/rate-limiter.js';
 import type { TokenBucketLimit } from '../../../interpreter/rate/token-bucket.js';
-import { FIELD_MANAGER } from '../server-side-apply.js';
 import { fieldSelector, labelSelector, resourcePath } from './paths.js';
 
 export { FIELD_MANAGER };

@@ -1,16 +1,7 @@
-import { describeRef, type ObjectRef } from '../../../model/refs.js';
-import type { KubeObject, KubernetesAction, ObservedFinalizers, Precondition } from '../actions.js';
-import type { Json } from '../../../plan/values.js';
-import { KeywardError } from '../../../interpreter/errors.js';
-import type { HandlerTable } from '../../../interpreter/types.js';
+import { describeRef, hasStatedContent, FIELD_CONFLICT, mergePatch, coreTypes, DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash, eventNote, type ObjectRef, type KubeObject, type KubernetesAction, type ObservedFinalizers, type Precondition, type Json } from '@keyward/vocabulary';
+import { KeywardError, type HandlerTable } from '@keyward/vocabulary/interpreter';
 import { ContentType, type KubeClient } from './client.js';
-import { hasStatedContent } from '../stated.js';
-import { FIELD_CONFLICT } from '../server-side-apply.js';
-import { mergePatch } from '../../../plan/merge-patch.js';
 import { resourcePath } from './paths.js';
-import { coreTypes } from '../../../model/refs.js';
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '../../../model/names.js';
-import { eventNote } from '../../../model/text.js';
 import { randomBytes } from 'node:crypto';
 
 export interface KubernetesHandlerOptions {

@@ -1,5 +1,5 @@
-import { apiVersionOf, type ResourceType } from '../../../model/refs.js';
-import { KeywardError } from '../../../interpreter/errors.js';
+import { apiVersionOf, type ResourceType } from '@keyward/vocabulary';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 
 /**
  * A path segment from a name. "." and ".." (no valid object name) would be resolved away by URL

@@ -1,7 +1,5 @@
-import type { ObjectRef, ResourceType } from '../../../model/refs.js';
-import type { CacheView, QueryScope, QueryTable } from '../../../interpreter/types.js';
-import { hasLabels, type KubeObject } from '../actions.js';
-import type { GetQuery, KubernetesQuery } from '../queries.js';
+import { hasLabels, type ObjectRef, type ResourceType, type KubeObject, type GetQuery, type KubernetesQuery } from '@keyward/vocabulary';
+import type { CacheView, QueryScope, QueryTable } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from './client.js';
 
 function sameType(a: ResourceType, b: ResourceType): boolean {

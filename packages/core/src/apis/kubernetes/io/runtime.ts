@@ -1,7 +1,5 @@
-import { defineApiRuntime, type ApiRuntime } from '../../../interpreter/api-runtime.js';
-import type { KubernetesAction } from '../actions.js';
-import { kubernetesApi } from '../api.js';
-import type { KubernetesQuery } from '../queries.js';
+import { defineApiRuntime, type ApiRuntime } from '@keyward/vocabulary/interpreter';
+import { kubernetesApi, type KubernetesAction, type KubernetesQuery } from '@keyward/vocabulary';
 import type { KubeClient } from './client.js';
 import { kubernetesHandlers, type KubernetesHandlerOptions } from './handlers.js';
 import { kubernetesQueries } from './queries.js';

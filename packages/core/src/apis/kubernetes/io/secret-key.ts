@@ -1,8 +1,5 @@
-import { coreTypes, type ObjectRef } from '../../../model/refs.js';
-import type { KubeObject } from '../actions.js';
-import { sensitive, type Sensitive } from '../../../model/sensitive.js';
-import type { SecretKeyRef } from '../../keystone/actions.js';
-import { KeywardError } from '../../../interpreter/errors.js';
+import { coreTypes, sensitive, type ObjectRef, type KubeObject, type Sensitive, type SecretKeyRef } from '@keyward/vocabulary';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from './client.js';
 
 /**

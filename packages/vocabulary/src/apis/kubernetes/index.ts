@@ -4,4 +4,4 @@ export { hasLabels } from './actions.js';
 export type * from './queries.js';
 export { kubernetesApi } from './api.js';
 export { addApplyIfChanged, hasStatedContent, holdsStated } from './stated.js';
-export { FIELD_CONFLICT } from './server-side-apply.js';
+export { FIELD_CONFLICT, FIELD_MANAGER } from './server-side-apply.js';

@@ -1,0 +1,10 @@
+export { FakeClock, entropyOf, fixedEntropy } from './clock.js';
+export { actionKinds, actionsOf, isQuiet } from './matchers.js';
+export { InMemoryWorld } from './world.js';
+export type { AnyApiSimulator, ApiSimulator, NewObject, SimulatedEvent, SimulatorFactory, WorldAction, WorldQuery } from './world.js';
+export { reconcileOnce } from './reconcile-once.js';
+export type { ReconcileOnceOptions, ReconcileOnceResult, ReconcileTarget } from './reconcile-once.js';
+export { SimulatedKubernetes } from '../apis/kubernetes/simulator.js';
+export { SimulatedKeystone, simulateKeystone } from '../apis/keystone/simulator.js';
+export { interpret, dryRun } from '../interpreter/interpret.js';
+export type { PlanResult, StepResult } from '../interpreter/types.js';
