@@ -79,6 +79,8 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
         '--service-cluster-ip-range=10.0.0.0/24',
         '--disable-admission-plugins=ServiceAccount',
         '--allow-privileged=true',
+        // The workload tier's node name resolves nowhere: pods' logs are fetched from kubelet on the node IP.
+        '--kubelet-preferred-address-types=InternalIP',
         `--audit-policy-file=${auditPolicy}`,
         `--audit-log-path=${auditLog}`,
         '--audit-log-format=json',

@@ -31,6 +31,34 @@ export function helmBinary(): string {
   return join(cacheDir(), 'helm', pinnedVersion('helm'), 'helm');
 }
 
+/** The workload tier's node binaries, built from the same module and version as the control plane's. */
+export interface NodeBinaries {
+  readonly kubelet: string;
+  readonly kubeScheduler: string;
+  readonly kubeProxy: string;
+}
+
+export function nodeBinaries(): NodeBinaries {
+  const kube = join(cacheDir(), 'kube', pinnedVersion('kube'));
+  return { kubelet: join(kube, 'kubelet'), kubeScheduler: join(kube, 'kube-scheduler'), kubeProxy: join(kube, 'kube-proxy') };
+}
+
+/** Runs a script of tools/ to completion, its output line by line to `log`; fails naming `component`. */
+export function runTool(component: string, script: string, args: readonly string[], log: (line: string) => void): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const child = execFile('bash', [join(repoRoot, 'tools', script), ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error === null) resolve(stdout);
+      else reject(new ComponentError(component, `tools/${script} ${args.join(' ')} failed`, stderr.split('\n').slice(-30).join('\n')));
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').trimEnd().split('\n')) log(line);
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').trimEnd().split('\n')) log(line);
+    });
+  });
+}
+
 /**
  * Returns the pinned control-plane binaries, building them first when the cache lacks them
  * (tools/build.sh checks the versions and skips what is already built; a cold kube build takes 10-30 minutes).
@@ -39,14 +67,15 @@ export async function ensureControlPlaneBinaries(log: (line: string) => void): P
   const binaries = controlPlaneBinaries();
   if ([binaries.etcd, binaries.kubeApiserver, binaries.kubeControllerManager].every((path) => existsSync(path))) return binaries;
   log('building the control-plane binaries from Go modules (cached afterwards)');
-  await new Promise<void>((resolve, reject) => {
-    const child = execFile('bash', [join(repoRoot, 'tools', 'build.sh')], { maxBuffer: 64 * 1024 * 1024 }, (error, _out, stderr) => {
-      if (error === null) resolve();
-      else reject(new ComponentError('go build', 'tools/build.sh failed', stderr.split('\n').slice(-30).join('\n')));
-    });
-    child.stdout?.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').trimEnd().split('\n')) log(line);
-    });
-  });
+  await runTool('go build', 'build.sh', [], log);
+  return binaries;
+}
+
+/** Returns the node binaries, building them first when the cache lacks them (about a minute once kube is built). */
+export async function ensureNodeBinaries(log: (line: string) => void): Promise<NodeBinaries> {
+  const binaries = nodeBinaries();
+  if ([binaries.kubelet, binaries.kubeScheduler, binaries.kubeProxy].every((path) => existsSync(path))) return binaries;
+  log('building kubelet, kube-scheduler and kube-proxy from Go modules (cached afterwards)');
+  await runTool('go build', 'build.sh', ['node'], log);
   return binaries;
 }

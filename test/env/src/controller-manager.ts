@@ -2,19 +2,36 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManagedProcess, type Ownership } from './process.js';
 
+/** Without pods, only these run: owner-reference cleanup and namespace deletion. */
+const CONTROL_PLANE_CONTROLLERS = ['garbage-collector-controller', 'namespace-controller'];
 /**
- * Starts kube-controller-manager with only the garbage collector and namespace controllers, which give
- * owner-reference cleanup and namespace deletion. It serves no port. GC re-reads discovery every 30 s,
- * so it should start after the CRDs are installed.
+ * With the workload tier, also what running workloads needs: node-lifecycle lifts the node's not-ready taint (pods
+ * are never scheduled otherwise), Deployments and ReplicaSets make pods, Jobs and CronJobs run, and Endpoints and
+ * EndpointSlices tell kube-proxy where a Service's pods are.
  */
-export async function startControllerManager(binary: string, kubeconfig: string, dir: string, ownership: Ownership): Promise<ManagedProcess> {
+const WORKLOAD_CONTROLLERS = [
+  'node-lifecycle-controller',
+  'deployment-controller',
+  'replicaset-controller',
+  'statefulset-controller',
+  'job-controller',
+  'cronjob-controller',
+  'endpoints-controller',
+  'endpointslice-controller',
+];
+
+/**
+ * Starts kube-controller-manager with only the controllers the environment needs (see above). It serves no port.
+ * GC re-reads discovery every 30 s, so it should start after the CRDs are installed.
+ */
+export async function startControllerManager(binary: string, kubeconfig: string, dir: string, ownership: Ownership, workloads = false): Promise<ManagedProcess> {
   const manager = ManagedProcess.start(
     {
       component: 'kube-controller-manager',
       command: binary,
       args: [
         `--kubeconfig=${kubeconfig}`,
-        '--controllers=garbage-collector-controller,namespace-controller',
+        `--controllers=${[...CONTROL_PLANE_CONTROLLERS, ...(workloads ? WORKLOAD_CONTROLLERS : [])].join(',')}`,
         '--leader-elect=false',
         '--secure-port=0',
         '--use-service-account-credentials=false',

@@ -18,7 +18,10 @@ import { isAlive, stopProcessGroup, ManagedProcess, type Ownership } from './pro
 import { onShutdown } from './shutdown.js';
 import { StartUp } from './start-up.js';
 import { ensureSystemPackages } from './system-packages.js';
-import { ComponentError } from './errors.js';
+import { createPodDatabaseUser, type PodDatabaseAccess } from './workloads/database.js';
+import { NODE_NETWORK } from './workloads/node-network.js';
+import { cleanUpWorkloadTier, prepareNode, startWorkloadTier, type WorkloadsInfo } from './workloads/tier.js';
+import { step } from './step.js';
 
 export interface ComponentInfo {
   readonly component: string;
@@ -38,6 +41,8 @@ export interface EnvironmentInfo {
   readonly keystone?: KeystoneAdminCredentials;
   /** Keycloak's URLs and its bootstrap admin user and service account (master realm); with StartOptions.keycloak. */
   readonly keycloak?: KeycloakAdminCredentials;
+  /** The node, its images, and MariaDB as pods reach it (with Keystone); with StartOptions.workloads. */
+  readonly workloads?: WorkloadsInfo & { readonly database?: PodDatabaseAccess };
   /** In start order; stopped in reverse. */
   readonly components: readonly ComponentInfo[];
   readonly startedAt: string;
@@ -59,6 +64,12 @@ export interface StartOptions {
   readonly keystone?: boolean;
   /** Start Keycloak too (default false: it needs about half a GiB and is the slowest component to start). */
   readonly keycloak?: boolean;
+  /**
+   * Start the workload tier too, so pods run (default false: most tests need none, and a machine runs one tier at a
+   * time): containerd, kubelet, kube-scheduler and kube-proxy on a bridge whose address is the node IP, where
+   * MariaDB listens as well; kube-controller-manager then runs the controllers that workloads need.
+   */
+  readonly workloads?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -98,20 +109,6 @@ export function kubeConfigFor(info: Pick<EnvironmentInfo, 'kubeconfig'>): KubeCo
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(info.kubeconfig);
   return kubeConfig;
-}
-
-/** Runs one start-up step, logs how long it took, and names the step in any error it throws. */
-async function step<T>(log: (line: string) => void, what: string, work: () => Promise<T>): Promise<T> {
-  const start = Date.now();
-  let result: T;
-  try {
-    result = await work();
-  } catch (error) {
-    if (error instanceof ComponentError) throw error;
-    throw new ComponentError(what, error instanceof Error ? error.message : String(error));
-  }
-  log(`${what} ready in ${((Date.now() - start) / 1000).toFixed(1)}s`);
-  return result;
 }
 
 /** A started environment, owned by this process. */
@@ -207,6 +204,7 @@ export class Environment {
     const memory = Object.entries(this.peakMemory()).map(([name, mib]) => `${name} ${String(mib)} MiB`);
     this.log(`peak memory: ${memory.join(', ')}`);
     for (const child of [...this.processes].reverse()) await child.stop();
+    cleanUpWorkloadTier(this.info.dir, this.log);
     this.releaseShutdown();
     try {
       check?.(this.info.dir);
@@ -236,6 +234,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     stopping ??= (async () => {
       startUp.abandon();
       for (const child of [...startUp.processes].reverse()) await child.stop();
+      cleanUpWorkloadTier(dir, log);
       log(removeFolder(dir)
         ? 'stopped everything started so far and removed the folder (KEYWARD_KEEP_ENV=1 keeps it)'
         : `stopped everything started so far; kept ${dir}`);
@@ -253,6 +252,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     },
     immediate: (reason) => {
       startUp.killAll();
+      cleanUpWorkloadTier(dir, log);
       log(removeFolder(dir) ? `${reason}: killed everything at once and removed the folder` : `${reason}: killed everything at once; kept ${dir}`);
     },
   });
@@ -265,16 +265,22 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     if (crds.length > 0) {
       await step(log, 'CRDs', () => installCrds(kubeConfigFor(apiserver), crds));
     }
-    await step(log, 'kube-controller-manager', () => startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, dir, options.ownership));
+    await step(log, 'kube-controller-manager', () =>
+      startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, dir, options.ownership, options.workloads === true),
+    );
     return { ...apiserver, etcdUrl: etcd.url };
   };
 
-  const startIdentity = async (): Promise<KeystoneAdminCredentials | undefined> => {
+  const startIdentity = async (): Promise<{ keystone: KeystoneAdminCredentials; podDatabase?: PodDatabaseAccess } | undefined> => {
     if (options.keystone === false) return undefined;
     await ensureSystemPackages(log);
-    const db = await step(log, 'mariadb', () => startMariaDb(dir, options.ownership));
-    const keystone = await step(log, 'keystone', () => startKeystone(dir, db, options.ownership));
-    return keystone.admin;
+    const nodeIp = options.workloads === true ? NODE_NETWORK.nodeIp : undefined;
+    const db = await step(log, 'mariadb', () => startMariaDb(dir, options.ownership, nodeIp));
+    const [keystone, podDatabase] = await Promise.all([
+      step(log, 'keystone', () => startKeystone(dir, db, options.ownership)),
+      nodeIp === undefined ? undefined : createPodDatabaseUser(db, dir),
+    ]);
+    return { keystone: keystone.admin, ...(podDatabase === undefined ? {} : { podDatabase }) };
   };
 
   const startKeycloakServer = async (): Promise<KeycloakAdminCredentials | undefined> => {
@@ -283,6 +289,20 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, dir, options.ownership));
     return keycloak.admin;
   };
+
+  if (options.workloads === true) {
+    try {
+      await step(log, 'node network', () => {
+        prepareNode(dir, log);
+        return Promise.resolve();
+      });
+    } catch (error) {
+      log('start-up failed');
+      await stopStartUp();
+      releaseShutdown();
+      throw error;
+    }
+  }
 
   // The first failure abandons the rest of the start-up: the other parts fail fast instead of finishing first.
   let firstFailure: unknown;
@@ -295,12 +315,17 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
       throw error;
     }
   };
-  const [controlPlane, identity, keycloak] = await startUp.run(() =>
-    Promise.allSettled([abandonOnFailure(startControlPlane), abandonOnFailure(startIdentity), abandonOnFailure(startKeycloakServer)]),
-  );
+  const [controlPlane, identity, keycloak, workloads] = await startUp.run(() => {
+    const controlPlaneUp = abandonOnFailure(startControlPlane);
+    const startWorkloads = async (): Promise<WorkloadsInfo | undefined> => {
+      if (options.workloads !== true) return undefined;
+      return startWorkloadTier({ dir, ownership: options.ownership, log, controlPlane: controlPlaneUp });
+    };
+    return Promise.allSettled([controlPlaneUp, abandonOnFailure(startIdentity), abandonOnFailure(startKeycloakServer), abandonOnFailure(startWorkloads)]);
+  });
   // Interrupted: the shutdown stops everything and exits the process.
   if (interruptedBy !== undefined) return new Promise<never>(() => undefined);
-  if (controlPlane.status === 'rejected' || identity.status === 'rejected' || keycloak.status === 'rejected') {
+  if (controlPlane.status === 'rejected' || identity.status === 'rejected' || keycloak.status === 'rejected' || workloads.status === 'rejected') {
     log('start-up failed');
     await stopStartUp();
     releaseShutdown();
@@ -313,8 +338,9 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     kubernetes: controlPlane.value.access,
     etcdUrl: controlPlane.value.etcdUrl,
     auditLog: controlPlane.value.auditLog,
-    ...(identity.value === undefined ? {} : { keystone: identity.value }),
+    ...(identity.value === undefined ? {} : { keystone: identity.value.keystone }),
     ...(keycloak.value === undefined ? {} : { keycloak: keycloak.value }),
+    ...(workloads.value === undefined ? {} : { workloads: { ...workloads.value, ...(identity.value?.podDatabase === undefined ? {} : { database: identity.value.podDatabase }) } }),
     components: startUp.processes.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),
     startedAt: new Date().toISOString(),
   };
@@ -342,5 +368,6 @@ export async function stopEnvironmentAt(dir: string): Promise<void> {
   if (!existsSync(file)) return;
   const info = JSON.parse(readFileSync(file, 'utf8')) as EnvironmentInfo;
   for (const component of [...info.components].reverse()) await stopProcessGroup(component.pid);
+  cleanUpWorkloadTier(dir, (line) => { process.stderr.write(`${line}\n`); });
   rmSync(dir, { recursive: true, force: true });
 }

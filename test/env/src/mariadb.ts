@@ -16,11 +16,12 @@ export interface StartedMariaDb {
 const runningAsRoot = process.getuid?.() === 0;
 
 /**
- * Initialises a throw-away MariaDB data directory and serves it on a random loopback port. As root, mysqld
+ * Initialises a throw-away MariaDB data directory and serves it on a random loopback port, and also on
+ * `alsoListenOn` (the workload tier's node IP, where pods reach it) when given. As root, mysqld
  * refuses to run as root, so the data directory is handed to the `mysql` user the Debian package creates.
  * `--no-defaults` keeps the machine's /etc/mysql configuration out of it.
  */
-export async function startMariaDb(dir: string, ownership: Ownership): Promise<StartedMariaDb> {
+export async function startMariaDb(dir: string, ownership: Ownership, alsoListenOn?: string): Promise<StartedMariaDb> {
   const logFile = join(dir, 'mariadb.log');
   const dataDir = join(dir, 'mariadb');
   mkdirSync(dataDir, { recursive: true });
@@ -47,7 +48,7 @@ export async function startMariaDb(dir: string, ownership: Ownership): Promise<S
         ...userArgs,
         `--socket=${socket}`,
         `--port=${String(port)}`,
-        '--bind-address=127.0.0.1',
+        `--bind-address=${['127.0.0.1', ...(alsoListenOn === undefined ? [] : [alsoListenOn])].join(',')}`,
         `--pid-file=${join(dataDir, 'mariadbd.pid')}`,
         '--skip-name-resolve',
         '--innodb-buffer-pool-size=64M',

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WORKLOADS_FOLDER } from './workloads/layout.js';
 
 /** Where the environment and the tests list the secrets they created, one per line, in the environment's folder. */
 export const SECRETS_LEDGER = 'test-secrets.txt';
@@ -25,6 +26,8 @@ const SECRET_HOLDERS: ReadonlySet<string> = new Set([
   'mariadb',
   'keystone',
   'keycloak',
+  // The workload tier's images, containers and kubelet data (pods' logs are in pod-logs, which is scanned).
+  WORKLOADS_FOLDER,
   'apiserver-certs',
 ]);
 

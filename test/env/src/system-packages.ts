@@ -1,19 +1,19 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { ComponentError } from './errors.js';
-import { repoRoot } from './paths.js';
+import { runTool } from './binaries.js';
 
-const REQUIRED_FILES = ['/usr/bin/keystone-manage', '/usr/sbin/mariadbd', '/usr/bin/mysql_install_db', '/usr/bin/uwsgi'];
+/** What each package set of tools/install-system-deps.sh provides, by files that tell whether it is installed. */
+const SETS = {
+  identity: { what: 'Keystone, MariaDB and uWSGI', files: ['/usr/bin/keystone-manage', '/usr/sbin/mariadbd', '/usr/bin/mysql_install_db', '/usr/bin/uwsgi'] },
+  workloads: {
+    what: 'containerd, runc, the CNI plugins, iptables and mmdebstrap',
+    files: ['/usr/bin/containerd', '/usr/bin/containerd-shim-runc-v2', '/usr/bin/ctr', '/usr/sbin/runc', '/usr/lib/cni/bridge', '/usr/lib/cni/host-local', '/usr/sbin/iptables', '/usr/bin/mmdebstrap'],
+  },
+} as const;
 
-/** Installs Keystone, MariaDB and uWSGI from Debian's packages when any of them is missing. */
-export async function ensureSystemPackages(log: (line: string) => void): Promise<void> {
-  if (REQUIRED_FILES.every((file) => existsSync(file))) return;
-  log('installing Keystone, MariaDB and uWSGI from Debian packages');
-  await new Promise<void>((resolve, reject) => {
-    execFile('bash', [join(repoRoot, 'tools', 'install-system-deps.sh')], (error, stdout, stderr) => {
-      if (error === null) resolve();
-      else reject(new ComponentError('apt', 'installing system packages failed', `${stdout}${stderr}`.trim()));
-    });
-  });
+/** Installs a set of Debian packages the environment runs when any of it is missing. */
+export async function ensureSystemPackages(log: (line: string) => void, set: keyof typeof SETS = 'identity'): Promise<void> {
+  const { what, files } = SETS[set];
+  if (files.every((file) => existsSync(file))) return;
+  log(`installing ${what} from Debian packages`);
+  await runTool('apt', 'install-system-deps.sh', set === 'identity' ? [] : [set], log);
 }

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { AppsV1Api, CoreV1Api, type KubeConfig, type V1Container, type V1Pod } from '@kubernetes/client-node';
+import { kubeConfigFor, startEnvironment, type Environment, type EnvironmentInfo } from '../src/environment.js';
+import { ComponentError } from '../src/errors.js';
+import { httpCall } from '../src/http.js';
+import { waitFor } from '../src/wait.js';
+import { shimSockets, tierLeftovers } from './support/tier-leftovers.js';
+
+const fixtures = fileURLToPath(new URL('fixtures/', import.meta.url));
+const quiet = (): undefined => undefined;
+
+/** A pod that runs `command` once in the tier's Keystone image (its python3 has PyMySQL). */
+function oneShotPod(name: string, image: string, command: readonly string[], env: V1Container['env'] = []): V1Pod {
+  return {
+    metadata: { name },
+    spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image, imagePullPolicy: 'Never', command: [...command], env }] },
+  };
+}
+
+/** Waits for a one-shot pod to end; returns its phase and log. */
+async function finished(kubeConfig: KubeConfig, namespace: string, name: string): Promise<{ phase: string; log: string }> {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const phase = await waitFor(
+    async () => {
+      const { status } = await core.readNamespacedPod({ name, namespace });
+      return status?.phase === 'Succeeded' || status?.phase === 'Failed' ? status.phase : undefined;
+    },
+    { what: `pod ${name} to finish`, timeoutMs: 120_000, intervalMs: 500 },
+  );
+  return { phase, log: await core.readNamespacedPodLog({ name, namespace }) };
+}
+
+async function createNamespace(kubeConfig: KubeConfig): Promise<string> {
+  const name = `tier-${randomBytes(3).toString('hex')}`;
+  await kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } });
+  return name;
+}
+
+describe('the workload tier', () => {
+  let environment: Environment;
+  let info: EnvironmentInfo;
+  let kubeConfig: KubeConfig;
+  let namespace: string;
+  let image: string;
+  const socketsBefore = shimSockets();
+
+  beforeAll(async () => {
+    environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, log: quiet });
+    info = environment.info;
+    kubeConfig = kubeConfigFor(info);
+    namespace = await createNamespace(kubeConfig);
+    image = info.workloads?.images.keystone ?? '';
+  }, 600_000);
+
+  afterAll(async () => {
+    await environment.stop();
+  }, 120_000);
+
+  it('runs a pod from a locally built image', async () => {
+    await kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({ namespace, body: oneShotPod('hello', image, ['python3', '-c', 'print("hello from a pod")']) });
+    expect(await finished(kubeConfig, namespace, 'hello')).toEqual({ phase: 'Succeeded', log: 'hello from a pod\n' });
+  }, 180_000);
+
+  it('makes a Deployment available, and its Service answers from the host on the ClusterIP and the NodePort', async () => {
+    const labels = { app: 'web' };
+    await kubeConfig.makeApiClient(AppsV1Api).createNamespacedDeployment({
+      namespace,
+      body: {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: { labels },
+            spec: {
+              containers: [
+                {
+                  name: 'web',
+                  image,
+                  imagePullPolicy: 'Never',
+                  command: ['python3', '-m', 'http.server', '8080'],
+                  readinessProbe: { httpGet: { path: '/', port: 8080 }, periodSeconds: 1 },
+                },
+              ],
+            },
+          },
+        },
+      },
+    });
+    const available = await waitFor(
+      async () => {
+        const { status } = await kubeConfig.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: 'web', namespace });
+        return status?.conditions?.find((c) => c.type === 'Available' && c.status === 'True') === undefined ? undefined : status.availableReplicas;
+      },
+      { what: 'Deployment web to be Available', timeoutMs: 120_000, intervalMs: 500 },
+    );
+    expect(available).toBe(1);
+
+    const service = await kubeConfig.makeApiClient(CoreV1Api).createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'web' }, spec: { type: 'NodePort', selector: labels, ports: [{ port: 80, targetPort: 8080 }] } },
+    });
+    const clusterIp = service.spec?.clusterIP ?? '';
+    const nodePort = service.spec?.ports?.[0]?.nodePort ?? 0;
+    // kube-proxy writes the Service's rules within a second or so of its endpoints appearing; until then the
+    // address may lead elsewhere (this host's default route), so only the pod's own answer counts.
+    const answer = (url: string): Promise<string> =>
+      waitFor(
+        async () => {
+          const response = await httpCall(url, { timeoutMs: 2_000 });
+          return response.status === 200 && response.body.includes('Directory listing for /') ? `${String(response.status)} from the pod` : undefined;
+        },
+        { what: `${url} to answer from the pod`, timeoutMs: 60_000, intervalMs: 500 },
+      );
+    expect(await answer(`http://${clusterIp}/`)).toBe('200 from the pod');
+    expect(await answer(`http://${info.workloads?.nodeIp ?? ''}:${String(nodePort)}/`)).toBe('200 from the pod');
+  }, 240_000);
+
+  it('lets a pod reach MariaDB on the node IP, as the pods user', async () => {
+    const database = info.workloads?.database;
+    if (database === undefined) throw new Error('the environment has no database for pods');
+    const core = kubeConfig.makeApiClient(CoreV1Api);
+    // The password goes through a Secret, not the command line, which the API server and kubelet log.
+    await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'db' }, stringData: { password: database.password } } });
+    const script = [
+      'import os, pymysql',
+      "c = pymysql.connect(host=os.environ['DB_HOST'], port=int(os.environ['DB_PORT']), user=os.environ['DB_USER'], password=os.environ['DB_PASSWORD'])",
+      'cur = c.cursor()',
+      "cur.execute('SELECT CURRENT_USER()')",
+      "print('connected as', cur.fetchone()[0])",
+    ].join('\n');
+    const env = [
+      { name: 'DB_HOST', value: database.host },
+      { name: 'DB_PORT', value: String(database.port) },
+      { name: 'DB_USER', value: database.user },
+      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
+    ];
+    await core.createNamespacedPod({ namespace, body: oneShotPod('db-client', image, ['python3', '-c', script], env) });
+    expect(await finished(kubeConfig, namespace, 'db-client')).toEqual({ phase: 'Succeeded', log: `connected as ${database.user}@10.213.0.%\n` });
+  }, 180_000);
+
+  it('refuses a second tier on the same machine, naming the step, and starts nothing', async () => {
+    const error = await startEnvironment({ ownership: 'session', keystone: false, workloads: true, log: quiet }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ComponentError);
+    expect((error as ComponentError).component).toBe('node network');
+    expect((error as ComponentError).message).toContain(`the environment in ${info.dir} runs the workload tier`);
+  }, 120_000);
+
+  it('leaves nothing behind once stopped: no process, mount, cgroup, bridge, iptables rule, lock or folder', async () => {
+    await environment.stop();
+    expect(tierLeftovers(info.dir, socketsBefore)).toEqual([]);
+  }, 120_000);
+});
+
+describe('a workload tier whose owner gets SIGTERM while a pod runs', () => {
+  it('is stopped and cleaned up like the rest of the environment', async () => {
+    const socketsBefore = shimSockets();
+    const child = spawn(process.execPath, ['--import', 'tsx', join(fixtures, 'run-environment.ts'), '--workloads'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+    let info: EnvironmentInfo | undefined;
+    for await (const line of createInterface({ input: child.stdout })) {
+      info = JSON.parse(line) as EnvironmentInfo;
+      break;
+    }
+    if (info === undefined) throw new Error('the environment process ended without reporting its environment');
+    const kubeConfig = kubeConfigFor(info);
+    const namespace = await createNamespace(kubeConfig);
+    const core = kubeConfig.makeApiClient(CoreV1Api);
+    await core.createNamespacedPod({ namespace, body: oneShotPod('sleeper', info.workloads?.images.keystone ?? '', ['sleep', '3600']) });
+    await waitFor(async () => ((await core.readNamespacedPod({ name: 'sleeper', namespace })).status?.phase === 'Running' ? true : undefined), {
+      what: 'pod sleeper to run',
+      timeoutMs: 120_000,
+      intervalMs: 500,
+    });
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(tierLeftovers(info.dir, socketsBefore)).toEqual([]);
+  }, 300_000);
+});
