@@ -1,4 +1,4 @@
-import { accept, defineControllerModule, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/core';
+import { accept, defineControllerModule, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/vocabulary';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
 import { defaultKeycloakConfig, type KeycloakConfig } from './config.js';

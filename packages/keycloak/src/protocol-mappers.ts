@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { oneOf } from '@keyward/core';
+import { oneOf } from '@keyward/vocabulary';
 
 // What realms (in their client scopes) and clients declare alike: protocol mappers.
 

@@ -1,4 +1,4 @@
-import { setConditions, type Condition, type DesiredCondition } from '@keyward/core';
+import { setConditions, type Condition, type DesiredCondition } from '@keyward/vocabulary';
 
 /**
  * Where a KeycloakRealm or KeycloakClient stands, as its conditions say it (kstatus style): Ready, or

@@ -11,6 +11,8 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const PACKAGES = ['vocabulary', 'core', 'keystone-appcred', 'apikey-enforcement', 'keycloak'];
 /** What a program that only plans needs: the appcred helpers and reconciler, and the pure package under them. */
 const PURE_APPCRED = ['vocabulary', 'keystone-appcred'];
+/** Keycloak's pure entry points: its vocabulary, reconcilers and in-memory Keycloak. */
+const PURE_KEYCLOAK = ['vocabulary', 'keycloak'];
 /** The libraries only the runtime needs; a pure install must not bring any of them. */
 const IO_LIBRARIES = ['@kubernetes/client-node', 'axios', 'winston', 'prom-client', 'bottleneck', '@keyward/core'];
 const MAX_PURE_INSTALL_BYTES = 10 * 1024 * 1024;
@@ -55,6 +57,7 @@ describe('the npm packages, installed outside the workspace', () => {
   let scratch = '';
   const project = (): string => join(scratch, 'project');
   const pure = (): string => join(scratch, 'pure');
+  const pureKeycloak = (): string => join(scratch, 'pure-keycloak');
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'keyward-npm-'));
@@ -71,6 +74,7 @@ describe('the npm packages, installed outside the workspace', () => {
     const tarballs = (names: readonly string[]): string[] => names.map((name) => tarballOf.get(name) ?? name);
     await installInto(project(), tarballs(PACKAGES));
     await installInto(pure(), tarballs(PURE_APPCRED));
+    await installInto(pureKeycloak(), tarballs(PURE_KEYCLOAK));
   }, 600_000);
 
   afterAll(async () => {
@@ -111,5 +115,18 @@ describe('the npm packages, installed outside the workspace', () => {
       "const runtime = await import('@keyward/core/runtime').then(() => 'found', (error) => error.code);",
       "console.log(JSON.stringify({ name: appcred.getACCRName('barbican'), reconcile: typeof appcred.reconcile, module: appcred.appCredModule.crds.length, runtime }));",
     ])).resolves.toEqual({ name: 'ac-barbican', reconcile: 'function', module: 1, runtime: 'ERR_MODULE_NOT_FOUND' });
+  });
+
+  it('installs @keyward/keycloak without core for its vocabulary and in-memory Keycloak; its io entry needs core', async () => {
+    const installed = await installedPackages(pureKeycloak());
+    expect(installed).toEqual(expect.arrayContaining(['@keyward/keycloak', '@keyward/vocabulary']));
+    // Its io half records metrics with prom-client itself; the rest of the runtime comes with @keyward/core.
+    expect(installed.filter((name) => IO_LIBRARIES.includes(name) && name !== 'prom-client')).toEqual([]);
+    await expect(runIn(pureKeycloak(), [
+      "const keycloak = await import('@keyward/keycloak');",
+      "const testing = await import('@keyward/keycloak/testing');",
+      "const io = await import('@keyward/keycloak/io').then(() => 'found', (error) => error.code);",
+      "console.log(JSON.stringify({ api: keycloak.keycloakApi.name, simulator: typeof testing.simulateKeycloak, io }));",
+    ])).resolves.toEqual({ api: 'keycloak', simulator: 'function', io: 'ERR_MODULE_NOT_FOUND' });
   });
 });

@@ -1,4 +1,4 @@
-import { coreTypes, owns, type ControllerDefinition } from '@keyward/core';
+import { coreTypes, owns, type ControllerDefinition } from '@keyward/vocabulary';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakClientType, keycloakRealmType } from '../types.js';
 import { decodeKeycloakClient } from './decode.js';

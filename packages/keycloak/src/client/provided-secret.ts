@@ -1,4 +1,4 @@
-import { Sensitive, type KubeObject, type SecretKeyRef } from '@keyward/core';
+import { Sensitive, type KubeObject, type SecretKeyRef } from '@keyward/vocabulary';
 import type { KeycloakClient } from './spec.js';
 
 /** The Secret key the spec names as the client secret to set in Keycloak. */

@@ -1,4 +1,4 @@
-import { isConditionTrue, readConditions, type KubeObject } from '@keyward/core';
+import { isConditionTrue, readConditions, type KubeObject } from '@keyward/vocabulary';
 import type { KeycloakClient } from './spec.js';
 
 // What a client needs of its KeycloakRealm object, read from the object as stored: the realm's own codec is

@@ -1,4 +1,4 @@
-import { PlanBuilder, addFreshnessGuard, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/core';
+import { PlanBuilder, addFreshnessGuard, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/vocabulary';
 import type { ClientAddress, KeycloakCall } from '../apis/keycloak/actions.js';
 import type { ObservedClient } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';

@@ -1,4 +1,4 @@
-import { PlanBuilder, deepEqual, type DecodeFailure, type KubeObject, type ObjectRef, type Plan, type PlanFailure } from '@keyward/core';
+import { PlanBuilder, deepEqual, type DecodeFailure, type KubeObject, type ObjectRef, type Plan, type PlanFailure } from '@keyward/vocabulary';
 import type { Readiness } from '../readiness.js';
 import { readClientStatus } from './decode.js';
 import type { KeycloakClient, KeycloakClientStatus } from './spec.js';

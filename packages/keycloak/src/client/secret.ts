@@ -11,7 +11,7 @@ import {
   type PlanSteps,
   type Sensitive,
   type Value,
-} from '@keyward/core';
+} from '@keyward/vocabulary';
 import { realmEndpoints } from '../endpoints.js';
 import type { KeycloakClient } from './spec.js';
 

@@ -1,4 +1,4 @@
-import { addStatusIfChanged, type ObjectRef, type ObjectTemplate, type PlanSteps, type StatusAction, type Template } from '@keyward/core';
+import { addStatusIfChanged, type ObjectRef, type ObjectTemplate, type PlanSteps, type StatusAction, type Template } from '@keyward/vocabulary';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakClientType } from '../types.js';
 import type { KeycloakClient, KeycloakClientStatus } from './spec.js';

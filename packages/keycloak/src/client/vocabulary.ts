@@ -1,4 +1,4 @@
-import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/core';
+import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/vocabulary';
 import { keycloakApi } from '../apis/keycloak/api.js';
 import type { KeycloakAction } from '../apis/keycloak/actions.js';
 

@@ -1,4 +1,4 @@
-import type { PlanBuilder } from '@keyward/core';
+import type { PlanBuilder } from '@keyward/vocabulary';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import { coreTypes, type ControllerDefinition } from '@keyward/core';
+import { coreTypes, type ControllerDefinition } from '@keyward/vocabulary';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakRealmType } from '../types.js';
 import { decodeRealm } from './decode.js';

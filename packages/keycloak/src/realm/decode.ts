@@ -1,6 +1,6 @@
 import { readEndpoints } from '../endpoints.js';
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/core';
+import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
 import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus } from './spec.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);

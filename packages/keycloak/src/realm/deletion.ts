@@ -1,4 +1,4 @@
-import type { Observed, PlanBuilder } from '@keyward/core';
+import type { Observed, PlanBuilder } from '@keyward/vocabulary';
 import type { KeycloakConfig } from '../config.js';
 import { ownershipOf } from '../ownership.js';
 import { REALM_FINALIZER } from '../types.js';

@@ -1,4 +1,4 @@
-import { coreTypes, type GetQuery } from '@keyward/core';
+import { coreTypes, type GetQuery } from '@keyward/vocabulary';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';

@@ -1,4 +1,4 @@
-import { PlanBuilder, type KubeObject, type Plan, type ReconcileInput } from '@keyward/core';
+import { PlanBuilder, type KubeObject, type Plan, type ReconcileInput } from '@keyward/vocabulary';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';
 import { REALM_FINALIZER } from '../types.js';

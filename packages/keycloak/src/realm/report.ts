@@ -1,4 +1,4 @@
-import { PlanBuilder, addStatusIfChanged, type DecodeFailure, type KubeObject, type Plan, type PlanFailure } from '@keyward/core';
+import { PlanBuilder, addStatusIfChanged, type DecodeFailure, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
 import { readRealmStatus } from './decode.js';
 import { reconciling, stalled } from './readiness.js';
 import type { KeycloakRealm } from './spec.js';

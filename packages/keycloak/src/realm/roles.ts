@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/core';
+import { deepEqual } from '@keyward/vocabulary';
 import type { ObservedRole, RoleNames, RoleRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import { isBuiltInRealmRole } from './built-ins.js';

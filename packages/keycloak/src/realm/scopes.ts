@@ -1,4 +1,4 @@
-import type { Value } from '@keyward/core';
+import type { Value } from '@keyward/vocabulary';
 import type { ClientScopeRepresentation, ProtocolMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import { isBuiltInClientScope } from './built-ins.js';

@@ -1,5 +1,5 @@
-import { addStatusIfChanged, type PlanSteps, type StatusAction } from '@keyward/core';
-import type { ObjectRef } from '@keyward/core';
+import { addStatusIfChanged, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
+import type { ObjectRef } from '@keyward/vocabulary';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';

@@ -1,4 +1,4 @@
-import type { Produces, SecretKeyRef, Sensitive, Template, Value } from '@keyward/core';
+import type { Produces, SecretKeyRef, Sensitive, Template, Value } from '@keyward/vocabulary';
 import type { RoleNames } from './representations.js';
 
 /**

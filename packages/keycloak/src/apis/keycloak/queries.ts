@@ -1,4 +1,4 @@
-import type { Returns, Sensitive } from '@keyward/core';
+import type { Returns, Sensitive } from '@keyward/vocabulary';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';

@@ -1,4 +1,4 @@
-import { Sensitive, isOutputRef, type Json, type SecretKeyRef, type Template } from '@keyward/core';
+import { Sensitive, isOutputRef, type Json, type SecretKeyRef, type Template } from '@keyward/vocabulary';
 import type { HandlerContext } from '@keyward/core/interpreter';
 import type { KeycloakBody, SecretFields } from '../actions.js';
 

@@ -1,4 +1,4 @@
-import type { Sensitive } from '@keyward/core';
+import type { Sensitive } from '@keyward/vocabulary';
 import { KeywardError, type HttpRequest, type HttpResponse, type HttpTransport } from '@keyward/core/interpreter';
 import type { KeycloakCall } from '../actions.js';
 import type { AdminTokenCache } from './tokens.js';

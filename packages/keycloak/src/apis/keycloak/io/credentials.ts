@@ -1,4 +1,4 @@
-import { coreTypes, sensitive, type Sensitive } from '@keyward/core';
+import { coreTypes, sensitive, type Sensitive } from '@keyward/vocabulary';
 import { KeywardError, type KubeClient } from '@keyward/core/interpreter';
 import type { KeycloakServer } from '../actions.js';
 

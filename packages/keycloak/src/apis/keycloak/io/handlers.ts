@@ -1,4 +1,4 @@
-import { sensitive, type SecretKeyRef, type Sensitive } from '@keyward/core';
+import { sensitive, type SecretKeyRef, type Sensitive } from '@keyward/vocabulary';
 import type { HandlerContext, HandlerTable } from '@keyward/core/interpreter';
 import type { KeycloakAction, KeycloakCall, KeycloakGrantRolesAction, KeycloakRevokeRolesAction, RoleHolder } from '../actions.js';
 import { describeResource, keycloakApi } from '../api.js';

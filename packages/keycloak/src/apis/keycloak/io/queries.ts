@@ -1,4 +1,4 @@
-import { sensitive, type Sensitive } from '@keyward/core';
+import { sensitive, type Sensitive } from '@keyward/vocabulary';
 import type { QueryTable } from '@keyward/core/interpreter';
 import { ownershipOf } from '../../../ownership.js';
 import type { KeycloakClientQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';

@@ -1,7 +1,7 @@
 // Where each kind of KeycloakResource lives in the admin API. Plans name scopes and mappers; the API wants
 // their ids, so a name is looked up when no id is given.
-import type { Value } from '@keyward/core';
-import type { Json } from '@keyward/core';
+import type { Value } from '@keyward/vocabulary';
+import type { Json } from '@keyward/vocabulary';
 import type { KeycloakResource } from '../actions.js';
 import { describeResource } from '../api.js';
 import { findClient, findClientScopeId, findMapperId } from './lookups.js';

@@ -1,4 +1,4 @@
-import { sensitive, type Sensitive } from '@keyward/core';
+import { sensitive, type Sensitive } from '@keyward/vocabulary';
 import { KeywardError, type HttpForm, type HttpTransport } from '@keyward/core/interpreter';
 import type { KeycloakServer } from '../actions.js';
 import type { KeycloakJson, KeycloakObject } from '../representations.js';
