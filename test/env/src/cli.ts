@@ -5,6 +5,8 @@
  *   start   starts etcd, kube-apiserver, kube-controller-manager, MariaDB, Keystone and Keycloak in the background
  *   status  prints how to reach a running one
  *   stop    stops it and removes its data
+ * `up` and `start` take --workloads: the opt-in workload tier too (containerd, kubelet, kube-scheduler, kube-proxy),
+ * for work with real pods.
  * The folder is $KEYWARD_ENV_DIR (default: <tmpdir>/keyward-dev-env). Tests attach to it with KEYWARD_ENV_DIR set.
  */
 import { join } from 'node:path';
@@ -36,6 +38,16 @@ function describe(info: EnvironmentInfo): string {
       `Keycloak admin:  user ${info.keycloak.username}, service account ${info.keycloak.clientId} (master realm), secrets in ${join(info.dir, 'env.json')} (keycloak.password, keycloak.clientSecret)`,
     );
   }
+  if (info.workloads !== undefined) {
+    const { nodeName, nodeIp, images, database } = info.workloads;
+    lines.push(
+      `node:            ${nodeName} on ${nodeIp} (pods reach host services there)`,
+      `images:          ${images.keystone}, ${images.pause} (imagePullPolicy: Never)`,
+    );
+    if (database !== undefined) {
+      lines.push(`pods' MariaDB:   ${database.host}:${String(database.port)} user ${database.user}, password in ${join(info.dir, 'env.json')} (workloads.database.password)`);
+    }
+  }
   lines.push('processes:', ...info.components.map((c) => `  ${c.component.padEnd(24)} pid ${String(c.pid).padEnd(8)} log ${c.logFile}`));
   return lines.join('\n');
 }
@@ -47,9 +59,9 @@ const crdFolders = TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder));
  * environment's own SIGINT/SIGTERM handling stops everything and ends the process; the table stops first,
  * as on a terminal a redraw would erase what stopping prints.
  */
-async function up(): Promise<never> {
+async function up(workloads: boolean): Promise<never> {
   const startedAt = Date.now();
-  const environment = await startEnvironment({ ownership: 'session', crdFolders, keycloak: true, log: (line) => { console.log(`  ${line}`); } });
+  const environment = await startEnvironment({ ownership: 'session', crdFolders, keycloak: true, workloads, log: (line) => { console.log(`  ${line}`); } });
   console.log(`\nenvironment running; Ctrl-C stops it\n${describe(environment.info)}\n`);
   const display = { on: true };
   // Registered after the environment's, so it runs first.
@@ -67,11 +79,12 @@ async function up(): Promise<never> {
   }
 }
 
-async function main(command: string | undefined): Promise<void> {
+async function main(command: string | undefined, flags: readonly string[]): Promise<void> {
   const dir = defaultDaemonDir();
+  const workloads = flags.includes('--workloads');
   switch (command) {
     case 'up':
-      await up();
+      await up(workloads);
       return;
     case 'start': {
       await stopEnvironmentAt(dir);
@@ -80,6 +93,7 @@ async function main(command: string | undefined): Promise<void> {
         ownership: 'daemon',
         crdFolders,
         keycloak: true,
+        workloads,
         log: (line) => { console.log(`  ${line}`); },
       });
       console.log(`\nenvironment running (stop it with: pnpm devenv stop)\n${describe(environment.info)}`);
@@ -93,12 +107,12 @@ async function main(command: string | undefined): Promise<void> {
       console.log('environment stopped');
       return;
     default:
-      console.error('usage: keyward-env up|start|status|stop');
+      console.error('usage: keyward-env up|start [--workloads] | status | stop');
       process.exitCode = 2;
   }
 }
 
-main(process.argv[2]).catch((error: unknown) => {
+main(process.argv[2], process.argv.slice(3)).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 });

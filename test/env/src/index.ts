@@ -1,5 +1,7 @@
 export { startEnvironment, attachEnvironment, stopEnvironmentAt, kubeConfigFor, Environment } from './environment.js';
 export type { EnvironmentInfo, StartOptions, ComponentInfo } from './environment.js';
+export type { WorkloadsInfo } from './workloads/tier.js';
+export type { PodDatabaseAccess } from './workloads/database.js';
 export { installCrds, readCrds } from './crds.js';
 export { KeystoneAdmin, passwordAuthBody } from './keystone-admin.js';
 export type { KeystoneAdminCredentials, KeystoneUserCredentials } from './keystone-admin.js';

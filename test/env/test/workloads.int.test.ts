@@ -66,7 +66,7 @@ describe('the workload tier', () => {
     expect(await finished(kubeConfig, namespace, 'hello')).toEqual({ phase: 'Succeeded', log: 'hello from a pod\n' });
   }, 180_000);
 
-  it('makes a Deployment available, and its Service answers from the host on the ClusterIP and the NodePort', async () => {
+  it('makes a Deployment available, and its Service answers from the host (ClusterIP and NodePort) and from a pod', async () => {
     const labels = { app: 'web' };
     await kubeConfig.makeApiClient(AppsV1Api).createNamespacedDeployment({
       namespace,
@@ -119,6 +119,11 @@ describe('the workload tier', () => {
       );
     expect(await answer(`http://${clusterIp}/`)).toBe('200 from the pod');
     expect(await answer(`http://${info.workloads?.nodeIp ?? ''}:${String(nodePort)}/`)).toBe('200 from the pod');
+
+    // And from another pod, through the ClusterIP (kube-proxy masquerades, so the answer finds its way back).
+    const fetch = `import urllib.request; print(urllib.request.urlopen('http://${clusterIp}/', timeout=5).status)`;
+    await kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({ namespace, body: oneShotPod('web-client', image, ['python3', '-c', fetch]) });
+    expect(await finished(kubeConfig, namespace, 'web-client')).toEqual({ phase: 'Succeeded', log: '200\n' });
   }, 240_000);
 
   it('lets a pod reach MariaDB on the node IP, as the pods user', async () => {
