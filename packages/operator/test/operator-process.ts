@@ -12,12 +12,23 @@ export interface OperatorProcess {
   output(): string;
 }
 
+export interface Command {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** `keyward <args>` from the TypeScript sources, through tsx. */
+export function fromSources(args: readonly string[]): Command {
+  return { command: process.execPath, args: ['--import', 'tsx', '--conditions=@keyward/source', main, ...args] };
+}
+
 /**
- * Starts `keyward <args>` from the TypeScript sources (through tsx, as the bundle runs dist/). Its output goes
- * to a test log file, which the end-of-run secret scan reads.
+ * Starts `keyward <args>`, from the TypeScript sources unless `how` says otherwise (the image's bundle:
+ * image-entrypoint.ts). Its output goes to a test log file, which the end-of-run secret scan reads.
  */
-export function startKeyward(args: readonly string[], logName: string): OperatorProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@keyward/source', main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startKeyward(args: readonly string[], logName: string, how: (args: readonly string[]) => Command = fromSources): OperatorProcess {
+  const { command, args: commandArgs } = how(args);
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   const file = testLogFile(logName);
   const chunks: string[] = [];
   const collect = (chunk: Buffer): void => {
