@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -162,29 +163,59 @@ describe('the workload tier', () => {
   }, 120_000);
 });
 
+/** An environment with the tier in a child process (see fixtures/run-environment.ts), with a pod running in it. */
+async function startWithRunningPod(): Promise<{ info: EnvironmentInfo; child: ReturnType<typeof spawn>; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(fixtures, 'run-environment.ts'), '--workloads'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+  let info: EnvironmentInfo | undefined;
+  for await (const line of createInterface({ input: child.stdout })) {
+    info = JSON.parse(line) as EnvironmentInfo;
+    break;
+  }
+  if (info === undefined) throw new Error('the environment process ended without reporting its environment');
+  const kubeConfig = kubeConfigFor(info);
+  const namespace = await createNamespace(kubeConfig);
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  await core.createNamespacedPod({ namespace, body: oneShotPod('sleeper', info.workloads?.images.keystone ?? '', ['sleep', '3600']) });
+  await waitFor(async () => ((await core.readNamespacedPod({ name: 'sleeper', namespace })).status?.phase === 'Running' ? true : undefined), {
+    what: 'pod sleeper to run',
+    timeoutMs: 120_000,
+    intervalMs: 500,
+  });
+  return { info, child, exited };
+}
+
 describe('a workload tier whose owner gets SIGTERM while a pod runs', () => {
   it('is stopped and cleaned up like the rest of the environment', async () => {
     const socketsBefore = shimSockets();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(fixtures, 'run-environment.ts'), '--workloads'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
-    let info: EnvironmentInfo | undefined;
-    for await (const line of createInterface({ input: child.stdout })) {
-      info = JSON.parse(line) as EnvironmentInfo;
-      break;
-    }
-    if (info === undefined) throw new Error('the environment process ended without reporting its environment');
-    const kubeConfig = kubeConfigFor(info);
-    const namespace = await createNamespace(kubeConfig);
-    const core = kubeConfig.makeApiClient(CoreV1Api);
-    await core.createNamespacedPod({ namespace, body: oneShotPod('sleeper', info.workloads?.images.keystone ?? '', ['sleep', '3600']) });
-    await waitFor(async () => ((await core.readNamespacedPod({ name: 'sleeper', namespace })).status?.phase === 'Running' ? true : undefined), {
-      what: 'pod sleeper to run',
-      timeoutMs: 120_000,
-      intervalMs: 500,
-    });
-
+    const { info, child, exited } = await startWithRunningPod();
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
     expect(tierLeftovers(info.dir, socketsBefore)).toEqual([]);
+  }, 300_000);
+});
+
+describe('a workload tier whose processes were all killed at once (SIGKILL) while a pod ran', () => {
+  it('is cleaned up by the next environment with the tier, which then starts', async () => {
+    const socketsBefore = shimSockets();
+    const { info, child, exited } = await startWithRunningPod();
+    child.kill('SIGKILL');
+    await exited;
+    for (const component of info.components) {
+      try {
+        process.kill(-component.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    // Left running: containerd's shims and the pod's containers; left in place: mounts, cgroups, bridge, rules, lock.
+    expect(tierLeftovers(info.dir, socketsBefore).length).toBeGreaterThan(1);
+
+    const next = await startEnvironment({ ownership: 'session', keystone: false, workloads: true, log: quiet });
+    await next.stop();
+    // The dead environment's folder is kept for its logs; nothing else of either remains.
+    expect(tierLeftovers(info.dir, socketsBefore)).toEqual([`folder ${info.dir}`]);
+    rmSync(info.dir, { recursive: true, force: true });
+    expect(tierLeftovers(next.info.dir, socketsBefore)).toEqual([]);
   }, 300_000);
 });

@@ -15,18 +15,21 @@ export function host(command: string, args: readonly string[], input?: string): 
   }
 }
 
+/** A live process's command line, arguments separated by spaces; undefined once it has ended. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Pids of live processes whose command line mentions `text` (every process of an environment names its folder). */
 export function processesMentioning(text: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(text)) found.push(Number(entry));
-    } catch {
-      // It ended while we looked.
-    }
-  }
-  return found;
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
+    .map(Number)
+    .filter((pid) => commandLine(pid)?.includes(text) === true);
 }
 
 /** Blocks this thread for `ms` (for the few short waits of a synchronous clean-up). */

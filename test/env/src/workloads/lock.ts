@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAlive } from '../process.js';
-import { processesMentioning } from './host.js';
+import { commandLine, processesMentioning } from './host.js';
 
 /**
  * One machine runs one workload tier at a time: its bridge, node IP and pod subnet, its cgroup root and kube-proxy's
@@ -27,9 +27,17 @@ function readLock(): TierLock | undefined {
   }
 }
 
-/** Whether the holder's tier still runs: its starter lives, or any process names its folder. */
+/**
+ * Whether the holder's tier still runs: its starter lives, or a process other than a containerd shim names its
+ * folder. Shims outlive a containerd that was killed; alone, they are leftovers for the clean-up.
+ */
 function held(lock: TierLock): boolean {
-  return isAlive(lock.pid) || processesMentioning(lock.dir).length > 0;
+  return isAlive(lock.pid) || processesMentioning(lock.dir).some((pid) => !isShim(pid));
+}
+
+function isShim(pid: number): boolean {
+  const program = commandLine(pid)?.split(' ')[0] ?? '';
+  return program.slice(program.lastIndexOf('/') + 1).startsWith('containerd-shim');
 }
 
 /**

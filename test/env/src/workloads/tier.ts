@@ -31,7 +31,7 @@ export interface WorkloadsInfo {
  */
 export function prepareNode(dir: string, log: (line: string) => void): void {
   acquireTierLock({ dir, pid: process.pid, ipForwarding: ipForwarding() }, (stale) => {
-    log(`cleaning up after the workload tier of ${stale.dir}, whose owner died`);
+    log(`cleaning up after the workload tier of ${stale.dir}, whose processes died (its folder is kept, with their logs)`);
     for (const problem of cleanUpNode(stale.dir, stale.ipForwarding)) log(`clean-up: ${problem}`);
   });
   createCgroupRoot();
