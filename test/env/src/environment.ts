@@ -20,7 +20,7 @@ import { StartUp } from './start-up.js';
 import { ensureSystemPackages } from './system-packages.js';
 import { createPodDatabaseUser, type PodDatabaseAccess } from './workloads/database.js';
 import { NODE_NETWORK } from './workloads/node-network.js';
-import { cleanUpWorkloadTier, prepareNode, startWorkloadTier, type WorkloadsInfo } from './workloads/tier.js';
+import { cleanUpWorkloadTier, DEFAULT_TIER_WAIT_MS, prepareNode, startWorkloadTier, type WorkloadsInfo } from './workloads/tier.js';
 import { step } from './step.js';
 
 export interface ComponentInfo {
@@ -70,6 +70,11 @@ export interface StartOptions {
    * MariaDB listens as well; kube-controller-manager then runs the controllers that workloads need.
    */
   readonly workloads?: boolean;
+  /**
+   * How long to wait for the machine's workload tier while another environment runs it (default 10 minutes, so
+   * test runs that share a machine take turns); 0 refuses at once.
+   */
+  readonly workloadsWaitMs?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -292,10 +297,8 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
 
   if (options.workloads === true) {
     try {
-      await step(log, 'node network', () => {
-        prepareNode(dir, log);
-        return Promise.resolve();
-      });
+      // In the start-up's context: a signal while it waits for another environment's tier ends the wait.
+      await startUp.run(() => step(log, 'node network', () => prepareNode(dir, log, options.workloadsWaitMs ?? DEFAULT_TIER_WAIT_MS)));
     } catch (error) {
       log('start-up failed');
       await stopStartUp();

@@ -3,6 +3,7 @@ import { ensureNodeBinaries } from '../binaries.js';
 import type { ClusterAccess } from '../kubeconfig.js';
 import type { Ownership } from '../process.js';
 import { step } from '../step.js';
+import { waitFor } from '../wait.js';
 import { ensureSystemPackages } from '../system-packages.js';
 import { createCgroupRoot } from './cgroups.js';
 import { startContainerd } from './containerd.js';
@@ -24,16 +25,32 @@ export interface WorkloadsInfo {
   readonly images: { readonly pause: string; readonly keystone: string };
 }
 
+/** How long a start waits by default while another environment runs the machine's tier. */
+export const DEFAULT_TIER_WAIT_MS = 10 * 60_000;
+
 /**
- * Before any component starts (MariaDB listens on the node IP): takes the machine's tier lock, cleaning up after a
- * tier whose owner died, and creates the cgroup root and the node network. From here on, cleanUpWorkloadTier(dir)
- * removes them on every exit path.
+ * Before any component starts (MariaDB listens on the node IP): takes the machine's tier lock, waiting up to `waitMs`
+ * while another environment's tier runs and cleaning up after one whose processes died, then creates the cgroup root
+ * and the node network. From here on, cleanUpWorkloadTier(dir) removes them on every exit path.
  */
-export function prepareNode(dir: string, log: (line: string) => void): void {
-  acquireTierLock({ dir, pid: process.pid, ipForwarding: ipForwarding() }, (stale) => {
-    log(`cleaning up after the workload tier of ${stale.dir}, whose processes died (its folder is kept, with their logs)`);
-    for (const problem of cleanUpNode(stale.dir, stale.ipForwarding)) log(`clean-up: ${problem}`);
-  });
+export async function prepareNode(dir: string, log: (line: string) => void, waitMs: number): Promise<void> {
+  let waiting = false;
+  await waitFor(
+    () => {
+      try {
+        acquireTierLock({ dir, pid: process.pid, ipForwarding: ipForwarding() }, (stale) => {
+          log(`cleaning up after the workload tier of ${stale.dir}, whose processes died (its folder is kept, with their logs)`);
+          for (const problem of cleanUpNode(stale.dir, stale.ipForwarding)) log(`clean-up: ${problem}`);
+        });
+      } catch (error) {
+        if (!waiting && waitMs > 0) log(`waiting up to ${String(waitMs / 1000)}s: ${error instanceof Error ? error.message : String(error)}`);
+        waiting = true;
+        throw error;
+      }
+      return Promise.resolve(true);
+    },
+    { what: "the machine's workload tier", timeoutMs: waitMs, intervalMs: 2_000 },
+  );
   createCgroupRoot();
   createNodeNetwork();
 }
