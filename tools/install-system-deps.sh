@@ -31,6 +31,7 @@ if [ ! -e "$policy" ]; then
 fi
 echo "system packages: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# Both sets may be installed at once (the environment starts its parts in parallel): wait for the other's dpkg lock.
+apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 echo "system packages: installed"
