@@ -2,7 +2,7 @@
 // which the `keyward` bin and the image run (the image with V8 flags for a controller: deploy/Dockerfile).
 // Loaded through node_modules, dist/main.js reads about 1,500 module files, 826 of them @kubernetes/client-node's
 // generated API: with 200 converged KeystoneApplicationCredentials that process holds about 113 MiB of RSS,
-// the bundle about 82 (bench/appcred/memory).
+// the bundle about 80, and 73 with the image's flags (bench/README.md, appcred/memory).
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
