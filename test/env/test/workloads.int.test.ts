@@ -10,6 +10,7 @@ import { kubeConfigFor, startEnvironment, type Environment, type EnvironmentInfo
 import { ComponentError } from '../src/errors.js';
 import { httpCall } from '../src/http.js';
 import { waitFor } from '../src/wait.js';
+import { CommandRun } from './support/command-run.js';
 import { shimSockets, tierLeftovers } from './support/tier-leftovers.js';
 
 const fixtures = fileURLToPath(new URL('fixtures/', import.meta.url));
@@ -192,6 +193,25 @@ describe('a workload tier whose owner gets SIGTERM while a pod runs', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
     expect(tierLeftovers(info.dir, socketsBefore)).toEqual([]);
+  }, 900_000);
+});
+
+describe('pnpm devenv up --workloads', () => {
+  it('stops everything and cleans up the tier on SIGTERM in the middle of start-up, once kubelet runs', async () => {
+    const socketsBefore = shimSockets();
+    const run = CommandRun.start(process.execPath, ['--import', 'tsx', 'test/env/src/cli.ts', 'up', '--workloads']);
+    try {
+      // Keystone and Keycloak are still starting then.
+      await run.waitForLine(/kubelet ready/);
+      run.terminate();
+      expect(await run.exited).toEqual({ code: 143, signal: null });
+      expect(await run.processesLeft()).toEqual([]);
+      expect(run.foldersLeft()).toEqual([]);
+      // Every environment folder of the run lies in its TMPDIR.
+      expect(tierLeftovers(run.tmp, socketsBefore)).toEqual([`folder ${run.tmp}`]);
+    } finally {
+      run.cleanUp();
+    }
   }, 900_000);
 });
 
