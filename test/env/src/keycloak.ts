@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ComponentError } from './errors.js';
 import type { KeycloakDistribution } from './keycloak-dist.js';
@@ -66,15 +66,32 @@ export async function waitForKeycloakReady(keycloak: KeycloakAdminCredentials, a
   );
 }
 
+/** How often a start is tried again after another process took one of its ports before Keycloak bound it. */
+const PORT_RACE_ATTEMPTS = 3;
+
 /**
  * Runs the built Keycloak (production mode, --optimized) on random loopback ports with the dev-file (H2)
  * database in the environment folder, a local cache (no clustering, so nothing listens beyond loopback),
  * plain HTTP, and a bootstrap admin user and service account with random secrets. Stops it again if it
- * does not become ready.
+ * does not become ready. Keycloak binds its ports some 20 s after they were found free, so on a shared machine
+ * another process may take one first: then it starts again on other ports.
  */
 export async function startKeycloak(distribution: KeycloakDistribution, baseDir: string, ownership: Ownership): Promise<StartedKeycloak> {
   const home = join(baseDir, 'keycloak', 'home');
   environmentHome(distribution, home);
+  for (let attempt = 1; ; attempt++) {
+    // The bootstrap admins are created only with the master realm: a new attempt starts from no data.
+    rmSync(join(home, 'data'), { recursive: true, force: true });
+    try {
+      return await startKeycloakOnce(distribution, home, baseDir, ownership);
+    } catch (error) {
+      const portTaken = error instanceof ComponentError && error.logTail.includes('Address already in use');
+      if (!portTaken || attempt === PORT_RACE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startKeycloakOnce(distribution: KeycloakDistribution, home: string, baseDir: string, ownership: Ownership): Promise<StartedKeycloak> {
   const port = await freeLoopbackPort();
   let managementPort = await freeLoopbackPort();
   // The kernel may hand out a just-released port again.
