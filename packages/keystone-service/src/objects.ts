@@ -102,8 +102,9 @@ const DB_PROBE = [
   'import os,socket,urllib.parse as u;p=u.urlsplit(os.environ["OS_DATABASE__CONNECTION"]);socket.create_connection((p.hostname,p.port or 3306),20).close()',
 ];
 
+/** Debian's uWSGI loads its Python support as a plugin, named before any option of it. */
 export const UWSGI_COMMAND = [
-  'uwsgi', '--http-socket', `:${String(API_PORT)}`, '--wsgi-file', '/usr/bin/keystone-wsgi-public', '--master', '--lazy-apps', '--need-app',
+  'uwsgi', '--plugin', 'python3', '--http-socket', `:${String(API_PORT)}`, '--wsgi-file', '/usr/bin/keystone-wsgi-public', '--master', '--lazy-apps', '--need-app',
   '--processes', '2', '--threads', '1', '--die-on-term', `--pyargv=--config-dir=${CONFIG_DIR}/`,
 ];
 

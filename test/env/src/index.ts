@@ -21,3 +21,5 @@ export { freeLoopbackPort } from './ports.js';
 export { isStored } from './etcd-store.js';
 export { processesInGroup } from './memory.js';
 export { helmBinary } from './binaries.js';
+export { oneShotPod, runPodOnce } from './pods.js';
+export type { OneShotPod, PodOutcome } from './pods.js';

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_CREDENTIALS_FOLDER, recordSecretIn } from './secret-scan.js';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { kubeConfigFor, type EnvironmentInfo } from './environment.js';
+import { kubeConfigFor, startEnvironment, type EnvironmentInfo } from './environment.js';
+import { repoRoot } from './paths.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { KeystoneAdmin } from './keystone-admin.js';
 import type { KeycloakAdminCredentials } from './keycloak.js';
@@ -41,6 +42,26 @@ export function testEnvironment(): EnvironmentInfo {
   const file = process.env[ENV_FILE_VARIABLE];
   if (file === undefined) throw new Error(`${ENV_FILE_VARIABLE} is not set: run integration tests through the jest "integration" project`);
   return JSON.parse(readFileSync(file, 'utf8')) as EnvironmentInfo;
+}
+
+/** An environment whose workload tier runs pods, and how to end it if it was started for the caller. */
+export interface WorkloadEnvironment {
+  readonly info: EnvironmentInfo & { readonly workloads: NonNullable<EnvironmentInfo['workloads']> };
+  readonly stop: () => Promise<void>;
+}
+
+/**
+ * For tests that run pods: the run's environment when it has the workload tier (an attached
+ * `devenv start --workloads`), else one of the caller's own with the tier, MariaDB and the test CRDs (a machine
+ * runs one tier at a time, so the run's shared environment never starts one).
+ */
+export async function workloadEnvironment(log: (line: string) => void = () => undefined): Promise<WorkloadEnvironment> {
+  const shared = testEnvironment();
+  if (shared.workloads !== undefined) return { info: { ...shared, workloads: shared.workloads }, stop: () => Promise.resolve() };
+  const environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, crdFolders: TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder)), log });
+  const { info } = environment;
+  if (info.workloads === undefined) throw new Error('the environment started without its workload tier');
+  return { info: { ...info, workloads: info.workloads }, stop: () => environment.stop() };
 }
 
 /** A kubeconfig for the system:masters user. */

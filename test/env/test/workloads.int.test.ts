@@ -5,37 +5,17 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { AppsV1Api, CoreV1Api, type KubeConfig, type V1Container, type V1Pod } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { kubeConfigFor, startEnvironment, type Environment, type EnvironmentInfo } from '../src/environment.js';
 import { ComponentError } from '../src/errors.js';
 import { httpCall } from '../src/http.js';
+import { oneShotPod, runPodOnce } from '../src/pods.js';
 import { waitFor } from '../src/wait.js';
 import { CommandRun } from './support/command-run.js';
 import { shimSockets, tierLeftovers } from './support/tier-leftovers.js';
 
 const fixtures = fileURLToPath(new URL('fixtures/', import.meta.url));
 const quiet = (): undefined => undefined;
-
-/** A pod that runs `command` once in the tier's Keystone image (its python3 has PyMySQL). */
-function oneShotPod(name: string, image: string, command: readonly string[], env: V1Container['env'] = []): V1Pod {
-  return {
-    metadata: { name },
-    spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image, imagePullPolicy: 'Never', command: [...command], env }] },
-  };
-}
-
-/** Waits for a one-shot pod to end; returns its phase and log. */
-async function finished(kubeConfig: KubeConfig, namespace: string, name: string): Promise<{ phase: string; log: string }> {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  const phase = await waitFor(
-    async () => {
-      const { status } = await core.readNamespacedPod({ name, namespace });
-      return status?.phase === 'Succeeded' || status?.phase === 'Failed' ? status.phase : undefined;
-    },
-    { what: `pod ${name} to finish`, timeoutMs: 120_000, intervalMs: 500 },
-  );
-  return { phase, log: await core.readNamespacedPodLog({ name, namespace }) };
-}
 
 async function createNamespace(kubeConfig: KubeConfig): Promise<string> {
   const name = `tier-${randomBytes(3).toString('hex')}`;
@@ -64,8 +44,7 @@ describe('the workload tier', () => {
   }, 120_000);
 
   it('runs a pod from a locally built image', async () => {
-    await kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({ namespace, body: oneShotPod('hello', image, ['python3', '-c', 'print("hello from a pod")']) });
-    expect(await finished(kubeConfig, namespace, 'hello')).toEqual({ phase: 'Succeeded', log: 'hello from a pod\n' });
+    expect(await runPodOnce(kubeConfig, namespace, { name: 'hello', image, command: ['python3', '-c', 'print("hello from a pod")'] })).toEqual({ phase: 'Succeeded', log: 'hello from a pod\n' });
   }, 180_000);
 
   it('makes a Deployment available, and its Service answers from the host (ClusterIP and NodePort) and from a pod', async () => {
@@ -124,8 +103,7 @@ describe('the workload tier', () => {
 
     // And from another pod, through the ClusterIP (kube-proxy masquerades, so the answer finds its way back).
     const fetch = `import urllib.request; print(urllib.request.urlopen('http://${clusterIp}/', timeout=5).status)`;
-    await kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({ namespace, body: oneShotPod('web-client', image, ['python3', '-c', fetch]) });
-    expect(await finished(kubeConfig, namespace, 'web-client')).toEqual({ phase: 'Succeeded', log: '200\n' });
+    expect(await runPodOnce(kubeConfig, namespace, { name: 'web-client', image, command: ['python3', '-c', fetch] })).toEqual({ phase: 'Succeeded', log: '200\n' });
   }, 240_000);
 
   it('lets a pod reach MariaDB on the node IP, as the pods user', async () => {
@@ -147,8 +125,7 @@ describe('the workload tier', () => {
       { name: 'DB_USER', value: database.user },
       { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
     ];
-    await core.createNamespacedPod({ namespace, body: oneShotPod('db-client', image, ['python3', '-c', script], env) });
-    expect(await finished(kubeConfig, namespace, 'db-client')).toEqual({ phase: 'Succeeded', log: `connected as ${database.user}@10.213.0.%\n` });
+    expect(await runPodOnce(kubeConfig, namespace, { name: 'db-client', image, command: ['python3', '-c', script], env })).toEqual({ phase: 'Succeeded', log: `connected as ${database.user}@10.213.0.%\n` });
   }, 180_000);
 
   it('refuses a second tier on the same machine when told not to wait, naming the step, and starts nothing', async () => {
@@ -177,7 +154,7 @@ async function startWithRunningPod(): Promise<{ info: EnvironmentInfo; child: Re
   const kubeConfig = kubeConfigFor(info);
   const namespace = await createNamespace(kubeConfig);
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  await core.createNamespacedPod({ namespace, body: oneShotPod('sleeper', info.workloads?.images.keystone ?? '', ['sleep', '3600']) });
+  await core.createNamespacedPod({ namespace, body: oneShotPod({ name: 'sleeper', image: info.workloads?.images.keystone ?? '', command: ['sleep', '3600'] }) });
   await waitFor(async () => ((await core.readNamespacedPod({ name: 'sleeper', namespace })).status?.phase === 'Running' ? true : undefined), {
     what: 'pod sleeper to run',
     timeoutMs: 120_000,

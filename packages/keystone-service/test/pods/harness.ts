@@ -1,0 +1,172 @@
+// What the pod tests share: the environment with the workload tier, the Keystone controller with core's
+// runtime, and ways to talk to the Keystone pods from the host: through the
+// Service's ClusterIP (kube-proxy) or to one pod at its IP on the node bridge.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ObjectRef } from '@keyward/core';
+import type { KubeClient} from '@keyward/core/interpreter';
+import { apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { Controller, createLogger, type KeyReconcile } from '@keyward/core/runtime';
+import { httpCall, kubeConfigFor, runPodOnce, testLogFile, waitFor, type WorkloadEnvironment } from '@keyward/test-env';
+import { API_PORT, keystoneServiceController, keystoneType, names, podType, type KeystoneAction } from '../../src/index.js';
+
+/** Keystone pods start, migrate and roll in their own time on a loaded two-core machine. */
+export const WAIT_MS = 6 * 60_000;
+
+export const unique = (prefix: string): string => `${prefix}-${randomBytes(3).toString('hex')}`;
+
+export const keystoneRef = (namespace: string, name: string): ObjectRef => ({ type: keystoneType, namespace, name });
+
+export interface RunningController {
+  /** Reconciles one Keystone now, as a resync would, and returns the plan it carried out. */
+  readonly reconcile: (namespace: string, name: string) => Promise<KeyReconcile<KeystoneAction>>;
+  readonly stop: () => Promise<void>;
+}
+
+/** The Keystone controller of one namespace, as the operator runs it. */
+export async function startController(kube: KubeClient, namespace: string): Promise<RunningController> {
+  const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-service', reportingInstance: 'test' }), controlRuntime);
+  const logger = createLogger({ level: 'debug', stream: createWriteStream(testLogFile(`keystone-service-${namespace}`), { flags: 'a' }) });
+  const controller = new Controller(keystoneServiceController, {
+    kube,
+    apis,
+    namespace,
+    config: { clusterDomain: 'cluster.local' },
+    backoff: { baseMs: 500, maxMs: 5_000 },
+    logger,
+  });
+  await controller.start();
+  return { reconcile: (ns, name) => controller.reconcileKey(`${ns}/${name}`), stop: () => controller.stop() };
+}
+
+/** Actions of a reconcile's plan that change something in the cluster (not a requeue). */
+export const writesOf = (reconciled: KeyReconcile<KeystoneAction>): string[] => (reconciled.plan?.steps ?? []).map((step) => step.action.kind).filter((kind) => kind.startsWith('k8s.'));
+
+/**
+ * Creates a database for one Keystone, from a pod (the environment's MariaDB lets the pods' user in from the pod
+ * subnet only). Its password reaches the pod through a Secret, which the Keystone object then names too.
+ */
+export async function createDatabase(env: WorkloadEnvironment, namespace: string, database: string): Promise<void> {
+  const access = env.info.workloads.database;
+  if (access === undefined) throw new Error('the environment has no database for pods');
+  const outcome = await runPodOnce(kubeConfigFor(env.info), namespace, {
+    name: unique('create-db'),
+    image: env.info.workloads.images.keystone,
+    command: ['python3', '-c', [
+      'import os, pymysql',
+      "c = pymysql.connect(host=os.environ['DB_HOST'], port=int(os.environ['DB_PORT']), user=os.environ['DB_USER'], password=os.environ['DB_PASSWORD'])",
+      `c.cursor().execute('CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4')`,
+      "print('created')",
+    ].join('\n')],
+    env: [
+      { name: 'DB_HOST', value: access.host },
+      { name: 'DB_PORT', value: String(access.port) },
+      { name: 'DB_USER', value: access.user },
+      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'keystone-db', key: 'password' } } },
+    ],
+  });
+  if (outcome.phase !== 'Succeeded') throw new Error(`creating database ${database} failed: ${outcome.log}`);
+}
+
+/** The Keystone image of the workload tier as the spec's repository and tag. */
+export function imageSpec(env: WorkloadEnvironment): { repository: string; tag: string } {
+  const image = env.info.workloads.images.keystone;
+  const colon = image.lastIndexOf(':');
+  return { repository: image.slice(0, colon), tag: image.slice(colon + 1) };
+}
+
+export function conditionOf(object: KubeObject | undefined, type: string): Condition | undefined {
+  const status = object?.['status'];
+  return findCondition(readConditions(typeof status === 'object' && status !== null ? (status as Record<string, unknown>)['conditions'] : undefined), type);
+}
+
+export function statusOf(object: KubeObject | undefined): Record<string, unknown> {
+  const status = object?.['status'];
+  return typeof status === 'object' && status !== null ? (status as Record<string, unknown>) : {};
+}
+
+/** Waits for the Keystone to be Ready at its current generation. */
+export async function waitForReady(kube: KubeClient, ref: ObjectRef): Promise<KubeObject> {
+  return waitFor(async () => {
+    const object = await kube.get(ref);
+    const ready = conditionOf(object, 'Ready');
+    if (ready?.status !== 'True' || statusOf(object)['observedGeneration'] !== object?.metadata.generation) {
+      throw new Error(`Ready ${ready?.status ?? 'unknown'}: ${ready?.message ?? 'no condition'}`);
+    }
+    return object;
+  }, { what: `Keystone ${ref.namespace ?? ''}/${ref.name} to be Ready`, timeoutMs: WAIT_MS, intervalMs: 1_000 });
+}
+
+/** Waits until `test` holds for the object as stored, and returns it. */
+export async function waitForObject(kube: KubeClient, ref: ObjectRef, what: string, test: (object: KubeObject | undefined) => boolean): Promise<KubeObject | undefined> {
+  return waitFor(async () => {
+    const object = await kube.get(ref);
+    return test(object) ? { object } : undefined;
+  }, { what, timeoutMs: WAIT_MS, intervalMs: 1_000 }).then((found) => found.object);
+}
+
+/** The ClusterIP of the Keystone's Service: kube-proxy answers on it from the host. */
+export async function serviceUrl(kube: KubeClient, namespace: string, crName: string): Promise<string> {
+  const service = await kube.get({ type: coreTypes.service, namespace, name: names.api(crName) });
+  const spec = service?.['spec'] as { clusterIP?: string } | undefined;
+  if (spec?.clusterIP === undefined) throw new Error(`Service ${names.api(crName)} has no ClusterIP`);
+  return `http://${spec.clusterIP}:${String(API_PORT)}/v3`;
+}
+
+/** The API pods of a Keystone that are running, with their URLs on the node bridge. */
+export async function apiPods(kube: KubeClient, namespace: string, crName: string): Promise<{ name: string; uid: string; url: string; restarts: number }[]> {
+  const pods = await kube.list(podType, { namespace, labels: { 'app.kubernetes.io/instance': crName, 'app.kubernetes.io/component': 'api' } });
+  return pods.items
+    .filter((pod) => pod.metadata.deletionTimestamp === undefined && (pod['status'] as { phase?: string } | undefined)?.phase === 'Running')
+    .map((pod) => {
+      const status = pod['status'] as { podIP?: string; containerStatuses?: { restartCount?: number }[] };
+      return { name: pod.metadata.name, uid: pod.metadata.uid ?? '', url: `http://${status.podIP ?? ''}:${String(API_PORT)}/v3`, restarts: status.containerStatuses?.[0]?.restartCount ?? 0 };
+    });
+}
+
+/** Issues a token for the admin user (project-scoped to admin); undefined when Keystone refuses the password. */
+export async function adminToken(url: string, password: string, user = 'admin'): Promise<string | undefined> {
+  const response = await httpCall(`${url}/auth/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      auth: {
+        identity: { methods: ['password'], password: { user: { name: user, domain: { id: 'default' }, password } } },
+        scope: { project: { name: 'admin', domain: { id: 'default' } } },
+      },
+    }),
+    timeoutMs: 30_000,
+  });
+  if (response.status === 401) return undefined;
+  if (response.status !== 201) throw new Error(`token request to ${url} answered ${String(response.status)}: ${response.body.slice(0, 300)}`);
+  const token = response.headers['x-subject-token'];
+  if (token === undefined) throw new Error('Keystone issued a token without X-Subject-Token');
+  return token;
+}
+
+/** Whether the Keystone at `url` accepts `subject` as a valid token (checked with the `auth` token). */
+export async function validates(url: string, auth: string, subject: string): Promise<boolean> {
+  const response = await httpCall(`${url}/auth/tokens`, { method: 'GET', headers: { 'x-auth-token': auth, 'x-subject-token': subject }, timeoutMs: 30_000 });
+  if (response.status === 200) return true;
+  if (response.status === 404 || response.status === 401) return false;
+  throw new Error(`token validation at ${url} answered ${String(response.status)}: ${response.body.slice(0, 300)}`);
+}
+
+/** The fernet keys as stored: index -> key (URL-safe base64 of 32 bytes). */
+export async function fernetKeys(kube: KubeClient, namespace: string, crName: string): Promise<Map<number, string>> {
+  const secret = await kube.get({ type: coreTypes.secret, namespace, name: names.fernetKeys(crName) });
+  const data = (secret?.['data'] ?? {}) as Record<string, string>;
+  return new Map(Object.entries(data).map(([index, value]) => [Number(index), Buffer.from(value, 'base64').toString('utf8')]));
+}
+
+/**
+ * Whether a fernet token was signed with `key`: a token is version, time, IV, ciphertext and an HMAC-SHA256 of
+ * all of them under the key's first 16 bytes. Keystone strips the base64 padding.
+ */
+export function signedWith(token: string, key: string): boolean {
+  const raw = Buffer.from(token, 'base64url');
+  const signingKey = Buffer.from(key, 'base64url').subarray(0, 16);
+  const mac = createHmac('sha256', signingKey).update(raw.subarray(0, raw.length - 32)).digest();
+  const sent = raw.subarray(raw.length - 32);
+  return sent.length === mac.length && timingSafeEqual(mac, sent);
+}

@@ -1,0 +1,221 @@
+// The Keystone controller with core's runtime, proven with real Keystone pods on the workload tier's kubelet
+// against the environment's MariaDB: Ready with two API pods; the admin user authenticates through the Service;
+// a fernet rotation reaches every pod without a restart, old tokens still valid; a config change rolls the pods
+// and removes the old ConfigMap; a password change re-runs bootstrap and nothing else; a resync writes nothing;
+// a broken db_sync is reported with its log; pods get no API access; deletion removes everything.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { AuthorizationV1Api } from '@kubernetes/client-node';
+import { coreTypes, type KubeObject, type ObjectRef } from '@keyward/core';
+import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { kubeConfigFor, rememberSecret, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
+import { names } from '../../src/index.js';
+import {
+  WAIT_MS,
+  adminToken,
+  apiPods,
+  conditionOf,
+  createDatabase,
+  fernetKeys,
+  imageSpec,
+  keystoneRef,
+  serviceUrl,
+  signedWith,
+  startController,
+  statusOf,
+  unique,
+  validates,
+  waitForObject,
+  waitForReady,
+  writesOf,
+  type RunningController,
+} from './harness.js';
+
+const CR = 'identity';
+/** Never due while the test runs, until it asks for a rotation. */
+const YEARLY = '0 0 1 1 *';
+
+let env: WorkloadEnvironment;
+let kube: KubeClient;
+let namespace: string;
+let controller: RunningController;
+let adminPassword = rememberSecret(`admin-${randomBytes(12).toString('hex')}`);
+const ref = (): ObjectRef => keystoneRef(namespace, CR);
+
+async function jobUid(name: string): Promise<string | undefined> {
+  return (await kube.get({ type: coreTypes.job, namespace, name }))?.metadata.uid;
+}
+
+function keystone(name: string, database: string, extra: Record<string, unknown> = {}): KubeObject {
+  const access = env.info.workloads.database;
+  return {
+    apiVersion: 'keystone.openstack.c5c3.io/v1alpha1',
+    kind: 'Keystone',
+    metadata: { name, namespace },
+    spec: {
+      replicas: 2,
+      image: imageSpec(env),
+      database: { host: access?.host, port: access?.port, database, secretRef: { name: 'keystone-db' } },
+      fernet: { rotationSchedule: YEARLY, maxActiveKeys: 5 },
+      bootstrap: { adminPasswordSecretRef: { name: 'keystone-admin' } },
+      ...extra,
+    },
+  };
+}
+
+beforeAll(async () => {
+  env = await workloadEnvironment();
+  kube = new KubeClient(kubeConfigFor(env.info));
+  namespace = unique('ks-pods');
+  await kube.create({ type: coreTypes.namespace, name: namespace }, { metadata: { name: namespace } });
+  const access = env.info.workloads.database;
+  if (access === undefined) throw new Error('the environment has no database for pods');
+  // Keystone connects as the environment's user for pods, which may create databases.
+  await kube.create({ type: coreTypes.secret, namespace, name: 'keystone-db' }, { metadata: { name: 'keystone-db' }, stringData: { username: access.user, password: access.password } });
+  await kube.create({ type: coreTypes.secret, namespace, name: 'keystone-admin' }, { metadata: { name: 'keystone-admin' }, stringData: { password: adminPassword } });
+  await createDatabase(env, namespace, `keystone_${namespace.replaceAll('-', '_')}`);
+  controller = await startController(kube, namespace);
+}, 15 * 60_000);
+
+afterAll(async () => {
+  await controller.stop();
+  kube.close();
+  await env.stop();
+}, 5 * 60_000);
+
+describe('a Keystone object run as real pods', () => {
+  it('becomes Ready, and the admin user authenticates through the Service with the password from the Secret', async () => {
+    await kube.create(ref(), keystone(CR, `keystone_${namespace.replaceAll('-', '_')}`));
+    const ready = await waitForReady(kube, ref());
+    for (const type of ['SecretsReady', 'FernetKeysReady', 'CredentialKeysReady', 'DatabaseReady', 'DeploymentReady', 'KeystoneAPIReady', 'BootstrapReady']) {
+      expect(conditionOf(ready, type)?.status).toBe('True');
+    }
+    expect(statusOf(ready)['endpoint']).toBe(`http://${CR}.${namespace}.svc.cluster.local:5000/v3`);
+    const url = await serviceUrl(kube, namespace, CR);
+    expect(await adminToken(url, adminPassword)).toEqual(expect.any(String));
+    expect(await adminToken(url, `${adminPassword}-wrong`)).toBeUndefined();
+    expect(await apiPods(kube, namespace, CR)).toHaveLength(2);
+  }, WAIT_MS + 60_000);
+
+  it('makes no writes when a converged Keystone is resynced', async () => {
+    const resynced = await controller.reconcile(namespace, CR);
+    expect(resynced.error).toBeUndefined();
+    expect(writesOf(resynced)).toEqual([]);
+  }, 60_000);
+
+  it('rotates the fernet keys: every pod issues tokens with the new primary key without a restart, and a token from before still validates', async () => {
+    const url = await serviceUrl(kube, namespace, CR);
+    const before = await adminToken(url, adminPassword) ?? '';
+    const podsBefore = await apiPods(kube, namespace, CR);
+    const keysBefore = await fernetKeys(kube, namespace, CR);
+    const rotatedBefore = statusOf(await kube.get(ref()))['lastFernetRotation'];
+    await kube.patch(ref(), { spec: { fernet: { rotationSchedule: '* * * * *' } } }, ContentType.mergePatch);
+    await waitForObject(kube, ref(), 'a fernet rotation', (object) => statusOf(object)['lastFernetRotation'] !== rotatedBefore);
+    await kube.patch(ref(), { spec: { fernet: { rotationSchedule: YEARLY } } }, ContentType.mergePatch);
+    const keys = await fernetKeys(kube, namespace, CR);
+    const primary = keys.get(Math.max(...keys.keys())) ?? '';
+    // Keystone's algorithm: the staged key 0 became the primary at a new index.
+    expect(primary).toBe(keysBefore.get(0));
+    expect(Math.max(...keys.keys())).toBeGreaterThan(Math.max(...keysBefore.keys()));
+    for (const pod of podsBefore) {
+      // The kubelet refreshes Secret volumes on its own schedule: each pod signs with the new primary once it has it.
+      await waitFor(async () => (signedWith(await adminToken(pod.url, adminPassword) ?? '', primary) ? true : undefined), {
+        what: `pod ${pod.name} to issue tokens with the new primary key`, timeoutMs: WAIT_MS, intervalMs: 5_000,
+      });
+      const fresh = await adminToken(pod.url, adminPassword) ?? '';
+      for (const other of podsBefore) {
+        expect(await validates(other.url, fresh, before)).toBe(true);
+        expect(await validates(other.url, before, fresh)).toBe(true);
+      }
+    }
+    expect(await apiPods(kube, namespace, CR)).toEqual(podsBefore);
+  }, 2 * WAIT_MS);
+
+  it('rolls the pods on a config change and removes the superseded ConfigMap, without re-running bootstrap', async () => {
+    const oldConfig = statusOf(await kube.get(ref()))['configMapName'] as string;
+    const bootstrap = await jobUid(names.bootstrapJob(CR));
+    const podsBefore = (await apiPods(kube, namespace, CR)).map((pod) => pod.uid);
+    await kube.patch(ref(), { spec: { extraConfig: { token: { expiration: '7200' } } } }, ContentType.mergePatch);
+    const ready = await waitForReady(kube, ref());
+    const newConfig = statusOf(ready)['configMapName'] as string;
+    expect(newConfig).not.toBe(oldConfig);
+    const configMap = await kube.get({ type: coreTypes.configMap, namespace, name: newConfig });
+    expect((configMap?.['data'] as Record<string, string>)['keystone.conf']).toContain('expiration = 7200');
+    await waitForObject(kube, { type: coreTypes.configMap, namespace, name: oldConfig }, `ConfigMap ${oldConfig} to be removed`, (object) => object === undefined);
+    const pods = await apiPods(kube, namespace, CR);
+    expect(pods.map((pod) => pod.uid).filter((uid) => podsBefore.includes(uid))).toEqual([]);
+    expect(await jobUid(names.bootstrapJob(CR))).toBe(bootstrap);
+    expect(await adminToken(await serviceUrl(kube, namespace, CR), adminPassword)).toEqual(expect.any(String));
+  }, WAIT_MS + 60_000);
+
+  it('re-runs bootstrap, and only bootstrap, when the admin password changes', async () => {
+    const url = await serviceUrl(kube, namespace, CR);
+    const bootstrap = await jobUid(names.bootstrapJob(CR));
+    const dbSync = await jobUid(names.dbSyncJob(CR));
+    const deployment = await kube.get({ type: coreTypes.deployment, namespace, name: names.api(CR) });
+    const oldPassword = adminPassword;
+    adminPassword = rememberSecret(`admin-${randomBytes(12).toString('hex')}`);
+    await kube.patch({ type: coreTypes.secret, namespace, name: 'keystone-admin' }, { stringData: { password: adminPassword } }, ContentType.mergePatch);
+    await waitForObject(kube, { type: coreTypes.job, namespace, name: names.bootstrapJob(CR) }, 'a new bootstrap Job', (job) => job !== undefined && job.metadata.uid !== bootstrap);
+    await waitFor(async () => (conditionOf(await kube.get(ref()), 'BootstrapReady')?.status === 'True' && (await adminToken(url, adminPassword)) !== undefined ? true : undefined), {
+      what: 'bootstrap to set the new password', timeoutMs: WAIT_MS, intervalMs: 2_000,
+    });
+    expect(await adminToken(url, oldPassword)).toBeUndefined();
+    expect(await jobUid(names.dbSyncJob(CR))).toBe(dbSync);
+    const after = await kube.get({ type: coreTypes.deployment, namespace, name: names.api(CR) });
+    expect(after?.metadata.generation).toBe(deployment?.metadata.generation);
+  }, WAIT_MS + 60_000);
+
+  it('grants the pods nothing: no ServiceAccount token, and no access to the key Secrets', async () => {
+    const deployment = await kube.get({ type: coreTypes.deployment, namespace, name: names.api(CR) });
+    const podSpec = (deployment?.['spec'] as { template: { spec: { automountServiceAccountToken?: boolean; serviceAccountName?: string } } }).template.spec;
+    expect(podSpec.automountServiceAccountToken).toBe(false);
+    const reviews = kubeConfigFor(env.info).makeApiClient(AuthorizationV1Api);
+    const user = `system:serviceaccount:${namespace}:${podSpec.serviceAccountName ?? 'default'}`;
+    for (const secret of [names.fernetKeys(CR), names.credentialKeys(CR)]) {
+      for (const verb of ['get', 'update', 'patch']) {
+        const review = await reviews.createSubjectAccessReview({
+          body: { spec: { user, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`], resourceAttributes: { namespace, verb, resource: 'secrets', name: secret } } },
+        });
+        expect({ secret, verb, allowed: review.status?.allowed }).toEqual({ secret, verb, allowed: false });
+      }
+    }
+  }, 60_000);
+
+  it('reports a failed db_sync with the end of its log, and does not retry it blindly', async () => {
+    const broken = 'broken';
+    await kube.create(keystoneRef(namespace, broken), keystone(broken, 'no_such_database', { replicas: 1 }));
+    const failed = await waitForObject(kube, keystoneRef(namespace, broken), 'DatabaseReady to report the failed Job', (object) => conditionOf(object, 'DatabaseReady')?.reason === 'JobFailed');
+    const message = conditionOf(failed, 'DatabaseReady')?.message ?? '';
+    expect(message).toContain(`db_sync Job ${names.dbSyncJob(broken)} failed; its log ends with:`);
+    expect(message).toContain('no_such_database');
+    expect(message).not.toContain(env.info.workloads.database?.password ?? '');
+    expect(conditionOf(failed, 'Ready')?.status).toBe('False');
+    const job = await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(broken) });
+    expect(await kube.get({ type: coreTypes.deployment, namespace, name: names.api(broken) })).toBeUndefined();
+    // Reconciled again (as a resync would), the failed Job stays: it is not re-run until the image or config changes.
+    expect(writesOf(await controller.reconcile(namespace, broken))).toEqual([]);
+    expect((await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(broken) }))?.metadata.uid).toBe(job?.metadata.uid);
+    await kube.delete(keystoneRef(namespace, broken));
+  }, WAIT_MS + 60_000);
+
+  it('removes everything it made when the Keystone is deleted', async () => {
+    await kube.delete(ref());
+    const gone = async (type: ObjectRef['type'], name: string) => {
+      await waitForObject(kube, { type, namespace, name }, `${type.kind} ${name} to be removed`, (object) => object === undefined);
+    };
+    await gone(keystoneRef(namespace, CR).type, CR);
+    for (const [type, name] of [
+      [coreTypes.deployment, names.api(CR)],
+      [coreTypes.service, names.api(CR)],
+      [coreTypes.secret, names.fernetKeys(CR)],
+      [coreTypes.secret, names.credentialKeys(CR)],
+      [coreTypes.secret, names.dbConnection(CR)],
+      [coreTypes.job, names.dbSyncJob(CR)],
+      [coreTypes.job, names.bootstrapJob(CR)],
+    ] as const) await gone(type, name);
+    await waitFor(async () => ((await apiPods(kube, namespace, CR)).length === 0 ? true : undefined), { what: 'the API pods to go', timeoutMs: WAIT_MS, intervalMs: 2_000 });
+    const configMaps = await kube.list(coreTypes.configMap, { namespace, labels: { 'keystone.openstack.c5c3.io/config-of': CR } });
+    expect(configMaps.items).toEqual([]);
+  }, WAIT_MS + 60_000);
+});

@@ -1,0 +1,42 @@
+import { CoreV1Api, type KubeConfig, type V1Container, type V1Pod } from '@kubernetes/client-node';
+import { waitFor } from './wait.js';
+
+export interface OneShotPod {
+  readonly name: string;
+  /** An image of the workload tier (info.workloads.images). */
+  readonly image: string;
+  readonly command: readonly string[];
+  /** Secrets go in here from a Secret (valueFrom), never on the command line, which the API server and kubelet log. */
+  readonly env?: V1Container['env'];
+}
+
+export interface PodOutcome {
+  readonly phase: 'Succeeded' | 'Failed';
+  readonly log: string;
+}
+
+/** A pod that runs its command once and is not restarted. */
+export function oneShotPod(pod: OneShotPod): V1Pod {
+  return {
+    metadata: { name: pod.name },
+    spec: {
+      restartPolicy: 'Never',
+      terminationGracePeriodSeconds: 1,
+      containers: [{ name: 'main', image: pod.image, imagePullPolicy: 'Never', command: [...pod.command], env: pod.env ?? [] }],
+    },
+  };
+}
+
+/** Runs `command` once in a pod of the workload tier and returns how it ended and what it printed. */
+export async function runPodOnce(kubeConfig: KubeConfig, namespace: string, pod: OneShotPod, timeoutMs = 120_000): Promise<PodOutcome> {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  await core.createNamespacedPod({ namespace, body: oneShotPod(pod) });
+  const phase = await waitFor(
+    async () => {
+      const { status } = await core.readNamespacedPod({ name: pod.name, namespace });
+      return status?.phase === 'Succeeded' || status?.phase === 'Failed' ? status.phase : undefined;
+    },
+    { what: `pod ${pod.name} to finish`, timeoutMs, intervalMs: 500 },
+  );
+  return { phase, log: await core.readNamespacedPodLog({ name: pod.name, namespace }) };
+}
