@@ -20,6 +20,13 @@ export const appCredType: ResourceType = {
 /** The KeystoneAPI resource of keystone-operator, read for the Keystone endpoint and its readiness. */
 export const keystoneApiType: ResourceType = { group: GROUP, version: VERSION, kind: 'KeystoneAPI', plural: 'keystoneapis', namespaced: true };
 
+/**
+ * The Keystone resource of @keyward/keystone-service (a Keystone run by Keyward itself), read for its endpoint and
+ * readiness when the namespace has no usable KeystoneAPI. Declared here, not imported: this package depends on
+ * no controller package, and reads the object field by field as it does another operator's.
+ */
+export const keystoneType: ResourceType = { group: 'keystone.openstack.c5c3.io', version: 'v1alpha1', kind: 'Keystone', plural: 'keystones', namespaced: true };
+
 /** On the CR: deletion waits until its Secrets are released. */
 export const CR_FINALIZER = 'openstack.org/applicationcredential';
 /** On each credential Secret: it is not deleted while we still manage it. */

@@ -1,5 +1,5 @@
 import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
-import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName, keystoneApiType, type KeystoneApplicationCredential } from './api.js';
+import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName, keystoneApiType, keystoneType, type KeystoneApplicationCredential } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { decodeAppCred } from './decode.js';
 import { observe, type AppCredQueries } from './observe.js';
@@ -25,8 +25,12 @@ export const appCredController: ControllerDefinition<KeystoneApplicationCredenti
     { type: coreTypes.secret, of: (cr) => [{ namespace: cr.metadata.namespace, name: cr.spec.secret }] },
     // Without a configured URL, the KeystoneAPIs of the CR's namespace: read from the watch, and a change (a
     // new endpoint, readiness) wakes the CRs there. Not a secondary watch, which would keep the controller
-    // from starting without their CRD; a CR then reports the missing CRD, as any read of it does.
+    // from starting without their CRD; a CR then reports the missing CRD, as any read of it does (unless the
+    // Keystone CRD is installed: see observe).
     { type: keystoneApiType, of: (cr, config) => (config.keystoneUrl === undefined ? [{ namespace: cr.metadata.namespace }] : []) },
+    // Likewise Keyward's own Keystone objects. Without their CRD the watch retries quietly, with backoff, and
+    // answers the reads (which ask only if the type is served) with "not served" without a request each.
+    { type: keystoneType, of: (cr, config) => (config.keystoneUrl === undefined ? [{ namespace: cr.metadata.namespace }] : []) },
   ],
   observe,
   reconcile,

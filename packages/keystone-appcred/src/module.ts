@@ -29,9 +29,11 @@ export const appCredModule = defineControllerModule({
     { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials'], verbs: ['get', 'list', 'watch', 'patch'], scope: 'watched' },
     { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapplicationcredentials/status'], verbs: ['patch'], scope: 'watched' },
     { apiGroups: ['keystone.openstack.org'], resources: ['keystoneapis'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
+    // Keyward's own Keystone (@keyward/keystone-service), whose endpoint is used when there is no usable KeystoneAPI.
+    { apiGroups: ['keystone.openstack.c5c3.io'], resources: ['keystones'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
     // The credential Secrets live next to their CRs; patch: their labels and protection finalizer.
     { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'], scope: 'watched' },
   ],
-  // KeystoneAPI is read, not served: its CRD belongs to the Keystone operator.
+  // KeystoneAPI and Keystone are read, not served: their CRDs belong to the Keystone operator and keystone-service.
   crds: [appCredCrd],
 });

@@ -37,7 +37,7 @@ import {
 } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { readStatus } from './decode.js';
-import { keystoneEndpoint } from './endpoint.js';
+import { keystoneEndpoint, type KeystoneEndpoint } from './endpoint.js';
 import type { AppCredQueries } from './observe.js';
 import { currentRotationEligibleAt, rotationEligibleAt, rotationReasons, untilRotation } from './rotation.js';
 import { credentialIdOf, credentialLabels, describeHeld, hasCredentialLabels, isProtected, oldSecrets } from './secrets.js';
@@ -79,6 +79,11 @@ function pendingName(cr: KeystoneApplicationCredential): string | undefined {
 /** Keystone's expires_at: ISO 8601 without a zone, microsecond precision. */
 export function keystoneExpiry(date: Date): string {
   return `${date.toISOString().slice(0, 23)}000`;
+}
+
+/** The Keystone of the CR (see keystoneEndpoint); the KeystoneAPIs as whichever of their reads was made. */
+function endpointOf({ primary: cr, observed, config }: AppCredInput): KeystoneEndpoint {
+  return keystoneEndpoint(observed.keystoneAPIs ?? observed.keystoneAPIsRequired, config.keystoneUrl, cr.metadata.namespace, observed.keystones);
 }
 
 export function crRef(cr: KeystoneApplicationCredential): ObjectRef {
@@ -300,7 +305,7 @@ function release(plan: PlanBuilder<AppCredAction>, input: AppCredInput, mine: (s
     if (secret !== undefined && mine(secret)) byName.set(secret.metadata.name, secret);
   }
   const secrets = [...byName.values()];
-  const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);
+  const endpoint = endpointOf(input);
   const ids = secrets.map(credentialIdOf).filter((id): id is string => id !== undefined);
   if (config.revokeOnDelete && endpoint.usable && ids.length > 0) {
     addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
@@ -361,7 +366,7 @@ export function reconcile(input: AppCredInput): Plan<AppCredAction> {
     plan.add({ kind: 'k8s.addFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER, observed }, 'keep the CR until its Secrets are released');
     return plan.build();
   }
-  const endpoint = keystoneEndpoint(observed.keystoneAPIs, config.keystoneUrl, cr.metadata.namespace);
+  const endpoint = endpointOf(input);
   if (!endpoint.usable) {
     const credential = stated(findCondition(cr.status.conditions, CONDITION_AC_READY), credentialCondition('Unknown', 'WaitingForKeystoneAPI', 'waiting for KeystoneAPI'));
     const status: AppCredStatus = {

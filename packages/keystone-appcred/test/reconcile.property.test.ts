@@ -131,6 +131,18 @@ const keystoneApi: fc.Arbitrary<KubeObject> = fc.record({
   ),
 });
 
+/** A Keystone of keystone-service's, read field by field as well: ready with an endpoint, or any shape at all. */
+const keystone: fc.Arbitrary<KubeObject> = fc.record({
+  apiVersion: fc.constant('keystone.openstack.c5c3.io/v1alpha1'),
+  kind: fc.constant('Keystone'),
+  metadata: fc.record({ name: label, namespace: fc.constant(NS) }),
+  status: fc.oneof(
+    fc.record({ conditions: readyKeystoneStatus.map((status) => status.conditions), endpoint: fc.webUrl() }),
+    fc.record({ conditions, endpoint: fc.oneof(fc.webUrl(), fc.string(), fc.anything()) }, { requiredKeys: [] }),
+    fc.anything(),
+  ),
+});
+
 const config: fc.Arbitrary<AppCredConfig> = fc.record({
   keystoneUrl: fc.option(fc.oneof(fc.webUrl(), fc.string()), { nil: undefined }),
   revokeOnDelete: fc.boolean(),
@@ -154,6 +166,8 @@ const storedCr = validSpec.chain((spec) => fc.record({ metadata, spec: fc.consta
 const world = (service: string) =>
   fc.record({
     keystoneAPIs: fc.option(fc.array(keystoneApi, { maxLength: 3 }), { nil: undefined }),
+    keystones: fc.option(fc.array(keystone, { maxLength: 3 }), { nil: undefined }),
+    keystoneAPIsRequired: fc.option(fc.array(keystoneApi, { maxLength: 3 }), { nil: undefined }),
     serviceSecrets: fc.array(secret(service), { maxLength: 4 }),
     currentSecret: fc.option(secret(service), { nil: undefined }),
     previousSecret: fc.option(secret(service), { nil: undefined }),
@@ -214,7 +228,7 @@ describe('the pure appcred functions are total', () => {
         const raw = { apiVersion: 'v', kind: 'k', metadata: { name: 'ac-x', namespace: NS, uid: 'u', generation: 1, resourceVersion: '1', finalizers: [CR_FINALIZER] }, spec: { secret: 's', passwordSelector: 'p', userName: 'u', roles: ['r'], expirationDays: MAX_EXPIRATION_DAYS } };
         const decoded = decodeAppCred(raw);
         if (isLeft(decoded)) throw new Error(decoded.left.message);
-        const plan = reconcile({ primary: decoded.right, observed: { keystoneAPIs: undefined, serviceSecrets: [], currentSecret: undefined, previousSecret: undefined }, now: at, config: { revokeOnDelete: false, keystoneRetryMs: 1, keystoneUrl: 'http://keystone' }, entropy: entropyOf(new Uint8Array(5)) });
+        const plan = reconcile({ primary: decoded.right, observed: { keystoneAPIs: undefined, keystones: undefined, keystoneAPIsRequired: undefined, serviceSecrets: [], currentSecret: undefined, previousSecret: undefined }, now: at, config: { revokeOnDelete: false, keystoneRetryMs: 1, keystoneUrl: 'http://keystone' }, entropy: entropyOf(new Uint8Array(5)) });
         const create = plan.steps.find((s) => s.action.kind === 'keystone.createApplicationCredential')?.action;
         expect(create?.kind === 'keystone.createApplicationCredential' ? create.expiresAt : '').toMatch(KEYSTONE_EXPIRY);
       }),

@@ -24,7 +24,7 @@ describe('rbacManifests', () => {
       'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...['team-a', 'team-b'].flatMap((namespace) => [
         `Role ${namespace}/keyward-apikey-enforcement: devportal.kuadrant.io/apikeys get,list,watch; devportal.kuadrant.io/apikeys/status patch; /secrets get,list,watch`,
-        `Role ${namespace}/keyward-keystone-appcred: keystone.openstack.org/keystoneapplicationcredentials get,list,watch,patch; keystone.openstack.org/keystoneapplicationcredentials/status patch; keystone.openstack.org/keystoneapis get,list,watch; /secrets get,list,watch,create,patch,delete`,
+        `Role ${namespace}/keyward-keystone-appcred: keystone.openstack.org/keystoneapplicationcredentials get,list,watch,patch; keystone.openstack.org/keystoneapplicationcredentials/status patch; keystone.openstack.org/keystoneapis get,list,watch; keystone.openstack.c5c3.io/keystones get,list,watch; /secrets get,list,watch,create,patch,delete`,
         `Role ${namespace}/keyward-runtime: events.k8s.io/events create`,
       ]),
     ]);

@@ -78,6 +78,7 @@ keystone-appcred:
   - { apiGroups: [keystone.openstack.org], resources: [keystoneapplicationcredentials], verbs: [get, list, watch, patch], scope: watched }
   - { apiGroups: [keystone.openstack.org], resources: [keystoneapplicationcredentials/status], verbs: [patch], scope: watched }
   - { apiGroups: [keystone.openstack.org], resources: [keystoneapis], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [keystone.openstack.c5c3.io], resources: [keystones], verbs: [get, list, watch], scope: watched }
   - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch, create, patch, delete], scope: watched }
 apikey-enforcement:
   - { apiGroups: [devportal.kuadrant.io], resources: [apikeys], verbs: [get, list, watch], scope: watched }

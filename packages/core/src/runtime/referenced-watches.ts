@@ -6,6 +6,8 @@ import { Informer } from './informer.js';
 interface Watched {
   readonly informer: Informer;
   readonly owners: Set<string>;
+  /** Its last list or watch was answered with 404: the API server does not serve the type (yet). */
+  notServed: boolean;
 }
 
 /** What a primary refers to: one object by name, or (without a name) every object of the type in the namespace. */
@@ -52,8 +54,16 @@ export class ReferencedWatches implements WatchedByReference {
     for (const [key, ref] of wanted) {
       let watched = this.#watched.get(key);
       if (watched === undefined) {
-        const informer = new Informer(this.kube, { type: ref.type, namespace: ref.namespace, name: ref.name, onProblem: this.#onProblem });
-        watched = { informer, owners: new Set() };
+        const state = { notServed: false };
+        const informer = new Informer(this.kube, {
+          type: ref.type, namespace: ref.namespace, name: ref.name,
+          onProblem: (message, error) => {
+            if (notServed(error)) state.notServed = true;
+            this.#onProblem(message, error);
+          },
+          onRecovered: () => { state.notServed = false; },
+        });
+        watched = Object.assign(state, { informer, owners: new Set<string>() });
         this.#watched.set(key, watched);
         const owners = watched.owners;
         informer.subscribe(() => { for (const o of owners) this.wake(o); });
@@ -77,6 +87,14 @@ export class ReferencedWatches implements WatchedByReference {
 
   list(type: ResourceType, namespace: string): readonly KubeObject[] | undefined {
     return this.#listed(keyOf(type, namespace, undefined))?.list(namespace);
+  }
+
+  /**
+   * Whether the watch of the type in the namespace found it not served. It keeps listing with backoff (at most
+   * every 30 s, quietly), and once the CRD is installed the objects it lists wake their primaries.
+   */
+  notServed(type: ResourceType, namespace: string): boolean {
+    return this.#watched.get(keyOf(type, namespace, undefined))?.notServed === true;
   }
 
   async stop(): Promise<void> {

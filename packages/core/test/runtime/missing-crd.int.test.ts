@@ -6,7 +6,7 @@ import { get } from 'node:http';
 import { right } from 'fp-ts/lib/Either.js';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { adminKubeConfig, createTestNamespace, freeLoopbackPort, installCrds, waitFor } from '@keyward/test-env';
-import { coreTypes, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type PlanFailure, type ListQuery, type ControlAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
+import { coreTypes, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type PlanFailure, type ListQuery, type ListIfServedQuery, type ControlAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { controlRuntime, apiSet } from '@keyward/vocabulary/interpreter';
@@ -29,6 +29,14 @@ const gadgetCrd: V1CustomResourceDefinition = {
     versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
   },
 };
+const gizmoGroup = `z${randomBytes(4).toString('hex')}.keyward.test`;
+/** Another operator's kind, which a controller reads when it is there; its CRD is installed in the middle of a test. */
+const gizmos: ResourceType = { group: gizmoGroup, version: 'v1', kind: 'Gizmo', plural: 'gizmos', namespaced: true };
+const gizmoCrd: V1CustomResourceDefinition = {
+  ...gadgetCrd,
+  metadata: { name: `gizmos.${gizmoGroup}` },
+  spec: { ...gadgetCrd.spec, group: gizmoGroup, names: { kind: 'Gizmo', plural: 'gizmos', singular: 'gizmo', listKind: 'GizmoList' } },
+};
 const crds: ResourceType = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false };
 /** A type no CRD serves, ever. */
 const sprockets: ResourceType = { group: `s${randomBytes(4).toString('hex')}.keyward.test`, version: 'v1', kind: 'Sprocket', plural: 'sprockets', namespaced: true };
@@ -45,6 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kube.delete({ type: crds, name: `gadgets.${group}` });
+  await kube.delete({ type: crds, name: `gizmos.${gizmoGroup}` });
   kube.close();
 });
 
@@ -154,4 +163,43 @@ describe('a controller whose CRD is not installed', () => {
       await controller.stop();
     }
   });
+
+  it('answers a list that asks only if the type is served with undefined, quietly, and wakes its objects once the CRD is installed', async () => {
+    const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' }), controlRuntime);
+    const seen = new Map<string, readonly string[] | undefined>();
+    const failures: PlanFailure[] = [];
+    const definition: ControllerDefinition<KubeObject, Readonly<Record<string, ListIfServedQuery | undefined>>, null, TestAction> = {
+      name: 'gizmo-reader',
+      apis: vocabulary(kubernetesApi, controlApi),
+      primary: { type: coreTypes.configMap, decode: (object) => right(object) },
+      secondary: () => [],
+      referenced: [{ type: gizmos, of: (object) => [{ namespace: object.metadata.namespace ?? '' }] }],
+      observe: (object) => ({ gizmos: { kind: 'k8s.list', type: gizmos, namespace: object.metadata.namespace ?? '', ifServed: true } }),
+      reconcile: ({ primary, observed }) => {
+        seen.set(primary.metadata.name, observed['gizmos']?.map((gizmo) => gizmo.metadata.name));
+        return new PlanBuilder<TestAction>().build();
+      },
+      reportFailure: (_primary, failure) => {
+        failures.push(failure);
+        return new PlanBuilder<TestAction>().build();
+      },
+      reportInvalid: () => new PlanBuilder<TestAction>().build(),
+    };
+    const lines: string[] = [];
+    const controller = new Controller(definition, { kube, apis, config: null, namespace, logger: recordingLogger(lines, ['warn', 'error']) });
+    await controller.start();
+    try {
+      await until('both ConfigMaps reconciled', () => seen.has('one') && seen.has('two'));
+      expect([...seen.values()]).toEqual([undefined, undefined]);
+
+      await installCrds(adminKubeConfig(), [gizmoCrd]);
+      await kube.create({ type: gizmos, namespace, name: 'g' }, { apiVersion: `${gizmoGroup}/v1`, kind: 'Gizmo', metadata: { name: 'g' } });
+      // No requeue and no failure brings them back: the watch, listing again with backoff, wakes them.
+      await until('both ConfigMaps saw the gizmo', () => seen.get('one')?.[0] === 'g' && seen.get('two')?.[0] === 'g');
+      expect(failures).toEqual([]);
+      expect(lines).toEqual([]);
+    } finally {
+      await controller.stop();
+    }
+  }, 90_000);
 });

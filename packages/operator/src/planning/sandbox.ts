@@ -1,4 +1,4 @@
-import { objectKey, type AnyAction, type AnyQuery, type GetQuery, type KubeObject, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/core';
+import { objectKey, type AnyAction, type AnyQuery, type GetQuery, type KubeObject, type ListIfServedQuery, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/core';
 import { FIELD_MANAGER, type HandlerContext, type HandlerResult } from '@keyward/core/interpreter';
 import { SimulatedKubernetes } from '@keyward/core/testing';
 
@@ -6,7 +6,7 @@ function keyOf(type: Pick<ResourceType, 'group' | 'plural'>, namespace: string |
   return `${type.group}/${type.plural}/${objectKey(namespace, name)}`;
 }
 
-function scopeOf(query: ListQuery): string {
+function scopeOf(query: ListQuery | ListIfServedQuery): string {
   const labels = Object.entries(query.labels ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join(',');
   return `${query.type.group}/${query.type.plural}|${query.namespace ?? '*'}|${labels}`;
 }
@@ -38,6 +38,8 @@ export class KubeSandbox {
   /** Objects whose state is the sandbox's: read in from the cluster (present or absent), or put here. */
   readonly #held = new Set<string>();
   readonly #listed = new Set<string>();
+  /** Scopes of lists that ask only if the type is served, which the cluster does not serve. */
+  readonly #notServed = new Set<string>();
   readonly #origins = new Map<string, Origin>();
 
   /** `readCluster` answers Kubernetes reads (and any other API's) from the real cluster. */
@@ -67,9 +69,9 @@ export class KubeSandbox {
       return object === undefined ? undefined : this.#outward(get.ref.type, object);
     }
     if (query.kind === 'k8s.list') {
-      const list = query as ListQuery;
-      await this.#listIn(list);
-      return (await this.#answers['k8s.list'](list)).map((object) => this.#outward(list.type, object));
+      const list = query as ListQuery | ListIfServedQuery;
+      if (!(await this.#listIn(list))) return undefined;
+      return ((await this.#answers['k8s.list'](list)) ?? []).map((object) => this.#outward(list.type, object));
     }
     return this.#readCluster(query);
   }
@@ -103,17 +105,23 @@ export class KubeSandbox {
     if (object !== undefined) this.#store(ref.type, object);
   }
 
-  async #listIn(query: ListQuery): Promise<void> {
+  async #listIn(query: ListQuery | ListIfServedQuery): Promise<boolean> {
     const scope = scopeOf(query);
-    if (this.#listed.has(scope)) return;
-    const items = (await this.#readCluster(query)) as readonly KubeObject[];
+    if (this.#listed.has(scope)) return !this.#notServed.has(scope);
+    const items = (await this.#readCluster(query)) as readonly KubeObject[] | undefined;
     this.#listed.add(scope);
+    if (items === undefined) {
+      // Only a list that asks if the type is served is answered so: the cluster does not serve it.
+      this.#notServed.add(scope);
+      return false;
+    }
     for (const item of items) {
       const key = keyOf(query.type, item.metadata.namespace, item.metadata.name);
       if (this.#held.has(key)) continue;
       this.#held.add(key);
       this.#store(query.type, item);
     }
+    return true;
   }
 
   /** An object with the cluster's resourceVersion and generation, as far as the sandbox has not changed it. */

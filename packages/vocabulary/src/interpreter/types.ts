@@ -81,6 +81,11 @@ export interface WatchedByReference {
   get(type: ResourceType, namespace: string, name: string): { readonly object: KubeObject | undefined } | undefined;
   /** Every object of the type in the namespace, when the whole namespace is watched. */
   list(type: ResourceType, namespace: string): readonly KubeObject[] | undefined;
+  /**
+   * Whether the watch of the type in the namespace found that the API server does not serve it (its CRD is
+   * not installed): a list that asks only if it is served is answered without a request.
+   */
+  notServed?(type: ResourceType, namespace: string): boolean;
 }
 
 /**

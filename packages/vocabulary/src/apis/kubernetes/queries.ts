@@ -42,6 +42,19 @@ export interface ListQuery extends AnyQuery, Returns<readonly KubeObject[]> {
   readonly type: ResourceType;
   readonly namespace?: string;
   readonly labels?: Readonly<Record<string, string>>;
+  readonly ifServed?: false;
 }
 
-export type KubernetesQuery = GetQuery | ListQuery;
+/**
+ * A list of another operator's kind that a controller can do without: when the API server does not serve the
+ * type (its CRD is not installed) the result is undefined instead of a failure.
+ */
+export interface ListIfServedQuery extends AnyQuery, Returns<readonly KubeObject[] | undefined> {
+  readonly kind: 'k8s.list';
+  readonly type: ResourceType;
+  readonly namespace?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly ifServed: true;
+}
+
+export type KubernetesQuery = GetQuery | ListQuery | ListIfServedQuery;

@@ -1,6 +1,11 @@
 import { hasLabels, type ObjectRef, type ResourceType, type KubeObject, type GetQuery, type KubernetesQuery } from '@keyward/vocabulary';
-import type { CacheView, QueryScope, QueryTable } from '@keyward/vocabulary/interpreter';
+import { KeywardError, type CacheView, type QueryScope, type QueryTable } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from './client.js';
+
+/** A 404 for a collection: the API server does not serve the type (a CRD that is not installed). */
+function notServed(error: unknown): boolean {
+  return error instanceof KeywardError && error.api === 'kubernetes' && error.code === 404;
+}
 
 function sameType(a: ResourceType, b: ResourceType): boolean {
   return a.group === b.group && a.version === b.version && a.plural === b.plural;
@@ -47,7 +52,15 @@ export function kubernetesQueries(kube: KubeClient, { caches, referenced, bursts
       if (cache !== undefined) return cache.list(query.namespace).filter((object) => hasLabels(object, query.labels));
       const watched = query.namespace === undefined ? undefined : referenced?.list(query.type, query.namespace);
       if (watched !== undefined) return watched.filter((object) => hasLabels(object, query.labels));
-      return (await kube.listAll(query.type, { namespace: query.namespace, labels: query.labels })).items;
+      if (query.ifServed !== true) return (await kube.listAll(query.type, { namespace: query.namespace, labels: query.labels })).items;
+      // A watch that found the type not served answers for it: no request for each read while the CRD is missing.
+      if (query.namespace !== undefined && referenced?.notServed?.(query.type, query.namespace) === true) return undefined;
+      try {
+        return (await kube.listAll(query.type, { namespace: query.namespace, labels: query.labels })).items;
+      } catch (error) {
+        if (notServed(error)) return undefined;
+        throw error;
+      }
     },
   };
 }
