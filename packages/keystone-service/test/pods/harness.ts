@@ -6,9 +6,12 @@ import { createWriteStream } from 'node:fs';
 import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ObjectRef } from '@keyward/core';
 import type { KubeClient} from '@keyward/core/interpreter';
 import { apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
-import { Controller, createLogger, type KeyReconcile } from '@keyward/core/runtime';
+import { Controller, createLogger, type KeyReconcile, type RuntimeLogger } from '@keyward/core/runtime';
 import { httpCall, kubeConfigFor, runPodOnce, testLogFile, waitFor, type WorkloadEnvironment } from '@keyward/test-env';
 import { API_PORT, keystoneServiceController, keystoneType, names, podType, type KeystoneAction } from '../../src/index.js';
+
+/** The cluster's DNS domain the controller renders in-cluster URLs with. */
+export const CLUSTER_DOMAIN = 'cluster.local';
 
 /** Keystone pods start, migrate and roll in their own time on a loaded two-core machine. */
 export const WAIT_MS = 6 * 60_000;
@@ -23,24 +26,82 @@ export interface RunningController {
   readonly stop: () => Promise<void>;
 }
 
-/** The Keystone controller of one namespace, as the operator runs it. */
-export async function startController(kube: KubeClient, namespace: string): Promise<RunningController> {
+export interface ControllerSetup {
+  /** Watch one namespace; all when undefined. */
+  readonly namespace?: string;
+  /** Silent when undefined. */
+  readonly logger?: RuntimeLogger;
+  /** Reconciles at once; the runtime's default when undefined. */
+  readonly concurrency?: number;
+}
+
+/** The Keystone controller with core's runtime, as the operator wires it (not started). */
+export function keystoneController(kube: KubeClient, setup: ControllerSetup = {}) {
   const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-service', reportingInstance: 'test' }), controlRuntime);
-  const logger = createLogger({ level: 'debug', stream: createWriteStream(testLogFile(`keystone-service-${namespace}`), { flags: 'a' }) });
-  const controller = new Controller(keystoneServiceController, {
+  return new Controller(keystoneServiceController, {
     kube,
     apis,
-    namespace,
-    config: { clusterDomain: 'cluster.local' },
+    namespace: setup.namespace,
+    config: { clusterDomain: CLUSTER_DOMAIN },
     backoff: { baseMs: 500, maxMs: 5_000 },
-    logger,
+    ...(setup.logger === undefined ? {} : { logger: setup.logger }),
+    ...(setup.concurrency === undefined ? {} : { concurrency: setup.concurrency }),
   });
+}
+
+/** The Keystone controller of one namespace, as the operator runs it. */
+export async function startController(kube: KubeClient, namespace: string): Promise<RunningController> {
+  const logger = createLogger({ level: 'debug', stream: createWriteStream(testLogFile(`keystone-service-${namespace}`), { flags: 'a' }) });
+  const controller = keystoneController(kube, { namespace, logger });
   await controller.start();
   return { reconcile: (ns, name) => controller.reconcileKey(`${ns}/${name}`), stop: () => controller.stop() };
 }
 
-/** Actions of a reconcile's plan that change something in the cluster (not a requeue). */
-export const writesOf = (reconciled: KeyReconcile<KeystoneAction>): string[] => (reconciled.plan?.steps ?? []).map((step) => step.action.kind).filter((kind) => kind.startsWith('k8s.'));
+/** Never due while a test or benchmark runs, until it asks for a rotation. */
+export const YEARLY = '0 0 1 1 *';
+
+/** A Keystone of the workload tier's image against the environment's MariaDB, with the Secrets prepareNamespace creates. */
+export function keystoneObject(env: WorkloadEnvironment, namespace: string, name: string, database: string, extra: Record<string, unknown> = {}): KubeObject {
+  const access = env.info.workloads.database;
+  return {
+    apiVersion: 'keystone.openstack.c5c3.io/v1alpha1',
+    kind: 'Keystone',
+    metadata: { name, namespace },
+    spec: {
+      replicas: 2,
+      image: imageSpec(env),
+      database: { host: access?.host, port: access?.port, database, secretRef: { name: 'keystone-db' } },
+      fernet: { rotationSchedule: YEARLY, maxActiveKeys: 5 },
+      bootstrap: { adminPasswordSecretRef: { name: 'keystone-admin' } },
+      ...extra,
+    },
+  };
+}
+
+/** The database name a namespace's Keystone uses. */
+export const databaseOf = (namespace: string): string => `keystone_${namespace.replaceAll('-', '_')}`;
+
+/**
+ * A namespace ready for a Keystone: the Secrets `keystone-db` (the environment's user for pods, which may create
+ * databases) and `keystone-admin`, and the database databaseOf(namespace).
+ */
+export async function prepareNamespace(env: WorkloadEnvironment, kube: KubeClient, namespace: string, adminPassword: string): Promise<void> {
+  const access = env.info.workloads.database;
+  if (access === undefined) throw new Error('the environment has no database for pods');
+  await kube.create({ type: coreTypes.namespace, name: namespace }, { metadata: { name: namespace } });
+  await kube.create({ type: coreTypes.secret, namespace, name: 'keystone-db' }, { metadata: { name: 'keystone-db' }, stringData: { username: access.user, password: access.password } });
+  await kube.create({ type: coreTypes.secret, namespace, name: 'keystone-admin' }, { metadata: { name: 'keystone-admin' }, stringData: { password: adminPassword } });
+  await createDatabase(env, namespace, databaseOf(namespace));
+}
+
+/** Actions of a reconcile's plan that change something in the cluster (not a requeue), as "k8s.create Job". */
+export function writesOf(reconciled: KeyReconcile<KeystoneAction>): string[] {
+  return (reconciled.plan?.steps ?? []).flatMap(({ action }) => {
+    if (!action.kind.startsWith('k8s.')) return [];
+    const ref = 'ref' in action ? action.ref : undefined;
+    return [`${action.kind} ${ref?.type.kind ?? ''}`.trim()];
+  });
+}
 
 /**
  * Creates a database for one Keystone, from a pod (the environment's MariaDB lets the pods' user in from the pod

@@ -14,11 +14,13 @@ import {
   WAIT_MS,
   adminToken,
   apiPods,
+  YEARLY,
   conditionOf,
-  createDatabase,
+  databaseOf,
   fernetKeys,
-  imageSpec,
+  keystoneObject,
   keystoneRef,
+  prepareNamespace,
   serviceUrl,
   signedWith,
   startController,
@@ -32,8 +34,6 @@ import {
 } from './harness.js';
 
 const CR = 'identity';
-/** Never due while the test runs, until it asks for a rotation. */
-const YEARLY = '0 0 1 1 *';
 
 let env: WorkloadEnvironment;
 let kube: KubeClient;
@@ -46,34 +46,14 @@ async function jobUid(name: string): Promise<string | undefined> {
   return (await kube.get({ type: coreTypes.job, namespace, name }))?.metadata.uid;
 }
 
-function keystone(name: string, database: string, extra: Record<string, unknown> = {}): KubeObject {
-  const access = env.info.workloads.database;
-  return {
-    apiVersion: 'keystone.openstack.c5c3.io/v1alpha1',
-    kind: 'Keystone',
-    metadata: { name, namespace },
-    spec: {
-      replicas: 2,
-      image: imageSpec(env),
-      database: { host: access?.host, port: access?.port, database, secretRef: { name: 'keystone-db' } },
-      fernet: { rotationSchedule: YEARLY, maxActiveKeys: 5 },
-      bootstrap: { adminPasswordSecretRef: { name: 'keystone-admin' } },
-      ...extra,
-    },
-  };
-}
+const keystone = (name: string, database: string, extra: Record<string, unknown> = {}): KubeObject => keystoneObject(env, namespace, name, database, extra);
 
 beforeAll(async () => {
   env = await workloadEnvironment();
   kube = new KubeClient(kubeConfigFor(env.info));
   namespace = unique('ks-pods');
-  await kube.create({ type: coreTypes.namespace, name: namespace }, { metadata: { name: namespace } });
-  const access = env.info.workloads.database;
-  if (access === undefined) throw new Error('the environment has no database for pods');
   // Keystone connects as the environment's user for pods, which may create databases.
-  await kube.create({ type: coreTypes.secret, namespace, name: 'keystone-db' }, { metadata: { name: 'keystone-db' }, stringData: { username: access.user, password: access.password } });
-  await kube.create({ type: coreTypes.secret, namespace, name: 'keystone-admin' }, { metadata: { name: 'keystone-admin' }, stringData: { password: adminPassword } });
-  await createDatabase(env, namespace, `keystone_${namespace.replaceAll('-', '_')}`);
+  await prepareNamespace(env, kube, namespace, adminPassword);
   controller = await startController(kube, namespace);
 }, 15 * 60_000);
 
@@ -85,7 +65,7 @@ afterAll(async () => {
 
 describe('a Keystone object run as real pods', () => {
   it('becomes Ready, and the admin user authenticates through the Service with the password from the Secret', async () => {
-    await kube.create(ref(), keystone(CR, `keystone_${namespace.replaceAll('-', '_')}`));
+    await kube.create(ref(), keystone(CR, databaseOf(namespace)));
     const ready = await waitForReady(kube, ref());
     for (const type of ['SecretsReady', 'FernetKeysReady', 'CredentialKeysReady', 'DatabaseReady', 'DeploymentReady', 'KeystoneAPIReady', 'BootstrapReady']) {
       expect(conditionOf(ready, type)?.status).toBe('True');
@@ -194,7 +174,8 @@ describe('a Keystone object run as real pods', () => {
     const job = await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(broken) });
     expect(await kube.get({ type: coreTypes.deployment, namespace, name: names.api(broken) })).toBeUndefined();
     // Reconciled again (as a resync would), the failed Job stays: it is not re-run until the image or config changes.
-    expect(writesOf(await controller.reconcile(namespace, broken))).toEqual([]);
+    // (A status write may still come from a cache that has not yet seen the status just read back.)
+    expect(writesOf(await controller.reconcile(namespace, broken)).filter((write) => write !== 'k8s.status Keystone')).toEqual([]);
     expect((await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(broken) }))?.metadata.uid).toBe(job?.metadata.uid);
     await kube.delete(keystoneRef(namespace, broken));
   }, WAIT_MS + 60_000);
