@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { apiKeyModule } from '@keyward/apikey-enforcement';
 import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
 import { appCredModule, keystoneApiCrd } from '@keyward/keystone-appcred';
-import { keystoneCrd } from '@keyward/keystone-service';
+import { keystoneServiceModule } from '@keyward/keystone-service';
 
 const HEADER = '# Generated from the TypeScript definitions by scripts/generate-crds.ts; do not edit.\n';
 
@@ -20,7 +20,7 @@ function asCrd(crd: object): Crd {
 /** Folders that hold only generated files: a file there that crdManifests() does not name is stale. */
 export const GENERATED_CRD_FOLDERS = ['deploy/crds', 'deploy/helm/keyward/crds'] as const;
 
-const operatorCrds = [appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule].flatMap((module) => module.crds.map(asCrd));
+const operatorCrds = [appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule, keystoneServiceModule].flatMap((module) => module.crds.map(asCrd));
 
 /**
  * Where each CRD is written: deploy/crds ships the CRDs of the operator's controller modules, and the Helm
@@ -31,8 +31,6 @@ const placements: readonly (readonly [string, Crd])[] = [
   ...operatorCrds.map((crd) => ['deploy/crds', crd] as const),
   ...operatorCrds.map((crd) => ['deploy/helm/keyward/crds', crd] as const),
   ['test/fixtures/crds', keystoneApiCrd],
-  // Not shipped until the operator runs the Keystone controller; the test environment installs it from here.
-  ['test/fixtures/crds', keystoneCrd],
 ];
 
 /**

@@ -5,8 +5,8 @@ import { keystoneServiceController } from './controller.js';
 import { keystoneCrd } from './crd.js';
 
 /**
- * The Keystone controller with its options, permissions and CRD. Not yet among the operator's controller
- * modules: that waits until it has been proven with real pods.
+ * The Keystone controller with its options, permissions and CRD: one of the operator's controller modules
+ * (`keystone-service` in --controllers, RBAC, `keyward crds` and `keyward plan`).
  */
 export const keystoneServiceModule = defineControllerModule({
   definition: keystoneServiceController,

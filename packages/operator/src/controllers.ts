@@ -3,13 +3,14 @@ import type { ApiSet } from '@keyward/core/interpreter';
 import { appCredModule } from '@keyward/keystone-appcred';
 import { apiKeyModule } from '@keyward/apikey-enforcement';
 import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
+import { keystoneServiceModule } from '@keyward/keystone-service';
 import type { OperatorApis } from './apis.js';
 
 /**
  * The controllers this operator is built with. Adding a domain adds its module here, and nothing else in the
  * operator: names, options, RBAC, CRDs and `keyward plan` all come from the modules.
  */
-export const CONTROLLER_MODULES = [appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule] as const;
+export const CONTROLLER_MODULES = [appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule, keystoneServiceModule] as const;
 
 /**
  * Compiles only if the operator's API modules handle every action and answer every query each controller

@@ -97,7 +97,7 @@ describe('keyward plan', () => {
 
   it('configures the controllers as run does: the same module options from the same flags and variables', async () => {
     const env = { KEYWARD_REVOKE_ON_DELETE: 'true', KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3', KEYWARD_KEYCLOAK_ADMIN_SECRET: 'keycloak/admin' };
-    const argv = ['--enforcement-namespace', 'gateway', '--keycloak-url', 'http://keycloak:8080'];
+    const argv = ['--enforcement-namespace', 'gateway', '--keycloak-url', 'http://keycloak:8080', '--keystone-cluster-domain', 'cluster.example'];
     const { runs: [run] } = await cli(['run', ...argv], { env });
     const { plans: [plan] } = await cli(['plan', ...argv], { env });
     const settings = (config: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> =>
@@ -111,6 +111,7 @@ describe('keyward plan', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      clusterDomain: 'cluster.example',
     });
     expect(settings(plan)).toEqual(settings(run));
   });
@@ -136,6 +137,7 @@ describe('the controllers\' options', () => {
     const outcome = await cli([command, '--help']);
     expect(outcome.status).toBe(0);
     expect(Object.keys(moduleOptions).sort()).toEqual([
+      'clusterDomain',
       'enforcementNamespace',
       'keycloakAdminSecret',
       'keycloakAdoptUnowned',
@@ -162,6 +164,7 @@ describe('keyward crds', () => {
       'apikeys.devportal.kuadrant.io',
       'keycloakrealms.vriesdemichael.github.io',
       'keycloakclients.vriesdemichael.github.io',
+      'keystones.keystone.openstack.c5c3.io',
     ]);
     for (const crd of documents) {
       expect(crd).toEqual(parse(readFileSync(new URL(`../../../deploy/crds/${crd.metadata.name}.yaml`, import.meta.url), 'utf8')));
@@ -170,7 +173,7 @@ describe('keyward crds', () => {
 });
 
 describe('keyward rbac', () => {
-  const install = { controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'], namespaces: 'all', operatorNamespace: 'keyward-system', enforcementNamespace: 'kuadrant', serviceAccount: 'keyward' } as const;
+  const install = { controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client', 'keystone-service'], namespaces: 'all', operatorNamespace: 'keyward-system', enforcementNamespace: 'kuadrant', serviceAccount: 'keyward' } as const;
   const printed = async (argv: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<unknown[]> => {
     const outcome = await cli(['rbac', ...argv], { env });
     expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });

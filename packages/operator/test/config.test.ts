@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { defaultKeycloakConfig } from '@keyward/keycloak';
 import { defaultAppCredConfig } from '@keyward/keystone-appcred';
+import { defaultKeystoneServiceConfig } from '@keyward/keystone-service';
 import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
 import { moduleConfig, moduleNamed } from '../src/controllers.js';
 
@@ -36,7 +37,7 @@ describe('parseRunConfig', () => {
 
   it('has documented defaults', () => {
     expect(runConfig([])).toEqual({
-      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'],
+      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client', 'keystone-service'],
       kubeconfig: undefined,
       context: undefined,
       kubeApiQps: 20,
@@ -54,11 +55,12 @@ describe('parseRunConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      clusterDomain: 'cluster.local',
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
       metricsBindAddress: { host: '127.0.0.1', port: 8080 },
       healthBindAddress: { host: '127.0.0.1', port: 8081 },
-      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 4, 'keycloak-client': 4 },
+      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 4, 'keycloak-client': 4, 'keystone-service': 4 },
       maxRetryDelay: 300_000,
       shutdownTimeout: 20_000,
       revokeOnDelete: false,
@@ -94,6 +96,7 @@ describe('parseRunConfig', () => {
       '--keycloak-operator-namespace', 'identity',
       '--keycloak-adopt-unowned',
       '--keycloak-namespace-concurrency', '3',
+      '--keystone-cluster-domain', 'cluster.example',
       '--namespaces', 'team-a,team-b',
       '--no-leader-elect',
       '--lease-name', 'leader',
@@ -138,6 +141,7 @@ describe('parseRunConfig', () => {
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
+      KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     });
     const expected: OperatorConfig = {
       controllers: ['apikey-enforcement'],
@@ -158,11 +162,12 @@ describe('parseRunConfig', () => {
       keycloakOperatorNamespace: 'identity',
       keycloakAdoptUnowned: true,
       keycloakNamespaceConcurrency: 3,
+      clusterDomain: 'cluster.example',
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
       metricsBindAddress: { host: '127.0.0.1', port: 9090 },
       healthBindAddress: 'disabled',
-      concurrency: { 'keystone-appcred': 2, 'apikey-enforcement': 2, 'keycloak-realm': 2, 'keycloak-client': 2 },
+      concurrency: { 'keystone-appcred': 2, 'apikey-enforcement': 2, 'keycloak-realm': 2, 'keycloak-client': 2, 'keystone-service': 2 },
       maxRetryDelay: 90_000,
       shutdownTimeout: 10_000,
       revokeOnDelete: true,
@@ -175,7 +180,7 @@ describe('parseRunConfig', () => {
   it('lets flags override environment variables', () => {
     const env = { KEYWARD_CONCURRENCY: '2', KEYWARD_LEADER_ELECT: 'false', KEYWARD_REVOKE_ON_DELETE: 'true', KEYWARD_LOG_LEVEL: 'debug' };
     const config = runConfig(['--concurrency', '6', '--leader-elect', '--no-revoke-on-delete', '--log-level', 'warn'], env);
-    expect(config.concurrency).toEqual({ 'keystone-appcred': 6, 'apikey-enforcement': 6, 'keycloak-realm': 6, 'keycloak-client': 6 });
+    expect(config.concurrency).toEqual({ 'keystone-appcred': 6, 'apikey-enforcement': 6, 'keycloak-realm': 6, 'keycloak-client': 6, 'keystone-service': 6 });
     expect(config.leaderElection.enabled).toBe(true);
     expect(config['revokeOnDelete']).toBe(false);
     expect(config.log.level).toBe('warn');
@@ -184,8 +189,8 @@ describe('parseRunConfig', () => {
   it('treats an empty environment variable as unset', () => {
     expect(runConfig([], { KEYWARD_KEYSTONE_URL: '', KEYWARD_CONTROLLERS: '', KEYWARD_CONCURRENCY: '' })).toMatchObject({
       keystoneUrl: undefined,
-      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'],
-      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 4, 'keycloak-client': 4 },
+      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client', 'keystone-service'],
+      concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 4, 'keycloak-client': 4, 'keystone-service': 4 },
     });
   });
 
@@ -211,10 +216,10 @@ describe('parseRunConfig', () => {
   });
 
   it('takes one concurrency for every controller or controller=n pairs', () => {
-    expect(runConfig(['--concurrency', 'keystone-appcred=2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8, 'keycloak-realm': 4, 'keycloak-client': 4 });
-    expect(runConfig(['--concurrency', 'apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 8, 'keycloak-realm': 4, 'keycloak-client': 4 });
-    expect(runConfig(['--concurrency', '2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8, 'keycloak-realm': 2, 'keycloak-client': 2 });
-    expect(runConfig(['--concurrency', 'keycloak-realm=1,keycloak-client=3']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 1, 'keycloak-client': 3 });
+    expect(runConfig(['--concurrency', 'keystone-appcred=2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8, 'keycloak-realm': 4, 'keycloak-client': 4, 'keystone-service': 4 });
+    expect(runConfig(['--concurrency', 'apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 8, 'keycloak-realm': 4, 'keycloak-client': 4, 'keystone-service': 4 });
+    expect(runConfig(['--concurrency', '2,apikey-enforcement=8']).concurrency).toEqual({ 'keystone-appcred': 2, 'apikey-enforcement': 8, 'keycloak-realm': 2, 'keycloak-client': 2, 'keystone-service': 2 });
+    expect(runConfig(['--concurrency', 'keycloak-realm=1,keycloak-client=3']).concurrency).toEqual({ 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 1, 'keycloak-client': 3, 'keystone-service': 4 });
   });
 
   it('takes namespaces as a deduplicated list, empty for all', () => {
@@ -239,11 +244,11 @@ describe('parseRunConfig', () => {
     [['--concurrency', '0'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "0" is not an integer >= 1'],
     [[], { KEYWARD_CONCURRENCY: '1.5' }, 'invalid --concurrency (KEYWARD_CONCURRENCY): "1.5" is not an integer >= 1'],
     [['--concurrency', 'keystone-appcred=0'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "keystone-appcred=0" sets keystone-appcred to "0", which is not an integer >= 1'],
-    [['--concurrency', 'vault=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "vault=2" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)'],
+    [['--concurrency', 'vault=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "vault=2" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service)'],
     [['--concurrency', 'keystone-appcred=1,keystone-appcred=2'], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "keystone-appcred=1,keystone-appcred=2" sets keystone-appcred twice'],
     [['--concurrency', ','], {}, 'invalid --concurrency (KEYWARD_CONCURRENCY): "," is not an integer >= 1 or a list of controller=n'],
-    [[], { KEYWARD_CONTROLLERS: 'keystone-appcred,vault' }, 'invalid --controllers (KEYWARD_CONTROLLERS): "keystone-appcred,vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)'],
-    [['--controllers', ','], {}, 'invalid --controllers (KEYWARD_CONTROLLERS): "," names no controller (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)'],
+    [[], { KEYWARD_CONTROLLERS: 'keystone-appcred,vault' }, 'invalid --controllers (KEYWARD_CONTROLLERS): "keystone-appcred,vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service)'],
+    [['--controllers', ','], {}, 'invalid --controllers (KEYWARD_CONTROLLERS): "," names no controller (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service)'],
     [['--namespaces', 'team-a,Team_B'], {}, 'invalid --namespaces (KEYWARD_NAMESPACES): "team-a,Team_B" has "Team_B", which is not a namespace name (a DNS-1123 label)'],
     [['--keystone-url', 'keystone:5000'], {}, 'invalid --keystone-url (KEYWARD_KEYSTONE_URL): "keystone:5000" is not an http(s) URL'],
     [[], { KEYWARD_KEYSTONE_URL: 'ftp://keystone' }, 'invalid --keystone-url (KEYWARD_KEYSTONE_URL): "ftp://keystone" is not an http(s) URL'],
@@ -280,7 +285,7 @@ describe('parsePlanConfig', () => {
       output: 'text',
       exitCode: false,
       operatorNamespace: 'keyward-system',
-      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client'],
+      controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client', 'keystone-service'],
       kubeconfig: undefined,
       context: undefined,
       kubeApiQps: 20,
@@ -298,6 +303,7 @@ describe('parsePlanConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      clusterDomain: 'cluster.local',
       revokeOnDelete: false,
       explicitSettings: [],
     });
@@ -340,6 +346,7 @@ describe('parsePlanConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      clusterDomain: 'cluster.local',
       revokeOnDelete: true,
       // Given by flag or variable, so the running operator's settings do not override them.
       explicitSettings: ['keystoneUrl', 'revokeOnDelete', 'enforcementNamespace', 'keycloakUrl', 'keycloakAdminSecret'],
@@ -359,11 +366,11 @@ describe('parsePlanConfig', () => {
   });
 
   it('rejects invalid values in the same style, without a variable for plan-only options', () => {
-    expect(planError(['--controllers', 'apikey,appcred'])).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "apikey,appcred" names unknown controller "apikey" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)');
+    expect(planError(['--controllers', 'apikey,appcred'])).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "apikey,appcred" names unknown controller "apikey" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service)');
     expect(planError(['-o', 'yaml'])).toBe('invalid --output: "yaml" is not one of text, json');
     expect(planError(['--namespace', 'Team'])).toBe('invalid --namespace: "Team" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
     expect(planError(['--name', 'a/b'])).toBe('invalid --name: "a/b" is not a DNS-1123 subdomain (an object name)');
-    expect(planError([], { KEYWARD_CONTROLLERS: 'vault' })).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client)');
+    expect(planError([], { KEYWARD_CONTROLLERS: 'vault' })).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service)');
     expect(planError([], { KEYWARD_REVOKE_ON_DELETE: '1' })).toBe('invalid --revoke-on-delete (KEYWARD_REVOKE_ON_DELETE): "1" is not true or false');
     expect(planError(['--leader-elect'])).toBe("unknown option '--leader-elect'");
   });
@@ -392,7 +399,7 @@ describe('the controllers\' options in run and plan', () => {
     const argv = [
       '--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete',
       '--keycloak-url', 'http://keycloak:8080', '--keycloak-admin-secret', 'keycloak/admin', '--keycloak-operator-namespace', 'identity', '--keycloak-adopt-unowned',
-      '--keycloak-namespace-concurrency', '3',
+      '--keycloak-namespace-concurrency', '3', '--keystone-cluster-domain', 'cluster.example',
     ];
     const env = {
       KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3',
@@ -403,6 +410,7 @@ describe('the controllers\' options in run and plan', () => {
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
+      KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     };
     const keycloak = {
       ...defaultKeycloakConfig,
@@ -417,6 +425,7 @@ describe('the controllers\' options in run and plan', () => {
       'apikey-enforcement': { enforcementNamespace: 'authorino' },
       'keycloak-realm': keycloak,
       'keycloak-client': keycloak,
+      'keystone-service': { ...defaultKeystoneServiceConfig, clusterDomain: 'cluster.example' },
     };
     for (const [given, variables] of [[argv, {}], [[], env]] as const) {
       const run = runConfig(given, variables);

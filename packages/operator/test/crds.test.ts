@@ -7,6 +7,7 @@ const deployed = [
   'apikeys.devportal.kuadrant.io.yaml',
   'keycloakrealms.vriesdemichael.github.io.yaml',
   'keycloakclients.vriesdemichael.github.io.yaml',
+  'keystones.keystone.openstack.c5c3.io.yaml',
 ].map((name) =>
   readFileSync(new URL(`../../../deploy/crds/${name}`, import.meta.url), 'utf8').replace(/^#.*\n/, ''),
 );

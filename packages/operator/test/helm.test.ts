@@ -54,6 +54,7 @@ const VALUE_SETS: readonly (readonly [string, string, Values])[] = [
   ],
   ['keycloak-realm with another operator namespace and no admin Secret', 'identity', { controllers: ['keycloak-realm'], keycloak: { operatorNamespace: 'keycloak-ops' }, namespaces: ['realms'] }],
   ['keycloak-client and keystone-appcred, namespaced', OPERATOR_NAMESPACE, { controllers: ['keycloak-client', 'keystone-appcred'], namespaces: ['team-a'] }],
+  ['keystone-service only, namespaced, another cluster domain', 'identity', { controllers: ['keystone-service'], namespaces: ['keystones'], keystoneService: { clusterDomain: 'cluster.example' } }],
 ];
 
 describe('the Helm binary', () => {
@@ -103,6 +104,7 @@ describe('deploy/helm/keyward', () => {
     [{ controllers: ['keystone-appcred', 'keystone'] }, "at '/controllers/1': value must be one of"],
     [{ controllers: [] }, "at '/controllers': minItems"],
     [{ keycloak: { adminSecrett: 'keycloak/admin' } }, "at '/keycloak': additional properties 'adminSecrett' not allowed"],
+    [{ keystoneService: { clusterDomian: 'cluster.example' } }, "at '/keystoneService': additional properties 'clusterDomian' not allowed"],
     [{ kubernetesApi: { qps: 0 } }, "at '/kubernetesApi/qps'"],
     [{ logging: { level: 'verbose' } }, "at '/logging/level'"],
     [{ replicas: 2, leaderElection: { enabled: false } }, 'replicas: more than one replica needs leaderElection.enabled'],
@@ -215,6 +217,7 @@ describe('the chart\'s Deployment', () => {
         namespaceConcurrency: 3,
         rateLimits: { namespaceRate: 7, namespaceBurst: 14, globalRate: 70, globalBurst: 140, tokenRate: 3, tokenBurst: 6 },
       },
+      keystoneService: { clusterDomain: 'cluster.example' },
       kubernetesApi: { qps: 40, burst: 1_000_000 },
       concurrency: 'keystone-appcred=2,keycloak-realm=3',
       maxRetryDelay: '2m',
@@ -240,6 +243,7 @@ describe('the chart\'s Deployment', () => {
       keycloakGlobalBurst: 140,
       keycloakTokenRate: 3,
       keycloakTokenBurst: 6,
+      clusterDomain: 'cluster.example',
       kubeApiQps: 40,
       kubeApiBurst: 1_000_000,
       concurrency: { 'keystone-appcred': 2, 'keycloak-realm': 3, 'keycloak-client': 4 },

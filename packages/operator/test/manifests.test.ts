@@ -57,6 +57,7 @@ const CRD_NAMES: Readonly<Record<ControllerName, string>> = {
   'apikey-enforcement': 'apikeys.devportal.kuadrant.io',
   'keycloak-realm': 'keycloakrealms.vriesdemichael.github.io',
   'keycloak-client': 'keycloakclients.vriesdemichael.github.io',
+  'keystone-service': 'keystones.keystone.openstack.c5c3.io',
 };
 
 /** The CRD a controller serves. */
@@ -187,6 +188,7 @@ describe('deploy/', () => {
       `CustomResourceDefinition ${crdOf('apikey-enforcement')}`,
       `CustomResourceDefinition ${crdOf('keycloak-realm')}`,
       `CustomResourceDefinition ${crdOf('keycloak-client')}`,
+      `CustomResourceDefinition ${crdOf('keystone-service')}`,
       `Namespace ${OPERATOR_NAMESPACE}`,
       `ServiceAccount ${OPERATOR_NAMESPACE}/keyward`,
       ...RBAC_COMPONENTS.flatMap((component) => {

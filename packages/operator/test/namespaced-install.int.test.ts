@@ -64,6 +64,7 @@ function places(): { a: string; b: string; operator: string; enforcement: string
 const KAC = { group: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials' };
 const APIKEY = { group: 'devportal.kuadrant.io', resource: 'apikeys' };
 const SECRETS = { group: '', resource: 'secrets' };
+const KEYSTONE = { group: 'keystone.openstack.c5c3.io', resource: 'keystones' };
 
 describe('the namespaced install (keyward rbac --namespaces) on a real API server', () => {
   it('lets the operator do what it needs in its namespaces and nothing outside them', async () => {
@@ -95,7 +96,15 @@ describe('the namespaced install (keyward rbac --namespaces) on a real API serve
       ['create Events outside its namespaces', { group: 'events.k8s.io', resource: 'events', verb: 'create', namespace: outside }, false],
       ['create Leases in a watched namespace', { group: 'coordination.k8s.io', resource: 'leases', verb: 'create', namespace: a }, false],
       ['read ConfigMaps, its settings included (it never reads them back)', { group: '', resource: 'configmaps', verb: 'get', namespace: own }, false],
-      ['write ConfigMaps in a watched namespace', { group: '', resource: 'configmaps', verb: 'patch', namespace: a }, false],
+      ['write the configuration ConfigMaps of Keystones in a watched namespace', { group: '', resource: 'configmaps', verb: 'patch', namespace: a }, true],
+      ['write ConfigMaps outside its namespaces', { group: '', resource: 'configmaps', verb: 'patch', namespace: outside }, false],
+      ['replace ConfigMaps (update) in a watched namespace', { group: '', resource: 'configmaps', verb: 'update', namespace: a }, false],
+      ['patch Keystone status', { ...KEYSTONE, subresource: 'status', verb: 'patch', namespace: b }, true],
+      ['patch Keystones', { ...KEYSTONE, verb: 'patch', namespace: b }, false],
+      ['create the db_sync and bootstrap Jobs in a watched namespace', { group: 'batch', resource: 'jobs', verb: 'create', namespace: a }, true],
+      ['create Jobs outside its namespaces', { group: 'batch', resource: 'jobs', verb: 'create', namespace: outside }, false],
+      ['create Pods', { group: '', resource: 'pods', verb: 'create', namespace: a }, false],
+      ['list Pods of the whole cluster', { group: '', resource: 'pods', verb: 'list', namespace: undefined }, false],
       ['change enforcement Secrets in place', { ...SECRETS, verb: 'patch', namespace: enforcement }, false],
       ['update KeystoneApplicationCredentials', { ...KAC, verb: 'update', namespace: a }, false],
       ['read KeystoneApplicationCredential status', { ...KAC, subresource: 'status', verb: 'get', namespace: a }, false],

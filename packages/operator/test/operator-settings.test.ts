@@ -60,6 +60,7 @@ describe('the settings a running operator publishes', () => {
         keycloakOperatorNamespace: 'keyward-system',
         keycloakAdoptUnowned: false,
         keycloakNamespaceConcurrency: 2,
+        clusterDomain: 'cluster.local',
       },
     });
   });
@@ -86,6 +87,7 @@ describe('plan with the running operator\'s settings', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      clusterDomain: 'cluster.local',
     });
     expect(new Set(Object.values(settings.origins))).toEqual(new Set(['operator']));
     // The modules are configured from the merged settings, as the operator's are.
@@ -146,7 +148,8 @@ describe('plan with the running operator\'s settings', () => {
     const { config, settings } = withOperatorSettings(planConfig([]), found(published));
     expect(settingsLine(settings, all, config)).toBe(
       'settings of the running operator in keyward-system (keyward 0.1.0): --keystone-url http://keystone:5000/v3, --revoke-on-delete, --enforcement-namespace gateway, '
-      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2',
+      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, '
+      + '--keystone-cluster-domain cluster.local',
     );
   });
 });

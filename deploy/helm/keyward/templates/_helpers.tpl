@@ -21,7 +21,7 @@ app.kubernetes.io/component: operator
 The controllers the operator knows; values.controllers must name only these.
 */}}
 {{- define "keyward.knownControllers" -}}
-keystone-appcred apikey-enforcement keycloak-realm keycloak-client
+keystone-appcred apikey-enforcement keycloak-realm keycloak-client keystone-service
 {{- end }}
 
 {{/*
@@ -45,7 +45,7 @@ Stops rendering on values the operator would refuse at start-up, with a message 
 {{- define "keyward.validate" -}}
 {{- $known := splitList " " (include "keyward.knownControllers" .) -}}
 {{- if not .Values.controllers -}}
-{{- fail "controllers: name at least one of keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client" -}}
+{{- fail "controllers: name at least one of keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service" -}}
 {{- end -}}
 {{- range .Values.controllers -}}
 {{- if not (has . $known) -}}
@@ -96,4 +96,16 @@ keycloak-client:
   - { apiGroups: [vriesdemichael.github.io], resources: [keycloakrealms], verbs: [get, list, watch], scope: watched }
   - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch, create, patch, delete], scope: watched }
   - { apiGroups: [""], resources: [secrets], verbs: [get], scope: keycloakAdminSecret }
+keystone-service:
+  - { apiGroups: [keystone.openstack.c5c3.io], resources: [keystones], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [keystone.openstack.c5c3.io], resources: [keystones/status], verbs: [patch], scope: watched }
+  - { apiGroups: [""], resources: [secrets, configmaps], verbs: [get, list, watch, create, patch, delete], scope: watched }
+  - { apiGroups: [""], resources: [services], verbs: [get, list, watch, create, patch], scope: watched }
+  - { apiGroups: [""], resources: [pods], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [apps], resources: [deployments], verbs: [get, list, watch, create, patch], scope: watched }
+  - { apiGroups: [apps], resources: [replicasets], verbs: [get, list, watch], scope: watched }
+  - { apiGroups: [batch], resources: [jobs], verbs: [get, list, watch, create, delete], scope: watched }
+  - { apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [get, list, watch, create, patch], scope: watched }
+  - { apiGroups: [k8s.mariadb.com], resources: [databases, users, grants], verbs: [get, list, watch, create, patch], scope: watched }
+  - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
 {{- end }}
