@@ -12,6 +12,8 @@ const benchmarks = [
   'apikey/convergence.ts',
   'keycloak/fairness.ts',
   'keycloak/convergence.ts',
+  'keystone-service/convergence.ts',
+  'keystone-service/resync-memory.ts',
 ];
 const names = process.argv.slice(2);
 const matches = (file: string, name: string): boolean => file === name || file === `${name}.ts` || file.startsWith(`${name}/`);
