@@ -1,6 +1,8 @@
 // Keyward's main job on an embedded local environment: starts etcd, kube-apiserver, kube-controller-manager,
 // MariaDB, Keystone and Keycloak, installs the CRDs, applies examples/, runs the keyward operator as its own
-// process and shows the objects' progress live until Ctrl-C, then stops everything it started.
+// process and shows the objects' progress live until Ctrl-C, then stops everything it started. With
+// --workloads the environment runs pods too, and a Keystone object runs Keystone in them, with an application
+// credential created against it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openSync, readFileSync } from 'node:fs';
@@ -8,10 +10,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { KeystoneAdmin, TEST_CRD_FOLDERS, onShutdown, shutDown, startEnvironment, type Environment } from '@keyward/test-env';
+import { KeystoneAdmin, TEST_CRD_FOLDERS, createPodDatabase, onShutdown, shutDown, startEnvironment, type Environment } from '@keyward/test-env';
 import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
-import { appCredType } from '@keyward/keystone-appcred';
+import { appCredType, keystoneApiType } from '@keyward/keystone-appcred';
+import { API_PORT, keystoneType } from '@keyward/keystone-service';
 import { apiKeyType, defaultAPIKeyConfig, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 
@@ -23,7 +26,13 @@ const typesByKind: Record<string, ResourceType> = {
   APIKey: apiKeyType,
   KeycloakRealm: keycloakRealmType,
   KeycloakClient: keycloakClientType,
+  Keystone: keystoneType,
 };
+
+/** Run pods too (the environment's workload tier), and Keystone in them. */
+const WORKLOADS = process.argv.includes('--workloads');
+/** Where the Keystone object of examples/keystone-service runs. */
+const IDENTITY = { namespace: 'identity', name: 'keystone' };
 
 /** The operator's namespace, as in an install: `keyward plan` looks for its published settings there. */
 const OPERATOR_NAMESPACE = 'keyward-system';
@@ -34,18 +43,22 @@ function say(line: string): void {
   console.log(`  ${line}`);
 }
 
-/** Applies a manifest file with server-side apply; Secrets named `passwords` get their value replaced. */
-async function applyFile(kube: KubeClient, file: string, passwords: Record<string, string>): Promise<void> {
+/**
+ * Applies a manifest file with server-side apply. A Secret's value is replaced by `passwords["<secret>/<key>"]`
+ * or `passwords["<key>"]`; `adjust` may change any object before it is applied.
+ */
+async function applyFile(kube: KubeClient, file: string, passwords: Record<string, string>, adjust: (object: KubeObject) => KubeObject = (object) => object, log: (line: string) => void = say): Promise<void> {
   for (const doc of parseAllDocuments(readFileSync(join(root, file), 'utf8'))) {
-    const object = doc.toJS() as KubeObject;
+    const object = adjust(doc.toJS() as KubeObject);
     const type = typesByKind[object.kind];
     if (type === undefined) throw new Error(`${file}: no resource type known for kind ${object.kind}`);
+    const secretValue = (key: string, value: string): string => passwords[`${object.metadata.name}/${key}`] ?? passwords[key] ?? value;
     const body = object.kind === 'Secret' && object['stringData'] !== undefined
-      ? { ...object, stringData: Object.fromEntries(Object.entries(object['stringData'] as Record<string, string>).map(([k, v]) => [k, passwords[k] ?? v])) }
+      ? { ...object, stringData: Object.fromEntries(Object.entries(object['stringData'] as Record<string, string>).map(([k, v]) => [k, secretValue(k, v)])) }
       : object;
     await kube.apply({ type, namespace: object.metadata.namespace, name: object.metadata.name }, body, true);
   }
-  say(`applied ${file}`);
+  log(`applied ${file}`);
 }
 
 function conditionOf(object: KubeObject, type: string): Condition | undefined {
@@ -70,6 +83,12 @@ async function table(kube: KubeClient, enforcementNamespace: string): Promise<st
     const details = failed?.status === 'True' ? `Failed: ${failed.message}` : secret === undefined ? (approved ? 'approved, creating' : 'pending approval') : `enforcement Secret ${enforcementNamespace}/${secret.metadata.name}`;
     rows.push(`${'apikey'.padEnd(10)}${`${namespace}/${key.metadata.name}`.padEnd(28)}${(secret === undefined ? 'False' : 'True').padEnd(8)}${details}`);
   }
+  for (const object of WORKLOADS ? (await kube.listAll(keystoneType)).items : []) {
+    const ready = conditionOf(object, 'Ready');
+    const status = (object['status'] ?? {}) as { endpoint?: string };
+    const details = ready?.status === 'True' ? `Keystone in pods, serving at ${status.endpoint ?? ''}` : ready?.message ?? 'waiting';
+    rows.push(`${'keystone'.padEnd(10)}${`${object.metadata.namespace ?? ''}/${object.metadata.name}`.padEnd(28)}${(ready?.status ?? '-').padEnd(8)}${details}`);
+  }
   for (const [kind, type] of [['kcr', keycloakRealmType], ['kcc', keycloakClientType]] as const) {
     for (const object of (await kube.listAll(type)).items) {
       const ready = conditionOf(object, 'Ready');
@@ -81,12 +100,18 @@ async function table(kube: KubeClient, enforcementNamespace: string): Promise<st
   return rows.join('\n');
 }
 
-function startOperator(environment: Environment, keystoneUrl: string, keycloakUrl: string, logFile: string): ChildProcess {
+/**
+ * The operator as its own process. Without a Keystone URL it finds each namespace's Keystone as in a cluster
+ * (a KeystoneAPI or Keystone object); with pods it resolves Service names as cluster DNS would, since it runs on
+ * the host, where no cluster DNS answers.
+ */
+function startOperator(environment: Environment, keystoneUrl: string | undefined, keycloakUrl: string, logFile: string): ChildProcess {
   const log = openSync(logFile, 'a');
+  const serviceNames = WORKLOADS ? ['--import', join(root, 'test/env/src/workloads/service-names-preload.ts')] : [];
   return spawn(process.execPath, [
-    '--import', 'tsx', '--conditions=@keyward/source', join(root, 'packages/operator/src/main.ts'), 'run',
+    '--import', 'tsx', ...serviceNames, '--conditions=@keyward/source', join(root, 'packages/operator/src/main.ts'), 'run',
     '--kubeconfig', environment.info.kubeconfig,
-    '--keystone-url', keystoneUrl,
+    ...(keystoneUrl === undefined ? [] : ['--keystone-url', keystoneUrl]),
     '--keycloak-url', keycloakUrl,
     '--keycloak-admin-secret', `${KEYCLOAK_ADMIN_SECRET.namespace}/${KEYCLOAK_ADMIN_SECRET.name}`,
     '--keycloak-operator-namespace', KEYCLOAK_ADMIN_SECRET.namespace,
@@ -96,7 +121,45 @@ function startOperator(environment: Environment, keystoneUrl: string, keycloakUr
     '--metrics-bind-address', '127.0.0.1:0',
     '--health-bind-address', '0',
     '--log-format', 'json',
-  ], { stdio: ['ignore', log, log] });
+  ], { stdio: ['ignore', log, log], env: { ...process.env, ...(WORKLOADS ? { KEYWARD_SERVICE_NAMES_KUBECONFIG: environment.info.kubeconfig } : {}) } });
+}
+
+/**
+ * examples/keystone-service: a database for it (created from a pod, which alone may reach MariaDB as the pods'
+ * user), its Secrets, and the Keystone object with this environment's image and database address.
+ */
+async function applyKeystoneService(kube: KubeClient, environment: Environment, adminPassword: string): Promise<void> {
+  const workloads = environment.info.workloads;
+  const database = workloads?.database;
+  if (workloads === undefined || database === undefined) throw new Error('the environment runs no pods');
+  const colon = workloads.images.keystone.lastIndexOf(':');
+  const image = { repository: workloads.images.keystone.slice(0, colon), tag: workloads.images.keystone.slice(colon + 1) };
+  await applyFile(kube, 'examples/keystone-service/keystone.yaml', { username: database.user, 'keystone-db/password': database.password, 'keystone-admin/password': adminPassword }, (object) => {
+    if (object.kind !== 'Keystone') return object;
+    const spec = object['spec'] as { database: Record<string, unknown> };
+    return { ...object, spec: { ...spec, image, database: { ...spec.database, host: database.host, port: database.port } } };
+  });
+  await createPodDatabase(environment.kubeConfig(), IDENTITY.namespace, workloads, 'keystone', { name: 'keystone-db', key: 'password' });
+}
+
+/**
+ * Once the Keystone in pods is Ready: its service user glance (through the Service's ClusterIP, which answers
+ * on the host) and the application credential for it, which the operator creates against that Keystone.
+ */
+async function credentialAgainstKeystone(kube: KubeClient, adminPassword: string): Promise<void> {
+  const ref = { type: keystoneType, ...IDENTITY };
+  for (;;) {
+    const object = await kube.get(ref);
+    if (object !== undefined && conditionOf(object, 'Ready')?.status === 'True') break;
+    await sleep(2_000);
+  }
+  const service = await kube.get({ type: coreTypes.service, ...IDENTITY });
+  const clusterIp = (service?.['spec'] as { clusterIP?: string } | undefined)?.clusterIP ?? '';
+  const admin = await KeystoneAdmin.login({ url: `http://${clusterIp}:${String(API_PORT)}/v3`, username: 'admin', password: adminPassword, projectName: 'admin', domain: 'Default' });
+  const password = randomBytes(12).toString('hex');
+  await admin.ensureServiceUser({ userName: 'glance', password });
+  // Quietly: the table is on the screen now, and its row shows the credential.
+  await applyFile(kube, 'examples/keystone-service/appcred.yaml', { GlancePassword: password }, undefined, () => undefined);
 }
 
 /** SIGTERM, and wait until it is gone. */
@@ -117,6 +180,7 @@ async function main(): Promise<void> {
     ownership: 'session',
     crdFolders: TEST_CRD_FOLDERS.map((folder) => join(root, folder)),
     keycloak: true,
+    workloads: WORKLOADS,
     log: say,
   });
   const { keystone, keycloak } = environment.info;
@@ -142,9 +206,21 @@ async function main(): Promise<void> {
   }, true);
   say(`Keycloak admin credentials in Secret ${KEYCLOAK_ADMIN_SECRET.namespace}/${KEYCLOAK_ADMIN_SECRET.name}`);
   await applyFile(kube, 'examples/keycloak/keycloak.yaml', {});
+  // With pods the operator runs without --keystone-url, as in a cluster: barbican's namespace gets a KeystoneAPI
+  // naming the environment's Keystone (what keystone-operator would publish), the identity namespace its Keystone.
+  const keystoneAdminPassword = randomBytes(12).toString('hex');
+  if (WORKLOADS) {
+    const api = { type: keystoneApiType, namespace: 'openstack', name: 'keystone' };
+    await kube.apply(api, { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneAPI', metadata: { name: api.name, namespace: api.namespace } }, true);
+    await kube.patch(api, {
+      status: { apiEndpoints: { internal: keystone.url }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'the environment\'s Keystone', lastTransitionTime: new Date().toISOString().slice(0, 19) + 'Z' }] },
+    }, ContentType.mergePatch, 'status');
+    say('KeystoneAPI openstack/keystone names the environment\'s Keystone');
+    await applyKeystoneService(kube, environment, keystoneAdminPassword);
+  }
 
   const logFile = join(environment.info.dir, 'keyward.log');
-  const operator = startOperator(environment, keystone.url, keycloak.url, logFile);
+  const operator = startOperator(environment, WORKLOADS ? undefined : keystone.url, keycloak.url, logFile);
   // The table stops redrawing once stopping begins: on a terminal a redraw would erase what stopping prints.
   const display = { on: true };
   onShutdown({
@@ -160,10 +236,14 @@ async function main(): Promise<void> {
   console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nKeystone: ${keystone.url}\nKeycloak: ${keycloak.url}\n`
     + `keyward plan --kubeconfig ${environment.info.kubeconfig} plans with the operator's settings (published in ${OPERATOR_NAMESPACE})\nCtrl-C stops everything.\n`);
 
+  // Runs beside the table, which shows its progress (the Keystone's row, then the credential's).
+  const problems: string[] = [];
+  if (WORKLOADS) credentialAgainstKeystone(kube, keystoneAdminPassword).catch((error: unknown) => { problems.push(`credential against the Keystone in pods: ${error instanceof Error ? error.message : String(error)}`); });
+
   const tty = process.stdout.isTTY;
   let drawn = 0;
   for (;;) {
-    const text = await table(kube, enforcementNamespace).catch((error: unknown) => `(could not read: ${error instanceof Error ? error.message : String(error)})`);
+    const text = [await table(kube, enforcementNamespace).catch((error: unknown) => `(could not read: ${error instanceof Error ? error.message : String(error)})`), ...problems].join('\n');
     if (!display.on) return;
     if (tty && drawn > 0) process.stdout.write(`\x1b[${String(drawn)}A\x1b[J`);
     console.log(text);

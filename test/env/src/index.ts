@@ -21,5 +21,6 @@ export { freeLoopbackPort } from './ports.js';
 export { isStored } from './etcd-store.js';
 export { processesInGroup } from './memory.js';
 export { helmBinary } from './binaries.js';
-export { oneShotPod, runPodOnce } from './pods.js';
+export { createPodDatabase, oneShotPod, runPodOnce } from './pods.js';
 export type { OneShotPod, PodOutcome } from './pods.js';
+export { resolveServiceNames } from './workloads/service-names.js';

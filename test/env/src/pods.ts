@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { CoreV1Api, type KubeConfig, type V1Container, type V1Pod } from '@kubernetes/client-node';
 import { waitFor } from './wait.js';
+import type { PodDatabaseAccess } from './workloads/database.js';
 
 export interface OneShotPod {
   readonly name: string;
@@ -39,4 +41,36 @@ export async function runPodOnce(kubeConfig: KubeConfig, namespace: string, pod:
     { what: `pod ${pod.name} to finish`, timeoutMs, intervalMs: 500 },
   );
   return { phase, log: await core.readNamespacedPodLog({ name: pod.name, namespace }) };
+}
+
+/**
+ * Creates a database on the environment's MariaDB from a pod (its user for pods connects from the pod subnet
+ * only), reading that user's password from a Secret in the namespace.
+ */
+export async function createPodDatabase(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  workloads: { readonly images: { readonly keystone: string }; readonly database?: PodDatabaseAccess },
+  database: string,
+  passwordSecret: { readonly name: string; readonly key: string },
+): Promise<void> {
+  const access = workloads.database;
+  if (access === undefined) throw new Error('the environment has no database for pods');
+  const outcome = await runPodOnce(kubeConfig, namespace, {
+    name: `create-db-${randomBytes(3).toString('hex')}`,
+    image: workloads.images.keystone,
+    command: ['python3', '-c', [
+      'import os, pymysql',
+      "c = pymysql.connect(host=os.environ['DB_HOST'], port=int(os.environ['DB_PORT']), user=os.environ['DB_USER'], password=os.environ['DB_PASSWORD'])",
+      `c.cursor().execute('CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4')`,
+      "print('created')",
+    ].join('\n')],
+    env: [
+      { name: 'DB_HOST', value: access.host },
+      { name: 'DB_PORT', value: String(access.port) },
+      { name: 'DB_USER', value: access.user },
+      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: passwordSecret } },
+    ],
+  });
+  if (outcome.phase !== 'Succeeded') throw new Error(`creating database ${database} failed: ${outcome.log}`);
 }
