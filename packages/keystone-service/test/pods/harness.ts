@@ -4,10 +4,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ObjectRef } from '@keyward/core';
-import type { KubeClient} from '@keyward/core/interpreter';
-import { apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime, type KubeClient } from '@keyward/core/interpreter';
+import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
 import { Controller, createLogger, type KeyReconcile, type RuntimeLogger } from '@keyward/core/runtime';
-import { httpCall, kubeConfigFor, runPodOnce, testLogFile, waitFor, type WorkloadEnvironment } from '@keyward/test-env';
+import { createPodDatabase, httpCall, kubeConfigFor, passwordAuthBody, testLogFile, waitFor, type WorkloadEnvironment } from '@keyward/test-env';
 import { API_PORT, keystoneServiceController, keystoneType, names, podType, type KeystoneAction } from '../../src/index.js';
 
 /** The cluster's DNS domain the controller renders in-cluster URLs with. */
@@ -94,6 +94,20 @@ export async function prepareNamespace(env: WorkloadEnvironment, kube: KubeClien
   await createDatabase(env, namespace, databaseOf(namespace));
 }
 
+/** The KeystoneApplicationCredential controller of one namespace, finding its Keystone as the operator's default does. */
+export async function startAppCredController(kube: KubeClient, namespace: string): Promise<{ stop: () => Promise<void> }> {
+  const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
+  const logger = createLogger({ level: 'debug', stream: createWriteStream(testLogFile(`keystone-appcred-${namespace}`), { flags: 'a' }) });
+  const controller = new Controller(appCredController, { kube, apis, namespace, config: defaultAppCredConfig, backoff: { baseMs: 500, maxMs: 5_000 }, logger });
+  await controller.start();
+  return {
+    stop: async () => {
+      await controller.stop();
+      apis.close();
+    },
+  };
+}
+
 /** Actions of a reconcile's plan that change something in the cluster (not a requeue), as "k8s.create Job". */
 export function writesOf(reconciled: KeyReconcile<KeystoneAction>): string[] {
   return (reconciled.plan?.steps ?? []).flatMap(({ action }) => {
@@ -108,25 +122,7 @@ export function writesOf(reconciled: KeyReconcile<KeystoneAction>): string[] {
  * subnet only). Its password reaches the pod through a Secret, which the Keystone object then names too.
  */
 export async function createDatabase(env: WorkloadEnvironment, namespace: string, database: string): Promise<void> {
-  const access = env.info.workloads.database;
-  if (access === undefined) throw new Error('the environment has no database for pods');
-  const outcome = await runPodOnce(kubeConfigFor(env.info), namespace, {
-    name: unique('create-db'),
-    image: env.info.workloads.images.keystone,
-    command: ['python3', '-c', [
-      'import os, pymysql',
-      "c = pymysql.connect(host=os.environ['DB_HOST'], port=int(os.environ['DB_PORT']), user=os.environ['DB_USER'], password=os.environ['DB_PASSWORD'])",
-      `c.cursor().execute('CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4')`,
-      "print('created')",
-    ].join('\n')],
-    env: [
-      { name: 'DB_HOST', value: access.host },
-      { name: 'DB_PORT', value: String(access.port) },
-      { name: 'DB_USER', value: access.user },
-      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'keystone-db', key: 'password' } } },
-    ],
-  });
-  if (outcome.phase !== 'Succeeded') throw new Error(`creating database ${database} failed: ${outcome.log}`);
+  await createPodDatabase(kubeConfigFor(env.info), namespace, env.info.workloads, database, { name: 'keystone-db', key: 'password' });
 }
 
 /** The Keystone image of the workload tier as the spec's repository and tag. */
@@ -185,24 +181,24 @@ export async function apiPods(kube: KubeClient, namespace: string, crName: strin
     });
 }
 
-/** Issues a token for the admin user (project-scoped to admin); undefined when Keystone refuses the password. */
-export async function adminToken(url: string, password: string, user = 'admin'): Promise<string | undefined> {
-  const response = await httpCall(`${url}/auth/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      auth: {
-        identity: { methods: ['password'], password: { user: { name: user, domain: { id: 'default' }, password } } },
-        scope: { project: { name: 'admin', domain: { id: 'default' } } },
-      },
-    }),
-    timeoutMs: 30_000,
-  });
+/** POSTs an authentication; the token, or undefined when Keystone refuses the credentials. */
+async function issueToken(url: string, body: string): Promise<string | undefined> {
+  const response = await httpCall(`${url}/auth/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, timeoutMs: 30_000 });
   if (response.status === 401) return undefined;
   if (response.status !== 201) throw new Error(`token request to ${url} answered ${String(response.status)}: ${response.body.slice(0, 300)}`);
   const token = response.headers['x-subject-token'];
   if (token === undefined) throw new Error('Keystone issued a token without X-Subject-Token');
   return token;
+}
+
+/** A token for the admin user, scoped to project admin; undefined when Keystone refuses the password. */
+export function adminToken(url: string, password: string): Promise<string | undefined> {
+  return issueToken(url, passwordAuthBody({ username: 'admin', password, projectName: 'admin', domain: 'Default' }));
+}
+
+/** A token for an application credential; undefined when Keystone refuses it. */
+export function applicationCredentialToken(url: string, id: string, secret: string): Promise<string | undefined> {
+  return issueToken(url, JSON.stringify({ auth: { identity: { methods: ['application_credential'], application_credential: { id, secret } } } }));
 }
 
 /** Whether the Keystone at `url` accepts `subject` as a valid token (checked with the `auth` token). */

@@ -1,18 +1,21 @@
 // The Keystone controller with core's runtime, proven with real Keystone pods on the workload tier's kubelet
 // against the environment's MariaDB: Ready with two API pods; the admin user authenticates through the Service;
 // a fernet rotation reaches every pod without a restart, old tokens still valid; a config change rolls the pods
-// and removes the old ConfigMap; a password change re-runs bootstrap and nothing else; a resync writes nothing;
+// and removes the old ConfigMap; a KeystoneApplicationCredential beside it finds it through the Keystone object
+// and gets a working credential; a password change re-runs bootstrap and nothing else; a resync writes nothing;
 // a broken db_sync is reported with its log; pods get no API access; deletion removes everything.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { AuthorizationV1Api } from '@kubernetes/client-node';
 import { coreTypes, type KubeObject, type ObjectRef } from '@keyward/core';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
-import { kubeConfigFor, rememberSecret, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
+import { KeystoneAdmin, kubeConfigFor, rememberSecret, resolveServiceNames, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
+import { appCredType } from '@keyward/keystone-appcred';
 import { names } from '../../src/index.js';
 import {
   WAIT_MS,
   adminToken,
+  applicationCredentialToken,
   apiPods,
   YEARLY,
   conditionOf,
@@ -23,6 +26,7 @@ import {
   prepareNamespace,
   serviceUrl,
   signedWith,
+  startAppCredController,
   startController,
   statusOf,
   unique,
@@ -82,6 +86,33 @@ describe('a Keystone object run as real pods', () => {
     expect(resynced.error).toBeUndefined();
     expect(writesOf(resynced)).toEqual([]);
   }, 60_000);
+
+  it('serves a KeystoneApplicationCredential beside it: found through the Keystone object, a credential that logs in', async () => {
+    // The credential's controller reads the in-cluster URL from the Keystone's status; here on the host, the
+    // Service's name resolves as cluster DNS would resolve it for a pod.
+    const undo = resolveServiceNames(kubeConfigFor(env.info));
+    const appCred = await startAppCredController(kube, namespace);
+    try {
+      const url = await serviceUrl(kube, namespace, CR);
+      const admin = await KeystoneAdmin.login({ url, username: 'admin', password: adminPassword, projectName: 'admin', domain: 'Default' }, rememberSecret);
+      const servicePassword = rememberSecret(`svc-${randomBytes(12).toString('hex')}`);
+      await admin.ensureServiceUser({ userName: 'barbican', password: servicePassword });
+      await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { BarbicanPassword: servicePassword } });
+      const ref = { type: appCredType, namespace, name: 'ac-barbican' };
+      await kube.create(ref, {
+        apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name: 'ac-barbican', namespace },
+        spec: { secret: 'osp-secret', passwordSelector: 'BarbicanPassword', userName: 'barbican', roles: ['service'] },
+      });
+      const ready = await waitForObject(kube, ref, 'the application credential to be Ready', (object) => conditionOf(object, 'Ready')?.status === 'True');
+      const secretName = statusOf(ready)['secretName'] as string;
+      const data = (await kube.get({ type: coreTypes.secret, namespace, name: secretName }))?.['data'] as Record<string, string>;
+      const [id, secret] = ['AC_ID', 'AC_SECRET'].map((key) => rememberSecret(Buffer.from(data[key] ?? '', 'base64').toString()));
+      expect(await applicationCredentialToken(url, id ?? '', secret ?? '')).toEqual(expect.any(String));
+    } finally {
+      await appCred.stop();
+      undo();
+    }
+  }, WAIT_MS);
 
   it('rotates the fernet keys: every pod issues tokens with the new primary key without a restart, and a token from before still validates', async () => {
     const url = await serviceUrl(kube, namespace, CR);
