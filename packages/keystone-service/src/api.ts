@@ -16,6 +16,12 @@ export const mariaDbDatabaseType: ResourceType = { group: MARIADB_GROUP, version
 export const mariaDbUserType: ResourceType = { group: MARIADB_GROUP, version: 'v1alpha1', kind: 'User', plural: 'users', namespaced: true };
 export const mariaDbGrantType: ResourceType = { group: MARIADB_GROUP, version: 'v1alpha1', kind: 'Grant', plural: 'grants', namespaced: true };
 
+/**
+ * External Secrets' kind: a missing Secret that an ExternalSecret is to write is reported with that object's
+ * state. Read only if the cluster serves it; never required.
+ */
+export const externalSecretType: ResourceType = { group: 'external-secrets.io', version: 'v1', kind: 'ExternalSecret', plural: 'externalsecrets', namespaced: true };
+
 export const CONDITION_READY = 'Ready';
 export const CONDITION_SECRETS = 'SecretsReady';
 export const CONDITION_FERNET = 'FernetKeysReady';

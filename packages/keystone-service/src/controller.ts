@@ -1,5 +1,5 @@
 import { coreTypes, owns, type ControllerDefinition, type KubeObject, type SecondaryWatch } from '@keyward/vocabulary';
-import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
+import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, externalSecretType, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { decodeKeystone } from './decode.js';
 import { observe, type KeystoneQueries } from './observe.js';
@@ -36,6 +36,9 @@ export const keystoneServiceController: ControllerDefinition<Keystone, KeystoneQ
   referenced: [
     // The Secrets and ConfigMap the spec names: a Keystone waiting for one continues as soon as it appears.
     { type: coreTypes.secret, of: (cr) => [cr.spec.database.secretRef.name, cr.spec.bootstrap.adminPasswordSecretRef.name].map((name) => ({ namespace: cr.metadata.namespace, name })) },
+    // The namespace's ExternalSecrets, read only to explain a missing Secret: without their CRD the watch
+    // retries quietly and the reads answer "not served" without a request.
+    { type: externalSecretType, of: (cr) => [{ namespace: cr.metadata.namespace }] },
     { type: coreTypes.configMap, of: (cr) => (cr.spec.policyOverrides?.configMapRef === undefined ? [] : [{ namespace: cr.metadata.namespace, name: cr.spec.policyOverrides.configMapRef.name }]) },
     // The MariaDB operator's objects, only for a clusterRef: by name, so clusters without that operator's CRDs
     // run Keystones with a host as before.

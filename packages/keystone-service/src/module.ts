@@ -33,6 +33,8 @@ export const keystoneServiceModule = defineControllerModule({
     { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'create', 'delete'], scope: 'watched' },
     { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
     { apiGroups: [MARIADB_GROUP], resources: ['databases', 'users', 'grants'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
+    // Read only, to say why a Secret the spec names is missing.
+    { apiGroups: ['external-secrets.io'], resources: ['externalsecrets'], verbs: ['list', 'watch'], scope: 'watched' },
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'], scope: 'watched' },
   ],
   crds: [keystoneCrd],

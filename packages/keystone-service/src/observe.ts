@@ -1,13 +1,15 @@
-import { coreTypes, type GetQuery, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
-import { LABEL_CONFIG_OF, commonLabels, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
+import { coreTypes, type GetQuery, type ListIfServedQuery, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
+import { LABEL_CONFIG_OF, commonLabels, externalSecretType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import type { Keystone } from './spec.js';
 
 export interface KeystoneQueries {
-  readonly [name: string]: GetQuery | ListQuery | undefined;
+  readonly [name: string]: GetQuery | ListQuery | ListIfServedQuery | undefined;
   readonly dbSecret: GetQuery;
   readonly adminSecret: GetQuery;
   readonly policyConfigMap: GetQuery | undefined;
+  /** The namespace's ExternalSecrets, to say why a Secret is missing; undefined where External Secrets is not installed. */
+  readonly externalSecrets: ListIfServedQuery;
   readonly fernetKeys: GetQuery;
   readonly credentialKeys: GetQuery;
   readonly dbConnection: GetQuery;
@@ -42,6 +44,7 @@ export function observe(cr: Keystone, _config: KeystoneServiceConfig): KeystoneQ
     dbSecret: referenced(coreTypes.secret, cr.spec.database.secretRef.name),
     adminSecret: referenced(coreTypes.secret, cr.spec.bootstrap.adminPasswordSecretRef.name),
     policyConfigMap: policyRef === undefined ? undefined : referenced(coreTypes.configMap, policyRef.name),
+    externalSecrets: { kind: 'k8s.list', type: externalSecretType, namespace, ifServed: true },
     fernetKeys: owned(coreTypes.secret, names.fernetKeys(crName)),
     credentialKeys: owned(coreTypes.secret, names.credentialKeys(crName)),
     dbConnection: owned(coreTypes.secret, names.dbConnection(crName)),

@@ -63,13 +63,30 @@ function crRef(cr: Keystone): ObjectRef {
   return { type: keystoneType, namespace: cr.metadata.namespace, name: cr.metadata.name };
 }
 
+/**
+ * What the ExternalSecret that is to write Secret `name` says (its target name, or its own name without one):
+ * "<name> is not ready: <reason>: <message>", or undefined when no ExternalSecret writes it.
+ */
+function externalSecretFor(name: string, externalSecrets: readonly KubeObject[] | undefined): string | undefined {
+  const writer = (externalSecrets ?? []).find((es) => (field(es, 'spec', 'target', 'name') ?? es.metadata.name) === name);
+  if (writer === undefined) return undefined;
+  const conditions = field(writer, 'status', 'conditions');
+  const ready: unknown = Array.isArray(conditions) ? (conditions as unknown[]).find((c) => field(c, 'type') === 'Ready') : undefined;
+  const detail = [field(ready, 'reason'), field(ready, 'message')].filter((part): part is string => typeof part === 'string' && part !== '').join(': ');
+  const state = field(ready, 'status') === 'True' ? 'reports Ready, but the Secret is not there yet' : 'is not ready';
+  return `${writer.metadata.name} ${state}${detail === '' ? '' : `: ${detail}`}`;
+}
+
 /** Step 1: the database and admin Secrets (and a policy ConfigMap) exist with the keys the spec needs. */
 function readInputs(cr: Keystone, observed: KeystoneInput['observed']): Credentials | StepReport {
-  const missing = (what: string, name: string, key: string, object: KubeObject | undefined): StepReport => ({
-    status: 'False',
-    reason: object === undefined ? 'SecretNotFound' : 'SecretKeyMissing',
-    message: object === undefined ? `${what} ${name} not found (it needs key ${key})` : `${what} ${name} has no key ${key} (or it is empty)`,
-  });
+  const missing = (what: string, name: string, key: string, object: KubeObject | undefined): StepReport => {
+    if (object !== undefined) return { status: 'False', reason: 'SecretKeyMissing', message: `${what} ${name} has no key ${key} (or it is empty)` };
+    const notFound = `${what} ${name} not found (it needs key ${key})`;
+    const external = externalSecretFor(name, observed.externalSecrets);
+    return external === undefined
+      ? { status: 'False', reason: 'SecretNotFound', message: notFound }
+      : { status: 'False', reason: 'WaitingForExternalSecret', message: `${notFound}; ExternalSecret ${external}` };
+  };
   const db = entries(observed.dbSecret);
   const dbName = cr.spec.database.secretRef.name;
   for (const key of [DB_USERNAME_KEY, DB_PASSWORD_KEY]) if ((db[key] ?? '') === '') return missing('Secret', dbName, key, observed.dbSecret);

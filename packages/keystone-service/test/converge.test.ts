@@ -4,7 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld, actionKinds, fixedEntropy, reconcileOnce } from '@keyward/core/testing';
-import { ANNOTATION_RUN_KEY, defaultKeystoneServiceConfig, indices, keystoneServiceController, keystoneType, podType, type KeyRepository } from '../src/index.js';
+import { ANNOTATION_RUN_KEY, defaultKeystoneServiceConfig, externalSecretType, indices, keystoneServiceController, keystoneType, podType, type KeyRepository } from '../src/index.js';
 import { b64, baseSpec, namespace, putInputs, putKeystone } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
@@ -116,6 +116,29 @@ describe('a Keystone in the in-memory world', () => {
     expect(findCondition(list, 'SecretsReady')).toMatchObject({ status: 'False', reason: 'SecretNotFound', message: 'Secret keystone-db not found (it needs key username)' });
     expect(findCondition(list, 'Ready')).toMatchObject({ status: 'False', reason: 'SecretNotFound', observedGeneration: 1 });
     expect(world.list(coreTypes.secret, namespace)).toEqual([]);
+  });
+
+  it('says what the ExternalSecret that is to write a missing Secret reports, and continues when the Secret is written', async () => {
+    const world = new InMemoryWorld();
+    putKeystone(world);
+    // One for another Secret, and the one whose target is the database Secret.
+    world.put(externalSecretType, { metadata: { name: 'other', namespace }, spec: {} });
+    world.put(externalSecretType, {
+      metadata: { name: 'db-from-vault', namespace },
+      spec: { target: { name: 'keystone-db' } },
+      status: { conditions: [{ type: 'Ready', status: 'False', reason: 'SecretSyncedError', message: 'could not get secret data from provider' }] },
+    });
+    await reconcile(world, new FakeClock());
+    const list = readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions);
+    expect(findCondition(list, 'SecretsReady')).toMatchObject({
+      status: 'False',
+      reason: 'WaitingForExternalSecret',
+      message: 'Secret keystone-db not found (it needs key username); ExternalSecret db-from-vault is not ready: SecretSyncedError: could not get secret data from provider',
+    });
+    putInputs(world);
+    await reconcile(world, new FakeClock());
+    const after = readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions);
+    expect(findCondition(after, 'SecretsReady')).toMatchObject({ status: 'True' });
   });
 
   it('re-runs bootstrap when the admin password changes, and at no other time', async () => {

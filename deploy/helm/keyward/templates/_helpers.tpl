@@ -107,5 +107,6 @@ keystone-service:
   - { apiGroups: [batch], resources: [jobs], verbs: [get, list, watch, create, delete], scope: watched }
   - { apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [k8s.mariadb.com], resources: [databases, users, grants], verbs: [get, list, watch, create, patch], scope: watched }
+  - { apiGroups: [external-secrets.io], resources: [externalsecrets], verbs: [list, watch], scope: watched }
   - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
 {{- end }}
