@@ -15,9 +15,19 @@ import {
   REALM_NAME_PATTERN,
   SECURITY_FLAGS,
   SECURITY_NUMBERS,
+  BROWSER_SECURITY_HEADERS,
+  OTP_ALGORITHMS,
+  OTP_DIGITS,
+  OTP_NUMBERS,
+  OTP_TYPES,
   SSL_REQUIRED,
   THEMES,
   TOKEN_LIFESPANS,
+  WEBAUTHN_ATTESTATION_PREFERENCES,
+  WEBAUTHN_AUTHENTICATOR_ATTACHMENTS,
+  WEBAUTHN_RESIDENT_KEY,
+  WEBAUTHN_SIGNATURE_ALGORITHMS,
+  WEBAUTHN_USER_VERIFICATION,
 } from './spec.js';
 
 export const REALM_NAME_IMMUTABLE_MESSAGE = 'realmName cannot be changed; create another KeycloakRealm for another realm';
@@ -44,6 +54,26 @@ const listByName = (items: object, maxItems?: number) => ({
   'x-kubernetes-list-type': 'map',
   'x-kubernetes-list-map-keys': ['name'],
   items,
+});
+
+const enumOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
+
+const webAuthnPolicy = (description: string) => ({
+  type: 'object',
+  description,
+  properties: {
+    rpEntityName: name,
+    signatureAlgorithms: { type: 'array', items: enumOf(WEBAUTHN_SIGNATURE_ALGORITHMS), 'x-kubernetes-list-type': 'set' },
+    rpId: { type: 'string', description: 'The relying party id; empty: the host Keycloak is reached at.' },
+    attestationConveyancePreference: enumOf(WEBAUTHN_ATTESTATION_PREFERENCES),
+    authenticatorAttachment: enumOf(WEBAUTHN_AUTHENTICATOR_ATTACHMENTS),
+    requireResidentKey: enumOf(WEBAUTHN_RESIDENT_KEY),
+    userVerificationRequirement: enumOf(WEBAUTHN_USER_VERIFICATION),
+    createTimeout: { ...int32From(0), description: 'Seconds; 0: no timeout of Keycloak\'s own.' },
+    avoidSameAuthenticatorRegister: boolean,
+    acceptableAaguids: nameSet,
+    extraOrigins: nameSet,
+  },
 });
 
 const realmRole = {
@@ -154,6 +184,24 @@ const spec = {
         adminEventsDetailsEnabled: boolean,
         eventsExpiration: { ...int32From(1), description: 'Seconds.' },
       },
+    },
+    otpPolicy: {
+      type: 'object',
+      description: 'One-time passwords (Keycloak\'s otpPolicy* fields).',
+      properties: {
+        type: enumOf(OTP_TYPES),
+        algorithm: enumOf(OTP_ALGORITHMS),
+        digits: { type: 'integer', enum: [...OTP_DIGITS] },
+        ...properties(keysOf(OTP_NUMBERS), (key) => int32From(OTP_NUMBERS[key])),
+        codeReusable: boolean,
+      },
+    },
+    webAuthnPolicy: webAuthnPolicy('WebAuthn as a second factor (Keycloak\'s webAuthnPolicy* fields).'),
+    webAuthnPasswordlessPolicy: webAuthnPolicy('WebAuthn without a password (Keycloak\'s webAuthnPolicyPasswordless* fields).'),
+    browserSecurityHeaders: {
+      type: 'object',
+      description: 'The security headers of Keycloak\'s pages; an empty value sends no header.',
+      properties: properties(BROWSER_SECURITY_HEADERS, () => text),
     },
     passwordPolicy: { type: 'string', description: 'Keycloak\'s policy string, e.g. "length(12) and notUsername".' },
     attributes: stringMap,

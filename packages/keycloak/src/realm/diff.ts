@@ -1,7 +1,7 @@
 import type { KeycloakBody, SecretFields } from '../apis/keycloak/actions.js';
 import type { KeycloakJson, RealmRepresentation } from '../apis/keycloak/representations.js';
 import { differingKeys, isJsonObject, sameValue } from './compare.js';
-import { SET_FIELDS, type DesiredRealm } from './desired.js';
+import { ATTRIBUTE_MIRRORS, POLICIES, SET_FIELDS, type DesiredRealm, type Policy } from './desired.js';
 
 /** How Keycloak shows a secret it holds, and what it takes in a PUT as "keep the one you have". */
 export const MASKED_SECRET = '**********';
@@ -56,17 +56,58 @@ function attributesChange(desired: DesiredRealm, observed: RealmRepresentation):
   const attributes = wanted as Readonly<Record<string, string>>;
   const keys = differingKeys(attributes, observed.attributes);
   if (keys.length === 0) return undefined;
-  return { changed: keys.map((key) => `attributes.${key}`), body: { attributes: { ...observed.attributes, ...attributes } } };
+  return { changed: keys.map((key) => `attributes.${key}`), body: { attributes: mirrored(desired, { ...observed.attributes, ...attributes }) } };
 }
 
-const WHOLE = new Set(['realm', 'attributes', 'smtpServer']);
+/** `attributes` with the policy fields Keycloak mirrors in them as the spec states those fields. */
+function mirrored(desired: DesiredRealm, attributes: Readonly<Record<string, string>>): Record<string, string> {
+  const stated = new Map<string, string>();
+  for (const [field, attribute] of Object.entries(ATTRIBUTE_MIRRORS)) {
+    const value = desired.fields[field];
+    if (typeof value === 'boolean') stated.set(attribute, String(value));
+    else if (Array.isArray(value)) stated.set(attribute, value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(','));
+  }
+  // Keycloak keeps no attribute for an empty list.
+  const kept = Object.entries(attributes).filter(([key]) => stated.get(key) !== '');
+  return Object.fromEntries([...kept, ...[...stated].filter(([, text]) => text !== '')]);
+}
+
+const WHOLE = new Set(['realm', 'attributes', 'smtpServer', 'browserSecurityHeaders']);
+
+/** The policy a flat field belongs to, by its prefix. */
+const policyOf = (field: string): Policy | undefined => POLICIES.find((policy) => policy.holds(field));
+
+/** Every field Keycloak shows of `policy`. */
+const observedPolicy = (policy: Policy, observed: RealmRepresentation): Record<string, KeycloakJson> =>
+  Object.fromEntries(Object.entries(observed).filter(([field, value]) => policy.holds(field) && value !== undefined)) as Record<string, KeycloakJson>;
 
 function plainChanges(desired: DesiredRealm, observed: RealmRepresentation): RealmChange {
   const body: Record<string, KeycloakJson> = {};
+  const changed: string[] = [];
+  const policies = new Set<Policy>();
   for (const [field, value] of Object.entries(desired.fields)) {
-    if (!WHOLE.has(field) && !sameValue(value, observed[field], SET_FIELDS.includes(field))) body[field] = value;
+    if (WHOLE.has(field) || sameValue(value, observed[field], SET_FIELDS.includes(field))) continue;
+    changed.push(field);
+    body[field] = value;
+    const policy = policyOf(field);
+    if (policy !== undefined) policies.add(policy);
   }
-  return { changed: Object.keys(body), body };
+  // Keycloak resets the fields of a policy a PUT leaves out: a policy goes whole, the spec's values over Keycloak's.
+  for (const policy of policies) {
+    const stated = Object.fromEntries(Object.entries(desired.fields).filter(([field]) => policy.holds(field)));
+    Object.assign(body, observedPolicy(policy, observed), stated);
+  }
+  return { changed, body };
+}
+
+/** The headers that differ; sent with every header Keycloak has, the spec's over them. */
+function headersChange(desired: DesiredRealm, observed: RealmRepresentation): RealmChange | undefined {
+  const wanted = desired.fields['browserSecurityHeaders'];
+  if (!isJsonObject(wanted)) return undefined;
+  const current = observed['browserSecurityHeaders'];
+  const keys = differingKeys(wanted as Readonly<Record<string, string>>, current);
+  if (keys.length === 0) return undefined;
+  return { changed: keys.map((key) => `browserSecurityHeaders.${key}`), body: { browserSecurityHeaders: { ...(isJsonObject(current) ? current : {}), ...wanted } } };
 }
 
 /**
@@ -74,7 +115,7 @@ function plainChanges(desired: DesiredRealm, observed: RealmRepresentation): Rea
  * when nothing differs.
  */
 export function diffRealm(desired: DesiredRealm, observed: RealmRepresentation, resendPassword: boolean): RealmChange | undefined {
-  const parts = [plainChanges(desired, observed), attributesChange(desired, observed), smtpChange(desired, observed, resendPassword)]
+  const parts = [plainChanges(desired, observed), headersChange(desired, observed), attributesChange(desired, observed), smtpChange(desired, observed, resendPassword)]
     .filter((part): part is RealmChange => part !== undefined);
   const changed = parts.flatMap((part) => part.changed);
   if (changed.length === 0) return undefined;
@@ -86,10 +127,14 @@ export function diffRealm(desired: DesiredRealm, observed: RealmRepresentation, 
   };
 }
 
-/** The POST that creates the realm: every managed field, the SMTP password read from its Secret. */
+/**
+ * The POST that creates the realm: every managed field, the SMTP password read from its Secret. A policy the
+ * spec states in part is completed with Keycloak's defaults, which Keycloak would otherwise leave unset.
+ */
 export function realmCreation(desired: DesiredRealm): { readonly body: KeycloakBody; readonly secretFields?: SecretFields } {
+  const defaults = POLICIES.filter((policy) => Object.keys(desired.fields).some((field) => policy.holds(field))).map((policy) => policy.defaults);
   return {
-    body: desired.fields,
+    body: Object.assign({}, ...defaults, desired.fields) as KeycloakBody,
     ...(desired.smtpPassword === undefined || !isJsonObject(desired.fields['smtpServer']) ? {} : { secretFields: { [SMTP_PASSWORD]: desired.smtpPassword } }),
   };
 }

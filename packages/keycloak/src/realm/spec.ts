@@ -56,6 +56,24 @@ export const TOKEN_LIFESPANS = {
 
 export const THEMES = ['login', 'account', 'admin', 'email'] as const;
 
+export const OTP_TYPES = ['totp', 'hotp'] as const;
+export const OTP_ALGORITHMS = ['HmacSHA1', 'HmacSHA256', 'HmacSHA512'] as const;
+export const OTP_DIGITS = [6, 8] as const;
+/** OTP numbers with their least value: `otpPolicy.<key>` is Keycloak's `otpPolicy<Key>`. */
+export const OTP_NUMBERS = { lookAheadWindow: 0, period: 1, initialCounter: 0 } as const;
+
+/** WebAuthn choices, as Keycloak names them; "not specified" leaves the choice to the browser. */
+export const WEBAUTHN_SIGNATURE_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'RS1'] as const;
+export const WEBAUTHN_ATTESTATION_PREFERENCES = ['not specified', 'none', 'indirect', 'direct'] as const;
+export const WEBAUTHN_AUTHENTICATOR_ATTACHMENTS = ['not specified', 'platform', 'cross-platform'] as const;
+export const WEBAUTHN_RESIDENT_KEY = ['not specified', 'Yes', 'No'] as const;
+export const WEBAUTHN_USER_VERIFICATION = ['not specified', 'required', 'preferred', 'discouraged'] as const;
+
+/** The headers Keycloak sets on its pages, by its names; an empty value sends no header. */
+export const BROWSER_SECURITY_HEADERS = [
+  'contentSecurityPolicy', 'contentSecurityPolicyReportOnly', 'xContentTypeOptions', 'xRobotsTag', 'xFrameOptions', 'strictTransportSecurity', 'referrerPolicy',
+] as const;
+
 /** A text of 1 to `max` characters matching `pattern`, when one is given. */
 function boundedText(max: number, pattern?: { readonly source: string; readonly says: string }): t.Type<string> {
   const regex = pattern === undefined ? undefined : new RegExp(pattern.source);
@@ -170,6 +188,36 @@ const EventsConfigCodec = t.partial({
   eventsExpiration: int32From(1),
 });
 
+/** An integer that is one of `values`. */
+function oneOfIntegers(values: readonly number[]): t.Type<number> {
+  const valid = (u: unknown): u is number => typeof u === 'number' && values.includes(u);
+  return new t.Type<number>(`one of ${values.join(', ')}`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
+}
+
+const OtpPolicyCodec = t.partial({
+  type: oneOf(OTP_TYPES),
+  algorithm: oneOf(OTP_ALGORITHMS),
+  digits: oneOfIntegers(OTP_DIGITS),
+  ...fields(keysOf(OTP_NUMBERS), (key) => int32From(OTP_NUMBERS[key])),
+  codeReusable: t.boolean,
+});
+
+const WebAuthnPolicyCodec = t.partial({
+  rpEntityName: name,
+  signatureAlgorithms: uniqueList(t.array(oneOf(WEBAUTHN_SIGNATURE_ALGORITHMS))),
+  rpId: text,
+  attestationConveyancePreference: oneOf(WEBAUTHN_ATTESTATION_PREFERENCES),
+  authenticatorAttachment: oneOf(WEBAUTHN_AUTHENTICATOR_ATTACHMENTS),
+  requireResidentKey: oneOf(WEBAUTHN_RESIDENT_KEY),
+  userVerificationRequirement: oneOf(WEBAUTHN_USER_VERIFICATION),
+  createTimeout: int32From(0),
+  avoidSameAuthenticatorRegister: t.boolean,
+  acceptableAaguids: nameSet,
+  extraOrigins: nameSet,
+});
+
+const BrowserSecurityHeadersCodec = t.partial(fields(BROWSER_SECURITY_HEADERS, () => text));
+
 const CompositesCodec = t.partial({ realm: nameSet, clients: t.record(t.string, nameSet) });
 
 const RealmRoleCodec = t.intersection([
@@ -203,6 +251,10 @@ export const RealmSpecCodec = t.intersection([
     localization: LocalizationCodec,
     smtpServer: SmtpServerCodec,
     eventsConfig: EventsConfigCodec,
+    otpPolicy: OtpPolicyCodec,
+    webAuthnPolicy: WebAuthnPolicyCodec,
+    webAuthnPasswordlessPolicy: WebAuthnPolicyCodec,
+    browserSecurityHeaders: BrowserSecurityHeadersCodec,
     passwordPolicy: text,
     attributes: stringMap,
     realmRoles: atMost(uniqueList(t.array(RealmRoleCodec), byName), MAX_SUB_OBJECTS),

@@ -293,6 +293,61 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     expect(await realmOf(realm)).toBeUndefined();
   });
 
+  it('creates a realm with OTP and WebAuthn policies and browser headers, applies an update of each, and then writes nothing', async () => {
+    const realm = newRealmName('kcr-policies');
+    const ref = realmRef(namespace, 'policies');
+    await createRealm(env.kube, namespace, 'policies', {
+      realmName: realm,
+      // Only part of the OTP policy: Keycloak would leave the rest unset, so the create completes it.
+      otpPolicy: { type: 'hotp', digits: 8, codeReusable: true },
+      webAuthnPolicy: {
+        rpEntityName: 'shop', signatureAlgorithms: ['ES512', 'RS256'], rpId: 'example.com', attestationConveyancePreference: 'direct', authenticatorAttachment: 'cross-platform',
+        requireResidentKey: 'Yes', userVerificationRequirement: 'discouraged', createTimeout: 30, avoidSameAuthenticatorRegister: true,
+        acceptableAaguids: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'], extraOrigins: ['https://b.example.com', 'https://a.example.com'],
+      },
+      webAuthnPasswordlessPolicy: { requireResidentKey: 'No', userVerificationRequirement: 'preferred' },
+      browserSecurityHeaders: { xFrameOptions: 'DENY', contentSecurityPolicyReportOnly: "default-src 'self'" },
+      attributes: { tier: 'gold' },
+    });
+    await waitForReady(env.kube, ref);
+    const created = await realmOf(realm);
+    expect(created).toMatchObject({
+      otpPolicyType: 'hotp', otpPolicyAlgorithm: 'HmacSHA1', otpPolicyDigits: 8, otpPolicyPeriod: 30, otpPolicyLookAheadWindow: 1, otpPolicyInitialCounter: 0, otpPolicyCodeReusable: true,
+      webAuthnPolicyRpEntityName: 'shop', webAuthnPolicyRpId: 'example.com', webAuthnPolicyAttestationConveyancePreference: 'direct', webAuthnPolicyAuthenticatorAttachment: 'cross-platform',
+      webAuthnPolicyRequireResidentKey: 'Yes', webAuthnPolicyUserVerificationRequirement: 'discouraged', webAuthnPolicyCreateTimeout: 30, webAuthnPolicyAvoidSameAuthenticatorRegister: true,
+      webAuthnPolicyAcceptableAaguids: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'],
+      webAuthnPolicyPasswordlessRpEntityName: 'keycloak', webAuthnPolicyPasswordlessRequireResidentKey: 'No', webAuthnPolicyPasswordlessUserVerificationRequirement: 'preferred',
+      browserSecurityHeaders: { xFrameOptions: 'DENY', contentSecurityPolicyReportOnly: "default-src 'self'", xContentTypeOptions: 'nosniff' },
+    });
+    expect(sorted(created?.['webAuthnPolicySignatureAlgorithms'])).toEqual(['ES512', 'RS256']);
+    expect(sorted(created?.['webAuthnPolicyExtraOrigins'])).toEqual(['https://a.example.com', 'https://b.example.com']);
+
+    // One field of each group, and an attribute in the same PUT (Keycloak mirrors codeReusable and extraOrigins in attributes).
+    await patchSpec(env.kube, ref, {
+      otpPolicy: { type: 'hotp', digits: 8, codeReusable: false },
+      webAuthnPolicy: { extraOrigins: ['https://c.example.com'] },
+      webAuthnPasswordlessPolicy: { userVerificationRequirement: 'required' },
+      browserSecurityHeaders: { xFrameOptions: 'SAMEORIGIN' },
+      attributes: { tier: 'silver' },
+    });
+    await waitForReady(env.kube, ref);
+    const updated = await realmOf(realm);
+    expect(updated).toMatchObject({
+      // The fields of each policy the spec no longer states keep their values: the policy is sent whole.
+      otpPolicyType: 'hotp', otpPolicyAlgorithm: 'HmacSHA1', otpPolicyDigits: 8, otpPolicyPeriod: 30, otpPolicyLookAheadWindow: 1, otpPolicyCodeReusable: false,
+      webAuthnPolicyRpEntityName: 'shop', webAuthnPolicyRpId: 'example.com', webAuthnPolicyRequireResidentKey: 'Yes', webAuthnPolicyCreateTimeout: 30, webAuthnPolicyExtraOrigins: ['https://c.example.com'],
+      webAuthnPolicyPasswordlessRequireResidentKey: 'No', webAuthnPolicyPasswordlessUserVerificationRequirement: 'required',
+      browserSecurityHeaders: { xFrameOptions: 'SAMEORIGIN', contentSecurityPolicyReportOnly: "default-src 'self'" },
+      attributes: expect.objectContaining({ tier: 'silver' }) as unknown,
+    });
+    expect(sorted(updated?.['webAuthnPolicySignatureAlgorithms'])).toEqual(['ES512', 'RS256']);
+
+    const before = operator.requests.length;
+    const again = await operator.reconcileRealm(namespace, 'policies');
+    expect(again.plan?.steps.map((step) => `${step.action.kind}: ${step.reason}`)).toEqual([]);
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+  });
+
   it("leaves a realm that another object owns (refused, and kept when that object is deleted), and retains one with deletionPolicy Retain", async () => {
     const realm = newRealmName('kcr-retain');
     const owner = realmRef(namespace, 'retained');
