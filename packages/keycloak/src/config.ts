@@ -19,6 +19,11 @@ export interface KeycloakConfig {
    * that namespace's Keycloak rate limit, so more would hold workers other namespaces could use.
    */
   readonly keycloakNamespaceConcurrency: number;
+  /**
+   * Dangerous roles a KeycloakClient may still grant its service account: `role` (realm), `client/role`, or
+   * `*` for all. Without, realm `admin` and the management clients' admin roles are refused.
+   */
+  readonly keycloakAllowedServiceAccountRoles: readonly string[];
 }
 
 export const defaultKeycloakConfig: KeycloakConfig = {
@@ -27,4 +32,5 @@ export const defaultKeycloakConfig: KeycloakConfig = {
   keycloakOperatorNamespace: 'keyward-system',
   keycloakAdoptUnowned: false,
   keycloakNamespaceConcurrency: 2,
+  keycloakAllowedServiceAccountRoles: [],
 };

@@ -1,6 +1,7 @@
 import { accept, defineControllerModule, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/vocabulary';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
+import { parseAllowedServiceAccountRoles } from './client/role-guard.js';
 import { defaultKeycloakConfig, type KeycloakConfig } from './config.js';
 import { keycloakRealmController } from './realm/controller.js';
 import { keycloakRealmCrd } from './realm/crd.js';
@@ -50,6 +51,13 @@ const keycloakOptions = {
     description: "reconciles of one namespace's realms or clients at once, at most (they share its rate limit); the rest wait their turn",
     defaultText: String(defaultKeycloakConfig.keycloakNamespaceConcurrency),
     parse: parsePositiveInteger,
+  },
+  keycloakAllowedServiceAccountRoles: {
+    flags: '--keycloak-allowed-service-account-roles <list>',
+    env: 'KEYWARD_KEYCLOAK_ALLOWED_SERVICE_ACCOUNT_ROLES',
+    description: 'dangerous roles a client may still grant its service account, comma-separated: role (realm), client/role, or * for all',
+    defaultText: 'none: realm admin, realm-management admin roles and impersonation are refused',
+    parse: parseAllowedServiceAccountRoles,
   },
 };
 

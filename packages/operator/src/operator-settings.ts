@@ -59,9 +59,10 @@ export function readPublished(data: unknown): { readonly ok: true; readonly publ
   return { ok: true, published: { version: parsed['version'], controllers: parsed['controllers'], namespaces: parsed['namespaces'], settings: parsed['settings'] } };
 }
 
-/** A setting's value as its flag takes it: a Secret reference as namespace/name. */
+/** A setting's value as its flag takes it: a Secret reference as namespace/name, a list comma-separated. */
 export function settingText(value: unknown): string | undefined {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (isStrings(value)) return value.join(',');
   if (isRecord(value) && typeof value['namespace'] === 'string' && typeof value['name'] === 'string') return `${value['namespace']}/${value['name']}`;
   return undefined;
 }

@@ -110,6 +110,7 @@ describe('keyward plan', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       clusterDomain: 'cluster.example',
     });
@@ -141,6 +142,7 @@ describe('the controllers\' options', () => {
       'enforcementNamespace',
       'keycloakAdminSecret',
       'keycloakAdoptUnowned',
+      'keycloakAllowedServiceAccountRoles',
       'keycloakNamespaceConcurrency',
       'keycloakOperatorNamespace',
       'keycloakUrl',

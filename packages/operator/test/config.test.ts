@@ -54,6 +54,7 @@ describe('parseRunConfig', () => {
       keycloakAdminSecret: undefined,
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       clusterDomain: 'cluster.local',
       namespaces: 'all',
@@ -96,6 +97,7 @@ describe('parseRunConfig', () => {
       '--keycloak-operator-namespace', 'identity',
       '--keycloak-adopt-unowned',
       '--keycloak-namespace-concurrency', '3',
+      '--keycloak-allowed-service-account-roles', 'realm-management/manage-users, admin',
       '--keystone-cluster-domain', 'cluster.example',
       '--namespaces', 'team-a,team-b',
       '--no-leader-elect',
@@ -141,6 +143,7 @@ describe('parseRunConfig', () => {
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
+      KEYWARD_KEYCLOAK_ALLOWED_SERVICE_ACCOUNT_ROLES: 'realm-management/manage-users,admin',
       KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     });
     const expected: OperatorConfig = {
@@ -162,6 +165,7 @@ describe('parseRunConfig', () => {
       keycloakOperatorNamespace: 'identity',
       keycloakAdoptUnowned: true,
       keycloakNamespaceConcurrency: 3,
+      keycloakAllowedServiceAccountRoles: ['realm-management/manage-users', 'admin'],
       clusterDomain: 'cluster.example',
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
@@ -302,6 +306,7 @@ describe('parsePlanConfig', () => {
       keycloakAdminSecret: undefined,
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       clusterDomain: 'cluster.local',
       revokeOnDelete: false,
@@ -345,6 +350,7 @@ describe('parsePlanConfig', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       clusterDomain: 'cluster.local',
       revokeOnDelete: true,
@@ -399,7 +405,7 @@ describe('the controllers\' options in run and plan', () => {
     const argv = [
       '--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete',
       '--keycloak-url', 'http://keycloak:8080', '--keycloak-admin-secret', 'keycloak/admin', '--keycloak-operator-namespace', 'identity', '--keycloak-adopt-unowned',
-      '--keycloak-namespace-concurrency', '3', '--keystone-cluster-domain', 'cluster.example',
+      '--keycloak-namespace-concurrency', '3', '--keycloak-allowed-service-account-roles', '*', '--keystone-cluster-domain', 'cluster.example',
     ];
     const env = {
       KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3',
@@ -410,6 +416,7 @@ describe('the controllers\' options in run and plan', () => {
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
+      KEYWARD_KEYCLOAK_ALLOWED_SERVICE_ACCOUNT_ROLES: '*',
       KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     };
     const keycloak = {
@@ -419,6 +426,7 @@ describe('the controllers\' options in run and plan', () => {
       keycloakOperatorNamespace: 'identity',
       keycloakAdoptUnowned: true,
       keycloakNamespaceConcurrency: 3,
+      keycloakAllowedServiceAccountRoles: ['*'],
     };
     const expected = {
       'keystone-appcred': { ...defaultAppCredConfig, keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true },

@@ -59,6 +59,7 @@ describe('the settings a running operator publishes', () => {
         keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
         keycloakOperatorNamespace: 'keyward-system',
         keycloakAdoptUnowned: false,
+        keycloakAllowedServiceAccountRoles: [],
         keycloakNamespaceConcurrency: 2,
         clusterDomain: 'cluster.local',
       },
@@ -86,6 +87,7 @@ describe('plan with the running operator\'s settings', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       clusterDomain: 'cluster.local',
     });
@@ -149,6 +151,7 @@ describe('plan with the running operator\'s settings', () => {
     expect(settingsLine(settings, all, config)).toBe(
       'settings of the running operator in keyward-system (keyward 0.1.0): --keystone-url http://keystone:5000/v3, --revoke-on-delete, --enforcement-namespace gateway, '
       + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, '
+      + '--keycloak-allowed-service-account-roles (none), '
       + '--keystone-cluster-domain cluster.local',
     );
   });

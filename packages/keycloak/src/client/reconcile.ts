@@ -12,10 +12,11 @@ import type { ClientQueries } from './observe.js';
 import { differs, providedSecretRef, secretValue } from './provided-secret.js';
 import { describeRealmObject, grantFor, readRealm, realmObjectRef } from './realm.js';
 import { clientChanges, creationBody, desiredClient } from './representation.js';
+import { forbiddenServiceAccountRoles } from './role-guard.js';
 import { renewalOnCreation, secretRenewal, type SecretRenewal } from './rotation.js';
 import { addCredentialsSecret, credentialsSecretName, newClientSecret } from './secret.js';
 import type { KeycloakClient, ManagedLists } from './spec.js';
-import { addClientStatus, clientRef, ready, reconciling, stalled, type StatusChanges } from './status.js';
+import { addClientStatus, addWarning, clientRef, ready, reconciling, stalled, type StatusChanges } from './status.js';
 import type { ClientAction } from './vocabulary.js';
 
 export type ClientInput = ReconcileInput<KeycloakClient, ClientQueries, KeycloakConfig>;
@@ -45,9 +46,20 @@ interface Stop {
   readonly readiness: Readiness;
   readonly changes?: StatusChanges;
   readonly followUp?: string;
+  /** Tell people with a Warning event too (once: only when the status changes). */
+  readonly warn?: boolean;
 }
 
 const stop = (readiness: Readiness, changes?: StatusChanges, followUp?: string): Stop => ({ readiness, ...(changes === undefined ? {} : { changes }), ...(followUp === undefined ? {} : { followUp }) });
+
+/** Service-account roles the operator is not allowed to grant: the spec must change, or the operator's option. */
+function forbiddenRoles(client: KeycloakClient, realm: string, config: KeycloakConfig): Stop | undefined {
+  const forbidden = forbiddenServiceAccountRoles(realm, client.spec.serviceAccountRoles, config.keycloakAllowedServiceAccountRoles);
+  if (forbidden.length === 0) return undefined;
+  const message = `spec.serviceAccountRoles lists ${forbidden.join(', ')}, which the operator does not grant (they administer the realm or impersonate its users); `
+    + 'remove them, or have the operator started with --keycloak-allowed-service-account-roles naming them. Nothing is changed in Keycloak until then';
+  return { readiness: stalled('ForbiddenServiceAccountRoles', message), warn: true };
+}
 
 /**
  * The gates before Keycloak is touched, in order: the realm object exists, states a realm and grants the
@@ -64,6 +76,8 @@ function resolve(input: ClientInput): Resolved | Stop {
   if (realm.realmName === undefined) return stop(stalled('RealmInvalid', `realm object ${describeRealmObject(ref)} states no spec.realmName`));
   const grant = grantFor(realm, ref, client.metadata.namespace);
   if (!grant.granted) return stop(stalled('NotAuthorized', grant.message));
+  const forbidden = forbiddenRoles(client, realm.realmName, config);
+  if (forbidden !== undefined) return forbidden;
   if (!realm.ready) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to be ready`));
   if (client.status.realm !== realm.realmName) {
     return stop(reconciling('RealmFound', `realm ${realm.realmName} found; reading the client from Keycloak`), { realm: realm.realmName }, 'read the client from Keycloak in the realm now recorded');
@@ -252,7 +266,8 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
     reconcileInRealm(plan, resolved);
     return plan.build();
   }
-  addClientStatus(plan, client, resolved.readiness, input.now, resolved.changes);
+  const reported = addClientStatus(plan, client, resolved.readiness, input.now, resolved.changes);
+  if (reported && resolved.warn === true) addWarning(plan, { ...clientRef(client), uid: client.metadata.uid }, resolved.readiness);
   if (resolved.followUp !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: FOLLOW_UP_MS }, resolved.followUp);
   return plan.build();
 }

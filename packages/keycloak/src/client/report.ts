@@ -2,7 +2,7 @@ import { PlanBuilder, deepEqual, type DecodeFailure, type KubeObject, type Objec
 import type { Readiness } from '../readiness.js';
 import { readClientStatus } from './decode.js';
 import type { KeycloakClient, KeycloakClientStatus } from './spec.js';
-import { clientObjectRef, clientRef, reconciling, stalled, statusWith } from './status.js';
+import { addWarning, clientObjectRef, clientRef, reconciling, stalled, statusWith } from './status.js';
 import type { ClientAction } from './vocabulary.js';
 
 /**
@@ -14,7 +14,7 @@ function report(ref: ObjectRef & { readonly uid?: string | undefined }, current:
   const status = statusWith(current, generation, readiness, now);
   if (deepEqual(current, status)) return plan.build();
   plan.add({ kind: 'k8s.status', ref, status, observed: current }, `report: ${readiness.reason}`);
-  plan.add({ kind: 'k8s.event', regarding: ref, type: 'Warning', reason: readiness.reason, note: readiness.message, action: 'Reconcile' }, 'tell people what went wrong');
+  addWarning(plan, ref, readiness);
   return plan.build();
 }
 

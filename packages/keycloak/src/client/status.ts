@@ -1,4 +1,4 @@
-import { addStatusIfChanged, type ObjectRef, type ObjectTemplate, type PlanSteps, type StatusAction, type Template } from '@keyward/vocabulary';
+import { deepEqual, type EventAction, type ObjectRef, type ObjectTemplate, type PlanSteps, type StatusAction, type Template } from '@keyward/vocabulary';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakClientType } from '../types.js';
 import type { KeycloakClient, KeycloakClientStatus } from './spec.js';
@@ -23,7 +23,15 @@ export function statusWith(current: KeycloakClientStatus, generation: number | u
   };
 }
 
-/** Adds the status write, only when the status differs. */
-export function addClientStatus(plan: PlanSteps<StatusAction>, client: KeycloakClient, readiness: Readiness, now: Date, changes: StatusChanges = {}): void {
-  addStatusIfChanged(plan, clientRef(client), client.status, statusWith(client.status, client.metadata.generation, readiness, now, changes), `record where the client stands (${readiness.reason})`);
+/** Adds the status write, only when the status differs; says whether it did. */
+export function addClientStatus(plan: PlanSteps<StatusAction>, client: KeycloakClient, readiness: Readiness, now: Date, changes: StatusChanges = {}): boolean {
+  const status = statusWith(client.status, client.metadata.generation, readiness, now, changes);
+  if (deepEqual(client.status, status)) return false;
+  plan.add({ kind: 'k8s.status', ref: clientRef(client), status, observed: client.status }, `record where the client stands (${readiness.reason})`);
+  return true;
+}
+
+/** A Warning event telling people what is wrong (`readiness` names the reason). */
+export function addWarning(plan: PlanSteps<EventAction>, regarding: ObjectRef & { readonly uid?: string | undefined }, readiness: Readiness): void {
+  plan.add({ kind: 'k8s.event', regarding, type: 'Warning', reason: readiness.reason, note: readiness.message, action: 'Reconcile' }, 'tell people what went wrong');
 }

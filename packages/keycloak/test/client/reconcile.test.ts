@@ -76,6 +76,27 @@ describe('realm resolution and grants', () => {
   });
 });
 
+describe('dangerous service-account roles', () => {
+  const asking = { ...baseSpec, settings: { serviceAccountsEnabled: true }, serviceAccountRoles: { realmRoles: ['offline_access', 'admin'], clientRoles: { 'realm-management': ['view-users', 'manage-users'] } } };
+
+  it('are refused before Keycloak is touched: Stalled naming them, with a Warning event told once', () => {
+    const plan = planFor(clientObject(asking, { realm: REALM }), { client: keycloakClient() });
+    expect(actionKinds(plan)).toEqual(['k8s.status', 'k8s.event']);
+    const message = 'spec.serviceAccountRoles lists admin, realm-management/manage-users, which the operator does not grant';
+    expect(conditionOf(plan, 'Stalled')).toMatchObject({ status: 'True', reason: 'ForbiddenServiceAccountRoles', message: expect.stringContaining(message) as unknown });
+    expect(actionsOf(plan, 'k8s.event')[0]).toMatchObject({ type: 'Warning', reason: 'ForbiddenServiceAccountRoles' });
+    const status = actionsOf(plan, 'k8s.status')[0]?.status as Record<string, unknown>;
+    expect(planFor(clientObject(asking, status), { client: keycloakClient() }).steps).toEqual([]);
+  });
+
+  it('are granted once the operator allows them by name, or all of them with *', () => {
+    for (const allowed of [['admin', 'realm-management/manage-users'], ['*']]) {
+      const plan = planFor(clientObject(asking, { realm: REALM }), { client: keycloakClient() }, NOW, { ...config, keycloakAllowedServiceAccountRoles: allowed });
+      expect(actionsOf(plan, 'keycloak.grantRoles')[0]?.roles).toEqual({ realm: ['offline_access', 'admin'], clients: { 'realm-management': ['view-users', 'manage-users'] } });
+    }
+  });
+});
+
 describe('creating a client', () => {
   it('creates it with ownership attributes and a secret chosen here, then its contents addressed by the new id and its credentials Secret', () => {
     const spec = {

@@ -1,8 +1,8 @@
 // The KeycloakClient controller with core's runtime, against the real kube-apiserver and Keycloak 26: a client
 // and its credentials Secret (whose secret works), an update and a deletion; a takeover from another granted
-// namespace refused without the victim's secret ever being read; a grant added later healing a client; and
-// regenerateSecret firing once per token. Each client namespace has an operator of its own, so the Keycloak
-// requests made for it are told apart.
+// namespace refused without the victim's secret ever being read; a grant added later healing a client;
+// regenerateSecret firing once per token; and dangerous service-account roles refused unless the operator allows
+// them. Each client namespace has an operator of its own, so the Keycloak requests made for it are told apart.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { coreTypes, type KubeObject } from '@keyward/core';
 import { createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
@@ -285,5 +285,42 @@ describe('the KeycloakClient controller against the real Keycloak and API server
     await waitFor(async () => (secretValue(await credentialsSecretOf(env.kube, teamA, 'provided')) === changed ? true : undefined), { what: 'the credentials Secret to hold the changed secret', timeoutMs: WAIT_MS });
     expect(await clientCredentialsWork(env.url, realm, clientId, changed)).toBe(true);
     expect(await clientCredentialsWork(env.url, realm, clientId, provided)).toBe(false);
+  });
+
+  it('refuses to grant a service account realm-management admin roles unless the operator allows them', async () => {
+    const serviceAccountRolesOf = async (clientId: string): Promise<string[]> => {
+      const id = String((await env.admin.client(realm, clientId))?.['id']);
+      const user = await env.admin.get(`/realms/${realm}/clients/${id}/service-account-user`);
+      const management = String((await env.admin.client(realm, 'realm-management'))?.['id']);
+      const roles = (await env.admin.get<Record<string, unknown>[]>(`/realms/${realm}/users/${String(user?.['id'])}/role-mappings/clients/${management}`)) ?? [];
+      return roles.map((role) => String(role['name'])).sort();
+    };
+    const asking = (clientId: string) => confidential(clientId, { serviceAccountRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users', 'manage-users'] } } });
+    const clientId = unique('guarded');
+    const ref = clientRef(teamA, 'guarded');
+    await createClient(env.kube, teamA, 'guarded', asking(clientId));
+    const stalled = await waitForObject(env.kube, ref, 'the client asking for manage-users to stall', (object) => conditionOf(object, 'Stalled')?.status === 'True');
+    expect(conditionOf(stalled, 'Ready')).toMatchObject({ status: 'False', reason: 'ForbiddenServiceAccountRoles' });
+    expect(conditionOf(stalled, 'Ready')?.message).toContain('realm-management/manage-users');
+    expect(await env.admin.client(realm, clientId)).toBeUndefined();
+    const events = await env.kube.raw<{ items: { reason: string; type: string; regarding: { name: string } }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${teamA}/events`, what: 'list events', verb: 'list', resource: 'events' });
+    expect(events.items.filter((event) => event.regarding.name === 'guarded' && event.reason === 'ForbiddenServiceAccountRoles').map((event) => event.type)).toEqual(['Warning']);
+
+    // Without the dangerous role the same client is made, with the rest of its roles.
+    await patchSpec(env.kube, ref, { serviceAccountRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } } });
+    await waitForReady(env.kube, ref);
+    expect(await serviceAccountRolesOf(clientId)).toEqual(['view-users']);
+
+    // An operator told to allow manage-users grants it.
+    const teamD = await createTestNamespace('kcc-team-d');
+    const realmObject = await env.kube.get(realmRef(platform, 'shared'));
+    const grants = (realmObject?.['spec'] as { clientAuthorizationGrants?: string[] } | undefined)?.clientAuthorizationGrants ?? [];
+    await patchSpec(env.kube, realmRef(platform, 'shared'), { clientAuthorizationGrants: [...grants, teamD] });
+    const allowing = await startOperator(env.kube, { name: 'client-team-d', namespaces: [teamD], config: { ...env.config(), keycloakAllowedServiceAccountRoles: ['realm-management/manage-users'] } });
+    operators.push(allowing);
+    const allowedId = unique('allowed');
+    await createClient(env.kube, teamD, 'allowed', asking(allowedId));
+    await waitForReady(env.kube, clientRef(teamD, 'allowed'));
+    expect(await serviceAccountRolesOf(allowedId)).toEqual(['manage-users', 'view-users']);
   });
 });

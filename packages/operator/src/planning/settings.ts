@@ -25,7 +25,8 @@ function asFlag({ key, option }: ShownSetting, config: ModuleSettings): string {
     if (value) return longFlag(option);
     return option.negation === undefined ? `${longFlag(option)}=false` : longFlag(option.negation);
   }
-  return `${longFlag(option)} ${settingText(value) ?? '(none)'}`;
+  const text = settingText(value);
+  return `${longFlag(option)} ${text === undefined || text === '' ? '(none)' : text}`;
 }
 
 /**
