@@ -36,6 +36,8 @@ function world(): KeycloakWorld {
       realmRoles: [{ name: 'viewer', description: 'reads' }, { name: 'admin', composites: { realm: ['viewer'] } }],
       clientScopes: [{ name: 'shop-api', protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'shop' } }] }],
       defaultClientScopes: ['shop-api'],
+      clientProfiles: [{ name: 'pkce', executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': true } }] }],
+      clientPolicies: [{ name: 'confidential-pkce', conditions: [{ condition: 'client-access-type', configuration: { type: ['confidential'] } }], profiles: ['pkce'] }],
     },
   });
   return w;

@@ -76,6 +76,37 @@ const webAuthnPolicy = (description: string) => ({
   },
 });
 
+/** An executor's or condition's configuration: its provider defines the shape, and Keycloak checks it. */
+const providerConfiguration = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, default: {} };
+
+const clientProfile = {
+  type: 'object',
+  required: ['name', 'executors'],
+  properties: {
+    name,
+    description: text,
+    executors: {
+      type: 'array',
+      items: { type: 'object', required: ['executor'], properties: { executor: { ...name, description: 'The executor provider, e.g. pkce-enforcer.' }, configuration: providerConfiguration } },
+    },
+  },
+};
+
+const clientPolicy = {
+  type: 'object',
+  required: ['name', 'conditions', 'profiles'],
+  properties: {
+    name,
+    description: text,
+    enabled: { type: 'boolean', default: true },
+    conditions: {
+      type: 'array',
+      items: { type: 'object', required: ['condition'], properties: { condition: { ...name, description: 'The condition provider, e.g. client-access-type.' }, configuration: providerConfiguration } },
+    },
+    profiles: { ...nameSet, description: 'Client profiles (this realm\'s, or Keycloak\'s global ones) the policy applies.' },
+  },
+};
+
 const realmRole = {
   type: 'object',
   required: ['name'],
@@ -209,6 +240,8 @@ const spec = {
     clientScopes: listByName(clientScope, MAX_SUB_OBJECTS),
     defaultClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as default scopes.' },
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
+    clientProfiles: { ...listByName(clientProfile, MAX_SUB_OBJECTS), description: 'Client profiles this realm defines; profiles set out of band are kept.' },
+    clientPolicies: { ...listByName(clientPolicy, MAX_SUB_OBJECTS), description: 'Client policies this realm defines; policies set out of band are kept.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
   },
 };
@@ -221,6 +254,11 @@ const status = {
     realmId: text,
     endpoints: endpointsSchema,
     smtpPasswordVersion: { type: 'string', description: 'The resourceVersion of the SMTP password Secret last sent to Keycloak.' },
+    managed: {
+      type: 'object',
+      description: 'What the realm made where Keycloak keeps no marker: removed from Keycloak once the spec no longer lists it.',
+      properties: { clientProfiles: { type: 'array', items: text }, clientPolicies: { type: 'array', items: text } },
+    },
     message: text,
   },
 };

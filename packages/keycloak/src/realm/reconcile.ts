@@ -3,6 +3,7 @@ import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';
 import { REALM_FINALIZER } from '../types.js';
 import { claimRealm, type RealmClaim } from './claim.js';
+import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
 import { planDeletion } from './deletion.js';
 import { desiredRealm } from './desired.js';
@@ -47,8 +48,10 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
   planContents({ plan, call, realm }, cr.spec, observed.realm);
+  const managed = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
   const secret = observed.smtpPasswordSecret;
   const facts = {
+    managed,
     realmId: observed.realm?.realm.id,
     endpoints: realmEndpoints(url, realm),
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,

@@ -234,6 +234,24 @@ const ClientScopeCodec = t.intersection([
   t.partial({ description: text, attributes: stringMap, protocolMappers: uniqueList(t.array(ProtocolMapperCodec), byName) }),
 ]);
 
+/** An executor's or condition's configuration: JSON whose shape its provider defines (Keycloak checks it). */
+const ProviderConfigurationCodec = withDefault(t.UnknownRecord, {});
+
+const ClientProfileCodec = t.intersection([
+  t.type({ name, executors: t.array(t.type({ executor: name, configuration: ProviderConfigurationCodec })) }),
+  t.partial({ description: text }),
+]);
+
+const ClientPolicyCodec = t.intersection([
+  t.type({
+    name,
+    enabled: withDefault(t.boolean, true),
+    conditions: t.array(t.type({ condition: name, configuration: ProviderConfigurationCodec })),
+    profiles: nameSet,
+  }),
+  t.partial({ description: text }),
+]);
+
 export const RealmSpecCodec = t.intersection([
   t.type({
     realmName: RealmNameCodec,
@@ -261,6 +279,8 @@ export const RealmSpecCodec = t.intersection([
     clientScopes: atMost(uniqueList(t.array(ClientScopeCodec), byName), MAX_SUB_OBJECTS),
     defaultClientScopes: nameSet,
     optionalClientScopes: nameSet,
+    clientProfiles: atMost(uniqueList(t.array(ClientProfileCodec), byName), MAX_SUB_OBJECTS),
+    clientPolicies: atMost(uniqueList(t.array(ClientPolicyCodec), byName), MAX_SUB_OBJECTS),
   }),
 ]);
 
@@ -269,6 +289,15 @@ export type RealmRoleSpec = t.TypeOf<typeof RealmRoleCodec>;
 export type ClientScopeSpec = t.TypeOf<typeof ClientScopeCodec>;
 export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapperCodec>;
 export type SmtpServerSpec = t.TypeOf<typeof SmtpServerCodec>;
+export type ClientProfileSpec = t.TypeOf<typeof ClientProfileCodec>;
+export type ClientPolicySpec = t.TypeOf<typeof ClientPolicyCodec>;
+
+/** Names of what a realm made where Keycloak keeps no marker, so that what it no longer lists can be removed. */
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type RealmManaged = {
+  readonly clientProfiles?: readonly string[];
+  readonly clientPolicies?: readonly string[];
+};
 
 /** Status as the controller writes it; every field optional, so any stored status reads. */
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.
@@ -281,6 +310,7 @@ export type KeycloakRealmStatus = {
   readonly endpoints?: RealmEndpoints;
   /** The resourceVersion of the SMTP password Secret whose password Keycloak was last sent. */
   readonly smtpPasswordVersion?: string;
+  readonly managed?: RealmManaged;
   /** What the Ready condition says, for tools that read a status message. */
   readonly message?: string;
 };

@@ -3,7 +3,7 @@ import type { ObjectRef } from '@keyward/vocabulary';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
-import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
+import type { KeycloakRealm, KeycloakRealmStatus, RealmManaged } from './spec.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
   return { type: keycloakRealmType, namespace: cr.metadata.namespace ?? '', name: cr.metadata.name };
@@ -15,6 +15,8 @@ export interface RealmFacts {
   readonly endpoints?: RealmEndpoints | undefined;
   /** null: the spec sends no SMTP password, so no version is kept. */
   readonly smtpPasswordVersion?: string | null;
+  /** What the realm made that Keycloak keeps no marker on; empty: nothing. */
+  readonly managed?: RealmManaged;
 }
 
 /**
@@ -22,7 +24,8 @@ export interface RealmFacts {
  * keeps, so an unchanged status compares equal and is not written.
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
-  const { smtpPasswordVersion: _version, ...rest } = current;
+  const { smtpPasswordVersion: _version, managed: _managed, ...rest } = current;
+  const managed = facts.managed ?? current.managed;
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
   return {
     ...rest,
@@ -31,6 +34,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(facts.realmId === undefined ? {} : { realmId: facts.realmId }),
     ...(facts.endpoints === undefined ? {} : { endpoints: facts.endpoints }),
     ...(version === undefined ? {} : { smtpPasswordVersion: version }),
+    ...(managed === undefined || Object.keys(managed).length === 0 ? {} : { managed }),
     message: readiness.message,
   };
 }

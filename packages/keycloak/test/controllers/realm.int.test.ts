@@ -348,6 +348,46 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     expect(writesIn(operator.requests.slice(before))).toEqual([]);
   });
 
+  it('keeps its client profiles and policies in Keycloak beside ones set by hand, repairs them, refuses a bad executor with Keycloak\'s reason, and removes only its own', async () => {
+    const realm = newRealmName('kcr-cp');
+    const ref = realmRef(namespace, 'client-policies');
+    const list = async (kind: 'profiles' | 'policies'): Promise<Json[]> => (await env.admin.get<Record<string, Json[]>>(`/realms/${realm}/client-policies/${kind}`))?.[kind] ?? [];
+    const pkce = (autoConfigure: boolean) => ({ name: 'pkce', description: 'PKCE for all', executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': autoConfigure } }] });
+    const policy = { name: 'confidential-pkce', conditions: [{ condition: 'client-access-type', configuration: { type: ['confidential'] } }], profiles: ['pkce'] };
+    await createRealm(env.kube, namespace, 'client-policies', { realmName: realm, clientProfiles: [pkce(true)], clientPolicies: [policy] });
+    await waitForReady(env.kube, ref);
+    expect(await list('profiles')).toEqual([pkce(true)]);
+    expect(await list('policies')).toEqual([{ ...policy, enabled: true }]);
+
+    // Set by hand: a profile, and a policy using it. Ours is then changed out of band.
+    const byHand = { name: 'by-hand', executors: [{ executor: 'full-scope-disabled', configuration: {} }] };
+    const handPolicy = { name: 'hand-policy', enabled: false, conditions: [], profiles: ['by-hand'] };
+    expect(await env.admin.send('PUT', `/realms/${realm}/client-policies/profiles`, { profiles: [pkce(false), byHand] })).toBe(204);
+    expect(await env.admin.send('PUT', `/realms/${realm}/client-policies/policies`, { policies: [{ ...policy, enabled: true }, handPolicy] })).toBe(204);
+    const repair = await operator.reconcileRealm(namespace, 'client-policies');
+    expect(repair.plan?.steps.filter((step) => step.action.kind === 'keycloak.update').map((step) => step.action.kind === 'keycloak.update' ? step.action.changed : [])).toEqual([['pkce (changed)']]);
+    expect(await list('profiles')).toEqual([pkce(true), byHand]);
+    // The repair reported Reconciling; the reconcile its status write wakes reads the realm back and reports Ready.
+    await waitForReady(env.kube, ref);
+    const before = operator.requests.length;
+    const again = await operator.reconcileRealm(namespace, 'client-policies');
+    expect(again.plan?.steps.map((step) => `${step.action.kind}: ${step.reason}`)).toEqual([]);
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+
+    // An executor Keycloak does not know: its 400 stalls the realm, and our profiles are as they were.
+    await patchSpec(env.kube, ref, { clientProfiles: [pkce(true), { name: 'bad', executors: [{ executor: 'no-such-executor' }] }] });
+    const stalled = await waitForObject(env.kube, ref, 'the bad executor to stall the realm', (object) => conditionOf(object, 'Stalled')?.status === 'True');
+    expect(conditionOf(stalled, 'Ready')?.message).toContain('executor');
+    expect((await list('profiles')).map((entry) => entry['name'])).toEqual(['pkce', 'by-hand']);
+
+    // Listing none removes ours; what was set by hand stays.
+    await patchSpec(env.kube, ref, { clientProfiles: [], clientPolicies: [] });
+    await waitForReady(env.kube, ref);
+    expect(await list('profiles')).toEqual([byHand]);
+    expect(await list('policies')).toEqual([handPolicy]);
+    expect(statusOf(await env.kube.get(ref))['managed']).toBeUndefined();
+  });
+
   it("leaves a realm that another object owns (refused, and kept when that object is deleted), and retains one with deletionPolicy Retain", async () => {
     const realm = newRealmName('kcr-retain');
     const owner = realmRef(namespace, 'retained');

@@ -56,6 +56,8 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
       clientScopes: [scope],
       defaultClientScopes: ['shop-api'],
       optionalClientScopes: ['phone'],
+      clientProfiles: [{ name: 'pkce', description: 'PKCE', executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': true } }, { executor: 'full-scope-disabled' }] }],
+      clientPolicies: [{ name: 'all', enabled: false, conditions: [{ condition: 'client-access-type', configuration: { type: ['confidential'] } }], profiles: ['pkce'] }],
       deletionPolicy: 'Retain',
     },
     undefined,
@@ -91,6 +93,10 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a mapper listed twice', { ...baseSpec, clientScopes: [{ name: 'api', protocolMappers: [scope.protocolMappers[0], scope.protocolMappers[0]] }] }, 'spec.clientScopes[0].protocolMappers[1]'],
   ['a default scope listed twice', { ...baseSpec, defaultClientScopes: ['x', 'x'] }, 'spec.defaultClientScopes[1]'],
   ['an unknown deletion policy', { ...baseSpec, deletionPolicy: 'Orphan' }, 'spec.deletionPolicy'],
+  ['a client profile listed twice', { ...baseSpec, clientProfiles: [{ name: 'p', executors: [] }, { name: 'p', executors: [] }] }, 'spec.clientProfiles[1]'],
+  ['an executor without its provider', { ...baseSpec, clientProfiles: [{ name: 'p', executors: [{ configuration: {} }] }] }, 'spec.clientProfiles[0].executors[0].executor'],
+  ['an executor configuration that is no object', { ...baseSpec, clientProfiles: [{ name: 'p', executors: [{ executor: 'x', configuration: 'on' }] }] }, 'spec.clientProfiles[0].executors[0].configuration'],
+  ['a client policy without profiles', { ...baseSpec, clientPolicies: [{ name: 'q', conditions: [] }] }, 'spec.clientPolicies[0].profiles'],
   ['an attribute that is no string', { ...baseSpec, attributes: { tier: 1 } }, 'spec.attributes.tier'],
 ];
 

@@ -49,7 +49,9 @@ export type KeycloakResource =
   /** A protocol mapper of a client; `id` for update and delete. */
   | { readonly type: 'clientMapper'; readonly client: ClientAddress; readonly name: string; readonly id?: string }
   /** A client scope (by name) in a client's default or optional list; create adds it, delete removes it. */
-  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string };
+  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string }
+  /** The realm's client profiles or client policies: one list, updated (replaced) whole. */
+  | { readonly type: 'clientProfiles' | 'clientPolicies'; readonly realm: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

@@ -28,6 +28,10 @@ export function describeResource(resource: KeycloakResource): string {
       return `protocol mapper ${resource.name} of ${clientText(resource.client)}`;
     case 'clientScopeLink':
       return `client scope ${resource.scope} in the ${resource.list} client scopes of ${clientText(resource.client)}`;
+    case 'clientProfiles':
+      return `the client profiles of realm ${resource.realm}`;
+    case 'clientPolicies':
+      return `the client policies of realm ${resource.realm}`;
   }
 }
 

@@ -139,7 +139,7 @@ export class SimulatedKeycloak {
     if (this.#realms.has(name)) fail(409, 'Conflict', `Conflict detected. See logs for details`);
     const { smtpServer, ...rest } = body;
     const realm: StoredRealm = {
-      rep: { enabled: true, ...rest, id: this.#id('realm') },
+      rep: { enabled: true, clientProfiles: { profiles: [] }, clientPolicies: { policies: [] }, ...rest, id: this.#id('realm') },
       smtpPassword: undefined,
       roles: new Map(),
       scopes: new Map(),
@@ -270,6 +270,9 @@ export class SimulatedKeycloak {
         client.scopes[resource.list].add(resource.scope);
         return text(scope.rep['id']);
       }
+      case 'clientProfiles':
+      case 'clientPolicies':
+        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} are replaced, not created`);
     }
   }
 
@@ -313,6 +316,11 @@ export class SimulatedKeycloak {
       case 'realmScopeLink':
       case 'clientScopeLink':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
+      case 'clientProfiles':
+      case 'clientPolicies':
+        // Kept in the realm's representation, where GET /admin/realms/{realm} shows them.
+        this.#realm(resource.realm).rep[resource.type] = { ...body };
+        return;
     }
   }
 
@@ -340,6 +348,9 @@ export class SimulatedKeycloak {
         return client(resource.client)?.mappers.delete(resource.id ?? '') ?? false;
       case 'clientScopeLink':
         return client(resource.client)?.scopes[resource.list].delete(resource.scope) ?? false;
+      case 'clientProfiles':
+      case 'clientPolicies':
+        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} are replaced, not deleted`);
     }
   }
 

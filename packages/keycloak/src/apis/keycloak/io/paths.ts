@@ -35,5 +35,8 @@ export const roleMappingsPath = (realm: string, userId: string): string => `${re
 export const realmRoleMappingsPath = (realm: string, userId: string): string => `${roleMappingsPath(realm, userId)}/realm`;
 export const clientRoleMappingsPath = (realm: string, userId: string, clientUuid: string): string => `${roleMappingsPath(realm, userId)}/clients/${segment(clientUuid)}`;
 
+/** A realm's client profiles or client policies, each a list read and replaced whole. */
+export const clientPolicyListPath = (realm: string, list: 'profiles' | 'policies'): string => `${realmPath(realm)}/client-policies/${list}`;
+
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;

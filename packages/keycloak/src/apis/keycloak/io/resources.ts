@@ -7,6 +7,7 @@ import { describeResource } from '../api.js';
 import { findClient, findClientScopeId, findMapperId } from './lookups.js';
 import {
   clientPath,
+  clientPolicyListPath,
   clientRolePath,
   clientRolesPath,
   clientScopeListPath,
@@ -52,6 +53,9 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'realmScopeLink':
     case 'clientScopeLink':
       throw new TypeError(`${describeResource(resource)} is linked by a PUT of its item, not created in a collection`);
+    case 'clientProfiles':
+    case 'clientPolicies':
+      throw new TypeError(`${describeResource(resource)} are replaced by a PUT of the list, not created`);
   }
 }
 
@@ -91,6 +95,10 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const list = clientScopeListPath(resource.client.realm, resolve(resource.client.id), resource.list);
       return id === undefined ? undefined : { path: itemPath(list, id), identity: {}, linkedId: id };
     }
+    case 'clientProfiles':
+      return { path: clientPolicyListPath(resource.realm, 'profiles'), identity: {} };
+    case 'clientPolicies':
+      return { path: clientPolicyListPath(resource.realm, 'policies'), identity: {} };
   }
 }
 
