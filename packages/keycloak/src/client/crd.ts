@@ -2,6 +2,7 @@ import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123
 import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakClientType } from '../types.js';
+import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 import {
   BEARER_ONLY_PUBLIC_MESSAGE,
   DELETION_POLICIES,
@@ -121,7 +122,19 @@ const specSchema = {
       properties: {
         enabled: { type: 'boolean', default: false },
         rotationPeriod: { type: 'string', pattern: ROTATION_PERIOD_PATTERN, maxLength: 64, default: '90d', description: 'Like "90d", "720h" or "30m".' },
+        gracePeriod: {
+          type: 'string',
+          pattern: ROTATION_PERIOD_PATTERN,
+          maxLength: 64,
+          default: DEFAULT_GRACE_PERIOD,
+          description: 'Where Keycloak keeps a replaced secret valid (client-secret rotation), how long after a regeneration it is invalidated.',
+        },
       },
+    },
+    authenticationFlowOverrides: {
+      type: 'object',
+      description: 'Flows (by alias) this client logs in with instead of the realm\'s; a flow left out is the realm\'s again.',
+      properties: { browser: { type: 'string', minLength: 1 }, directGrant: { type: 'string', minLength: 1 } },
     },
     regenerateSecret: {
       description:

@@ -1,5 +1,5 @@
 import { coreTypes, type GetQuery } from '@keyward/vocabulary';
-import type { KeycloakClientQuery } from '../apis/keycloak/queries.js';
+import type { KeycloakClientQuery, KeycloakFlowsQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakCall } from '../server.js';
 import { keycloakRealmType } from '../types.js';
@@ -11,13 +11,15 @@ import type { KeycloakClient } from './spec.js';
 const hasClientRoles = ({ spec, status }: KeycloakClient): boolean => (spec.clientRoles?.length ?? 0) > 0 || (status.managed?.clientRoles?.length ?? 0) > 0;
 
 export interface ClientQueries {
-  readonly [name: string]: GetQuery | KeycloakClientQuery | undefined;
+  readonly [name: string]: GetQuery | KeycloakClientQuery | KeycloakFlowsQuery | undefined;
   readonly realm: GetQuery;
   /** Only once status names the realm, and with Keycloak configured. */
   readonly client: KeycloakClientQuery | undefined;
   readonly credentials: GetQuery;
   /** Only when the spec names a Secret with the client secret. */
   readonly providedSecret: GetQuery | undefined;
+  /** The realm's flows, only when the spec overrides some (their ids are what Keycloak takes). */
+  readonly flows?: KeycloakFlowsQuery | undefined;
 }
 
 /**
@@ -36,5 +38,6 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
       : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: hasClientRoles(client) },
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
     providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
+    flows: call === undefined || status.realm === undefined || spec.authenticationFlowOverrides === undefined ? undefined : { kind: 'keycloak.flows', ...call, realm: status.realm },
   };
 }

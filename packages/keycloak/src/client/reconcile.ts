@@ -13,6 +13,8 @@ import { differs, providedSecretRef, secretValue } from './provided-secret.js';
 import { describeRealmObject, grantFor, readRealm, realmObjectRef } from './realm.js';
 import { clientChanges, creationBody, desiredClient } from './representation.js';
 import { forbiddenServiceAccountRoles } from './role-guard.js';
+import { resolveFlowOverrides, type FlowOverrides } from './flow-overrides.js';
+import { rotatedSecretStep } from './rotated-secret.js';
 import { renewalOnCreation, secretRenewal, type SecretRenewal } from './rotation.js';
 import { addCredentialsSecret, credentialsSecretName, newClientSecret } from './secret.js';
 import type { KeycloakClient, ManagedLists } from './spec.js';
@@ -35,6 +37,8 @@ interface Resolved {
   readonly owner: OwnerObject;
   /** The provided client secret, when the spec names one (its Secret was found). */
   readonly provided: Sensitive | undefined;
+  /** The spec's flow overrides as flow ids, when it states them. */
+  readonly flowOverrides: FlowOverrides | undefined;
 }
 
 const ownerOf = (client: KeycloakClient): OwnerObject => ({ namespace: client.metadata.namespace, name: client.metadata.name });
@@ -91,7 +95,10 @@ function resolve(input: ClientInput): Resolved | Stop {
     provided = secretValue(observed.providedSecret, key);
     if (provided === undefined) return stop(stalled('SecretKeyNotFound', `Secret ${client.metadata.namespace}/${name} has no key ${key}`));
   }
-  return { input, realm: realm.realmName, url: call.server.url, call, owner: ownerOf(client), provided };
+  const flows = resolveFlowOverrides(client.spec, observed.flows, realm.realmName);
+  // The realm object changes once its realm has the flow, and wakes the client.
+  if (!flows.ok) return stop(stalled('FlowNotFound', flows.message));
+  return { input, realm: realm.realmName, url: call.server.url, call, owner: ownerOf(client), provided, flowOverrides: flows.overrides };
 }
 
 function secretFieldsOf(client: KeycloakClient) {
@@ -124,7 +131,7 @@ function create(plan: Builder, resolved: Resolved): void {
       kind: 'keycloak.create',
       ...resolved.call,
       resource: { type: 'client', realm: resolved.realm, clientId: spec.clientId },
-      body: { ...creationBody(spec.clientId, desiredClient(spec, resolved.owner)), ...(chosen === undefined ? {} : { secret: chosen }) },
+      body: { ...creationBody(spec.clientId, desiredClient(spec, resolved.owner, resolved.flowOverrides)), ...(chosen === undefined ? {} : { secret: chosen }) },
       ...secretFieldsOf(client),
     },
     `no ${describeClient(client, resolved.realm)} exists yet`,
@@ -150,7 +157,7 @@ function maintain(plan: Builder, resolved: Resolved, found: ObservedClient): voi
   const { primary: client, observed, now } = resolved.input;
   const { spec } = client;
   const address: ClientAddress = { realm: resolved.realm, clientId: spec.clientId, id: found.client.id };
-  const changes = clientChanges(desiredClient(spec, resolved.owner), found.client);
+  const changes = clientChanges(desiredClient(spec, resolved.owner, resolved.flowOverrides), found.client);
   const push = resolved.provided !== undefined && differs(resolved.provided, found.secret);
   if (changes.changed.length > 0 || push) {
     plan.add(
@@ -188,8 +195,15 @@ function maintain(plan: Builder, resolved: Resolved, found: ObservedClient): voi
   const secretName = waiting === undefined || observed.credentials !== undefined ? credentialsSecretName(client.metadata.name) : undefined;
   const readiness = waiting === undefined ? ready('Ready', `${describeClient(client, resolved.realm)} is as specified`) : reconciling('SecretPending', waiting);
   addClientStatus(plan, client, readiness, now, { ...reachedStatus(resolved, found.client.id, renewal, managed), secretName });
-  const next = [renewal?.requeueAfterMs, waiting === undefined ? undefined : FOLLOW_UP_MS].filter((ms): ms is number => ms !== undefined);
-  if (next.length > 0) plan.add({ kind: 'control.requeueAfter', afterMs: Math.min(...next) }, waiting ?? 'rotate the client secret when its period ends');
+  const rotated = rotatedSecretStep(found.client.attributes, spec.secretRotation?.gracePeriod, now);
+  if (rotated.kind === 'invalidate') plan.add({ kind: 'keycloak.delete', ...resolved.call, resource: { type: 'rotatedClientSecret', client: address } }, rotated.reason);
+  const next: (readonly [number | undefined, string])[] = [
+    [waiting === undefined ? undefined : FOLLOW_UP_MS, waiting ?? ''],
+    [rotated.kind === 'wait' ? rotated.afterMs : undefined, 'invalidate the rotated secret when its grace period ends'],
+    [renewal?.requeueAfterMs, 'rotate the client secret when its period ends'],
+  ];
+  const soonest = next.filter((entry): entry is readonly [number, string] => entry[0] !== undefined).sort(([a], [b]) => a - b)[0];
+  if (soonest !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: soonest[0] }, soonest[1]);
 }
 
 /** A client in Keycloak that is not ours: nothing is changed, and its secret was never read. */

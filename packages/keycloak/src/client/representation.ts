@@ -2,6 +2,7 @@ import { deepEqual } from '@keyward/vocabulary';
 import type { KeycloakBody } from '../apis/keycloak/actions.js';
 import type { ClientRepresentation, KeycloakJson } from '../apis/keycloak/representations.js';
 import { ownershipAttributes, type OwnerObject } from '../ownership.js';
+import { effectiveOverrides, type FlowOverrides } from './flow-overrides.js';
 import type { KeycloakClientSpec } from './spec.js';
 
 // The client as the spec wants it in Keycloak, and what differs from the client as Keycloak has it. Only the
@@ -33,8 +34,10 @@ export interface DesiredClient {
 const defined = <T>(entries: readonly (readonly [string, T | undefined])[]): Record<string, T> =>
   Object.fromEntries(entries.filter((entry): entry is readonly [string, T] => entry[1] !== undefined));
 
-/** The representation `spec` asks for, owned by `owner`. */
-export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject): DesiredClient {
+const FLOW_OVERRIDES = 'authenticationFlowBindingOverrides';
+
+/** The representation `spec` asks for, owned by `owner`, with its flow overrides resolved to ids. */
+export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject, flowOverrides?: FlowOverrides): DesiredClient {
   const settings = spec.settings ?? {};
   const fields = defined<KeycloakJson>([
     ['name', spec.clientName],
@@ -54,6 +57,7 @@ export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject): Des
     ['consentRequired', settings.consentRequired],
     ['fullScopeAllowed', settings.fullScopeAllowed],
     ['frontchannelLogout', settings.frontchannelLogout],
+    [FLOW_OVERRIDES, flowOverrides],
   ]);
   const seconds = (value: number | undefined): string | undefined => (value === undefined ? undefined : String(value));
   // Settings win over the same keys in spec.attributes, and ownership over both.
@@ -73,7 +77,10 @@ export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject): Des
 
 /** The body that creates the client: every field the spec states. */
 export function creationBody(clientId: string, desired: DesiredClient): KeycloakBody {
-  return { clientId, ...desired.fields, attributes: desired.attributes };
+  const overrides = desired.fields[FLOW_OVERRIDES];
+  // A new client has no override to remove.
+  const effective = overrides === undefined ? {} : { [FLOW_OVERRIDES]: effectiveOverrides(overrides) as Readonly<Record<string, string>> };
+  return { clientId, ...desired.fields, ...effective, attributes: desired.attributes };
 }
 
 const asSet = (value: KeycloakJson | undefined): Set<unknown> | undefined => (Array.isArray(value) ? new Set(value) : undefined);
@@ -84,6 +91,7 @@ function sameSet(a: ReadonlySet<unknown> | undefined, b: ReadonlySet<unknown> | 
 }
 
 function sameField(field: string, desired: KeycloakJson, observed: KeycloakJson | undefined): boolean {
+  if (field === FLOW_OVERRIDES) return deepEqual(effectiveOverrides(desired), effectiveOverrides(observed));
   return SET_FIELDS.has(field) ? sameSet(asSet(desired), asSet(observed)) : deepEqual(desired, observed);
 }
 

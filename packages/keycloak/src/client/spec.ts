@@ -3,6 +3,7 @@ import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, wit
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
+import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 
 // The KeycloakClient API as a codec. The CRD in crd.ts states the same rules (patterns, enums, CEL), so the
 // API server and this codec give the same verdict; a test checks both on a real API server.
@@ -117,8 +118,9 @@ const SpecFields = t.intersection([
     attributes: attributesCodec,
     secretMetadata: t.partial({ labels: stringMap, annotations: stringMap }),
     clientSecret: t.type({ name: kubernetesName(), key: secretKey }),
-    secretRotation: t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d') }),
+    secretRotation: t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
     regenerateSecret: regenerateToken,
+    authenticationFlowOverrides: t.partial({ browser: text, directGrant: text }),
   }),
 ]);
 

@@ -97,6 +97,21 @@ describe('dangerous service-account roles', () => {
   });
 });
 
+describe('a secret rotated out by client-secret rotation', () => {
+  const rotatedAt = (secondsAgo: number) => ({ attributes: { 'client.secret.rotated.creation.time': String(NOW.getTime() / 1000 - secondsAgo) } });
+
+  it('stays valid for the grace period: the client is Ready and looked at again when it ends', () => {
+    const plan = planFor(clientObject(baseSpec, convergedStatus()), { client: keycloakClient(rotatedAt(60)) });
+    expect(keycloakWrites(plan)).toEqual([]);
+    expect(plan.steps.find((step) => step.action.kind === 'control.requeueAfter')).toMatchObject({ action: { afterMs: 3_540_000 }, reason: 'invalidate the rotated secret when its grace period ends' });
+  });
+
+  it('is invalidated once the grace period has passed', () => {
+    const plan = planFor(clientObject({ ...baseSpec, secretRotation: { enabled: false, rotationPeriod: '90d', gracePeriod: '5m' } }, convergedStatus()), { client: keycloakClient(rotatedAt(300)) });
+    expect(actionsOf(plan, 'keycloak.delete').map((action) => action.resource)).toEqual([{ type: 'rotatedClientSecret', client: { realm: REALM, clientId: 'shop-web', id: 'uuid-1' } }]);
+  });
+});
+
 describe('creating a client', () => {
   it('creates it with ownership attributes and a secret chosen here, then its contents addressed by the new id and its credentials Secret', () => {
     const spec = {

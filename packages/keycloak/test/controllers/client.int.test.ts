@@ -40,6 +40,8 @@ let teamC: string;
 let realm: string;
 const operators: Operator[] = [];
 let teamAOperator: Operator;
+/** Realms made by single tests, deleted from Keycloak when the file ends. */
+const otherRealms: string[] = [];
 
 beforeAll(async () => {
   env = await controllerEnv('kcc');
@@ -58,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const operator of operators) await operator.stop();
   await env.admin.deleteRealm(realm);
+  for (const other of otherRealms) await env.admin.deleteRealm(other);
   env.close();
 });
 
@@ -322,5 +325,68 @@ describe('the KeycloakClient controller against the real Keycloak and API server
     await createClient(env.kube, teamD, 'allowed', asking(allowedId));
     await waitForReady(env.kube, clientRef(teamD, 'allowed'));
     expect(await serviceAccountRolesOf(allowedId)).toEqual(['manage-users', 'view-users']);
+  });
+
+  it('rotates a secret without downtime where the realm has client-secret rotation: both valid until the grace period ends', async () => {
+    const rotating = unique('kcc-rot');
+    otherRealms.push(rotating);
+    await createRealm(env.kube, platform, 'rotating', {
+      realmName: rotating,
+      clientAuthorizationGrants: [teamA],
+      clientProfiles: [{ name: 'rotation', executors: [{ executor: 'secret-rotation', configuration: { 'expiration-period': 2_592_000, 'rotated-expiration-period': 86_400, 'remaining-rotation-period': 864_000 } }] }],
+      clientPolicies: [{ name: 'rotate-confidential', conditions: [{ condition: 'client-access-type', configuration: { type: ['confidential'] } }], profiles: ['rotation'] }],
+    });
+    await waitForReady(env.kube, realmRef(platform, 'rotating'));
+    const clientId = unique('rot');
+    const ref = clientRef(teamA, 'rotating');
+    await createClient(env.kube, teamA, 'rotating', confidential(clientId, { realmRef: { name: 'rotating', namespace: platform }, secretRotation: { gracePeriod: '1h' } }));
+    await waitForReady(env.kube, ref);
+    const first = secretValue(await credentialsSecretOf(env.kube, teamA, 'rotating')) ?? '';
+    rememberSecret(first);
+
+    await patchSpec(env.kube, ref, { regenerateSecret: 'r1' });
+    const second = await waitFor(async () => {
+      const value = secretValue(await credentialsSecretOf(env.kube, teamA, 'rotating'));
+      return value !== undefined && value !== first ? value : undefined;
+    }, { what: 'the credentials Secret to hold the regenerated secret', timeoutMs: WAIT_MS });
+    rememberSecret(second);
+    expect(await env.admin.clientSecret(rotating, clientId)).toBe(second);
+    // Consumers still on the old secret keep working while the new one rolls out.
+    expect(await clientCredentialsWork(env.url, rotating, clientId, second)).toBe(true);
+    expect(await clientCredentialsWork(env.url, rotating, clientId, first)).toBe(true);
+    // The rotated secret Keycloak keeps in the client's attributes never reaches the object's status.
+    expect(JSON.stringify(await env.kube.get(ref))).not.toContain(first);
+
+    // Once the grace period has passed, the old secret is invalidated and the new one stays.
+    await patchSpec(env.kube, ref, { secretRotation: { gracePeriod: '1s' } });
+    await waitFor(async () => ((await clientCredentialsWork(env.url, rotating, clientId, first)) ? undefined : true), { what: 'the rotated secret to be invalidated', timeoutMs: WAIT_MS });
+    expect(await clientCredentialsWork(env.url, rotating, clientId, second)).toBe(true);
+    const id = String((await env.admin.client(rotating, clientId))?.['id']);
+    expect(await env.admin.get(`/realms/${rotating}/clients/${id}/client-secret/rotated`)).toBeUndefined();
+  });
+
+  it('logs a client in with the flows it overrides, by id, removes an override it no longer states, and stalls on a flow the realm lacks', async () => {
+    expect(await env.admin.send('POST', `/realms/${realm}/authentication/flows/browser/copy`, { newName: 'strict browser' })).toBe(201);
+    const flows = (await env.admin.get<Record<string, unknown>[]>(`/realms/${realm}/authentication/flows`)) ?? [];
+    const idOf = (alias: string): string => String(flows.find((flow) => flow['alias'] === alias)?.['id']);
+    const clientId = unique('flows');
+    const ref = clientRef(teamA, 'flows');
+    const overridesOf = async (): Promise<unknown> => (await env.admin.client(realm, clientId))?.['authenticationFlowBindingOverrides'];
+    await createClient(env.kube, teamA, 'flows', confidential(clientId, { authenticationFlowOverrides: { browser: 'strict browser', directGrant: 'direct grant' } }));
+    await waitForReady(env.kube, ref);
+    expect(await overridesOf()).toEqual({ browser: idOf('strict browser'), direct_grant: idOf('direct grant') });
+    const before = teamAOperator.requests.length;
+    const again = await teamAOperator.reconcileClient(teamA, 'flows');
+    expect(again.plan?.steps.map((step) => step.action.kind)).toEqual([]);
+    expect(writesIn(teamAOperator.requests.slice(before))).toEqual([]);
+
+    await patchSpec(env.kube, ref, { authenticationFlowOverrides: { browser: 'strict browser', directGrant: null } });
+    await waitForReady(env.kube, ref);
+    expect(await overridesOf()).toEqual({ browser: idOf('strict browser') });
+
+    await patchSpec(env.kube, ref, { authenticationFlowOverrides: { browser: 'no such flow' } });
+    const stalled = await waitForObject(env.kube, ref, 'the client naming a missing flow to stall', (object) => conditionOf(object, 'Stalled')?.status === 'True');
+    expect(conditionOf(stalled, 'Ready')).toMatchObject({ reason: 'FlowNotFound', message: `authentication flow "no such flow" (spec.authenticationFlowOverrides.browser) does not exist in realm ${realm}` });
+    expect(await overridesOf()).toEqual({ browser: idOf('strict browser') });
   });
 });

@@ -40,6 +40,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'get_client_secret',
   'get_service_account_user',
   'get_role_mappings',
+  'list_authentication_flows',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

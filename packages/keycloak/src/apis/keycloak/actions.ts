@@ -51,7 +51,9 @@ export type KeycloakResource =
   /** A client scope (by name) in a client's default or optional list; create adds it, delete removes it. */
   | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string }
   /** The realm's client profiles or client policies: one list, updated (replaced) whole. */
-  | { readonly type: 'clientProfiles' | 'clientPolicies'; readonly realm: string };
+  | { readonly type: 'clientProfiles' | 'clientPolicies'; readonly realm: string }
+  /** The secret a regeneration rotated out, where client-secret rotation keeps it valid; only deleted. */
+  | { readonly type: 'rotatedClientSecret'; readonly client: ClientAddress };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

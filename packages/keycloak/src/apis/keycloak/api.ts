@@ -32,6 +32,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `the client profiles of realm ${resource.realm}`;
     case 'clientPolicies':
       return `the client policies of realm ${resource.realm}`;
+    case 'rotatedClientSecret':
+      return `the rotated secret of ${clientText(resource.client)}`;
   }
 }
 
@@ -64,5 +66,6 @@ export const keycloakApi = defineApi<KeycloakAction, KeycloakQuery>({
   queries: {
     'keycloak.realm': { describe: (q) => `read realm ${q.realm} from Keycloak` },
     'keycloak.client': { describe: (q) => `read client ${q.clientId} of realm ${q.realm} from Keycloak` },
+    'keycloak.flows': { describe: (q) => `read the authentication flows of realm ${q.realm} from Keycloak` },
   },
 });

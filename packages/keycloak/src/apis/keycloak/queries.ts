@@ -52,4 +52,16 @@ export interface KeycloakClientQuery extends KeycloakCall, Returns<ObservedClien
   readonly roles: boolean;
 }
 
-export type KeycloakQuery = KeycloakRealmQuery | KeycloakClientQuery;
+/** A realm's top-level authentication flow, as clients and bindings name it. */
+export interface FlowName {
+  readonly id: string;
+  readonly alias: string;
+}
+
+/** Reads a realm's top-level authentication flows (built-in ones included); undefined when there is no realm. */
+export interface KeycloakFlowsQuery extends KeycloakCall, Returns<readonly FlowName[] | undefined> {
+  readonly kind: 'keycloak.flows';
+  readonly realm: string;
+}
+
+export type KeycloakQuery = KeycloakRealmQuery | KeycloakClientQuery | KeycloakFlowsQuery;

@@ -38,7 +38,12 @@ interface StoredRealm {
   scopes: Map<string, StoredScope>;
   defaultScopes: Record<ScopeList, Set<string>>;
   clients: Map<string, StoredClient>;
+  /** Top-level authentication flows: alias to id. */
+  flows: Map<string, string>;
 }
+
+/** The top-level flows Keycloak gives every new realm. */
+const BUILT_IN_FLOWS = ['browser', 'direct grant', 'registration', 'reset credentials', 'clients', 'first broker login', 'docker auth'];
 
 /** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
 const BUILT_IN_ROLES = ['offline_access', 'uma_authorization'];
@@ -145,6 +150,7 @@ export class SimulatedKeycloak {
       scopes: new Map(),
       defaultScopes: { default: new Set(BUILT_IN_SCOPES.default), optional: new Set(BUILT_IN_SCOPES.optional) },
       clients: new Map(),
+      flows: new Map(BUILT_IN_FLOWS.map((alias) => [alias, this.#id('flow')])),
     };
     this.#realms.set(name, realm);
     if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
@@ -272,7 +278,8 @@ export class SimulatedKeycloak {
       }
       case 'clientProfiles':
       case 'clientPolicies':
-        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} are replaced, not created`);
+      case 'rotatedClientSecret':
+        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be created`);
     }
   }
 
@@ -315,6 +322,7 @@ export class SimulatedKeycloak {
         return;
       case 'realmScopeLink':
       case 'clientScopeLink':
+      case 'rotatedClientSecret':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
       case 'clientProfiles':
       case 'clientPolicies':
@@ -326,7 +334,7 @@ export class SimulatedKeycloak {
 
   /** Whether something was deleted (false: it was already gone). */
   #delete(resource: KeycloakResource, context: HandlerContext): boolean {
-    const realm = this.#realms.get(resource.type === 'clientRole' || resource.type === 'clientMapper' || resource.type === 'clientScopeLink' ? resource.client.realm : resource.realm);
+    const realm = this.#realms.get('client' in resource ? resource.client.realm : resource.realm);
     if (realm === undefined) return false;
     const client = (address: ClientAddress): StoredClient | undefined => realm.clients.get(context.resolve(address.id));
     switch (resource.type) {
@@ -351,6 +359,9 @@ export class SimulatedKeycloak {
       case 'clientProfiles':
       case 'clientPolicies':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} are replaced, not deleted`);
+      case 'rotatedClientSecret':
+        // The simulator does not rotate: no client of it has a rotated secret.
+        return false;
     }
   }
 
@@ -440,6 +451,10 @@ export class SimulatedKeycloak {
     return {
       'keycloak.realm': (query) => this.#observeRealm(query.realm),
       'keycloak.client': (query) => this.#observeClient(query),
+      'keycloak.flows': (query) => {
+        const realm = this.#realms.get(query.realm);
+        return realm === undefined ? undefined : [...realm.flows].map(([alias, id]) => ({ id, alias }));
+      },
     };
   }
 }

@@ -25,6 +25,8 @@ export const clientRolesPath = (realm: string, id: string): string => `${clientP
 export const clientRolePath = (realm: string, id: string, name: string): string => `${clientRolesPath(realm, id)}/${segment(name)}`;
 export const clientScopeListPath = (realm: string, id: string, list: ScopeList): string => `${clientPath(realm, id)}/${list}-client-scopes`;
 export const clientSecretPath = (realm: string, id: string): string => `${clientPath(realm, id)}/client-secret`;
+/** The secret a regeneration rotated out, while client-secret rotation keeps it valid (404 without one). */
+export const rotatedClientSecretPath = (realm: string, id: string): string => `${clientSecretPath(realm, id)}/rotated`;
 export const serviceAccountUserPath = (realm: string, id: string): string => `${clientPath(realm, id)}/service-account-user`;
 
 /** The roles a composite role is made of (its path), all of them or only those of one container. */
@@ -37,6 +39,9 @@ export const clientRoleMappingsPath = (realm: string, userId: string, clientUuid
 
 /** A realm's client profiles or client policies, each a list read and replaced whole. */
 export const clientPolicyListPath = (realm: string, list: 'profiles' | 'policies'): string => `${realmPath(realm)}/client-policies/${list}`;
+
+/** A realm's top-level authentication flows. */
+export const authenticationFlowsPath = (realm: string): string => `${realmPath(realm)}/authentication/flows`;
 
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;

@@ -1,12 +1,12 @@
 import { sensitive, type Sensitive } from '@keyward/vocabulary';
 import type { QueryTable } from '@keyward/core/interpreter';
 import { ownershipOf } from '../../../ownership.js';
-import type { KeycloakClientQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
-import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
+import type { FlowName, KeycloakClientQuery, KeycloakFlowsQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
+import type { ClientRepresentation, ClientScopeRepresentation, KeycloakObject, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
 import { stringField, stringsField } from './decode.js';
 import { findClient, serviceAccountUserId, type WithId } from './lookups.js';
-import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
+import { authenticationFlowsPath, clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
 import { AdminReads } from './reads.js';
 import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
 import type { ScopeList } from '../actions.js';
@@ -44,13 +44,19 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes };
 }
 
+/** Where client-secret rotation keeps the secret a regeneration replaced (still valid until invalidated). */
+const ROTATED_SECRET_ATTRIBUTE = 'client.secret.rotated';
+
 /**
  * A client without its `secret` field: Keycloak includes the secret in every client representation it gives an
  * admin, and it must reach nobody but the client's owner, through ObservedClient.secret.
  */
 function withoutSecret(client: WithId<ClientRepresentation>): WithId<ClientRepresentation> {
-  const { secret: _secret, ...rest } = client;
-  return rest;
+  const { secret: _secret, attributes, ...rest } = client;
+  if (attributes === undefined) return rest;
+  // Client-secret rotation keeps the secret it rotated out, in the clear, in this attribute.
+  const { [ROTATED_SECRET_ATTRIBUTE]: _rotated, ...kept } = attributes;
+  return { ...rest, attributes: kept };
 }
 
 async function observeClient(admin: KeycloakAdminClient, query: KeycloakClientQuery): Promise<ObservedClient | undefined> {
@@ -90,10 +96,17 @@ async function clientSecret(reads: AdminReads, realm: string, uuid: string, clie
   return value === undefined || value === '' ? undefined : sensitive(value);
 }
 
+async function observeFlows(admin: KeycloakAdminClient, query: KeycloakFlowsQuery): Promise<FlowName[] | undefined> {
+  const reads = new AdminReads(admin, query);
+  const flows = await reads.list<KeycloakObject & FlowName>({ path: authenticationFlowsPath(query.realm), operation: 'list_authentication_flows', description: `list the authentication flows of realm ${query.realm}`, fields: ['id', 'alias'] });
+  return flows?.map(({ id, alias }) => ({ id, alias }));
+}
+
 /** Answers to the Keycloak queries. */
 export function keycloakQueries(admin: KeycloakAdminClient): QueryTable<KeycloakQuery> {
   return {
     'keycloak.realm': (query) => observeRealm(admin, query),
     'keycloak.client': (query) => observeClient(admin, query),
+    'keycloak.flows': (query) => observeFlows(admin, query),
   };
 }

@@ -22,6 +22,7 @@ import {
   realmRolesPath,
   realmScopeListPath,
   realmsPath,
+  rotatedClientSecretPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -56,6 +57,8 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'clientProfiles':
     case 'clientPolicies':
       throw new TypeError(`${describeResource(resource)} are replaced by a PUT of the list, not created`);
+    case 'rotatedClientSecret':
+      throw new TypeError(`${describeResource(resource)} is made by a regeneration, not created`);
   }
 }
 
@@ -99,6 +102,8 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       return { path: clientPolicyListPath(resource.realm, 'profiles'), identity: {} };
     case 'clientPolicies':
       return { path: clientPolicyListPath(resource.realm, 'policies'), identity: {} };
+    case 'rotatedClientSecret':
+      return { path: rotatedClientSecretPath(resource.client.realm, resolve(resource.client.id)), identity: {} };
   }
 }
 
