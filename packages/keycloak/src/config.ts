@@ -19,6 +19,12 @@ export interface KeycloakConfig {
    * that namespace's Keycloak rate limit, so more would hold workers other namespaces could use.
    */
   readonly keycloakNamespaceConcurrency: number;
+  /**
+   * How often each realm and client is compared with Keycloak while nothing changed, in milliseconds: the
+   * operator's one resync loop spreads the checks over this period, so a change made in Keycloak by hand is
+   * found and set back. 0: never (objects are reconciled only when they or what they watch change).
+   */
+  readonly keycloakResyncPeriod: number;
 }
 
 export const defaultKeycloakConfig: KeycloakConfig = {
@@ -27,4 +33,5 @@ export const defaultKeycloakConfig: KeycloakConfig = {
   keycloakOperatorNamespace: 'keyward-system',
   keycloakAdoptUnowned: false,
   keycloakNamespaceConcurrency: 2,
+  keycloakResyncPeriod: 10 * 60_000,
 };

@@ -111,6 +111,7 @@ describe('keyward plan', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.example',
     });
     expect(settings(plan)).toEqual(settings(run));
@@ -143,6 +144,7 @@ describe('the controllers\' options', () => {
       'keycloakAdoptUnowned',
       'keycloakNamespaceConcurrency',
       'keycloakOperatorNamespace',
+      'keycloakResyncPeriod',
       'keycloakUrl',
       'keystoneUrl',
       'revokeOnDelete',

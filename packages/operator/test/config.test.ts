@@ -55,6 +55,7 @@ describe('parseRunConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
@@ -96,6 +97,7 @@ describe('parseRunConfig', () => {
       '--keycloak-operator-namespace', 'identity',
       '--keycloak-adopt-unowned',
       '--keycloak-namespace-concurrency', '3',
+      '--keycloak-resync-period', '1h',
       '--keystone-cluster-domain', 'cluster.example',
       '--namespaces', 'team-a,team-b',
       '--no-leader-elect',
@@ -141,6 +143,7 @@ describe('parseRunConfig', () => {
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
+      KEYWARD_KEYCLOAK_RESYNC_PERIOD: '1h',
       KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     });
     const expected: OperatorConfig = {
@@ -162,6 +165,7 @@ describe('parseRunConfig', () => {
       keycloakOperatorNamespace: 'identity',
       keycloakAdoptUnowned: true,
       keycloakNamespaceConcurrency: 3,
+      keycloakResyncPeriod: 3_600_000,
       clusterDomain: 'cluster.example',
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
@@ -303,6 +307,7 @@ describe('parsePlanConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
       revokeOnDelete: false,
       explicitSettings: [],
@@ -346,6 +351,7 @@ describe('parsePlanConfig', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
       revokeOnDelete: true,
       // Given by flag or variable, so the running operator's settings do not override them.
@@ -399,7 +405,7 @@ describe('the controllers\' options in run and plan', () => {
     const argv = [
       '--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete',
       '--keycloak-url', 'http://keycloak:8080', '--keycloak-admin-secret', 'keycloak/admin', '--keycloak-operator-namespace', 'identity', '--keycloak-adopt-unowned',
-      '--keycloak-namespace-concurrency', '3', '--keystone-cluster-domain', 'cluster.example',
+      '--keycloak-namespace-concurrency', '3', '--keycloak-resync-period', '1h', '--keystone-cluster-domain', 'cluster.example',
     ];
     const env = {
       KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3',
@@ -410,6 +416,7 @@ describe('the controllers\' options in run and plan', () => {
       KEYWARD_KEYCLOAK_OPERATOR_NAMESPACE: 'identity',
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
+      KEYWARD_KEYCLOAK_RESYNC_PERIOD: '1h',
       KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     };
     const keycloak = {
@@ -419,6 +426,7 @@ describe('the controllers\' options in run and plan', () => {
       keycloakOperatorNamespace: 'identity',
       keycloakAdoptUnowned: true,
       keycloakNamespaceConcurrency: 3,
+      keycloakResyncPeriod: 3_600_000,
     };
     const expected = {
       'keystone-appcred': { ...defaultAppCredConfig, keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true },

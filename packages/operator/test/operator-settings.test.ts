@@ -60,6 +60,7 @@ describe('the settings a running operator publishes', () => {
         keycloakOperatorNamespace: 'keyward-system',
         keycloakAdoptUnowned: false,
         keycloakNamespaceConcurrency: 2,
+        keycloakResyncPeriod: 600_000,
         clusterDomain: 'cluster.local',
       },
     });
@@ -87,6 +88,7 @@ describe('plan with the running operator\'s settings', () => {
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
     });
     expect(new Set(Object.values(settings.origins))).toEqual(new Set(['operator']));
@@ -148,7 +150,7 @@ describe('plan with the running operator\'s settings', () => {
     const { config, settings } = withOperatorSettings(planConfig([]), found(published));
     expect(settingsLine(settings, all, config)).toBe(
       'settings of the running operator in keyward-system (keyward 0.1.0): --keystone-url http://keystone:5000/v3, --revoke-on-delete, --enforcement-namespace gateway, '
-      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, '
+      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, --keycloak-resync-period 600000, '
       + '--keystone-cluster-domain cluster.local',
     );
   });

@@ -6,6 +6,7 @@ import { claimRealm, type RealmClaim } from './claim.js';
 import { planContents } from './contents.js';
 import { planDeletion } from './deletion.js';
 import { desiredRealm } from './desired.js';
+import { addDriftReport } from '../drift.js';
 import { diffRealm, realmCreation } from './diff.js';
 import type { RealmQueries } from './observe.js';
 import { ready, reconciling, stalled } from './readiness.js';
@@ -95,5 +96,6 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     return plan.build();
   }
   planManaged(plan, input, call, config.keycloakUrl, claim);
+  addDriftReport(plan, cr, realmRef(cr), `realm ${cr.spec.realmName}`);
   return plan.build();
 }
