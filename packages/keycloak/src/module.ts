@@ -16,14 +16,11 @@ export function parseSecretRef(raw: string): Parsed<{ readonly namespace: string
 /** The longest and shortest resync period: a day at most, and no less than a second (or 0: off). */
 const RESYNC_BOUNDS_MS = { min: 1_000, max: 24 * 3_600_000 };
 
-/**
- * A resync period: a duration ("10m", "1h") within the bounds, or 0 to turn the periodic check off. A bare
- * number is milliseconds, as the operator publishes its settings.
- */
+/** A resync period: a duration ("10m", "1h") within the bounds, or 0 to turn the periodic check off. */
 export function parseResyncPeriod(raw: string): Parsed<number> {
   const text = raw.trim();
   if (text === '0') return accept(0);
-  const ms = /^\d+$/.test(text) ? Number(text) : parseDuration(text);
+  const ms = parseDuration(text);
   if (ms === undefined) return reject('is not a duration such as 30s, 10m or 1h, or 0 (off)');
   return ms >= RESYNC_BOUNDS_MS.min && ms <= RESYNC_BOUNDS_MS.max ? accept(ms) : reject(`is not between ${formatDuration(RESYNC_BOUNDS_MS.min)} and ${formatDuration(RESYNC_BOUNDS_MS.max)}, or 0 (off)`);
 }
@@ -72,6 +69,7 @@ const keycloakOptions = {
     description: 'how often each realm and client is compared with Keycloak while nothing changed, the checks spread over the period: changes made in Keycloak by hand are set back (a DriftRepaired event each); 0 turns it off',
     defaultText: formatDuration(defaultKeycloakConfig.keycloakResyncPeriod),
     parse: parseResyncPeriod,
+    format: (ms: number) => (ms === 0 ? '0' : formatDuration(ms)),
   },
 };
 

@@ -150,7 +150,7 @@ describe('plan with the running operator\'s settings', () => {
     const { config, settings } = withOperatorSettings(planConfig([]), found(published));
     expect(settingsLine(settings, all, config)).toBe(
       'settings of the running operator in keyward-system (keyward 0.1.0): --keystone-url http://keystone:5000/v3, --revoke-on-delete, --enforcement-namespace gateway, '
-      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, --keycloak-resync-period 600000, '
+      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, --keycloak-resync-period 10m, '
       + '--keystone-cluster-domain cluster.local',
     );
   });
