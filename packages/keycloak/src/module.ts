@@ -25,6 +25,13 @@ export function parseResyncPeriod(raw: string): Parsed<number> {
   return ms >= RESYNC_BOUNDS_MS.min && ms <= RESYNC_BOUNDS_MS.max ? accept(ms) : reject(`is not between ${formatDuration(RESYNC_BOUNDS_MS.min)} and ${formatDuration(RESYNC_BOUNDS_MS.max)}, or 0 (off)`);
 }
 
+/** A resync period as the flag takes it: "10m", or milliseconds where the short form would round. */
+function formatResyncPeriod(ms: number): string {
+  if (ms === 0) return '0';
+  const short = formatDuration(ms);
+  return parseDuration(short) === ms ? short : `${String(ms)}ms`;
+}
+
 /** The options both Keycloak controllers read: they share one Keycloak and one admin Secret. */
 const keycloakOptions = {
   keycloakUrl: {
@@ -69,7 +76,7 @@ const keycloakOptions = {
     description: 'how often each realm and client is compared with Keycloak while nothing changed, the checks spread over the period: changes made in Keycloak by hand are set back (a DriftRepaired event each); 0 turns it off',
     defaultText: formatDuration(defaultKeycloakConfig.keycloakResyncPeriod),
     parse: parseResyncPeriod,
-    format: (ms: number) => (ms === 0 ? '0' : formatDuration(ms)),
+    format: formatResyncPeriod,
   },
 };
 
