@@ -24,6 +24,12 @@ export interface KeycloakConfig {
    * `*` for all. Without, realm `admin` and the management clients' admin roles are refused.
    */
   readonly keycloakAllowedServiceAccountRoles: readonly string[];
+  /**
+   * How often each realm and client is compared with Keycloak while nothing changed, in milliseconds: the
+   * operator's one resync loop spreads the checks over this period, so a change made in Keycloak by hand is
+   * found and set back. 0: never (objects are reconciled only when they or what they watch change).
+   */
+  readonly keycloakResyncPeriod: number;
 }
 
 export const defaultKeycloakConfig: KeycloakConfig = {
@@ -33,4 +39,5 @@ export const defaultKeycloakConfig: KeycloakConfig = {
   keycloakAdoptUnowned: false,
   keycloakNamespaceConcurrency: 2,
   keycloakAllowedServiceAccountRoles: [],
+  keycloakResyncPeriod: 10 * 60_000,
 };

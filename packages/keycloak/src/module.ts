@@ -1,4 +1,4 @@
-import { accept, defineControllerModule, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/vocabulary';
+import { accept, defineControllerModule, formatDuration, parseBoolean, parseDuration, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/vocabulary';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
 import { parseAllowedServiceAccountRoles } from './client/role-guard.js';
@@ -12,6 +12,25 @@ export function parseSecretRef(raw: string): Parsed<{ readonly namespace: string
   const [namespace = '', name = '', ...rest] = raw.split('/');
   if (rest.length > 0 || !parseDns1123Label(namespace).ok || !parseDns1123Subdomain(name).ok) return reject('is not a Secret as namespace/name');
   return accept({ namespace, name });
+}
+
+/** The longest and shortest resync period: a day at most, and no less than a second (or 0: off). */
+const RESYNC_BOUNDS_MS = { min: 1_000, max: 24 * 3_600_000 };
+
+/** A resync period: a duration ("10m", "1h") within the bounds, or 0 to turn the periodic check off. */
+export function parseResyncPeriod(raw: string): Parsed<number> {
+  const text = raw.trim();
+  if (text === '0') return accept(0);
+  const ms = parseDuration(text);
+  if (ms === undefined) return reject('is not a duration such as 30s, 10m or 1h, or 0 (off)');
+  return ms >= RESYNC_BOUNDS_MS.min && ms <= RESYNC_BOUNDS_MS.max ? accept(ms) : reject(`is not between ${formatDuration(RESYNC_BOUNDS_MS.min)} and ${formatDuration(RESYNC_BOUNDS_MS.max)}, or 0 (off)`);
+}
+
+/** A resync period as the flag takes it: "10m", or milliseconds where the short form would round. */
+function formatResyncPeriod(ms: number): string {
+  if (ms === 0) return '0';
+  const short = formatDuration(ms);
+  return parseDuration(short) === ms ? short : `${String(ms)}ms`;
 }
 
 /** The options both Keycloak controllers read: they share one Keycloak and one admin Secret. */
@@ -58,6 +77,14 @@ const keycloakOptions = {
     description: 'dangerous roles a client may still grant its service account, comma-separated: role (realm), client/role, or * for all',
     defaultText: 'none: realm admin, realm-management admin roles and impersonation are refused',
     parse: parseAllowedServiceAccountRoles,
+  },
+  keycloakResyncPeriod: {
+    flags: '--keycloak-resync-period <duration>',
+    env: 'KEYWARD_KEYCLOAK_RESYNC_PERIOD',
+    description: 'how often each realm and client is compared with Keycloak while nothing changed, the checks spread over the period: changes made in Keycloak by hand are set back (a DriftRepaired event each); 0 turns it off',
+    defaultText: formatDuration(defaultKeycloakConfig.keycloakResyncPeriod),
+    parse: parseResyncPeriod,
+    format: formatResyncPeriod,
   },
 };
 

@@ -59,8 +59,9 @@ export function readPublished(data: unknown): { readonly ok: true; readonly publ
   return { ok: true, published: { version: parsed['version'], controllers: parsed['controllers'], namespaces: parsed['namespaces'], settings: parsed['settings'] } };
 }
 
-/** A setting's value as its flag takes it: a Secret reference as namespace/name, a list comma-separated. */
-export function settingText(value: unknown): string | undefined {
+/** A setting's value as its flag takes it: the option's own form, a Secret reference as namespace/name, a list comma-separated. */
+export function settingText(value: unknown, option?: { format?(value: unknown): string }): string | undefined {
+  if (option?.format !== undefined && value !== null && value !== undefined) return option.format(value);
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (isStrings(value)) return value.join(',');
   if (isRecord(value) && typeof value['namespace'] === 'string' && typeof value['name'] === 'string') return `${value['namespace']}/${value['name']}`;
@@ -73,7 +74,7 @@ export function settingText(value: unknown): string | undefined {
  */
 function usable(spec: OptionSpec<unknown>, value: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false } {
   if (value === null) return { ok: true, value: undefined };
-  const text = settingText(value);
+  const text = settingText(value, spec);
   const parsed = text === undefined ? undefined : spec.parse(text);
   return parsed?.ok === true && deepEqual(parsed.value, value) ? { ok: true, value } : { ok: false };
 }

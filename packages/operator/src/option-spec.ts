@@ -19,6 +19,8 @@ export interface OptionSpec<T> {
   readonly repeatable?: boolean;
   readonly parse: (raw: string) => Parsed<T>;
   readonly fallback: (facts: RuntimeFacts) => T;
+  /** The value as the flag takes it, where that is not its plain text (see ConfigOption.format). */
+  format?(value: T): string;
 }
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec<unknown>>>;

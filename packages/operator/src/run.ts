@@ -1,4 +1,4 @@
-import { Manager, createLogger } from '@keyward/core/runtime';
+import { Manager, ResyncLoops, createLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
 import { MODULES, moduleNamed } from './controllers.js';
 import { missingCrdMessage } from './missing-crds.js';
@@ -35,8 +35,11 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
     onLostLeadership: () => { process.exit(1); },
     // A controller whose CRD is missing is said once and left out; the others run, and it starts once the CRD is there.
     missingTypes: { message: (controller, type) => missingCrdMessage(controller, type, MODULES) },
-    runnables: ({ informers }) =>
-      config.controllers.map(moduleNamed).flatMap((module) =>
+    runnables: ({ informers }) => {
+      // One resync loop per term for all the controllers (and namespaces) that spread their resync: each
+      // loop's timer stops when its last controller stops with the term.
+      const resyncLoops = new ResyncLoops();
+      return config.controllers.map(moduleNamed).flatMap((module) =>
         namespaces.map((namespace) =>
           buildController(module, wiring, {
             namespace,
@@ -44,10 +47,12 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
             maxRetryDelayMs: config.maxRetryDelay,
             settings: config,
             informers,
+            resyncLoops,
             logger,
           }),
         ),
-      ),
+      );
+    },
   });
 
   const stopped = new Promise<void>((resolve) => {

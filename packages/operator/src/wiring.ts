@@ -11,6 +11,7 @@ import {
   httpRequestMetrics,
   keystoneRequestMetrics,
   kubeRequestMetrics,
+  type ResyncLoops,
   type RuntimeLogger,
   type Runnable,
   type SharedInformers,
@@ -88,6 +89,8 @@ export interface ControllerSettings {
   readonly settings: ModuleSettings;
   /** Shared by the controllers of one term of leadership. */
   readonly informers: SharedInformers;
+  /** The term's resync loops: the controllers that spread their resync share one per period (else each has its own). */
+  readonly resyncLoops?: ResyncLoops;
   readonly logger: RuntimeLogger;
 }
 
@@ -104,6 +107,7 @@ export function buildController(module: ErasedModule, wiring: Wiring, settings: 
     concurrency: settings.concurrency,
     backoff: { maxMs: settings.maxRetryDelayMs },
     informers: settings.informers,
+    ...(settings.resyncLoops === undefined ? {} : { resyncLoops: settings.resyncLoops }),
     logger: settings.logger,
     observer: controllerMetrics(wiring.metrics, name, () => depth()),
   });

@@ -112,6 +112,7 @@ describe('keyward plan', () => {
       keycloakAdoptUnowned: false,
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.example',
     });
     expect(settings(plan)).toEqual(settings(run));
@@ -145,6 +146,7 @@ describe('the controllers\' options', () => {
       'keycloakAllowedServiceAccountRoles',
       'keycloakNamespaceConcurrency',
       'keycloakOperatorNamespace',
+      'keycloakResyncPeriod',
       'keycloakUrl',
       'keystoneUrl',
       'revokeOnDelete',

@@ -56,6 +56,7 @@ describe('parseRunConfig', () => {
       keycloakAdoptUnowned: false,
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
@@ -98,6 +99,7 @@ describe('parseRunConfig', () => {
       '--keycloak-adopt-unowned',
       '--keycloak-namespace-concurrency', '3',
       '--keycloak-allowed-service-account-roles', 'realm-management/manage-users, admin',
+      '--keycloak-resync-period', '1h',
       '--keystone-cluster-domain', 'cluster.example',
       '--namespaces', 'team-a,team-b',
       '--no-leader-elect',
@@ -144,6 +146,7 @@ describe('parseRunConfig', () => {
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
       KEYWARD_KEYCLOAK_ALLOWED_SERVICE_ACCOUNT_ROLES: 'realm-management/manage-users,admin',
+      KEYWARD_KEYCLOAK_RESYNC_PERIOD: '1h',
       KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     });
     const expected: OperatorConfig = {
@@ -166,6 +169,7 @@ describe('parseRunConfig', () => {
       keycloakAdoptUnowned: true,
       keycloakNamespaceConcurrency: 3,
       keycloakAllowedServiceAccountRoles: ['realm-management/manage-users', 'admin'],
+      keycloakResyncPeriod: 3_600_000,
       clusterDomain: 'cluster.example',
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
@@ -308,6 +312,7 @@ describe('parsePlanConfig', () => {
       keycloakAdoptUnowned: false,
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
       revokeOnDelete: false,
       explicitSettings: [],
@@ -352,6 +357,7 @@ describe('parsePlanConfig', () => {
       keycloakAdoptUnowned: false,
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
       revokeOnDelete: true,
       // Given by flag or variable, so the running operator's settings do not override them.
@@ -406,6 +412,7 @@ describe('the controllers\' options in run and plan', () => {
       '--keystone-url', 'http://keystone:5000/v3', '--enforcement-namespace', 'authorino', '--revoke-on-delete',
       '--keycloak-url', 'http://keycloak:8080', '--keycloak-admin-secret', 'keycloak/admin', '--keycloak-operator-namespace', 'identity', '--keycloak-adopt-unowned',
       '--keycloak-namespace-concurrency', '3', '--keycloak-allowed-service-account-roles', '*', '--keystone-cluster-domain', 'cluster.example',
+      '--keycloak-namespace-concurrency', '3', '--keycloak-resync-period', '1h', '--keystone-cluster-domain', 'cluster.example',
     ];
     const env = {
       KEYWARD_KEYSTONE_URL: 'http://keystone:5000/v3',
@@ -417,6 +424,7 @@ describe('the controllers\' options in run and plan', () => {
       KEYWARD_KEYCLOAK_ADOPT_UNOWNED: 'true',
       KEYWARD_KEYCLOAK_NAMESPACE_CONCURRENCY: '3',
       KEYWARD_KEYCLOAK_ALLOWED_SERVICE_ACCOUNT_ROLES: '*',
+      KEYWARD_KEYCLOAK_RESYNC_PERIOD: '1h',
       KEYWARD_KEYSTONE_CLUSTER_DOMAIN: 'cluster.example',
     };
     const keycloak = {
@@ -427,6 +435,7 @@ describe('the controllers\' options in run and plan', () => {
       keycloakAdoptUnowned: true,
       keycloakNamespaceConcurrency: 3,
       keycloakAllowedServiceAccountRoles: ['*'],
+      keycloakResyncPeriod: 3_600_000,
     };
     const expected = {
       'keystone-appcred': { ...defaultAppCredConfig, keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true },

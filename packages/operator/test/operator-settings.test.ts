@@ -61,6 +61,7 @@ describe('the settings a running operator publishes', () => {
         keycloakAdoptUnowned: false,
         keycloakAllowedServiceAccountRoles: [],
         keycloakNamespaceConcurrency: 2,
+        keycloakResyncPeriod: 600_000,
         clusterDomain: 'cluster.local',
       },
     });
@@ -89,6 +90,7 @@ describe('plan with the running operator\'s settings', () => {
       keycloakAdoptUnowned: false,
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
+      keycloakResyncPeriod: 600_000,
       clusterDomain: 'cluster.local',
     });
     expect(new Set(Object.values(settings.origins))).toEqual(new Set(['operator']));
@@ -151,7 +153,7 @@ describe('plan with the running operator\'s settings', () => {
     expect(settingsLine(settings, all, config)).toBe(
       'settings of the running operator in keyward-system (keyward 0.1.0): --keystone-url http://keystone:5000/v3, --revoke-on-delete, --enforcement-namespace gateway, '
       + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, '
-      + '--keycloak-allowed-service-account-roles (none), '
+      + '--keycloak-allowed-service-account-roles (none), --keycloak-resync-period 10m, '
       + '--keystone-cluster-domain cluster.local',
     );
   });

@@ -13,6 +13,7 @@ import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
 import { objectReader, queryReader } from './query-reader.js';
 import { TypeNotServed, crdName } from './served-types.js';
+import { ResyncLoop, type ResyncLoops } from './resync-loop.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
 /** The namespace of a "namespace/name" key ("" for a cluster-scoped object's "name"). */
@@ -50,6 +51,8 @@ export interface ControllerObserver {
   onInformerProblem?(resource: string, message: string): void;
   /** Namespaces watched for a burst of reads (see GetQuery.onBurst), whenever the number changes. */
   onBurstWatches?(controller: string, namespaces: number): void;
+  /** Each reconcile's plan once it ran, with how each step went (the events it recorded, say). */
+  onPlan?(controller: string, plan: Plan, outcome: PlanResult): void;
 }
 
 export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
@@ -75,6 +78,11 @@ export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
   readonly concurrency?: number;
   /** Every key is reconciled again this often; default 10 minutes. */
   readonly resyncPeriodMs?: number;
+  /**
+   * The process's resync loops, for a definition that spreads its resync (spreadResyncMs): controllers of the
+   * same period share one. Without it, such a controller has a loop of its own.
+   */
+  readonly resyncLoops?: ResyncLoops;
   readonly backoff?: KeyedBackoffOptions;
   /** When to watch a namespace for a burst of `onBurst` reads; `false` never does. */
   readonly burstWatches?: BurstWatchOptions | false;
@@ -136,6 +144,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   /** Aborted by stop(): plans in flight start no further step. */
   readonly #stopping = new AbortController();
   #resync: NodeJS.Timeout | undefined;
+  /** Leaves the resync loop, for a definition that spreads its resync. */
+  #leaveResyncLoop: (() => void) | undefined;
   readonly #references: ReferencedWatches;
   readonly #bursts: BurstWatches | undefined;
   readonly #wakeups: RecoveryWakeups;
@@ -214,8 +224,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#stopRecoveries = this.#options.apis.availability.subscribe((change) => { this.#onAvailability(change); });
     this.#queue.start((key) => this.#process(key), { concurrency: this.#options.concurrency ?? 2 });
     this.#enqueueOrphanOwners();
-    this.#resync = setInterval(() => { this.resync(); }, this.#options.resyncPeriodMs ?? 600_000);
-    this.#resync.unref();
+    this.#startResync();
     this.#logger.info('controller started', { objects: this.#primary.keys().length });
   }
 
@@ -227,12 +236,39 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#stopping.abort();
     this.#stopRecoveries?.();
     clearInterval(this.#resync);
+    this.#leaveResyncLoop?.();
     await this.#queue.shutdown({ drain: true });
     await this.#references.stop();
     await this.#bursts?.stop();
     await Promise.all([this.#primary.release(), ...this.#secondary.map(({ informer }) => informer.release())]);
     await this.#ownInformers?.stop();
     this.#logger.info('controller stopped');
+  }
+
+  /**
+   * The periodic resync: every key at once each period, or, for a definition that spreads it, one key at a
+   * time through a resync loop (each round of which also looks for orphans, as resync() does).
+   */
+  #startResync(): void {
+    const spread = this.#definition.spreadResyncMs?.(this.#options.config);
+    if (spread === undefined) {
+      this.#resync = setInterval(() => { this.resync(); }, this.#options.resyncPeriodMs ?? 600_000);
+      this.#resync.unref();
+      return;
+    }
+    if (spread <= 0) return;
+    const loop = this.#options.resyncLoops?.loop(spread) ?? new ResyncLoop({ periodMs: spread });
+    this.#leaveResyncLoop = loop.join({
+      keys: () => {
+        this.#enqueueOrphanOwners();
+        return this.#primary.keys();
+      },
+      resync: (key) => {
+        const { namespace, name } = splitKey(key);
+        // Deleted since the round began: its deletion was handled already.
+        if (this.#primary.get(namespace, name) !== undefined) this.#queue.add(key);
+      },
+    });
   }
 
   /** Enqueues every primary object and the owners of orphans (what the periodic resync does). */
@@ -378,6 +414,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     }
     const { plan } = decision;
     const outcome = await this.#run(plan, logger);
+    this.#options.observer?.onPlan?.(this.#definition.name, plan, outcome);
     if (!outcome.ok && outcome.error?.reason === STOPPED && this.#stopping.signal.aborted) {
       logger.info('stopped before the end of the plan; the next reconcile continues it', { skipped: outcome.steps.filter((step) => step.outcome === 'skipped').length });
       return { result: 'error', plan, outcome };

@@ -19,4 +19,6 @@ export { controllerMetrics, kubeRequestMetrics, httpRequestMetrics, keystoneRequ
 export { ObjectCache, cachedForm } from './object-cache.js';
 export { clusterTarget } from './cluster-target.js';
 export { SharedInformers } from './shared-informers.js';
+export { ResyncLoop, ResyncLoops } from './resync-loop.js';
+export type { ResyncLoopOptions, ResyncMember } from './resync-loop.js';
 export type { InformerScope, InformerUser, SharedInformer } from './shared-informers.js';

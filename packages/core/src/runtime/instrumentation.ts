@@ -1,4 +1,5 @@
-import type { AvailabilityListener } from '@keyward/vocabulary/interpreter';
+import { isDriftRepairedEvent, type Plan } from '@keyward/vocabulary';
+import type { AvailabilityListener, PlanResult } from '@keyward/vocabulary/interpreter';
 import type { KubeRequestInfo } from '../apis/kubernetes/io/client.js';
 import type { HttpRequestObserver } from '../interpreter/http/types.js';
 import type { ControllerObserver, RuntimeLogger } from './controller.js';
@@ -24,10 +25,19 @@ export function controllerMetrics(metrics: RuntimeMetrics, controller: string, q
       onQueueWait: (_key, ms) => { metrics.queueWait.observe({ controller }, ms / 1000); },
     },
     onBurstWatches: (_name, namespaces) => { metrics.burstWatches.set({ controller }, namespaces); },
+    onPlan: (_name, plan, outcome) => { countDriftRepairs(metrics, plan, outcome); },
     onInformerProblem: (resource, message) => {
       metrics.informerRestarts.inc({ resource, kind: message.includes('410') || message.includes('relist') ? 'relist' : 'watch' });
     },
   };
+}
+
+/** Counts the DriftRepaired events a plan recorded: each stands for one repair of one object. */
+function countDriftRepairs(metrics: RuntimeMetrics, plan: Plan, outcome: PlanResult): void {
+  for (const { id, action } of plan.steps) {
+    if (!isDriftRepairedEvent(action) || outcome.steps.find((step) => step.id === id)?.outcome !== 'applied') continue;
+    metrics.driftRepairs.inc({ kind: action.regarding.type.kind, namespace: action.regarding.namespace ?? '' });
+  }
 }
 
 /** Counts requests to the Kubernetes API by verb/resource and status. */

@@ -27,6 +27,7 @@ export class RuntimeMetrics {
   readonly informerRestarts: Counter<'resource' | 'kind'>;
   readonly burstWatches: Gauge<'controller'>;
   readonly endpointAvailable: Gauge<'api' | 'endpoint'>;
+  readonly driftRepairs: Counter<'kind' | 'namespace'>;
 
   /** Without a registry, creates one with the process metrics (CPU, memory, event loop) on it. */
   constructor(registry?: Registry) {
@@ -123,6 +124,12 @@ export class RuntimeMetrics {
       name: 'keyward_endpoint_available',
       help: 'Whether an endpoint of an external API answers (1) or is down and only probed (0); from its first outage on.',
       labelNames: ['api', 'endpoint'],
+      registers,
+    });
+    this.driftRepairs = new Counter({
+      name: 'keyward_drift_repairs_total',
+      help: 'Repairs of drift: reconciles of an object converged on its spec that found what it manages changed out of band and set it back (each also records a DriftRepaired Warning event).',
+      labelNames: ['kind', 'namespace'],
       registers,
     });
   }

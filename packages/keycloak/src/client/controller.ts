@@ -24,6 +24,8 @@ export const keycloakClientController: ControllerDefinition<KeycloakClient, Clie
   ],
   // Keycloak's rate limit is charged by namespace.
   maxInFlightPerNamespace: (config) => config.keycloakNamespaceConcurrency,
+  // Checked for changes made in Keycloak out of band, one object at a time through the operator's one loop.
+  spreadResyncMs: (config) => config.keycloakResyncPeriod,
   observe: observeClient,
   reconcile: reconcileClient,
   reportFailure: (client, failure, now) => reportClientFailure(client, failure, now),

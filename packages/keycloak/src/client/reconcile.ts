@@ -6,6 +6,7 @@ import { ownershipOf, type OwnerObject } from '../ownership.js';
 import type { Readiness } from '../readiness.js';
 import { CLIENT_FINALIZER } from '../types.js';
 import { reconcileContents } from './contents.js';
+import { addDriftReport } from '../drift.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { ClientQueries } from './observe.js';
@@ -278,6 +279,7 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
   const resolved = resolve(input);
   if ('call' in resolved) {
     reconcileInRealm(plan, resolved);
+    addDriftReport(plan, client, clientRef(client), describeClient(client, resolved.realm));
     return plan.build();
   }
   const reported = addClientStatus(plan, client, resolved.readiness, input.now, resolved.changes);

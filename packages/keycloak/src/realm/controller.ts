@@ -18,6 +18,8 @@ export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQ
   referenced: [{ type: coreTypes.secret, of: (cr) => (cr.spec.smtpServer?.passwordSecret === undefined ? [] : [{ namespace: cr.metadata.namespace, name: cr.spec.smtpServer.passwordSecret.name }]) }],
   // Keycloak's rate limit is charged by namespace.
   maxInFlightPerNamespace: (config) => config.keycloakNamespaceConcurrency,
+  // Checked for changes made in Keycloak out of band, one object at a time through the operator's one loop.
+  spreadResyncMs: (config) => config.keycloakResyncPeriod,
   observe,
   reconcile,
   reportFailure: (cr, failure, now) => reportFailure(cr, failure, now),

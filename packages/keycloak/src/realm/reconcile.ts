@@ -7,6 +7,7 @@ import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
 import { planDeletion } from './deletion.js';
 import { desiredRealm } from './desired.js';
+import { addDriftReport } from '../drift.js';
 import { diffRealm, realmCreation } from './diff.js';
 import type { RealmQueries } from './observe.js';
 import { ready, reconciling, stalled } from './readiness.js';
@@ -98,5 +99,6 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     return plan.build();
   }
   planManaged(plan, input, call, config.keycloakUrl, claim);
+  addDriftReport(plan, cr, realmRef(cr), `realm ${cr.spec.realmName}`);
   return plan.build();
 }

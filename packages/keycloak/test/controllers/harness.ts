@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ObjectRef } from '@keyward/core';
-import { ContentType, KeywardError, KubeClient, apiSet, controlRuntime, kubernetesRuntime, type HttpRequestInfo } from '@keyward/core/interpreter';
-import { Controller, createLogger, type KeyReconcile, type KeyedBackoffOptions } from '@keyward/core/runtime';
+import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ObjectRef, type Plan } from '@keyward/core';
+import { ContentType, KeywardError, KubeClient, apiSet, controlRuntime, kubernetesRuntime, type HttpRequestInfo, type PlanResult } from '@keyward/core/interpreter';
+import { Controller, ResyncLoops, RuntimeMetrics, controllerMetrics, createLogger, type KeyReconcile, type KeyedBackoffOptions } from '@keyward/core/runtime';
 import { adminKubeConfig, createTestNamespace, httpCall, rememberSecret, testKeycloak, testLogFile, waitFor } from '@keyward/test-env';
 import type { KeycloakCall } from '../../src/apis/keycloak/actions.js';
 import { keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakClientAction, type KeycloakConfig, type KeycloakRealmAction } from '../../src/index.js';
@@ -183,6 +183,8 @@ export interface Operator {
   reconcileClient(namespace: string, name: string): Promise<KeyReconcile<KeycloakClientAction>>;
   resync(): void;
   stop(): Promise<void>;
+  /** The runtime's metrics of its controllers' plans (keyward_drift_repairs_total). */
+  readonly metrics: RuntimeMetrics;
 }
 
 export async function startOperator(kube: KubeClient, options: OperatorOptions): Promise<Operator> {
@@ -195,13 +197,21 @@ export async function startOperator(kube: KubeClient, options: OperatorOptions):
   });
   const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keycloak', reportingInstance: options.name }), keycloak, controlRuntime);
   const logger = createLogger({ level: 'debug', stream: createWriteStream(testLogFile(`keycloak-${options.name}`), { flags: 'a' }) });
+  const metrics = new RuntimeMetrics();
+  const planMetrics = controllerMetrics(metrics, options.name, () => 0);
+  // As the operator does: the controllers of all namespaces share one resync loop (config.keycloakResyncPeriod).
+  const resyncLoops = new ResyncLoops();
   const common = {
     kube,
     apis,
     config: options.config,
     backoff: options.backoff ?? { baseMs: 100, maxMs: 2_000 },
     logger,
-    observer: { onReconcile: (controller: string) => { reconciles.set(controller, (reconciles.get(controller) ?? 0) + 1); } },
+    observer: {
+      onReconcile: (controller: string) => { reconciles.set(controller, (reconciles.get(controller) ?? 0) + 1); },
+      onPlan: (controller: string, plan: Plan, outcome: PlanResult) => { planMetrics.onPlan?.(controller, plan, outcome); },
+    },
+    resyncLoops,
   };
   const realms = new Map(options.namespaces.map((namespace) => [namespace, new Controller(keycloakRealmController, { ...common, namespace })]));
   const clients = new Map(options.namespaces.map((namespace) => [namespace, new Controller(keycloakClientController, { ...common, namespace })]));
@@ -220,8 +230,10 @@ export async function startOperator(kube: KubeClient, options: OperatorOptions):
     resync: () => { for (const controller of all) controller.resync(); },
     stop: async () => {
       await Promise.all(all.map((controller) => controller.stop()));
+      resyncLoops.stop();
       keycloak.close?.();
     },
+    metrics,
   };
 }
 

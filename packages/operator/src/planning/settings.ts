@@ -6,7 +6,7 @@ import { settingText, type PlanSettings, type SettingOrigin } from '../operator-
 /** A setting a plan shows: an option of a selected controller and the value it plans with. */
 export interface ShownSetting {
   readonly key: string;
-  readonly option: Pick<ConfigOption<unknown>, 'flags' | 'negation'>;
+  readonly option: Pick<ConfigOption<unknown>, 'flags' | 'negation' | 'format'>;
 }
 
 /** The options of the selected controllers' modules, each once. */
@@ -25,7 +25,7 @@ function asFlag({ key, option }: ShownSetting, config: ModuleSettings): string {
     if (value) return longFlag(option);
     return option.negation === undefined ? `${longFlag(option)}=false` : longFlag(option.negation);
   }
-  const text = settingText(value);
+  const text = settingText(value, option);
   return `${longFlag(option)} ${text === undefined || text === '' ? '(none)' : text}`;
 }
 

@@ -18,6 +18,8 @@ export interface ConfigOption<T> {
   readonly defaultText: string;
   /** The value, or why it is not one (the operator names the flag and variable). */
   readonly parse: (raw: string) => Parsed<T>;
+  /** The value as the flag takes it, where that is not its plain text (milliseconds given as "10m"). */
+  format?(value: T): string;
 }
 
 /**

@@ -101,4 +101,10 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
    * would queue past that limiter's longest wait. Unlimited (up to the concurrency) when absent.
    */
   readonly maxInFlightPerNamespace?: (config: C) => number;
+  /**
+   * Its periodic resync, spread: every object is checked again once per this many milliseconds, one at a time
+   * through the process's one resync loop (with jitter), rather than all at once; 0 turns the periodic check
+   * off. Absent: all objects are enqueued together every resync period of the runtime.
+   */
+  readonly spreadResyncMs?: (config: C) => number;
 }

@@ -5,3 +5,5 @@ export type * from './queries.js';
 export { kubernetesApi } from './api.js';
 export { addApplyIfChanged, hasStatedContent, holdsStated } from './stated.js';
 export { FIELD_CONFLICT, FIELD_MANAGER } from './server-side-apply.js';
+export { DRIFT_REPAIRED, convergedOnSpec, driftRepairedEvent, isDriftRepairedEvent } from './drift.js';
+export type { ConvergedView } from './drift.js';
