@@ -2,7 +2,9 @@ import { coreTypes, type GetQuery } from '@keyward/vocabulary';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
-import type { KeycloakRealm } from './spec.js';
+import { flowsRead } from './flows.js';
+import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
+import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 
 export interface RealmQueries {
   readonly [name: string]: KeycloakRealmQuery | GetQuery | undefined;
@@ -12,6 +14,12 @@ export interface RealmQueries {
   readonly smtpPasswordSecret: GetQuery | undefined;
 }
 
+/** Flows are read only for a spec that lists some. */
+function flowsQuery(flows: KeycloakRealmSpec['authenticationFlows']): { readonly authenticationFlows?: FlowsRead } {
+  const read = flowsRead(flows);
+  return read === undefined ? {} : { authenticationFlows: read };
+}
+
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */
 export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries {
   const namespace = cr.metadata.namespace;
@@ -19,7 +27,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName },
+    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...flowsQuery(cr.spec.authenticationFlows) },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

@@ -5,6 +5,7 @@ import { REALM_FINALIZER } from '../types.js';
 import { claimRealm, type RealmClaim } from './claim.js';
 import { planContents } from './contents.js';
 import { planDeletion } from './deletion.js';
+import { planAuthenticationFlows } from './flows.js';
 import { desiredRealm } from './desired.js';
 import { diffRealm, realmCreation } from './diff.js';
 import type { RealmQueries } from './observe.js';
@@ -47,13 +48,16 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
   planContents({ plan, call, realm }, cr.spec, observed.realm);
+  const flowProblems = observed.realm === undefined ? [] : planAuthenticationFlows({ plan, call, realm }, cr.spec.authenticationFlows, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,
     endpoints: realmEndpoints(url, realm),
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
   };
-  const readiness = plan.size > 0
+  const readiness = flowProblems.length > 0
+    ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))
+    : plan.size > 0
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)
     : ready(`realm ${realm} matches the spec`);
   reportReadiness(plan, cr, readiness, now, facts);

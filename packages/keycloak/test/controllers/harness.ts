@@ -40,6 +40,9 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'get_client_secret',
   'get_service_account_user',
   'get_role_mappings',
+  'list_authentication_flows',
+  'list_flow_executions',
+  'get_authenticator_config',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

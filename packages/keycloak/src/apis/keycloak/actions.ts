@@ -49,7 +49,19 @@ export type KeycloakResource =
   /** A protocol mapper of a client; `id` for update and delete. */
   | { readonly type: 'clientMapper'; readonly client: ClientAddress; readonly name: string; readonly id?: string }
   /** A client scope (by name) in a client's default or optional list; create adds it, delete removes it. */
-  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string };
+  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string }
+  /** A top-level authentication flow; `id` for update and delete (looked up by alias without one). */
+  | { readonly type: 'authenticationFlow'; readonly realm: string; readonly alias: string; readonly id?: Value<string> }
+  /** A copy of flow `from` made under `alias` (create only); its id is the new flow's. */
+  | { readonly type: 'authenticationFlowCopy'; readonly realm: string; readonly alias: string; readonly from: string }
+  /**
+   * A step of flow `flow` (an alias): an authenticator (`name` its provider id) or a sub-flow (`name` its
+   * alias). Create's id is the execution's, or for a sub-flow its flow's; update and delete take the
+   * execution's `id` (a sub-flow's is looked up by its alias without one).
+   */
+  | { readonly type: 'flowExecution'; readonly realm: string; readonly flow: string; readonly name: string; readonly subFlow: boolean; readonly id?: Value<string> }
+  /** The config of an authenticator step; `id` for update and delete. */
+  | { readonly type: 'authenticatorConfig'; readonly realm: string; readonly execution: { readonly name: string; readonly id: Value<string> }; readonly alias: string; readonly id?: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

@@ -28,6 +28,14 @@ export function describeResource(resource: KeycloakResource): string {
       return `protocol mapper ${resource.name} of ${clientText(resource.client)}`;
     case 'clientScopeLink':
       return `client scope ${resource.scope} in the ${resource.list} client scopes of ${clientText(resource.client)}`;
+    case 'authenticationFlow':
+      return `authentication flow ${resource.alias} in realm ${resource.realm}`;
+    case 'authenticationFlowCopy':
+      return `authentication flow ${resource.alias} (a copy of ${resource.from}) in realm ${resource.realm}`;
+    case 'flowExecution':
+      return `${resource.subFlow ? 'sub-flow' : 'authenticator'} ${resource.name} of authentication flow ${resource.flow} in realm ${resource.realm}`;
+    case 'authenticatorConfig':
+      return `config ${resource.alias} of authenticator ${resource.execution.name} in realm ${resource.realm}`;
   }
 }
 

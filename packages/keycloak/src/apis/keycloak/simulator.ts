@@ -4,8 +4,12 @@ import { sensitive, type Json } from '@keyward/vocabulary';
 import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';
+import { SimulatedFlows } from './simulator-flows.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
+
+/** The realm fields that bind a flow by alias. */
+const FLOW_BINDINGS = ['browserFlow', 'registrationFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow'];
 
 /** What Keycloak answers in place of a stored secret. */
 export const MASKED = '**********';
@@ -93,6 +97,8 @@ export class SimulatedKeycloak {
   #counter = 0;
   /** Writes made so far (creates, updates, deletes, grants, revokes, regenerations). */
   writes = 0;
+  /** The realms' authentication flows. */
+  readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
   constructor(kube: SimulatedKubernetes) {
@@ -147,6 +153,7 @@ export class SimulatedKeycloak {
       clients: new Map(),
     };
     this.#realms.set(name, realm);
+    this.flows.seed(name);
     if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
     for (const role of [...BUILT_IN_ROLES, `default-roles-${name}`]) realm.roles.set(role, { rep: { name: role, id: this.#id('role') }, composites: emptyRoles() });
     for (const scope of [...BUILT_IN_SCOPES.default, ...BUILT_IN_SCOPES.optional]) {
@@ -270,6 +277,11 @@ export class SimulatedKeycloak {
         client.scopes[resource.list].add(resource.scope);
         return text(scope.rep['id']);
       }
+      case 'authenticationFlow':
+      case 'authenticationFlowCopy':
+      case 'flowExecution':
+      case 'authenticatorConfig':
+        return this.flows.create(resource.realm, resource, body, (value) => context.resolve(value));
     }
   }
 
@@ -313,6 +325,12 @@ export class SimulatedKeycloak {
       case 'realmScopeLink':
       case 'clientScopeLink':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
+      case 'authenticationFlow':
+      case 'authenticationFlowCopy':
+      case 'flowExecution':
+      case 'authenticatorConfig':
+        this.flows.update(resource.realm, resource, body, (value) => context.resolve(value));
+        return;
     }
   }
 
@@ -323,6 +341,7 @@ export class SimulatedKeycloak {
     const client = (address: ClientAddress): StoredClient | undefined => realm.clients.get(context.resolve(address.id));
     switch (resource.type) {
       case 'realm':
+        this.flows.drop(resource.realm);
         return this.#realms.delete(resource.realm);
       case 'realmRole':
         return realm.roles.delete(resource.name);
@@ -340,6 +359,11 @@ export class SimulatedKeycloak {
         return client(resource.client)?.mappers.delete(resource.id ?? '') ?? false;
       case 'clientScopeLink':
         return client(resource.client)?.scopes[resource.list].delete(resource.scope) ?? false;
+      case 'authenticationFlow':
+      case 'authenticationFlowCopy':
+      case 'flowExecution':
+      case 'authenticatorConfig':
+        return this.flows.delete(resource.realm, resource, (value) => context.resolve(value));
     }
   }
 
@@ -427,7 +451,11 @@ export class SimulatedKeycloak {
 
   get answers(): QueryTable<KeycloakQuery> {
     return {
-      'keycloak.realm': (query) => this.#observeRealm(query.realm),
+      'keycloak.realm': (query) => {
+        const observed = this.#observeRealm(query.realm);
+        const flows = query.authenticationFlows;
+        return observed === undefined || flows === undefined ? observed : { ...observed, authenticationFlows: this.flows.observe(query.realm, flows) };
+      },
       'keycloak.client': (query) => this.#observeClient(query),
     };
   }

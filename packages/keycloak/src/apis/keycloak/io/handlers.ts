@@ -100,7 +100,7 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
       const item = await itemOf(action.resource, resolver(context), reads(action));
       if (item === undefined || isLink(action.resource)) throw missing(describeResource(action.resource), description);
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
-      await admin.send(action, { method: 'PUT', path: item.path, operation: `update_${action.resource.type}`, description, body: { ...body, ...item.identity }, secrets });
+      await admin.send(action, { method: 'PUT', path: item.updatePath ?? item.path, operation: `update_${action.resource.type}`, description, body: { ...body, ...item.identity }, secrets });
       return { outcome: 'applied', outputs: {} };
     },
 

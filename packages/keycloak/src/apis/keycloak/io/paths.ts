@@ -37,3 +37,12 @@ export const clientRoleMappingsPath = (realm: string, userId: string, clientUuid
 
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;
+
+/** Authentication flows: by id to read, update and delete, by alias to copy and to reach their steps. */
+export const authenticationPath = (realm: string): string => `${realmPath(realm)}/authentication`;
+export const flowsPath = (realm: string): string => `${authenticationPath(realm)}/flows`;
+export const flowPath = (realm: string, idOrAlias: string): string => `${flowsPath(realm)}/${segment(idOrAlias)}`;
+export const flowCopyPath = (realm: string, alias: string): string => `${flowPath(realm, alias)}/copy`;
+export const flowExecutionsPath = (realm: string, alias: string): string => `${flowPath(realm, alias)}/executions`;
+export const executionPath = (realm: string, id: string): string => `${authenticationPath(realm)}/executions/${segment(id)}`;
+export const authenticatorConfigPath = (realm: string, id: string): string => `${authenticationPath(realm)}/config/${segment(id)}`;

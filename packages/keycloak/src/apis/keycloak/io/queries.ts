@@ -5,6 +5,7 @@ import type { KeycloakClientQuery, KeycloakQuery, KeycloakRealmQuery, ObservedCl
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
 import { stringField, stringsField } from './decode.js';
+import { observeFlows } from './flows.js';
 import { findClient, serviceAccountUserId, type WithId } from './lookups.js';
 import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
 import { AdminReads } from './reads.js';
@@ -34,6 +35,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const realm = await reads.object<RealmRepresentation>({ path: realmPath(name), operation: 'get_realm', description: `read realm ${name}`, fields: ['realm'] });
   if (realm === undefined) return undefined;
   const clientIds = new ClientIdCache();
+  const flows = query.authenticationFlows === undefined ? undefined : observeFlows(reads, name, query.authenticationFlows);
   const [roles, clientScopes, defaultClientScopes, optionalClientScopes] = await Promise.all([
     observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
     // The list carries each scope's protocol mappers.
@@ -41,7 +43,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     realmScopeNames(reads, name, 'default'),
     realmScopeNames(reads, name, 'optional'),
   ]);
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes };
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(flows === undefined ? {} : { authenticationFlows: await flows }) };
 }
 
 /**

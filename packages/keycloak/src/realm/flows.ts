@@ -1,0 +1,104 @@
+import type { FlowsRead, ObservedFlow } from '../apis/keycloak/flow-representations.js';
+import type { RealmRepresentation } from '../apis/keycloak/representations.js';
+import type { RealmSteps } from './context.js';
+import { planFlowSteps, stepTree } from './flow-steps.js';
+import { FLOW_MARKER, type AuthenticationFlowSpec, type ExecutionSpec } from './flow-spec.js';
+
+// Top-level authentication flows: made (or copied) from the spec, kept at its description and steps, and
+// deleted when the spec stops listing them, only when they carry our marker. Keycloak's built-in flows are
+// never touched.
+
+/** The realm fields that bind a flow by its alias. */
+export const FLOW_BINDING_FIELDS = ['browserFlow', 'registrationFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow'] as const;
+
+export const isOurFlow = (description: string | undefined): boolean => description?.endsWith(FLOW_MARKER) === true;
+
+/** A description with our marker at its end. */
+export const markedDescription = (description: string): string => (description === '' ? FLOW_MARKER : `${description} ${FLOW_MARKER}`);
+
+const configured = (executions: readonly ExecutionSpec[] | undefined): boolean =>
+  (executions ?? []).some((step) => step.config !== undefined || configured(step.subFlow?.executions));
+
+/**
+ * What a realm read needs for the spec's flows: none without a list (an empty or absent list manages
+ * nothing), else the flows, with the steps of those whose steps the spec lists, and their configs only
+ * when it configures some.
+ */
+export function flowsRead(flows: readonly AuthenticationFlowSpec[] | undefined): FlowsRead | undefined {
+  if (flows === undefined || flows.length === 0) return undefined;
+  return { executionsOf: flows.filter((flow) => flow.executions !== undefined).map((flow) => ({ alias: flow.alias, configs: configured(flow.executions) })) };
+}
+
+/** The aliases the realm binds a flow to (browserFlow, ...): Keycloak cannot delete those (it answers 500). */
+export function boundFlows(realm: RealmRepresentation): Set<string> {
+  return new Set(FLOW_BINDING_FIELDS.flatMap((field) => {
+    const alias = realm[field];
+    return typeof alias === 'string' ? [alias] : [];
+  }));
+}
+
+function createFlow(steps: RealmSteps, spec: AuthenticationFlowSpec, flows: ReadonlyMap<string, ObservedFlow>): string | undefined {
+  const base = { type: 'authenticationFlow', realm: steps.realm, alias: spec.alias } as const;
+  if (spec.copyFrom === undefined) {
+    const body = { alias: spec.alias, description: markedDescription(spec.description ?? ''), providerId: spec.providerId ?? 'basic-flow', topLevel: true, builtIn: false };
+    steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource: base, body }, 'the spec lists it');
+    planFlowSteps({ steps, configs: {} }, spec.alias, spec.executions ?? [], []);
+    return undefined;
+  }
+  const source = flows.get(spec.copyFrom)?.flow;
+  if (source === undefined) return `authentication flow ${spec.alias} is to be a copy of flow ${spec.copyFrom}, which realm ${steps.realm} does not have`;
+  const copy = steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource: { type: 'authenticationFlowCopy', realm: steps.realm, alias: spec.alias, from: spec.copyFrom }, body: { newName: spec.alias } }, `the spec lists it as a copy of ${spec.copyFrom}`);
+  // A copy takes its source's description; ours carries the marker from here on. Its steps are brought to
+  // the spec's once they are read.
+  const body = { description: markedDescription(spec.description ?? source.description ?? ''), providerId: source.providerId ?? 'basic-flow', topLevel: true, builtIn: false };
+  steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: { ...base, id: copy.output('id') }, body, changed: ['description'] }, 'mark the copy as made from the spec');
+  return undefined;
+}
+
+/** The description a flow that exists should have; undefined while the spec leaves our flow's as it is. */
+function wantedDescription(spec: AuthenticationFlowSpec, current: string | undefined, ours: boolean): string {
+  if (spec.description !== undefined) return markedDescription(spec.description);
+  return ours ? current ?? '' : markedDescription(current ?? '');
+}
+
+/**
+ * Plans the realm's authentication flows. Returns what keeps the realm from being Ready (a flow of a listed
+ * alias that we did not make, a copy of a flow that does not exist), with nothing planned for those.
+ */
+export function planAuthenticationFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSpec[] | undefined, observed: readonly ObservedFlow[] | undefined, realm: RealmRepresentation, adoptUnowned: boolean): string[] {
+  if (specs === undefined || specs.length === 0 || observed === undefined) return [];
+  const flows = new Map(observed.map((entry) => [entry.flow.alias, entry]));
+  const problems: string[] = [];
+  for (const spec of specs) {
+    const current = flows.get(spec.alias);
+    if (current === undefined) {
+      const problem = createFlow(steps, spec, flows);
+      if (problem !== undefined) problems.push(problem);
+      continue;
+    }
+    const { flow } = current;
+    const ours = isOurFlow(flow.description);
+    if (flow.builtIn === true || (!ours && !adoptUnowned)) {
+      problems.push(`authentication flow ${spec.alias} exists in realm ${steps.realm} and was not made from a spec (its description does not end in ${FLOW_MARKER}); it is adopted only with --keycloak-adopt-unowned`);
+      continue;
+    }
+    const resource = { type: 'authenticationFlow', realm: steps.realm, alias: spec.alias, id: flow.id } as const;
+    const description = wantedDescription(spec, flow.description, ours);
+    if (description !== (flow.description ?? '')) {
+      const body = { description, providerId: flow.providerId ?? 'basic-flow', topLevel: true, builtIn: false };
+      steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource, body, changed: ['description'] }, ours ? 'it differs from the spec' : 'adopt the flow no object made, as the operator is told to');
+    }
+    if (spec.executions !== undefined && current.executions !== undefined) planFlowSteps({ steps, configs: current.configs }, spec.alias, spec.executions, stepTree(current.executions));
+  }
+  const listed = new Set(specs.map((spec) => spec.alias));
+  const bound = boundFlows(realm);
+  for (const { flow } of observed) {
+    if (listed.has(flow.alias) || flow.builtIn === true || !isOurFlow(flow.description)) continue;
+    if (bound.has(flow.alias)) {
+      problems.push(`authentication flow ${flow.alias} is no longer listed but realm ${steps.realm} still binds it; bind another flow before it can be deleted`);
+      continue;
+    }
+    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'authenticationFlow', realm: steps.realm, alias: flow.alias, id: flow.id } }, 'we made it and the spec no longer lists it');
+  }
+  return problems;
+}

@@ -1,0 +1,151 @@
+// Authentication flows of a KeycloakRealm against the real kube-apiserver and Keycloak 26: a flow made with
+// steps, requirements, a sub-flow and an authenticator config, a copy of the built-in browser flow, steps
+// added, removed and reordered, an out-of-band change repaired, zero writes once converged, pruning of our
+// flows only, a hand-made flow of a listed alias refused, and every built-in flow as a fresh realm has it.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestNamespace } from '@keyward/test-env';
+import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
+import { BUILT_IN_FLOWS } from '../../src/realm/flow-spec.js';
+import { conditionOf, controllerEnv, createRealm, patchSpec, realmRef, startOperator, unique, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
+
+let env: ControllerEnv;
+let namespace: string;
+let operator: Operator;
+const realms: string[] = [];
+
+beforeAll(async () => {
+  env = await controllerEnv('kcf');
+  namespace = await createTestNamespace('kcf-ctl');
+  operator = await startOperator(env.kube, { name: 'realm', namespaces: [namespace], config: env.config() });
+}, 120_000);
+
+afterAll(async () => {
+  await operator.stop();
+  for (const realm of realms) await env.admin.deleteRealm(realm);
+  env.close();
+});
+
+function newRealmName(prefix: string): string {
+  const name = unique(prefix);
+  realms.push(name);
+  return name;
+}
+
+type Json = Record<string, unknown>;
+const segment = encodeURIComponent;
+
+const flowsOf = async (realm: string): Promise<Json[]> => (await env.admin.get<Json[]>(`/realms/${realm}/authentication/flows`)) ?? [];
+const executionsOf = async (realm: string, alias: string): Promise<Json[]> => (await env.admin.get<Json[]>(`/realms/${realm}/authentication/flows/${segment(alias)}/executions`)) ?? [];
+
+/** "level name requirement" per step, in Keycloak's order (a sub-flow by its alias, an authenticator by its provider). */
+const outline = (executions: readonly Json[]): string[] =>
+  executions.map((e) => `${String(e['level'])} ${String(e['authenticationFlow'] === true ? e['displayName'] : e['providerId'])} ${String(e['requirement'])}`);
+
+/** The built-in flows as Keycloak shows them, without ids (which differ between realms). */
+async function builtInFlows(realm: string): Promise<Json> {
+  const flows = (await flowsOf(realm)).filter((flow) => flow['builtIn'] === true);
+  const entries = await Promise.all(flows.map(async (flow) => {
+    const alias = String(flow['alias']);
+    const steps = (await executionsOf(realm, alias)).map(({ id: _id, flowId: _flow, authenticationConfig: _config, ...rest }) => rest);
+    return [alias, { description: flow['description'], providerId: flow['providerId'], steps }] as const;
+  }));
+  return Object.fromEntries(entries);
+}
+
+const loginFlow = {
+  alias: 'kw login',
+  description: 'cookie, an identity provider, or a form with OTP',
+  executions: [
+    { authenticator: 'auth-cookie', requirement: 'ALTERNATIVE' },
+    { authenticator: 'identity-provider-redirector', requirement: 'ALTERNATIVE', config: { alias: 'kw-idp', config: { defaultProvider: 'corp' } } },
+    { subFlow: { alias: 'kw login forms', description: 'password and OTP', executions: [{ authenticator: 'auth-username-password-form', requirement: 'REQUIRED' }, { authenticator: 'auth-otp-form', requirement: 'REQUIRED' }] }, requirement: 'ALTERNATIVE' },
+  ],
+};
+
+async function reconcileWritesNothing(name: string): Promise<void> {
+  const before = operator.requests.length;
+  const again = await operator.reconcileRealm(namespace, name);
+  expect(again.plan?.steps.map((step) => `${step.action.kind}: ${step.reason}`)).toEqual([]);
+  expect(writesIn(operator.requests.slice(before))).toEqual([]);
+}
+
+describe('authentication flows of a KeycloakRealm against the real Keycloak', () => {
+  it('makes, copies, updates, repairs and prunes flows, converging to zero writes, and leaves the built-in flows as a fresh realm has them', async () => {
+    const fresh = newRealmName('kcf-fresh');
+    await createRealm(env.kube, namespace, 'fresh', { realmName: fresh });
+    await waitForReady(env.kube, realmRef(namespace, 'fresh'));
+    const builtIns = await builtInFlows(fresh);
+    expect(Object.keys(builtIns).sort()).toEqual([...BUILT_IN_FLOWS].sort());
+
+    const realm = newRealmName('kcf-flows');
+    const ref = realmRef(namespace, 'flows');
+    await createRealm(env.kube, namespace, 'flows', { realmName: realm, authenticationFlows: [loginFlow, { alias: 'kw copy', copyFrom: 'browser' }] });
+    await waitForReady(env.kube, ref);
+    const flows = await flowsOf(realm);
+    expect(flows.find((flow) => flow['alias'] === 'kw login')).toMatchObject({ description: `${loginFlow.description} ${FLOW_MARKER}`, providerId: 'basic-flow', topLevel: true, builtIn: false });
+    expect(flows.find((flow) => flow['alias'] === 'kw copy')).toMatchObject({ description: `Browser based authentication ${FLOW_MARKER}`, builtIn: false });
+    const login = await executionsOf(realm, 'kw login');
+    expect(outline(login)).toEqual(['0 auth-cookie ALTERNATIVE', '0 identity-provider-redirector ALTERNATIVE', '0 kw login forms ALTERNATIVE', '1 auth-username-password-form REQUIRED', '1 auth-otp-form REQUIRED']);
+    const redirector = login.find((e) => e['providerId'] === 'identity-provider-redirector');
+    expect(await env.admin.get(`/realms/${realm}/authentication/config/${String(redirector?.['authenticationConfig'])}`)).toMatchObject({ alias: 'kw-idp', config: { defaultProvider: 'corp' } });
+    // The copy has the browser flow's steps, its sub-flows renamed after it.
+    expect(outline(await executionsOf(realm, 'kw copy'))).toEqual(outline(await executionsOf(realm, 'browser')).map((line) => line.replace(/^(\d) (Organization|forms|Browser - Conditional (Organization|2FA)) /, '$1 kw copy $2 ')));
+    await reconcileWritesNothing('flows');
+
+    // Reorder, remove and add steps, change a requirement and the config; give the copy steps of its own.
+    const [, redirectorSpec, formsSpec] = loginFlow.executions;
+    await patchSpec(env.kube, ref, {
+      authenticationFlows: [
+        {
+          ...loginFlow,
+          executions: [
+            { ...formsSpec, subFlow: { ...formsSpec?.subFlow, executions: [{ authenticator: 'auth-username-password-form', requirement: 'REQUIRED' }] } },
+            { ...redirectorSpec, requirement: 'DISABLED', config: { alias: 'kw-idp', config: { defaultProvider: 'partner' } } },
+            { authenticator: 'auth-spnego', requirement: 'ALTERNATIVE' },
+          ],
+        },
+        { alias: 'kw copy', copyFrom: 'browser', executions: [{ authenticator: 'auth-cookie', requirement: 'ALTERNATIVE' }, { subFlow: { alias: 'kw copy forms' }, requirement: 'ALTERNATIVE' }] },
+      ],
+    });
+    await waitForReady(env.kube, ref);
+    const updated = await executionsOf(realm, 'kw login');
+    expect(outline(updated)).toEqual(['0 kw login forms ALTERNATIVE', '1 auth-username-password-form REQUIRED', '0 identity-provider-redirector DISABLED', '0 auth-spnego ALTERNATIVE']);
+    const config = updated.find((e) => e['providerId'] === 'identity-provider-redirector')?.['authenticationConfig'];
+    expect(await env.admin.get(`/realms/${realm}/authentication/config/${String(config)}`)).toMatchObject({ alias: 'kw-idp', config: { defaultProvider: 'partner' } });
+    expect(outline(await executionsOf(realm, 'kw copy'))).toEqual([
+      '0 auth-cookie ALTERNATIVE', '0 kw copy forms ALTERNATIVE', '1 auth-username-password-form REQUIRED', '1 kw copy Browser - Conditional 2FA CONDITIONAL',
+      '2 conditional-user-configured REQUIRED', '2 conditional-credential REQUIRED', '2 auth-otp-form ALTERNATIVE', '2 webauthn-authenticator DISABLED', '2 auth-recovery-authn-code-form DISABLED',
+    ]);
+    // The copy's Organization sub-flow went with its step.
+    expect((await flowsOf(realm)).map((flow) => flow['alias'])).not.toContain('kw copy Organization');
+    await reconcileWritesNothing('flows');
+
+    // Out of band: a requirement changed and a step moved first, by hand; the next reconcile puts them back.
+    const spnego = updated.find((e) => e['providerId'] === 'auth-spnego');
+    expect(await env.admin.send('PUT', `/realms/${realm}/authentication/flows/${segment('kw login')}/executions`, { id: spnego?.['id'], requirement: 'DISABLED', priority: 1 })).toBe(204);
+    const repair = await operator.reconcileRealm(namespace, 'flows');
+    expect(repair.plan?.steps.map((step) => step.action.kind)).toEqual(['keycloak.update', 'k8s.status']);
+    await waitForReady(env.kube, ref);
+    expect(outline(await executionsOf(realm, 'kw login'))).toEqual(['0 kw login forms ALTERNATIVE', '1 auth-username-password-form REQUIRED', '0 identity-provider-redirector DISABLED', '0 auth-spnego ALTERNATIVE']);
+    await reconcileWritesNothing('flows');
+
+    // A flow made by hand is left alone; the copy, ours and no longer listed, is deleted.
+    expect(await env.admin.send('POST', `/realms/${realm}/authentication/flows`, { alias: 'by hand', description: 'made in the console', providerId: 'basic-flow', topLevel: true, builtIn: false })).toBe(201);
+    await patchSpec(env.kube, ref, { authenticationFlows: [loginFlow] });
+    await waitForReady(env.kube, ref);
+    const aliases = (await flowsOf(realm)).map((flow) => flow['alias']);
+    expect(aliases).toContain('by hand');
+    expect(aliases).toContain('kw login');
+    expect(aliases).not.toContain('kw copy');
+    expect(outline(await executionsOf(realm, 'kw login'))).toEqual(['0 auth-cookie ALTERNATIVE', '0 identity-provider-redirector ALTERNATIVE', '0 kw login forms ALTERNATIVE', '1 auth-username-password-form REQUIRED', '1 auth-otp-form REQUIRED']);
+    await reconcileWritesNothing('flows');
+
+    // A listed alias whose flow we did not make is refused, naming it.
+    await patchSpec(env.kube, ref, { authenticationFlows: [loginFlow, { alias: 'by hand' }] });
+    const refused = await waitForObject(env.kube, ref, 'the realm to refuse the hand-made flow', (object) => conditionOf(object, 'Ready')?.reason === 'AuthenticationFlowRefused');
+    expect(conditionOf(refused, 'Ready')?.message).toContain('authentication flow by hand exists');
+    expect((await flowsOf(realm)).find((flow) => flow['alias'] === 'by hand')).toMatchObject({ description: 'made in the console' });
+
+    expect(await builtInFlows(realm)).toEqual(builtIns);
+  });
+});
