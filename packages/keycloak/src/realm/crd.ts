@@ -2,7 +2,7 @@ import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123
 import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
-import { authenticationFlowsSchema } from './flow-crd.js';
+import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
   DELETION_POLICIES,
@@ -212,6 +212,7 @@ const spec = {
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
     authenticationFlows: authenticationFlowsSchema,
+    flowBindings: flowBindingsSchema,
   },
 };
 

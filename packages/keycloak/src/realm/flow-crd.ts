@@ -2,6 +2,7 @@ import {
   BUILT_IN_FLOWS,
   BUILT_IN_FLOW_MESSAGE,
   FLOW_ALIAS_MAX_LENGTH,
+  FLOW_BINDINGS,
   FLOW_DESCRIPTION_MAX_LENGTH,
   FLOW_PROVIDERS,
   MAX_EXECUTIONS,
@@ -73,3 +74,8 @@ export const authenticationFlowsSchema = {
   },
 };
 
+export const flowBindingsSchema = {
+  type: 'object',
+  description: 'The flows the realm uses, by alias (Keycloak\'s realm fields of these names); a binding left out is left as it is.',
+  properties: Object.fromEntries(FLOW_BINDINGS.map((field) => [field, alias])),
+};

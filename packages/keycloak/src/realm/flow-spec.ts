@@ -115,6 +115,13 @@ const uniqueAliases = (flows: readonly AuthenticationFlowSpec[]): boolean => {
   return new Set(aliases).size === aliases.length;
 };
 
+/** The realm fields that bind a flow, by its alias, to what it does. */
+export const FLOW_BINDINGS = ['browserFlow', 'registrationFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow'] as const;
+export type FlowBinding = (typeof FLOW_BINDINGS)[number];
+export type FlowBindingsSpec = Partial<Record<FlowBinding, string>>;
+
+export const FlowBindingsCodec: t.Type<FlowBindingsSpec, unknown> = t.partial(Object.fromEntries(FLOW_BINDINGS.map((field) => [field, alias])) as Record<FlowBinding, typeof alias>);
+
 export const AuthenticationFlowsCodec: t.Type<AuthenticationFlowSpec[], unknown> = refine(
   uniqueList(upTo(FlowCodec, MAX_FLOWS), (flow) => flow.alias),
   uniqueAliases,

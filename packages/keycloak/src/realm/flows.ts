@@ -2,14 +2,12 @@ import type { FlowsRead, ObservedFlow } from '../apis/keycloak/flow-representati
 import type { RealmRepresentation } from '../apis/keycloak/representations.js';
 import type { RealmSteps } from './context.js';
 import { planFlowSteps, stepTree } from './flow-steps.js';
-import { FLOW_MARKER, type AuthenticationFlowSpec, type ExecutionSpec } from './flow-spec.js';
+import { planFlowBindings, type Bound } from './flow-bindings.js';
+import { FLOW_MARKER, type AuthenticationFlowSpec, type ExecutionSpec, type FlowBindingsSpec } from './flow-spec.js';
 
 // Top-level authentication flows: made (or copied) from the spec, kept at its description and steps, and
-// deleted when the spec stops listing them, only when they carry our marker. Keycloak's built-in flows are
-// never touched.
-
-/** The realm fields that bind a flow by its alias. */
-export const FLOW_BINDING_FIELDS = ['browserFlow', 'registrationFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow'] as const;
+// deleted when the spec stops listing them, only when they carry our marker; the realm's bindings to them.
+// Keycloak's built-in flows are never touched.
 
 export const isOurFlow = (description: string | undefined): boolean => description?.endsWith(FLOW_MARKER) === true;
 
@@ -19,22 +17,23 @@ export const markedDescription = (description: string): string => (description =
 const configured = (executions: readonly ExecutionSpec[] | undefined): boolean =>
   (executions ?? []).some((step) => step.config !== undefined || configured(step.subFlow?.executions));
 
-/**
- * What a realm read needs for the spec's flows: none without a list (an empty or absent list manages
- * nothing), else the flows, with the steps of those whose steps the spec lists, and their configs only
- * when it configures some.
- */
-export function flowsRead(flows: readonly AuthenticationFlowSpec[] | undefined): FlowsRead | undefined {
-  if (flows === undefined || flows.length === 0) return undefined;
-  return { executionsOf: flows.filter((flow) => flow.executions !== undefined).map((flow) => ({ alias: flow.alias, configs: configured(flow.executions) })) };
+/** The flows part of a realm spec. */
+export interface AuthenticationSpec {
+  readonly authenticationFlows?: readonly AuthenticationFlowSpec[];
+  readonly flowBindings?: FlowBindingsSpec;
 }
 
-/** The aliases the realm binds a flow to (browserFlow, ...): Keycloak cannot delete those (it answers 500). */
-export function boundFlows(realm: RealmRepresentation): Set<string> {
-  return new Set(FLOW_BINDING_FIELDS.flatMap((field) => {
-    const alias = realm[field];
-    return typeof alias === 'string' ? [alias] : [];
-  }));
+const bindsSome = (bindings: FlowBindingsSpec | undefined): boolean => Object.keys(bindings ?? {}).length > 0;
+
+/**
+ * What a realm read needs for the spec's flows: none without flows or bindings (an empty or absent list
+ * manages nothing), else the flows, with the steps of those whose steps the spec lists, and their configs
+ * only when it configures some.
+ */
+export function flowsRead(spec: AuthenticationSpec): FlowsRead | undefined {
+  const flows = spec.authenticationFlows ?? [];
+  if (flows.length === 0 && !bindsSome(spec.flowBindings)) return undefined;
+  return { executionsOf: flows.filter((flow) => flow.executions !== undefined).map((flow) => ({ alias: flow.alias, configs: configured(flow.executions) })) };
 }
 
 function createFlow(steps: RealmSteps, spec: AuthenticationFlowSpec, flows: ReadonlyMap<string, ObservedFlow>): string | undefined {
@@ -61,13 +60,8 @@ function wantedDescription(spec: AuthenticationFlowSpec, current: string | undef
   return ours ? current ?? '' : markedDescription(current ?? '');
 }
 
-/**
- * Plans the realm's authentication flows. Returns what keeps the realm from being Ready (a flow of a listed
- * alias that we did not make, a copy of a flow that does not exist), with nothing planned for those.
- */
-export function planAuthenticationFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSpec[] | undefined, observed: readonly ObservedFlow[] | undefined, realm: RealmRepresentation, adoptUnowned: boolean): string[] {
-  if (specs === undefined || specs.length === 0 || observed === undefined) return [];
-  const flows = new Map(observed.map((entry) => [entry.flow.alias, entry]));
+/** Creates or brings to the spec the listed flows; returns what keeps some from being made or changed. */
+function planListedFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSpec[], flows: ReadonlyMap<string, ObservedFlow>, adoptUnowned: boolean): string[] {
   const problems: string[] = [];
   for (const spec of specs) {
     const current = flows.get(spec.alias);
@@ -90,8 +84,14 @@ export function planAuthenticationFlows(steps: RealmSteps, specs: readonly Authe
     }
     if (spec.executions !== undefined && current.executions !== undefined) planFlowSteps({ steps, configs: current.configs }, spec.alias, spec.executions, stepTree(current.executions));
   }
+  return problems;
+}
+
+/** Deletes our flows the spec no longer lists (a non-empty list manages them), unless the realm still binds them. */
+function planFlowDeletions(steps: RealmSteps, specs: readonly AuthenticationFlowSpec[], observed: readonly ObservedFlow[], bound: Bound): string[] {
+  if (specs.length === 0) return [];
+  const problems: string[] = [];
   const listed = new Set(specs.map((spec) => spec.alias));
-  const bound = boundFlows(realm);
   for (const { flow } of observed) {
     if (listed.has(flow.alias) || flow.builtIn === true || !isOurFlow(flow.description)) continue;
     if (bound.has(flow.alias)) {
@@ -101,4 +101,20 @@ export function planAuthenticationFlows(steps: RealmSteps, specs: readonly Authe
     steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'authenticationFlow', realm: steps.realm, alias: flow.alias, id: flow.id } }, 'we made it and the spec no longer lists it');
   }
   return problems;
+}
+
+/**
+ * Plans the realm's authentication flows and bindings, in the order Keycloak needs: flows made and changed,
+ * then the realm bound to them, then flows no longer listed deleted (a bound flow cannot be). Returns what
+ * keeps the realm from being Ready (a flow of a listed alias that we did not make, a copy of a flow that does
+ * not exist, a binding to a flow there is none of), with nothing planned for those.
+ */
+export function planAuthentication(steps: RealmSteps, spec: AuthenticationSpec, observed: readonly ObservedFlow[] | undefined, realm: RealmRepresentation, adoptUnowned: boolean): string[] {
+  if (observed === undefined) return [];
+  const specs = spec.authenticationFlows ?? [];
+  const flows = new Map(observed.map((entry) => [entry.flow.alias, entry]));
+  const problems = planListedFlows(steps, specs, flows, adoptUnowned);
+  const available = new Set([...flows.keys(), ...specs.map((flow) => flow.alias)]);
+  const bindings = planFlowBindings(steps, spec.flowBindings, realm, available);
+  return [...problems, ...bindings.problems, ...planFlowDeletions(steps, specs, observed, bindings.bound)];
 }

@@ -14,9 +14,9 @@ export interface RealmQueries {
   readonly smtpPasswordSecret: GetQuery | undefined;
 }
 
-/** Flows are read only for a spec that lists some. */
-function flowsQuery(flows: KeycloakRealmSpec['authenticationFlows']): { readonly authenticationFlows?: FlowsRead } {
-  const read = flowsRead(flows);
+/** Flows are read only for a spec that lists or binds some. */
+function flowsQuery(spec: KeycloakRealmSpec): { readonly authenticationFlows?: FlowsRead } {
+  const read = flowsRead(spec);
   return read === undefined ? {} : { authenticationFlows: read };
 }
 
@@ -27,7 +27,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...flowsQuery(cr.spec.authenticationFlows) },
+    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...flowsQuery(cr.spec) },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

@@ -5,7 +5,7 @@ import { REALM_FINALIZER } from '../types.js';
 import { claimRealm, type RealmClaim } from './claim.js';
 import { planContents } from './contents.js';
 import { planDeletion } from './deletion.js';
-import { planAuthenticationFlows } from './flows.js';
+import { planAuthentication } from './flows.js';
 import { desiredRealm } from './desired.js';
 import { diffRealm, realmCreation } from './diff.js';
 import type { RealmQueries } from './observe.js';
@@ -48,7 +48,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
   planContents({ plan, call, realm }, cr.spec, observed.realm);
-  const flowProblems = observed.realm === undefined ? [] : planAuthenticationFlows({ plan, call, realm }, cr.spec.authenticationFlows, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
+  const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,

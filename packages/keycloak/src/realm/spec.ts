@@ -2,7 +2,7 @@ import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
-import { AuthenticationFlowsCodec } from './flow-spec.js';
+import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flow-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -263,6 +263,7 @@ export const RealmSpecCodec = t.intersection([
     defaultClientScopes: nameSet,
     optionalClientScopes: nameSet,
     authenticationFlows: AuthenticationFlowsCodec,
+    flowBindings: FlowBindingsCodec,
   }),
 ]);
 

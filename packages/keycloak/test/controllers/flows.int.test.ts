@@ -148,4 +148,43 @@ describe('authentication flows of a KeycloakRealm against the real Keycloak', ()
 
     expect(await builtInFlows(realm)).toEqual(builtIns);
   });
+
+  it('binds the realm to a flow it makes, repairs a binding changed by hand, and unbinds before a flow can be pruned', async () => {
+    const realm = newRealmName('kcf-bind');
+    const ref = realmRef(namespace, 'bind');
+    const bindFlow = { alias: 'kw bind', executions: [{ authenticator: 'auth-cookie', requirement: 'ALTERNATIVE' }] };
+    await createRealm(env.kube, namespace, 'bind', { realmName: realm, authenticationFlows: [bindFlow], flowBindings: { browserFlow: 'kw bind', directGrantFlow: 'direct grant' } });
+    await waitForReady(env.kube, ref);
+    const bindings = async (): Promise<Json> => {
+      const found = await env.admin.get<Json>(`/realms/${realm}`);
+      return { browserFlow: found?.['browserFlow'], directGrantFlow: found?.['directGrantFlow'] };
+    };
+    expect(await bindings()).toEqual({ browserFlow: 'kw bind', directGrantFlow: 'direct grant' });
+    await reconcileWritesNothing('bind');
+
+    expect(await env.admin.send('PUT', `/realms/${realm}`, { realm, browserFlow: 'browser' })).toBe(204);
+    const repair = await operator.reconcileRealm(namespace, 'bind');
+    expect(repair.plan?.steps.map((step) => step.action.kind)).toEqual(['keycloak.update', 'k8s.status']);
+    expect(await bindings()).toEqual({ browserFlow: 'kw bind', directGrantFlow: 'direct grant' });
+    await waitForReady(env.kube, ref);
+
+    // No longer listed but still bound: Keycloak cannot delete it (500), so it is kept and reported.
+    await patchSpec(env.kube, ref, { authenticationFlows: [{ alias: 'kw other' }], flowBindings: { directGrantFlow: 'direct grant' } });
+    const kept = await waitForObject(env.kube, ref, 'the realm to report the bound flow', (object) => conditionOf(object, 'Ready')?.message.includes('still binds it') === true);
+    expect(conditionOf(kept, 'Ready')?.reason).toBe('AuthenticationFlowRefused');
+    expect((await flowsOf(realm)).map((flow) => flow['alias'])).toContain('kw bind');
+
+    // Bound elsewhere in the same plan, it is deleted.
+    await patchSpec(env.kube, ref, { flowBindings: { browserFlow: 'browser' } });
+    await waitForReady(env.kube, ref);
+    expect(await bindings()).toEqual({ browserFlow: 'browser', directGrantFlow: 'direct grant' });
+    expect((await flowsOf(realm)).map((flow) => flow['alias'])).not.toContain('kw bind');
+    await reconcileWritesNothing('bind');
+
+    // A flow that nobody makes is never sent (Keycloak would answer 500), and the realm says why.
+    await patchSpec(env.kube, ref, { flowBindings: { browserFlow: 'nowhere' } });
+    const refused = await waitForObject(env.kube, ref, 'the realm to refuse the binding', (object) => conditionOf(object, 'Ready')?.message.includes('flowBindings.browserFlow names flow nowhere') === true);
+    expect(conditionOf(refused, 'Ready')?.reason).toBe('AuthenticationFlowRefused');
+    expect(await bindings()).toEqual({ browserFlow: 'browser', directGrantFlow: 'direct grant' });
+  });
 });

@@ -96,6 +96,8 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a built-in flow alias', { ...baseSpec, authenticationFlows: [{ alias: 'browser' }] }, 'spec.authenticationFlows[0].alias'],
   ['a flow listed twice', { ...baseSpec, authenticationFlows: [{ alias: 'a' }, { alias: 'a' }] }, 'spec.authenticationFlows[1]'],
   ['an unknown requirement', { ...baseSpec, authenticationFlows: [{ alias: 'a', executions: [{ authenticator: 'x', requirement: 'SOMETIMES' }] }] }, 'spec.authenticationFlows[0].executions[0].requirement'],
+  ['flow bindings', { ...baseSpec, flowBindings: { browserFlow: 'login', registrationFlow: 'registration', directGrantFlow: 'direct grant', resetCredentialsFlow: 'reset credentials', clientAuthenticationFlow: 'clients', dockerAuthenticationFlow: 'docker auth', firstBrokerLoginFlow: 'first broker login' } }, undefined],
+  ['an empty binding', { ...baseSpec, flowBindings: { browserFlow: '' } }, 'spec.flowBindings.browserFlow'],
   ['an unknown flow provider', { ...baseSpec, authenticationFlows: [{ alias: 'a', providerId: 'form-flow' }] }, 'spec.authenticationFlows[0].providerId'],
 ];
 

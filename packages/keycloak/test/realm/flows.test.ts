@@ -38,8 +38,8 @@ function world(flows: readonly unknown[]): KeycloakWorld {
   return w;
 }
 
-function setFlows(w: KeycloakWorld, flows: readonly unknown[]): void {
-  w.update(ref, (object) => ({ ...object, spec: { ...(object['spec'] as object), authenticationFlows: flows } }));
+function setFlows(w: KeycloakWorld, flows: readonly unknown[], flowBindings?: Record<string, string>): void {
+  w.update(ref, (object) => ({ ...object, spec: { ...(object['spec'] as object), authenticationFlows: flows, ...(flowBindings === undefined ? {} : { flowBindings }) } }));
 }
 
 const ready = (object: KubeObject | undefined) => findCondition(readConditions((object?.['status'] as { conditions?: unknown } | undefined)?.conditions), 'Ready');
@@ -151,6 +151,48 @@ describe('authentication flows of a realm', () => {
   });
 });
 
+describe('flow bindings of a realm', () => {
+  const bindings = (w: KeycloakWorld): Record<string, unknown> => {
+    let bound: Record<string, unknown> = {};
+    w.apis.keycloak.editRealm('shop', (rep) => { bound = { browserFlow: rep['browserFlow'], directGrantFlow: rep['directGrantFlow'] }; });
+    return bound;
+  };
+
+  it('bind a flow made in the same plan, after it is made, then unbind before it is pruned', async () => {
+    const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
+    const w = world([]);
+    await converge(w, clock);
+    setFlows(w, [otpFlow], { browserFlow: 'shop login', directGrantFlow: 'direct grant' });
+    const steps = await converge(w, clock);
+    expect(steps.indexOf('update realm shop')).toBeGreaterThan(steps.indexOf('create authentication flow shop login in realm shop'));
+    expect(bindings(w)).toEqual({ browserFlow: 'shop login', directGrantFlow: 'direct grant' });
+    expect(ready(w.get(ref))).toMatchObject({ status: 'True' });
+
+    // Still bound: not deleted, and said so.
+    setFlows(w, [{ alias: 'other' }], { directGrantFlow: 'direct grant' });
+    await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
+    expect(flow(w, 'shop login')).toBeDefined();
+    expect(ready(w.get(ref))).toMatchObject({ status: 'False', reason: 'AuthenticationFlowRefused', message: expect.stringContaining('still binds it') as unknown });
+
+    setFlows(w, [{ alias: 'other' }], { browserFlow: 'browser' });
+    const unbound = await converge(w, clock);
+    expect(unbound.indexOf('delete authentication flow shop login in realm shop')).toBeGreaterThan(unbound.indexOf('update realm shop'));
+    expect(flow(w, 'shop login')).toBeUndefined();
+    expect(bindings(w)).toEqual({ browserFlow: 'browser', directGrantFlow: 'direct grant' });
+  });
+
+  it('refuses to bind a flow that neither the realm has nor the spec makes', async () => {
+    const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
+    const w = world([]);
+    await converge(w, clock);
+    setFlows(w, [], { browserFlow: 'nowhere' });
+    const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
+    expect(outcome.result?.ok).toBe(true);
+    expect(ready(w.get(ref))).toMatchObject({ status: 'False', reason: 'AuthenticationFlowRefused', message: expect.stringContaining('flowBindings.browserFlow names flow nowhere') as unknown });
+    expect(bindings(w)).toEqual({ browserFlow: 'browser', directGrantFlow: 'direct grant' });
+  });
+});
+
 describe('the flows part of the spec', () => {
   const verdict = (flows: unknown): string => {
     const result = RealmSpecCodec.decode({ realmName: 'shop', authenticationFlows: flows });
@@ -170,8 +212,9 @@ describe('the flows part of the spec', () => {
   });
 
   it('is read only when it lists flows, and configs only when it configures some', () => {
-    expect(flowsRead(undefined)).toBeUndefined();
-    expect(flowsRead([])).toBeUndefined();
-    expect(flowsRead([{ alias: 'a' }, { alias: 'b', executions: [{ authenticator: 'x' }] }, otpFlow as never])).toEqual({ executionsOf: [{ alias: 'b', configs: false }, { alias: 'shop login', configs: true }] });
+    expect(flowsRead({})).toBeUndefined();
+    expect(flowsRead({ authenticationFlows: [], flowBindings: {} })).toBeUndefined();
+    expect(flowsRead({ authenticationFlows: [{ alias: 'a' }, { alias: 'b', executions: [{ authenticator: 'x' }] }, otpFlow as never] })).toEqual({ executionsOf: [{ alias: 'b', configs: false }, { alias: 'shop login', configs: true }] });
+    expect(flowsRead({ flowBindings: { browserFlow: 'browser' } })).toEqual({ executionsOf: [] });
   });
 });

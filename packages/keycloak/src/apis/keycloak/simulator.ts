@@ -11,6 +11,12 @@ import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedR
 /** The realm fields that bind a flow by alias. */
 const FLOW_BINDINGS = ['browserFlow', 'registrationFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow'];
 
+/** What a new realm binds its flows to. */
+const BUILT_IN_BINDINGS = {
+  browserFlow: 'browser', registrationFlow: 'registration', directGrantFlow: 'direct grant', resetCredentialsFlow: 'reset credentials',
+  clientAuthenticationFlow: 'clients', dockerAuthenticationFlow: 'docker auth', firstBrokerLoginFlow: 'first broker login',
+};
+
 /** What Keycloak answers in place of a stored secret. */
 export const MASKED = '**********';
 
@@ -145,7 +151,7 @@ export class SimulatedKeycloak {
     if (this.#realms.has(name)) fail(409, 'Conflict', `Conflict detected. See logs for details`);
     const { smtpServer, ...rest } = body;
     const realm: StoredRealm = {
-      rep: { enabled: true, ...rest, id: this.#id('realm') },
+      rep: { enabled: true, ...BUILT_IN_BINDINGS, ...rest, id: this.#id('realm') },
       smtpPassword: undefined,
       roles: new Map(),
       scopes: new Map(),
