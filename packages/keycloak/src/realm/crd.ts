@@ -3,6 +3,7 @@ import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
+import { pruneUnlistedRequiredActionsSchema, requiredActionsSchema } from './required-action-spec.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
   DELETION_POLICIES,
@@ -213,6 +214,8 @@ const spec = {
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
     authenticationFlows: authenticationFlowsSchema,
     flowBindings: flowBindingsSchema,
+    requiredActions: requiredActionsSchema,
+    pruneUnlistedRequiredActions: pruneUnlistedRequiredActionsSchema,
   },
 };
 
@@ -225,6 +228,7 @@ const status = {
     endpoints: endpointsSchema,
     smtpPasswordVersion: { type: 'string', description: 'The resourceVersion of the SMTP password Secret last sent to Keycloak.' },
     message: text,
+    registeredRequiredActions: { type: 'array', items: text, description: 'Required actions this object registered.' },
   },
 };
 

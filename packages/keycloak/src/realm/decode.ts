@@ -21,6 +21,8 @@ export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
   }
   const endpoints = readEndpoints(fields['endpoints']);
   if (endpoints !== undefined) status['endpoints'] = endpoints;
+  const registered = Array.isArray(fields['registeredRequiredActions']) ? fields['registeredRequiredActions'].filter((alias): alias is string => text(alias) !== undefined) : [];
+  if (registered.length > 0) status['registeredRequiredActions'] = registered;
   return status;
 }
 

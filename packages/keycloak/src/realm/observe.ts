@@ -3,6 +3,7 @@ import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import { flowsRead } from './flows.js';
+import { readsRequiredActions } from './required-actions.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 
@@ -27,7 +28,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...flowsQuery(cr.spec) },
+    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...flowsQuery(cr.spec), ...(readsRequiredActions(cr.spec.requiredActions, cr.status.registeredRequiredActions) ? { requiredActions: true } : {}) },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

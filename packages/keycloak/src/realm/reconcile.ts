@@ -6,6 +6,7 @@ import { claimRealm, type RealmClaim } from './claim.js';
 import { planContents } from './contents.js';
 import { planDeletion } from './deletion.js';
 import { planAuthentication } from './flows.js';
+import { planRequiredActions } from './required-actions.js';
 import { desiredRealm } from './desired.js';
 import { diffRealm, realmCreation } from './diff.js';
 import type { RealmQueries } from './observe.js';
@@ -48,12 +49,14 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
   planContents({ plan, call, realm }, cr.spec, observed.realm);
+  const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], cr.spec.pruneUnlistedRequiredActions === true, observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
   const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,
     endpoints: realmEndpoints(url, realm),
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
+    registeredRequiredActions,
   };
   const readiness = flowProblems.length > 0
     ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))

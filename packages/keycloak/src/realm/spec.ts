@@ -3,6 +3,7 @@ import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flow-spec.js';
+import { RequiredActionsCodec } from './required-action-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -264,6 +265,8 @@ export const RealmSpecCodec = t.intersection([
     optionalClientScopes: nameSet,
     authenticationFlows: AuthenticationFlowsCodec,
     flowBindings: FlowBindingsCodec,
+    requiredActions: RequiredActionsCodec,
+    pruneUnlistedRequiredActions: t.boolean,
   }),
 ]);
 
@@ -286,6 +289,8 @@ export type KeycloakRealmStatus = {
   readonly smtpPasswordVersion?: string;
   /** What the Ready condition says, for tools that read a status message. */
   readonly message?: string;
+  /** Required actions this object registered (Keycloak had them unregistered), by alias. */
+  readonly registeredRequiredActions?: readonly string[];
 };
 
 export interface KeycloakRealm {

@@ -15,6 +15,8 @@ export interface RealmFacts {
   readonly endpoints?: RealmEndpoints | undefined;
   /** null: the spec sends no SMTP password, so no version is kept. */
   readonly smtpPasswordVersion?: string | null;
+  /** The required actions this object registered; empty: none, so none is kept. */
+  readonly registeredRequiredActions?: readonly string[];
 }
 
 /**
@@ -22,7 +24,8 @@ export interface RealmFacts {
  * keeps, so an unchanged status compares equal and is not written.
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
-  const { smtpPasswordVersion: _version, ...rest } = current;
+  const { smtpPasswordVersion: _version, registeredRequiredActions: _registered, ...rest } = current;
+  const registered = facts.registeredRequiredActions ?? current.registeredRequiredActions ?? [];
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
   return {
     ...rest,
@@ -31,6 +34,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(facts.realmId === undefined ? {} : { realmId: facts.realmId }),
     ...(facts.endpoints === undefined ? {} : { endpoints: facts.endpoints }),
     ...(version === undefined ? {} : { smtpPasswordVersion: version }),
+    ...(registered.length === 0 ? {} : { registeredRequiredActions: registered }),
     message: readiness.message,
   };
 }

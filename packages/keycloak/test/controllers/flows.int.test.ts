@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestNamespace } from '@keyward/test-env';
 import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
 import { BUILT_IN_FLOWS } from '../../src/realm/flow-spec.js';
-import { conditionOf, controllerEnv, createRealm, patchSpec, realmRef, startOperator, unique, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
+import { conditionOf, controllerEnv, createRealm, patchSpec, realmRef, startOperator, statusOf, unique, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
 
 let env: ControllerEnv;
 let namespace: string;
@@ -186,5 +186,54 @@ describe('authentication flows of a KeycloakRealm against the real Keycloak', ()
     const refused = await waitForObject(env.kube, ref, 'the realm to refuse the binding', (object) => conditionOf(object, 'Ready')?.message.includes('flowBindings.browserFlow names flow nowhere') === true);
     expect(conditionOf(refused, 'Ready')?.reason).toBe('AuthenticationFlowRefused');
     expect(await bindings()).toEqual({ browserFlow: 'browser', directGrantFlow: 'direct grant' });
+  });
+
+  it('sets required actions, registers an unregistered one, repairs a change by hand, and unregisters only what it registered', async () => {
+    const realm = newRealmName('kcf-actions');
+    const ref = realmRef(namespace, 'actions');
+    const base = `/realms/${realm}/authentication`;
+    await createRealm(env.kube, namespace, 'actions', { realmName: realm });
+    await waitForReady(env.kube, ref);
+    const fresh = (await env.admin.get<Json[]>(`${base}/required-actions`)) ?? [];
+    // Keycloak 26 has every required action registered in a new realm; one is unregistered by hand to be registered again.
+    expect(await env.admin.send('DELETE', `${base}/required-actions/delete_account`)).toBe(204);
+    expect(await env.admin.get(`${base}/unregistered-required-actions`)).toEqual([{ providerId: 'delete_account', name: 'Delete Account' }]);
+
+    await patchSpec(env.kube, ref, {
+      requiredActions: [
+        { alias: 'CONFIGURE_TOTP', defaultAction: true, priority: 5, config: { max_auth_age: '300' } },
+        { alias: 'delete_account', name: 'Delete my account', enabled: true, priority: 7 },
+        { alias: 'TERMS_AND_CONDITIONS', enabled: true },
+      ],
+    });
+    await waitForReady(env.kube, ref);
+    const action = (alias: string): Promise<Json | undefined> => env.admin.get<Json>(`${base}/required-actions/${alias}`);
+    // Keycloak's PUT replaces an action whole: the fields the spec leaves out keep Keycloak's values because they are sent back.
+    expect(await action('CONFIGURE_TOTP')).toEqual({ alias: 'CONFIGURE_TOTP', name: 'Configure OTP', providerId: 'CONFIGURE_TOTP', enabled: true, defaultAction: true, priority: 5, config: { max_auth_age: '300' } });
+    expect(await action('delete_account')).toMatchObject({ name: 'Delete my account', enabled: true, defaultAction: false, priority: 7 });
+    expect(await action('TERMS_AND_CONDITIONS')).toMatchObject({ enabled: true, name: 'Terms and Conditions' });
+    expect(statusOf(await env.kube.get(ref))['registeredRequiredActions']).toEqual(['delete_account']);
+    await reconcileWritesNothing('actions');
+
+    const totp = await action('CONFIGURE_TOTP');
+    expect(await env.admin.send('PUT', `${base}/required-actions/CONFIGURE_TOTP`, { ...totp, defaultAction: false })).toBe(204);
+    const repair = await operator.reconcileRealm(namespace, 'actions');
+    expect(repair.plan?.steps.map((step) => step.action.kind)).toEqual(['keycloak.update', 'k8s.status']);
+    expect(await action('CONFIGURE_TOTP')).toMatchObject({ defaultAction: true, priority: 5 });
+    await waitForReady(env.kube, ref);
+
+    // Unlisted: left as they are, until pruning is asked for, which unregisters only the one this object registered.
+    await patchSpec(env.kube, ref, { requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true, priority: 5 }] });
+    await waitForReady(env.kube, ref);
+    expect(await action('delete_account')).toMatchObject({ name: 'Delete my account' });
+    await patchSpec(env.kube, ref, { pruneUnlistedRequiredActions: true });
+    await waitForReady(env.kube, ref);
+    expect(await action('delete_account')).toBeUndefined();
+    expect(await env.admin.get(`${base}/unregistered-required-actions`)).toEqual([{ providerId: 'delete_account', name: 'Delete Account' }]);
+    expect(await action('TERMS_AND_CONDITIONS')).toMatchObject({ enabled: true });
+    expect(statusOf(await env.kube.get(ref))['registeredRequiredActions']).toBeUndefined();
+    await reconcileWritesNothing('actions');
+    const aliases = ((await env.admin.get<Json[]>(`${base}/required-actions`)) ?? []).map((entry) => entry['alias']);
+    expect(aliases.sort()).toEqual(fresh.map((entry) => entry['alias']).filter((alias) => alias !== 'delete_account').sort());
   });
 });

@@ -43,6 +43,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'list_authentication_flows',
   'list_flow_executions',
   'get_authenticator_config',
+  'list_required_actions',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

@@ -98,6 +98,9 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['an unknown requirement', { ...baseSpec, authenticationFlows: [{ alias: 'a', executions: [{ authenticator: 'x', requirement: 'SOMETIMES' }] }] }, 'spec.authenticationFlows[0].executions[0].requirement'],
   ['flow bindings', { ...baseSpec, flowBindings: { browserFlow: 'login', registrationFlow: 'registration', directGrantFlow: 'direct grant', resetCredentialsFlow: 'reset credentials', clientAuthenticationFlow: 'clients', dockerAuthenticationFlow: 'docker auth', firstBrokerLoginFlow: 'first broker login' } }, undefined],
   ['an empty binding', { ...baseSpec, flowBindings: { browserFlow: '' } }, 'spec.flowBindings.browserFlow'],
+  ['required actions', { ...baseSpec, requiredActions: [{ alias: 'CONFIGURE_TOTP', name: 'OTP', enabled: true, defaultAction: true, priority: 5, config: { max_auth_age: '300' } }], pruneUnlistedRequiredActions: true }, undefined],
+  ['a required action listed twice', { ...baseSpec, requiredActions: [{ alias: 'a' }, { alias: 'a' }] }, 'spec.requiredActions[1]'],
+  ['a negative required action priority', { ...baseSpec, requiredActions: [{ alias: 'a', priority: -1 }] }, 'spec.requiredActions[0].priority'],
   ['an unknown flow provider', { ...baseSpec, authenticationFlows: [{ alias: 'a', providerId: 'form-flow' }] }, 'spec.authenticationFlows[0].providerId'],
 ];
 

@@ -61,7 +61,9 @@ export type KeycloakResource =
    */
   | { readonly type: 'flowExecution'; readonly realm: string; readonly flow: string; readonly name: string; readonly subFlow: boolean; readonly id?: Value<string> }
   /** The config of an authenticator step; `id` for update and delete. */
-  | { readonly type: 'authenticatorConfig'; readonly realm: string; readonly execution: { readonly name: string; readonly id: Value<string> }; readonly alias: string; readonly id?: string };
+  | { readonly type: 'authenticatorConfig'; readonly realm: string; readonly execution: { readonly name: string; readonly id: Value<string> }; readonly alias: string; readonly id?: string }
+  /** A registered required action, by alias (its provider's id); create registers it, delete unregisters it. */
+  | { readonly type: 'requiredAction'; readonly realm: string; readonly alias: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

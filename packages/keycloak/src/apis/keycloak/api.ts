@@ -36,6 +36,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `${resource.subFlow ? 'sub-flow' : 'authenticator'} ${resource.name} of authentication flow ${resource.flow} in realm ${resource.realm}`;
     case 'authenticatorConfig':
       return `config ${resource.alias} of authenticator ${resource.execution.name} in realm ${resource.realm}`;
+    case 'requiredAction':
+      return `required action ${resource.alias} in realm ${resource.realm}`;
   }
 }
 

@@ -48,3 +48,14 @@ export interface ObservedFlow {
 export interface FlowsRead {
   readonly executionsOf: readonly { readonly alias: string; readonly configs: boolean }[];
 }
+
+/** A registered required action (GET /authentication/required-actions); Keycloak's PUT of one replaces it whole. */
+export interface RequiredActionRepresentation extends KeycloakObject {
+  readonly alias: string;
+  readonly name?: string;
+  readonly providerId?: string;
+  readonly enabled?: boolean;
+  readonly defaultAction?: boolean;
+  readonly priority?: number;
+  readonly config?: Readonly<Record<string, string>>;
+}

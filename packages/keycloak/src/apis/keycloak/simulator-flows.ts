@@ -1,15 +1,19 @@
 import { KeywardError } from '@keyward/vocabulary/interpreter';
 import type { Value } from '@keyward/vocabulary';
 import type { KeycloakResource } from './actions.js';
-import type { AuthenticatorConfigRepresentation, FlowExecutionRepresentation, FlowsRead, ObservedFlow } from './flow-representations.js';
+import type { AuthenticatorConfigRepresentation, FlowExecutionRepresentation, FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { KeycloakJson } from './representations.js';
 
 // The authentication flows of the in-memory Keycloak, with the behaviour of Keycloak 26 that Keyward relies
 // on: built-in flows refuse changes, a copy renames its sub-flows "<new alias> <sub-flow alias>", new steps
-// start DISABLED, deleting a sub-flow step deletes the sub-flow, and deleting a flow a realm binds fails (500).
+// start DISABLED, deleting a sub-flow step deletes the sub-flow, and deleting a flow a realm binds fails (500);
+// and its required actions: a new realm has them registered but for some, a PUT replaces one whole.
 
 type Rep = Record<string, KeycloakJson | undefined>;
-type FlowResource = Extract<KeycloakResource, { readonly type: 'authenticationFlow' | 'authenticationFlowCopy' | 'flowExecution' | 'authenticatorConfig' }>;
+type FlowResource = Extract<KeycloakResource, { readonly type: 'authenticationFlow' | 'authenticationFlowCopy' | 'flowExecution' | 'authenticatorConfig' | 'requiredAction' }>;
+
+/** Required action providers Keycloak knows; a new realm has all but the last registered. */
+const REQUIRED_ACTION_PROVIDERS = ['TERMS_AND_CONDITIONS', 'UPDATE_PROFILE', 'VERIFY_EMAIL', 'CONFIGURE_TOTP', 'UPDATE_PASSWORD', 'delete_account'];
 
 interface Step {
   readonly id: string;
@@ -31,6 +35,7 @@ interface Flow {
 }
 
 interface RealmFlows {
+  readonly requiredActions: Map<string, RequiredActionRepresentation>;
   readonly flows: Map<string, Flow>;
   readonly configs: Map<string, { id: string; alias: string; config: Record<string, string> }>;
 }
@@ -54,7 +59,8 @@ export class SimulatedFlows {
 
   /** A new realm's built-in flows (a representative part of Keycloak's). */
   seed(realm: string): void {
-    const state: RealmFlows = { flows: new Map(), configs: new Map() };
+    const registered = REQUIRED_ACTION_PROVIDERS.slice(0, -1).map((alias, index): [string, RequiredActionRepresentation] => [alias, { alias, name: alias, providerId: alias, enabled: true, defaultAction: false, priority: (index + 1) * 10, config: {} }]);
+    const state: RealmFlows = { requiredActions: new Map(registered), flows: new Map(), configs: new Map() };
     this.#realms.set(realm, state);
     const forms = this.#add(state, { alias: 'forms', description: 'Username, password, otp and other auth forms.', topLevel: false, builtIn: true }, [{ provider: 'auth-username-password-form', requirement: 'REQUIRED' }]);
     this.#add(state, { alias: 'browser', description: 'Browser based authentication', topLevel: true, builtIn: true }, [
@@ -148,6 +154,14 @@ export class SimulatedFlows {
         step.config = id;
         return id;
       }
+      case 'requiredAction': {
+        const provider = text(body['providerId']);
+        if (!REQUIRED_ACTION_PROVIDERS.includes(provider)) fail(400, 'BadRequest', 'Required Action Provider with given providerId not found');
+        if (state.requiredActions.has(provider)) fail(409, 'Conflict', 'A Required Action Provider with given alias already exists.');
+        const priority = Math.max(0, ...[...state.requiredActions.values()].map((action) => action.priority ?? 0)) + 1;
+        state.requiredActions.set(provider, { alias: provider, name: text(body['name']), providerId: provider, enabled: true, defaultAction: false, priority, config: {} });
+        return provider;
+      }
     }
   }
 
@@ -171,6 +185,14 @@ export class SimulatedFlows {
         const config = state.configs.get(resource.id ?? '') ?? fail(404, 'NotFound', `config ${resource.alias} not found`);
         config.alias = text(body['alias']);
         config.config = { ...(body['config'] as Record<string, string> | undefined) };
+        return;
+      }
+      case 'requiredAction': {
+        if (!state.requiredActions.has(resource.alias)) fail(404, 'NotFound', 'Failed to find required action');
+        // Replaced whole, as Keycloak does: what the PUT leaves out is lost.
+        state.requiredActions.delete(resource.alias);
+        const alias = text(body['alias']);
+        if (alias !== '') state.requiredActions.set(alias, { alias, name: text(body['name']), providerId: text(body['providerId']), enabled: body['enabled'] === true, defaultAction: body['defaultAction'] === true, priority: typeof body['priority'] === 'number' ? body['priority'] : 0, config: { ...(body['config'] as Record<string, string> | undefined) } });
         return;
       }
     }
@@ -210,7 +232,13 @@ export class SimulatedFlows {
       }
       case 'authenticatorConfig':
         return state.configs.delete(resource.id ?? '');
+      case 'requiredAction':
+        return state.requiredActions.delete(resource.alias);
     }
+  }
+
+  requiredActions(realm: string): RequiredActionRepresentation[] {
+    return [...this.#state(realm).requiredActions.values()].map((action) => ({ ...action, config: { ...action.config } }));
   }
 
   /** Changes a flow step out of band, as a person in the admin console would. */

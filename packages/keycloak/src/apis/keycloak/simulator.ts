@@ -287,6 +287,7 @@ export class SimulatedKeycloak {
       case 'authenticationFlowCopy':
       case 'flowExecution':
       case 'authenticatorConfig':
+      case 'requiredAction':
         return this.flows.create(resource.realm, resource, body, (value) => context.resolve(value));
     }
   }
@@ -335,6 +336,7 @@ export class SimulatedKeycloak {
       case 'authenticationFlowCopy':
       case 'flowExecution':
       case 'authenticatorConfig':
+      case 'requiredAction':
         this.flows.update(resource.realm, resource, body, (value) => context.resolve(value));
         return;
     }
@@ -369,6 +371,7 @@ export class SimulatedKeycloak {
       case 'authenticationFlowCopy':
       case 'flowExecution':
       case 'authenticatorConfig':
+      case 'requiredAction':
         return this.flows.delete(resource.realm, resource, (value) => context.resolve(value));
     }
   }
@@ -460,7 +463,12 @@ export class SimulatedKeycloak {
       'keycloak.realm': (query) => {
         const observed = this.#observeRealm(query.realm);
         const flows = query.authenticationFlows;
-        return observed === undefined || flows === undefined ? observed : { ...observed, authenticationFlows: this.flows.observe(query.realm, flows) };
+        if (observed === undefined) return observed;
+        return {
+          ...observed,
+          ...(flows === undefined ? {} : { authenticationFlows: this.flows.observe(query.realm, flows) }),
+          ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
+        };
       },
       'keycloak.client': (query) => this.#observeClient(query),
     };

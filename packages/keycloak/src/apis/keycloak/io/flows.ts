@@ -1,6 +1,6 @@
-// Authentication flows: reading them for a realm query, and finding ids by the aliases plans use.
-import type { AuthenticationFlowRepresentation, AuthenticatorConfigRepresentation, FlowExecutionRepresentation, FlowsRead, ObservedFlow } from '../flow-representations.js';
-import { authenticatorConfigPath, flowExecutionsPath, flowsPath } from './paths.js';
+// Authentication flows and required actions: reading them for a realm query, and finding ids by the aliases plans use.
+import type { AuthenticationFlowRepresentation, AuthenticatorConfigRepresentation, FlowExecutionRepresentation, FlowsRead, ObservedFlow, RequiredActionRepresentation } from '../flow-representations.js';
+import { authenticatorConfigPath, flowExecutionsPath, flowsPath, requiredActionsPath } from './paths.js';
 import type { AdminReads } from './reads.js';
 
 /** The realm's top-level flows (Keycloak lists no sub-flows here). */
@@ -39,4 +39,8 @@ export async function findExecutionId(reads: AdminReads, realm: string, flow: st
   const executions = (await flowExecutions(reads, realm, flow)) ?? [];
   const found = executions.find((execution) => (subFlow ? execution.authenticationFlow === true && execution.displayName === name : execution.providerId === name));
   return found?.id;
+}
+
+export async function listRequiredActions(reads: AdminReads, realm: string): Promise<RequiredActionRepresentation[]> {
+  return (await reads.list<RequiredActionRepresentation>({ path: requiredActionsPath(realm), operation: 'list_required_actions', description: `list the required actions of realm ${realm}`, fields: ['alias'] })) ?? [];
 }

@@ -45,4 +45,7 @@ export const flowPath = (realm: string, idOrAlias: string): string => `${flowsPa
 export const flowCopyPath = (realm: string, alias: string): string => `${flowPath(realm, alias)}/copy`;
 export const flowExecutionsPath = (realm: string, alias: string): string => `${flowPath(realm, alias)}/executions`;
 export const executionPath = (realm: string, id: string): string => `${authenticationPath(realm)}/executions/${segment(id)}`;
+export const registerRequiredActionPath = (realm: string): string => `${authenticationPath(realm)}/register-required-action`;
+export const requiredActionsPath = (realm: string): string => `${authenticationPath(realm)}/required-actions`;
 export const authenticatorConfigPath = (realm: string, id: string): string => `${authenticationPath(realm)}/config/${segment(id)}`;
+export const requiredActionPath = (realm: string, alias: string): string => `${requiredActionsPath(realm)}/${segment(alias)}`;

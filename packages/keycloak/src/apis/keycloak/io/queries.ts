@@ -5,7 +5,7 @@ import type { KeycloakClientQuery, KeycloakQuery, KeycloakRealmQuery, ObservedCl
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
 import { stringField, stringsField } from './decode.js';
-import { observeFlows } from './flows.js';
+import { listRequiredActions, observeFlows } from './flows.js';
 import { findClient, serviceAccountUserId, type WithId } from './lookups.js';
 import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
 import { AdminReads } from './reads.js';
@@ -36,6 +36,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   if (realm === undefined) return undefined;
   const clientIds = new ClientIdCache();
   const flows = query.authenticationFlows === undefined ? undefined : observeFlows(reads, name, query.authenticationFlows);
+  const requiredActions = query.requiredActions === true ? listRequiredActions(reads, name) : undefined;
   const [roles, clientScopes, defaultClientScopes, optionalClientScopes] = await Promise.all([
     observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
     // The list carries each scope's protocol mappers.
@@ -43,7 +44,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     realmScopeNames(reads, name, 'default'),
     realmScopeNames(reads, name, 'optional'),
   ]);
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(flows === undefined ? {} : { authenticationFlows: await flows }) };
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(flows === undefined ? {} : { authenticationFlows: await flows }), ...(requiredActions === undefined ? {} : { requiredActions: await requiredActions }) };
 }
 
 /**

@@ -28,6 +28,8 @@ import {
   flowExecutionsPath,
   flowPath,
   flowsPath,
+  registerRequiredActionPath,
+  requiredActionPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -62,6 +64,7 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'authenticationFlowCopy': return flowCopyPath(resource.realm, resource.from);
     case 'flowExecution': return `${flowExecutionsPath(resource.realm, resource.flow)}/${resource.subFlow ? 'flow' : 'execution'}`;
     case 'authenticatorConfig': return `${executionPath(resource.realm, resolve(resource.execution.id))}/config`;
+    case 'requiredAction': return registerRequiredActionPath(resource.realm);
     case 'realmScopeLink':
     case 'clientScopeLink':
       throw new TypeError(`${describeResource(resource)} is linked by a PUT of its item, not created in a collection`);
@@ -116,6 +119,14 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
     }
     case 'authenticatorConfig':
       return resource.id === undefined ? undefined : { path: authenticatorConfigPath(resource.realm, resource.id), identity: { id: resource.id } };
+    case 'requiredAction':
+      return { path: requiredActionPath(resource.realm, resource.alias), identity: { alias: resource.alias } };
   }
+}
+
+/** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
+export function knownId(resource: KeycloakResource): string | undefined {
+  // A required action is registered under its provider's id, which is its alias.
+  return resource.type === 'requiredAction' ? resource.alias : undefined;
 }
 
