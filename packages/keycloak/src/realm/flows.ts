@@ -60,14 +60,19 @@ function wantedDescription(spec: AuthenticationFlowSpec, current: string | undef
   return ours ? current ?? '' : markedDescription(current ?? '');
 }
 
-/** Creates or brings to the spec the listed flows; returns what keeps some from being made or changed. */
-function planListedFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSpec[], flows: ReadonlyMap<string, ObservedFlow>, adoptUnowned: boolean): string[] {
+/**
+ * Creates or brings to the spec the listed flows; returns what keeps some from being made or changed, and
+ * the flows that exist once the plan ran.
+ */
+function planListedFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSpec[], flows: ReadonlyMap<string, ObservedFlow>, adoptUnowned: boolean): { readonly problems: string[]; readonly available: Set<string> } {
   const problems: string[] = [];
+  const available = new Set(flows.keys());
   for (const spec of specs) {
     const current = flows.get(spec.alias);
     if (current === undefined) {
       const problem = createFlow(steps, spec, flows);
-      if (problem !== undefined) problems.push(problem);
+      if (problem === undefined) available.add(spec.alias);
+      else problems.push(problem);
       continue;
     }
     const { flow } = current;
@@ -84,7 +89,7 @@ function planListedFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSp
     }
     if (spec.executions !== undefined && current.executions !== undefined) planFlowSteps({ steps, configs: current.configs }, spec.alias, spec.executions, stepTree(current.executions));
   }
-  return problems;
+  return { problems, available };
 }
 
 /** Deletes our flows the spec no longer lists (a non-empty list manages them), unless the realm still binds them. */
@@ -113,8 +118,8 @@ export function planAuthentication(steps: RealmSteps, spec: AuthenticationSpec, 
   if (observed === undefined) return [];
   const specs = spec.authenticationFlows ?? [];
   const flows = new Map(observed.map((entry) => [entry.flow.alias, entry]));
-  const problems = planListedFlows(steps, specs, flows, adoptUnowned);
-  const available = new Set([...flows.keys(), ...specs.map((flow) => flow.alias)]);
-  const bindings = planFlowBindings(steps, spec.flowBindings, realm, available);
-  return [...problems, ...bindings.problems, ...planFlowDeletions(steps, specs, observed, bindings.bound)];
+  const listed = planListedFlows(steps, specs, flows, adoptUnowned);
+  // A flow the plan cannot make is not bound: Keycloak answers 500 to a binding of a missing flow.
+  const bindings = planFlowBindings(steps, spec.flowBindings, realm, listed.available);
+  return [...listed.problems, ...bindings.problems, ...planFlowDeletions(steps, specs, observed, bindings.bound)];
 }

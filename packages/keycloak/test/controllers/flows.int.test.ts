@@ -62,6 +62,16 @@ const loginFlow = {
   ],
 };
 
+/** The admin API operations of one reconcile of realm object `name`. */
+async function operationsOf(name: string): Promise<string[]> {
+  const before = operator.requests.length;
+  await operator.reconcileRealm(namespace, name);
+  // A token is fetched when the cached one is near its end, whichever reconcile that falls in.
+  return operator.requests.slice(before).map((request) => request.operation).filter((op) => op !== 'token');
+}
+
+const FLOW_READS = ['list_authentication_flows', 'list_flow_executions', 'get_authenticator_config', 'list_required_actions'];
+
 async function reconcileWritesNothing(name: string): Promise<void> {
   const before = operator.requests.length;
   const again = await operator.reconcileRealm(namespace, name);
@@ -91,6 +101,13 @@ describe('authentication flows of a KeycloakRealm against the real Keycloak', ()
     // The copy has the browser flow's steps, its sub-flows renamed after it.
     expect(outline(await executionsOf(realm, 'kw copy'))).toEqual(outline(await executionsOf(realm, 'browser')).map((line) => line.replace(/^(\d) (Organization|forms|Browser - Conditional (Organization|2FA)) /, '$1 kw copy $2 ')));
     await reconcileWritesNothing('flows');
+    // Reads grow only for what the spec uses: none for a realm without flows; for this one the flow list,
+    // the steps of the one flow whose steps it lists, and that flow's one config.
+    const freshReads = await operationsOf('fresh');
+    expect(freshReads.filter((op) => FLOW_READS.includes(op))).toEqual([]);
+    const flowReads = await operationsOf('flows');
+    expect(flowReads.filter((op) => FLOW_READS.includes(op)).sort()).toEqual(['get_authenticator_config', 'list_authentication_flows', 'list_flow_executions']);
+    expect(flowReads.length).toBe(freshReads.length + 3);
 
     // Reorder, remove and add steps, change a requirement and the config; give the copy steps of its own.
     const [, redirectorSpec, formsSpec] = loginFlow.executions;

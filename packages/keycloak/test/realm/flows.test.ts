@@ -190,6 +190,14 @@ describe('flow bindings of a realm', () => {
     expect(outcome.result?.ok).toBe(true);
     expect(ready(w.get(ref))).toMatchObject({ status: 'False', reason: 'AuthenticationFlowRefused', message: expect.stringContaining('flowBindings.browserFlow names flow nowhere') as unknown });
     expect(bindings(w)).toEqual({ browserFlow: 'browser', directGrantFlow: 'direct grant' });
+
+    // A copy of a flow there is none of is not made, so it is not bound either.
+    setFlows(w, [{ alias: 'copy of nothing', copyFrom: 'nothing' }], { browserFlow: 'copy of nothing' });
+    const copy = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
+    expect(copy.result?.ok).toBe(true);
+    expect(copy.decision.kind === 'planned' ? copy.decision.plan.steps.map((step) => step.action.kind) : []).toEqual(['k8s.status']);
+    expect(ready(w.get(ref))?.message).toContain('flowBindings.browserFlow names flow copy of nothing');
+    expect(bindings(w)).toEqual({ browserFlow: 'browser', directGrantFlow: 'direct grant' });
   });
 });
 
