@@ -2,6 +2,8 @@ import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123
 import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
+import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
+import { pruneUnlistedRequiredActionsSchema, requiredActionsSchema } from './required-action-spec.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
   DELETION_POLICIES,
@@ -243,6 +245,10 @@ const spec = {
     clientProfiles: { ...listByName(clientProfile, MAX_SUB_OBJECTS), description: 'Client profiles this realm defines; profiles set out of band are kept.' },
     clientPolicies: { ...listByName(clientPolicy, MAX_SUB_OBJECTS), description: 'Client policies this realm defines; policies set out of band are kept.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
+    authenticationFlows: authenticationFlowsSchema,
+    flowBindings: flowBindingsSchema,
+    requiredActions: requiredActionsSchema,
+    pruneUnlistedRequiredActions: pruneUnlistedRequiredActionsSchema,
   },
 };
 
@@ -260,6 +266,7 @@ const status = {
       properties: { clientProfiles: { type: 'array', items: text }, clientPolicies: { type: 'array', items: text } },
     },
     message: text,
+    registeredRequiredActions: { type: 'array', items: text, description: 'Required actions this object registered.' },
   },
 };
 

@@ -23,6 +23,8 @@ export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
   if (endpoints !== undefined) status['endpoints'] = endpoints;
   const managed = readManaged(fields['managed']);
   if (managed !== undefined) status['managed'] = managed;
+  const registered = Array.isArray(fields['registeredRequiredActions']) ? fields['registeredRequiredActions'].filter((alias): alias is string => text(alias) !== undefined) : [];
+  if (registered.length > 0) status['registeredRequiredActions'] = registered;
   return status;
 }
 

@@ -2,7 +2,10 @@ import { coreTypes, type GetQuery } from '@keyward/vocabulary';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
-import type { KeycloakRealm } from './spec.js';
+import { flowsRead } from './flows.js';
+import { readsRequiredActions } from './required-actions.js';
+import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
+import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 
 export interface RealmQueries {
   readonly [name: string]: KeycloakRealmQuery | GetQuery | undefined;
@@ -12,6 +15,12 @@ export interface RealmQueries {
   readonly smtpPasswordSecret: GetQuery | undefined;
 }
 
+/** Flows are read only for a spec that lists or binds some. */
+function flowsQuery(spec: KeycloakRealmSpec): { readonly authenticationFlows?: FlowsRead } {
+  const read = flowsRead(spec);
+  return read === undefined ? {} : { authenticationFlows: read };
+}
+
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */
 export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries {
   const namespace = cr.metadata.namespace;
@@ -19,7 +28,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName },
+    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...flowsQuery(cr.spec), ...(readsRequiredActions(cr.spec.requiredActions, cr.status.registeredRequiredActions) ? { requiredActions: true } : {}) },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

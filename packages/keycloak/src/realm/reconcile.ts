@@ -6,6 +6,8 @@ import { claimRealm, type RealmClaim } from './claim.js';
 import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
 import { planDeletion } from './deletion.js';
+import { planAuthentication } from './flows.js';
+import { planRequiredActions } from './required-actions.js';
 import { desiredRealm } from './desired.js';
 import { addDriftReport } from '../drift.js';
 import { diffRealm, realmCreation } from './diff.js';
@@ -50,14 +52,19 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   planRealm(plan, input, call, claim);
   planContents({ plan, call, realm }, cr.spec, observed.realm);
   const managed = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
+  const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], cr.spec.pruneUnlistedRequiredActions === true, observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
+  const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     managed,
     realmId: observed.realm?.realm.id,
     endpoints: realmEndpoints(url, realm),
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
+    registeredRequiredActions,
   };
-  const readiness = plan.size > 0
+  const readiness = flowProblems.length > 0
+    ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))
+    : plan.size > 0
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)
     : ready(`realm ${realm} matches the spec`);
   reportReadiness(plan, cr, readiness, now, facts);

@@ -2,6 +2,8 @@ import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flow-spec.js';
+import { RequiredActionsCodec } from './required-action-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -281,6 +283,10 @@ export const RealmSpecCodec = t.intersection([
     optionalClientScopes: nameSet,
     clientProfiles: atMost(uniqueList(t.array(ClientProfileCodec), byName), MAX_SUB_OBJECTS),
     clientPolicies: atMost(uniqueList(t.array(ClientPolicyCodec), byName), MAX_SUB_OBJECTS),
+    authenticationFlows: AuthenticationFlowsCodec,
+    flowBindings: FlowBindingsCodec,
+    requiredActions: RequiredActionsCodec,
+    pruneUnlistedRequiredActions: t.boolean,
   }),
 ]);
 
@@ -313,6 +319,8 @@ export type KeycloakRealmStatus = {
   readonly managed?: RealmManaged;
   /** What the Ready condition says, for tools that read a status message. */
   readonly message?: string;
+  /** Required actions this object registered (Keycloak had them unregistered), by alias. */
+  readonly registeredRequiredActions?: readonly string[];
 };
 
 export interface KeycloakRealm {

@@ -17,6 +17,8 @@ export interface RealmFacts {
   readonly smtpPasswordVersion?: string | null;
   /** What the realm made that Keycloak keeps no marker on; empty: nothing. */
   readonly managed?: RealmManaged;
+  /** The required actions this object registered; empty: none, so none is kept. */
+  readonly registeredRequiredActions?: readonly string[];
 }
 
 /**
@@ -24,8 +26,9 @@ export interface RealmFacts {
  * keeps, so an unchanged status compares equal and is not written.
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
-  const { smtpPasswordVersion: _version, managed: _managed, ...rest } = current;
+  const { smtpPasswordVersion: _version, managed: _managed, registeredRequiredActions: _registered, ...rest } = current;
   const managed = facts.managed ?? current.managed;
+  const registered = facts.registeredRequiredActions ?? current.registeredRequiredActions ?? [];
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
   return {
     ...rest,
@@ -35,6 +38,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(facts.endpoints === undefined ? {} : { endpoints: facts.endpoints }),
     ...(version === undefined ? {} : { smtpPasswordVersion: version }),
     ...(managed === undefined || Object.keys(managed).length === 0 ? {} : { managed }),
+    ...(registered.length === 0 ? {} : { registeredRequiredActions: registered }),
     message: readiness.message,
   };
 }

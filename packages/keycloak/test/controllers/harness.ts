@@ -41,6 +41,9 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'get_service_account_user',
   'get_role_mappings',
   'list_authentication_flows',
+  'list_flow_executions',
+  'get_authenticator_config',
+  'list_required_actions',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

@@ -53,7 +53,21 @@ export type KeycloakResource =
   /** The realm's client profiles or client policies: one list, updated (replaced) whole. */
   | { readonly type: 'clientProfiles' | 'clientPolicies'; readonly realm: string }
   /** The secret a regeneration rotated out, where client-secret rotation keeps it valid; only deleted. */
-  | { readonly type: 'rotatedClientSecret'; readonly client: ClientAddress };
+  | { readonly type: 'rotatedClientSecret'; readonly client: ClientAddress }
+  /** A top-level authentication flow; `id` for update and delete (looked up by alias without one). */
+  | { readonly type: 'authenticationFlow'; readonly realm: string; readonly alias: string; readonly id?: Value<string> }
+  /** A copy of flow `from` made under `alias` (create only); its id is the new flow's. */
+  | { readonly type: 'authenticationFlowCopy'; readonly realm: string; readonly alias: string; readonly from: string }
+  /**
+   * A step of flow `flow` (an alias): an authenticator (`name` its provider id) or a sub-flow (`name` its
+   * alias). Create's id is the execution's, or for a sub-flow its flow's; update and delete take the
+   * execution's `id` (a sub-flow's is looked up by its alias without one).
+   */
+  | { readonly type: 'flowExecution'; readonly realm: string; readonly flow: string; readonly name: string; readonly subFlow: boolean; readonly id?: Value<string> }
+  /** The config of an authenticator step; `id` for update and delete. */
+  | { readonly type: 'authenticatorConfig'; readonly realm: string; readonly execution: { readonly name: string; readonly id: Value<string> }; readonly alias: string; readonly id?: string }
+  /** A registered required action, by alias (its provider's id); create registers it, delete unregisters it. */
+  | { readonly type: 'requiredAction'; readonly realm: string; readonly alias: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

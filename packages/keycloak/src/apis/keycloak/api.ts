@@ -34,6 +34,16 @@ export function describeResource(resource: KeycloakResource): string {
       return `the client policies of realm ${resource.realm}`;
     case 'rotatedClientSecret':
       return `the rotated secret of ${clientText(resource.client)}`;
+    case 'authenticationFlow':
+      return `authentication flow ${resource.alias} in realm ${resource.realm}`;
+    case 'authenticationFlowCopy':
+      return `authentication flow ${resource.alias} (a copy of ${resource.from}) in realm ${resource.realm}`;
+    case 'flowExecution':
+      return `${resource.subFlow ? 'sub-flow' : 'authenticator'} ${resource.name} of authentication flow ${resource.flow} in realm ${resource.realm}`;
+    case 'authenticatorConfig':
+      return `config ${resource.alias} of authenticator ${resource.execution.name} in realm ${resource.realm}`;
+    case 'requiredAction':
+      return `required action ${resource.alias} in realm ${resource.realm}`;
   }
 }
 

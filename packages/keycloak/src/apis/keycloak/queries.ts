@@ -1,6 +1,7 @@
 import type { Returns, Sensitive } from '@keyward/vocabulary';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
+import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
@@ -13,6 +14,10 @@ export interface ObservedRealm {
   /** Names of the realm's default and optional client scopes. */
   readonly defaultClientScopes: readonly string[];
   readonly optionalClientScopes: readonly string[];
+  /** The realm's top-level authentication flows, when the query asked for them. */
+  readonly authenticationFlows?: readonly ObservedFlow[];
+  /** The realm's registered required actions, when the query asked for them. */
+  readonly requiredActions?: readonly RequiredActionRepresentation[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -33,6 +38,10 @@ export interface ObservedClient {
 export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm | undefined> {
   readonly kind: 'keycloak.realm';
   readonly realm: string;
+  /** Read the realm's authentication flows too (one request, plus one per flow whose steps are read, plus configs). */
+  readonly authenticationFlows?: FlowsRead;
+  /** Read the realm's registered required actions too (one request). */
+  readonly requiredActions?: boolean;
 }
 
 /**

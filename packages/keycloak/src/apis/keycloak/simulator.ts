@@ -4,8 +4,18 @@ import { sensitive, type Json } from '@keyward/vocabulary';
 import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';
+import { SimulatedFlows } from './simulator-flows.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
+
+/** The realm fields that bind a flow by alias. */
+const FLOW_BINDINGS = ['browserFlow', 'registrationFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow'];
+
+/** What a new realm binds its flows to. */
+const BUILT_IN_BINDINGS = {
+  browserFlow: 'browser', registrationFlow: 'registration', directGrantFlow: 'direct grant', resetCredentialsFlow: 'reset credentials',
+  clientAuthenticationFlow: 'clients', dockerAuthenticationFlow: 'docker auth', firstBrokerLoginFlow: 'first broker login',
+};
 
 /** What Keycloak answers in place of a stored secret. */
 export const MASKED = '**********';
@@ -38,12 +48,8 @@ interface StoredRealm {
   scopes: Map<string, StoredScope>;
   defaultScopes: Record<ScopeList, Set<string>>;
   clients: Map<string, StoredClient>;
-  /** Top-level authentication flows: alias to id. */
-  flows: Map<string, string>;
 }
 
-/** The top-level flows Keycloak gives every new realm. */
-const BUILT_IN_FLOWS = ['browser', 'direct grant', 'registration', 'reset credentials', 'clients', 'first broker login', 'docker auth'];
 
 /** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
 const BUILT_IN_ROLES = ['offline_access', 'uma_authorization'];
@@ -98,6 +104,8 @@ export class SimulatedKeycloak {
   #counter = 0;
   /** Writes made so far (creates, updates, deletes, grants, revokes, regenerations). */
   writes = 0;
+  /** The realms' authentication flows. */
+  readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
   constructor(kube: SimulatedKubernetes) {
@@ -144,15 +152,15 @@ export class SimulatedKeycloak {
     if (this.#realms.has(name)) fail(409, 'Conflict', `Conflict detected. See logs for details`);
     const { smtpServer, ...rest } = body;
     const realm: StoredRealm = {
-      rep: { enabled: true, clientProfiles: { profiles: [] }, clientPolicies: { policies: [] }, ...rest, id: this.#id('realm') },
+      rep: { enabled: true, clientProfiles: { profiles: [] }, clientPolicies: { policies: [] }, ...BUILT_IN_BINDINGS, ...rest, id: this.#id('realm') },
       smtpPassword: undefined,
       roles: new Map(),
       scopes: new Map(),
       defaultScopes: { default: new Set(BUILT_IN_SCOPES.default), optional: new Set(BUILT_IN_SCOPES.optional) },
       clients: new Map(),
-      flows: new Map(BUILT_IN_FLOWS.map((alias) => [alias, this.#id('flow')])),
     };
     this.#realms.set(name, realm);
+    this.flows.seed(name);
     if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
     for (const role of [...BUILT_IN_ROLES, `default-roles-${name}`]) realm.roles.set(role, { rep: { name: role, id: this.#id('role') }, composites: emptyRoles() });
     for (const scope of [...BUILT_IN_SCOPES.default, ...BUILT_IN_SCOPES.optional]) {
@@ -280,6 +288,12 @@ export class SimulatedKeycloak {
       case 'clientPolicies':
       case 'rotatedClientSecret':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be created`);
+      case 'authenticationFlow':
+      case 'authenticationFlowCopy':
+      case 'flowExecution':
+      case 'authenticatorConfig':
+      case 'requiredAction':
+        return this.flows.create(resource.realm, resource, body, (value) => context.resolve(value));
     }
   }
 
@@ -329,6 +343,13 @@ export class SimulatedKeycloak {
         // Kept in the realm's representation, where GET /admin/realms/{realm} shows them.
         this.#realm(resource.realm).rep[resource.type] = { ...body };
         return;
+      case 'authenticationFlow':
+      case 'authenticationFlowCopy':
+      case 'flowExecution':
+      case 'authenticatorConfig':
+      case 'requiredAction':
+        this.flows.update(resource.realm, resource, body, (value) => context.resolve(value));
+        return;
     }
   }
 
@@ -339,6 +360,7 @@ export class SimulatedKeycloak {
     const client = (address: ClientAddress): StoredClient | undefined => realm.clients.get(context.resolve(address.id));
     switch (resource.type) {
       case 'realm':
+        this.flows.drop(resource.realm);
         return this.#realms.delete(resource.realm);
       case 'realmRole':
         return realm.roles.delete(resource.name);
@@ -362,6 +384,12 @@ export class SimulatedKeycloak {
       case 'rotatedClientSecret':
         // The simulator does not rotate: no client of it has a rotated secret.
         return false;
+      case 'authenticationFlow':
+      case 'authenticationFlowCopy':
+      case 'flowExecution':
+      case 'authenticatorConfig':
+      case 'requiredAction':
+        return this.flows.delete(resource.realm, resource, (value) => context.resolve(value));
     }
   }
 
@@ -449,12 +477,18 @@ export class SimulatedKeycloak {
 
   get answers(): QueryTable<KeycloakQuery> {
     return {
-      'keycloak.realm': (query) => this.#observeRealm(query.realm),
-      'keycloak.client': (query) => this.#observeClient(query),
-      'keycloak.flows': (query) => {
-        const realm = this.#realms.get(query.realm);
-        return realm === undefined ? undefined : [...realm.flows].map(([alias, id]) => ({ id, alias }));
+      'keycloak.realm': (query) => {
+        const observed = this.#observeRealm(query.realm);
+        const flows = query.authenticationFlows;
+        if (observed === undefined) return observed;
+        return {
+          ...observed,
+          ...(flows === undefined ? {} : { authenticationFlows: this.flows.observe(query.realm, flows) }),
+          ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
+        };
       },
+      'keycloak.client': (query) => this.#observeClient(query),
+      'keycloak.flows': (query) => (this.#realms.has(query.realm) ? this.flows.observe(query.realm, { executionsOf: [] }).map(({ flow }) => ({ id: flow.id, alias: flow.alias })) : undefined),
     };
   }
 }

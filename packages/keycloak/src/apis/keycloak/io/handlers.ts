@@ -9,7 +9,7 @@ import { prepareBody } from './body.js';
 import { missing, serviceAccountUserId } from './lookups.js';
 import { clientRoleMappingsPath, clientSecretPath, compositesPath, realmRoleMappingsPath } from './paths.js';
 import { AdminReads } from './reads.js';
-import { collectionOf, isLink, itemOf, type Resolve } from './resources.js';
+import { collectionOf, isLink, itemOf, knownId, type Resolve } from './resources.js';
 import { compositesOf, directRoleMappings, resolveRoles, rolePath, type ListedRole } from './roles.js';
 
 export interface KeycloakHandlerDependencies {
@@ -92,7 +92,7 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
       }
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
       const response = await admin.send(action, { method: 'POST', path: collectionOf(action.resource, resolve), operation: `create_${action.resource.type}`, description, body, secrets });
-      return { outcome: 'applied', outputs: { id: createdId(response, description) } };
+      return { outcome: 'applied', outputs: { id: knownId(action.resource) ?? createdId(response, description) } };
     },
 
     'keycloak.update': async (action, context) => {
@@ -100,7 +100,7 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
       const item = await itemOf(action.resource, resolver(context), reads(action));
       if (item === undefined || isLink(action.resource)) throw missing(describeResource(action.resource), description);
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
-      await admin.send(action, { method: 'PUT', path: item.path, operation: `update_${action.resource.type}`, description, body: { ...body, ...item.identity }, secrets });
+      await admin.send(action, { method: 'PUT', path: item.updatePath ?? item.path, operation: `update_${action.resource.type}`, description, body: { ...body, ...item.identity }, secrets });
       return { outcome: 'applied', outputs: {} };
     },
 

@@ -45,3 +45,15 @@ export const authenticationFlowsPath = (realm: string): string => `${realmPath(r
 
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;
+
+/** Authentication flows: by id to read, update and delete, by alias to copy and to reach their steps. */
+export const authenticationPath = (realm: string): string => `${realmPath(realm)}/authentication`;
+export const flowsPath = (realm: string): string => `${authenticationPath(realm)}/flows`;
+export const flowPath = (realm: string, idOrAlias: string): string => `${flowsPath(realm)}/${segment(idOrAlias)}`;
+export const flowCopyPath = (realm: string, alias: string): string => `${flowPath(realm, alias)}/copy`;
+export const flowExecutionsPath = (realm: string, alias: string): string => `${flowPath(realm, alias)}/executions`;
+export const executionPath = (realm: string, id: string): string => `${authenticationPath(realm)}/executions/${segment(id)}`;
+export const registerRequiredActionPath = (realm: string): string => `${authenticationPath(realm)}/register-required-action`;
+export const requiredActionsPath = (realm: string): string => `${authenticationPath(realm)}/required-actions`;
+export const authenticatorConfigPath = (realm: string, id: string): string => `${authenticationPath(realm)}/config/${segment(id)}`;
+export const requiredActionPath = (realm: string, alias: string): string => `${requiredActionsPath(realm)}/${segment(alias)}`;

@@ -5,6 +5,7 @@ import type { FlowName, KeycloakClientQuery, KeycloakFlowsQuery, KeycloakQuery, 
 import type { ClientRepresentation, ClientScopeRepresentation, KeycloakObject, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
 import { stringField, stringsField } from './decode.js';
+import { listRequiredActions, observeFlows } from './flows.js';
 import { findClient, serviceAccountUserId, type WithId } from './lookups.js';
 import { authenticationFlowsPath, clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
 import { AdminReads } from './reads.js';
@@ -34,6 +35,8 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const realm = await reads.object<RealmRepresentation>({ path: realmPath(name), operation: 'get_realm', description: `read realm ${name}`, fields: ['realm'] });
   if (realm === undefined) return undefined;
   const clientIds = new ClientIdCache();
+  const flows = query.authenticationFlows === undefined ? undefined : observeFlows(reads, name, query.authenticationFlows);
+  const requiredActions = query.requiredActions === true ? listRequiredActions(reads, name) : undefined;
   const [roles, clientScopes, defaultClientScopes, optionalClientScopes] = await Promise.all([
     observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
     // The list carries each scope's protocol mappers.
@@ -41,7 +44,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     realmScopeNames(reads, name, 'default'),
     realmScopeNames(reads, name, 'optional'),
   ]);
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes };
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(flows === undefined ? {} : { authenticationFlows: await flows }), ...(requiredActions === undefined ? {} : { requiredActions: await requiredActions }) };
 }
 
 /** Where client-secret rotation keeps the secret a regeneration replaced (still valid until invalidated). */
@@ -96,7 +99,7 @@ async function clientSecret(reads: AdminReads, realm: string, uuid: string, clie
   return value === undefined || value === '' ? undefined : sensitive(value);
 }
 
-async function observeFlows(admin: KeycloakAdminClient, query: KeycloakFlowsQuery): Promise<FlowName[] | undefined> {
+async function observeFlowNames(admin: KeycloakAdminClient, query: KeycloakFlowsQuery): Promise<FlowName[] | undefined> {
   const reads = new AdminReads(admin, query);
   const flows = await reads.list<KeycloakObject & FlowName>({ path: authenticationFlowsPath(query.realm), operation: 'list_authentication_flows', description: `list the authentication flows of realm ${query.realm}`, fields: ['id', 'alias'] });
   return flows?.map(({ id, alias }) => ({ id, alias }));
@@ -107,6 +110,6 @@ export function keycloakQueries(admin: KeycloakAdminClient): QueryTable<Keycloak
   return {
     'keycloak.realm': (query) => observeRealm(admin, query),
     'keycloak.client': (query) => observeClient(admin, query),
-    'keycloak.flows': (query) => observeFlows(admin, query),
+    'keycloak.flows': (query) => observeFlowNames(admin, query),
   };
 }

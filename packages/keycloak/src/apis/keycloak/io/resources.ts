@@ -4,6 +4,7 @@ import type { Value } from '@keyward/vocabulary';
 import type { Json } from '@keyward/vocabulary';
 import type { KeycloakResource } from '../actions.js';
 import { describeResource } from '../api.js';
+import { findExecutionId, findFlowId } from './flows.js';
 import { findClient, findClientScopeId, findMapperId } from './lookups.js';
 import {
   clientPath,
@@ -23,6 +24,14 @@ import {
   realmScopeListPath,
   realmsPath,
   rotatedClientSecretPath,
+  authenticatorConfigPath,
+  executionPath,
+  flowCopyPath,
+  flowExecutionsPath,
+  flowPath,
+  flowsPath,
+  registerRequiredActionPath,
+  requiredActionPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -36,6 +45,8 @@ export interface ResourceItem {
   readonly identity: Readonly<Record<string, Json>>;
   /** What a link links: the scope's id, which is the link's id in plans. */
   readonly linkedId?: string;
+  /** Where a PUT goes when not to `path` (a flow step is changed through its flow, deleted by its id). */
+  readonly updatePath?: string;
 }
 
 /** Scope links are made with a PUT of the item, not a POST to a collection. */
@@ -51,6 +62,11 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'client': return clientsPath(resource.realm);
     case 'clientRole': return clientRolesPath(resource.client.realm, resolve(resource.client.id));
     case 'clientMapper': return mappersPath(clientPath(resource.client.realm, resolve(resource.client.id)));
+    case 'authenticationFlow': return flowsPath(resource.realm);
+    case 'authenticationFlowCopy': return flowCopyPath(resource.realm, resource.from);
+    case 'flowExecution': return `${flowExecutionsPath(resource.realm, resource.flow)}/${resource.subFlow ? 'flow' : 'execution'}`;
+    case 'authenticatorConfig': return `${executionPath(resource.realm, resolve(resource.execution.id))}/config`;
+    case 'requiredAction': return registerRequiredActionPath(resource.realm);
     case 'realmScopeLink':
     case 'clientScopeLink':
       throw new TypeError(`${describeResource(resource)} is linked by a PUT of its item, not created in a collection`);
@@ -104,6 +120,26 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       return { path: clientPolicyListPath(resource.realm, 'policies'), identity: {} };
     case 'rotatedClientSecret':
       return { path: rotatedClientSecretPath(resource.client.realm, resolve(resource.client.id)), identity: {} };
+    case 'authenticationFlow':
+    case 'authenticationFlowCopy': {
+      const given = resource.type === 'authenticationFlow' ? resource.id : undefined;
+      const id = given === undefined ? await findFlowId(reads, resource.realm, resource.alias) : resolve(given);
+      return id === undefined ? undefined : { path: flowPath(resource.realm, id), identity: { id, alias: resource.alias } };
+    }
+    case 'flowExecution': {
+      const id = resource.id === undefined ? await findExecutionId(reads, resource.realm, resource.flow, resource.name, resource.subFlow) : resolve(resource.id);
+      return id === undefined ? undefined : { path: executionPath(resource.realm, id), updatePath: flowExecutionsPath(resource.realm, resource.flow), identity: { id } };
+    }
+    case 'authenticatorConfig':
+      return resource.id === undefined ? undefined : { path: authenticatorConfigPath(resource.realm, resource.id), identity: { id: resource.id } };
+    case 'requiredAction':
+      return { path: requiredActionPath(resource.realm, resource.alias), identity: { alias: resource.alias } };
   }
+}
+
+/** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
+export function knownId(resource: KeycloakResource): string | undefined {
+  // A required action is registered under its provider's id, which is its alias.
+  return resource.type === 'requiredAction' ? resource.alias : undefined;
 }
 

@@ -1,0 +1,86 @@
+// Required actions of a KeycloakRealm against the in-memory Keycloak: listed ones set to the spec (sent whole,
+// as Keycloak's PUT replaces them), unregistered ones registered and recorded, unlisted ones left alone unless
+// pruneUnlistedRequiredActions, which unregisters only those this object registered.
+import { describe, expect, it } from '@jest/globals';
+import type { ObjectRef } from '@keyward/core';
+import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
+import { defaultKeycloakConfig, keycloakRealmController, keycloakRealmType, type KeycloakConfig } from '../../src/index.js';
+import { simulateKeycloak, type SimulatedKeycloak } from '../../src/testing.js';
+import { readsRequiredActions } from '../../src/realm/required-actions.js';
+
+const config: KeycloakConfig = {
+  ...defaultKeycloakConfig,
+  keycloakUrl: 'http://keycloak.test',
+  keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
+  keycloakOperatorNamespace: 'keyward-system',
+};
+
+type KeycloakWorld = InMemoryWorld<{ keycloak: SimulatedKeycloak }>;
+const ref: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shop' };
+
+function world(spec: Record<string, unknown>): KeycloakWorld {
+  const w = new InMemoryWorld({ keycloak: simulateKeycloak });
+  w.put(keycloakRealmType, { metadata: { name: 'shop', namespace: 'platform' }, spec: { realmName: 'shop', ...spec } });
+  return w;
+}
+
+function setSpec(w: KeycloakWorld, spec: Record<string, unknown>): void {
+  w.update(ref, (object) => ({ ...object, spec: { ...(object['spec'] as object), ...spec } }));
+}
+
+/** Reconciles until a reconcile plans nothing; the Keycloak writes planned on the way. */
+async function converge(w: KeycloakWorld, clock: FakeClock): Promise<string[]> {
+  const writes: string[] = [];
+  for (let round = 1; round <= 6; round++) {
+    const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
+    if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
+    expect(outcome.result?.ok).toBe(true);
+    const { steps } = outcome.decision.plan;
+    if (steps.length === 0) return writes;
+    for (const { action } of steps) if ('resource' in action && action.resource.type === 'requiredAction') writes.push(`${action.kind} ${action.resource.alias}`);
+    clock.advance(3_000);
+  }
+  throw new Error('did not converge in 6 reconciles');
+}
+
+const actions = (w: KeycloakWorld) => new Map(w.apis.keycloak.flows.requiredActions('shop').map((action) => [action.alias, action]));
+const registered = (w: KeycloakWorld): unknown => (w.get(ref)?.['status'] as { registeredRequiredActions?: unknown } | undefined)?.registeredRequiredActions;
+
+describe('required actions of a realm', () => {
+  it('are set to the spec, sent whole so the fields it does not state stay, then left alone', async () => {
+    const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
+    const w = world({ requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true, priority: 5, config: { max_auth_age: '300' } }, { alias: 'VERIFY_EMAIL' }] });
+    expect(await converge(w, clock)).toEqual(['keycloak.update CONFIGURE_TOTP']);
+    expect(actions(w).get('CONFIGURE_TOTP')).toEqual({ alias: 'CONFIGURE_TOTP', name: 'CONFIGURE_TOTP', providerId: 'CONFIGURE_TOTP', enabled: true, defaultAction: true, priority: 5, config: { max_auth_age: '300' } });
+    expect(registered(w)).toBeUndefined();
+    const writes = w.apis.keycloak.writes;
+    expect(await converge(w, clock)).toEqual([]);
+    expect(w.apis.keycloak.writes).toBe(writes);
+  });
+
+  it('registers an unregistered one, sets its fields once read, and unregisters it again only when told to prune', async () => {
+    const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
+    const w = world({ requiredActions: [{ alias: 'delete_account', name: 'Delete my account', enabled: false }, { alias: 'TERMS_AND_CONDITIONS', enabled: false }] });
+    expect(await converge(w, clock)).toEqual(['keycloak.create delete_account', 'keycloak.update TERMS_AND_CONDITIONS', 'keycloak.update delete_account']);
+    expect(actions(w).get('delete_account')).toMatchObject({ name: 'Delete my account', enabled: false });
+    expect(registered(w)).toEqual(['delete_account']);
+
+    setSpec(w, { requiredActions: [{ alias: 'VERIFY_EMAIL' }] });
+    expect(await converge(w, clock)).toEqual([]);
+    expect(actions(w).has('delete_account')).toBe(true);
+
+    setSpec(w, { pruneUnlistedRequiredActions: true });
+    expect(await converge(w, clock)).toEqual(['keycloak.delete delete_account']);
+    expect(actions(w).has('delete_account')).toBe(false);
+    // Listed before but registered by Keycloak, not by this object: never unregistered.
+    expect(actions(w).has('TERMS_AND_CONDITIONS')).toBe(true);
+    expect(registered(w)).toBeUndefined();
+  });
+
+  it('are read only when the spec lists some or status records some this object registered', () => {
+    expect(readsRequiredActions(undefined, undefined)).toBe(false);
+    expect(readsRequiredActions([], [])).toBe(false);
+    expect(readsRequiredActions([{ alias: 'x' }], undefined)).toBe(true);
+    expect(readsRequiredActions(undefined, ['x'])).toBe(true);
+  });
+});
