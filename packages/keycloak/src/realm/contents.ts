@@ -1,5 +1,6 @@
 import type { ObservedRealm } from '../apis/keycloak/queries.js';
 import type { RealmSteps } from './context.js';
+import { planGroups } from './groups.js';
 import { planScopeLinks } from './links.js';
 import { planRealmRoles } from './roles.js';
 import { doomedScopes, planClientScopes, planScopeDeletions } from './scopes.js';
@@ -14,6 +15,7 @@ export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observe
   const scopeSpecs = spec.clientScopes ?? [];
   planRealmRoles(steps, spec.realmRoles ?? [], observed?.roles ?? []);
   planClientScopes(steps, scopeSpecs, observed?.clientScopes ?? []);
+  planGroups(steps, spec, observed === undefined ? [] : observed.groups);
   if (observed === undefined) return;
   const wanted = { default: spec.defaultClientScopes ?? [], optional: spec.optionalClientScopes ?? [] };
   const doomed = doomedScopes(scopeSpecs, [...wanted.default, ...wanted.optional], observed.clientScopes);

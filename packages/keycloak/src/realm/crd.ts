@@ -1,5 +1,6 @@
 import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
 import { endpointsSchema } from '../endpoints.js';
+import { groupsCrdSchema } from './group-schema.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
@@ -209,6 +210,8 @@ const spec = {
     clientScopes: listByName(clientScope, MAX_SUB_OBJECTS),
     defaultClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as default scopes.' },
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
+    groups: groupsCrdSchema,
+    pruneUnlistedGroups: { type: 'boolean', description: 'Removes the groups Keyward made that groups does not list (at the top level, and among the subgroups of listed groups), even where it lists none.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
   },
 };

@@ -3,6 +3,7 @@ import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
+import { groupsQuery } from './groups.js';
 
 export interface RealmQueries {
   readonly [name: string]: KeycloakRealmQuery | GetQuery | undefined;
@@ -19,7 +20,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName },
+    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...groupsQuery(cr.spec) },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

@@ -2,6 +2,7 @@ import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { GroupsCodec } from './group-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -261,6 +262,8 @@ export const RealmSpecCodec = t.intersection([
     clientScopes: atMost(uniqueList(t.array(ClientScopeCodec), byName), MAX_SUB_OBJECTS),
     defaultClientScopes: nameSet,
     optionalClientScopes: nameSet,
+    groups: GroupsCodec,
+    pruneUnlistedGroups: t.boolean,
   }),
 ]);
 

@@ -49,7 +49,12 @@ export type KeycloakResource =
   /** A protocol mapper of a client; `id` for update and delete. */
   | { readonly type: 'clientMapper'; readonly client: ClientAddress; readonly name: string; readonly id?: string }
   /** A client scope (by name) in a client's default or optional list; create adds it, delete removes it. */
-  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string };
+  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string }
+  /**
+   * A realm group by path; `id` for update and delete. A subgroup is created among the children of
+   * `parentId` (a top-level one without it).
+   */
+  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id?: Value<string>; readonly parentId?: Value<string> };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;
@@ -91,10 +96,11 @@ export interface KeycloakDeleteAction extends KeycloakCall {
   readonly resource: KeycloakResource;
 }
 
-/** Who holds roles: a composite role (its composites), or a client's service account. */
+/** Who holds roles: a composite role (its composites), a client's service account, or a group. */
 export type RoleHolder =
   | { readonly type: 'role'; readonly realm: string; readonly name: string; readonly client?: ClientAddress }
-  | { readonly type: 'serviceAccount'; readonly client: ClientAddress };
+  | { readonly type: 'serviceAccount'; readonly client: ClientAddress }
+  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id: Value<string> };
 
 /** Grants roles, by name, to a holder; roles it holds already are left as they are. */
 export interface KeycloakGrantRolesAction extends KeycloakCall {

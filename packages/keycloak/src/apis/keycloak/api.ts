@@ -28,11 +28,14 @@ export function describeResource(resource: KeycloakResource): string {
       return `protocol mapper ${resource.name} of ${clientText(resource.client)}`;
     case 'clientScopeLink':
       return `client scope ${resource.scope} in the ${resource.list} client scopes of ${clientText(resource.client)}`;
+    case 'group':
+      return `group ${resource.path} in realm ${resource.realm}`;
   }
 }
 
 function describeHolder(holder: RoleHolder): string {
   if (holder.type === 'serviceAccount') return `the service account of ${clientText(holder.client)}`;
+  if (holder.type === 'group') return `group ${holder.path} in realm ${holder.realm}`;
   return holder.client === undefined ? `realm role ${holder.name} in realm ${holder.realm}` : `role ${holder.name} of ${clientText(holder.client)}`;
 }
 

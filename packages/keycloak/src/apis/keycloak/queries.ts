@@ -1,6 +1,7 @@
 import type { Returns, Sensitive } from '@keyward/vocabulary';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
+import type { GroupReads, ObservedGroup } from './groups.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
@@ -13,6 +14,8 @@ export interface ObservedRealm {
   /** Names of the realm's default and optional client scopes. */
   readonly defaultClientScopes: readonly string[];
   readonly optionalClientScopes: readonly string[];
+  /** The realm's top-level groups, when the query asks for them. */
+  readonly groups?: readonly ObservedGroup[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -33,6 +36,8 @@ export interface ObservedClient {
 export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm | undefined> {
   readonly kind: 'keycloak.realm';
   readonly realm: string;
+  /** Which groups to read; none without (a realm whose spec manages no groups costs no group reads). */
+  readonly groups?: GroupReads;
 }
 
 /**

@@ -5,6 +5,7 @@ import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
+import type { ObservedGroup } from './groups.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** What Keycloak answers in place of a stored secret. */
@@ -31,6 +32,13 @@ interface StoredClient {
   serviceAccount: StoredRole['composites'] | undefined;
 }
 
+interface StoredGroup {
+  rep: Rep;
+  /** Its parent's id; undefined at the top level. */
+  parent: string | undefined;
+  roles: StoredRole['composites'];
+}
+
 interface StoredRealm {
   rep: Rep;
   smtpPassword: string | undefined;
@@ -38,6 +46,7 @@ interface StoredRealm {
   scopes: Map<string, StoredScope>;
   defaultScopes: Record<ScopeList, Set<string>>;
   clients: Map<string, StoredClient>;
+  groups: Map<string, StoredGroup>;
 }
 
 /** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
@@ -145,6 +154,7 @@ export class SimulatedKeycloak {
       scopes: new Map(),
       defaultScopes: { default: new Set(BUILT_IN_SCOPES.default), optional: new Set(BUILT_IN_SCOPES.optional) },
       clients: new Map(),
+      groups: new Map(),
     };
     this.#realms.set(name, realm);
     if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
@@ -183,6 +193,7 @@ export class SimulatedKeycloak {
       const client = this.#client(holder.client, context);
       return client.serviceAccount ?? fail(400, 'BadRequest', `client ${holder.client.clientId} has no service account`);
     }
+    if (holder.type === 'group') return (realm.groups.get(context.resolve(holder.id)) ?? notFound(`group ${holder.path}`)).roles;
     const roles = holder.client === undefined ? realm.roles : this.#client(holder.client, context).roles;
     const role = roles.get(holder.name) ?? notFound(`role ${holder.name}`);
     return role.composites;
@@ -270,6 +281,16 @@ export class SimulatedKeycloak {
         client.scopes[resource.list].add(resource.scope);
         return text(scope.rep['id']);
       }
+      case 'group': {
+        const realm = this.#realm(resource.realm);
+        const parent = resource.parentId === undefined ? undefined : context.resolve(resource.parentId);
+        if (parent !== undefined && !realm.groups.has(parent)) notFound(`the parent of group ${resource.path}`);
+        const name = text(body['name']);
+        exists([...realm.groups.values()].some((g) => g.parent === parent && g.rep['name'] === name));
+        const id = this.#id('group');
+        realm.groups.set(id, { rep: { attributes: {}, ...body, id }, parent, roles: emptyRoles() });
+        return id;
+      }
     }
   }
 
@@ -310,6 +331,12 @@ export class SimulatedKeycloak {
       case 'clientMapper':
         merge(this.#client(resource.client, context).mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`));
         return;
+      case 'group': {
+        // Keycloak replaces a group's attributes whole when the PUT has them.
+        const group = this.#realm(resource.realm).groups.get(context.resolve(resource.id ?? '')) ?? notFound(`group ${resource.path}`);
+        for (const [key, value] of Object.entries(body)) if (key !== 'id') group.rep[key] = value;
+        return;
+      }
       case 'realmScopeLink':
       case 'clientScopeLink':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
@@ -340,11 +367,43 @@ export class SimulatedKeycloak {
         return client(resource.client)?.mappers.delete(resource.id ?? '') ?? false;
       case 'clientScopeLink':
         return client(resource.client)?.scopes[resource.list].delete(resource.scope) ?? false;
+      case 'group':
+        return this.#deleteGroup(realm, context.resolve(resource.id ?? ''));
     }
   }
 
   #realmOfHolder(holder: RoleHolder): StoredRealm {
+    if (holder.type === 'group') return this.#realm(holder.realm);
     return this.#realm(holder.type === 'serviceAccount' ? holder.client.realm : holder.client?.realm ?? holder.realm);
+  }
+
+  /** Deletes a group with its subgroups, as Keycloak does. */
+  #deleteGroup(realm: StoredRealm, id: string): boolean {
+    for (const [childId, child] of realm.groups) if (child.parent === id) this.#deleteGroup(realm, childId);
+    return realm.groups.delete(id);
+  }
+
+  /** The groups under `parent` (the top level when undefined), each with all of its subgroups. */
+  #observedGroups(realm: StoredRealm, parent: string | undefined, parentPath: string): ObservedGroup[] {
+    return [...realm.groups.values()].filter((group) => group.parent === parent).map((group) => {
+      const id = text(group.rep['id']);
+      const name = text(group.rep['name']);
+      const path = `${parentPath}/${name}`;
+      const attributes = (group.rep['attributes'] ?? {}) as Readonly<Record<string, readonly string[]>>;
+      return { id, name, path, attributes, roles: namesOf(group.roles), subGroups: this.#observedGroups(realm, id, path) };
+    });
+  }
+
+  /** Changes a group out of band (by path), as a person in the admin console would. */
+  editGroup(realm: string, path: string, change: (rep: Rep, roles: StoredRole['composites']) => void): void {
+    const stored = this.#realm(realm);
+    const found = [...stored.groups.values()].find((group) => this.#pathOf(stored, group) === path) ?? notFound(`group ${path}`);
+    change(found.rep, found.roles);
+  }
+
+  #pathOf(realm: StoredRealm, group: StoredGroup): string {
+    const parent = group.parent === undefined ? undefined : realm.groups.get(group.parent);
+    return `${parent === undefined ? '' : this.#pathOf(realm, parent)}/${text(group.rep['name'])}`;
   }
 
   get handlers(): HandlerTable<KeycloakAction> {
@@ -391,7 +450,7 @@ export class SimulatedKeycloak {
     return { role: { ...stored.rep, name: text(stored.rep['name']) }, composites: namesOf(stored.composites) };
   }
 
-  #observeRealm(name: string): ObservedRealm | undefined {
+  #observeRealm(name: string, groups: boolean): ObservedRealm | undefined {
     const realm = this.#realms.get(name);
     if (realm === undefined) return undefined;
     const rep: Rep = { ...realm.rep, realm: name };
@@ -406,6 +465,7 @@ export class SimulatedKeycloak {
       })),
       defaultClientScopes: [...realm.defaultScopes.default].sort(),
       optionalClientScopes: [...realm.defaultScopes.optional].sort(),
+      ...(groups ? { groups: this.#observedGroups(realm, undefined, '') } : {}),
     };
   }
 
@@ -427,7 +487,7 @@ export class SimulatedKeycloak {
 
   get answers(): QueryTable<KeycloakQuery> {
     return {
-      'keycloak.realm': (query) => this.#observeRealm(query.realm),
+      'keycloak.realm': (query) => this.#observeRealm(query.realm, query.groups !== undefined),
       'keycloak.client': (query) => this.#observeClient(query),
     };
   }

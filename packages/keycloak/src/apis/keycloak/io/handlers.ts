@@ -7,10 +7,10 @@ import type { KeycloakAdminClient } from './client.js';
 import { createdId, objectBody } from './decode.js';
 import { prepareBody } from './body.js';
 import { missing, serviceAccountUserId } from './lookups.js';
-import { clientRoleMappingsPath, clientSecretPath, compositesPath, realmRoleMappingsPath } from './paths.js';
+import { clientRoleMappingsPath, clientSecretPath, compositesPath, groupRoleMappingsPath, realmRoleMappingsPath } from './paths.js';
 import { AdminReads } from './reads.js';
 import { collectionOf, isLink, itemOf, type Resolve } from './resources.js';
-import { compositesOf, directRoleMappings, resolveRoles, rolePath, type ListedRole } from './roles.js';
+import { compositesOf, directRoleMappings, resolveRoles, roleMappingsAt, rolePath, type ListedRole } from './roles.js';
 
 export interface KeycloakHandlerDependencies {
   readonly admin: KeycloakAdminClient;
@@ -37,6 +37,11 @@ async function holderMappings(reads: AdminReads, holder: RoleHolder, resolve: Re
     // A composite role takes realm and client roles on one path.
     return { held: await compositesOf(reads, path, `role ${holder.name}`), realmPath: composites, clientPath: () => composites };
   }
+  if (holder.type === 'group') {
+    const path = groupRoleMappingsPath(holder.realm, resolve(holder.id));
+    const { roles } = await roleMappingsAt(reads, path, `group ${holder.path}`);
+    return { held: roles, realmPath: `${path}/realm`, clientPath: (uuid) => `${path}/clients/${encodeURIComponent(uuid)}` };
+  }
   const { realm, clientId } = holder.client;
   const userId = await serviceAccountUserId(reads, realm, resolve(holder.client.id), clientId);
   if (userId === undefined) throw missing(`the service account of client ${clientId}`, description);
@@ -44,7 +49,7 @@ async function holderMappings(reads: AdminReads, holder: RoleHolder, resolve: Re
   return { held: roles, realmPath: realmRoleMappingsPath(realm, userId), clientPath: (uuid) => clientRoleMappingsPath(realm, userId, uuid) };
 }
 
-const holderRealm = (holder: RoleHolder): string => (holder.type === 'role' ? holder.realm : holder.client.realm);
+const holderRealm = (holder: RoleHolder): string => (holder.type === 'serviceAccount' ? holder.client.realm : holder.realm);
 
 /**
  * Grants or revokes the roles of `action`, only those that change: a role already held is not granted

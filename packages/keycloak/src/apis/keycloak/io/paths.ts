@@ -37,3 +37,9 @@ export const clientRoleMappingsPath = (realm: string, userId: string, clientUuid
 
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;
+
+/** A realm's top-level groups, one group, its subgroups, and its direct role mappings. */
+export const groupsPath = (realm: string): string => `${realmPath(realm)}/groups`;
+export const groupItemPath = (realm: string, id: string): string => `${groupsPath(realm)}/${segment(id)}`;
+export const groupChildrenPath = (realm: string, id: string): string => `${groupItemPath(realm, id)}/children`;
+export const groupRoleMappingsPath = (realm: string, id: string): string => `${groupItemPath(realm, id)}/role-mappings`;

@@ -10,6 +10,7 @@ import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRo
 import { AdminReads } from './reads.js';
 import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
 import type { ScopeList } from '../actions.js';
+import { observeGroups } from './groups.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -41,7 +42,8 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     realmScopeNames(reads, name, 'default'),
     realmScopeNames(reads, name, 'optional'),
   ]);
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes };
+  const groups = query.groups === undefined ? undefined : await observeGroups(reads, name, query.groups);
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(groups === undefined ? {} : { groups }) };
 }
 
 /**

@@ -13,6 +13,9 @@ import {
   clientScopePath,
   clientScopesPath,
   clientsPath,
+  groupChildrenPath,
+  groupItemPath,
+  groupsPath,
   itemPath,
   mapperPath,
   mappersPath,
@@ -49,6 +52,7 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'client': return clientsPath(resource.realm);
     case 'clientRole': return clientRolesPath(resource.client.realm, resolve(resource.client.id));
     case 'clientMapper': return mappersPath(clientPath(resource.client.realm, resolve(resource.client.id)));
+    case 'group': return resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId));
     case 'realmScopeLink':
     case 'clientScopeLink':
       throw new TypeError(`${describeResource(resource)} is linked by a PUT of its item, not created in a collection`);
@@ -91,6 +95,9 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const list = clientScopeListPath(resource.client.realm, resolve(resource.client.id), resource.list);
       return id === undefined ? undefined : { path: itemPath(list, id), identity: {}, linkedId: id };
     }
+    case 'group':
+      // Plans address a group by the id they read or created; its PUT names it, or Keycloak would rename it.
+      return resource.id === undefined ? undefined : { path: groupItemPath(resource.realm, resolve(resource.id)), identity: { name: resource.path.slice(resource.path.lastIndexOf('/') + 1) } };
   }
 }
 

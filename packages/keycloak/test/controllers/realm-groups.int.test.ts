@@ -1,0 +1,148 @@
+// KeycloakRealm groups with core's runtime, against the real kube-apiserver and Keycloak 26: nested groups
+// created with attributes and realm and client roles, updated (roles granted and revoked as the spec
+// states), pruned only where we made them, a change made by hand undone, and no writes once converged.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestNamespace } from '@keyward/test-env';
+import { controllerEnv, createRealm, patchSpec, realmRef, startOperator, unique, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
+
+let env: ControllerEnv;
+let namespace: string;
+let operator: Operator;
+const realms: string[] = [];
+
+beforeAll(async () => {
+  env = await controllerEnv('kcg');
+  namespace = await createTestNamespace('kcg-ctl');
+  operator = await startOperator(env.kube, { name: 'groups', namespaces: [namespace], config: env.config() });
+}, 120_000);
+
+afterAll(async () => {
+  await operator.stop();
+  for (const realm of realms) await env.admin.deleteRealm(realm);
+  env.close();
+});
+
+function newRealmName(prefix: string): string {
+  const name = unique(prefix);
+  realms.push(name);
+  return name;
+}
+
+type Json = Record<string, unknown>;
+
+interface GroupView {
+  readonly id: string;
+  readonly attributes: Json;
+  readonly realmRoles: string[];
+  readonly clientRoles: Json;
+}
+
+const sorted = (value: unknown): string[] => (Array.isArray(value) ? value.map(String).sort() : []);
+
+function viewOf(groups: readonly Json[]): Map<string, GroupView> {
+  return new Map(groups.map((g) => [String(g['name']), {
+    id: String(g['id']),
+    attributes: (g['attributes'] as Json | undefined) ?? {},
+    realmRoles: sorted(g['realmRoles']),
+    clientRoles: (g['clientRoles'] as Json | undefined) ?? {},
+  }]));
+}
+
+/** The realm's top-level groups, by name, as Keycloak holds them. */
+const topGroups = async (realm: string): Promise<Map<string, GroupView>> => viewOf((await env.admin.get<Json[]>(`/realms/${realm}/groups`, { briefRepresentation: 'false' })) ?? []);
+/** A group's subgroups, by name. */
+const subGroups = async (realm: string, id: string): Promise<Map<string, GroupView>> =>
+  viewOf((await env.admin.get<Json[]>(`/realms/${realm}/groups/${id}/children`, { briefRepresentation: 'false', max: '100' })) ?? []);
+
+const MARKER = { 'io.kubernetes.managed-by': ['keyward'] };
+
+describe('KeycloakRealm groups against the real Keycloak and API server', () => {
+  it('creates nested groups with attributes and roles, updates them, prunes only its own, repairs a change made by hand, and then writes nothing', async () => {
+    const realm = newRealmName('kcg-groups');
+    const ref = realmRef(namespace, 'groups');
+    await createRealm(env.kube, namespace, 'groups', {
+      realmName: realm,
+      realmRoles: [{ name: 'viewer' }, { name: 'admin' }, { name: 'auditor' }],
+      groups: [
+        {
+          name: 'staff',
+          attributes: { dept: 'ops' },
+          realmRoles: ['viewer'],
+          clientRoles: { 'realm-management': ['view-users'] },
+          subGroups: [{ name: 'leads', realmRoles: ['admin'] }, { name: 'interns' }],
+        },
+        { name: 'guests' },
+      ],
+    });
+    await waitForReady(env.kube, ref);
+    const created = await topGroups(realm);
+    expect([...created.keys()].sort()).toEqual(['guests', 'staff']);
+    const staff = created.get('staff');
+    expect(staff).toMatchObject({ attributes: { dept: ['ops'], ...MARKER }, realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } });
+    const staffId = staff?.id ?? '';
+    const children = await subGroups(realm, staffId);
+    expect([...children.keys()].sort()).toEqual(['interns', 'leads']);
+    expect(children.get('leads')).toMatchObject({ attributes: MARKER, realmRoles: ['admin'] });
+
+    // Made by hand: a group beside ours and one among staff's subgroups. Neither is ours to remove.
+    expect(await env.admin.send('POST', `/realms/${realm}/groups`, { name: 'by-hand' })).toBe(201);
+    expect(await env.admin.send('POST', `/realms/${realm}/groups/${staffId}/children`, { name: 'manual' })).toBe(201);
+
+    const converged = operator.requests.length;
+    const again = await operator.reconcileRealm(namespace, 'groups');
+    expect(again.plan?.steps.map((step) => `${step.action.kind}: ${step.reason}`)).toEqual([]);
+    const resync = operator.requests.slice(converged);
+    expect(writesIn(resync)).toEqual([]);
+    // The top-level list and staff's subgroups (the only group whose subgroups the spec lists).
+    expect(resync.filter((r) => r.operation.includes('group')).map((r) => r.operation).sort()).toEqual(['list_group_children', 'list_groups']);
+
+    await patchSpec(env.kube, ref, {
+      groups: [
+        { name: 'staff', attributes: { dept: 'sales' }, realmRoles: ['viewer', 'auditor'], clientRoles: {}, subGroups: [{ name: 'leads', realmRoles: ['admin'] }] },
+      ],
+    });
+    await waitForReady(env.kube, ref);
+    const updated = await topGroups(realm);
+    expect([...updated.keys()].sort()).toEqual(['by-hand', 'staff']);
+    expect(updated.get('staff')).toMatchObject({ id: staffId, attributes: { dept: ['sales'], ...MARKER }, realmRoles: ['auditor', 'viewer'], clientRoles: {} });
+    expect([...(await subGroups(realm, staffId)).keys()].sort()).toEqual(['leads', 'manual']);
+
+    // By hand: staff loses its attributes (our marker too), leads gets a role the spec does not map to it.
+    const byHand = operator.requests.length;
+    expect(await env.admin.send('PUT', `/realms/${realm}/groups/${staffId}`, { name: 'staff', attributes: {} })).toBe(204);
+    const leadsId = (await subGroups(realm, staffId)).get('leads')?.id ?? '';
+    const viewer = await env.admin.get<Json>(`/realms/${realm}/roles/viewer`);
+    expect(await env.admin.send('POST', `/realms/${realm}/groups/${leadsId}/role-mappings/realm`, [viewer])).toBe(204);
+    // A reconcile already under way (the Ready status write wakes one) may repair the first change alone.
+    await operator.reconcileRealm(namespace, 'groups');
+    expect(writesIn(operator.requests.slice(byHand))).toEqual(['update_group', 'revoke_roles']);
+    expect((await topGroups(realm)).get('staff')).toMatchObject({ attributes: { dept: ['sales'], ...MARKER } });
+    expect((await subGroups(realm, staffId)).get('leads')).toMatchObject({ realmRoles: ['admin'] });
+
+    await waitForReady(env.kube, ref);
+    const before = operator.requests.length;
+    const last = await operator.reconcileRealm(namespace, 'groups');
+    expect(last.plan?.steps).toEqual([]);
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+  });
+
+  it('reads no groups for a realm whose spec lists none, and removes its own only when told to prune', async () => {
+    const realm = newRealmName('kcg-none');
+    const ref = realmRef(namespace, 'none');
+    await createRealm(env.kube, namespace, 'none', { realmName: realm, groups: [{ name: 'team' }] });
+    await waitForReady(env.kube, ref);
+    expect(await env.admin.send('POST', `/realms/${realm}/groups`, { name: 'by-hand' })).toBe(201);
+
+    // An empty list manages nothing: the group stays, and no group is read.
+    await patchSpec(env.kube, ref, { groups: [] });
+    await waitForReady(env.kube, ref);
+    const before = operator.requests.length;
+    await operator.reconcileRealm(namespace, 'none');
+    expect(operator.requests.slice(before).filter((r) => r.operation.includes('group'))).toEqual([]);
+    expect([...(await topGroups(realm)).keys()].sort()).toEqual(['by-hand', 'team']);
+
+    await patchSpec(env.kube, ref, { pruneUnlistedGroups: true });
+    await waitForReady(env.kube, ref);
+    expect([...(await topGroups(realm)).keys()]).toEqual(['by-hand']);
+  });
+});
