@@ -1,6 +1,9 @@
 import type { ObservedRealm } from '../apis/keycloak/queries.js';
 import type { RealmSteps } from './context.js';
+import { planDefaultGroups } from './default-groups.js';
+import { planDefaultRoles } from './default-roles.js';
 import { planGroups } from './groups.js';
+import { toManaged, type RealmManaged } from './managed.js';
 import { planScopeLinks } from './links.js';
 import { planRealmRoles } from './roles.js';
 import { doomedScopes, planClientScopes, planScopeDeletions } from './scopes.js';
@@ -11,15 +14,19 @@ import type { KeycloakRealmSpec } from './spec.js';
  * lists. For a realm created in the same plan (`observed` undefined) the lists wait for the next reconcile:
  * a new realm links Keycloak's built-in scopes by itself, and which it linked is known only once it is read.
  */
-export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observed: ObservedRealm | undefined): void {
+export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observed: ObservedRealm | undefined, managed?: RealmManaged): RealmManaged | undefined {
   const scopeSpecs = spec.clientScopes ?? [];
   planRealmRoles(steps, spec.realmRoles ?? [], observed?.roles ?? []);
   planClientScopes(steps, scopeSpecs, observed?.clientScopes ?? []);
   planGroups(steps, spec, observed === undefined ? [] : observed.groups);
-  if (observed === undefined) return;
+  if (observed === undefined) return managed;
   const wanted = { default: spec.defaultClientScopes ?? [], optional: spec.optionalClientScopes ?? [] };
   const doomed = doomedScopes(scopeSpecs, [...wanted.default, ...wanted.optional], observed.clientScopes);
   const linked = { default: observed.defaultClientScopes, optional: observed.optionalClientScopes };
   planScopeLinks(steps, wanted, linked, observed.clientScopes, new Set(doomed.map((scope) => scope.name)));
   planScopeDeletions(steps, doomed);
+  return toManaged({
+    defaultGroups: planDefaultGroups(steps, spec.defaultGroups, observed.defaultGroups ?? [], managed?.defaultGroups),
+    defaultRoles: planDefaultRoles(steps, spec.defaultRoles, observed, managed?.defaultRoles),
+  });
 }

@@ -1,6 +1,8 @@
 import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
 import { endpointsSchema } from '../endpoints.js';
 import { groupsCrdSchema } from './group-schema.js';
+import { GROUP_PATH_PATTERN } from './group-spec.js';
+import { realmManagedSchema } from './managed.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
@@ -211,6 +213,12 @@ const spec = {
     defaultClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as default scopes.' },
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
     groups: groupsCrdSchema,
+    defaultGroups: { type: 'array', items: { type: 'string', pattern: GROUP_PATH_PATTERN }, 'x-kubernetes-list-type': 'set', description: 'Groups every new user joins, by path (/parent/child).' },
+    defaultRoles: {
+      type: 'object',
+      description: 'Roles every new user gets (composites of the realm\'s default role), added to Keycloak\'s own.',
+      properties: { realmRoles: nameSet, clientRoles: { type: 'object', description: 'By clientId.', additionalProperties: nameSet } },
+    },
     pruneUnlistedGroups: { type: 'boolean', description: 'Removes the groups Keyward made that groups does not list (at the top level, and among the subgroups of listed groups), even where it lists none.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
   },
@@ -225,6 +233,7 @@ const status = {
     endpoints: endpointsSchema,
     smtpPasswordVersion: { type: 'string', description: 'The resourceVersion of the SMTP password Secret last sent to Keycloak.' },
     message: text,
+    managed: realmManagedSchema,
   },
 };
 

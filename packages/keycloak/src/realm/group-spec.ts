@@ -58,3 +58,13 @@ function groupCodec(level: number): t.Type<GroupSpec> {
 
 /** The realm's top-level groups, with their subgroups. */
 export const GroupsCodec = groupList(groupCodec(1));
+
+/** Roles stated by name: realm roles, and client roles by clientId (a realm's defaultRoles). */
+export const StatedRolesCodec = t.partial({ realmRoles: roleNames, clientRoles: t.record(t.string, roleNames) });
+
+export const GROUP_PATH_PATTERN = '^(/[^/]+)+$';
+const validPath = (u: unknown): u is string => typeof u === 'string' && new RegExp(GROUP_PATH_PATTERN).test(u);
+const groupPathCodec = new t.Type<string>('a group path like /parent/child', validPath, (u, c) => (validPath(u) ? t.success(u) : t.failure(u, c)), t.identity);
+
+/** The realm's default groups, by path. */
+export const DefaultGroupsCodec = uniqueList(t.array(groupPathCodec));

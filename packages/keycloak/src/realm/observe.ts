@@ -20,7 +20,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...groupsQuery(cr.spec) },
+    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...groupsQuery(cr.spec), ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }) },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

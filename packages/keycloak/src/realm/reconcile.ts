@@ -46,12 +46,13 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const { primary: cr, observed, now } = input;
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
-  planContents({ plan, call, realm }, cr.spec, observed.realm);
+  const managed = planContents({ plan, call, realm }, cr.spec, observed.realm, cr.status.managed);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,
     endpoints: realmEndpoints(url, realm),
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
+    managed: managed ?? null,
   };
   const readiness = plan.size > 0
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)

@@ -2,7 +2,8 @@ import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
-import { GroupsCodec } from './group-spec.js';
+import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.js';
+import type { RealmManaged } from './managed.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -264,6 +265,8 @@ export const RealmSpecCodec = t.intersection([
     optionalClientScopes: nameSet,
     groups: GroupsCodec,
     pruneUnlistedGroups: t.boolean,
+    defaultGroups: DefaultGroupsCodec,
+    defaultRoles: StatedRolesCodec,
   }),
 ]);
 
@@ -286,6 +289,7 @@ export type KeycloakRealmStatus = {
   readonly smtpPasswordVersion?: string;
   /** What the Ready condition says, for tools that read a status message. */
   readonly message?: string;
+  readonly managed?: RealmManaged;
 };
 
 export interface KeycloakRealm {

@@ -3,6 +3,7 @@ import type { ObjectRef } from '@keyward/vocabulary';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
+import type { RealmManaged } from './managed.js';
 import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
@@ -15,6 +16,8 @@ export interface RealmFacts {
   readonly endpoints?: RealmEndpoints | undefined;
   /** null: the spec sends no SMTP password, so no version is kept. */
   readonly smtpPasswordVersion?: string | null;
+  /** null: nothing is managed any more. */
+  readonly managed?: RealmManaged | null;
 }
 
 /**
@@ -22,8 +25,9 @@ export interface RealmFacts {
  * keeps, so an unchanged status compares equal and is not written.
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
-  const { smtpPasswordVersion: _version, ...rest } = current;
+  const { smtpPasswordVersion: _version, managed: _managed, ...rest } = current;
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
+  const managed = facts.managed === undefined ? current.managed : facts.managed ?? undefined;
   return {
     ...rest,
     conditions: readinessConditions(current.conditions, readiness, generation, now),
@@ -32,6 +36,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(facts.endpoints === undefined ? {} : { endpoints: facts.endpoints }),
     ...(version === undefined ? {} : { smtpPasswordVersion: version }),
     message: readiness.message,
+    ...(managed === undefined ? {} : { managed }),
   };
 }
 

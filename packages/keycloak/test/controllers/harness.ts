@@ -42,6 +42,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'get_role_mappings',
   'list_groups',
   'list_group_children',
+  'list_default_groups',
+  'find_group_by_path',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

@@ -3,7 +3,7 @@
 // states), pruned only where we made them, a change made by hand undone, and no writes once converged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestNamespace } from '@keyward/test-env';
-import { controllerEnv, createRealm, patchSpec, realmRef, startOperator, unique, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
+import { controllerEnv, createRealm, patchSpec, realmRef, startOperator, statusOf, unique, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
 
 let env: ControllerEnv;
 let namespace: string;
@@ -21,6 +21,9 @@ afterAll(async () => {
   for (const realm of realms) await env.admin.deleteRealm(realm);
   env.close();
 });
+
+/** Reconciles the controllers ran from their queues (not those a test asks for). */
+const queuedReconciles = (): number => [...operator.reconciles.values()].reduce((sum, n) => sum + n, 0);
 
 function newRealmName(prefix: string): string {
   const name = unique(prefix);
@@ -89,12 +92,18 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
     expect(await env.admin.send('POST', `/realms/${realm}/groups/${staffId}/children`, { name: 'manual' })).toBe(201);
 
     const converged = operator.requests.length;
+    const queuedBefore = queuedReconciles();
     const again = await operator.reconcileRealm(namespace, 'groups');
     expect(again.plan?.steps.map((step) => `${step.action.kind}: ${step.reason}`)).toEqual([]);
     const resync = operator.requests.slice(converged);
     expect(writesIn(resync)).toEqual([]);
-    // The top-level list and staff's subgroups (the only group whose subgroups the spec lists).
-    expect(resync.filter((r) => r.operation.includes('group')).map((r) => r.operation).sort()).toEqual(['list_group_children', 'list_groups']);
+    // Per reconcile (ours, and any the status write of Ready woke meanwhile): the top-level list and staff's
+    // subgroups, the only group whose subgroups the spec lists.
+    const reconciles = 1 + queuedReconciles() - queuedBefore;
+    const groupReads = resync.map((r) => r.operation).filter((op) => op.includes('group'));
+    expect(groupReads.filter((op) => op === 'list_groups')).toHaveLength(reconciles);
+    expect(groupReads.filter((op) => op === 'list_group_children')).toHaveLength(reconciles);
+    expect(groupReads).toHaveLength(2 * reconciles);
 
     await patchSpec(env.kube, ref, {
       groups: [
@@ -113,9 +122,9 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
     const leadsId = (await subGroups(realm, staffId)).get('leads')?.id ?? '';
     const viewer = await env.admin.get<Json>(`/realms/${realm}/roles/viewer`);
     expect(await env.admin.send('POST', `/realms/${realm}/groups/${leadsId}/role-mappings/realm`, [viewer])).toBe(204);
-    // A reconcile already under way (the Ready status write wakes one) may repair the first change alone.
+    // A reconcile the Ready status write woke may run beside ours, and repair some or all of it too.
     await operator.reconcileRealm(namespace, 'groups');
-    expect(writesIn(operator.requests.slice(byHand))).toEqual(['update_group', 'revoke_roles']);
+    expect(new Set(writesIn(operator.requests.slice(byHand)))).toEqual(new Set(['update_group', 'revoke_roles']));
     expect((await topGroups(realm)).get('staff')).toMatchObject({ attributes: { dept: ['sales'], ...MARKER } });
     expect((await subGroups(realm, staffId)).get('leads')).toMatchObject({ realmRoles: ['admin'] });
 
@@ -144,5 +153,53 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
     await patchSpec(env.kube, ref, { pruneUnlistedGroups: true });
     await waitForReady(env.kube, ref);
     expect([...(await topGroups(realm)).keys()]).toEqual(['by-hand']);
+  });
+
+  it('adds default groups and default roles, removes only those it listed before, repairs one taken by hand, and then writes nothing', async () => {
+    const realm = newRealmName('kcg-defaults');
+    const ref = realmRef(namespace, 'defaults');
+    const defaultRole = `/realms/${realm}/roles/default-roles-${realm}/composites`;
+    const defaultGroups = async (): Promise<string[]> => ((await env.admin.get<Json[]>(`/realms/${realm}/default-groups`)) ?? []).map((g) => String(g['path'])).sort();
+    const defaultRoles = async (): Promise<string[]> => ((await env.admin.get<Json[]>(defaultRole)) ?? []).map((r) => String(r['name'])).sort();
+    await createRealm(env.kube, namespace, 'defaults', {
+      realmName: realm,
+      realmRoles: [{ name: 'viewer' }, { name: 'auditor' }],
+      groups: [{ name: 'staff', subGroups: [{ name: 'leads' }] }],
+      defaultGroups: ['/staff/leads'],
+      defaultRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } },
+    });
+    await waitForReady(env.kube, ref);
+    expect(await defaultGroups()).toEqual(['/staff/leads']);
+    // Keycloak's own defaults stay beside the spec's.
+    expect(await defaultRoles()).toEqual(['manage-account', 'offline_access', 'uma_authorization', 'view-profile', 'view-users', 'viewer']);
+
+    // By hand: /staff becomes a default group, auditor a default role.
+    const staffId = (await topGroups(realm)).get('staff')?.id ?? '';
+    expect(await env.admin.send('PUT', `/realms/${realm}/default-groups/${staffId}`)).toBe(204);
+    const auditor = await env.admin.get<Json>(`/realms/${realm}/roles/auditor`);
+    expect(await env.admin.send('POST', defaultRole, [auditor])).toBe(204);
+    const converged = operator.requests.length;
+    expect((await operator.reconcileRealm(namespace, 'defaults')).plan?.steps).toEqual([]);
+    expect(writesIn(operator.requests.slice(converged))).toEqual([]);
+
+    // The listed default group goes, the one added by hand stays; viewer goes, auditor is now the spec's,
+    // view-users stays as clientRoles is no longer stated.
+    await patchSpec(env.kube, ref, { defaultGroups: [], defaultRoles: { realmRoles: ['auditor'], clientRoles: null } });
+    const updated = await waitForReady(env.kube, ref);
+    expect(await defaultGroups()).toEqual(['/staff']);
+    expect(await defaultRoles()).toEqual(['auditor', 'manage-account', 'offline_access', 'uma_authorization', 'view-profile', 'view-users']);
+    expect(statusOf(updated)['managed']).toEqual({ defaultGroups: [], defaultRoles: { realmRoles: ['auditor'] } });
+
+    const byHand = operator.requests.length;
+    expect(await env.admin.send('DELETE', defaultRole, [auditor])).toBe(204);
+    await operator.reconcileRealm(namespace, 'defaults');
+    // A reconcile the Ready status write woke may have granted it beside ours.
+    expect(new Set(writesIn(operator.requests.slice(byHand)))).toEqual(new Set(['grant_roles']));
+    expect(await defaultRoles()).toContain('auditor');
+
+    await waitForReady(env.kube, ref);
+    const before = operator.requests.length;
+    expect((await operator.reconcileRealm(namespace, 'defaults')).plan?.steps).toEqual([]);
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
   });
 });

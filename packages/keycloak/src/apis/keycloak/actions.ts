@@ -54,7 +54,9 @@ export type KeycloakResource =
    * A realm group by path; `id` for update and delete. A subgroup is created among the children of
    * `parentId` (a top-level one without it).
    */
-  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id?: Value<string>; readonly parentId?: Value<string> };
+  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id?: Value<string>; readonly parentId?: Value<string> }
+  /** A group (by path) among the realm's default groups; create adds it, delete removes it. */
+  | { readonly type: 'defaultGroup'; readonly realm: string; readonly path: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

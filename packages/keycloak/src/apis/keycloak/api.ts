@@ -30,6 +30,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `client scope ${resource.scope} in the ${resource.list} client scopes of ${clientText(resource.client)}`;
     case 'group':
       return `group ${resource.path} in realm ${resource.realm}`;
+    case 'defaultGroup':
+      return `group ${resource.path} in the default groups of realm ${resource.realm}`;
   }
 }
 

@@ -16,6 +16,8 @@ export interface ObservedRealm {
   readonly optionalClientScopes: readonly string[];
   /** The realm's top-level groups, when the query asks for them. */
   readonly groups?: readonly ObservedGroup[];
+  /** The paths of the realm's default groups, when the query asks for them. */
+  readonly defaultGroups?: readonly string[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -38,6 +40,8 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
   readonly realm: string;
   /** Which groups to read; none without (a realm whose spec manages no groups costs no group reads). */
   readonly groups?: GroupReads;
+  /** Whether to read the realm's default groups (one request). */
+  readonly defaultGroups?: boolean;
 }
 
 /**

@@ -47,6 +47,8 @@ interface StoredRealm {
   defaultScopes: Record<ScopeList, Set<string>>;
   clients: Map<string, StoredClient>;
   groups: Map<string, StoredGroup>;
+  /** The ids of its default groups. */
+  defaultGroups: Set<string>;
 }
 
 /** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
@@ -155,6 +157,7 @@ export class SimulatedKeycloak {
       defaultScopes: { default: new Set(BUILT_IN_SCOPES.default), optional: new Set(BUILT_IN_SCOPES.optional) },
       clients: new Map(),
       groups: new Map(),
+      defaultGroups: new Set(),
     };
     this.#realms.set(name, realm);
     if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
@@ -291,6 +294,12 @@ export class SimulatedKeycloak {
         realm.groups.set(id, { rep: { attributes: {}, ...body, id }, parent, roles: emptyRoles() });
         return id;
       }
+      case 'defaultGroup': {
+        const realm = this.#realm(resource.realm);
+        const id = this.#groupIdAt(realm, resource.path) ?? notFound(`group ${resource.path}`);
+        realm.defaultGroups.add(id);
+        return id;
+      }
     }
   }
 
@@ -339,6 +348,7 @@ export class SimulatedKeycloak {
       }
       case 'realmScopeLink':
       case 'clientScopeLink':
+      case 'defaultGroup':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
     }
   }
@@ -369,6 +379,8 @@ export class SimulatedKeycloak {
         return client(resource.client)?.scopes[resource.list].delete(resource.scope) ?? false;
       case 'group':
         return this.#deleteGroup(realm, context.resolve(resource.id ?? ''));
+      case 'defaultGroup':
+        return realm.defaultGroups.delete(this.#groupIdAt(realm, resource.path) ?? '');
     }
   }
 
@@ -380,7 +392,12 @@ export class SimulatedKeycloak {
   /** Deletes a group with its subgroups, as Keycloak does. */
   #deleteGroup(realm: StoredRealm, id: string): boolean {
     for (const [childId, child] of realm.groups) if (child.parent === id) this.#deleteGroup(realm, childId);
+    realm.defaultGroups.delete(id);
     return realm.groups.delete(id);
+  }
+
+  #groupIdAt(realm: StoredRealm, path: string): string | undefined {
+    return [...realm.groups.entries()].find(([, group]) => this.#pathOf(realm, group) === path)?.[0];
   }
 
   /** The groups under `parent` (the top level when undefined), each with all of its subgroups. */
@@ -450,7 +467,7 @@ export class SimulatedKeycloak {
     return { role: { ...stored.rep, name: text(stored.rep['name']) }, composites: namesOf(stored.composites) };
   }
 
-  #observeRealm(name: string, groups: boolean): ObservedRealm | undefined {
+  #observeRealm(name: string, groups: boolean, defaultGroups: boolean): ObservedRealm | undefined {
     const realm = this.#realms.get(name);
     if (realm === undefined) return undefined;
     const rep: Rep = { ...realm.rep, realm: name };
@@ -466,6 +483,7 @@ export class SimulatedKeycloak {
       defaultClientScopes: [...realm.defaultScopes.default].sort(),
       optionalClientScopes: [...realm.defaultScopes.optional].sort(),
       ...(groups ? { groups: this.#observedGroups(realm, undefined, '') } : {}),
+      ...(defaultGroups ? { defaultGroups: [...realm.defaultGroups].map((id) => this.#pathOf(realm, realm.groups.get(id) ?? notFound(`group ${id}`))) } : {}),
     };
   }
 
@@ -487,7 +505,7 @@ export class SimulatedKeycloak {
 
   get answers(): QueryTable<KeycloakQuery> {
     return {
-      'keycloak.realm': (query) => this.#observeRealm(query.realm, query.groups !== undefined),
+      'keycloak.realm': (query) => this.#observeRealm(query.realm, query.groups !== undefined, query.defaultGroups === true),
       'keycloak.client': (query) => this.#observeClient(query),
     };
   }

@@ -1,7 +1,7 @@
 // Reads a realm's groups: the top-level ones, and the subgroups of the groups a query names.
 import { groupPath, type GroupReads, type ObservedGroup } from '../groups.js';
 import type { KeycloakObject } from '../representations.js';
-import { groupChildrenPath, groupsPath } from './paths.js';
+import { defaultGroupsPath, groupByPathPath, groupChildrenPath, groupsPath } from './paths.js';
 import type { AdminReads } from './reads.js';
 
 /** Keycloak 26 lists at most 10 subgroups unless asked for more; the top-level list has no such default. */
@@ -54,4 +54,16 @@ export async function observeGroups(reads: AdminReads, realm: string, want: Grou
   });
   const descend = new Set(want.childrenOf);
   return Promise.all((top ?? []).map((group) => observedGroup(reads, realm, group, undefined, descend)));
+}
+
+/** A group's id by its path; undefined when there is no such group. */
+export async function findGroupId(reads: AdminReads, realm: string, path: string): Promise<string | undefined> {
+  const group = await reads.object<GroupRepresentation>({ path: groupByPathPath(realm, path), operation: 'find_group_by_path', description: `find group ${path} in realm ${realm}`, fields: ['id'] });
+  return group?.id;
+}
+
+/** The paths of the realm's default groups. */
+export async function defaultGroupPaths(reads: AdminReads, realm: string): Promise<string[]> {
+  const groups = await reads.list<GroupRepresentation & { readonly path: string }>({ path: defaultGroupsPath(realm), operation: 'list_default_groups', description: `list the default groups of realm ${realm}`, fields: ['id', 'path'] });
+  return (groups ?? []).map((group) => group.path);
 }

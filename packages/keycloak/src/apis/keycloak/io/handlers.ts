@@ -91,8 +91,9 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
       const resolve = resolver(context);
       if (isLink(action.resource)) {
         const item = await itemOf(action.resource, resolve, reads(action));
-        if (item?.linkedId === undefined) throw missing('the client scope', description);
-        await admin.send(action, { method: 'PUT', path: item.path, operation: 'link_client_scope', description });
+        const group = action.resource.type === 'defaultGroup';
+        if (item?.linkedId === undefined) throw missing(group ? 'the group' : 'the client scope', description);
+        await admin.send(action, { method: 'PUT', path: item.path, operation: group ? 'add_default_group' : 'link_client_scope', description });
         return { outcome: 'applied', outputs: { id: item.linkedId } };
       }
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);

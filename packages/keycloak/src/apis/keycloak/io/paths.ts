@@ -43,3 +43,6 @@ export const groupsPath = (realm: string): string => `${realmPath(realm)}/groups
 export const groupItemPath = (realm: string, id: string): string => `${groupsPath(realm)}/${segment(id)}`;
 export const groupChildrenPath = (realm: string, id: string): string => `${groupItemPath(realm, id)}/children`;
 export const groupRoleMappingsPath = (realm: string, id: string): string => `${groupItemPath(realm, id)}/role-mappings`;
+/** A group by its path (`/a/b`), each name a segment of its own. */
+export const groupByPathPath = (realm: string, path: string): string => `${realmPath(realm)}/group-by-path/${path.split('/').filter((name) => name !== '').map(segment).join('/')}`;
+export const defaultGroupsPath = (realm: string): string => `${realmPath(realm)}/default-groups`;

@@ -10,7 +10,7 @@ import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRo
 import { AdminReads } from './reads.js';
 import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
 import type { ScopeList } from '../actions.js';
-import { observeGroups } from './groups.js';
+import { defaultGroupPaths, observeGroups } from './groups.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -43,7 +43,8 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     realmScopeNames(reads, name, 'optional'),
   ]);
   const groups = query.groups === undefined ? undefined : await observeGroups(reads, name, query.groups);
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(groups === undefined ? {} : { groups }) };
+  const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(groups === undefined ? {} : { groups }), ...(defaultGroups === undefined ? {} : { defaultGroups }) };
 }
 
 /**
