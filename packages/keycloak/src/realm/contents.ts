@@ -4,6 +4,7 @@ import { planDefaultGroups } from './default-groups.js';
 import { planDefaultRoles } from './default-roles.js';
 import { planGroups } from './groups.js';
 import { toManaged, type RealmManaged } from './managed.js';
+import { planScopeMappings } from './scope-mappings.js';
 import { planScopeLinks } from './links.js';
 import { planRealmRoles } from './roles.js';
 import { doomedScopes, planClientScopes, planScopeDeletions } from './scopes.js';
@@ -24,8 +25,11 @@ export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observe
   const doomed = doomedScopes(scopeSpecs, [...wanted.default, ...wanted.optional], observed.clientScopes);
   const linked = { default: observed.defaultClientScopes, optional: observed.optionalClientScopes };
   planScopeLinks(steps, wanted, linked, observed.clientScopes, new Set(doomed.map((scope) => scope.name)));
+  // Before a scope the spec no longer lists is deleted: its mappings go with it.
+  const scopeMappings = planScopeMappings(steps, spec.scopeMappings, observed.scopeMappings ?? [], managed?.scopeMappings);
   planScopeDeletions(steps, doomed);
   return toManaged({
+    scopeMappings,
     defaultGroups: planDefaultGroups(steps, spec.defaultGroups, observed.defaultGroups ?? [], managed?.defaultGroups),
     defaultRoles: planDefaultRoles(steps, spec.defaultRoles, observed, managed?.defaultRoles),
   });

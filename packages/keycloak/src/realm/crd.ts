@@ -3,6 +3,7 @@ import { endpointsSchema } from '../endpoints.js';
 import { groupsCrdSchema } from './group-schema.js';
 import { GROUP_PATH_PATTERN } from './group-spec.js';
 import { realmManagedSchema } from './managed.js';
+import { scopeMappingsCrdSchema } from './scope-mapping-spec.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
@@ -219,6 +220,7 @@ const spec = {
       description: 'Roles every new user gets (composites of the realm\'s default role), added to Keycloak\'s own.',
       properties: { realmRoles: nameSet, clientRoles: { type: 'object', description: 'By clientId.', additionalProperties: nameSet } },
     },
+    scopeMappings: scopeMappingsCrdSchema,
     pruneUnlistedGroups: { type: 'boolean', description: 'Removes the groups Keyward made that groups does not list (at the top level, and among the subgroups of listed groups), even where it lists none.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
   },

@@ -1,6 +1,7 @@
 // What a realm's status records as applied from the spec, where Keycloak or people may add to the same
 // lists: only what the spec listed before and lists no more is ever removed.
 import type { StatedRoles } from '../tracked-roles.js';
+import type { ScopeMappingSpec } from './scope-mapping-spec.js';
 
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
@@ -9,11 +10,20 @@ export type RealmManaged = {
   readonly defaultGroups?: readonly string[];
   /** The composites of the realm's default role the spec listed. */
   readonly defaultRoles?: StatedRoles;
+  /** The scope mapping entries the spec listed. */
+  readonly scopeMappings?: readonly ScopeMappingSpec[];
 };
 
 type Fields = Record<string, unknown>;
 const fields = (raw: unknown): Fields => (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Fields) : {});
 const texts = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
+
+function readScopeMapping(raw: unknown): ScopeMappingSpec[] {
+  const f = fields(raw);
+  const roles = readRoles(raw) ?? {};
+  if (typeof f['clientScope'] === 'string') return [{ clientScope: f['clientScope'], ...roles }];
+  return typeof f['client'] === 'string' ? [{ client: f['client'], ...roles }] : [];
+}
 
 function readRoles(raw: unknown): StatedRoles | undefined {
   const f = fields(raw);
@@ -34,7 +44,8 @@ export function readRealmManaged(raw: unknown): RealmManaged | undefined {
   const f = fields(raw);
   const defaultGroups = texts(f['defaultGroups']);
   const defaultRoles = readRoles(f['defaultRoles']);
-  return toManaged({ ...(defaultGroups === undefined ? {} : { defaultGroups }), ...(defaultRoles === undefined ? {} : { defaultRoles }) });
+  const scopeMappings = Array.isArray(f['scopeMappings']) ? f['scopeMappings'].flatMap(readScopeMapping) : undefined;
+  return toManaged({ defaultGroups, defaultRoles, scopeMappings });
 }
 
 /** `managed`, or undefined when it records nothing (so a realm that manages none of these keeps no field). */
@@ -47,9 +58,13 @@ const list = { type: 'array', items: { type: 'string' } };
 
 export const realmManagedSchema = {
   type: 'object',
-  description: 'Default groups and default roles applied from the spec: only these are ever removed.',
+  description: 'Default groups, default roles and scope mappings applied from the spec: only these are ever removed.',
   properties: {
     defaultGroups: list,
     defaultRoles: { type: 'object', properties: { realmRoles: list, clientRoles: { type: 'object', additionalProperties: list } } },
+    scopeMappings: {
+      type: 'array',
+      items: { type: 'object', properties: { clientScope: { type: 'string' }, client: { type: 'string' }, realmRoles: list, clientRoles: { type: 'object', additionalProperties: list } } },
+    },
   },
 };

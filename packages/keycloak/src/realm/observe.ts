@@ -4,6 +4,12 @@ import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
 import { groupsQuery } from './groups.js';
+import { scopeMappingTargets } from './scope-mappings.js';
+
+function scopeMappingsQuery(cr: KeycloakRealm) {
+  const targets = scopeMappingTargets(cr.spec.scopeMappings, cr.status.managed?.scopeMappings);
+  return targets === undefined ? {} : { scopeMappings: targets };
+}
 
 export interface RealmQueries {
   readonly [name: string]: KeycloakRealmQuery | GetQuery | undefined;
@@ -20,7 +26,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...groupsQuery(cr.spec), ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }) },
+    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...groupsQuery(cr.spec), ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }), ...scopeMappingsQuery(cr) },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

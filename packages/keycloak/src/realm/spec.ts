@@ -4,6 +4,7 @@ import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.js';
 import type { RealmManaged } from './managed.js';
+import { ScopeMappingsCodec } from './scope-mapping-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -267,6 +268,7 @@ export const RealmSpecCodec = t.intersection([
     pruneUnlistedGroups: t.boolean,
     defaultGroups: DefaultGroupsCodec,
     defaultRoles: StatedRolesCodec,
+    scopeMappings: ScopeMappingsCodec,
   }),
 ]);
 

@@ -202,4 +202,49 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
     expect((await operator.reconcileRealm(namespace, 'defaults')).plan?.steps).toEqual([]);
     expect(writesIn(operator.requests.slice(before))).toEqual([]);
   });
+
+  it('maps roles to the scope of a client scope and of a client, unmaps only what it mapped, and then writes nothing', async () => {
+    const realm = newRealmName('kcg-scopes');
+    const ref = realmRef(namespace, 'scopes');
+    const names = (mappings: Json | undefined): string[] => [
+      ...((mappings?.['realmMappings'] as Json[] | undefined) ?? []).map((r) => String(r['name'])),
+      ...Object.entries((mappings?.['clientMappings'] as Record<string, Json> | undefined) ?? {}).flatMap(([clientId, entry]) => ((entry['mappings'] as Json[] | undefined) ?? []).map((r) => `${clientId}/${String(r['name'])}`)),
+    ].sort();
+    const scopeOf = async (path: string): Promise<string[]> => names(await env.admin.get<Json>(`${path}/scope-mappings`));
+    await createRealm(env.kube, namespace, 'scopes', {
+      realmName: realm,
+      realmRoles: [{ name: 'viewer' }, { name: 'auditor' }],
+      clientScopes: [{ name: 'api' }],
+      scopeMappings: [{ clientScope: 'api', realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } }],
+    });
+    await waitForReady(env.kube, ref);
+    const scopes = (await env.admin.get<Json[]>(`/realms/${realm}/client-scopes`)) ?? [];
+    const api = `/realms/${realm}/client-scopes/${String(scopes.find((scope) => scope['name'] === 'api')?.['id'])}`;
+    expect(await scopeOf(api)).toEqual(['realm-management/view-users', 'viewer']);
+
+    // By hand: a client, and auditor in api's scope.
+    expect(await env.admin.send('POST', `/realms/${realm}/clients`, { clientId: 'web', fullScopeAllowed: false })).toBe(201);
+    const web = `/realms/${realm}/clients/${String((await env.admin.client(realm, 'web'))?.['id'])}`;
+    const auditor = await env.admin.get<Json>(`/realms/${realm}/roles/auditor`);
+    expect(await env.admin.send('POST', `${api}/scope-mappings/realm`, [auditor])).toBe(204);
+    const converged = operator.requests.length;
+    expect((await operator.reconcileRealm(namespace, 'scopes')).plan?.steps).toEqual([]);
+    expect(writesIn(operator.requests.slice(converged))).toEqual([]);
+
+    // viewer leaves api's scope (auditor, mapped by hand, stays; clientRoles is no longer stated), web gets viewer.
+    await patchSpec(env.kube, ref, { scopeMappings: [{ clientScope: 'api', realmRoles: [] }, { client: 'web', realmRoles: ['viewer'] }] });
+    await waitForReady(env.kube, ref);
+    expect(await scopeOf(api)).toEqual(['auditor', 'realm-management/view-users']);
+    expect(await scopeOf(web)).toEqual(['viewer']);
+
+    // An entry the spec drops loses all it mapped.
+    await patchSpec(env.kube, ref, { scopeMappings: [{ clientScope: 'api', realmRoles: [] }] });
+    const dropped = await waitForReady(env.kube, ref);
+    expect(await scopeOf(web)).toEqual([]);
+    expect(statusOf(dropped)['managed']).toEqual({ scopeMappings: [{ clientScope: 'api', realmRoles: [] }] });
+
+    const before = operator.requests.length;
+    expect((await operator.reconcileRealm(namespace, 'scopes')).plan?.steps).toEqual([]);
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+  });
 });

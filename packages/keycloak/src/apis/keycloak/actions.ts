@@ -1,5 +1,6 @@
 import type { Produces, SecretKeyRef, Sensitive, Template, Value } from '@keyward/vocabulary';
 import type { RoleNames } from './representations.js';
+import type { ScopeMappingTarget } from './scope-mappings.js';
 
 /**
  * The Keycloak server an action or query talks to, and the Secret holding its admin credentials: keys
@@ -102,7 +103,9 @@ export interface KeycloakDeleteAction extends KeycloakCall {
 export type RoleHolder =
   | { readonly type: 'role'; readonly realm: string; readonly name: string; readonly client?: ClientAddress }
   | { readonly type: 'serviceAccount'; readonly client: ClientAddress }
-  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id: Value<string> };
+  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id: Value<string> }
+  /** The scope of a client scope or a client: the roles it may put in tokens. */
+  | { readonly type: 'scopeMappings'; readonly realm: string; readonly target: ScopeMappingTarget };
 
 /** Grants roles, by name, to a holder; roles it holds already are left as they are. */
 export interface KeycloakGrantRolesAction extends KeycloakCall {

@@ -6,6 +6,7 @@ import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, Rol
 import { describeResource, keycloakApi } from './api.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ObservedGroup } from './groups.js';
+import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** What Keycloak answers in place of a stored secret. */
@@ -49,6 +50,8 @@ interface StoredRealm {
   groups: Map<string, StoredGroup>;
   /** The ids of its default groups. */
   defaultGroups: Set<string>;
+  /** The scope mappings of client scopes and clients, by targetKey. */
+  scopeMappings: Map<string, StoredRole['composites']>;
 }
 
 /** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
@@ -66,6 +69,8 @@ const notFound = (what: string): never => fail(404, 'NotFound', `${what} not fou
 
 /** A field that holds text (names and ids always do). */
 const text = (value: KeycloakJson | undefined): string => (typeof value === 'string' ? value : '');
+
+const targetKey = (target: ScopeMappingTarget): string => ('clientScope' in target ? `clientScope:${target.clientScope}` : `client:${target.client}`);
 
 function emptyRoles(): StoredRole['composites'] {
   return { realm: new Set(), clients: new Map() };
@@ -158,6 +163,7 @@ export class SimulatedKeycloak {
       clients: new Map(),
       groups: new Map(),
       defaultGroups: new Set(),
+      scopeMappings: new Map(),
     };
     this.#realms.set(name, realm);
     if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
@@ -197,6 +203,13 @@ export class SimulatedKeycloak {
       return client.serviceAccount ?? fail(400, 'BadRequest', `client ${holder.client.clientId} has no service account`);
     }
     if (holder.type === 'group') return (realm.groups.get(context.resolve(holder.id)) ?? notFound(`group ${holder.path}`)).roles;
+    if (holder.type === 'scopeMappings') {
+      if (!this.#targetExists(realm, holder.target)) notFound(describeTarget(holder.target));
+      const key = targetKey(holder.target);
+      const held = realm.scopeMappings.get(key) ?? emptyRoles();
+      realm.scopeMappings.set(key, held);
+      return held;
+    }
     const roles = holder.client === undefined ? realm.roles : this.#client(holder.client, context).roles;
     const role = roles.get(holder.name) ?? notFound(`role ${holder.name}`);
     return role.composites;
@@ -384,8 +397,14 @@ export class SimulatedKeycloak {
     }
   }
 
+  #targetExists(realm: StoredRealm, target: ScopeMappingTarget): boolean {
+    return 'clientScope' in target
+      ? [...realm.scopes.values()].some((scope) => scope.rep['name'] === target.clientScope)
+      : [...realm.clients.values()].some((client) => client.rep['clientId'] === target.client);
+  }
+
   #realmOfHolder(holder: RoleHolder): StoredRealm {
-    if (holder.type === 'group') return this.#realm(holder.realm);
+    if (holder.type === 'group' || holder.type === 'scopeMappings') return this.#realm(holder.realm);
     return this.#realm(holder.type === 'serviceAccount' ? holder.client.realm : holder.client?.realm ?? holder.realm);
   }
 
@@ -467,7 +486,7 @@ export class SimulatedKeycloak {
     return { role: { ...stored.rep, name: text(stored.rep['name']) }, composites: namesOf(stored.composites) };
   }
 
-  #observeRealm(name: string, groups: boolean, defaultGroups: boolean): ObservedRealm | undefined {
+  #observeRealm(name: string, groups: boolean, defaultGroups: boolean, targets: readonly ScopeMappingTarget[] | undefined): ObservedRealm | undefined {
     const realm = this.#realms.get(name);
     if (realm === undefined) return undefined;
     const rep: Rep = { ...realm.rep, realm: name };
@@ -483,6 +502,9 @@ export class SimulatedKeycloak {
       defaultClientScopes: [...realm.defaultScopes.default].sort(),
       optionalClientScopes: [...realm.defaultScopes.optional].sort(),
       ...(groups ? { groups: this.#observedGroups(realm, undefined, '') } : {}),
+      ...(targets === undefined ? {} : {
+        scopeMappings: targets.map((target) => ({ target, roles: this.#targetExists(realm, target) ? namesOf(realm.scopeMappings.get(targetKey(target)) ?? emptyRoles()) : undefined })),
+      }),
       ...(defaultGroups ? { defaultGroups: [...realm.defaultGroups].map((id) => this.#pathOf(realm, realm.groups.get(id) ?? notFound(`group ${id}`))) } : {}),
     };
   }
@@ -505,7 +527,7 @@ export class SimulatedKeycloak {
 
   get answers(): QueryTable<KeycloakQuery> {
     return {
-      'keycloak.realm': (query) => this.#observeRealm(query.realm, query.groups !== undefined, query.defaultGroups === true),
+      'keycloak.realm': (query) => this.#observeRealm(query.realm, query.groups !== undefined, query.defaultGroups === true, query.scopeMappings),
       'keycloak.client': (query) => this.#observeClient(query),
     };
   }

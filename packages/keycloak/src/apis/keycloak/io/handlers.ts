@@ -10,6 +10,8 @@ import { missing, serviceAccountUserId } from './lookups.js';
 import { clientRoleMappingsPath, clientSecretPath, compositesPath, groupRoleMappingsPath, realmRoleMappingsPath } from './paths.js';
 import { AdminReads } from './reads.js';
 import { collectionOf, isLink, itemOf, type Resolve } from './resources.js';
+import { scopeMappingsOf } from './scope-mappings.js';
+import { describeTarget } from '../scope-mappings.js';
 import { compositesOf, directRoleMappings, resolveRoles, roleMappingsAt, rolePath, type ListedRole } from './roles.js';
 
 export interface KeycloakHandlerDependencies {
@@ -41,6 +43,11 @@ async function holderMappings(reads: AdminReads, holder: RoleHolder, resolve: Re
     const path = groupRoleMappingsPath(holder.realm, resolve(holder.id));
     const { roles } = await roleMappingsAt(reads, path, `group ${holder.path}`);
     return { held: roles, realmPath: `${path}/realm`, clientPath: (uuid) => `${path}/clients/${encodeURIComponent(uuid)}` };
+  }
+  if (holder.type === 'scopeMappings') {
+    const found = await scopeMappingsOf(reads, holder.realm, holder.target);
+    if (found === undefined) throw missing(describeTarget(holder.target), description);
+    return { held: found.roles, realmPath: `${found.path}/realm`, clientPath: (uuid) => `${found.path}/clients/${encodeURIComponent(uuid)}` };
   }
   const { realm, clientId } = holder.client;
   const userId = await serviceAccountUserId(reads, realm, resolve(holder.client.id), clientId);

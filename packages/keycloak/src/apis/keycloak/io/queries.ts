@@ -11,6 +11,7 @@ import { AdminReads } from './reads.js';
 import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
 import type { ScopeList } from '../actions.js';
 import { defaultGroupPaths, observeGroups } from './groups.js';
+import { observeScopeMappings } from './scope-mappings.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -44,7 +45,8 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   ]);
   const groups = query.groups === undefined ? undefined : await observeGroups(reads, name, query.groups);
   const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(groups === undefined ? {} : { groups }), ...(defaultGroups === undefined ? {} : { defaultGroups }) };
+  const scopeMappings = query.scopeMappings === undefined ? undefined : await observeScopeMappings(reads, name, query.scopeMappings);
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(groups === undefined ? {} : { groups }), ...(defaultGroups === undefined ? {} : { defaultGroups }), ...(scopeMappings === undefined ? {} : { scopeMappings }) };
 }
 
 /**
