@@ -14,6 +14,9 @@ import type { KeycloakRealmSpec } from './spec.js';
  * What the realm contains: roles, client scopes with their mappers, the realm's default and optional scope
  * lists. For a realm created in the same plan (`observed` undefined) the lists wait for the next reconcile:
  * a new realm links Keycloak's built-in scopes by itself, and which it linked is known only once it is read.
+ * Groups are made with the realm; default groups, default roles and scope mappings wait like the lists.
+ * Returns what status records as applied from the lists Keycloak or people add to as well (`managed` as it
+ * was, while they wait).
  */
 export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observed: ObservedRealm | undefined, managed?: RealmManaged): RealmManaged | undefined {
   const scopeSpecs = spec.clientScopes ?? [];

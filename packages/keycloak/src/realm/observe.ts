@@ -6,7 +6,8 @@ import type { KeycloakRealm } from './spec.js';
 import { groupsQuery } from './groups.js';
 import { scopeMappingTargets } from './scope-mappings.js';
 
-function scopeMappingsQuery(cr: KeycloakRealm) {
+/** The client scopes and clients whose scope mappings the spec states or status says we made. */
+function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
   const targets = scopeMappingTargets(cr.spec.scopeMappings, cr.status.managed?.scopeMappings);
   return targets === undefined ? {} : { scopeMappings: targets };
 }
