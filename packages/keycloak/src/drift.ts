@@ -10,15 +10,26 @@ const SECRET_SOURCED = new Set(['smtpServer.password', 'secret']);
 /** A resource as a repair names it: its type and name, never its values. */
 function describeResource(resource: KeycloakResource): string {
   const name = 'name' in resource ? resource.name
-    : 'list' in resource ? `${resource.list} ${resource.scope}`
-      : 'clientId' in resource ? resource.clientId
-        : 'client' in resource ? resource.client.clientId
-          : resource.realm;
+    : 'alias' in resource ? resource.alias
+      : 'path' in resource ? resource.path
+        : 'list' in resource ? `${resource.list} ${resource.scope}`
+          : 'clientId' in resource ? resource.clientId
+            : 'client' in resource ? resource.client.clientId
+              : resource.realm;
   return `${resource.type} ${name}`;
 }
 
 function describeHolder(holder: RoleHolder): string {
-  return holder.type === 'role' ? `the composites of role ${holder.name}` : `the service account of client ${holder.client.clientId}`;
+  switch (holder.type) {
+    case 'role':
+      return `the composites of role ${holder.name}`;
+    case 'serviceAccount':
+      return `the service account of client ${holder.client.clientId}`;
+    case 'group':
+      return `group ${holder.path}`;
+    case 'scopeMappings':
+      return `the scope of ${'clientScope' in holder.target ? `client scope ${holder.target.clientScope}` : `client ${holder.target.client}`}`;
+  }
 }
 
 /**

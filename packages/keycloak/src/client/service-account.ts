@@ -1,14 +1,11 @@
 import type { RoleNames } from '../apis/keycloak/representations.js';
+import { trackedRoleChanges } from '../tracked-roles.js';
 import type { ManagedLists, ServiceAccountRolesSpec } from './spec.js';
-import { missing, type ClientTarget } from './target.js';
+import type { ClientTarget } from './target.js';
 
 type Managed = Pick<ManagedLists, 'serviceAccountRealmRoles' | 'serviceAccountClientRoles'>;
 
 const isEmpty = (roles: RoleNames): boolean => roles.realm.length === 0 && Object.keys(roles.clients).length === 0;
-
-function nonEmpty(entries: readonly (readonly [string, readonly string[]])[]): Record<string, readonly string[]> {
-  return Object.fromEntries(entries.filter(([, names]) => names.length > 0));
-}
 
 /**
  * Grants the service account the roles the spec lists, and revokes those the spec listed before (`managed`)
@@ -18,26 +15,16 @@ function nonEmpty(entries: readonly (readonly [string, readonly string[]])[]): R
  */
 export function reconcileServiceAccountRoles(target: ClientTarget, wanted: ServiceAccountRolesSpec | undefined, held: RoleNames | undefined, managed: ManagedLists | undefined): Managed {
   const { plan, call, client } = target;
-  if (wanted === undefined) return {};
+  const before = {
+    ...(managed?.serviceAccountRealmRoles === undefined ? {} : { realmRoles: managed.serviceAccountRealmRoles }),
+    ...(managed?.serviceAccountClientRoles === undefined ? {} : { clientRoles: managed.serviceAccountClientRoles }),
+  };
+  const changes = trackedRoleChanges(wanted, held ?? { realm: [], clients: {} }, before);
   const holder = { type: 'serviceAccount', client } as const;
-  const heldRealm = held?.realm ?? [];
-  const wantedClients = Object.entries(wanted.clientRoles ?? {});
-  const grant: RoleNames = {
-    realm: missing(wanted.realmRoles ?? [], heldRealm),
-    clients: nonEmpty(wantedClients.map(([clientId, names]) => [clientId, missing(names, held?.clients[clientId] ?? [])])),
-  };
-  const wasListed = (before: readonly string[] | undefined, now: readonly string[], have: readonly string[]): string[] =>
-    missing(before ?? [], now).filter((name) => have.includes(name));
-  const revoke: RoleNames = {
-    realm: wanted.realmRoles === undefined ? [] : wasListed(managed?.serviceAccountRealmRoles, wanted.realmRoles, heldRealm),
-    clients: wanted.clientRoles === undefined
-      ? {}
-      : nonEmpty(Object.entries(managed?.serviceAccountClientRoles ?? {}).map(([clientId, before]) => [clientId, wasListed(before, wanted.clientRoles?.[clientId] ?? [], held?.clients[clientId] ?? [])])),
-  };
-  if (!isEmpty(revoke)) plan.add({ kind: 'keycloak.revokeRoles', ...call, holder, roles: revoke }, 'the spec no longer lists these roles for the service account');
-  if (!isEmpty(grant)) plan.add({ kind: 'keycloak.grantRoles', ...call, holder, roles: grant }, 'the spec lists these roles for the service account');
+  if (!isEmpty(changes.revoke)) plan.add({ kind: 'keycloak.revokeRoles', ...call, holder, roles: changes.revoke }, 'the spec no longer lists these roles for the service account');
+  if (!isEmpty(changes.grant)) plan.add({ kind: 'keycloak.grantRoles', ...call, holder, roles: changes.grant }, 'the spec lists these roles for the service account');
   return {
-    ...(wanted.realmRoles === undefined ? {} : { serviceAccountRealmRoles: wanted.realmRoles }),
-    ...(wanted.clientRoles === undefined ? {} : { serviceAccountClientRoles: wanted.clientRoles }),
+    ...(changes.managed.realmRoles === undefined ? {} : { serviceAccountRealmRoles: changes.managed.realmRoles }),
+    ...(changes.managed.clientRoles === undefined ? {} : { serviceAccountClientRoles: changes.managed.clientRoles }),
   };
 }

@@ -1,7 +1,8 @@
 import { deepEqual } from '@keyward/vocabulary';
 import type { KeycloakJson, KeycloakObject } from '../apis/keycloak/representations.js';
 import type { RealmSteps } from './context.js';
-import type { ClientPolicySpec, ClientProfileSpec, KeycloakRealmSpec, RealmManaged } from './spec.js';
+import type { RealmManaged } from './managed.js';
+import type { ClientPolicySpec, ClientProfileSpec, KeycloakRealmSpec } from './spec.js';
 
 /** A client profile or policy as Keycloak's client-policies endpoints read and write it. */
 type Entry = Readonly<Record<string, KeycloakJson>> & { readonly name: string };

@@ -1,5 +1,9 @@
 import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
 import { endpointsSchema } from '../endpoints.js';
+import { groupsCrdSchema } from './group-schema.js';
+import { GROUP_PATH_PATTERN } from './group-spec.js';
+import { realmManagedSchema } from './managed.js';
+import { scopeMappingsCrdSchema } from './scope-mapping-spec.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
@@ -244,6 +248,15 @@ const spec = {
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
     clientProfiles: { ...listByName(clientProfile, MAX_SUB_OBJECTS), description: 'Client profiles this realm defines; profiles set out of band are kept.' },
     clientPolicies: { ...listByName(clientPolicy, MAX_SUB_OBJECTS), description: 'Client policies this realm defines; policies set out of band are kept.' },
+    groups: groupsCrdSchema,
+    defaultGroups: { type: 'array', items: { type: 'string', pattern: GROUP_PATH_PATTERN }, 'x-kubernetes-list-type': 'set', description: 'Groups every new user joins, by path (/parent/child).' },
+    defaultRoles: {
+      type: 'object',
+      description: 'Roles every new user gets (composites of the realm\'s default role), added to Keycloak\'s own.',
+      properties: { realmRoles: nameSet, clientRoles: { type: 'object', description: 'By clientId.', additionalProperties: nameSet } },
+    },
+    scopeMappings: scopeMappingsCrdSchema,
+    pruneUnlistedGroups: { type: 'boolean', description: 'Removes the groups Keyward made that groups does not list (at the top level, and among the subgroups of listed groups), even where it lists none.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
     authenticationFlows: authenticationFlowsSchema,
     flowBindings: flowBindingsSchema,
@@ -260,13 +273,9 @@ const status = {
     realmId: text,
     endpoints: endpointsSchema,
     smtpPasswordVersion: { type: 'string', description: 'The resourceVersion of the SMTP password Secret last sent to Keycloak.' },
-    managed: {
-      type: 'object',
-      description: 'What the realm made where Keycloak keeps no marker: removed from Keycloak once the spec no longer lists it.',
-      properties: { clientProfiles: { type: 'array', items: text }, clientPolicies: { type: 'array', items: text } },
-    },
     message: text,
     registeredRequiredActions: { type: 'array', items: text, description: 'Required actions this object registered.' },
+    managed: realmManagedSchema,
   },
 };
 

@@ -1,7 +1,8 @@
 import { readEndpoints } from '../endpoints.js';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
-import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus, type RealmManaged } from './spec.js';
+import { readRealmManaged } from './managed.js';
+import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus } from './spec.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -21,21 +22,11 @@ export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
   }
   const endpoints = readEndpoints(fields['endpoints']);
   if (endpoints !== undefined) status['endpoints'] = endpoints;
-  const managed = readManaged(fields['managed']);
+  const managed = readRealmManaged(fields['managed']);
   if (managed !== undefined) status['managed'] = managed;
   const registered = Array.isArray(fields['registeredRequiredActions']) ? fields['registeredRequiredActions'].filter((alias): alias is string => text(alias) !== undefined) : [];
   if (registered.length > 0) status['registeredRequiredActions'] = registered;
   return status;
-}
-
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
-
-/** status.managed: lists of names, each kept only when it is one. */
-function readManaged(raw: unknown): RealmManaged | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const fields = raw as Record<string, unknown>;
-  const managed = Object.fromEntries(['clientProfiles', 'clientPolicies'].flatMap((key) => (isStrings(fields[key]) && fields[key].length > 0 ? [[key, fields[key]]] : [])));
-  return Object.keys(managed).length === 0 ? undefined : managed;
 }
 
 /** Validates and defaults a KeycloakRealm read from the API server. */

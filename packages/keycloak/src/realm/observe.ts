@@ -6,6 +6,14 @@ import { flowsRead } from './flows.js';
 import { readsRequiredActions } from './required-actions.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
+import { groupsQuery } from './groups.js';
+import { scopeMappingTargets } from './scope-mappings.js';
+
+/** The client scopes and clients whose scope mappings the spec states or status says we made. */
+function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
+  const targets = scopeMappingTargets(cr.spec.scopeMappings, cr.status.managed?.scopeMappings);
+  return targets === undefined ? {} : { scopeMappings: targets };
+}
 
 export interface RealmQueries {
   readonly [name: string]: KeycloakRealmQuery | GetQuery | undefined;
@@ -28,7 +36,16 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   return {
-    realm: { kind: 'keycloak.realm', ...call, realm: cr.spec.realmName, ...flowsQuery(cr.spec), ...(readsRequiredActions(cr.spec.requiredActions, cr.status.registeredRequiredActions) ? { requiredActions: true } : {}) },
+    realm: {
+      kind: 'keycloak.realm',
+      ...call,
+      realm: cr.spec.realmName,
+      ...flowsQuery(cr.spec),
+      ...(readsRequiredActions(cr.spec.requiredActions, cr.status.registeredRequiredActions) ? { requiredActions: true } : {}),
+      ...groupsQuery(cr.spec),
+      ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }),
+      ...scopeMappingsQuery(cr),
+    },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
   };
 }

@@ -5,6 +5,7 @@ import { REALM_FINALIZER } from '../types.js';
 import { claimRealm, type RealmClaim } from './claim.js';
 import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
+import { toManaged } from './managed.js';
 import { planDeletion } from './deletion.js';
 import { planAuthentication } from './flows.js';
 import { planRequiredActions } from './required-actions.js';
@@ -50,17 +51,18 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const { primary: cr, observed, now } = input;
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
-  planContents({ plan, call, realm }, cr.spec, observed.realm);
-  const managed = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
+  const contents = planContents({ plan, call, realm }, cr.spec, observed.realm, cr.status.managed);
+  const policies = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
+  const managed = toManaged({ ...contents, clientProfiles: policies.clientProfiles, clientPolicies: policies.clientPolicies });
   const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], cr.spec.pruneUnlistedRequiredActions === true, observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
   const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const secret = observed.smtpPasswordSecret;
   const facts = {
-    managed,
     realmId: observed.realm?.realm.id,
     endpoints: realmEndpoints(url, realm),
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
     registeredRequiredActions,
+    managed: managed ?? null,
   };
   const readiness = flowProblems.length > 0
     ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))

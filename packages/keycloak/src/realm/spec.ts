@@ -4,6 +4,9 @@ import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flow-spec.js';
 import { RequiredActionsCodec } from './required-action-spec.js';
+import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.js';
+import type { RealmManaged } from './managed.js';
+import { ScopeMappingsCodec } from './scope-mapping-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -287,6 +290,11 @@ export const RealmSpecCodec = t.intersection([
     flowBindings: FlowBindingsCodec,
     requiredActions: RequiredActionsCodec,
     pruneUnlistedRequiredActions: t.boolean,
+    groups: GroupsCodec,
+    pruneUnlistedGroups: t.boolean,
+    defaultGroups: DefaultGroupsCodec,
+    defaultRoles: StatedRolesCodec,
+    scopeMappings: ScopeMappingsCodec,
   }),
 ]);
 
@@ -297,13 +305,6 @@ export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapperCodec>;
 export type SmtpServerSpec = t.TypeOf<typeof SmtpServerCodec>;
 export type ClientProfileSpec = t.TypeOf<typeof ClientProfileCodec>;
 export type ClientPolicySpec = t.TypeOf<typeof ClientPolicyCodec>;
-
-/** Names of what a realm made where Keycloak keeps no marker, so that what it no longer lists can be removed. */
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
-export type RealmManaged = {
-  readonly clientProfiles?: readonly string[];
-  readonly clientPolicies?: readonly string[];
-};
 
 /** Status as the controller writes it; every field optional, so any stored status reads. */
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.
@@ -316,11 +317,12 @@ export type KeycloakRealmStatus = {
   readonly endpoints?: RealmEndpoints;
   /** The resourceVersion of the SMTP password Secret whose password Keycloak was last sent. */
   readonly smtpPasswordVersion?: string;
-  readonly managed?: RealmManaged;
   /** What the Ready condition says, for tools that read a status message. */
   readonly message?: string;
   /** Required actions this object registered (Keycloak had them unregistered), by alias. */
   readonly registeredRequiredActions?: readonly string[];
+  /** What the realm applied where Keycloak keeps no marker of ours: only that is ever removed. */
+  readonly managed?: RealmManaged;
 };
 
 export interface KeycloakRealm {

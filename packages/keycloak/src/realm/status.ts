@@ -3,7 +3,8 @@ import type { ObjectRef } from '@keyward/vocabulary';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
-import type { KeycloakRealm, KeycloakRealmStatus, RealmManaged } from './spec.js';
+import type { RealmManaged } from './managed.js';
+import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
   return { type: keycloakRealmType, namespace: cr.metadata.namespace ?? '', name: cr.metadata.name };
@@ -15,8 +16,8 @@ export interface RealmFacts {
   readonly endpoints?: RealmEndpoints | undefined;
   /** null: the spec sends no SMTP password, so no version is kept. */
   readonly smtpPasswordVersion?: string | null;
-  /** What the realm made that Keycloak keeps no marker on; empty: nothing. */
-  readonly managed?: RealmManaged;
+  /** null: nothing is managed any more. */
+  readonly managed?: RealmManaged | null;
   /** The required actions this object registered; empty: none, so none is kept. */
   readonly registeredRequiredActions?: readonly string[];
 }
@@ -27,9 +28,9 @@ export interface RealmFacts {
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
   const { smtpPasswordVersion: _version, managed: _managed, registeredRequiredActions: _registered, ...rest } = current;
-  const managed = facts.managed ?? current.managed;
   const registered = facts.registeredRequiredActions ?? current.registeredRequiredActions ?? [];
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
+  const managed = facts.managed === undefined ? current.managed : facts.managed ?? undefined;
   return {
     ...rest,
     conditions: readinessConditions(current.conditions, readiness, generation, now),
@@ -40,6 +41,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(managed === undefined || Object.keys(managed).length === 0 ? {} : { managed }),
     ...(registered.length === 0 ? {} : { registeredRequiredActions: registered }),
     message: readiness.message,
+    ...(managed === undefined ? {} : { managed }),
   };
 }
 

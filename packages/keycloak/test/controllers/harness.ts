@@ -44,6 +44,10 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'list_flow_executions',
   'get_authenticator_config',
   'list_required_actions',
+  'list_groups',
+  'list_group_children',
+  'list_default_groups',
+  'find_group_by_path',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

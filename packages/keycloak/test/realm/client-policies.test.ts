@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { PlanBuilder } from '@keyward/core';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import { mergedList, planClientPolicies, policyRepresentation, profileRepresentation } from '../../src/realm/client-policies.js';
-import { RealmSpecCodec, type KeycloakRealmSpec, type RealmManaged } from '../../src/realm/spec.js';
+import type { RealmManaged } from '../../src/realm/managed.js';
+import { RealmSpecCodec, type KeycloakRealmSpec } from '../../src/realm/spec.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 
 const call = { server: { url: 'http://keycloak.test', credentials: { namespace: 'keyward-system', name: 'admin' } }, chargeTo: 'platform' };

@@ -108,6 +108,25 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a required action listed twice', { ...baseSpec, requiredActions: [{ alias: 'a' }, { alias: 'a' }] }, 'spec.requiredActions[1]'],
   ['a negative required action priority', { ...baseSpec, requiredActions: [{ alias: 'a', priority: -1 }] }, 'spec.requiredActions[0].priority'],
   ['an unknown flow provider', { ...baseSpec, authenticationFlows: [{ alias: 'a', providerId: 'form-flow' }] }, 'spec.authenticationFlows[0].providerId'],
+  [
+    'groups, defaults and scope mappings',
+    {
+      ...baseSpec,
+      groups: [{ name: 'staff', attributes: { dept: 'ops' }, realmRoles: ['viewer'], clientRoles: { shop: ['buyer'] }, subGroups: [{ name: 'leads', subGroups: [{ name: 'a', subGroups: [{ name: 'b', subGroups: [{ name: 'c' }] }] }] }] }],
+      pruneUnlistedGroups: true,
+      defaultGroups: ['/staff/leads'],
+      defaultRoles: { realmRoles: ['viewer'], clientRoles: { shop: ['buyer'] } },
+      scopeMappings: [{ clientScope: 'shop-api', realmRoles: ['viewer'] }, { client: 'shop', clientRoles: { shop: ['buyer'] } }],
+    },
+    undefined,
+  ],
+  ['a group name with a slash', { ...baseSpec, groups: [{ name: 'a/b' }] }, 'spec.groups[0].name'],
+  ['a subgroup listed twice', { ...baseSpec, groups: [{ name: 'a', subGroups: [{ name: 'b' }, { name: 'b' }] }] }, 'spec.groups[0].subGroups[1]'],
+  ['a group role listed twice', { ...baseSpec, groups: [{ name: 'a', realmRoles: ['x', 'x'] }] }, 'spec.groups[0].realmRoles[1]'],
+  ['a default group that is no path', { ...baseSpec, defaultGroups: ['staff'] }, 'spec.defaultGroups[0]'],
+  ['a scope mapping with both targets', { ...baseSpec, scopeMappings: [{ clientScope: 'api', client: 'shop' }] }, 'spec.scopeMappings[0]'],
+  ['a scope mapping without a target', { ...baseSpec, scopeMappings: [{ realmRoles: ['viewer'] }] }, 'spec.scopeMappings[0]'],
+  ['a scope mapping of a built-in scope', { ...baseSpec, scopeMappings: [{ clientScope: 'offline_access' }] }, 'spec.scopeMappings[0].clientScope'],
 ];
 
 describe('the KeycloakRealm CRD and the codec agree', () => {

@@ -1,5 +1,6 @@
 import type { Produces, SecretKeyRef, Sensitive, Template, Value } from '@keyward/vocabulary';
 import type { RoleNames } from './representations.js';
+import type { ScopeMappingTarget } from './scope-mappings.js';
 
 /**
  * The Keycloak server an action or query talks to, and the Secret holding its admin credentials: keys
@@ -67,7 +68,14 @@ export type KeycloakResource =
   /** The config of an authenticator step; `id` for update and delete. */
   | { readonly type: 'authenticatorConfig'; readonly realm: string; readonly execution: { readonly name: string; readonly id: Value<string> }; readonly alias: string; readonly id?: string }
   /** A registered required action, by alias (its provider's id); create registers it, delete unregisters it. */
-  | { readonly type: 'requiredAction'; readonly realm: string; readonly alias: string };
+  | { readonly type: 'requiredAction'; readonly realm: string; readonly alias: string }
+  /**
+   * A realm group by path; `id` for update and delete. A subgroup is created among the children of
+   * `parentId` (a top-level one without it).
+   */
+  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id?: Value<string>; readonly parentId?: Value<string> }
+  /** A group (by path) among the realm's default groups; create adds it, delete removes it. */
+  | { readonly type: 'defaultGroup'; readonly realm: string; readonly path: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;
@@ -109,10 +117,13 @@ export interface KeycloakDeleteAction extends KeycloakCall {
   readonly resource: KeycloakResource;
 }
 
-/** Who holds roles: a composite role (its composites), or a client's service account. */
+/** Who holds roles: a composite role (its composites), a client's service account, or a group. */
 export type RoleHolder =
   | { readonly type: 'role'; readonly realm: string; readonly name: string; readonly client?: ClientAddress }
-  | { readonly type: 'serviceAccount'; readonly client: ClientAddress };
+  | { readonly type: 'serviceAccount'; readonly client: ClientAddress }
+  | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id: Value<string> }
+  /** The scope of a client scope or a client: the roles it may put in tokens. */
+  | { readonly type: 'scopeMappings'; readonly realm: string; readonly target: ScopeMappingTarget };
 
 /** Grants roles, by name, to a holder; roles it holds already are left as they are. */
 export interface KeycloakGrantRolesAction extends KeycloakCall {

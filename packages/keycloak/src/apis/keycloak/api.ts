@@ -2,6 +2,7 @@ import { defineApi, describeUnknown, isOutputRef, type Value } from '@keyward/vo
 import type { ClientAddress, KeycloakAction, KeycloakResource, RoleHolder } from './actions.js';
 import type { KeycloakQuery } from './queries.js';
 import type { RoleNames } from './representations.js';
+import { describeTarget } from './scope-mappings.js';
 
 const shown = (value: Value<string>): string => (isOutputRef(value) ? describeUnknown(value) : value);
 
@@ -44,11 +45,17 @@ export function describeResource(resource: KeycloakResource): string {
       return `config ${resource.alias} of authenticator ${resource.execution.name} in realm ${resource.realm}`;
     case 'requiredAction':
       return `required action ${resource.alias} in realm ${resource.realm}`;
+    case 'group':
+      return `group ${resource.path} in realm ${resource.realm}`;
+    case 'defaultGroup':
+      return `group ${resource.path} in the default groups of realm ${resource.realm}`;
   }
 }
 
 function describeHolder(holder: RoleHolder): string {
   if (holder.type === 'serviceAccount') return `the service account of ${clientText(holder.client)}`;
+  if (holder.type === 'group') return `group ${holder.path} in realm ${holder.realm}`;
+  if (holder.type === 'scopeMappings') return `the scope of ${describeTarget(holder.target)} in realm ${holder.realm}`;
   return holder.client === undefined ? `realm role ${holder.name} in realm ${holder.realm}` : `role ${holder.name} of ${clientText(holder.client)}`;
 }
 

@@ -2,6 +2,8 @@ import type { Returns, Sensitive } from '@keyward/vocabulary';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
 import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
+import type { GroupReads, ObservedGroup } from './groups.js';
+import type { ObservedScopeMapping, ScopeMappingTarget } from './scope-mappings.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
@@ -18,6 +20,12 @@ export interface ObservedRealm {
   readonly authenticationFlows?: readonly ObservedFlow[];
   /** The realm's registered required actions, when the query asked for them. */
   readonly requiredActions?: readonly RequiredActionRepresentation[];
+  /** The realm's top-level groups, when the query asks for them. */
+  readonly groups?: readonly ObservedGroup[];
+  /** The paths of the realm's default groups, when the query asks for them. */
+  readonly defaultGroups?: readonly string[];
+  /** The scope mappings of the targets the query names. */
+  readonly scopeMappings?: readonly ObservedScopeMapping[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -42,6 +50,12 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
   readonly authenticationFlows?: FlowsRead;
   /** Read the realm's registered required actions too (one request). */
   readonly requiredActions?: boolean;
+  /** Which groups to read; none without (a realm whose spec manages no groups costs no group reads). */
+  readonly groups?: GroupReads;
+  /** Whether to read the realm's default groups (one request). */
+  readonly defaultGroups?: boolean;
+  /** Client scopes and clients whose scope mappings to read (about two requests each). */
+  readonly scopeMappings?: readonly ScopeMappingTarget[];
 }
 
 /**

@@ -6,6 +6,8 @@ import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, Rol
 import { describeResource, keycloakApi } from './api.js';
 import { SimulatedFlows } from './simulator-flows.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
+import type { ObservedGroup } from './groups.js';
+import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** The realm fields that bind a flow by alias. */
@@ -41,6 +43,13 @@ interface StoredClient {
   serviceAccount: StoredRole['composites'] | undefined;
 }
 
+interface StoredGroup {
+  rep: Rep;
+  /** Its parent's id; undefined at the top level. */
+  parent: string | undefined;
+  roles: StoredRole['composites'];
+}
+
 interface StoredRealm {
   rep: Rep;
   smtpPassword: string | undefined;
@@ -48,6 +57,11 @@ interface StoredRealm {
   scopes: Map<string, StoredScope>;
   defaultScopes: Record<ScopeList, Set<string>>;
   clients: Map<string, StoredClient>;
+  groups: Map<string, StoredGroup>;
+  /** The ids of its default groups. */
+  defaultGroups: Set<string>;
+  /** The scope mappings of client scopes and clients, by targetKey. */
+  scopeMappings: Map<string, StoredRole['composites']>;
 }
 
 
@@ -66,6 +80,8 @@ const notFound = (what: string): never => fail(404, 'NotFound', `${what} not fou
 
 /** A field that holds text (names and ids always do). */
 const text = (value: KeycloakJson | undefined): string => (typeof value === 'string' ? value : '');
+
+const targetKey = (target: ScopeMappingTarget): string => ('clientScope' in target ? `clientScope:${target.clientScope}` : `client:${target.client}`);
 
 function emptyRoles(): StoredRole['composites'] {
   return { realm: new Set(), clients: new Map() };
@@ -158,6 +174,9 @@ export class SimulatedKeycloak {
       scopes: new Map(),
       defaultScopes: { default: new Set(BUILT_IN_SCOPES.default), optional: new Set(BUILT_IN_SCOPES.optional) },
       clients: new Map(),
+      groups: new Map(),
+      defaultGroups: new Set(),
+      scopeMappings: new Map(),
     };
     this.#realms.set(name, realm);
     this.flows.seed(name);
@@ -196,6 +215,14 @@ export class SimulatedKeycloak {
     if (holder.type === 'serviceAccount') {
       const client = this.#client(holder.client, context);
       return client.serviceAccount ?? fail(400, 'BadRequest', `client ${holder.client.clientId} has no service account`);
+    }
+    if (holder.type === 'group') return (realm.groups.get(context.resolve(holder.id)) ?? notFound(`group ${holder.path}`)).roles;
+    if (holder.type === 'scopeMappings') {
+      if (!this.#targetExists(realm, holder.target)) notFound(describeTarget(holder.target));
+      const key = targetKey(holder.target);
+      const held = realm.scopeMappings.get(key) ?? emptyRoles();
+      realm.scopeMappings.set(key, held);
+      return held;
     }
     const roles = holder.client === undefined ? realm.roles : this.#client(holder.client, context).roles;
     const role = roles.get(holder.name) ?? notFound(`role ${holder.name}`);
@@ -294,6 +321,22 @@ export class SimulatedKeycloak {
       case 'authenticatorConfig':
       case 'requiredAction':
         return this.flows.create(resource.realm, resource, body, (value) => context.resolve(value));
+      case 'group': {
+        const realm = this.#realm(resource.realm);
+        const parent = resource.parentId === undefined ? undefined : context.resolve(resource.parentId);
+        if (parent !== undefined && !realm.groups.has(parent)) notFound(`the parent of group ${resource.path}`);
+        const name = text(body['name']);
+        exists([...realm.groups.values()].some((g) => g.parent === parent && g.rep['name'] === name));
+        const id = this.#id('group');
+        realm.groups.set(id, { rep: { attributes: {}, ...body, id }, parent, roles: emptyRoles() });
+        return id;
+      }
+      case 'defaultGroup': {
+        const realm = this.#realm(resource.realm);
+        const id = this.#groupIdAt(realm, resource.path) ?? notFound(`group ${resource.path}`);
+        realm.defaultGroups.add(id);
+        return id;
+      }
     }
   }
 
@@ -334,9 +377,16 @@ export class SimulatedKeycloak {
       case 'clientMapper':
         merge(this.#client(resource.client, context).mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`));
         return;
+      case 'group': {
+        // Keycloak replaces a group's attributes whole when the PUT has them.
+        const group = this.#realm(resource.realm).groups.get(context.resolve(resource.id ?? '')) ?? notFound(`group ${resource.path}`);
+        for (const [key, value] of Object.entries(body)) if (key !== 'id') group.rep[key] = value;
+        return;
+      }
       case 'realmScopeLink':
       case 'clientScopeLink':
       case 'rotatedClientSecret':
+      case 'defaultGroup':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
       case 'clientProfiles':
       case 'clientPolicies':
@@ -390,11 +440,56 @@ export class SimulatedKeycloak {
       case 'authenticatorConfig':
       case 'requiredAction':
         return this.flows.delete(resource.realm, resource, (value) => context.resolve(value));
+      case 'group':
+        return this.#deleteGroup(realm, context.resolve(resource.id ?? ''));
+      case 'defaultGroup':
+        return realm.defaultGroups.delete(this.#groupIdAt(realm, resource.path) ?? '');
     }
   }
 
+  #targetExists(realm: StoredRealm, target: ScopeMappingTarget): boolean {
+    return 'clientScope' in target
+      ? [...realm.scopes.values()].some((scope) => scope.rep['name'] === target.clientScope)
+      : [...realm.clients.values()].some((client) => client.rep['clientId'] === target.client);
+  }
+
   #realmOfHolder(holder: RoleHolder): StoredRealm {
+    if (holder.type === 'group' || holder.type === 'scopeMappings') return this.#realm(holder.realm);
     return this.#realm(holder.type === 'serviceAccount' ? holder.client.realm : holder.client?.realm ?? holder.realm);
+  }
+
+  /** Deletes a group with its subgroups, as Keycloak does. */
+  #deleteGroup(realm: StoredRealm, id: string): boolean {
+    for (const [childId, child] of realm.groups) if (child.parent === id) this.#deleteGroup(realm, childId);
+    realm.defaultGroups.delete(id);
+    return realm.groups.delete(id);
+  }
+
+  #groupIdAt(realm: StoredRealm, path: string): string | undefined {
+    return [...realm.groups.entries()].find(([, group]) => this.#pathOf(realm, group) === path)?.[0];
+  }
+
+  /** The groups under `parent` (the top level when undefined), each with all of its subgroups. */
+  #observedGroups(realm: StoredRealm, parent: string | undefined, parentPath: string): ObservedGroup[] {
+    return [...realm.groups.values()].filter((group) => group.parent === parent).map((group) => {
+      const id = text(group.rep['id']);
+      const name = text(group.rep['name']);
+      const path = `${parentPath}/${name}`;
+      const attributes = (group.rep['attributes'] ?? {}) as Readonly<Record<string, readonly string[]>>;
+      return { id, name, path, attributes, roles: namesOf(group.roles), subGroups: this.#observedGroups(realm, id, path) };
+    });
+  }
+
+  /** Changes a group out of band (by path), as a person in the admin console would. */
+  editGroup(realm: string, path: string, change: (rep: Rep, roles: StoredRole['composites']) => void): void {
+    const stored = this.#realm(realm);
+    const found = [...stored.groups.values()].find((group) => this.#pathOf(stored, group) === path) ?? notFound(`group ${path}`);
+    change(found.rep, found.roles);
+  }
+
+  #pathOf(realm: StoredRealm, group: StoredGroup): string {
+    const parent = group.parent === undefined ? undefined : realm.groups.get(group.parent);
+    return `${parent === undefined ? '' : this.#pathOf(realm, parent)}/${text(group.rep['name'])}`;
   }
 
   get handlers(): HandlerTable<KeycloakAction> {
@@ -441,7 +536,7 @@ export class SimulatedKeycloak {
     return { role: { ...stored.rep, name: text(stored.rep['name']) }, composites: namesOf(stored.composites) };
   }
 
-  #observeRealm(name: string): ObservedRealm | undefined {
+  #observeRealm(name: string, groups: boolean, defaultGroups: boolean, targets: readonly ScopeMappingTarget[] | undefined): ObservedRealm | undefined {
     const realm = this.#realms.get(name);
     if (realm === undefined) return undefined;
     const rep: Rep = { ...realm.rep, realm: name };
@@ -456,6 +551,11 @@ export class SimulatedKeycloak {
       })),
       defaultClientScopes: [...realm.defaultScopes.default].sort(),
       optionalClientScopes: [...realm.defaultScopes.optional].sort(),
+      ...(groups ? { groups: this.#observedGroups(realm, undefined, '') } : {}),
+      ...(targets === undefined ? {} : {
+        scopeMappings: targets.map((target) => ({ target, roles: this.#targetExists(realm, target) ? namesOf(realm.scopeMappings.get(targetKey(target)) ?? emptyRoles()) : undefined })),
+      }),
+      ...(defaultGroups ? { defaultGroups: [...realm.defaultGroups].map((id) => this.#pathOf(realm, realm.groups.get(id) ?? notFound(`group ${id}`))) } : {}),
     };
   }
 
@@ -478,7 +578,7 @@ export class SimulatedKeycloak {
   get answers(): QueryTable<KeycloakQuery> {
     return {
       'keycloak.realm': (query) => {
-        const observed = this.#observeRealm(query.realm);
+        const observed = this.#observeRealm(query.realm, query.groups !== undefined, query.defaultGroups === true, query.scopeMappings);
         const flows = query.authenticationFlows;
         if (observed === undefined) return observed;
         return {

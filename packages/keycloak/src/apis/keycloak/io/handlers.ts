@@ -7,10 +7,12 @@ import type { KeycloakAdminClient } from './client.js';
 import { createdId, objectBody } from './decode.js';
 import { prepareBody } from './body.js';
 import { missing, serviceAccountUserId } from './lookups.js';
-import { clientRoleMappingsPath, clientSecretPath, compositesPath, realmRoleMappingsPath } from './paths.js';
+import { clientRoleMappingsPath, clientSecretPath, compositesPath, groupRoleMappingsPath, realmRoleMappingsPath } from './paths.js';
 import { AdminReads } from './reads.js';
 import { collectionOf, isLink, itemOf, knownId, type Resolve } from './resources.js';
-import { compositesOf, directRoleMappings, resolveRoles, rolePath, type ListedRole } from './roles.js';
+import { scopeMappingsOf } from './scope-mappings.js';
+import { describeTarget } from '../scope-mappings.js';
+import { compositesOf, directRoleMappings, resolveRoles, roleMappingsAt, rolePath, type ListedRole } from './roles.js';
 
 export interface KeycloakHandlerDependencies {
   readonly admin: KeycloakAdminClient;
@@ -37,6 +39,16 @@ async function holderMappings(reads: AdminReads, holder: RoleHolder, resolve: Re
     // A composite role takes realm and client roles on one path.
     return { held: await compositesOf(reads, path, `role ${holder.name}`), realmPath: composites, clientPath: () => composites };
   }
+  if (holder.type === 'group') {
+    const path = groupRoleMappingsPath(holder.realm, resolve(holder.id));
+    const { roles } = await roleMappingsAt(reads, path, `group ${holder.path}`);
+    return { held: roles, realmPath: `${path}/realm`, clientPath: (uuid) => `${path}/clients/${encodeURIComponent(uuid)}` };
+  }
+  if (holder.type === 'scopeMappings') {
+    const found = await scopeMappingsOf(reads, holder.realm, holder.target);
+    if (found === undefined) throw missing(describeTarget(holder.target), description);
+    return { held: found.roles, realmPath: `${found.path}/realm`, clientPath: (uuid) => `${found.path}/clients/${encodeURIComponent(uuid)}` };
+  }
   const { realm, clientId } = holder.client;
   const userId = await serviceAccountUserId(reads, realm, resolve(holder.client.id), clientId);
   if (userId === undefined) throw missing(`the service account of client ${clientId}`, description);
@@ -44,7 +56,7 @@ async function holderMappings(reads: AdminReads, holder: RoleHolder, resolve: Re
   return { held: roles, realmPath: realmRoleMappingsPath(realm, userId), clientPath: (uuid) => clientRoleMappingsPath(realm, userId, uuid) };
 }
 
-const holderRealm = (holder: RoleHolder): string => (holder.type === 'role' ? holder.realm : holder.client.realm);
+const holderRealm = (holder: RoleHolder): string => (holder.type === 'serviceAccount' ? holder.client.realm : holder.realm);
 
 /**
  * Grants or revokes the roles of `action`, only those that change: a role already held is not granted
@@ -86,8 +98,9 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
       const resolve = resolver(context);
       if (isLink(action.resource)) {
         const item = await itemOf(action.resource, resolve, reads(action));
-        if (item?.linkedId === undefined) throw missing('the client scope', description);
-        await admin.send(action, { method: 'PUT', path: item.path, operation: 'link_client_scope', description });
+        const group = action.resource.type === 'defaultGroup';
+        if (item?.linkedId === undefined) throw missing(group ? 'the group' : 'the client scope', description);
+        await admin.send(action, { method: 'PUT', path: item.path, operation: group ? 'add_default_group' : 'link_client_scope', description });
         return { outcome: 'applied', outputs: { id: item.linkedId } };
       }
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);

@@ -57,3 +57,11 @@ export const registerRequiredActionPath = (realm: string): string => `${authenti
 export const requiredActionsPath = (realm: string): string => `${authenticationPath(realm)}/required-actions`;
 export const authenticatorConfigPath = (realm: string, id: string): string => `${authenticationPath(realm)}/config/${segment(id)}`;
 export const requiredActionPath = (realm: string, alias: string): string => `${requiredActionsPath(realm)}/${segment(alias)}`;
+/** A realm's top-level groups, one group, its subgroups, and its direct role mappings. */
+export const groupsPath = (realm: string): string => `${realmPath(realm)}/groups`;
+export const groupItemPath = (realm: string, id: string): string => `${groupsPath(realm)}/${segment(id)}`;
+export const groupChildrenPath = (realm: string, id: string): string => `${groupItemPath(realm, id)}/children`;
+export const groupRoleMappingsPath = (realm: string, id: string): string => `${groupItemPath(realm, id)}/role-mappings`;
+/** A group by its path (`/a/b`), each name a segment of its own. */
+export const groupByPathPath = (realm: string, path: string): string => `${realmPath(realm)}/group-by-path/${path.split('/').filter((name) => name !== '').map(segment).join('/')}`;
+export const defaultGroupsPath = (realm: string): string => `${realmPath(realm)}/default-groups`;

@@ -11,6 +11,8 @@ import { authenticationFlowsPath, clientRolesPath, clientScopesPath, clientSecre
 import { AdminReads } from './reads.js';
 import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
 import type { ScopeList } from '../actions.js';
+import { defaultGroupPaths, observeGroups } from './groups.js';
+import { observeScopeMappings } from './scope-mappings.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -44,7 +46,21 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     realmScopeNames(reads, name, 'default'),
     realmScopeNames(reads, name, 'optional'),
   ]);
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(flows === undefined ? {} : { authenticationFlows: await flows }), ...(requiredActions === undefined ? {} : { requiredActions: await requiredActions }) };
+  const groups = query.groups === undefined ? undefined : await observeGroups(reads, name, query.groups);
+  const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
+  const scopeMappings = query.scopeMappings === undefined ? undefined : await observeScopeMappings(reads, name, query.scopeMappings);
+  return {
+    realm,
+    roles,
+    clientScopes: clientScopes ?? [],
+    defaultClientScopes,
+    optionalClientScopes,
+    ...(flows === undefined ? {} : { authenticationFlows: await flows }),
+    ...(requiredActions === undefined ? {} : { requiredActions: await requiredActions }),
+    ...(groups === undefined ? {} : { groups }),
+    ...(defaultGroups === undefined ? {} : { defaultGroups }),
+    ...(scopeMappings === undefined ? {} : { scopeMappings }),
+  };
 }
 
 /** Where client-secret rotation keeps the secret a regeneration replaced (still valid until invalidated). */

@@ -5,6 +5,7 @@ import type { Json } from '@keyward/vocabulary';
 import type { KeycloakResource } from '../actions.js';
 import { describeResource } from '../api.js';
 import { findExecutionId, findFlowId } from './flows.js';
+import { findGroupId } from './groups.js';
 import { findClient, findClientScopeId, findMapperId } from './lookups.js';
 import {
   clientPath,
@@ -15,6 +16,10 @@ import {
   clientScopePath,
   clientScopesPath,
   clientsPath,
+  defaultGroupsPath,
+  groupChildrenPath,
+  groupItemPath,
+  groupsPath,
   itemPath,
   mapperPath,
   mappersPath,
@@ -50,7 +55,7 @@ export interface ResourceItem {
 }
 
 /** Scope links are made with a PUT of the item, not a POST to a collection. */
-export const isLink = (resource: KeycloakResource): boolean => resource.type === 'realmScopeLink' || resource.type === 'clientScopeLink';
+export const isLink = (resource: KeycloakResource): boolean => resource.type === 'realmScopeLink' || resource.type === 'clientScopeLink' || resource.type === 'defaultGroup';
 
 /** Where a POST creates `resource` (not for links, see isLink). */
 export function collectionOf(resource: KeycloakResource, resolve: Resolve): string {
@@ -67,8 +72,10 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'flowExecution': return `${flowExecutionsPath(resource.realm, resource.flow)}/${resource.subFlow ? 'flow' : 'execution'}`;
     case 'authenticatorConfig': return `${executionPath(resource.realm, resolve(resource.execution.id))}/config`;
     case 'requiredAction': return registerRequiredActionPath(resource.realm);
+    case 'group': return resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId));
     case 'realmScopeLink':
     case 'clientScopeLink':
+    case 'defaultGroup':
       throw new TypeError(`${describeResource(resource)} is linked by a PUT of its item, not created in a collection`);
     case 'clientProfiles':
     case 'clientPolicies':
@@ -134,6 +141,13 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       return resource.id === undefined ? undefined : { path: authenticatorConfigPath(resource.realm, resource.id), identity: { id: resource.id } };
     case 'requiredAction':
       return { path: requiredActionPath(resource.realm, resource.alias), identity: { alias: resource.alias } };
+    case 'group':
+      // Plans address a group by the id they read or created; its PUT names it, or Keycloak would rename it.
+      return resource.id === undefined ? undefined : { path: groupItemPath(resource.realm, resolve(resource.id)), identity: { name: resource.path.slice(resource.path.lastIndexOf('/') + 1) } };
+    case 'defaultGroup': {
+      const id = await findGroupId(reads, resource.realm, resource.path);
+      return id === undefined ? undefined : { path: itemPath(defaultGroupsPath(resource.realm), id), identity: {}, linkedId: id };
+    }
   }
 }
 

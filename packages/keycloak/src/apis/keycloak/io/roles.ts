@@ -88,7 +88,12 @@ interface RoleMappings extends KeycloakObject {
 
 /** A user's direct role mappings (not those it has through composites), by name and as representations. */
 export async function directRoleMappings(reads: AdminReads, realm: string, userId: string, what: string): Promise<{ readonly names: RoleNames; readonly roles: readonly ListedRole[] }> {
-  const mappings = await reads.object<RoleMappings>({ path: roleMappingsPath(realm, userId), operation: 'get_role_mappings', description: `read the roles of ${what}` });
+  return roleMappingsAt(reads, roleMappingsPath(realm, userId), what);
+}
+
+/** The direct role mappings at `path` (a user's or a group's role-mappings). */
+export async function roleMappingsAt(reads: AdminReads, path: string, what: string): Promise<{ readonly names: RoleNames; readonly roles: readonly ListedRole[] }> {
+  const mappings = await reads.object<RoleMappings>({ path, operation: 'get_role_mappings', description: `read the roles of ${what}` });
   const realmRoles = mappings?.realmMappings ?? [];
   const clientEntries = Object.entries(mappings?.clientMappings ?? {});
   return {
