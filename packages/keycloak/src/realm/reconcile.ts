@@ -13,6 +13,8 @@ import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportReadiness } from './status.js';
+import { realmSecretsProblem } from './secret-opt-in.js';
+import { realmSecretUses } from './secret-uses.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
@@ -83,10 +85,9 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     reportReadiness(plan, cr, stalled('NoKeycloak', 'no Keycloak configured: the operator has no Keycloak URL or admin credentials Secret'), now);
     return plan.build();
   }
-  const passwordSecret = cr.spec.smtpServer?.passwordSecret;
-  if (passwordSecret !== undefined && observed.smtpPasswordSecret === undefined) {
-    const message = `the SMTP password Secret ${passwordSecret.name} does not exist in namespace ${cr.metadata.namespace}; realm ${cr.spec.realmName} waits for it`;
-    reportReadiness(plan, cr, stalled('SmtpPasswordSecretMissing', message), now);
+  const secretsProblem = realmSecretsProblem(realmSecretUses(cr, observed), cr.metadata.namespace, cr.spec.realmName);
+  if (secretsProblem !== undefined) {
+    reportReadiness(plan, cr, secretsProblem, now);
     return plan.build();
   }
   const claim = claimRealm(observed.realm?.realm, cr.metadata, config.keycloakAdoptUnowned);

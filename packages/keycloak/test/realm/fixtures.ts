@@ -8,6 +8,7 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
 import { REALM_FINALIZER } from '../../src/types.js';
 import { decodeRealm } from '../../src/realm/decode.js';
 import { reconcile } from '../../src/realm/reconcile.js';
+import { REALM_SECRET_LABEL } from '../../src/realm/secret-opt-in.js';
 import type { KeycloakRealm } from '../../src/realm/spec.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 
@@ -107,6 +108,7 @@ export function plan(object: KubeObject, observed: { realm?: ObservedRealm | und
 
 export const kinds = (p: Plan<KeycloakRealmAction>): string[] => p.steps.map((step) => step.action.kind);
 
-export function secret(resourceVersion: string): KubeObject {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'smtp', namespace: NS, resourceVersion } };
+/** A Secret named `name` with the realm opt-in label unless `labels` says otherwise. */
+export function secret(resourceVersion: string, labels: Readonly<Record<string, string>> = { [REALM_SECRET_LABEL]: 'true' }, name = 'smtp'): KubeObject {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NS, resourceVersion, labels } };
 }
