@@ -36,6 +36,12 @@ function world(): KeycloakWorld {
       realmRoles: [{ name: 'viewer', description: 'reads' }, { name: 'admin', composites: { realm: ['viewer'] } }],
       clientScopes: [{ name: 'shop-api', protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'shop' } }] }],
       defaultClientScopes: ['shop-api'],
+      identityProviders: [{
+        alias: 'upstream', providerId: 'oidc', displayName: 'Upstream', trustEmail: true, hideOnLogin: false,
+        config: { clientId: 'shared', tokenUrl: 'https://upstream.example.com/token' },
+        configSecrets: { clientSecret: { name: 'smtp', key: 'password' } },
+        mappers: [{ name: 'department', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } }],
+      }],
     },
   });
   return w;

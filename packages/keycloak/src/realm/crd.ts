@@ -3,6 +3,7 @@ import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
+import { identityProvidersSchema } from './identity-provider-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
   DELETION_POLICIES,
@@ -211,6 +212,7 @@ const spec = {
     defaultClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as default scopes.' },
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
+    identityProviders: identityProvidersSchema,
   },
 };
 
@@ -223,6 +225,8 @@ const status = {
     endpoints: endpointsSchema,
     smtpPasswordVersion: { type: 'string', description: 'The resourceVersion of the SMTP password Secret last sent to Keycloak.' },
     message: text,
+    managedIdentityProviders: { type: 'array', items: text, description: 'Aliases of the identity providers the spec lists.' },
+    identityProviderSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose identity provider config values were last sent to Keycloak, by name.' },
   },
 };
 

@@ -1,6 +1,7 @@
 import { readEndpoints } from '../endpoints.js';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
+import { readIdpStatus } from './idp-status.js';
 import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus } from './spec.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -21,6 +22,7 @@ export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
   }
   const endpoints = readEndpoints(fields['endpoints']);
   if (endpoints !== undefined) status['endpoints'] = endpoints;
+  Object.assign(status, readIdpStatus(fields));
   return status;
 }
 

@@ -15,6 +15,7 @@ import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportReadiness } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
+import { planRealmIdentityProviders } from './idp-plan.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
@@ -49,11 +50,13 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
   planContents({ plan, call, realm }, cr.spec, observed.realm);
+  const identityProviders = planRealmIdentityProviders({ plan, call, realm }, input);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,
     endpoints: realmEndpoints(url, realm),
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
+    identityProviders,
   };
   const readiness = plan.size > 0
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)

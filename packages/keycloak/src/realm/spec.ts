@@ -2,6 +2,7 @@ import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { IdentityProvidersCodec } from './identity-provider-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -261,6 +262,7 @@ export const RealmSpecCodec = t.intersection([
     clientScopes: atMost(uniqueList(t.array(ClientScopeCodec), byName), MAX_SUB_OBJECTS),
     defaultClientScopes: nameSet,
     optionalClientScopes: nameSet,
+    identityProviders: IdentityProvidersCodec,
   }),
 ]);
 
@@ -283,6 +285,10 @@ export type KeycloakRealmStatus = {
   readonly smtpPasswordVersion?: string;
   /** What the Ready condition says, for tools that read a status message. */
   readonly message?: string;
+  /** Aliases of the identity providers the spec lists: while any, they are read (and pruned once unlisted). */
+  readonly managedIdentityProviders?: readonly string[];
+  /** The resourceVersion of each Secret whose identity provider config values Keycloak was last sent, by name. */
+  readonly identityProviderSecretVersions?: Readonly<Record<string, string>>;
 };
 
 export interface KeycloakRealm {

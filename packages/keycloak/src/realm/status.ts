@@ -4,6 +4,7 @@ import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
+import { idpStatusFields, withoutIdpStatus, type IdpStatus } from './idp-status.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
   return { type: keycloakRealmType, namespace: cr.metadata.namespace ?? '', name: cr.metadata.name };
@@ -15,6 +16,8 @@ export interface RealmFacts {
   readonly endpoints?: RealmEndpoints | undefined;
   /** null: the spec sends no SMTP password, so no version is kept. */
   readonly smtpPasswordVersion?: string | null;
+  /** The identity providers' part of the status; absent: keep what status has. */
+  readonly identityProviders?: IdpStatus | undefined;
 }
 
 /**
@@ -22,7 +25,8 @@ export interface RealmFacts {
  * keeps, so an unchanged status compares equal and is not written.
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
-  const { smtpPasswordVersion: _version, ...rest } = current;
+  const { smtpPasswordVersion: _version, ...kept } = current;
+  const rest = facts.identityProviders === undefined ? kept : withoutIdpStatus(kept);
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
   return {
     ...rest,
@@ -32,6 +36,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(facts.endpoints === undefined ? {} : { endpoints: facts.endpoints }),
     ...(version === undefined ? {} : { smtpPasswordVersion: version }),
     message: readiness.message,
+    ...(facts.identityProviders === undefined ? {} : idpStatusFields(facts.identityProviders)),
   };
 }
 

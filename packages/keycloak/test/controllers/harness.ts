@@ -40,6 +40,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'get_client_secret',
   'get_service_account_user',
   'get_role_mappings',
+  'list_identity_providers',
+  'list_identity_provider_mappers',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

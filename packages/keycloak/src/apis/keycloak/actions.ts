@@ -49,7 +49,11 @@ export type KeycloakResource =
   /** A protocol mapper of a client; `id` for update and delete. */
   | { readonly type: 'clientMapper'; readonly client: ClientAddress; readonly name: string; readonly id?: string }
   /** A client scope (by name) in a client's default or optional list; create adds it, delete removes it. */
-  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string };
+  | { readonly type: 'clientScopeLink'; readonly client: ClientAddress; readonly list: ScopeList; readonly scope: string }
+  /** An identity provider of a realm, by its alias (which is also its id in the admin API). */
+  | { readonly type: 'identityProvider'; readonly realm: string; readonly alias: string }
+  /** A mapper of an identity provider; `id` for update and delete. */
+  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

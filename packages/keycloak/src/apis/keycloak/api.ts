@@ -28,6 +28,10 @@ export function describeResource(resource: KeycloakResource): string {
       return `protocol mapper ${resource.name} of ${clientText(resource.client)}`;
     case 'clientScopeLink':
       return `client scope ${resource.scope} in the ${resource.list} client scopes of ${clientText(resource.client)}`;
+    case 'identityProvider':
+      return `identity provider ${resource.alias} in realm ${resource.realm}`;
+    case 'identityProviderMapper':
+      return `mapper ${resource.name} of identity provider ${resource.alias} in realm ${resource.realm}`;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Returns, Sensitive } from '@keyward/vocabulary';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
-import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
+import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
 export interface ObservedRealm {
@@ -13,6 +13,8 @@ export interface ObservedRealm {
   /** Names of the realm's default and optional client scopes. */
   readonly defaultClientScopes: readonly string[];
   readonly optionalClientScopes: readonly string[];
+  /** The realm's identity providers, when the query asked for them. */
+  readonly identityProviders?: readonly ObservedIdentityProvider[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -33,6 +35,11 @@ export interface ObservedClient {
 export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm | undefined> {
   readonly kind: 'keycloak.realm';
   readonly realm: string;
+  /**
+   * Whether to read the realm's identity providers (one more request), and the aliases of those whose mappers
+   * to read (one request each): a realm that lists none and made none has nothing there to keep or prune.
+   */
+  readonly identityProviders?: { readonly mappersOf: readonly string[] };
 }
 
 /**

@@ -5,7 +5,7 @@ import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
-import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
+import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedIdentityProvider, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** What Keycloak answers in place of a stored secret. */
 export const MASKED = '**********';
@@ -38,7 +38,16 @@ interface StoredRealm {
   scopes: Map<string, StoredScope>;
   defaultScopes: Record<ScopeList, Set<string>>;
   clients: Map<string, StoredClient>;
+  identityProviders: Map<string, StoredIdentityProvider>;
 }
+
+interface StoredIdentityProvider {
+  rep: Rep;
+  mappers: Map<string, Rep>;
+}
+
+/** The config key of an identity provider that Keycloak masks on reads and keeps when sent the mask. */
+const IDP_SECRET_KEY = 'clientSecret';
 
 /** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
 const BUILT_IN_ROLES = ['offline_access', 'uma_authorization'];
@@ -145,6 +154,7 @@ export class SimulatedKeycloak {
       scopes: new Map(),
       defaultScopes: { default: new Set(BUILT_IN_SCOPES.default), optional: new Set(BUILT_IN_SCOPES.optional) },
       clients: new Map(),
+      identityProviders: new Map(),
     };
     this.#realms.set(name, realm);
     if (smtpServer !== undefined) this.#setSmtp(realm, smtpServer);
@@ -270,7 +280,24 @@ export class SimulatedKeycloak {
         client.scopes[resource.list].add(resource.scope);
         return text(scope.rep['id']);
       }
+      case 'identityProvider': {
+        const realm = this.#realm(resource.realm);
+        exists(realm.identityProviders.has(resource.alias));
+        realm.identityProviders.set(resource.alias, { rep: identityProviderRep({ enabled: true, ...body, alias: resource.alias }, undefined), mappers: new Map() });
+        return resource.alias;
+      }
+      case 'identityProviderMapper': {
+        const provider = this.#identityProvider(resource.realm, resource.alias);
+        exists([...provider.mappers.values()].some((m) => m['name'] === resource.name));
+        const id = this.#id('idp-mapper');
+        provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
+        return id;
+      }
     }
+  }
+
+  #identityProvider(realm: string, alias: string): StoredIdentityProvider {
+    return this.#realm(realm).identityProviders.get(alias) ?? notFound(`identity provider ${alias}`);
   }
 
   #update(resource: KeycloakResource, body: Rep, context: HandlerContext): void {
@@ -313,6 +340,18 @@ export class SimulatedKeycloak {
       case 'realmScopeLink':
       case 'clientScopeLink':
         return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
+      case 'identityProvider': {
+        // Keycloak replaces an identity provider whole: fields and config keys a PUT leaves out are gone.
+        const provider = this.#identityProvider(resource.realm, resource.alias);
+        provider.rep = identityProviderRep({ ...body, alias: resource.alias }, provider.rep);
+        return;
+      }
+      case 'identityProviderMapper': {
+        const provider = this.#identityProvider(resource.realm, resource.alias);
+        const current = provider.mappers.get(resource.id ?? '') ?? notFound(`mapper ${resource.name}`);
+        provider.mappers.set(text(current['id']), { ...body, id: current['id'], name: resource.name, identityProviderAlias: resource.alias });
+        return;
+      }
     }
   }
 
@@ -340,6 +379,10 @@ export class SimulatedKeycloak {
         return client(resource.client)?.mappers.delete(resource.id ?? '') ?? false;
       case 'clientScopeLink':
         return client(resource.client)?.scopes[resource.list].delete(resource.scope) ?? false;
+      case 'identityProvider':
+        return realm.identityProviders.delete(resource.alias);
+      case 'identityProviderMapper':
+        return realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false;
     }
   }
 
@@ -391,7 +434,17 @@ export class SimulatedKeycloak {
     return { role: { ...stored.rep, name: text(stored.rep['name']) }, composites: namesOf(stored.composites) };
   }
 
-  #observeRealm(name: string): ObservedRealm | undefined {
+  #observeIdentityProviders(realm: StoredRealm, mappersOf: readonly string[]): ObservedIdentityProvider[] {
+    return [...realm.identityProviders.values()].map((stored) => {
+      const config = { ...(stored.rep['config'] as Record<string, string> | undefined) };
+      if (config[IDP_SECRET_KEY] !== undefined) config[IDP_SECRET_KEY] = MASKED;
+      const alias = text(stored.rep['alias']);
+      const mappers = mappersOf.includes(alias) ? [...stored.mappers.values()].map((m) => ({ ...m, name: text(m['name']), identityProviderMapper: text(m['identityProviderMapper']) })) : undefined;
+      return { provider: { ...stored.rep, alias, providerId: text(stored.rep['providerId']), config }, mappers };
+    });
+  }
+
+  #observeRealm(name: string, identityProviders?: { readonly mappersOf: readonly string[] }): ObservedRealm | undefined {
     const realm = this.#realms.get(name);
     if (realm === undefined) return undefined;
     const rep: Rep = { ...realm.rep, realm: name };
@@ -406,6 +459,7 @@ export class SimulatedKeycloak {
       })),
       defaultClientScopes: [...realm.defaultScopes.default].sort(),
       optionalClientScopes: [...realm.defaultScopes.optional].sort(),
+      ...(identityProviders === undefined ? {} : { identityProviders: this.#observeIdentityProviders(realm, identityProviders.mappersOf) }),
     };
   }
 
@@ -427,10 +481,22 @@ export class SimulatedKeycloak {
 
   get answers(): QueryTable<KeycloakQuery> {
     return {
-      'keycloak.realm': (query) => this.#observeRealm(query.realm),
+      'keycloak.realm': (query) => this.#observeRealm(query.realm, query.identityProviders),
       'keycloak.client': (query) => this.#observeClient(query),
     };
   }
+}
+
+/**
+ * An identity provider as Keycloak stores it from a create or update body: empty config values are dropped, and
+ * the mask as clientSecret keeps the one `previous` holds.
+ */
+function identityProviderRep(body: Rep, previous: Rep | undefined): Rep {
+  const kept = (previous?.['config'] as Record<string, string> | undefined)?.[IDP_SECRET_KEY];
+  const config = Object.entries((body['config'] as Record<string, string> | undefined) ?? {})
+    .map(([key, value]): [string, string | undefined] => [key, key === IDP_SECRET_KEY && value === MASKED ? kept : value])
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '');
+  return { ...body, config: Object.fromEntries(config) };
 }
 
 /** For InMemoryWorld: `new InMemoryWorld({ keycloak: simulateKeycloak })`. */

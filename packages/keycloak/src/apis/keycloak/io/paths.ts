@@ -35,5 +35,10 @@ export const roleMappingsPath = (realm: string, userId: string): string => `${re
 export const realmRoleMappingsPath = (realm: string, userId: string): string => `${roleMappingsPath(realm, userId)}/realm`;
 export const clientRoleMappingsPath = (realm: string, userId: string, clientUuid: string): string => `${roleMappingsPath(realm, userId)}/clients/${segment(clientUuid)}`;
 
+/** A realm's identity providers, by alias, and their mappers. */
+export const identityProvidersPath = (realm: string): string => `${realmPath(realm)}/identity-provider/instances`;
+export const identityProviderPath = (realm: string, alias: string): string => `${identityProvidersPath(realm)}/${segment(alias)}`;
+export const identityProviderMappersPath = (realm: string, alias: string): string => `${identityProviderPath(realm, alias)}/mappers`;
+
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;

@@ -10,6 +10,7 @@ import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRo
 import { AdminReads } from './reads.js';
 import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
 import type { ScopeList } from '../actions.js';
+import { observeIdentityProviders } from './identity-providers.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -34,14 +35,16 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const realm = await reads.object<RealmRepresentation>({ path: realmPath(name), operation: 'get_realm', description: `read realm ${name}`, fields: ['realm'] });
   if (realm === undefined) return undefined;
   const clientIds = new ClientIdCache();
-  const [roles, clientScopes, defaultClientScopes, optionalClientScopes] = await Promise.all([
+  const idps = query.identityProviders;
+  const [roles, clientScopes, defaultClientScopes, optionalClientScopes, identityProviders] = await Promise.all([
     observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
     // The list carries each scope's protocol mappers.
     reads.list<ClientScopeRepresentation>({ path: clientScopesPath(name), operation: 'list_client_scopes', description: `list the client scopes of realm ${name}`, fields: ['id', 'name'] }),
     realmScopeNames(reads, name, 'default'),
     realmScopeNames(reads, name, 'optional'),
+    idps === undefined ? Promise.resolve(undefined) : observeIdentityProviders(reads, name, idps.mappersOf),
   ]);
-  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes };
+  return { realm, roles, clientScopes: clientScopes ?? [], defaultClientScopes, optionalClientScopes, ...(identityProviders === undefined ? {} : { identityProviders }) };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Value } from '@keyward/vocabulary';
 import type { Json } from '@keyward/vocabulary';
 import type { KeycloakResource } from '../actions.js';
 import { describeResource } from '../api.js';
-import { findClient, findClientScopeId, findMapperId } from './lookups.js';
+import { findClient, findClientScopeId, findIdpMapperId, findMapperId } from './lookups.js';
 import {
   clientPath,
   clientRolePath,
@@ -13,6 +13,9 @@ import {
   clientScopePath,
   clientScopesPath,
   clientsPath,
+  identityProviderMappersPath,
+  identityProviderPath,
+  identityProvidersPath,
   itemPath,
   mapperPath,
   mappersPath,
@@ -49,6 +52,8 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'client': return clientsPath(resource.realm);
     case 'clientRole': return clientRolesPath(resource.client.realm, resolve(resource.client.id));
     case 'clientMapper': return mappersPath(clientPath(resource.client.realm, resolve(resource.client.id)));
+    case 'identityProvider': return identityProvidersPath(resource.realm);
+    case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
     case 'realmScopeLink':
     case 'clientScopeLink':
       throw new TypeError(`${describeResource(resource)} is linked by a PUT of its item, not created in a collection`);
@@ -90,6 +95,13 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const id = await findClientScopeId(reads, resource.client.realm, resource.scope);
       const list = clientScopeListPath(resource.client.realm, resolve(resource.client.id), resource.list);
       return id === undefined ? undefined : { path: itemPath(list, id), identity: {}, linkedId: id };
+    }
+    case 'identityProvider':
+      return { path: identityProviderPath(resource.realm, resource.alias), identity: { alias: resource.alias } };
+    case 'identityProviderMapper': {
+      const mappers = identityProviderMappersPath(resource.realm, resource.alias);
+      const id = resource.id ?? (await findIdpMapperId(reads, mappers, resource.name, `identity provider ${resource.alias}`));
+      return id === undefined ? undefined : { path: itemPath(mappers, id), identity: { id, name: resource.name, identityProviderAlias: resource.alias } };
     }
   }
 }
