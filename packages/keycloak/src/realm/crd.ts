@@ -213,6 +213,7 @@ const spec = {
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
     identityProviders: identityProvidersSchema,
+    organizationsEnabled: { type: 'boolean', description: 'Whether the realm has organizations (Keycloak 26).' },
   },
 };
 

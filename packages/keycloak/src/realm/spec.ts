@@ -263,6 +263,7 @@ export const RealmSpecCodec = t.intersection([
     defaultClientScopes: nameSet,
     optionalClientScopes: nameSet,
     identityProviders: IdentityProvidersCodec,
+    organizationsEnabled: t.boolean,
   }),
 ]);
 
