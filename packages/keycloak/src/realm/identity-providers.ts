@@ -111,14 +111,14 @@ function planProvider(steps: RealmSteps, spec: IdentityProviderSpec, observed: O
 
 /**
  * Listed identity providers created or brought to the spec (so they carry our marker), then those that carry
- * the marker and are no longer listed deleted (their mappers go with them). `observed` undefined: the realm
- * is created in the same plan and has none.
+ * the marker and are no longer listed deleted (their mappers go with them). A realm created in the same plan
+ * is observed with none.
  */
-export function planIdentityProviders(steps: RealmSteps, specs: readonly IdentityProviderSpec[], observed: readonly ObservedIdentityProvider[] | undefined, secrets: IdpSecretsContext): void {
-  const byAlias = new Map((observed ?? []).map((entry) => [entry.provider.alias, entry]));
+export function planIdentityProviders(steps: RealmSteps, specs: readonly IdentityProviderSpec[], observed: readonly ObservedIdentityProvider[], secrets: IdpSecretsContext): void {
+  const byAlias = new Map(observed.map((entry) => [entry.provider.alias, entry]));
   for (const spec of specs) planProvider(steps, spec, byAlias.get(spec.alias), secrets);
   const listed = new Set(specs.map((spec) => spec.alias));
-  for (const { provider } of observed ?? []) {
+  for (const { provider } of observed) {
     if (listed.has(provider.alias) || !carriesMarker(provider.config)) continue;
     steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'identityProvider', realm: steps.realm, alias: provider.alias } }, 'we made it and the spec no longer lists it');
   }

@@ -5,8 +5,8 @@ import { planIdentityProviders } from './identity-providers.js';
 import type { RealmInput } from './reconcile.js';
 
 /**
- * The identity provider steps of a reconcile, and what status then records; undefined when the realm has
- * none to manage (nothing is read or written for them, and status keeps nothing of them).
+ * The identity provider steps of a reconcile, and what status then records (undefined: status keeps what it
+ * has). A realm whose spec lists none and whose status records none has them neither read nor planned.
  */
 export function planRealmIdentityProviders(steps: RealmSteps, input: RealmInput): IdpStatus | undefined {
   const { primary: cr, observed } = input;
