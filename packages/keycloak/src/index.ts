@@ -25,6 +25,8 @@ export { reportFailure as reportRealmFailure, reportInvalid as reportInvalidReal
 export { keycloakRealmController } from './realm/controller.js';
 export { keycloakRealmApis } from './realm/vocabulary.js';
 export type { KeycloakRealmAction } from './realm/vocabulary.js';
+export { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, isOptedIn as isRealmSecretOptedIn, realmSecretsProblem } from './realm/secret-opt-in.js';
+export type { RealmSecretUse } from './realm/secret-opt-in.js';
 
 // KeycloakClient
 export { keycloakClientCrd } from './client/crd.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
-import { CREDENTIALS_KEYS, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakConfig } from '../src/index.js';
+import { CREDENTIALS_KEYS, REALM_SECRET_LABEL, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakConfig } from '../src/index.js';
 import { simulateKeycloak, type SimulatedKeycloak } from '../src/testing.js';
 
 const config: KeycloakConfig = {
@@ -22,7 +22,7 @@ const clientRef = (namespace: string): ObjectRef => ({ type: keycloakClientType,
 
 function world(): KeycloakWorld {
   const w = new InMemoryWorld({ keycloak: simulateKeycloak });
-  w.put(coreTypes.secret, { metadata: { name: 'smtp', namespace: 'platform' }, data: { password: Buffer.from('mail-pass').toString('base64') } });
+  w.put(coreTypes.secret, { metadata: { name: 'smtp', namespace: 'platform', labels: { [REALM_SECRET_LABEL]: 'true' } }, data: { password: Buffer.from('mail-pass').toString('base64') } });
   w.put(keycloakRealmType, {
     metadata: { name: 'shared', namespace: 'platform' },
     spec: {
@@ -38,6 +38,12 @@ function world(): KeycloakWorld {
       defaultClientScopes: ['shop-api'],
       clientProfiles: [{ name: 'pkce', executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': true } }] }],
       clientPolicies: [{ name: 'confidential-pkce', conditions: [{ condition: 'client-access-type', configuration: { type: ['confidential'] } }], profiles: ['pkce'] }],
+      identityProviders: [{
+        alias: 'upstream', providerId: 'oidc', displayName: 'Upstream', trustEmail: true, hideOnLogin: false,
+        config: { clientId: 'shared', tokenUrl: 'https://upstream.example.com/token' },
+        configSecrets: { clientSecret: { name: 'smtp', key: 'password' } },
+        mappers: [{ name: 'department', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } }],
+      }],
     },
   });
   return w;

@@ -8,6 +8,8 @@ import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
 import { pruneUnlistedRequiredActionsSchema, requiredActionsSchema } from './required-action-spec.js';
+import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
+import { identityProvidersSchema } from './identity-provider-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
   DELETION_POLICIES,
@@ -203,7 +205,7 @@ const spec = {
         passwordSecret: {
           type: 'object',
           required: ['name', 'key'],
-          description: 'The Secret, in this namespace, holding the SMTP password.',
+          description: `The Secret, in this namespace, holding the SMTP password; it must carry the label ${REALM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}".`,
           properties: {
             name: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN },
             key: { type: 'string', minLength: 1 },
@@ -262,6 +264,8 @@ const spec = {
     flowBindings: flowBindingsSchema,
     requiredActions: requiredActionsSchema,
     pruneUnlistedRequiredActions: pruneUnlistedRequiredActionsSchema,
+    identityProviders: identityProvidersSchema,
+    organizationsEnabled: { type: 'boolean', description: 'Whether the realm has organizations (Keycloak 26).' },
   },
 };
 
@@ -276,6 +280,8 @@ const status = {
     message: text,
     registeredRequiredActions: { type: 'array', items: text, description: 'Required actions this object registered.' },
     managed: realmManagedSchema,
+    managedIdentityProviders: { type: 'array', items: text, description: 'Aliases of the identity providers the spec lists.' },
+    identityProviderSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose identity provider config values were last sent to Keycloak, by name.' },
   },
 };
 

@@ -2,6 +2,7 @@ import { readEndpoints } from '../endpoints.js';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
 import { readRealmManaged } from './managed.js';
+import { readIdpStatus } from './idp-status.js';
 import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus } from './spec.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -26,6 +27,7 @@ export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
   if (managed !== undefined) status['managed'] = managed;
   const registered = Array.isArray(fields['registeredRequiredActions']) ? fields['registeredRequiredActions'].filter((alias): alias is string => text(alias) !== undefined) : [];
   if (registered.length > 0) status['registeredRequiredActions'] = registered;
+  Object.assign(status, readIdpStatus(fields));
   return status;
 }
 

@@ -121,6 +121,7 @@ function settings(spec: KeycloakRealmSpec): Json {
     ...defined(spec.webAuthnPolicy, prefixed(WEBAUTHN_PREFIX)),
     ...defined(spec.webAuthnPasswordlessPolicy, prefixed(WEBAUTHN_PASSWORDLESS_PREFIX)),
     ...(spec.browserSecurityHeaders === undefined ? {} : { browserSecurityHeaders: defined(spec.browserSecurityHeaders) }),
+    ...defined({ organizationsEnabled: spec.organizationsEnabled }),
   };
 }
 

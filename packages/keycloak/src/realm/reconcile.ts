@@ -18,6 +18,9 @@ import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportReadiness } from './status.js';
+import { realmSecretsProblem } from './secret-opt-in.js';
+import { realmSecretUses } from './secret-uses.js';
+import { planRealmIdentityProviders } from './idp-plan.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
@@ -56,6 +59,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const managed = toManaged({ ...contents, clientProfiles: policies.clientProfiles, clientPolicies: policies.clientPolicies });
   const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], cr.spec.pruneUnlistedRequiredActions === true, observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
   const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
+  const identityProviders = planRealmIdentityProviders({ plan, call, realm }, input);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,
@@ -63,6 +67,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
     registeredRequiredActions,
     managed: managed ?? null,
+    identityProviders,
   };
   const readiness = flowProblems.length > 0
     ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))
@@ -96,10 +101,9 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     reportReadiness(plan, cr, stalled('NoKeycloak', 'no Keycloak configured: the operator has no Keycloak URL or admin credentials Secret'), now);
     return plan.build();
   }
-  const passwordSecret = cr.spec.smtpServer?.passwordSecret;
-  if (passwordSecret !== undefined && observed.smtpPasswordSecret === undefined) {
-    const message = `the SMTP password Secret ${passwordSecret.name} does not exist in namespace ${cr.metadata.namespace}; realm ${cr.spec.realmName} waits for it`;
-    reportReadiness(plan, cr, stalled('SmtpPasswordSecretMissing', message), now);
+  const secretsProblem = realmSecretsProblem(realmSecretUses(cr, observed), cr.metadata.namespace, cr.spec.realmName);
+  if (secretsProblem !== undefined) {
+    reportReadiness(plan, cr, secretsProblem, now);
     return plan.build();
   }
   const claim = claimRealm(observed.realm?.realm, cr.metadata, config.keycloakAdoptUnowned);

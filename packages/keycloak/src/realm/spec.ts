@@ -7,6 +7,7 @@ import { RequiredActionsCodec } from './required-action-spec.js';
 import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.js';
 import type { RealmManaged } from './managed.js';
 import { ScopeMappingsCodec } from './scope-mapping-spec.js';
+import { IdentityProvidersCodec } from './identity-provider-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -295,6 +296,8 @@ export const RealmSpecCodec = t.intersection([
     defaultGroups: DefaultGroupsCodec,
     defaultRoles: StatedRolesCodec,
     scopeMappings: ScopeMappingsCodec,
+    identityProviders: IdentityProvidersCodec,
+    organizationsEnabled: t.boolean,
   }),
 ]);
 
@@ -323,6 +326,10 @@ export type KeycloakRealmStatus = {
   readonly registeredRequiredActions?: readonly string[];
   /** What the realm applied where Keycloak keeps no marker of ours: only that is ever removed. */
   readonly managed?: RealmManaged;
+  /** Aliases of the identity providers the spec lists: while any, they are read (and pruned once unlisted). */
+  readonly managedIdentityProviders?: readonly string[];
+  /** The resourceVersion of each Secret whose identity provider config values Keycloak was last sent, by name. */
+  readonly identityProviderSecretVersions?: Readonly<Record<string, string>>;
 };
 
 export interface KeycloakRealm {

@@ -5,6 +5,7 @@ import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import type { RealmManaged } from './managed.js';
 import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
+import { idpStatusFields, withoutIdpStatus, type IdpStatus } from './idp-status.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
   return { type: keycloakRealmType, namespace: cr.metadata.namespace ?? '', name: cr.metadata.name };
@@ -20,6 +21,8 @@ export interface RealmFacts {
   readonly managed?: RealmManaged | null;
   /** The required actions this object registered; empty: none, so none is kept. */
   readonly registeredRequiredActions?: readonly string[];
+  /** The identity providers' part of the status; absent: keep what status has. */
+  readonly identityProviders?: IdpStatus | undefined;
 }
 
 /**
@@ -27,7 +30,8 @@ export interface RealmFacts {
  * keeps, so an unchanged status compares equal and is not written.
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
-  const { smtpPasswordVersion: _version, managed: _managed, registeredRequiredActions: _registered, ...rest } = current;
+  const { smtpPasswordVersion: _version, managed: _managed, registeredRequiredActions: _registered, ...kept } = current;
+  const rest = facts.identityProviders === undefined ? kept : withoutIdpStatus(kept);
   const registered = facts.registeredRequiredActions ?? current.registeredRequiredActions ?? [];
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
   const managed = facts.managed === undefined ? current.managed : facts.managed ?? undefined;
@@ -42,6 +46,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(registered.length === 0 ? {} : { registeredRequiredActions: registered }),
     message: readiness.message,
     ...(managed === undefined ? {} : { managed }),
+    ...(facts.identityProviders === undefined ? {} : idpStatusFields(facts.identityProviders)),
   };
 }
 

@@ -10,7 +10,7 @@ import { ContentType, KeywardError, KubeClient, apiSet, controlRuntime, kubernet
 import { Controller, ResyncLoops, RuntimeMetrics, controllerMetrics, createLogger, type KeyReconcile, type KeyedBackoffOptions } from '@keyward/core/runtime';
 import { adminKubeConfig, createTestNamespace, httpCall, rememberSecret, testKeycloak, testLogFile, waitFor } from '@keyward/test-env';
 import type { KeycloakCall } from '../../src/apis/keycloak/actions.js';
-import { keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakClientAction, type KeycloakConfig, type KeycloakRealmAction } from '../../src/index.js';
+import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakClientAction, type KeycloakConfig, type KeycloakRealmAction } from '../../src/index.js';
 import { keycloakRuntime, type KeycloakRuntime } from '../../src/io.js';
 
 export const API_VERSION = 'vriesdemichael.github.io/v1';
@@ -48,6 +48,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'list_group_children',
   'list_default_groups',
   'find_group_by_path',
+  'list_identity_providers',
+  'list_identity_provider_mappers',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */
@@ -57,9 +59,12 @@ export const realmRef = (namespace: string, name: string): ObjectRef => ({ type:
 export const clientRef = (namespace: string, name: string): ObjectRef => ({ type: keycloakClientType, namespace, name });
 export const secretRef = (namespace: string, name: string): ObjectRef => ({ type: coreTypes.secret, namespace, name });
 
-export async function writeSecret(kube: KubeClient, namespace: string, name: string, data: Readonly<Record<string, string>>): Promise<void> {
-  await kube.apply(secretRef(namespace, name), { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, stringData: data }, true);
+export async function writeSecret(kube: KubeClient, namespace: string, name: string, data: Readonly<Record<string, string>>, labels?: Readonly<Record<string, string>>): Promise<void> {
+  await kube.apply(secretRef(namespace, name), { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, ...(labels === undefined ? {} : { labels }) }, stringData: data }, true);
 }
+
+/** The label a Secret a KeycloakRealm reads must carry. */
+export const REALM_SECRET_LABELS: Readonly<Record<string, string>> = { [REALM_SECRET_LABEL]: REALM_SECRET_LABEL_VALUE };
 
 /** A key of a Secret's data, decoded; undefined when the Secret or the key is missing. */
 export function secretData(secret: KubeObject | undefined, key: string): string | undefined {

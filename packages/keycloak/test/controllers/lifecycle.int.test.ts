@@ -10,6 +10,7 @@ import {
   createClient,
   createRealm,
   realmRef,
+  REALM_SECRET_LABELS,
   startOperator,
   startTcpProxy,
   unique,
@@ -90,7 +91,7 @@ describe('the Keycloak controllers across an outage and a restart', () => {
     const realm = unique('kcl-restart');
     realms.push(realm);
     const password = rememberSecret(unique('smtp-pass'));
-    await writeSecret(env.kube, namespace, 'smtp', { password });
+    await writeSecret(env.kube, namespace, 'smtp', { password }, REALM_SECRET_LABELS);
     let operator = await start('restart-1', namespace);
     await createRealm(env.kube, namespace, 'realm', {
       realmName: realm,

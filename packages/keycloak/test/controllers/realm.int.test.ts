@@ -4,12 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
 import { startFakeSmtp, type FakeSmtp } from '../io/fake-smtp.js';
+import { REALM_SECRET_LABEL } from '../../src/index.js';
 import {
   conditionOf,
   controllerEnv,
   createRealm,
   patchSpec,
   realmRef,
+  REALM_SECRET_LABELS,
   statusOf,
   startOperator,
   unique,
@@ -95,7 +97,7 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
   it('creates a realm with every managed field group, applies an update of each, and deletes it with its object', async () => {
     const realm = newRealmName('kcr-full');
     const password = rememberSecret(unique('smtp-pass'));
-    await writeSecret(env.kube, namespace, 'smtp', { password });
+    await writeSecret(env.kube, namespace, 'smtp', { password }, REALM_SECRET_LABELS);
     const ref = realmRef(namespace, 'full');
     await createRealm(env.kube, namespace, 'full', {
       realmName: realm,
@@ -442,7 +444,7 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     await check({ default: [], optional: ['orders'] });
   });
 
-  it('keeps the SMTP password from its Secret through changes of other fields and of other SMTP settings', async () => {
+  it('reads the SMTP password only from a Secret with the opt-in label, and keeps it through changes of other fields and of other SMTP settings', async () => {
     const mailer = await mailerAdmin();
     const realm = newRealmName('kcr-smtp');
     const password = rememberSecret(unique('smtp-pass'));
@@ -450,6 +452,18 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     const ref = realmRef(namespace, 'smtp');
     const smtpServer = { host: '127.0.0.1', port: smtp.port, from: 'keyward@example.com', auth: true, user: 'mailer', passwordSecret: { name: 'smtp-keep', key: 'password' } };
     await createRealm(env.kube, namespace, 'smtp', { realmName: realm, displayName: 'Mail', smtpServer });
+
+    // Without the label the realm waits, Stalled, and nothing reaches Keycloak.
+    const stalled = await waitForObject(env.kube, ref, 'the realm to stall on the unlabelled Secret', (object) => conditionOf(object, 'Stalled')?.status === 'True');
+    expect(conditionOf(stalled, 'Ready')).toMatchObject({ status: 'False', reason: 'SmtpPasswordSecretNotOptedIn', message: expect.stringContaining(`Secret smtp-keep (the SMTP password) in namespace ${namespace} lacks the label ${REALM_SECRET_LABEL}=true`) as unknown });
+    expect(await realmOf(realm)).toBeUndefined();
+    const before = operator.requests.length;
+    const waiting = await operator.reconcileRealm(namespace, 'smtp');
+    expect(waiting.plan?.steps).toEqual([]);
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+
+    // Labelling the Secret (watched by name) is all it takes.
+    await writeSecret(env.kube, namespace, 'smtp-keep', { password }, REALM_SECRET_LABELS);
     await waitForReady(env.kube, ref);
     expect(await storedSmtpPassword(realm, mailer)).toBe(password);
 
@@ -465,7 +479,7 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
 
     // A new password in the Secret is sent (the Secret is watched by name).
     const next = rememberSecret(unique('smtp-pass'));
-    await writeSecret(env.kube, namespace, 'smtp-keep', { password: next });
+    await writeSecret(env.kube, namespace, 'smtp-keep', { password: next }, REALM_SECRET_LABELS);
     await waitForObject(env.kube, ref, 'the new SMTP password to be sent', (object) => conditionOf(object, 'Ready')?.status === 'True' && statusOf(object)['smtpPasswordVersion'] !== undefined);
     await waitFor(async () => ((await storedSmtpPassword(realm, mailer)) === next ? true : undefined), { what: 'Keycloak to hold the new SMTP password', timeoutMs: WAIT_MS });
   });

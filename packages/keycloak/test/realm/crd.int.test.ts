@@ -59,6 +59,7 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
       clientProfiles: [{ name: 'pkce', description: 'PKCE', executors: [{ executor: 'pkce-enforcer', configuration: { 'auto-configure': true } }, { executor: 'full-scope-disabled' }] }],
       clientPolicies: [{ name: 'all', enabled: false, conditions: [{ condition: 'client-access-type', configuration: { type: ['confidential'] } }], profiles: ['pkce'] }],
       deletionPolicy: 'Retain',
+      identityProviders: [{ alias: 'github', providerId: 'oidc', displayName: 'GitHub', enabled: true, trustEmail: true, hideOnLogin: false, firstBrokerLoginFlowAlias: 'first broker login', config: { clientId: 'shop', tokenUrl: 'https://gh.example.com/token' }, configSecrets: { clientSecret: { name: 'github-oidc', key: 'client-secret' } }, mappers: [{ name: 'dept', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } }] }],
     },
     undefined,
   ],
@@ -127,6 +128,12 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a scope mapping with both targets', { ...baseSpec, scopeMappings: [{ clientScope: 'api', client: 'shop' }] }, 'spec.scopeMappings[0]'],
   ['a scope mapping without a target', { ...baseSpec, scopeMappings: [{ realmRoles: ['viewer'] }] }, 'spec.scopeMappings[0]'],
   ['a scope mapping of a built-in scope', { ...baseSpec, scopeMappings: [{ clientScope: 'offline_access' }] }, 'spec.scopeMappings[0].clientScope'],
+  ['an identity provider without providerId', { ...baseSpec, identityProviders: [{ alias: 'gh' }] }, 'spec.identityProviders[0].providerId'],
+  ['an alias with a slash', { ...baseSpec, identityProviders: [{ alias: 'a/b', providerId: 'oidc' }] }, 'spec.identityProviders[0].alias'],
+  ['an alias listed twice', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc' }, { alias: 'gh', providerId: 'saml' }] }, 'spec.identityProviders[1]'],
+  ['a config Secret without key', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', configSecrets: { clientSecret: { name: 's' } } }] }, 'spec.identityProviders[0].configSecrets.clientSecret.key'],
+  ['an identity provider mapper without its type', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', mappers: [{ name: 'm' }] }] }, 'spec.identityProviders[0].mappers[0].identityProviderMapper'],
+  ['an identity provider switch that is no boolean', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', trustEmail: 'yes' }] }, 'spec.identityProviders[0].trustEmail'],
 ];
 
 describe('the KeycloakRealm CRD and the codec agree', () => {

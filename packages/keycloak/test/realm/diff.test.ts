@@ -101,6 +101,14 @@ describe('the policy and header groups', () => {
   });
 });
 
+describe('organizationsEnabled', () => {
+  it('is the realm field of that name, sent only when it differs', () => {
+    expect(desired({ organizationsEnabled: true }).fields['organizationsEnabled']).toBe(true);
+    expect(diffRealm(desired({ organizationsEnabled: true }), observed({ organizationsEnabled: false }), false)).toEqual({ changed: ['organizationsEnabled'], body: { realm: 'shop', organizationsEnabled: true } });
+    expect(diffRealm(desired({ organizationsEnabled: false }), observed({ organizationsEnabled: false }), false)).toBeUndefined();
+  });
+});
+
 describe('the realm diff', () => {
   it.each([
     ['Keycloak\'s strings for numbers and booleans', { smtpServer: smtp }, { smtpServer: keycloakSmtp }],

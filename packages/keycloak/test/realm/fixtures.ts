@@ -8,6 +8,8 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
 import { REALM_FINALIZER } from '../../src/types.js';
 import { decodeRealm } from '../../src/realm/decode.js';
 import { reconcile } from '../../src/realm/reconcile.js';
+import { REALM_SECRET_LABEL } from '../../src/realm/secret-opt-in.js';
+import { idpSecretQueryName } from '../../src/realm/idp-secrets.js';
 import type { KeycloakRealm } from '../../src/realm/spec.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 
@@ -95,10 +97,12 @@ export function observedRealm(overrides: Partial<ObservedRealm> & { realmFields?
   };
 }
 
-export function plan(object: KubeObject, observed: { realm?: ObservedRealm | undefined; smtpPasswordSecret?: KubeObject | undefined } = {}, cfg: KeycloakConfig = config): Plan<KeycloakRealmAction> {
+/** `secrets`: the identity providers' Secrets, by name. */
+export function plan(object: KubeObject, observed: { realm?: ObservedRealm | undefined; smtpPasswordSecret?: KubeObject | undefined; secrets?: readonly KubeObject[] } = {}, cfg: KeycloakConfig = config): Plan<KeycloakRealmAction> {
+  const secrets = Object.fromEntries((observed.secrets ?? []).map((secret) => [idpSecretQueryName(secret.metadata.name), secret]));
   return reconcile({
     primary: decoded(object),
-    observed: { realm: observed.realm, smtpPasswordSecret: observed.smtpPasswordSecret },
+    observed: { realm: observed.realm, smtpPasswordSecret: observed.smtpPasswordSecret, ...secrets },
     now: NOW,
     config: cfg,
     entropy: fixedEntropy(0),
@@ -107,6 +111,7 @@ export function plan(object: KubeObject, observed: { realm?: ObservedRealm | und
 
 export const kinds = (p: Plan<KeycloakRealmAction>): string[] => p.steps.map((step) => step.action.kind);
 
-export function secret(resourceVersion: string): KubeObject {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'smtp', namespace: NS, resourceVersion } };
+/** A Secret named `name` with the realm opt-in label unless `labels` says otherwise. */
+export function secret(resourceVersion: string, labels: Readonly<Record<string, string>> = { [REALM_SECRET_LABEL]: 'true' }, name = 'smtp'): KubeObject {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NS, resourceVersion, labels } };
 }

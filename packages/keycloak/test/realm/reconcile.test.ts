@@ -7,6 +7,7 @@ import { reportFailure, reportInvalid } from '../../src/realm/report.js';
 import { realmStatus } from '../../src/realm/status.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { MASKED_SECRET } from '../../src/realm/diff.js';
+import { REALM_SECRET_LABEL } from '../../src/realm/secret-opt-in.js';
 import { NOW, URL, baseSpec, builtInRoles, builtInScopes, config, decoded, kinds, observedRealm, ours, plan, realmObject, secret } from './fixtures.js';
 
 const keycloakSteps = (p: Plan<KeycloakRealmAction>): KeycloakAction[] => p.steps.map((s) => s.action).filter((a): a is KeycloakAction => a.kind.startsWith('keycloak.'));
@@ -125,6 +126,22 @@ describe('ownership', () => {
     const p = plan(realmObject(fullSpec), { realm: undefined });
     expect(keycloakSteps(p)).toEqual([]);
     expect(readyOf(p)).toMatchObject({ reason: 'SmtpPasswordSecretMissing' });
+  });
+
+  it.each([
+    ['without labels', {}],
+    ['with the label set to another value', { [REALM_SECRET_LABEL]: 'false' }],
+  ])('never plans to read an SMTP password Secret %s, and says which label it needs', (_what, labels) => {
+    const p = plan(realmObject(fullSpec), { realm: convergedRealm(), smtpPasswordSecret: secret('8', labels) });
+    expect(kinds(p)).toEqual(['k8s.status']);
+    expect(readyOf(p)).toMatchObject({
+      status: 'False',
+      reason: 'SmtpPasswordSecretNotOptedIn',
+      message: 'the Secret smtp (the SMTP password) in namespace shop lacks the label keycloak.keyward.io/realm-secret=true; realm shop reads no Secret without it',
+    });
+    // Stalled, not failed: it waits for the Secret (watched by name) instead of being retried.
+    expect(statusOf(p)?.['conditions']).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Stalled', status: 'True' })]));
+    expect(JSON.stringify(p)).not.toContain('secretFields');
   });
 });
 

@@ -24,6 +24,7 @@ describe('decoding a KeycloakRealm', () => {
       tokenSettings: { accessTokenLifespan: 600, clientSessionIdleTimeout: 0 },
       smtpServer: { host: 'smtp.example.com', from: 'noreply@example.com', port: 587, auth: true, user: 'mailer', passwordSecret: { name: 'smtp', key: 'password' } },
       realmRoles: [{ name: 'admin', composites: { realm: ['viewer'], clients: { 'realm-management': ['view-users'] } } }, { name: 'viewer' }],
+      identityProviders: [{ alias: 'github', providerId: 'oidc', displayName: 'GitHub', enabled: true, trustEmail: true, hideOnLogin: false, firstBrokerLoginFlowAlias: 'first broker login', config: { clientId: 'shop', tokenUrl: 'https://gh.example.com/token' }, configSecrets: { clientSecret: { name: 'github-oidc', key: 'client-secret' } }, mappers: [{ name: 'dept', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } }] }],
     };
     expect(decoded(realmObject(spec)).spec).toEqual(spec);
   });
@@ -56,6 +57,13 @@ describe('decoding a KeycloakRealm', () => {
     ['a mapper without protocolMapper', { ...baseSpec, clientScopes: [{ name: 'api', protocolMappers: [{ name: 'm' }] }] }, 'spec.clientScopes[0].protocolMappers[0].protocolMapper: required'],
     ['an unknown deletion policy', { ...baseSpec, deletionPolicy: 'Orphan' }, 'spec.deletionPolicy: expected one of Delete, Retain, got "Orphan"'],
     ['an attribute that is no string', { ...baseSpec, attributes: { tier: 1 } }, 'spec.attributes.tier: expected a string, got 1'],
+    ['an identity provider without providerId', { ...baseSpec, identityProviders: [{ alias: 'gh' }] }, 'spec.identityProviders[0].providerId: required'],
+    ['an alias with a slash', { ...baseSpec, identityProviders: [{ alias: 'a/b', providerId: 'oidc' }] }, 'spec.identityProviders[0].alias: expected a string of 1 to 255 characters (letters, digits, ., _ and -), got "a/b"'],
+    ['an alias listed twice', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc' }, { alias: 'gh', providerId: 'saml' }] }, 'spec.identityProviders[1]: duplicate of spec.identityProviders[0] ("gh")'],
+    ['a config key from a Secret with a dot', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', configSecrets: { 'client.secret': { name: 's', key: 'k' } } }] }, 'spec.identityProviders[0].configSecrets.client.secret: expected a string of 1 to 255 characters (letters, digits, _ and -), got "client.secret"'],
+    ['a config Secret without key', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', configSecrets: { clientSecret: { name: 's' } } }] }, 'spec.identityProviders[0].configSecrets.clientSecret.key: required'],
+    ['a mapper without its type', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', mappers: [{ name: 'm' }] }] }, 'spec.identityProviders[0].mappers[0].identityProviderMapper: required'],
+    ['a switch that is no boolean', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', trustEmail: 'yes' }] }, 'spec.identityProviders[0].trustEmail: expected true or false, got "yes"'],
   ])('names the field of %s', (_what, spec, message) => {
     expect(rejection(spec)).toBe(message);
   });
@@ -63,5 +71,6 @@ describe('decoding a KeycloakRealm', () => {
   it('keeps only the status fields it knows, with the right types', () => {
     const status = readRealmStatus({ realmId: 'id', smtpPasswordVersion: 7, endpoints: { issuer: 'i' }, message: 'm', extra: true, observedGeneration: 2 });
     expect(status).toEqual({ realmId: 'id', message: 'm', observedGeneration: 2 });
+    expect(readRealmStatus({ managedIdentityProviders: ['gh', 3, ''], identityProviderSecretVersions: { a: '5', b: 6 } })).toEqual({ managedIdentityProviders: ['gh'], identityProviderSecretVersions: { a: '5' } });
   });
 });

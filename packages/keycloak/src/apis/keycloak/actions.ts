@@ -75,7 +75,11 @@ export type KeycloakResource =
    */
   | { readonly type: 'group'; readonly realm: string; readonly path: string; readonly id?: Value<string>; readonly parentId?: Value<string> }
   /** A group (by path) among the realm's default groups; create adds it, delete removes it. */
-  | { readonly type: 'defaultGroup'; readonly realm: string; readonly path: string };
+  | { readonly type: 'defaultGroup'; readonly realm: string; readonly path: string }
+  /** An identity provider of a realm, by its alias (which is also its id in the admin API). */
+  | { readonly type: 'identityProvider'; readonly realm: string; readonly alias: string }
+  /** A mapper of an identity provider; `id` for update and delete. */
+  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

@@ -49,6 +49,10 @@ export function describeResource(resource: KeycloakResource): string {
       return `group ${resource.path} in realm ${resource.realm}`;
     case 'defaultGroup':
       return `group ${resource.path} in the default groups of realm ${resource.realm}`;
+    case 'identityProvider':
+      return `identity provider ${resource.alias} in realm ${resource.realm}`;
+    case 'identityProviderMapper':
+      return `mapper ${resource.name} of identity provider ${resource.alias} in realm ${resource.realm}`;
   }
 }
 

@@ -4,7 +4,7 @@ import type { KeycloakCall } from './actions.js';
 import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { GroupReads, ObservedGroup } from './groups.js';
 import type { ObservedScopeMapping, ScopeMappingTarget } from './scope-mappings.js';
-import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
+import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
 export interface ObservedRealm {
@@ -26,6 +26,8 @@ export interface ObservedRealm {
   readonly defaultGroups?: readonly string[];
   /** The scope mappings of the targets the query names. */
   readonly scopeMappings?: readonly ObservedScopeMapping[];
+  /** The realm's identity providers, when the query asked for them. */
+  readonly identityProviders?: readonly ObservedIdentityProvider[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -56,6 +58,11 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
   readonly defaultGroups?: boolean;
   /** Client scopes and clients whose scope mappings to read (about two requests each). */
   readonly scopeMappings?: readonly ScopeMappingTarget[];
+  /**
+   * Whether to read the realm's identity providers (one more request), and the aliases of those whose mappers
+   * to read (one request each): a realm that lists none and made none has nothing there to keep or prune.
+   */
+  readonly identityProviders?: { readonly mappersOf: readonly string[] };
 }
 
 /**

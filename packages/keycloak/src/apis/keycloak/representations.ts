@@ -61,3 +61,24 @@ export interface ClientRepresentation extends KeycloakObject {
   readonly attributes?: Readonly<Record<string, string>>;
   readonly protocolMappers?: readonly ProtocolMapperRepresentation[];
 }
+
+/** An identity provider: Keycloak masks the config's clientSecret on reads. */
+export interface IdentityProviderRepresentation extends KeycloakObject {
+  readonly alias: string;
+  readonly providerId: string;
+  readonly config?: Readonly<Record<string, string>>;
+}
+
+export interface IdentityProviderMapperRepresentation extends KeycloakObject {
+  readonly id?: string;
+  readonly name: string;
+  readonly identityProviderMapper: string;
+  readonly config?: Readonly<Record<string, string>>;
+}
+
+/** An identity provider with its mappers, when they were read. */
+export interface ObservedIdentityProvider {
+  readonly provider: IdentityProviderRepresentation;
+  /** Undefined when they were not asked for. */
+  readonly mappers: readonly IdentityProviderMapperRepresentation[] | undefined;
+}

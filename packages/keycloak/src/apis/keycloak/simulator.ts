@@ -8,7 +8,7 @@ import { SimulatedFlows } from './simulator-flows.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ObservedGroup } from './groups.js';
 import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
-import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
+import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedIdentityProvider, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** The realm fields that bind a flow by alias. */
 const FLOW_BINDINGS = ['browserFlow', 'registrationFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'dockerAuthenticationFlow', 'firstBrokerLoginFlow'];
@@ -62,8 +62,16 @@ interface StoredRealm {
   defaultGroups: Set<string>;
   /** The scope mappings of client scopes and clients, by targetKey. */
   scopeMappings: Map<string, StoredRole['composites']>;
+  identityProviders: Map<string, StoredIdentityProvider>;
 }
 
+interface StoredIdentityProvider {
+  rep: Rep;
+  mappers: Map<string, Rep>;
+}
+
+/** The config key of an identity provider that Keycloak masks on reads and keeps when sent the mask. */
+const IDP_SECRET_KEY = 'clientSecret';
 
 /** The roles and client scopes Keycloak gives every new realm (a representative subset of 26's). */
 const BUILT_IN_ROLES = ['offline_access', 'uma_authorization'];
@@ -177,6 +185,7 @@ export class SimulatedKeycloak {
       groups: new Map(),
       defaultGroups: new Set(),
       scopeMappings: new Map(),
+      identityProviders: new Map(),
     };
     this.#realms.set(name, realm);
     this.flows.seed(name);
@@ -337,7 +346,24 @@ export class SimulatedKeycloak {
         realm.defaultGroups.add(id);
         return id;
       }
+      case 'identityProvider': {
+        const realm = this.#realm(resource.realm);
+        exists(realm.identityProviders.has(resource.alias));
+        realm.identityProviders.set(resource.alias, { rep: identityProviderRep({ enabled: true, ...body, alias: resource.alias }, undefined), mappers: new Map() });
+        return resource.alias;
+      }
+      case 'identityProviderMapper': {
+        const provider = this.#identityProvider(resource.realm, resource.alias);
+        exists([...provider.mappers.values()].some((m) => m['name'] === resource.name));
+        const id = this.#id('idp-mapper');
+        provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
+        return id;
+      }
     }
+  }
+
+  #identityProvider(realm: string, alias: string): StoredIdentityProvider {
+    return this.#realm(realm).identityProviders.get(alias) ?? notFound(`identity provider ${alias}`);
   }
 
   #update(resource: KeycloakResource, body: Rep, context: HandlerContext): void {
@@ -400,6 +426,18 @@ export class SimulatedKeycloak {
       case 'requiredAction':
         this.flows.update(resource.realm, resource, body, (value) => context.resolve(value));
         return;
+      case 'identityProvider': {
+        // Keycloak replaces an identity provider whole: fields and config keys a PUT leaves out are gone.
+        const provider = this.#identityProvider(resource.realm, resource.alias);
+        provider.rep = identityProviderRep({ ...body, alias: resource.alias }, provider.rep);
+        return;
+      }
+      case 'identityProviderMapper': {
+        const provider = this.#identityProvider(resource.realm, resource.alias);
+        const current = provider.mappers.get(resource.id ?? '') ?? notFound(`mapper ${resource.name}`);
+        provider.mappers.set(text(current['id']), { ...body, id: current['id'], name: resource.name, identityProviderAlias: resource.alias });
+        return;
+      }
     }
   }
 
@@ -444,6 +482,10 @@ export class SimulatedKeycloak {
         return this.#deleteGroup(realm, context.resolve(resource.id ?? ''));
       case 'defaultGroup':
         return realm.defaultGroups.delete(this.#groupIdAt(realm, resource.path) ?? '');
+      case 'identityProvider':
+        return realm.identityProviders.delete(resource.alias);
+      case 'identityProviderMapper':
+        return realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false;
     }
   }
 
@@ -536,7 +578,17 @@ export class SimulatedKeycloak {
     return { role: { ...stored.rep, name: text(stored.rep['name']) }, composites: namesOf(stored.composites) };
   }
 
-  #observeRealm(name: string, groups: boolean, defaultGroups: boolean, targets: readonly ScopeMappingTarget[] | undefined): ObservedRealm | undefined {
+  #observeIdentityProviders(realm: StoredRealm, mappersOf: readonly string[]): ObservedIdentityProvider[] {
+    return [...realm.identityProviders.values()].map((stored) => {
+      const config = { ...(stored.rep['config'] as Record<string, string> | undefined) };
+      if (config[IDP_SECRET_KEY] !== undefined) config[IDP_SECRET_KEY] = MASKED;
+      const alias = text(stored.rep['alias']);
+      const mappers = mappersOf.includes(alias) ? [...stored.mappers.values()].map((m) => ({ ...m, name: text(m['name']), identityProviderMapper: text(m['identityProviderMapper']) })) : undefined;
+      return { provider: { ...stored.rep, alias, providerId: text(stored.rep['providerId']), config }, mappers };
+    });
+  }
+
+  #observeRealm(name: string, groups: boolean, defaultGroups: boolean, targets: readonly ScopeMappingTarget[] | undefined, identityProviders?: { readonly mappersOf: readonly string[] }): ObservedRealm | undefined {
     const realm = this.#realms.get(name);
     if (realm === undefined) return undefined;
     const rep: Rep = { ...realm.rep, realm: name };
@@ -556,6 +608,7 @@ export class SimulatedKeycloak {
         scopeMappings: targets.map((target) => ({ target, roles: this.#targetExists(realm, target) ? namesOf(realm.scopeMappings.get(targetKey(target)) ?? emptyRoles()) : undefined })),
       }),
       ...(defaultGroups ? { defaultGroups: [...realm.defaultGroups].map((id) => this.#pathOf(realm, realm.groups.get(id) ?? notFound(`group ${id}`))) } : {}),
+      ...(identityProviders === undefined ? {} : { identityProviders: this.#observeIdentityProviders(realm, identityProviders.mappersOf) }),
     };
   }
 
@@ -578,7 +631,7 @@ export class SimulatedKeycloak {
   get answers(): QueryTable<KeycloakQuery> {
     return {
       'keycloak.realm': (query) => {
-        const observed = this.#observeRealm(query.realm, query.groups !== undefined, query.defaultGroups === true, query.scopeMappings);
+        const observed = this.#observeRealm(query.realm, query.groups !== undefined, query.defaultGroups === true, query.scopeMappings, query.identityProviders);
         const flows = query.authenticationFlows;
         if (observed === undefined) return observed;
         return {
@@ -591,6 +644,18 @@ export class SimulatedKeycloak {
       'keycloak.flows': (query) => (this.#realms.has(query.realm) ? this.flows.observe(query.realm, { executionsOf: [] }).map(({ flow }) => ({ id: flow.id, alias: flow.alias })) : undefined),
     };
   }
+}
+
+/**
+ * An identity provider as Keycloak stores it from a create or update body: empty config values are dropped, and
+ * the mask as clientSecret keeps the one `previous` holds.
+ */
+function identityProviderRep(body: Rep, previous: Rep | undefined): Rep {
+  const kept = (previous?.['config'] as Record<string, string> | undefined)?.[IDP_SECRET_KEY];
+  const config = Object.entries((body['config'] as Record<string, string> | undefined) ?? {})
+    .map(([key, value]): [string, string | undefined] => [key, key === IDP_SECRET_KEY && value === MASKED ? kept : value])
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '');
+  return { ...body, config: Object.fromEntries(config) };
 }
 
 /** For InMemoryWorld: `new InMemoryWorld({ keycloak: simulateKeycloak })`. */

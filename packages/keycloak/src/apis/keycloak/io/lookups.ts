@@ -1,6 +1,6 @@
 // What the admin API addresses by id, found by the names plans use.
 import { KeywardError } from '@keyward/core/interpreter';
-import type { ClientRepresentation, ClientScopeRepresentation, KeycloakObject, ProtocolMapperRepresentation } from '../representations.js';
+import type { ClientRepresentation, ClientScopeRepresentation, IdentityProviderMapperRepresentation, KeycloakObject, ProtocolMapperRepresentation } from '../representations.js';
 import { clientPath, clientScopesPath, clientsPath, mappersPath, serviceAccountUserPath } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -61,4 +61,15 @@ export async function serviceAccountUserId(reads: AdminReads, realm: string, cli
     fields: ['id'],
   });
   return user?.id;
+}
+
+/** An identity provider mapper's id by its name, among those at `mappersPath`. */
+export async function findIdpMapperId(reads: AdminReads, mappersPath: string, name: string, owner: string): Promise<string | undefined> {
+  const mappers = await reads.list<WithId<IdentityProviderMapperRepresentation>>({
+    path: mappersPath,
+    operation: 'list_identity_provider_mappers',
+    description: `list the mappers of ${owner}`,
+    fields: ['id', 'name'],
+  });
+  return mappers?.find((mapper) => mapper.name === name)?.id;
 }

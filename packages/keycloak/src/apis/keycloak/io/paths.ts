@@ -42,6 +42,10 @@ export const clientPolicyListPath = (realm: string, list: 'profiles' | 'policies
 
 /** A realm's top-level authentication flows. */
 export const authenticationFlowsPath = (realm: string): string => `${realmPath(realm)}/authentication/flows`;
+/** A realm's identity providers, by alias, and their mappers. */
+export const identityProvidersPath = (realm: string): string => `${realmPath(realm)}/identity-provider/instances`;
+export const identityProviderPath = (realm: string, alias: string): string => `${identityProvidersPath(realm)}/${segment(alias)}`;
+export const identityProviderMappersPath = (realm: string, alias: string): string => `${identityProviderPath(realm, alias)}/mappers`;
 
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;

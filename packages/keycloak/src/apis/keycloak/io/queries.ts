@@ -13,6 +13,7 @@ import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, t
 import type { ScopeList } from '../actions.js';
 import { defaultGroupPaths, observeGroups } from './groups.js';
 import { observeScopeMappings } from './scope-mappings.js';
+import { observeIdentityProviders } from './identity-providers.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -39,12 +40,14 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const clientIds = new ClientIdCache();
   const flows = query.authenticationFlows === undefined ? undefined : observeFlows(reads, name, query.authenticationFlows);
   const requiredActions = query.requiredActions === true ? listRequiredActions(reads, name) : undefined;
-  const [roles, clientScopes, defaultClientScopes, optionalClientScopes] = await Promise.all([
+  const idps = query.identityProviders;
+  const [roles, clientScopes, defaultClientScopes, optionalClientScopes, identityProviders] = await Promise.all([
     observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
     // The list carries each scope's protocol mappers.
     reads.list<ClientScopeRepresentation>({ path: clientScopesPath(name), operation: 'list_client_scopes', description: `list the client scopes of realm ${name}`, fields: ['id', 'name'] }),
     realmScopeNames(reads, name, 'default'),
     realmScopeNames(reads, name, 'optional'),
+    idps === undefined ? Promise.resolve(undefined) : observeIdentityProviders(reads, name, idps.mappersOf),
   ]);
   const groups = query.groups === undefined ? undefined : await observeGroups(reads, name, query.groups);
   const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
@@ -60,6 +63,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     ...(groups === undefined ? {} : { groups }),
     ...(defaultGroups === undefined ? {} : { defaultGroups }),
     ...(scopeMappings === undefined ? {} : { scopeMappings }),
+    ...(identityProviders === undefined ? {} : { identityProviders }),
   };
 }
 

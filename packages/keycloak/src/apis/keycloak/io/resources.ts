@@ -6,7 +6,7 @@ import type { KeycloakResource } from '../actions.js';
 import { describeResource } from '../api.js';
 import { findExecutionId, findFlowId } from './flows.js';
 import { findGroupId } from './groups.js';
-import { findClient, findClientScopeId, findMapperId } from './lookups.js';
+import { findClient, findClientScopeId, findIdpMapperId, findMapperId } from './lookups.js';
 import {
   clientPath,
   clientPolicyListPath,
@@ -20,6 +20,9 @@ import {
   groupChildrenPath,
   groupItemPath,
   groupsPath,
+  identityProviderMappersPath,
+  identityProviderPath,
+  identityProvidersPath,
   itemPath,
   mapperPath,
   mappersPath,
@@ -73,6 +76,8 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'authenticatorConfig': return `${executionPath(resource.realm, resolve(resource.execution.id))}/config`;
     case 'requiredAction': return registerRequiredActionPath(resource.realm);
     case 'group': return resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId));
+    case 'identityProvider': return identityProvidersPath(resource.realm);
+    case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
     case 'realmScopeLink':
     case 'clientScopeLink':
     case 'defaultGroup':
@@ -147,6 +152,13 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
     case 'defaultGroup': {
       const id = await findGroupId(reads, resource.realm, resource.path);
       return id === undefined ? undefined : { path: itemPath(defaultGroupsPath(resource.realm), id), identity: {}, linkedId: id };
+    }
+    case 'identityProvider':
+      return { path: identityProviderPath(resource.realm, resource.alias), identity: { alias: resource.alias } };
+    case 'identityProviderMapper': {
+      const mappers = identityProviderMappersPath(resource.realm, resource.alias);
+      const id = resource.id ?? (await findIdpMapperId(reads, mappers, resource.name, `identity provider ${resource.alias}`));
+      return id === undefined ? undefined : { path: itemPath(mappers, id), identity: { id, name: resource.name, identityProviderAlias: resource.alias } };
     }
   }
 }

@@ -1,0 +1,20 @@
+import type { RealmSteps } from './context.js';
+import { idpSecretsContext, idpSecretVersions } from './idp-secrets.js';
+import type { IdpStatus } from './idp-status.js';
+import { planIdentityProviders } from './identity-providers.js';
+import type { RealmInput } from './reconcile.js';
+
+/**
+ * The identity provider steps of a reconcile, and what status then records (undefined: status keeps what it
+ * has). A realm whose spec lists none and whose status records none has them neither read nor planned.
+ */
+export function planRealmIdentityProviders(steps: RealmSteps, input: RealmInput): IdpStatus | undefined {
+  const { primary: cr, observed } = input;
+  const specs = cr.spec.identityProviders ?? [];
+  const realm = observed.realm;
+  // Read only while listed or recorded (see observe); a realm made in this plan has none yet.
+  const current = realm === undefined ? [] : realm.identityProviders;
+  if (current === undefined) return specs.length === 0 ? { managed: [], secretVersions: {} } : undefined;
+  planIdentityProviders(steps, specs, current, idpSecretsContext(cr, observed));
+  return { managed: specs.map((spec) => spec.alias), secretVersions: idpSecretVersions(cr, observed) };
+}

@@ -1,0 +1,14 @@
+import type { Observed } from '@keyward/vocabulary';
+import type { RealmQueries } from './observe.js';
+import type { RealmSecretUse } from './secret-opt-in.js';
+import { idpSecretUses } from './idp-secrets.js';
+import type { KeycloakRealm } from './spec.js';
+
+/** Every Secret the realm's spec makes the operator read, as observed. */
+export function realmSecretUses(cr: KeycloakRealm, observed: Observed<RealmQueries>): RealmSecretUse[] {
+  const smtp = cr.spec.smtpServer?.passwordSecret;
+  return [
+    ...(smtp === undefined ? [] : [{ name: smtp.name, holds: 'the SMTP password', reason: 'SmtpPassword', secret: observed.smtpPasswordSecret }]),
+    ...idpSecretUses(cr, observed),
+  ];
+}
