@@ -366,9 +366,11 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   async #process(key: string): Promise<void> {
     const started = Date.now();
     const mark = this.#wakeups.mark();
+    // Running, it waits no more: a status write of this very run that comes back while it runs must be held
+    // for the run's end (and is dropped there if the run fails), not ignored as one more change of a waiting key.
+    this.#waiting.delete(key);
     const result = await this.reconcileKey(key);
     this.#options.observer?.onReconcile?.(this.#definition.name, result.result, Date.now() - started);
-    this.#waiting.delete(key);
     const next = result.next;
     // Our own failure report may have come back as an update while the key ran; it fixed nothing.
     if (result.result === 'error') this.#queue.dropHeld(key);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { objectKey, defineApi, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type PlanFailure, type ControlAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
+import { objectKey, deepEqual, defineApi, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type PlanFailure, type ControlAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { controlRuntime, apiSet, defineApiRuntime, KeywardError } from '@keyward/vocabulary/interpreter';
@@ -16,17 +16,26 @@ const TEN_MINUTES = 600_000;
 const RETRY_AFTER_MS = 300;
 
 /** An API of this test's own whose one action fails as it is told: with a plain Error, or busy with a Retry-After. */
-interface TroubleAction {
-  readonly kind: 'trouble.fail';
-  readonly how: 'bug' | 'busy';
-}
-const troubleApi = defineApi<TroubleAction>({ name: 'trouble', actions: { 'trouble.fail': { describe: (a) => `fail (${a.how})` } }, queries: {} });
+type TroubleAction =
+  | { readonly kind: 'trouble.fail'; readonly how: 'bug' | 'busy' }
+  /** Takes a while: the watch brings back the writes before it while the run goes on. */
+  | { readonly kind: 'trouble.linger' };
+const LINGER_MS = 1_500;
+const troubleApi = defineApi<TroubleAction>({
+  name: 'trouble',
+  actions: { 'trouble.fail': { describe: (a) => `fail (${a.how})` }, 'trouble.linger': { describe: () => 'linger' } },
+  queries: {},
+});
 const troubleRuntime = defineApiRuntime({
   api: troubleApi,
   handlers: {
     'trouble.fail': (action) => Promise.reject(action.how === 'bug'
       ? new Error('the handler tripped over its own feet')
       : new KeywardError({ api: 'trouble', code: 503, reason: 'ServerError', message: 'busy, come back later', retryable: true, retryAfterMs: RETRY_AFTER_MS })),
+    'trouble.linger': async () => {
+      await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
+      return { outcome: 'applied' as const, outputs: {} };
+    },
   },
   queries: () => ({}),
 });
@@ -40,7 +49,11 @@ interface Seen {
   readonly retries: { readonly key: string; readonly delayMs: number }[];
 }
 
-/** A Widget named "bug" or "busy" fails that way. Failures are reported with an event, which leaves the Widget as it is. */
+/**
+ * A Widget named "bug" or "busy" fails that way. Failures are reported with an event, which leaves the Widget as it is.
+ * "healing" fails as a bug at generation 1; from generation 2 on it records the generation in status (then lingers,
+ * while that write comes back), and a reconcile that finds it recorded does nothing.
+ */
 function definition(record: Seen): ControllerDefinition<KubeObject, Record<string, never>, null, Action> {
   return {
     name: 'error-policy-test',
@@ -51,7 +64,15 @@ function definition(record: Seen): ControllerDefinition<KubeObject, Record<strin
     reconcile: ({ primary }) => {
       record.generations.push(primary.metadata.generation ?? 0);
       const plan = new PlanBuilder<Action>();
-      plan.add({ kind: 'trouble.fail', how: primary.metadata.name === 'bug' ? 'bug' : 'busy' }, 'fail');
+      const generation = primary.metadata.generation ?? 0;
+      if (primary.metadata.name === 'healing' && generation > 1) {
+        const status = { healedAt: generation };
+        if (deepEqual(primary['status'], status)) return plan.build();
+        plan.add({ kind: 'k8s.status', ref: { type: widgets, namespace: primary.metadata.namespace, name: primary.metadata.name }, status }, 'record the healing');
+        plan.add({ kind: 'trouble.linger' }, 'take a while');
+        return plan.build();
+      }
+      plan.add({ kind: 'trouble.fail', how: primary.metadata.name === 'busy' ? 'busy' : 'bug' }, 'fail');
       return plan.build();
     },
     reportFailure: (primary, failure) => {
@@ -121,6 +142,19 @@ describe('the default error policy in the runtime', () => {
     expect(record.generations).toEqual([1, 2]);
     expect(running.queueState()).toEqual({ depth: 0, scheduled: 0, inFlight: 0 });
     expect(record.retries).toEqual([]);
+  });
+
+  it('after a fixed spec heals a key that waited for a change, the status write of that run still wakes it once more', async () => {
+    const { controller: running, kube: client, namespace, record } = await start('policy-heal', { baseMs: TEN_MINUTES, maxMs: TEN_MINUTES });
+    await createWidget(client, namespace, 'healing');
+    await waitFor(() => Promise.resolve(record.failures.length === 1 && idle(running) ? true : undefined), { what: 'the failure to be reported', timeoutMs: 30_000, intervalMs: 50 });
+
+    await client.patch({ type: widgets, namespace, name: 'healing' }, { spec: { size: 0 } }, ContentType.mergePatch);
+    // The run at generation 2 writes status, and its watch event arrives while the run lingers: held, it brings the
+    // reconcile that finds the status recorded (were it ignored as a change of a waiting key, nothing would).
+    await waitFor(() => Promise.resolve(record.generations.filter((generation) => generation === 2).length === 2 && idle(running) ? true : undefined), { what: 'the reconcile the status write wakes', timeoutMs: 30_000, intervalMs: 50 });
+    expect(record.generations).toEqual([1, 2, 2]);
+    expect(record.failures).toHaveLength(1);
   });
 
   it('requeues a failure that carries a Retry-After after that delay, not after its backoff', async () => {

@@ -3,7 +3,9 @@
 // added, removed and reordered, an out-of-band change repaired, zero writes once converged, pruning of our
 // flows only, a hand-made flow of a listed alias refused, and every built-in flow as a fresh realm has it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DRIFT_REPAIRED, type Plan } from '@keyward/core';
 import { createTestNamespace } from '@keyward/test-env';
+import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
 import { BUILT_IN_FLOWS } from '../../src/realm/flow-spec.js';
 import { conditionOf, controllerEnv, createRealm, patchSpec, realmRef, startOperator, statusOf, unique, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
@@ -79,6 +81,12 @@ async function reconcileWritesNothing(name: string): Promise<void> {
   expect(writesIn(operator.requests.slice(before))).toEqual([]);
 }
 
+/** A converged realm changed by hand: one update sets it back, then Reconciling, and a DriftRepaired event. */
+function expectRepair(plan: Plan<KeycloakRealmAction> | undefined): void {
+  expect(plan?.steps.map((step) => step.action.kind)).toEqual(['keycloak.update', 'k8s.status', 'k8s.event']);
+  expect(plan?.steps.at(-1)?.action).toMatchObject({ type: 'Warning', reason: DRIFT_REPAIRED });
+}
+
 describe('authentication flows of a KeycloakRealm against the real Keycloak', () => {
   it('makes, copies, updates, repairs and prunes flows, converging to zero writes, and leaves the built-in flows as a fresh realm has them', async () => {
     const fresh = newRealmName('kcf-fresh');
@@ -141,7 +149,7 @@ describe('authentication flows of a KeycloakRealm against the real Keycloak', ()
     const spnego = updated.find((e) => e['providerId'] === 'auth-spnego');
     expect(await env.admin.send('PUT', `/realms/${realm}/authentication/flows/${segment('kw login')}/executions`, { id: spnego?.['id'], requirement: 'DISABLED', priority: 1 })).toBe(204);
     const repair = await operator.reconcileRealm(namespace, 'flows');
-    expect(repair.plan?.steps.map((step) => step.action.kind)).toEqual(['keycloak.update', 'k8s.status']);
+    expectRepair(repair.plan);
     await waitForReady(env.kube, ref);
     expect(outline(await executionsOf(realm, 'kw login'))).toEqual(['0 kw login forms ALTERNATIVE', '1 auth-username-password-form REQUIRED', '0 identity-provider-redirector DISABLED', '0 auth-spnego ALTERNATIVE']);
     await reconcileWritesNothing('flows');
@@ -181,7 +189,7 @@ describe('authentication flows of a KeycloakRealm against the real Keycloak', ()
 
     expect(await env.admin.send('PUT', `/realms/${realm}`, { realm, browserFlow: 'browser' })).toBe(204);
     const repair = await operator.reconcileRealm(namespace, 'bind');
-    expect(repair.plan?.steps.map((step) => step.action.kind)).toEqual(['keycloak.update', 'k8s.status']);
+    expectRepair(repair.plan);
     expect(await bindings()).toEqual({ browserFlow: 'kw bind', directGrantFlow: 'direct grant' });
     await waitForReady(env.kube, ref);
 
@@ -235,7 +243,7 @@ describe('authentication flows of a KeycloakRealm against the real Keycloak', ()
     const totp = await action('CONFIGURE_TOTP');
     expect(await env.admin.send('PUT', `${base}/required-actions/CONFIGURE_TOTP`, { ...totp, defaultAction: false })).toBe(204);
     const repair = await operator.reconcileRealm(namespace, 'actions');
-    expect(repair.plan?.steps.map((step) => step.action.kind)).toEqual(['keycloak.update', 'k8s.status']);
+    expectRepair(repair.plan);
     expect(await action('CONFIGURE_TOTP')).toMatchObject({ defaultAction: true, priority: 5 });
     await waitForReady(env.kube, ref);
 
