@@ -12,6 +12,7 @@ const benchmarks = [
   'apikey/convergence.ts',
   'keycloak/fairness.ts',
   'keycloak/convergence.ts',
+  'keycloak/realm-surface.ts',
   'keystone-service/convergence.ts',
   'keystone-service/resync-memory.ts',
 ];

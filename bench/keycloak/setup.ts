@@ -3,7 +3,7 @@
 // fair rate limiter shared by both controllers).
 import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
 import { KubeClient, apiSet, controlRuntime, kubernetesRuntime, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/core/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { Controller, type ControllerObserver } from '@keyward/core/runtime';
 import {
   defaultKeycloakConfig,
   keycloakClientController,
@@ -40,19 +40,23 @@ export async function keycloakConfig(kube: KubeClient, environment: Environment)
   };
 }
 
-/** A realm with a few settings of each kind a team states, granting `grants` its clients. */
-export async function createRealm(kube: KubeClient, namespace: string, realmName: string, grants: readonly string[]): Promise<void> {
+/** A KeycloakRealm object named after its realm, with `spec` beside the realm's name. */
+export async function createRealmObject(kube: KubeClient, namespace: string, realmName: string, spec: Readonly<Record<string, unknown>>): Promise<void> {
   await kube.create({ type: keycloakRealmType, namespace, name: realmName }, {
     apiVersion: API_VERSION,
     kind: 'KeycloakRealm',
     metadata: { name: realmName, namespace },
-    spec: {
-      realmName,
-      displayName: `Realm ${realmName}`,
-      clientAuthorizationGrants: grants,
-      security: { registrationAllowed: false, resetPasswordAllowed: true, bruteForceProtected: true },
-      tokenSettings: { accessTokenLifespan: 600 },
-    },
+    spec: { realmName, ...spec },
+  });
+}
+
+/** A realm with a few settings of each kind a team states, granting `grants` its clients. */
+export async function createRealm(kube: KubeClient, namespace: string, realmName: string, grants: readonly string[]): Promise<void> {
+  await createRealmObject(kube, namespace, realmName, {
+    displayName: `Realm ${realmName}`,
+    clientAuthorizationGrants: grants,
+    security: { registrationAllowed: false, resetPasswordAllowed: true, bruteForceProtected: true },
+    tokenSettings: { accessTokenLifespan: 600 },
   });
 }
 
@@ -83,6 +87,8 @@ export interface ControllerWiring {
   /** Told about every HTTP attempt to Keycloak. */
   readonly keycloakObserver: HttpRequestObserver;
   readonly onKubeRequest?: (info: KubeRequestInfo) => void;
+  /** Told about every reconcile (and plan step) of both controllers. */
+  readonly observer?: ControllerObserver;
 }
 
 /**
@@ -96,7 +102,7 @@ export function keycloakControllers(environment: Environment, config: KeycloakCo
     keycloakRuntime({ kube, limiter: wiring.limiter, observer: wiring.keycloakObserver }),
     controlRuntime,
   );
-  const options = { kube, apis, config, namespace: undefined, concurrency: wiring.concurrency };
+  const options = { kube, apis, config, namespace: undefined, concurrency: wiring.concurrency, ...(wiring.observer === undefined ? {} : { observer: wiring.observer }) };
   const realms = new Controller(keycloakRealmController, options);
   const clients = new Controller(keycloakClientController, options);
   return {

@@ -2,7 +2,18 @@ import type { RealmSteps } from './context.js';
 import { idpSecretsContext, idpSecretVersions } from './idp-secrets.js';
 import type { IdpStatus } from './idp-status.js';
 import { planIdentityProviders } from './identity-providers.js';
+import type { IdentityProviderSpec } from './identity-provider-spec.js';
+import { BUILT_IN_FLOWS } from './flow-spec.js';
 import type { RealmInput } from './reconcile.js';
+
+/**
+ * Whether every flow a provider names is one Keycloak makes in every realm. A realm made in this plan has no
+ * other flow until the next reconcile makes the spec's, and Keycloak 26 answers 500 to a provider whose
+ * first or post broker login flow does not exist: such a provider waits for that reconcile too.
+ */
+function namesOnlyBuiltInFlows(spec: IdentityProviderSpec): boolean {
+  return [spec.firstBrokerLoginFlowAlias, spec.postBrokerLoginFlowAlias].every((alias) => alias === undefined || alias === '' || BUILT_IN_FLOWS.includes(alias));
+}
 
 /**
  * The identity provider steps of a reconcile, and what status then records (undefined: status keeps what it
@@ -15,6 +26,6 @@ export function planRealmIdentityProviders(steps: RealmSteps, input: RealmInput)
   // Read only while listed or recorded (see observe); a realm made in this plan has none yet.
   const current = realm === undefined ? [] : realm.identityProviders;
   if (current === undefined) return specs.length === 0 ? { managed: [], secretVersions: {} } : undefined;
-  planIdentityProviders(steps, specs, current, idpSecretsContext(cr, observed));
+  planIdentityProviders(steps, realm === undefined ? specs.filter(namesOnlyBuiltInFlows) : specs, current, idpSecretsContext(cr, observed));
   return { managed: specs.map((spec) => spec.alias), secretVersions: idpSecretVersions(cr, observed) };
 }

@@ -198,4 +198,18 @@ describe('the identity providers of a KeycloakRealm against the real Keycloak an
     await waitForReady(env.kube, ref);
     expect(configOf(await providerOf(realm, 'upstream'))).toMatchObject({ clientId: 'x', clientSecret: MASK });
   });
+
+  it('makes a new realm\'s provider that names a flow of the spec once that flow exists (Keycloak answers 500 to an unknown flow), with no failed request', async () => {
+    const realm = newRealmName('kcidp-flow');
+    const before = operator.requests.length;
+    await createRealm(env.kube, namespace, 'broker-flow', {
+      realmName: realm,
+      authenticationFlows: [{ alias: 'kw broker', copyFrom: 'first broker login' }],
+      identityProviders: [{ ...saml, alias: 'partner', firstBrokerLoginFlowAlias: 'kw broker', postBrokerLoginFlowAlias: 'kw broker' }],
+    });
+    await waitForReady(env.kube, realmRef(namespace, 'broker-flow'));
+    expect(await providerOf(realm, 'partner')).toMatchObject({ firstBrokerLoginFlowAlias: 'kw broker', postBrokerLoginFlowAlias: 'kw broker' });
+    const failed = operator.requests.slice(before).filter((r) => r.operation === 'create_identityProvider' && r.status !== 201);
+    expect(failed).toEqual([]);
+  });
 });

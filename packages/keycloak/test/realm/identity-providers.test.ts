@@ -99,6 +99,24 @@ describe('the identity providers of a realm', () => {
   });
 });
 
+describe('the identity providers of a realm made in the same plan', () => {
+  const brokered = { alias: 'brokered', providerId: 'oidc', firstBrokerLoginFlowAlias: 'kw first broker' };
+  const plain = { alias: 'plain', providerId: 'saml', firstBrokerLoginFlowAlias: 'first broker login', postBrokerLoginFlowAlias: '' };
+  const flowSpec = { ...baseSpec, authenticationFlows: [{ alias: 'kw first broker', copyFrom: 'first broker login' }], identityProviders: [brokered, plain] };
+  const created = (p: Plan<KeycloakRealmAction>): string[] =>
+    keycloakSteps(p).flatMap((a) => (a.kind === 'keycloak.create' ? [`${a.resource.type} ${'alias' in a.resource ? a.resource.alias : ''}`] : []));
+
+  it('wait for the next reconcile when they name a flow Keycloak does not make (it answers 500 to an unknown flow), and are then made after it', () => {
+    const first = plan(realmObject(flowSpec));
+    expect(created(first)).toEqual(['realm ', 'identityProvider plain']);
+    expect(statusOf(first)).toMatchObject({ managedIdentityProviders: ['brokered', 'plain'] });
+    const builtIn = { flow: { id: 'f-1', alias: 'first broker login', providerId: 'basic-flow', topLevel: true, builtIn: true }, configs: {} };
+    const next = created(plan(realmObject(flowSpec), { realm: observedRealm({ identityProviders: [], authenticationFlows: [builtIn] }) }));
+    expect(next).toEqual(expect.arrayContaining(['authenticationFlowCopy kw first broker', 'identityProvider brokered', 'identityProvider plain']));
+    expect(next.indexOf('authenticationFlowCopy kw first broker')).toBeLessThan(next.indexOf('identityProvider brokered'));
+  });
+});
+
 describe('the mappers of an identity provider', () => {
   const dept = { name: 'department', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } };
   const withMappers = (mappers: unknown[] | undefined) => ({ ...baseSpec, identityProviders: [{ alias: 'corp', providerId: 'saml', ...(mappers === undefined ? {} : { mappers }) }] });
