@@ -5,17 +5,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
-import { CREDENTIALS_KEYS, REALM_SECRET_LABEL, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakConfig } from '../src/index.js';
-import { simulateKeycloak, type SimulatedKeycloak } from '../src/testing.js';
+import { CREDENTIALS_KEYS, REALM_SECRET_LABEL, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType } from '../src/index.js';
+import { simulateKeycloak } from '../src/testing.js';
+import { simulatedConfig, type KeycloakWorld } from './simulated-world.js';
 
-const config: KeycloakConfig = {
-  ...defaultKeycloakConfig,
-  keycloakUrl: 'http://keycloak.test',
-  keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
-  keycloakOperatorNamespace: 'keyward-system',
-};
-
-type KeycloakWorld = InMemoryWorld<{ keycloak: SimulatedKeycloak }>;
+const config = simulatedConfig;
 
 const realmRef: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shared' };
 const clientRef = (namespace: string): ObjectRef => ({ type: keycloakClientType, namespace, name: 'shop' });

@@ -4,34 +4,24 @@
 // flows only, a hand-made flow of a listed alias refused, and every built-in flow as a fresh realm has it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DRIFT_REPAIRED, type Plan } from '@keyward/core';
-import { createTestNamespace } from '@keyward/test-env';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
 import { BUILT_IN_FLOWS } from '../../src/realm/flow-spec.js';
-import { conditionOf, controllerEnv, createRealm, patchSpec, realmRef, startOperator, statusOf, unique, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
+import { conditionOf, createRealm, patchSpec, realmRef, startRealmTestFile, statusOf, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
 
 let env: ControllerEnv;
 let namespace: string;
 let operator: Operator;
-const realms: string[] = [];
+let file: RealmTestFile;
 
 beforeAll(async () => {
-  env = await controllerEnv('kcf');
-  namespace = await createTestNamespace('kcf-ctl');
-  operator = await startOperator(env.kube, { name: 'realm', namespaces: [namespace], config: env.config() });
+  file = await startRealmTestFile('kcf', 'realm');
+  ({ env, namespace, operator } = file);
 }, 120_000);
 
-afterAll(async () => {
-  await operator.stop();
-  for (const realm of realms) await env.admin.deleteRealm(realm);
-  env.close();
-});
+afterAll(() => file.close());
 
-function newRealmName(prefix: string): string {
-  const name = unique(prefix);
-  realms.push(name);
-  return name;
-}
+const newRealmName = (prefix: string): string => file.newRealmName(prefix);
 
 type Json = Record<string, unknown>;
 const segment = encodeURIComponent;

@@ -335,3 +335,35 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
 
 /** Whether an error is Keycloak's 404. */
 export const isNotFound = (error: unknown): boolean => error instanceof KeywardError && error.code === 404;
+
+/** A test file's realm operator in a namespace of its own, and the realms it names (deleted from Keycloak at the end). */
+export interface RealmTestFile {
+  readonly env: ControllerEnv;
+  readonly namespace: string;
+  readonly operator: Operator;
+  /** A unique realm name, deleted from Keycloak when the file ends whatever happens. */
+  newRealmName(prefix: string): string;
+  close(): Promise<void>;
+}
+
+export async function startRealmTestFile(prefix: string, operatorName: string): Promise<RealmTestFile> {
+  const env = await controllerEnv(prefix);
+  const namespace = await createTestNamespace(`${prefix}-ctl`);
+  const operator = await startOperator(env.kube, { name: operatorName, namespaces: [namespace], config: env.config() });
+  const realms: string[] = [];
+  return {
+    env,
+    namespace,
+    operator,
+    newRealmName: (realmPrefix) => {
+      const name = unique(realmPrefix);
+      realms.push(name);
+      return name;
+    },
+    close: async () => {
+      await operator.stop();
+      for (const realm of realms) await env.admin.deleteRealm(realm);
+      env.close();
+    },
+  };
+}

@@ -2,34 +2,24 @@
 // created with attributes and realm and client roles, updated (roles granted and revoked as the spec
 // states), pruned only where we made them, a change made by hand undone, and no writes once converged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestNamespace } from '@keyward/test-env';
-import { controllerEnv, createRealm, patchSpec, realmRef, startOperator, statusOf, unique, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
+import { createRealm, patchSpec, realmRef, startRealmTestFile, statusOf, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
 
 let env: ControllerEnv;
 let namespace: string;
 let operator: Operator;
-const realms: string[] = [];
+let file: RealmTestFile;
 
 beforeAll(async () => {
-  env = await controllerEnv('kcg');
-  namespace = await createTestNamespace('kcg-ctl');
-  operator = await startOperator(env.kube, { name: 'groups', namespaces: [namespace], config: env.config() });
+  file = await startRealmTestFile('kcg', 'groups');
+  ({ env, namespace, operator } = file);
 }, 120_000);
 
-afterAll(async () => {
-  await operator.stop();
-  for (const realm of realms) await env.admin.deleteRealm(realm);
-  env.close();
-});
+afterAll(() => file.close());
 
 /** Reconciles the controllers ran from their queues (not those a test asks for). */
 const queuedReconciles = (): number => [...operator.reconciles.values()].reduce((sum, n) => sum + n, 0);
 
-function newRealmName(prefix: string): string {
-  const name = unique(prefix);
-  realms.push(name);
-  return name;
-}
+const newRealmName = (prefix: string): string => file.newRealmName(prefix);
 
 type Json = Record<string, unknown>;
 

@@ -3,51 +3,25 @@
 // and a SAML one, created, updated through a diff, the Secret's new values sent once, an out-of-band change
 // repaired, mappers, and pruning of ours only; and nothing written once converged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestNamespace, rememberSecret } from '@keyward/test-env';
+import { rememberSecret } from '@keyward/test-env';
 import { REALM_SECRET_LABEL } from '../../src/index.js';
-import {
-  REALM_SECRET_LABELS,
-  conditionOf,
-  controllerEnv,
-  createRealm,
-  patchSpec,
-  realmRef,
-  secretRef,
-  startOperator,
-  statusOf,
-  unique,
-  waitForObject,
-  waitForReady,
-  writeSecret,
-  writesIn,
-  type ControllerEnv,
-  type Operator,
-} from './harness.js';
+import { conditionOf, createRealm, patchSpec, REALM_SECRET_LABELS, realmRef, secretRef, startRealmTestFile, statusOf, unique, waitForObject, waitForReady, writeSecret, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
 
 let env: ControllerEnv;
 let namespace: string;
 let operator: Operator;
-const realms: string[] = [];
+let file: RealmTestFile;
 const MASK = '**********';
 const MARKER = { 'io.kubernetes.managed-by': 'keyward' };
 
 beforeAll(async () => {
-  env = await controllerEnv('kcidp');
-  namespace = await createTestNamespace('kcidp-ctl');
-  operator = await startOperator(env.kube, { name: 'realm-idp', namespaces: [namespace], config: env.config() });
+  file = await startRealmTestFile('kcidp', 'realm-idp');
+  ({ env, namespace, operator } = file);
 }, 120_000);
 
-afterAll(async () => {
-  await operator.stop();
-  for (const realm of realms) await env.admin.deleteRealm(realm);
-  env.close();
-});
+afterAll(() => file.close());
 
-function newRealmName(prefix: string): string {
-  const name = unique(prefix);
-  realms.push(name);
-  return name;
-}
+const newRealmName = (prefix: string): string => file.newRealmName(prefix);
 
 type Json = Record<string, unknown>;
 

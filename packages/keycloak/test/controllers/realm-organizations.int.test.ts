@@ -2,25 +2,19 @@
 // kube-apiserver and Keycloak 26: set on create, changed, repaired after an out-of-band change, and nothing
 // written once converged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestNamespace } from '@keyward/test-env';
-import { controllerEnv, createRealm, patchSpec, realmRef, startOperator, unique, waitForReady, writesIn, type ControllerEnv, type Operator } from './harness.js';
+import { createRealm, patchSpec, realmRef, startRealmTestFile, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
 
 let env: ControllerEnv;
 let namespace: string;
 let operator: Operator;
-const realms: string[] = [];
+let file: RealmTestFile;
 
 beforeAll(async () => {
-  env = await controllerEnv('kcorg');
-  namespace = await createTestNamespace('kcorg-ctl');
-  operator = await startOperator(env.kube, { name: 'realm-org', namespaces: [namespace], config: env.config() });
+  file = await startRealmTestFile('kcorg', 'realm-org');
+  ({ env, namespace, operator } = file);
 }, 120_000);
 
-afterAll(async () => {
-  await operator.stop();
-  for (const realm of realms) await env.admin.deleteRealm(realm);
-  env.close();
-});
+afterAll(() => file.close());
 
 const organizationsEnabled = async (realm: string): Promise<unknown> => (await env.admin.get(`/realms/${realm}`))?.['organizationsEnabled'];
 
@@ -32,8 +26,7 @@ async function writesOfReconcile(name: string): Promise<{ steps: number; writes:
 
 describe('organizationsEnabled against the real Keycloak and API server', () => {
   it('is set on create, changed through the diff, repaired after a change by hand, and then writes nothing', async () => {
-    const realm = unique('kcorg');
-    realms.push(realm);
+    const realm = file.newRealmName('kcorg');
     const ref = realmRef(namespace, 'orgs');
     await createRealm(env.kube, namespace, 'orgs', { realmName: realm, organizationsEnabled: true });
     await waitForReady(env.kube, ref);

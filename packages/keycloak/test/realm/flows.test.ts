@@ -4,22 +4,16 @@ import { describe, expect, it } from '@jest/globals';
 import { findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { defaultKeycloakConfig, keycloakRealmController, keycloakRealmType, type KeycloakConfig } from '../../src/index.js';
-import { simulateKeycloak, type SimulatedKeycloak } from '../../src/testing.js';
+import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
+import { simulateKeycloak } from '../../src/testing.js';
 import type { FlowExecutionRepresentation, ObservedFlow } from '../../src/apis/keycloak/flow-representations.js';
 import { describeResource } from '../../src/apis/keycloak/api.js';
 import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
 import { flowsRead } from '../../src/realm/flows.js';
 import { RealmSpecCodec } from '../../src/realm/spec.js';
+import { simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
 
-const config: KeycloakConfig = {
-  ...defaultKeycloakConfig,
-  keycloakUrl: 'http://keycloak.test',
-  keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
-  keycloakOperatorNamespace: 'keyward-system',
-};
-
-type KeycloakWorld = InMemoryWorld<{ keycloak: SimulatedKeycloak }>;
+const config = simulatedConfig;
 const ref: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shop' };
 
 const otpFlow = {

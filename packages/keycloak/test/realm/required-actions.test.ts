@@ -4,18 +4,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
-import { defaultKeycloakConfig, keycloakRealmController, keycloakRealmType, type KeycloakConfig } from '../../src/index.js';
-import { simulateKeycloak, type SimulatedKeycloak } from '../../src/testing.js';
+import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
+import { simulateKeycloak } from '../../src/testing.js';
 import { readsRequiredActions } from '../../src/realm/required-actions.js';
+import { simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
 
-const config: KeycloakConfig = {
-  ...defaultKeycloakConfig,
-  keycloakUrl: 'http://keycloak.test',
-  keycloakAdminSecret: { namespace: 'keyward-system', name: 'keycloak-admin' },
-  keycloakOperatorNamespace: 'keyward-system',
-};
-
-type KeycloakWorld = InMemoryWorld<{ keycloak: SimulatedKeycloak }>;
+const config = simulatedConfig;
 const ref: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shop' };
 
 function world(spec: Record<string, unknown>): KeycloakWorld {
