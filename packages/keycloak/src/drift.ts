@@ -1,36 +1,12 @@
 import { convergedOnSpec, driftRepairedEvent, type ConvergedView, type EventAction, type ObjectRef, type Plan, type PlanSteps } from '@keyward/vocabulary';
-import type { KeycloakAction, KeycloakResource, RoleHolder } from './apis/keycloak/actions.js';
+import type { KeycloakAction } from './apis/keycloak/actions.js';
+import { describeHolder, describeResource } from './apis/keycloak/api.js';
 
 /**
  * Fields whose value comes from a Secret (the SMTP password, a provided client secret): the Secret changing is
  * not drift, so a write of these alone is not reported as one.
  */
 const SECRET_SOURCED = new Set(['smtpServer.password', 'secret']);
-
-/** A resource as a repair names it: its type and name, never its values. */
-function describeResource(resource: KeycloakResource): string {
-  const name = 'name' in resource ? resource.name
-    : 'alias' in resource ? resource.alias
-      : 'path' in resource ? resource.path
-        : 'list' in resource ? `${resource.list} ${resource.scope}`
-          : 'clientId' in resource ? resource.clientId
-            : 'client' in resource ? resource.client.clientId
-              : resource.realm;
-  return `${resource.type} ${name}`;
-}
-
-function describeHolder(holder: RoleHolder): string {
-  switch (holder.type) {
-    case 'role':
-      return `the composites of role ${holder.name}`;
-    case 'serviceAccount':
-      return `the service account of client ${holder.client.clientId}`;
-    case 'group':
-      return `group ${holder.path}`;
-    case 'scopeMappings':
-      return `the scope of ${'clientScope' in holder.target ? `client scope ${holder.target.clientScope}` : `client ${holder.target.client}`}`;
-  }
-}
 
 /**
  * What a Keycloak write of a plan repairs, in a few words; undefined for a write that is no repair (a secret

@@ -40,7 +40,7 @@ describe('drift of a realm', () => {
   it('a role or scope removed in Keycloak is recreated and reported', () => {
     const spec = { ...realmSpec, realmRoles: [{ name: 'viewer' }] };
     const p = realmPlan(convergedRealmObject(spec), { realm: observedRealm() });
-    expect(driftEvents(p).map((e) => e.note)).toEqual(['realm shop was changed in Keycloak out of band; recreated realmRole viewer']);
+    expect(driftEvents(p).map((e) => e.note)).toEqual(['realm shop was changed in Keycloak out of band; recreated realm role viewer in realm shop']);
   });
 
   it('a converged realm that Keycloak still matches plans nothing at all', () => {
@@ -86,13 +86,13 @@ describe('drift of a client', () => {
     const events = driftEvents(p);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'Warning', regarding: { namespace: NS, name: 'shop', uid: 'uid-shop' } });
-    expect(events[0]?.note).toBe(`client shop-web in realm ${REALM} was changed in Keycloak out of band; set back client shop-web (redirectUris)`);
+    expect(events[0]?.note).toBe(`client shop-web in realm ${REALM} was changed in Keycloak out of band; set back client shop-web in realm ${REALM} (redirectUris)`);
     expect(events[0]?.note).not.toContain('https://');
   });
 
   it('a client deleted in Keycloak is recreated and reported', () => {
     const p = planFor(clientObject(clientSpec, readyClientStatus), { client: undefined });
-    expect(driftEvents(p).map((e) => e.note)).toEqual([`client shop-web in realm ${REALM} was changed in Keycloak out of band; recreated client shop-web`]);
+    expect(driftEvents(p).map((e) => e.note)).toEqual([`client shop-web in realm ${REALM} was changed in Keycloak out of band; recreated client shop-web in realm ${REALM}`]);
   });
 
   it('a secret regeneration the spec asks for is no drift', () => {

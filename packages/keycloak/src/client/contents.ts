@@ -5,24 +5,24 @@ import { reconcileScopeLinks } from './scopes.js';
 import { reconcileServiceAccountRoles } from './service-account.js';
 import type { KeycloakClientSpec, ManagedLists } from './spec.js';
 import type { ClientTarget } from './target.js';
+import { prunesWhenEmpty } from '../prune.js';
 
 const DEFAULT_PROTOCOL = 'openid-connect';
 
 /**
  * What a client contains: its roles, protocol mappers, client scope links and service-account roles.
  * `observed` is undefined for a client this plan creates (it has only what Keycloak gives every new client).
- * Returns the client roles, scope links and service-account roles now managed, for status.
+ * Returns the scope links and service-account roles now managed, for status.
  */
 export function reconcileContents(target: ClientTarget, spec: KeycloakClientSpec, observed: ObservedClient | undefined, managed: ManagedLists | undefined): ManagedLists {
-  reconcileClientRoles(target, spec.clientRoles, observed?.roles ?? []);
+  reconcileClientRoles(target, spec.clientRoles, observed?.roles ?? [], prunesWhenEmpty(spec.pruneUnlisted, 'clientRoles'));
   const protocol = spec.protocol ?? (typeof observed?.client['protocol'] === 'string' ? observed.client['protocol'] : DEFAULT_PROTOCOL);
-  reconcileProtocolMappers(target, spec.protocolMappers, observed?.client.protocolMappers ?? [], protocol);
+  reconcileProtocolMappers(target, { wanted: spec.protocolMappers, pruneWhenEmpty: prunesWhenEmpty(spec.pruneUnlisted, 'protocolMappers') }, observed?.client.protocolMappers ?? [], protocol);
   const scopes = reconcileScopeLinks(target, spec, observed ?? {}, managed);
   // The service account exists once the client enables it: in this plan's update, or already.
   const serviceAccount = (spec.settings?.serviceAccountsEnabled ?? observed?.client['serviceAccountsEnabled']) === true;
   const roles = serviceAccount
     ? reconcileServiceAccountRoles(target, spec.serviceAccountRoles, observed?.serviceAccountRoles, managed)
     : { serviceAccountRealmRoles: managed?.serviceAccountRealmRoles, serviceAccountClientRoles: managed?.serviceAccountClientRoles };
-  const clientRoles = spec.clientRoles === undefined || spec.clientRoles.length === 0 ? undefined : spec.clientRoles.map((role) => role.name);
-  return Object.fromEntries(Object.entries({ clientRoles, ...scopes, ...roles }).filter(([, value]) => value !== undefined));
+  return Object.fromEntries(Object.entries({ ...scopes, ...roles }).filter(([, value]) => value !== undefined));
 }

@@ -3,7 +3,9 @@ import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakClientType } from '../types.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { pruneUnlistedSchema } from '../prune.js';
 import {
+  CLIENT_PRUNABLE_FIELDS,
   BEARER_ONLY_PUBLIC_MESSAGE,
   DELETION_POLICIES,
   MAX_LIFESPAN_SECONDS,
@@ -19,6 +21,7 @@ import {
   SECRET_KEY_MAX_LENGTH,
   SECRET_KEY_PATTERN,
 } from './spec.js';
+import { listMapOf } from '../list-schema.js';
 
 const text = { type: 'string' };
 const nonEmpty = { type: 'string', minLength: 1 };
@@ -92,18 +95,9 @@ const specSchema = {
     },
     defaultClientScopes: nameSet,
     optionalClientScopes: nameSet,
-    protocolMappers: {
-      type: 'array',
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['name'],
-      items: protocolMapperSchema(nonEmpty),
-    },
-    clientRoles: {
-      type: 'array',
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['name'],
-      items: { type: 'object', required: ['name'], properties: { name: nonEmpty, description: text, attributes: stringMap } },
-    },
+    protocolMappers: listMapOf('name', protocolMapperSchema(nonEmpty)),
+    clientRoles: listMapOf('name', { type: 'object', required: ['name'], properties: { name: nonEmpty, description: text, attributes: stringMap } }),
+    pruneUnlisted: pruneUnlistedSchema(CLIENT_PRUNABLE_FIELDS, 'client roles or protocol mappers'),
     serviceAccountRoles: {
       type: 'object',
       description: 'Roles granted to the client\'s service account; realm roles by name, client roles by the clientId of their client.',
@@ -161,9 +155,8 @@ const statusSchema = {
     secretRegeneratedFor: { ...text, description: 'The regenerateSecret token last acted upon.' },
     managed: {
       type: 'object',
-      description: 'Client roles, scope links and service-account roles applied from the spec: only these are ever removed.',
+      description: 'Scope links and service-account roles applied from the spec: only these are ever removed.',
       properties: {
-        clientRoles: { type: 'array', items: text },
         defaultClientScopes: { type: 'array', items: text },
         optionalClientScopes: { type: 'array', items: text },
         serviceAccountRealmRoles: { type: 'array', items: text },

@@ -1,5 +1,6 @@
 import type { ProtocolMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
+import { removesUnlisted } from '../prune.js';
 import type { ProtocolMapperSpec } from './spec.js';
 import type { ClientTarget } from './target.js';
 
@@ -22,16 +23,16 @@ function changedFields(desired: ProtocolMapperRepresentation, observed: Protocol
 
 /**
  * Creates and updates the protocol mappers the spec lists, and deletes those it no longer lists that carry our
- * marker; mappers made by hand are left alone.
+ * marker, under the prune rule; mappers made by hand are left alone.
  */
 export function reconcileProtocolMappers(
   target: ClientTarget,
-  wanted: readonly ProtocolMapperSpec[] | undefined,
+  spec: { readonly wanted: readonly ProtocolMapperSpec[] | undefined; readonly pruneWhenEmpty: boolean },
   observed: readonly ProtocolMapperRepresentation[],
   clientProtocol: string,
 ): void {
   const { plan, call, client } = target;
-  const listed = wanted ?? [];
+  const listed = spec.wanted ?? [];
   const byName = new Map(observed.map((mapper) => [mapper.name, mapper]));
   for (const mapper of listed) {
     const desired = desiredMapper(mapper, clientProtocol);
@@ -49,6 +50,7 @@ export function reconcileProtocolMappers(
       'the protocol mapper differs from the spec',
     );
   }
+  if (!removesUnlisted(listed, spec.pruneWhenEmpty)) return;
   const names = new Set(listed.map((mapper) => mapper.name));
   for (const mapper of observed) {
     if (names.has(mapper.name) || mapper.id === undefined || !carriesMarker(mapper.config)) continue;

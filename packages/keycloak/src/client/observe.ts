@@ -6,9 +6,10 @@ import { keycloakRealmType } from '../types.js';
 import { realmObjectRef } from './realm.js';
 import { credentialsSecretRef } from './secret.js';
 import type { KeycloakClient } from './spec.js';
+import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 
-/** Whether the spec lists client roles, or status says some it listed were created. */
-const hasClientRoles = ({ spec, status }: KeycloakClient): boolean => (spec.clientRoles?.length ?? 0) > 0 || (status.managed?.clientRoles?.length ?? 0) > 0;
+/** Whether the client's roles are read: the spec lists some, or prunes those it made. */
+const readsClientRoles = ({ spec }: KeycloakClient): boolean => removesUnlisted(spec.clientRoles, prunesWhenEmpty(spec.pruneUnlisted, 'clientRoles'));
 
 export interface ClientQueries {
   readonly [name: string]: GetQuery | KeycloakClientQuery | KeycloakFlowsQuery | undefined;
@@ -35,7 +36,7 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     client: call === undefined || status.realm === undefined
       ? undefined
-      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: hasClientRoles(client) },
+      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: readsClientRoles(client) },
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
     providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
     flows: call === undefined || status.realm === undefined || spec.authenticationFlowOverrides === undefined ? undefined : { kind: 'keycloak.flows', ...call, realm: status.realm },

@@ -1,5 +1,6 @@
 import type { ObservedRole } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
+import { removesUnlisted } from '../prune.js';
 import type { ClientRoleSpec } from './spec.js';
 import type { ClientTarget } from './target.js';
 
@@ -22,9 +23,10 @@ function changedFields(role: ClientRoleSpec, observed: ObservedRole['role']): st
 
 /**
  * Creates and updates the client roles the spec lists, and deletes those it no longer lists that carry our
- * marker; roles made by hand are left alone. `observed` is undefined for a client this plan creates.
+ * marker, under the prune rule; roles made by hand are left alone. `observed` is empty for a client this plan
+ * creates, or whose roles were not read.
  */
-export function reconcileClientRoles(target: ClientTarget, wanted: readonly ClientRoleSpec[] | undefined, observed: readonly ObservedRole[]): void {
+export function reconcileClientRoles(target: ClientTarget, wanted: readonly ClientRoleSpec[] | undefined, observed: readonly ObservedRole[], pruneWhenEmpty: boolean): void {
   const { plan, call, client } = target;
   const listed = wanted ?? [];
   const byName = new Map(observed.map((entry) => [entry.role.name, entry.role]));
@@ -46,6 +48,7 @@ export function reconcileClientRoles(target: ClientTarget, wanted: readonly Clie
     };
     plan.add({ kind: 'keycloak.update', ...call, resource, body, changed }, 'the client role differs from the spec');
   }
+  if (!removesUnlisted(listed, pruneWhenEmpty)) return;
   const names = new Set(listed.map((role) => role.name));
   for (const { role } of observed) {
     if (names.has(role.name) || !carriesMarker(role.attributes)) continue;

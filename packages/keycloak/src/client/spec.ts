@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { pruneUnlistedCodec } from '../prune.js';
 import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
@@ -10,6 +11,8 @@ import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 
 export const PKCE_METHODS = ['S256', 'plain'] as const;
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
+/** The client's lists of things Keyward makes, which `pruneUnlisted` may name. */
+export const CLIENT_PRUNABLE_FIELDS = ['clientRoles', 'protocolMappers'] as const;
 
 /** A namespace name: a DNS-1123 label. */
 export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
@@ -121,6 +124,7 @@ const SpecFields = t.intersection([
     secretRotation: t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
     regenerateSecret: regenerateToken,
     authenticationFlowOverrides: t.partial({ browser: text, directGrant: text }),
+    pruneUnlisted: pruneUnlistedCodec(CLIENT_PRUNABLE_FIELDS),
   }),
 ]);
 
@@ -180,8 +184,6 @@ export type ServiceAccountRolesSpec = t.TypeOf<typeof ServiceAccountRolesCodec>;
 // Types, not interfaces: status is plain JSON data and goes into plan templates as is.
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
 export type ManagedLists = {
-  /** Client roles the spec listed: while there are any, the client's roles are read to keep or prune them. */
-  readonly clientRoles?: readonly string[];
   readonly defaultClientScopes?: readonly string[];
   readonly optionalClientScopes?: readonly string[];
   readonly serviceAccountRealmRoles?: readonly string[];

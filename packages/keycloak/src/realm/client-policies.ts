@@ -2,6 +2,7 @@ import { deepEqual } from '@keyward/vocabulary';
 import type { KeycloakJson, KeycloakObject } from '../apis/keycloak/representations.js';
 import type { RealmSteps } from './context.js';
 import type { RealmManaged } from './managed.js';
+import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 import type { ClientPolicySpec, ClientProfileSpec, KeycloakRealmSpec } from './spec.js';
 
 /** A client profile or policy as Keycloak's client-policies endpoints read and write it. */
@@ -74,16 +75,16 @@ const LISTS = [
 
 /**
  * The realm's client profiles and client policies: Keycloak replaces each list whole, so the list sent is
- * Keycloak's with ours replaced (see mergedList), and only when it differs. A list the spec leaves out is not
- * touched. `realm` is Keycloak's realm (undefined: created in this plan, with empty lists). Returns the names
- * now ours, for status.
+ * Keycloak's with ours replaced (see mergedList), and only when it differs. A list the spec leaves out or
+ * empties is not touched, unless pruneUnlisted names it (the prune rule). `realm` is Keycloak's realm
+ * (undefined: created in this plan, with empty lists). Returns the names now ours, for status.
  */
 export function planClientPolicies(steps: RealmSteps, spec: KeycloakRealmSpec, realm: KeycloakObject | undefined, managed: RealmManaged | undefined): RealmManaged {
   const now: Record<string, readonly string[]> = {};
   for (const list of LISTS) {
-    const wanted = list.wanted(spec);
+    const wanted = list.wanted(spec) ?? [];
     const made = managed?.[list.type] ?? [];
-    if (wanted === undefined) {
+    if (!removesUnlisted(wanted, prunesWhenEmpty(spec.pruneUnlisted, list.type))) {
       if (made.length > 0) now[list.type] = made;
       continue;
     }

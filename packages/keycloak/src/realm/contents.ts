@@ -9,6 +9,7 @@ import { planScopeLinks } from './links.js';
 import { planRealmRoles } from './roles.js';
 import { doomedScopes, planClientScopes, planScopeDeletions } from './scopes.js';
 import type { KeycloakRealmSpec } from './spec.js';
+import { prunesWhenEmpty } from '../prune.js';
 
 /**
  * What the realm contains: roles, client scopes with their mappers, the realm's default and optional scope
@@ -20,12 +21,13 @@ import type { KeycloakRealmSpec } from './spec.js';
  */
 export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observed: ObservedRealm | undefined, managed?: RealmManaged): RealmManaged | undefined {
   const scopeSpecs = spec.clientScopes ?? [];
-  planRealmRoles(steps, spec.realmRoles ?? [], observed?.roles ?? []);
-  planClientScopes(steps, scopeSpecs, observed?.clientScopes ?? []);
+  const pruneScopes = prunesWhenEmpty(spec.pruneUnlisted, 'clientScopes');
+  planRealmRoles(steps, spec.realmRoles ?? [], observed?.roles ?? [], prunesWhenEmpty(spec.pruneUnlisted, 'realmRoles'));
+  planClientScopes(steps, scopeSpecs, observed?.clientScopes ?? [], pruneScopes);
   planGroups(steps, spec, observed === undefined ? [] : observed.groups);
   if (observed === undefined) return managed;
   const wanted = { default: spec.defaultClientScopes ?? [], optional: spec.optionalClientScopes ?? [] };
-  const doomed = doomedScopes(scopeSpecs, [...wanted.default, ...wanted.optional], observed.clientScopes);
+  const doomed = doomedScopes(scopeSpecs, [...wanted.default, ...wanted.optional], observed.clientScopes, pruneScopes);
   const linked = { default: observed.defaultClientScopes, optional: observed.optionalClientScopes };
   planScopeLinks(steps, wanted, linked, observed.clientScopes, new Set(doomed.map((scope) => scope.name)));
   // Before a scope the spec no longer lists is deleted: its mappings go with it.

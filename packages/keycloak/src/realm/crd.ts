@@ -7,7 +7,8 @@ import { scopeMappingsCrdSchema } from './scope-mapping-spec.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
 import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
-import { pruneUnlistedRequiredActionsSchema, requiredActionsSchema } from './required-action-spec.js';
+import { requiredActionsSchema } from './required-action-spec.js';
+import { pruneUnlistedSchema } from '../prune.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
 import { identityProvidersSchema } from './identity-provider-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
@@ -21,6 +22,7 @@ import {
   NAMESPACE_MAX_LENGTH,
   NAMESPACE_PATTERN,
   REALM_NAME_PATTERN,
+  REALM_PRUNABLE_FIELDS,
   SECURITY_FLAGS,
   SECURITY_NUMBERS,
   BROWSER_SECURITY_HEADERS,
@@ -37,6 +39,7 @@ import {
   WEBAUTHN_SIGNATURE_ALGORITHMS,
   WEBAUTHN_USER_VERIFICATION,
 } from './spec.js';
+import { listMapOf, type ListMapOptions } from '../list-schema.js';
 
 export const REALM_NAME_IMMUTABLE_MESSAGE = 'realmName cannot be changed; create another KeycloakRealm for another realm';
 
@@ -56,13 +59,7 @@ function properties<K extends string>(keys: readonly K[], schema: (key: K) => ob
 const keysOf = <K extends string>(table: Readonly<Record<K, unknown>>): K[] => Object.keys(table) as K[];
 
 /** A list whose items are objects told apart by `name`, as the codec's uniqueList checks it. */
-const listByName = (items: object, maxItems?: number) => ({
-  type: 'array',
-  ...(maxItems === undefined ? {} : { maxItems }),
-  'x-kubernetes-list-type': 'map',
-  'x-kubernetes-list-map-keys': ['name'],
-  items,
-});
+const listByName = (items: object, options?: ListMapOptions) => listMapOf('name', items, options);
 
 const enumOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
 
@@ -244,12 +241,12 @@ const spec = {
     },
     passwordPolicy: { type: 'string', description: 'Keycloak\'s policy string, e.g. "length(12) and notUsername".' },
     attributes: stringMap,
-    realmRoles: listByName(realmRole, MAX_SUB_OBJECTS),
-    clientScopes: listByName(clientScope, MAX_SUB_OBJECTS),
+    realmRoles: listByName(realmRole, { maxItems: MAX_SUB_OBJECTS }),
+    clientScopes: listByName(clientScope, { maxItems: MAX_SUB_OBJECTS }),
     defaultClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as default scopes.' },
     optionalClientScopes: { ...nameSet, description: 'Client scopes every new client of the realm gets as optional scopes.' },
-    clientProfiles: { ...listByName(clientProfile, MAX_SUB_OBJECTS), description: 'Client profiles this realm defines; profiles set out of band are kept.' },
-    clientPolicies: { ...listByName(clientPolicy, MAX_SUB_OBJECTS), description: 'Client policies this realm defines; policies set out of band are kept.' },
+    clientProfiles: listByName(clientProfile, { maxItems: MAX_SUB_OBJECTS, description: 'Client profiles this realm defines; profiles set out of band are kept.' }),
+    clientPolicies: listByName(clientPolicy, { maxItems: MAX_SUB_OBJECTS, description: 'Client policies this realm defines; policies set out of band are kept.' }),
     groups: groupsCrdSchema,
     defaultGroups: { type: 'array', items: { type: 'string', pattern: GROUP_PATH_PATTERN }, 'x-kubernetes-list-type': 'set', description: 'Groups every new user joins, by path (/parent/child).' },
     defaultRoles: {
@@ -258,14 +255,13 @@ const spec = {
       properties: { realmRoles: nameSet, clientRoles: { type: 'object', description: 'By clientId.', additionalProperties: nameSet } },
     },
     scopeMappings: scopeMappingsCrdSchema,
-    pruneUnlistedGroups: { type: 'boolean', description: 'Removes the groups Keyward made that groups does not list (at the top level, and among the subgroups of listed groups), even where it lists none.' },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Whether deleting this object deletes the realm in Keycloak.' },
     authenticationFlows: authenticationFlowsSchema,
     flowBindings: flowBindingsSchema,
     requiredActions: requiredActionsSchema,
-    pruneUnlistedRequiredActions: pruneUnlistedRequiredActionsSchema,
     identityProviders: identityProvidersSchema,
     organizationsEnabled: { type: 'boolean', description: 'Whether the realm has organizations (Keycloak 26).' },
+    pruneUnlisted: pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies'),
   },
 };
 
@@ -280,7 +276,6 @@ const status = {
     message: text,
     registeredRequiredActions: { type: 'array', items: text, description: 'Required actions this object registered.' },
     managed: realmManagedSchema,
-    managedIdentityProviders: { type: 'array', items: text, description: 'Aliases of the identity providers the spec lists.' },
     identityProviderSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose identity provider config values were last sent to Keycloak, by name.' },
   },
 };

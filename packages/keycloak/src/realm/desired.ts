@@ -2,6 +2,7 @@ import type { SecretKeyRef } from '@keyward/vocabulary';
 import type { KeycloakJson } from '../apis/keycloak/representations.js';
 import { ownershipAttributes } from '../ownership.js';
 import type { KeycloakRealm, KeycloakRealmSpec, SmtpServerSpec } from './spec.js';
+import { realmSecretKey } from './secret-opt-in.js';
 
 /** Keycloak realms have no description field: the spec's description is kept in this realm attribute. */
 export const DESCRIPTION_ATTRIBUTE = 'description';
@@ -136,6 +137,6 @@ export function desiredRealm(cr: KeycloakRealm): DesiredRealm {
       attributes: attributes(cr),
       ...(spec.smtpServer === undefined ? {} : { smtpServer: smtpServer(spec.smtpServer) }),
     },
-    smtpPassword: password === undefined ? undefined : { kind: 'secretKey', namespace: cr.metadata.namespace, name: password.name, key: password.key },
+    smtpPassword: password === undefined ? undefined : realmSecretKey(cr.metadata.namespace, password),
   };
 }

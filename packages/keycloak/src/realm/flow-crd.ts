@@ -10,6 +10,7 @@ import {
   MAX_SUB_FLOW_DEPTH,
   REQUIREMENTS,
 } from './flow-spec.js';
+import { listMapOf } from '../list-schema.js';
 
 // The schema of `authenticationFlows`: the rules flow-spec.ts's codec applies, but for the uniqueness of
 // sub-flow aliases across the realm, which only the codec checks. The schema states "exactly one of
@@ -55,24 +56,17 @@ function executions(depth: number): object {
   };
 }
 
-export const authenticationFlowsSchema = {
-  type: 'array',
-  maxItems: MAX_FLOWS,
-  description: 'Authentication flows made and kept by this object; Keycloak\'s built-in flows are never changed.',
-  'x-kubernetes-list-type': 'map',
-  'x-kubernetes-list-map-keys': ['alias'],
-  items: {
-    type: 'object',
-    required: ['alias'],
-    properties: {
-      alias: { ...alias, 'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_FLOWS)})`, message: BUILT_IN_FLOW_MESSAGE }] },
-      description,
-      providerId: { type: 'string', enum: [...FLOW_PROVIDERS], description: 'basic-flow (the default) for users, client-flow for clients.' },
-      copyFrom: { ...alias, description: 'Made as a copy of this flow (e.g. a built-in one), then brought to the executions given.' },
-      executions: executions(MAX_SUB_FLOW_DEPTH),
-    },
+export const authenticationFlowsSchema = listMapOf('alias', {
+  type: 'object',
+  required: ['alias'],
+  properties: {
+    alias: { ...alias, 'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_FLOWS)})`, message: BUILT_IN_FLOW_MESSAGE }] },
+    description,
+    providerId: { type: 'string', enum: [...FLOW_PROVIDERS], description: 'basic-flow (the default) for users, client-flow for clients.' },
+    copyFrom: { ...alias, description: 'Made as a copy of this flow (e.g. a built-in one), then brought to the executions given.' },
+    executions: executions(MAX_SUB_FLOW_DEPTH),
   },
-};
+}, { maxItems: MAX_FLOWS, description: 'Authentication flows made and kept by this object; Keycloak\'s built-in flows are never changed.' });
 
 export const flowBindingsSchema = {
   type: 'object',

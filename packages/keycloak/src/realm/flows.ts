@@ -4,6 +4,8 @@ import type { RealmSteps } from './context.js';
 import { planFlowSteps, stepTree } from './flow-steps.js';
 import { planFlowBindings, type Bound } from './flow-bindings.js';
 import { FLOW_MARKER, type AuthenticationFlowSpec, type ExecutionSpec, type FlowBindingsSpec } from './flow-spec.js';
+import type { RealmPrunableField } from './spec.js';
+import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 
 // Top-level authentication flows: made (or copied) from the spec, kept at its description and steps, and
 // deleted when the spec stops listing them, only when they carry our marker; the realm's bindings to them.
@@ -21,18 +23,21 @@ const configured = (executions: readonly ExecutionSpec[] | undefined): boolean =
 export interface AuthenticationSpec {
   readonly authenticationFlows?: readonly AuthenticationFlowSpec[];
   readonly flowBindings?: FlowBindingsSpec;
+  readonly pruneUnlisted?: readonly RealmPrunableField[];
 }
+
+const prunesFlows = (spec: AuthenticationSpec): boolean => removesUnlisted(spec.authenticationFlows, prunesWhenEmpty(spec.pruneUnlisted, 'authenticationFlows'));
 
 const bindsSome = (bindings: FlowBindingsSpec | undefined): boolean => Object.keys(bindings ?? {}).length > 0;
 
 /**
- * What a realm read needs for the spec's flows: none without flows or bindings (an empty or absent list
- * manages nothing), else the flows, with the steps of those whose steps the spec lists, and their configs
- * only when it configures some.
+ * What a realm read needs for the spec's flows: none without flows, bindings or pruning (an empty or absent
+ * list manages nothing), else the flows, with the steps of those whose steps the spec lists, and their
+ * configs only when it configures some.
  */
 export function flowsRead(spec: AuthenticationSpec): FlowsRead | undefined {
   const flows = spec.authenticationFlows ?? [];
-  if (flows.length === 0 && !bindsSome(spec.flowBindings)) return undefined;
+  if (!prunesFlows(spec) && !bindsSome(spec.flowBindings)) return undefined;
   return { executionsOf: flows.filter((flow) => flow.executions !== undefined).map((flow) => ({ alias: flow.alias, configs: configured(flow.executions) })) };
 }
 
@@ -92,9 +97,8 @@ function planListedFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSp
   return { problems, available };
 }
 
-/** Deletes our flows the spec no longer lists (a non-empty list manages them), unless the realm still binds them. */
+/** Deletes our flows the spec no longer lists (under the prune rule), unless the realm still binds them. */
 function planFlowDeletions(steps: RealmSteps, specs: readonly AuthenticationFlowSpec[], observed: readonly ObservedFlow[], bound: Bound): string[] {
-  if (specs.length === 0) return [];
   const problems: string[] = [];
   const listed = new Set(specs.map((spec) => spec.alias));
   for (const { flow } of observed) {
@@ -121,5 +125,5 @@ export function planAuthentication(steps: RealmSteps, spec: AuthenticationSpec, 
   const listed = planListedFlows(steps, specs, flows, adoptUnowned);
   // A flow the plan cannot make is not bound: Keycloak answers 500 to a binding of a missing flow.
   const bindings = planFlowBindings(steps, spec.flowBindings, realm, listed.available);
-  return [...listed.problems, ...bindings.problems, ...planFlowDeletions(steps, specs, observed, bindings.bound)];
+  return [...listed.problems, ...bindings.problems, ...(prunesFlows(spec) ? planFlowDeletions(steps, specs, observed, bindings.bound) : [])];
 }

@@ -1,5 +1,6 @@
 // The CRD schema of a KeycloakRealm's `groups`, level by level (a structural schema cannot refer to itself).
 import { GROUP_NAME_MAX_LENGTH, GROUP_NAME_PATTERN, MAX_GROUP_DEPTH, MAX_GROUPS } from './group-spec.js';
+import { listMapOf } from '../list-schema.js';
 
 const nameSet = { type: 'array', items: { type: 'string', minLength: 1 }, 'x-kubernetes-list-type': 'set' };
 
@@ -18,11 +19,11 @@ function groupSchema(level: number): object {
 }
 
 function groupsSchema(level: number): object {
-  return { type: 'array', maxItems: MAX_GROUPS, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: groupSchema(level) };
+  return listMapOf('name', groupSchema(level), { maxItems: MAX_GROUPS });
 }
 
 /** The realm's top-level groups. */
 export const groupsCrdSchema = {
   ...groupsSchema(1),
-  description: `Realm groups, nested at most ${String(MAX_GROUP_DEPTH)} deep. Listed groups are created or brought to the spec; unlisted ones are removed only when Keyward made them and the list is not empty (or pruneUnlistedGroups is set).`,
+  description: `Realm groups, nested at most ${String(MAX_GROUP_DEPTH)} deep. Listed groups are created or brought to the spec; unlisted ones are removed only when Keyward made them and the list is not empty (or pruneUnlisted names groups).`,
 };

@@ -6,15 +6,17 @@ import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import type { RealmSteps } from './context.js';
 import type { GroupSpec } from './group-spec.js';
 import { NO_ROLES, hasRoles, rolesNotIn } from './role-names.js';
+import type { RealmPrunableField } from './spec.js';
+import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 
 /** The part of a realm spec that says which groups it manages. */
 export interface GroupsSpec {
   readonly groups?: readonly GroupSpec[];
-  readonly pruneUnlistedGroups?: boolean;
+  readonly pruneUnlisted?: readonly RealmPrunableField[];
 }
 
-/** Whether a list of groups is managed: it names some, or unlisted ones are to be pruned anyway. */
-const manages = (specs: readonly GroupSpec[], prune: boolean): boolean => specs.length > 0 || prune;
+const manages = removesUnlisted;
+const prunesGroups = (spec: GroupsSpec): boolean => prunesWhenEmpty(spec.pruneUnlisted, 'groups');
 
 function parentsToRead(specs: readonly GroupSpec[], parentPath: string | undefined, prune: boolean): string[] {
   return specs.flatMap((spec) => {
@@ -29,7 +31,7 @@ function parentsToRead(specs: readonly GroupSpec[], parentPath: string | undefin
  * manages nothing), else the top level and the subgroups of each listed group whose subgroups it manages.
  */
 export function groupReads(spec: GroupsSpec): GroupReads | undefined {
-  const prune = spec.pruneUnlistedGroups === true;
+  const prune = prunesGroups(spec);
   const specs = spec.groups ?? [];
   return manages(specs, prune) ? { childrenOf: parentsToRead(specs, undefined, prune) } : undefined;
 }
@@ -105,5 +107,5 @@ function planGroupList(steps: RealmSteps, parent: Parent | undefined, specs: rea
  */
 export function planGroups(steps: RealmSteps, spec: GroupsSpec, observed: readonly ObservedGroup[] | undefined): void {
   if (observed === undefined) return;
-  planGroupList(steps, undefined, spec.groups ?? [], observed, spec.pruneUnlistedGroups === true);
+  planGroupList(steps, undefined, spec.groups ?? [], observed, prunesGroups(spec));
 }

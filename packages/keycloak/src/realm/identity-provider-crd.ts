@@ -10,6 +10,7 @@ import {
   MAX_IDP_MAPPERS,
 } from './identity-provider-spec.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
+import { listMapOf } from '../list-schema.js';
 
 // The schema of a realm's identity providers: the same rules as the codec in identity-provider-spec.ts.
 
@@ -50,15 +51,11 @@ const identityProvider = {
         },
       },
     },
-    mappers: { type: 'array', maxItems: MAX_IDP_MAPPERS, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: mapper },
+    mappers: listMapOf('name', mapper, { maxItems: MAX_IDP_MAPPERS }),
   },
 };
 
-export const identityProvidersSchema = {
-  type: 'array',
+export const identityProvidersSchema = listMapOf('alias', identityProvider, {
   maxItems: MAX_IDENTITY_PROVIDERS,
   description: 'Identity providers of the realm, by alias. Those made from this list carry a marker in their config; only those are removed when the list stops naming them.',
-  'x-kubernetes-list-type': 'map',
-  'x-kubernetes-list-map-keys': ['alias'],
-  items: identityProvider,
-};
+});

@@ -1,11 +1,13 @@
 import type { SecretFields } from '../apis/keycloak/actions.js';
 import type { IdentityProviderRepresentation, KeycloakJson, ObservedIdentityProvider } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
+import { removesUnlisted } from '../prune.js';
 import { sameValue } from './compare.js';
 import type { RealmSteps } from './context.js';
 import { MASKED_SECRET } from './diff.js';
 import { IDP_FLAGS, IDP_TEXTS, type IdentityProviderSpec } from './identity-provider-spec.js';
 import { planIdpMappers } from './idp-mappers.js';
+import { realmSecretKey } from './secret-opt-in.js';
 
 // A realm's identity providers. Keycloak replaces an identity provider whole on a PUT (fields and config keys
 // left out are gone, the clientSecret with them), drops config values that are empty, and masks the
@@ -57,7 +59,7 @@ function secretFieldsOf(spec: IdentityProviderSpec, keys: readonly string[], nam
   const refs = spec.configSecrets ?? {};
   return Object.fromEntries(keys.flatMap((key) => {
     const ref = refs[key];
-    return ref === undefined ? [] : [[`config.${key}`, { kind: 'secretKey', namespace, name: ref.name, key: ref.key }] as const];
+    return ref === undefined ? [] : [[`config.${key}`, realmSecretKey(namespace, ref)] as const];
   }));
 }
 
@@ -78,14 +80,15 @@ function secretKeys(spec: IdentityProviderSpec, observed: IdentityProviderRepres
   return { due, resent, masked };
 }
 
-function planProvider(steps: RealmSteps, spec: IdentityProviderSpec, observed: ObservedIdentityProvider | undefined, secrets: IdpSecretsContext): void {
+function planProvider(steps: RealmSteps, spec: IdentityProviderSpec, observed: ObservedIdentityProvider | undefined, context: { readonly secrets: IdpSecretsContext; readonly pruneWhenEmpty: boolean }): void {
+  const { secrets, pruneWhenEmpty } = context;
   const desired = desiredProvider(spec);
   const resource = { type: 'identityProvider', realm: steps.realm, alias: spec.alias } as const;
   const allKeys = Object.keys(spec.configSecrets ?? {});
   if (observed === undefined) {
     const secretFields = secretFieldsOf(spec, allKeys, secrets.namespace);
     steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body: desired, ...(allKeys.length === 0 ? {} : { secretFields }) }, 'the spec lists it');
-    planIdpMappers(steps, spec, undefined);
+    planIdpMappers(steps, spec, undefined, pruneWhenEmpty);
     return;
   }
   const current = observed.provider;
@@ -106,17 +109,19 @@ function planProvider(steps: RealmSteps, spec: IdentityProviderSpec, observed: O
       changed,
     }, 'it differs from the spec');
   }
-  planIdpMappers(steps, spec, observed.mappers);
+  planIdpMappers(steps, spec, observed.mappers, pruneWhenEmpty);
 }
 
 /**
- * Listed identity providers created or brought to the spec (so they carry our marker), then those that carry
- * the marker and are no longer listed deleted (their mappers go with them). A realm created in the same plan
- * is observed with none.
+ * Listed identity providers created or brought to the spec (so they carry our marker), then, under the prune
+ * rule, those that carry the marker and are no longer listed deleted (their mappers go with them). A realm
+ * created in the same plan is observed with none. `pruneWhenEmpty` applies to each provider's mappers too.
  */
-export function planIdentityProviders(steps: RealmSteps, specs: readonly IdentityProviderSpec[], observed: readonly ObservedIdentityProvider[], secrets: IdpSecretsContext): void {
+export function planIdentityProviders(steps: RealmSteps, wanted: { readonly specs: readonly IdentityProviderSpec[]; readonly pruneWhenEmpty: boolean }, observed: readonly ObservedIdentityProvider[], secrets: IdpSecretsContext): void {
+  const { specs, pruneWhenEmpty } = wanted;
   const byAlias = new Map(observed.map((entry) => [entry.provider.alias, entry]));
-  for (const spec of specs) planProvider(steps, spec, byAlias.get(spec.alias), secrets);
+  for (const spec of specs) planProvider(steps, spec, byAlias.get(spec.alias), { secrets, pruneWhenEmpty });
+  if (!removesUnlisted(specs, pruneWhenEmpty)) return;
   const listed = new Set(specs.map((spec) => spec.alias));
   for (const { provider } of observed) {
     if (listed.has(provider.alias) || !carriesMarker(provider.config)) continue;

@@ -1,5 +1,6 @@
 import type { IdentityProviderMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
+import { removesUnlisted } from '../prune.js';
 import type { RealmSteps } from './context.js';
 import type { IdentityProviderSpec, IdpMapperSpec } from './identity-provider-spec.js';
 
@@ -25,9 +26,8 @@ function mapperChanges(desired: IdentityProviderMapperRepresentation, observed: 
  * The mappers of one listed identity provider. `observed` undefined: the provider is created in the same
  * plan, so every listed mapper is created after it.
  */
-export function planIdpMappers(steps: RealmSteps, spec: IdentityProviderSpec, observed: readonly IdentityProviderMapperRepresentation[] | undefined): void {
-  const mappers = spec.mappers;
-  if (mappers === undefined) return;
+export function planIdpMappers(steps: RealmSteps, spec: IdentityProviderSpec, observed: readonly IdentityProviderMapperRepresentation[] | undefined, pruneWhenEmpty: boolean): void {
+  const mappers = spec.mappers ?? [];
   const byName = new Map((observed ?? []).map((mapper) => [mapper.name, mapper]));
   for (const mapperSpec of mappers) {
     const desired = desiredIdpMapper(mapperSpec);
@@ -42,6 +42,7 @@ export function planIdpMappers(steps: RealmSteps, spec: IdentityProviderSpec, ob
     const body = { ...current, ...desired, config: { ...current.config, ...desired.config } };
     steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: { ...resource, id: current.id }, body, changed }, 'it differs from the spec');
   }
+  if (!removesUnlisted(mappers, pruneWhenEmpty)) return;
   const listed = new Set(mappers.map((mapper) => mapper.name));
   for (const mapper of observed ?? []) {
     if (listed.has(mapper.name) || !carriesMarker(mapper.config) || mapper.id === undefined) continue;

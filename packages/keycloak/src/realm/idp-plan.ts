@@ -5,6 +5,7 @@ import { planIdentityProviders } from './identity-providers.js';
 import type { IdentityProviderSpec } from './identity-provider-spec.js';
 import { BUILT_IN_FLOWS } from './flow-spec.js';
 import type { RealmInput } from './reconcile.js';
+import { prunesWhenEmpty } from '../prune.js';
 
 /**
  * Whether every flow a provider names is one Keycloak makes in every realm. A realm made in this plan has no
@@ -17,15 +18,16 @@ function namesOnlyBuiltInFlows(spec: IdentityProviderSpec): boolean {
 
 /**
  * The identity provider steps of a reconcile, and what status then records (undefined: status keeps what it
- * has). A realm whose spec lists none and whose status records none has them neither read nor planned.
+ * has). A realm whose spec neither lists nor prunes them has them neither read nor planned.
  */
 export function planRealmIdentityProviders(steps: RealmSteps, input: RealmInput): IdpStatus | undefined {
   const { primary: cr, observed } = input;
   const specs = cr.spec.identityProviders ?? [];
   const realm = observed.realm;
-  // Read only while listed or recorded (see observe); a realm made in this plan has none yet.
+  // Read only while listed or pruned (see observe); a realm made in this plan has none yet.
   const current = realm === undefined ? [] : realm.identityProviders;
-  if (current === undefined) return specs.length === 0 ? { managed: [], secretVersions: {} } : undefined;
-  planIdentityProviders(steps, realm === undefined ? specs.filter(namesOnlyBuiltInFlows) : specs, current, idpSecretsContext(cr, observed));
-  return { managed: specs.map((spec) => spec.alias), secretVersions: idpSecretVersions(cr, observed) };
+  if (current === undefined) return specs.length === 0 ? { secretVersions: {} } : undefined;
+  const prune = prunesWhenEmpty(cr.spec.pruneUnlisted, 'identityProviders');
+  planIdentityProviders(steps, { specs: realm === undefined ? specs.filter(namesOnlyBuiltInFlows) : specs, pruneWhenEmpty: prune }, current, idpSecretsContext(cr, observed));
+  return { secretVersions: idpSecretVersions(cr, observed) };
 }

@@ -1,23 +1,18 @@
 import type { KeycloakRealmStatus } from './spec.js';
 
-// The identity providers' part of a realm's status: which providers the spec lists (so that they are read
-// while there are any, and pruned once unlisted) and the Secret versions whose values Keycloak holds.
+// The identity providers' part of a realm's status: the Secret versions whose values Keycloak holds.
 
 export interface IdpStatus {
-  readonly managed: readonly string[];
   readonly secretVersions: Readonly<Record<string, string>>;
 }
 
 /** The status fields for `idp`; empty ones are left out, so a realm without identity providers has none. */
 export function idpStatusFields(idp: IdpStatus): Partial<KeycloakRealmStatus> {
-  return {
-    ...(idp.managed.length === 0 ? {} : { managedIdentityProviders: idp.managed }),
-    ...(Object.keys(idp.secretVersions).length === 0 ? {} : { identityProviderSecretVersions: idp.secretVersions }),
-  };
+  return Object.keys(idp.secretVersions).length === 0 ? {} : { identityProviderSecretVersions: idp.secretVersions };
 }
 
 export function withoutIdpStatus(status: KeycloakRealmStatus): KeycloakRealmStatus {
-  const { managedIdentityProviders: _managed, identityProviderSecretVersions: _versions, ...rest } = status;
+  const { identityProviderSecretVersions: _versions, ...rest } = status;
   return rest;
 }
 
@@ -25,10 +20,9 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
 
 /** The stored fields, reduced to the right types (anyone who may write the status may have). */
 export function readIdpStatus(fields: Readonly<Record<string, unknown>>): Partial<KeycloakRealmStatus> {
-  const managed = fields['managedIdentityProviders'];
   const versions = fields['identityProviderSecretVersions'];
   const secretVersions = typeof versions === 'object' && versions !== null && !Array.isArray(versions)
     ? Object.fromEntries(Object.entries(versions).filter((entry): entry is [string, string] => isText(entry[1])))
     : {};
-  return idpStatusFields({ managed: Array.isArray(managed) ? managed.filter(isText) : [], secretVersions });
+  return idpStatusFields({ secretVersions });
 }

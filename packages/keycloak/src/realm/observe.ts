@@ -9,6 +9,7 @@ import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 import { groupsQuery } from './groups.js';
 import { idpSecretQueries } from './idp-secrets.js';
 import { scopeMappingTargets } from './scope-mappings.js';
+import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
@@ -31,13 +32,14 @@ function flowsQuery(spec: KeycloakRealmSpec): { readonly authenticationFlows?: F
 }
 
 /**
- * Identity providers are read while the spec lists some or status says it listed some (to prune them), and
- * the mappers of those whose spec states a mapper list.
+ * Identity providers are read while the spec lists some or prunes them, and the mappers of those whose spec
+ * states a mapper list (or that prune their mappers).
  */
-function identityProvidersQuery(cr: KeycloakRealm): { readonly mappersOf: readonly string[] } | undefined {
-  const listed = cr.spec.identityProviders ?? [];
-  if (listed.length === 0 && (cr.status.managedIdentityProviders ?? []).length === 0) return undefined;
-  return { mappersOf: listed.filter((idp) => idp.mappers !== undefined).map((idp) => idp.alias) };
+function identityProvidersQuery(spec: KeycloakRealmSpec): { readonly mappersOf: readonly string[] } | undefined {
+  const listed = spec.identityProviders ?? [];
+  const prune = prunesWhenEmpty(spec.pruneUnlisted, 'identityProviders');
+  if (!removesUnlisted(listed, prune)) return undefined;
+  return { mappersOf: listed.filter((idp) => idp.mappers !== undefined || prune).map((idp) => idp.alias) };
 }
 
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */
@@ -46,14 +48,14 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
   const call = keycloakCall(config, namespace);
   if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
-  const identityProviders = identityProvidersQuery(cr);
+  const identityProviders = identityProvidersQuery(cr.spec);
   return {
     realm: {
       kind: 'keycloak.realm',
       ...call,
       realm: cr.spec.realmName,
       ...flowsQuery(cr.spec),
-      ...(readsRequiredActions(cr.spec.requiredActions, cr.status.registeredRequiredActions) ? { requiredActions: true } : {}),
+      ...(readsRequiredActions(cr.spec.requiredActions, prunesWhenEmpty(cr.spec.pruneUnlisted, 'requiredActions'), cr.status.registeredRequiredActions) ? { requiredActions: true } : {}),
       ...groupsQuery(cr.spec),
       ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }),
       ...scopeMappingsQuery(cr),

@@ -9,6 +9,7 @@ import { toManaged } from './managed.js';
 import { planDeletion } from './deletion.js';
 import { planAuthentication } from './flows.js';
 import { planRequiredActions } from './required-actions.js';
+import { prunesWhenEmpty } from '../prune.js';
 import { desiredRealm } from './desired.js';
 import { addDriftReport } from '../drift.js';
 import { diffRealm, realmCreation } from './diff.js';
@@ -57,7 +58,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const contents = planContents({ plan, call, realm }, cr.spec, observed.realm, cr.status.managed);
   const policies = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
   const managed = toManaged({ ...contents, clientProfiles: policies.clientProfiles, clientPolicies: policies.clientPolicies });
-  const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], cr.spec.pruneUnlistedRequiredActions === true, observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
+  const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], prunesWhenEmpty(cr.spec.pruneUnlisted, 'requiredActions'), observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
   const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const identityProviders = planRealmIdentityProviders({ plan, call, realm }, input);
   const secret = observed.smtpPasswordSecret;

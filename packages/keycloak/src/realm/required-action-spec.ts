@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { integerInRange, uniqueList } from '@keyward/vocabulary';
+import { listMapOf } from '../list-schema.js';
 
 // Required actions of a KeycloakRealm as a codec; required-action-crd.ts states the same rules as a schema.
 
@@ -31,27 +32,18 @@ export type RequiredActionSpec = t.TypeOf<typeof RequiredActionCodec>;
 
 export const RequiredActionsCodec = uniqueList(t.array(RequiredActionCodec), (action) => action.alias);
 
-export const requiredActionsSchema = {
-  type: 'array',
+export const requiredActionsSchema = listMapOf('alias', {
+  type: 'object',
+  required: ['alias'],
+  properties: {
+    alias: { type: 'string', minLength: 1, maxLength: REQUIRED_ACTION_ALIAS_MAX_LENGTH },
+    name: { type: 'string' },
+    enabled: { type: 'boolean' },
+    defaultAction: { type: 'boolean', description: 'Whether every new user gets it.' },
+    priority: { type: 'integer', format: 'int32', minimum: 0, maximum: REQUIRED_ACTION_PRIORITY_MAX, description: 'Lower runs first.' },
+    config: { type: 'object', additionalProperties: { type: 'string' }, description: 'Compared on the keys given; Keycloak\'s other keys stay.' },
+  },
+}, {
   maxItems: MAX_REQUIRED_ACTIONS,
   description: 'Required actions, by alias (their provider\'s id): registered when Keycloak has them unregistered, and set to the fields given.',
-  'x-kubernetes-list-type': 'map',
-  'x-kubernetes-list-map-keys': ['alias'],
-  items: {
-    type: 'object',
-    required: ['alias'],
-    properties: {
-      alias: { type: 'string', minLength: 1, maxLength: REQUIRED_ACTION_ALIAS_MAX_LENGTH },
-      name: { type: 'string' },
-      enabled: { type: 'boolean' },
-      defaultAction: { type: 'boolean', description: 'Whether every new user gets it.' },
-      priority: { type: 'integer', format: 'int32', minimum: 0, maximum: REQUIRED_ACTION_PRIORITY_MAX, description: 'Lower runs first.' },
-      config: { type: 'object', additionalProperties: { type: 'string' }, description: 'Compared on the keys given; Keycloak\'s other keys stay.' },
-    },
-  },
-};
-
-export const pruneUnlistedRequiredActionsSchema = {
-  type: 'boolean',
-  description: 'Unregister the required actions this object registered and no longer lists; others are never touched.',
-};
+});

@@ -1,6 +1,7 @@
 import { deepEqual } from '@keyward/vocabulary';
 import type { ObservedRole, RoleNames, RoleRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
+import { removesUnlisted } from '../prune.js';
 import { isBuiltInRealmRole } from './built-ins.js';
 import type { RealmSteps } from './context.js';
 import { NO_ROLES, hasRoles, rolesNotIn } from './role-names.js';
@@ -43,9 +44,9 @@ function planComposites(steps: RealmSteps, spec: RealmRoleSpec, held: RoleNames)
 /**
  * Realm roles: listed ones are created or brought to the spec (and so carry our marker), then their
  * composites are set (after every role exists, as composites may name each other), then unlisted roles that
- * carry our marker are deleted. Built-in roles are never touched.
+ * carry our marker are deleted, under the prune rule (see prune.ts). Built-in roles are never touched.
  */
-export function planRealmRoles(steps: RealmSteps, specs: readonly RealmRoleSpec[], observed: readonly ObservedRole[]): void {
+export function planRealmRoles(steps: RealmSteps, specs: readonly RealmRoleSpec[], observed: readonly ObservedRole[], pruneWhenEmpty: boolean): void {
   const byName = new Map(observed.map((entry) => [entry.role.name, entry]));
   for (const spec of specs) {
     const desired = desiredRole(spec);
@@ -59,6 +60,7 @@ export function planRealmRoles(steps: RealmSteps, specs: readonly RealmRoleSpec[
     if (changed.length > 0) steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource, body: desired, changed }, 'it differs from the spec');
   }
   for (const spec of specs) planComposites(steps, spec, byName.get(spec.name)?.composites ?? NO_ROLES);
+  if (!removesUnlisted(specs, pruneWhenEmpty)) return;
   const listed = new Set(specs.map((spec) => spec.name));
   for (const { role } of observed) {
     if (listed.has(role.name) || isBuiltInRealmRole(role.name) || !carriesMarker(role.attributes)) continue;

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@keyward/vocabulary';
+import type { KubeObject, SecretKeyRef } from '@keyward/vocabulary';
 import type { Readiness } from '../readiness.js';
 import { stalled } from './readiness.js';
 
@@ -23,6 +23,14 @@ export interface RealmSecretUse {
 }
 
 export const isOptedIn = (secret: KubeObject): boolean => secret.metadata.labels?.[REALM_SECRET_LABEL] === REALM_SECRET_LABEL_VALUE;
+
+/**
+ * A key of a realm's Secret, for a step to read: the plan checks the label first (see realmSecretsProblem);
+ * the read checks it again, so a label removed after the plan was made still keeps the value unread.
+ */
+export function realmSecretKey(namespace: string, ref: { readonly name: string; readonly key: string }): SecretKeyRef {
+  return { kind: 'secretKey', namespace, name: ref.name, key: ref.key, requiredLabels: { [REALM_SECRET_LABEL]: REALM_SECRET_LABEL_VALUE } };
+}
 
 /**
  * Why the realm cannot use its Secrets yet: the first one missing, or one without the opt-in label, whose

@@ -8,6 +8,7 @@ import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.
 import type { RealmManaged } from './managed.js';
 import { ScopeMappingsCodec } from './scope-mapping-spec.js';
 import { IdentityProvidersCodec } from './identity-provider-spec.js';
+import { pruneUnlistedCodec } from '../prune.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -27,6 +28,10 @@ export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 export const NAMESPACE_MAX_LENGTH = 63;
 
 export const SSL_REQUIRED = ['none', 'external', 'all'] as const;
+/** The realm's lists of things Keyward makes, which `pruneUnlisted` may name. */
+export const REALM_PRUNABLE_FIELDS = ['realmRoles', 'clientScopes', 'groups', 'authenticationFlows', 'requiredActions', 'identityProviders', 'clientProfiles', 'clientPolicies'] as const;
+export type RealmPrunableField = (typeof REALM_PRUNABLE_FIELDS)[number];
+
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
 
 /** Security switches: each is the realm field of the same name. */
@@ -290,14 +295,13 @@ export const RealmSpecCodec = t.intersection([
     authenticationFlows: AuthenticationFlowsCodec,
     flowBindings: FlowBindingsCodec,
     requiredActions: RequiredActionsCodec,
-    pruneUnlistedRequiredActions: t.boolean,
     groups: GroupsCodec,
-    pruneUnlistedGroups: t.boolean,
     defaultGroups: DefaultGroupsCodec,
     defaultRoles: StatedRolesCodec,
     scopeMappings: ScopeMappingsCodec,
     identityProviders: IdentityProvidersCodec,
     organizationsEnabled: t.boolean,
+    pruneUnlisted: pruneUnlistedCodec(REALM_PRUNABLE_FIELDS),
   }),
 ]);
 
@@ -327,7 +331,6 @@ export type KeycloakRealmStatus = {
   /** What the realm applied where Keycloak keeps no marker of ours: only that is ever removed. */
   readonly managed?: RealmManaged;
   /** Aliases of the identity providers the spec lists: while any, they are read (and pruned once unlisted). */
-  readonly managedIdentityProviders?: readonly string[];
   /** The resourceVersion of each Secret whose identity provider config values Keycloak was last sent, by name. */
   readonly identityProviderSecretVersions?: Readonly<Record<string, string>>;
 };

@@ -48,7 +48,7 @@ describe('client roles and protocol mappers: prune only what carries our marker'
       { role: { name: 'buyer', description: 'old', attributes: marked }, composites: { realm: [], clients: {} } },
       { role: { name: 'gone', attributes: marked }, composites: { realm: [], clients: {} } },
       { role: { name: 'by-hand' }, composites: { realm: [], clients: {} } },
-    ]);
+    ], false);
     expect(plan.build().steps.map((s) => s.reason)).toEqual(['the client role differs from the spec', 'the spec lists this client role', 'the spec no longer lists this client role, which it created']);
     expect(actionsOf(plan.build(), 'keycloak.update')[0]).toMatchObject({ changed: ['description'], body: { description: 'buys' } });
     expect(actionsOf(plan.build(), 'keycloak.delete')[0]?.resource).toMatchObject({ name: 'gone' });
@@ -56,20 +56,37 @@ describe('client roles and protocol mappers: prune only what carries our marker'
 
   it('leaves converged roles and mappers alone, and keeps config keys Keycloak adds', () => {
     const { plan, target: t } = target();
-    reconcileClientRoles(t, [{ name: 'buyer' }], [{ role: { name: 'buyer', attributes: marked }, composites: { realm: [], clients: {} } }]);
+    reconcileClientRoles(t, [{ name: 'buyer' }], [{ role: { name: 'buyer', attributes: marked }, composites: { realm: [], clients: {} } }], false);
     const mapper = { name: 'tenant', protocolMapper: 'oidc-hardcoded-claim-mapper', config: { 'claim.name': 'tenant' } };
-    reconcileProtocolMappers(t, [mapper], [{ ...mapper, id: 'm1', protocol: 'openid-connect', config: { ...mapper.config, 'io.kubernetes.managed-by': 'keyward', 'jsonType.label': 'String' } }], 'openid-connect');
+    reconcileProtocolMappers(t, { wanted: [mapper], pruneWhenEmpty: false }, [{ ...mapper, id: 'm1', protocol: 'openid-connect', config: { ...mapper.config, 'io.kubernetes.managed-by': 'keyward', 'jsonType.label': 'String' } }], 'openid-connect');
     expect(plan.build().steps).toEqual([]);
   });
 
-  it('deletes a marked mapper the spec no longer lists, and not one made by hand', () => {
+  const observedMappers = [
+    { id: 'm1', name: 'ours', protocol: 'openid-connect', protocolMapper: 'p', config: { 'io.kubernetes.managed-by': 'keyward' } },
+    { id: 'm2', name: 'by-hand', protocol: 'openid-connect', protocolMapper: 'p', config: {} },
+    { id: 'm3', name: 'kept', protocol: 'openid-connect', protocolMapper: 'p', config: { 'io.kubernetes.managed-by': 'keyward' } },
+  ];
+  const keptMapper = { name: 'kept', protocolMapper: 'p' };
+
+  it('deletes a marked mapper a list that names others no longer lists, and not one made by hand', () => {
     const { plan, target: t } = target();
-    reconcileProtocolMappers(t, [], [
-      { id: 'm1', name: 'ours', protocol: 'openid-connect', protocolMapper: 'p', config: { 'io.kubernetes.managed-by': 'keyward' } },
-      { id: 'm2', name: 'by-hand', protocol: 'openid-connect', protocolMapper: 'p', config: {} },
-    ], 'openid-connect');
+    reconcileProtocolMappers(t, { wanted: [keptMapper], pruneWhenEmpty: false }, observedMappers, 'openid-connect');
     expect(actionKinds(plan.build())).toEqual(['keycloak.delete']);
     expect(actionsOf(plan.build(), 'keycloak.delete')[0]?.resource).toMatchObject({ id: 'm1' });
+  });
+
+  it('deletes nothing for an empty or absent list, unless told to prune', () => {
+    for (const wanted of [[], undefined]) {
+      const { plan, target: t } = target();
+      reconcileProtocolMappers(t, { wanted, pruneWhenEmpty: false }, observedMappers, 'openid-connect');
+      reconcileClientRoles(t, wanted, [{ role: { name: 'gone', attributes: marked }, composites: { realm: [], clients: {} } }], false);
+      expect(plan.build().steps).toEqual([]);
+    }
+    const { plan, target: t } = target();
+    reconcileProtocolMappers(t, { wanted: undefined, pruneWhenEmpty: true }, observedMappers, 'openid-connect');
+    reconcileClientRoles(t, [], [{ role: { name: 'gone', attributes: marked }, composites: { realm: [], clients: {} } }, { role: { name: 'by-hand' }, composites: { realm: [], clients: {} } }], true);
+    expect(actionsOf(plan.build(), 'keycloak.delete').map((action) => action.resource)).toMatchObject([{ id: 'm1' }, { id: 'm3' }, { name: 'gone' }]);
   });
 });
 

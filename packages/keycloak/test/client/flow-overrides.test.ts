@@ -13,7 +13,7 @@ describe('resolveFlowOverrides', () => {
     expect(resolveFlowOverrides(spec({ browser: 'strict browser' }), flows, 'shop')).toEqual({ ok: true, overrides: { browser: 'f-strict', direct_grant: '' } });
   });
 
-  it('manages nothing when the spec states no overrides, and reads no flows for it', () => {
+  it('manages nothing when the spec states no overrides', () => {
     expect(resolveFlowOverrides(spec(), undefined, 'shop')).toEqual({ ok: true, overrides: undefined });
   });
 

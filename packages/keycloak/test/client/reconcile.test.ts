@@ -147,7 +147,7 @@ describe('creating a client', () => {
       lastSecretRotation: '2026-03-01T12:00:00Z',
       secretRegeneratedFor: 'first',
       secretName: 'shop-credentials',
-      managed: { clientRoles: ['buyer'], defaultClientScopes: ['orders'], serviceAccountRealmRoles: ['offline_access'] },
+      managed: { defaultClientScopes: ['orders'], serviceAccountRealmRoles: ['offline_access'] },
     });
     expect(isOutputRef((status as Record<string, unknown>)['clientUuid'])).toBe(true);
     // Ready as a reconcile of the created client would find it, so that one writes nothing.
@@ -316,19 +316,23 @@ describe('deletion', () => {
 describe('what a reconcile reads', () => {
   const clientQuery = (client: KeycloakClient) => observeClient(client, config).client;
 
-  it('looks the client up only once status records a realm, and reads its roles only while they are managed', () => {
+  it('looks the client up only once status records a realm, and reads its roles only while the spec lists or prunes them', () => {
     expect(clientQuery(clientObject(baseSpec, {}))).toBeUndefined();
     expect(clientQuery(clientObject(baseSpec, { realm: REALM }))).toMatchObject({ kind: 'keycloak.client', realm: REALM, clientId: 'shop-web', roles: false });
     expect(clientQuery(clientObject({ ...baseSpec, clientRoles: [{ name: 'buyer' }] }, { realm: REALM }))?.roles).toBe(true);
-    // Roles the spec no longer lists are still read once, to delete the ones it created.
-    expect(clientQuery(clientObject(baseSpec, { realm: REALM, managed: { clientRoles: ['buyer'] } }))?.roles).toBe(true);
+    expect(clientQuery(clientObject({ ...baseSpec, clientRoles: [] }, { realm: REALM }))?.roles).toBe(false);
+    // A spec that lists none reads them only to delete the ones it created.
+    expect(clientQuery(clientObject({ ...baseSpec, pruneUnlisted: ['clientRoles'] }, { realm: REALM }))?.roles).toBe(true);
   });
 
-  it('forgets managed roles once the spec lists none, so the next reconcile does not read them', () => {
-    const status = { ...convergedStatus(), managed: { clientRoles: ['buyer'] } };
+  it('reads the realm\'s flows only for a client that overrides some', () => {
+    expect(observeClient(clientObject(baseSpec, { realm: REALM }), config).flows).toBeUndefined();
+    expect(observeClient(clientObject({ ...baseSpec, authenticationFlowOverrides: { browser: 'strict' } }, { realm: REALM }), config).flows).toMatchObject({ kind: 'keycloak.flows', realm: REALM });
+  });
+
+  it('deletes the roles it made once the spec lists none and prunes them', () => {
     const marked = { role: { id: 'r1', name: 'buyer', attributes: { [MANAGED_BY]: [MANAGED_BY_KEYWARD] } }, composites: { realm: [], clients: {} } };
-    const plan = planFor(clientObject(baseSpec, status), { client: keycloakClient({ roles: [marked] }) });
+    const plan = planFor(clientObject({ ...baseSpec, pruneUnlisted: ['clientRoles'] }, convergedStatus()), { client: keycloakClient({ roles: [marked] }) });
     expect(actionsOf(plan, 'keycloak.delete')).toEqual([expect.objectContaining({ resource: expect.objectContaining({ type: 'clientRole', name: 'buyer' }) })]);
-    expect(actionsOf(plan, 'k8s.status')[0]?.status['managed']).toBeUndefined();
   });
 });

@@ -109,7 +109,7 @@ describe('the resync loop', () => {
     }, { what: 'the resync loop to restore the redirect URI', timeoutMs: WAIT_MS, intervalMs: 250 });
     const event = await waitFor(async () => (await driftEvents()).find((e) => e.regarding.kind === 'KeycloakClient'), { what: 'the DriftRepaired event of the client', timeoutMs: WAIT_MS, intervalMs: 250 });
     expect(event).toMatchObject({ type: 'Warning', regarding: { kind: 'KeycloakClient', name: 'web' } });
-    expect(event.note).toBe(`client shop-web in realm ${realm} was changed in Keycloak out of band; set back client shop-web (redirectUris)`);
+    expect(event.note).toBe(`client shop-web in realm ${realm} was changed in Keycloak out of band; set back client shop-web in realm ${realm} (redirectUris)`);
     // The repair holds: later rounds find nothing to do, so it is counted once.
     await loopRounds(2);
     expect(await repairsCounted('KeycloakClient')).toBe(1);

@@ -237,11 +237,11 @@ describe('authentication flows of a KeycloakRealm against the real Keycloak', ()
     expect(await action('CONFIGURE_TOTP')).toMatchObject({ defaultAction: true, priority: 5 });
     await waitForReady(env.kube, ref);
 
-    // Unlisted: left as they are, until pruning is asked for, which unregisters only the one this object registered.
-    await patchSpec(env.kube, ref, { requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true, priority: 5 }] });
+    // An empty list manages nothing; a list that names others unregisters only the one this object registered.
+    await patchSpec(env.kube, ref, { requiredActions: [] });
     await waitForReady(env.kube, ref);
     expect(await action('delete_account')).toMatchObject({ name: 'Delete my account' });
-    await patchSpec(env.kube, ref, { pruneUnlistedRequiredActions: true });
+    await patchSpec(env.kube, ref, { requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true, priority: 5 }] });
     await waitForReady(env.kube, ref);
     expect(await action('delete_account')).toBeUndefined();
     expect(await env.admin.get(`${base}/unregistered-required-actions`)).toEqual([{ providerId: 'delete_account', name: 'Delete Account' }]);

@@ -140,7 +140,7 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
     expect(operator.requests.slice(before).filter((r) => r.operation.includes('group'))).toEqual([]);
     expect([...(await topGroups(realm)).keys()].sort()).toEqual(['by-hand', 'team']);
 
-    await patchSpec(env.kube, ref, { pruneUnlistedGroups: true });
+    await patchSpec(env.kube, ref, { pruneUnlisted: ['groups'] });
     await waitForReady(env.kube, ref);
     expect([...(await topGroups(realm)).keys()]).toEqual(['by-hand']);
   });

@@ -382,8 +382,11 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     expect(conditionOf(stalled, 'Ready')?.message).toContain('executor');
     expect((await list('profiles')).map((entry) => entry['name'])).toEqual(['pkce', 'by-hand']);
 
-    // Listing none removes ours; what was set by hand stays.
+    // Listing none manages none: ours stay. Told to prune them, it removes ours; what was set by hand stays.
     await patchSpec(env.kube, ref, { clientProfiles: [], clientPolicies: [] });
+    await waitForReady(env.kube, ref);
+    expect((await list('profiles')).map((entry) => entry['name'])).toEqual(['pkce', 'by-hand']);
+    await patchSpec(env.kube, ref, { pruneUnlisted: ['clientProfiles', 'clientPolicies'] });
     await waitForReady(env.kube, ref);
     expect(await list('profiles')).toEqual([byHand]);
     expect(await list('policies')).toEqual([handPolicy]);

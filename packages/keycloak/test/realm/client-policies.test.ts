@@ -50,13 +50,17 @@ describe('planClientPolicies', () => {
     expect(steps).toMatchObject([{ kind: 'keycloak.update', body: { profiles: [pkce, outOfBand] }, changed: ['pkce (changed)'] }]);
   });
 
-  it('removes what it made once the spec lists none, and leaves a list the spec leaves out alone', () => {
-    const removed = plan(spec({ clientProfiles: [] }), realmWith([pkce, outOfBand]), { clientProfiles: ['pkce'] });
+  it('removes what it made from a list that names others, or that pruneUnlisted names, and leaves an empty or absent list alone', () => {
+    const replaced = plan(spec({ clientProfiles: [{ name: 'other', executors: [] }] }), realmWith([pkce, outOfBand]), { clientProfiles: ['pkce'] });
+    expect(replaced.steps).toMatchObject([{ body: { profiles: [outOfBand, { name: 'other' }] }, changed: ['other (added)', 'pkce (removed)'] }]);
+    const removed = plan(spec({ pruneUnlisted: ['clientProfiles'] }), realmWith([pkce, outOfBand]), { clientProfiles: ['pkce'] });
     expect(removed.steps).toMatchObject([{ body: { profiles: [outOfBand] }, changed: ['pkce (removed)'] }]);
     expect(removed.managed).toEqual({});
-    const untouched = plan(spec({}), realmWith([pkce, outOfBand]), { clientProfiles: ['pkce'] });
-    expect(untouched.steps).toEqual([]);
-    expect(untouched.managed).toEqual({ clientProfiles: ['pkce'] });
+    for (const untouchedSpec of [spec({}), spec({ clientProfiles: [] }), spec({ pruneUnlisted: ['clientPolicies'] })]) {
+      const untouched = plan(untouchedSpec, realmWith([pkce, outOfBand]), { clientProfiles: ['pkce'] });
+      expect(untouched.steps).toEqual([]);
+      expect(untouched.managed).toEqual({ clientProfiles: ['pkce'] });
+    }
   });
 
   it('a policy stated without enabled, and an executor without configuration, are sent enabled and with {}: Keycloak reads an absent enabled as false and fails on an absent configuration', () => {

@@ -6,7 +6,7 @@ import { decoded, ours, realmObject } from './fixtures.js';
 
 const smtp = { host: 'smtp.example.com', from: 'noreply@example.com', port: 587, auth: true, user: 'mailer', passwordSecret: { name: 'smtp', key: 'password' } };
 const keycloakSmtp = { host: 'smtp.example.com', from: 'noreply@example.com', port: '587', auth: 'true', user: 'mailer', password: MASKED_SECRET };
-const passwordRef = { kind: 'secretKey', namespace: 'shop', name: 'smtp', key: 'password' };
+const passwordRef = { kind: 'secretKey', namespace: 'shop', name: 'smtp', key: 'password', requiredLabels: { 'keycloak.keyward.io/realm-secret': 'true' } };
 
 /** A new realm's policies and headers, as Keycloak 26 shows them. */
 const keycloakPolicies = {

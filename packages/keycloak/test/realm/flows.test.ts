@@ -117,7 +117,7 @@ describe('authentication flows of a realm', () => {
     expect(flow(w, 'browser')).toEqual(before);
   });
 
-  it('prunes only flows it made, and an empty list manages nothing', async () => {
+  it('prunes only flows it made, and an empty list manages nothing unless pruneUnlisted names the flows', async () => {
     const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
     const w = world([otpFlow, { alias: 'second' }]);
     await converge(w, clock);
@@ -129,6 +129,9 @@ describe('authentication flows of a realm', () => {
     setFlows(w, []);
     expect(await converge(w, clock)).toEqual([]);
     expect(flow(w, 'second')).toBeDefined();
+    w.update(ref, (object) => ({ ...object, spec: { ...(object['spec'] as object), pruneUnlisted: ['authenticationFlows'] } }));
+    expect(await converge(w, clock)).toEqual(['delete authentication flow second in realm shop']);
+    expect(observed(w).map((entry) => entry.flow.alias).sort()).toEqual(['browser', 'clients', 'direct grant', 'docker auth', 'first broker login', 'registration', 'reset credentials']);
   });
 
   it('refuses a flow of a listed alias that it did not make, unless told to adopt', async () => {
@@ -218,5 +221,7 @@ describe('the flows part of the spec', () => {
     expect(flowsRead({ authenticationFlows: [], flowBindings: {} })).toBeUndefined();
     expect(flowsRead({ authenticationFlows: [{ alias: 'a' }, { alias: 'b', executions: [{ authenticator: 'x' }] }, otpFlow as never] })).toEqual({ executionsOf: [{ alias: 'b', configs: false }, { alias: 'shop login', configs: true }] });
     expect(flowsRead({ flowBindings: { browserFlow: 'browser' } })).toEqual({ executionsOf: [] });
+    expect(flowsRead({ pruneUnlisted: ['authenticationFlows'] })).toEqual({ executionsOf: [] });
+    expect(flowsRead({ pruneUnlisted: ['groups'] })).toBeUndefined();
   });
 });

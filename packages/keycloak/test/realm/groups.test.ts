@@ -58,8 +58,9 @@ describe('reading groups', () => {
     expect(groupReads({ groups: [] })).toBeUndefined();
     expect(groupReads(spec)).toEqual({ childrenOf: ['/staff'] });
     expect(groupReads({ groups: [{ name: 'a', subGroups: [{ name: 'b', subGroups: [{ name: 'c' }] }] }] })).toEqual({ childrenOf: ['/a', '/a/b'] });
-    expect(groupReads({ pruneUnlistedGroups: true, groups: [{ name: 'a', subGroups: [{ name: 'b' }] }] })).toEqual({ childrenOf: ['/a', '/a/b'] });
-    expect(groupReads({ pruneUnlistedGroups: true })).toEqual({ childrenOf: [] });
+    expect(groupReads({ pruneUnlisted: ['groups'], groups: [{ name: 'a', subGroups: [{ name: 'b' }] }] })).toEqual({ childrenOf: ['/a', '/a/b'] });
+    expect(groupReads({ pruneUnlisted: ['groups'] })).toEqual({ childrenOf: [] });
+    expect(groupReads({ pruneUnlisted: ['realmRoles'] })).toBeUndefined();
   });
 
   it('asks the realm query for them only then', () => {
@@ -110,9 +111,9 @@ describe('planning groups', () => {
   it('prunes only marked groups the spec no longer lists, and only while the list is managed', () => {
     const observed = [...converged(), group('/old'), group('/by-hand', { attributes: {} })];
     expect(groupSteps(planFor(spec, observed))).toEqual(['keycloak.delete group /old']);
-    // An empty list manages nothing, so nothing is even read; pruneUnlistedGroups says so explicitly.
+    // An empty list manages nothing, so nothing is even read; pruneUnlisted naming groups says so explicitly.
     expect(groupSteps(planFor({ ...baseSpec, groups: [] }, undefined))).toEqual([]);
-    expect(groupSteps(planFor({ ...baseSpec, pruneUnlistedGroups: true }, observed))).toEqual(['keycloak.delete group /staff', 'keycloak.delete group /guests', 'keycloak.delete group /old']);
+    expect(groupSteps(planFor({ ...baseSpec, pruneUnlisted: ['groups'] }, observed))).toEqual(['keycloak.delete group /staff', 'keycloak.delete group /guests', 'keycloak.delete group /old']);
   });
 
   it('prunes marked subgroups of a listed group whose subgroups it lists, never unread ones', () => {

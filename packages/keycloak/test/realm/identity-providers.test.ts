@@ -4,8 +4,9 @@ import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { IdentityProviderRepresentation, ObservedIdentityProvider } from '../../src/apis/keycloak/representations.js';
 import { MANAGED_BY } from '../../src/ownership.js';
 import { MASKED_SECRET } from '../../src/realm/diff.js';
+import { observe } from '../../src/realm/observe.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
-import { baseSpec, observedRealm, plan, realmObject, secret } from './fixtures.js';
+import { baseSpec, config, decoded, observedRealm, plan, realmObject, secret } from './fixtures.js';
 
 const marker = { [MANAGED_BY]: 'keyward' };
 const keycloakSteps = (p: Plan<KeycloakRealmAction>): KeycloakAction[] => p.steps.map((s) => s.action).filter((a): a is KeycloakAction => a.kind.startsWith('keycloak.'));
@@ -24,9 +25,9 @@ const upstream = {
   configSecrets: { clientId: { name: 'oidc', key: 'id' }, clientSecret: { name: 'oidc', key: 'secret' }, extra: { name: 'other', key: 'x' } },
 };
 const spec = { ...baseSpec, identityProviders: [upstream] };
-const ref = (name: string, key: string) => ({ kind: 'secretKey', namespace: 'shop', name, key });
+const ref = (name: string, key: string) => ({ kind: 'secretKey', namespace: 'shop', name, key, requiredLabels: { 'keycloak.keyward.io/realm-secret': 'true' } });
 const secrets = (oidc = '5', other = '6') => [secret(oidc, undefined, 'oidc'), secret(other, undefined, 'other')];
-const sentVersions = { identityProviderSecretVersions: { oidc: '5', other: '6' }, managedIdentityProviders: ['upstream'] };
+const sentVersions = { identityProviderSecretVersions: { oidc: '5', other: '6' } };
 
 /** Upstream as Keycloak 26 shows it once created: the switch that is off and the empty value left out, the clientSecret masked, keys of its own. */
 function keycloakUpstream(change: (provider: Record<string, unknown>) => void = () => undefined): ObservedIdentityProvider {
@@ -84,12 +85,24 @@ describe('the identity providers of a realm', () => {
     ]);
   });
 
-  it('are deleted when they carry our marker and the spec no longer lists them; others are never touched', () => {
+  it('are deleted when they carry our marker and a list that names others no longer lists them; others are never touched', () => {
     const ours = { provider: { alias: 'old', providerId: 'saml', config: marker }, mappers: undefined };
     const byHand = { provider: { alias: 'by-hand', providerId: 'oidc', config: { clientId: 'x' } }, mappers: undefined };
-    const p = plan(realmObject(baseSpec, { status: { managedIdentityProviders: ['old'] } }), { realm: realmWith(ours, byHand) });
+    const kept = { provider: { alias: 'kept', providerId: 'saml', enabled: true, config: marker }, mappers: undefined };
+    const p = plan(realmObject({ ...baseSpec, identityProviders: [{ alias: 'kept', providerId: 'saml' }] }), { realm: realmWith(ours, byHand, kept) });
     expect(keycloakSteps(p)).toEqual([expect.objectContaining({ kind: 'keycloak.delete', resource: { type: 'identityProvider', realm: 'shop', alias: 'old' } })]);
-    expect(statusOf(p)?.['managedIdentityProviders']).toBeUndefined();
+  });
+
+  it('are neither read nor deleted once the list is empty or left out, unless pruneUnlisted names them', () => {
+    const ours = { provider: { alias: 'old', providerId: 'saml', config: marker }, mappers: undefined };
+    for (const listed of [{}, { identityProviders: [] }]) {
+      const cr = realmObject({ ...baseSpec, ...listed });
+      expect(observe(decoded(cr), config).realm?.identityProviders).toBeUndefined();
+      expect(keycloakSteps(plan(cr, { realm: realmWith(ours) }))).toEqual([]);
+    }
+    const pruning = realmObject({ ...baseSpec, pruneUnlisted: ['identityProviders'] });
+    expect(observe(decoded(pruning), config).realm?.identityProviders).toEqual({ mappersOf: [] });
+    expect(keycloakSteps(plan(pruning, { realm: realmWith(ours) }))).toEqual([expect.objectContaining({ kind: 'keycloak.delete', resource: { type: 'identityProvider', realm: 'shop', alias: 'old' } })]);
   });
 
   it('stall on a Secret without the opt-in label, naming the provider, the key and the label', () => {
@@ -109,7 +122,6 @@ describe('the identity providers of a realm made in the same plan', () => {
   it('wait for the next reconcile when they name a flow Keycloak does not make (it answers 500 to an unknown flow), and are then made after it', () => {
     const first = plan(realmObject(flowSpec));
     expect(created(first)).toEqual(['realm ', 'identityProvider plain']);
-    expect(statusOf(first)).toMatchObject({ managedIdentityProviders: ['brokered', 'plain'] });
     const builtIn = { flow: { id: 'f-1', alias: 'first broker login', providerId: 'basic-flow', topLevel: true, builtIn: true }, configs: {} };
     const next = created(plan(realmObject(flowSpec), { realm: observedRealm({ identityProviders: [], authenticationFlows: [builtIn] }) }));
     expect(next).toEqual(expect.arrayContaining(['authenticationFlowCopy kw first broker', 'identityProvider brokered', 'identityProvider plain']));
@@ -121,7 +133,7 @@ describe('the mappers of an identity provider', () => {
   const dept = { name: 'department', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } };
   const withMappers = (mappers: unknown[] | undefined) => ({ ...baseSpec, identityProviders: [{ alias: 'corp', providerId: 'saml', ...(mappers === undefined ? {} : { mappers }) }] });
   const corp = (mappers: ObservedIdentityProvider['mappers']): ObservedIdentityProvider => ({ provider: { alias: 'corp', providerId: 'saml', enabled: true, config: marker }, mappers });
-  const status = { managedIdentityProviders: ['corp'] };
+  const status = {};
 
   it('are created with a new provider, after it', () => {
     const steps = keycloakSteps(plan(realmObject(withMappers([dept])), { realm: realmWith() }));

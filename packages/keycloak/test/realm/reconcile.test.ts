@@ -73,7 +73,7 @@ describe('a converged realm', () => {
   it('resends the SMTP password when its Secret changed, and nothing else', () => {
     const status = readyStatus(fullSpec, '7');
     const p = plan(realmObject(fullSpec, { status }), { realm: convergedRealm(), smtpPasswordSecret: secret('8') });
-    expect(keycloakSteps(p)).toEqual([expect.objectContaining({ kind: 'keycloak.update', changed: ['smtpServer.password'], secretFields: { 'smtpServer.password': { kind: 'secretKey', namespace: 'shop', name: 'smtp', key: 'password' } } })]);
+    expect(keycloakSteps(p)).toEqual([expect.objectContaining({ kind: 'keycloak.update', changed: ['smtpServer.password'], secretFields: { 'smtpServer.password': { kind: 'secretKey', namespace: 'shop', name: 'smtp', key: 'password', requiredLabels: { 'keycloak.keyward.io/realm-secret': 'true' } } } })]);
     expect(statusOf(p)).toMatchObject({ smtpPasswordVersion: '8' });
     expect(readyOf(p)).toMatchObject({ status: 'False', reason: 'Applying' });
     expect(JSON.stringify(p)).not.toContain('smtp-secret-value');
@@ -146,13 +146,13 @@ describe('ownership', () => {
 });
 
 describe('what a realm contains', () => {
-  it('never touches built-in roles and scopes, and prunes only what carries our marker', () => {
+  it('never touches built-in roles and scopes, and prunes only what carries our marker, from lists that name some or that pruneUnlisted names', () => {
     const realm = observedRealm({
       roles: [...builtInRoles, { role: { name: 'old', attributes: { [MANAGED_BY]: ['keyward'] } }, composites: { realm: [], clients: {} } }, { role: { name: 'by-hand', attributes: {} }, composites: { realm: [], clients: {} } }],
       clientScopes: [...builtInScopes, { id: 's2', name: 'old-scope', protocol: 'openid-connect', attributes: marker }, { id: 's3', name: 'hand-scope', protocol: 'openid-connect', attributes: {} }],
       defaultClientScopes: ['profile', 'old-scope', 'hand-scope'],
     });
-    const steps = keycloakSteps(plan(realmObject({ ...baseSpec, clientScopes: [{ name: 'new-scope' }], defaultClientScopes: ['new-scope'] }), { realm }));
+    const steps = keycloakSteps(plan(realmObject({ ...baseSpec, clientScopes: [{ name: 'new-scope' }], defaultClientScopes: ['new-scope'], pruneUnlisted: ['realmRoles'] }), { realm }));
     expect(steps.map(describeStep)).toEqual([
       'keycloak.delete realmRole old',
       'keycloak.create clientScope new-scope',
@@ -160,6 +160,8 @@ describe('what a realm contains', () => {
       'keycloak.create realmScopeLink new-scope',
       'keycloak.delete clientScope old-scope',
     ]);
+    // Without pruneUnlisted, a realm that lists no roles and no scopes deletes none.
+    expect(keycloakSteps(plan(realmObject({ ...baseSpec, defaultClientScopes: ['profile'] }), { realm })).map(describeStep)).toEqual(['keycloak.delete realmScopeLink old-scope']);
   });
 
   it('manages composites and mappers of its own objects only where they differ', () => {

@@ -1,6 +1,6 @@
 // Required actions of a KeycloakRealm against the in-memory Keycloak: listed ones set to the spec (sent whole,
-// as Keycloak's PUT replaces them), unregistered ones registered and recorded, unlisted ones left alone unless
-// pruneUnlistedRequiredActions, which unregisters only those this object registered.
+// as Keycloak's PUT replaces them), unregistered ones registered and recorded; under the prune rule only those
+// this object registered are unregistered again.
 import { describe, expect, it } from '@jest/globals';
 import type { ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
@@ -52,18 +52,18 @@ describe('required actions of a realm', () => {
     expect(w.apis.keycloak.writes).toBe(writes);
   });
 
-  it('registers an unregistered one, sets its fields once read, and unregisters it again only when told to prune', async () => {
+  it('registers an unregistered one, sets its fields once read, and unregisters it again when an empty list is told to prune', async () => {
     const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
     const w = world({ requiredActions: [{ alias: 'delete_account', name: 'Delete my account', enabled: false }, { alias: 'TERMS_AND_CONDITIONS', enabled: false }] });
     expect(await converge(w, clock)).toEqual(['keycloak.create delete_account', 'keycloak.update TERMS_AND_CONDITIONS', 'keycloak.update delete_account']);
     expect(actions(w).get('delete_account')).toMatchObject({ name: 'Delete my account', enabled: false });
     expect(registered(w)).toEqual(['delete_account']);
 
-    setSpec(w, { requiredActions: [{ alias: 'VERIFY_EMAIL' }] });
+    setSpec(w, { requiredActions: [] });
     expect(await converge(w, clock)).toEqual([]);
     expect(actions(w).has('delete_account')).toBe(true);
 
-    setSpec(w, { pruneUnlistedRequiredActions: true });
+    setSpec(w, { pruneUnlisted: ['requiredActions'] });
     expect(await converge(w, clock)).toEqual(['keycloak.delete delete_account']);
     expect(actions(w).has('delete_account')).toBe(false);
     // Listed before but registered by Keycloak, not by this object: never unregistered.
@@ -71,10 +71,21 @@ describe('required actions of a realm', () => {
     expect(registered(w)).toBeUndefined();
   });
 
-  it('are read only when the spec lists some or status records some this object registered', () => {
-    expect(readsRequiredActions(undefined, undefined)).toBe(false);
-    expect(readsRequiredActions([], [])).toBe(false);
-    expect(readsRequiredActions([{ alias: 'x' }], undefined)).toBe(true);
-    expect(readsRequiredActions(undefined, ['x'])).toBe(true);
+  it('unregisters those it registered once a list that names others no longer lists them', async () => {
+    const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
+    const w = world({ requiredActions: [{ alias: 'delete_account' }, { alias: 'VERIFY_EMAIL' }] });
+    await converge(w, clock);
+    expect(registered(w)).toEqual(['delete_account']);
+    setSpec(w, { requiredActions: [{ alias: 'VERIFY_EMAIL' }] });
+    expect(await converge(w, clock)).toEqual(['keycloak.delete delete_account']);
+    expect(actions(w).has('VERIFY_EMAIL')).toBe(true);
+  });
+
+  it('are read only when the spec lists some, or prunes some this object registered', () => {
+    expect(readsRequiredActions(undefined, false, undefined)).toBe(false);
+    expect(readsRequiredActions([], true, [])).toBe(false);
+    expect(readsRequiredActions([{ alias: 'x' }], false, undefined)).toBe(true);
+    expect(readsRequiredActions(undefined, false, ['x'])).toBe(false);
+    expect(readsRequiredActions(undefined, true, ['x'])).toBe(true);
   });
 });

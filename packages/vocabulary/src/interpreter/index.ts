@@ -2,6 +2,7 @@
 // The handlers that do I/O (clients, HTTP transport) are in @keyward/core/interpreter, which re-exports this.
 export * from './errors.js';
 export * from './types.js';
+export { secretKeyValue } from './secret-key.js';
 export { interpret, dryRun, toKeywardError, STOPPED } from './interpret.js';
 export type { InterpretOptions } from './interpret.js';
 export { defaultErrorPolicy } from './error-policy.js';

@@ -56,7 +56,8 @@ export function describeResource(resource: KeycloakResource): string {
   }
 }
 
-function describeHolder(holder: RoleHolder): string {
+/** Whose roles a grant or revocation changes: "group /staff in realm shop". */
+export function describeHolder(holder: RoleHolder): string {
   if (holder.type === 'serviceAccount') return `the service account of ${clientText(holder.client)}`;
   if (holder.type === 'group') return `group ${holder.path} in realm ${holder.realm}`;
   if (holder.type === 'scopeMappings') return `the scope of ${describeTarget(holder.target)} in realm ${holder.realm}`;

@@ -24,6 +24,8 @@ export interface SecretKeyRef {
   readonly namespace: string;
   readonly name: string;
   readonly key: string;
+  /** Labels the Secret must carry to be read at all (an opt-in by the Secret's owner). */
+  readonly requiredLabels?: Readonly<Record<string, string>>;
 }
 
 /** Password authentication scoped to a project; the user id comes from the token. */

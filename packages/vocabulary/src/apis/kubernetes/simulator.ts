@@ -1,10 +1,11 @@
 import { apiVersionOf, coreTypes, describeRef, objectKey, type ObjectRef, type ResourceType } from '../../model/refs.js';
-import { sensitive, type Sensitive } from '../../model/sensitive.js';
+import type { Sensitive } from '../../model/sensitive.js';
 import { eventNote } from '../../model/text.js';
 import { deepEqual } from '../../plan/equality.js';
 import { applyMergePatch, mergePatch } from '../../plan/merge-patch.js';
 import type { Json } from '../../plan/values.js';
 import { KeywardError } from '../../interpreter/errors.js';
+import { secretKeyValue } from '../../interpreter/secret-key.js';
 import type { HandlerTable, QueryTable } from '../../interpreter/types.js';
 import { hasLabels, type KubeObject, type KubernetesAction, type ObjectMeta } from './actions.js';
 import type { SecretKeyRef } from '../keystone/actions.js';
@@ -117,18 +118,11 @@ export class SimulatedKubernetes {
   }
 
   /**
-   * One key of a Secret, as a handler reads a password named by a SecretKeyRef: the same failures as the
-   * real reader (a missing Secret or key is a retryable 404 naming them), a trailing newline trimmed.
+   * One key of a Secret, as a handler reads a password named by a SecretKeyRef: the real reader's rules
+   * (see secretKeyValue).
    */
   readSecretKey(ref: SecretKeyRef): Sensitive {
-    const where = `Secret ${ref.namespace}/${ref.name}`;
-    const fail = (reason: string, message: string): never => {
-      throw new KeywardError({ api: 'kubernetes', code: 404, reason, message, retryable: true });
-    };
-    const secret = this.get({ type: coreTypes.secret, namespace: ref.namespace, name: ref.name }) ?? fail('PasswordSecretNotFound', `${where} not found`);
-    const encoded = (secret['data'] as Record<string, string> | undefined)?.[ref.key];
-    const value = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8').replace(/\r?\n$/, '');
-    return value === '' ? fail('PasswordKeyNotFound', `${where} has no key ${ref.key} (or it is empty)`) : sensitive(value);
+    return secretKeyValue(this.get({ type: coreTypes.secret, namespace: ref.namespace, name: ref.name }), ref);
   }
 
   /** Removes an object at once, ignoring finalizers (what a person with kubectl and --force might do). */

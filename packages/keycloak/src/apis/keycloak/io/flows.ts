@@ -3,9 +3,13 @@ import type { AuthenticationFlowRepresentation, AuthenticatorConfigRepresentatio
 import { authenticatorConfigPath, flowExecutionsPath, flowsPath, requiredActionsPath } from './paths.js';
 import type { AdminReads } from './reads.js';
 
-/** The realm's top-level flows (Keycloak lists no sub-flows here). */
+/** The realm's top-level flows (Keycloak lists no sub-flows here); undefined when there is no realm. */
+export async function readFlows(reads: AdminReads, realm: string): Promise<AuthenticationFlowRepresentation[] | undefined> {
+  return reads.list<AuthenticationFlowRepresentation>({ path: flowsPath(realm), operation: 'list_authentication_flows', description: `list the authentication flows of realm ${realm}`, fields: ['id', 'alias'] });
+}
+
 export async function listFlows(reads: AdminReads, realm: string): Promise<AuthenticationFlowRepresentation[]> {
-  return (await reads.list<AuthenticationFlowRepresentation>({ path: flowsPath(realm), operation: 'list_authentication_flows', description: `list the authentication flows of realm ${realm}`, fields: ['id', 'alias'] })) ?? [];
+  return (await readFlows(reads, realm)) ?? [];
 }
 
 async function flowExecutions(reads: AdminReads, realm: string, alias: string): Promise<FlowExecutionRepresentation[] | undefined> {

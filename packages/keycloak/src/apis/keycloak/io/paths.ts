@@ -41,7 +41,6 @@ export const clientRoleMappingsPath = (realm: string, userId: string, clientUuid
 export const clientPolicyListPath = (realm: string, list: 'profiles' | 'policies'): string => `${realmPath(realm)}/client-policies/${list}`;
 
 /** A realm's top-level authentication flows. */
-export const authenticationFlowsPath = (realm: string): string => `${realmPath(realm)}/authentication/flows`;
 /** A realm's identity providers, by alias, and their mappers. */
 export const identityProvidersPath = (realm: string): string => `${realmPath(realm)}/identity-provider/instances`;
 export const identityProviderPath = (realm: string, alias: string): string => `${identityProvidersPath(realm)}/${segment(alias)}`;

@@ -2,12 +2,12 @@ import { sensitive, type Sensitive } from '@keyward/vocabulary';
 import type { QueryTable } from '@keyward/core/interpreter';
 import { ownershipOf } from '../../../ownership.js';
 import type { FlowName, KeycloakClientQuery, KeycloakFlowsQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
-import type { ClientRepresentation, ClientScopeRepresentation, KeycloakObject, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
+import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
 import { stringField, stringsField } from './decode.js';
-import { listRequiredActions, observeFlows } from './flows.js';
+import { listRequiredActions, observeFlows, readFlows } from './flows.js';
 import { findClient, serviceAccountUserId, type WithId } from './lookups.js';
-import { authenticationFlowsPath, clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
+import { clientRolesPath, clientScopesPath, clientSecretPath, realmPath, realmRolesPath, realmScopeListPath } from './paths.js';
 import { AdminReads } from './reads.js';
 import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, type ListedRole } from './roles.js';
 import type { ScopeList } from '../actions.js';
@@ -120,8 +120,7 @@ async function clientSecret(reads: AdminReads, realm: string, uuid: string, clie
 }
 
 async function observeFlowNames(admin: KeycloakAdminClient, query: KeycloakFlowsQuery): Promise<FlowName[] | undefined> {
-  const reads = new AdminReads(admin, query);
-  const flows = await reads.list<KeycloakObject & FlowName>({ path: authenticationFlowsPath(query.realm), operation: 'list_authentication_flows', description: `list the authentication flows of realm ${query.realm}`, fields: ['id', 'alias'] });
+  const flows = await readFlows(new AdminReads(admin, query), query.realm);
   return flows?.map(({ id, alias }) => ({ id, alias }));
 }
 
