@@ -2,7 +2,7 @@
 import type { KeycloakObject, RoleNames, RoleRepresentation } from '../representations.js';
 import type { WithId } from './lookups.js';
 import { clientIdOf, findClient, missing } from './lookups.js';
-import { clientRolePath, compositesPath, realmRolePath, roleMappingsPath } from './paths.js';
+import { clientRolePath, clientRolesPath, compositesPath, realmRolePath, realmRolesPath, roleMappingsPath } from './paths.js';
 import type { AdminReads } from './reads.js';
 
 /** A role as a role list returns it: which realm or client holds it (containerId) says whose it is. */
@@ -20,6 +20,28 @@ async function readRole(reads: AdminReads, path: string, what: string): Promise<
   return reads.object<ListedRole>({ path, operation: 'get_role', description: `read ${what}`, fields: roleFields });
 }
 
+/** Where a realm's or a client's roles are: the list, and one role by name. */
+interface RoleContainer {
+  readonly rolesPath: string;
+  readonly rolePath: (name: string) => string;
+  readonly what: (name: string) => string;
+}
+
+/**
+ * The roles of `container` that `names` names, by name: one read for one role, else one list of them all
+ * (a grant of many roles costs one request, not one per role).
+ */
+async function findRoles(reads: AdminReads, container: RoleContainer, names: readonly string[]): Promise<ReadonlyMap<string, ListedRole>> {
+  const [only] = names;
+  if (only !== undefined && names.length === 1) {
+    const role = await readRole(reads, container.rolePath(only), container.what(only));
+    return new Map(role === undefined ? [] : [[role.name, role]]);
+  }
+  if (names.length === 0) return new Map();
+  const roles = await reads.list<ListedRole>({ path: container.rolesPath, operation: 'list_roles', description: `list the roles at ${container.rolesPath}`, fields: roleFields });
+  return new Map((roles ?? []).map((role) => [role.name, role]));
+}
+
 /**
  * The roles `names` names in `realm`. `ifMissing` decides about a role (or its client) that does not exist:
  * a grant fails ('fail'), a revoke has nothing to take ('skip').
@@ -30,17 +52,16 @@ export async function resolveRoles(reads: AdminReads, realm: string, names: Role
     if (ifMissing === 'fail') throw missing(what, description);
     return [];
   };
-  const realmRoles = await Promise.all(names.realm.map(async (name) => found(await readRole(reads, realmRolePath(realm, name), `realm role ${name}`), `realm role ${name}`)));
+  const pick = (roles: ReadonlyMap<string, ListedRole>, roleNames: readonly string[], container: RoleContainer): ListedRole[] =>
+    roleNames.flatMap((name) => found(roles.get(name), container.what(name)));
+  const realmRoles: RoleContainer = { rolesPath: realmRolesPath(realm), rolePath: (name) => realmRolePath(realm, name), what: (name) => `realm role ${name}` };
   const clients = await Promise.all(Object.entries(names.clients).filter(([, roles]) => roles.length > 0).map(async ([clientId, roleNames]) => {
     const client = found(await findClient(reads, realm, clientId), `client ${clientId}`)[0];
     if (client === undefined) return [];
-    const roles = await Promise.all(roleNames.map(async (name) => {
-      const what = `role ${name} of client ${clientId}`;
-      return found(await readRole(reads, clientRolePath(realm, client.id, name), what), what);
-    }));
-    return [{ id: client.id, clientId, roles: roles.flat() }];
+    const container: RoleContainer = { rolesPath: clientRolesPath(realm, client.id), rolePath: (name) => clientRolePath(realm, client.id, name), what: (name) => `role ${name} of client ${clientId}` };
+    return [{ id: client.id, clientId, roles: pick(await findRoles(reads, container, roleNames), roleNames, container) }];
   }));
-  return { realm: realmRoles.flat(), clients: clients.flat() };
+  return { realm: pick(await findRoles(reads, realmRoles, names.realm), names.realm, realmRoles), clients: clients.flat() };
 }
 
 /**
