@@ -51,7 +51,8 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   ]);
   const groups = query.groups === undefined ? undefined : await observeGroups(reads, name, query.groups);
   const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
-  const scopeMappings = query.scopeMappings === undefined ? undefined : await observeScopeMappings(reads, name, query.scopeMappings);
+  const scopeIds = new Map((clientScopes ?? []).flatMap((scope) => (scope.id === undefined ? [] : [[scope.name, scope.id] as const])));
+  const scopeMappings = query.scopeMappings === undefined ? undefined : await observeScopeMappings(reads, name, query.scopeMappings, scopeIds);
   return {
     realm,
     roles,
