@@ -1,4 +1,5 @@
 import type { ObservedClient } from '../apis/keycloak/queries.js';
+import { reconcileAuthorization } from './authorization.js';
 import { reconcileProtocolMappers } from './mappers.js';
 import { reconcileClientRoles } from './roles.js';
 import { reconcileScopeLinks } from './scopes.js';
@@ -9,7 +10,8 @@ import type { ClientTarget } from './target.js';
 const DEFAULT_PROTOCOL = 'openid-connect';
 
 /**
- * What a client contains: its roles, protocol mappers, client scope links and service-account roles.
+ * What a client contains: its roles, protocol mappers, client scope links, service-account roles and
+ * authorization services.
  * `observed` is undefined for a client this plan creates (it has only what Keycloak gives every new client).
  * Returns the client roles, scope links and service-account roles now managed, for status.
  */
@@ -24,5 +26,6 @@ export function reconcileContents(target: ClientTarget, spec: KeycloakClientSpec
     ? reconcileServiceAccountRoles(target, spec.serviceAccountRoles, observed?.serviceAccountRoles, managed)
     : { serviceAccountRealmRoles: managed?.serviceAccountRealmRoles, serviceAccountClientRoles: managed?.serviceAccountClientRoles };
   const clientRoles = spec.clientRoles === undefined || spec.clientRoles.length === 0 ? undefined : spec.clientRoles.map((role) => role.name);
-  return Object.fromEntries(Object.entries({ clientRoles, ...scopes, ...roles }).filter(([, value]) => value !== undefined));
+  const authorization = reconcileAuthorization(target, spec.authorizationSettings, observed?.authorization, managed);
+  return Object.fromEntries(Object.entries({ clientRoles, ...scopes, ...roles, ...authorization }).filter(([, value]) => value !== undefined));
 }

@@ -3,6 +3,7 @@ import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakClientType } from '../types.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { authorizationClientRule, authorizationSettingsSchema } from './authorization-crd.js';
 import {
   BEARER_ONLY_PUBLIC_MESSAGE,
   DELETION_POLICIES,
@@ -43,6 +44,7 @@ const crossFieldRules = [
   { rule: '!(has(self.publicClient) && self.publicClient && has(self.clientSecret))', message: PUBLIC_SECRET_MESSAGE, fieldPath: '.clientSecret' },
   { rule: `!(has(self.publicClient) && self.publicClient && ${ROTATION_ENABLED})`, message: PUBLIC_SECRET_MESSAGE, fieldPath: '.secretRotation' },
   { rule: `!(has(self.clientSecret) && ${ROTATION_ENABLED})`, message: PROVIDED_SECRET_MESSAGE, fieldPath: '.secretRotation' },
+  authorizationClientRule,
 ];
 
 const reservedAttributesRule = { rule: RESERVED_ATTRIBUTES.map((key) => `!('${key}' in self)`).join(' && '), message: RESERVED_ATTRIBUTES_MESSAGE };
@@ -145,6 +147,7 @@ const specSchema = {
       'x-kubernetes-preserve-unknown-fields': true,
     },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Delete the client in Keycloak with this object, or Retain it.' },
+    authorizationSettings: authorizationSettingsSchema,
   },
 };
 
@@ -168,6 +171,8 @@ const statusSchema = {
         optionalClientScopes: { type: 'array', items: text },
         serviceAccountRealmRoles: { type: 'array', items: text },
         serviceAccountClientRoles: { type: 'object', additionalProperties: { type: 'array', items: text } },
+        authorizationScopes: { type: 'array', items: text },
+        authorizationResources: { type: 'array', items: text },
       },
     },
   },

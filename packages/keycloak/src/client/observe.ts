@@ -10,6 +10,10 @@ import type { KeycloakClient } from './spec.js';
 /** Whether the spec lists client roles, or status says some it listed were created. */
 const hasClientRoles = ({ spec, status }: KeycloakClient): boolean => (spec.clientRoles?.length ?? 0) > 0 || (status.managed?.clientRoles?.length ?? 0) > 0;
 
+/** Whether the spec states authorization services, or status says some scope or resource it listed was made. */
+const hasAuthorization = ({ spec, status }: KeycloakClient): boolean =>
+  spec.authorizationSettings !== undefined || (status.managed?.authorizationScopes?.length ?? 0) > 0 || (status.managed?.authorizationResources?.length ?? 0) > 0;
+
 export interface ClientQueries {
   readonly [name: string]: GetQuery | KeycloakClientQuery | KeycloakFlowsQuery | undefined;
   readonly realm: GetQuery;
@@ -35,7 +39,7 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     client: call === undefined || status.realm === undefined
       ? undefined
-      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: hasClientRoles(client) },
+      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: hasClientRoles(client), authorization: hasAuthorization(client) },
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
     providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
     flows: call === undefined || status.realm === undefined || spec.authenticationFlowOverrides === undefined ? undefined : { kind: 'keycloak.flows', ...call, realm: status.realm },

@@ -4,6 +4,7 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettingsCodec, authorizationAllowed } from './authorization-spec.js';
 
 // The KeycloakClient API as a codec. The CRD in crd.ts states the same rules (patterns, enums, CEL), so the
 // API server and this codec give the same verdict; a test checks both on a real API server.
@@ -121,6 +122,7 @@ const SpecFields = t.intersection([
     secretRotation: t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
     regenerateSecret: regenerateToken,
     authenticationFlowOverrides: t.partial({ browser: text, directGrant: text }),
+    authorizationSettings: AuthorizationSettingsCodec,
   }),
 ]);
 
@@ -149,6 +151,7 @@ export function crossFieldProblem(spec: SpecShape): { readonly field: string; re
     const fighting = secretUses.slice(1).find(([, uses]) => uses);
     if (fighting !== undefined) return { field: fighting[0], message: PROVIDED_SECRET_MESSAGE };
   }
+  if (spec.authorizationSettings !== undefined && !authorizationAllowed(spec)) return { field: 'authorizationSettings', message: AUTHORIZATION_CLIENT_MESSAGE };
   return undefined;
 }
 
@@ -186,6 +189,10 @@ export type ManagedLists = {
   readonly optionalClientScopes?: readonly string[];
   readonly serviceAccountRealmRoles?: readonly string[];
   readonly serviceAccountClientRoles?: Readonly<Record<string, readonly string[]>>;
+  /** Authorization scopes the spec made: Keycloak keeps no marker on a scope, so status is the record. */
+  readonly authorizationScopes?: readonly string[];
+  /** Authorization resources the spec made (they carry our marker too): while any, authorization is read. */
+  readonly authorizationResources?: readonly string[];
 };
 
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
