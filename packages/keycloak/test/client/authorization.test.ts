@@ -4,8 +4,9 @@ import { actionKinds, actionsOf } from '@keyward/core/testing';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { ObservedAuthorization } from '../../src/apis/keycloak/authorization.js';
 import { reconcileAuthorization } from '../../src/client/authorization.js';
+import { observeClient } from '../../src/client/observe.js';
 import { ClientSpecCodec } from '../../src/client/spec.js';
-import { baseSpec, call } from './harness.js';
+import { REALM, baseSpec, call, clientObject, config } from './harness.js';
 
 const MARKER = { 'io.kubernetes.managed-by': ['keyward'] };
 
@@ -113,5 +114,16 @@ describe('the authorizationSettings codec', () => {
     const decoded = spec(settings, extra);
     expect(decoded._tag).toBe('Left');
     expect(JSON.stringify(decoded)).toContain(field);
+  });
+});
+
+describe('what a reconcile reads of authorization services', () => {
+  const reads = (spec: Record<string, unknown>, status: Record<string, unknown> = { realm: REALM }) => observeClient(clientObject(spec, status), config).client?.authorization;
+
+  it('reads them only while the spec states them or status records some the spec made', () => {
+    expect(reads(baseSpec)).toBe(false);
+    expect(reads({ ...baseSpec, settings: { serviceAccountsEnabled: true }, authorizationSettings: {} })).toBe(true);
+    expect(reads(baseSpec, { realm: REALM, managed: { authorizationScopes: ['read'] } })).toBe(true);
+    expect(reads(baseSpec, { realm: REALM, managed: { authorizationResources: ['doc'] } })).toBe(true);
   });
 });

@@ -30,7 +30,7 @@ export interface AuthorizationResourceRepresentation extends KeycloakObject {
   readonly ownerManagedAccess?: boolean;
 }
 
-/** A client's authorization services as read; undefined settings when the client has none enabled. */
+/** A client's authorization services as read: the settings, and every scope and resource (ours or not). */
 export interface ObservedAuthorization {
   readonly settings: AuthorizationSettingsRepresentation;
   readonly scopes: readonly AuthorizationScopeRepresentation[];
