@@ -1,4 +1,5 @@
 import type { ObservedClient } from '../apis/keycloak/queries.js';
+import { reconcileAuthorization } from './authorization.js';
 import { reconcileProtocolMappers } from './mappers.js';
 import { reconcileClientRoles } from './roles.js';
 import { reconcileScopeLinks } from './scopes.js';
@@ -10,7 +11,8 @@ import { prunesWhenEmpty } from '../prune.js';
 const DEFAULT_PROTOCOL = 'openid-connect';
 
 /**
- * What a client contains: its roles, protocol mappers, client scope links and service-account roles.
+ * What a client contains: its roles, protocol mappers, client scope links, service-account roles and
+ * authorization services.
  * `observed` is undefined for a client this plan creates (it has only what Keycloak gives every new client).
  * Returns the scope links and service-account roles now managed, for status.
  */
@@ -24,5 +26,9 @@ export function reconcileContents(target: ClientTarget, spec: KeycloakClientSpec
   const roles = serviceAccount
     ? reconcileServiceAccountRoles(target, spec.serviceAccountRoles, observed?.serviceAccountRoles, managed)
     : { serviceAccountRealmRoles: managed?.serviceAccountRealmRoles, serviceAccountClientRoles: managed?.serviceAccountClientRoles };
-  return Object.fromEntries(Object.entries({ ...scopes, ...roles }).filter(([, value]) => value !== undefined));
+  const authorization = reconcileAuthorization(target, spec.authorizationSettings, observed?.authorization, managed, {
+    scopes: prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.scopes'),
+    resources: prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.resources'),
+  });
+  return Object.fromEntries(Object.entries({ ...scopes, ...roles, ...authorization }).filter(([, value]) => value !== undefined));
 }

@@ -4,6 +4,7 @@ import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakClientType } from '../types.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 import { pruneUnlistedSchema } from '../prune.js';
+import { authorizationClientRule, authorizationSettingsSchema } from './authorization-crd.js';
 import {
   CLIENT_PRUNABLE_FIELDS,
   BEARER_ONLY_PUBLIC_MESSAGE,
@@ -46,6 +47,7 @@ const crossFieldRules = [
   { rule: '!(has(self.publicClient) && self.publicClient && has(self.clientSecret))', message: PUBLIC_SECRET_MESSAGE, fieldPath: '.clientSecret' },
   { rule: `!(has(self.publicClient) && self.publicClient && ${ROTATION_ENABLED})`, message: PUBLIC_SECRET_MESSAGE, fieldPath: '.secretRotation' },
   { rule: `!(has(self.clientSecret) && ${ROTATION_ENABLED})`, message: PROVIDED_SECRET_MESSAGE, fieldPath: '.secretRotation' },
+  authorizationClientRule,
 ];
 
 const reservedAttributesRule = { rule: RESERVED_ATTRIBUTES.map((key) => `!('${key}' in self)`).join(' && '), message: RESERVED_ATTRIBUTES_MESSAGE };
@@ -97,7 +99,7 @@ const specSchema = {
     optionalClientScopes: nameSet,
     protocolMappers: listMapOf('name', protocolMapperSchema(nonEmpty)),
     clientRoles: listMapOf('name', { type: 'object', required: ['name'], properties: { name: nonEmpty, description: text, attributes: stringMap } }),
-    pruneUnlisted: pruneUnlistedSchema(CLIENT_PRUNABLE_FIELDS, 'client roles or protocol mappers'),
+    pruneUnlisted: pruneUnlistedSchema(CLIENT_PRUNABLE_FIELDS, 'client roles, protocol mappers, authorization scopes or resources'),
     serviceAccountRoles: {
       type: 'object',
       description: 'Roles granted to the client\'s service account; realm roles by name, client roles by the clientId of their client.',
@@ -139,6 +141,7 @@ const specSchema = {
       'x-kubernetes-preserve-unknown-fields': true,
     },
     deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Delete the client in Keycloak with this object, or Retain it.' },
+    authorizationSettings: authorizationSettingsSchema,
   },
 };
 
@@ -161,6 +164,8 @@ const statusSchema = {
         optionalClientScopes: { type: 'array', items: text },
         serviceAccountRealmRoles: { type: 'array', items: text },
         serviceAccountClientRoles: { type: 'object', additionalProperties: { type: 'array', items: text } },
+        authorizationScopes: { type: 'array', items: text },
+        authorizationResources: { type: 'array', items: text },
       },
     },
   },

@@ -12,7 +12,7 @@ const texts = (value: unknown): string[] | undefined => (Array.isArray(value) ? 
 function readManaged(raw: unknown): ManagedLists | undefined {
   const f = fields(raw);
   const managed: Record<string, unknown> = {};
-  for (const key of ['defaultClientScopes', 'optionalClientScopes', 'serviceAccountRealmRoles']) {
+  for (const key of ['defaultClientScopes', 'optionalClientScopes', 'serviceAccountRealmRoles', 'authorizationScopes', 'authorizationResources']) {
     const list = texts(f[key]);
     if (list !== undefined) managed[key] = list;
   }

@@ -5,11 +5,15 @@ import { keycloakCall } from '../server.js';
 import { keycloakRealmType } from '../types.js';
 import { realmObjectRef } from './realm.js';
 import { credentialsSecretRef } from './secret.js';
-import type { KeycloakClient } from './spec.js';
+import { AUTHORIZATION_PRUNABLE_FIELDS, type KeycloakClient } from './spec.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 
 /** Whether the client's roles are read: the spec lists some, or prunes those it made. */
 const readsClientRoles = ({ spec }: KeycloakClient): boolean => removesUnlisted(spec.clientRoles, prunesWhenEmpty(spec.pruneUnlisted, 'clientRoles'));
+
+/** Whether the client's authorization services are read: the spec states them, or prunes what it made there. */
+const hasAuthorization = ({ spec }: KeycloakClient): boolean =>
+  spec.authorizationSettings !== undefined || AUTHORIZATION_PRUNABLE_FIELDS.some((field) => prunesWhenEmpty(spec.pruneUnlisted, field));
 
 export interface ClientQueries {
   readonly [name: string]: GetQuery | KeycloakClientQuery | KeycloakFlowsQuery | undefined;
@@ -36,7 +40,7 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     client: call === undefined || status.realm === undefined
       ? undefined
-      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: readsClientRoles(client) },
+      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: readsClientRoles(client), authorization: hasAuthorization(client) },
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
     providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
     flows: call === undefined || status.realm === undefined || spec.authenticationFlowOverrides === undefined ? undefined : { kind: 'keycloak.flows', ...call, realm: status.realm },

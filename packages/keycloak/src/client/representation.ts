@@ -58,6 +58,8 @@ export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject, flow
     ['fullScopeAllowed', settings.fullScopeAllowed],
     ['frontchannelLogout', settings.frontchannelLogout],
     [FLOW_OVERRIDES, flowOverrides],
+    // Turning authorization services off deletes them in Keycloak: a spec that stops stating them leaves them on.
+    ['authorizationServicesEnabled', spec.authorizationSettings === undefined ? undefined : true],
   ]);
   const seconds = (value: number | undefined): string | undefined => (value === undefined ? undefined : String(value));
   // Settings win over the same keys in spec.attributes, and ownership over both.

@@ -5,6 +5,7 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettingsCodec, authorizationAllowed } from './authorization-spec.js';
 
 // The KeycloakClient API as a codec. The CRD in crd.ts states the same rules (patterns, enums, CEL), so the
 // API server and this codec give the same verdict; a test checks both on a real API server.
@@ -12,7 +13,8 @@ import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 export const PKCE_METHODS = ['S256', 'plain'] as const;
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
 /** The client's lists of things Keyward makes, which `pruneUnlisted` may name. */
-export const CLIENT_PRUNABLE_FIELDS = ['clientRoles', 'protocolMappers'] as const;
+export const AUTHORIZATION_PRUNABLE_FIELDS = ['authorizationSettings.scopes', 'authorizationSettings.resources'] as const;
+export const CLIENT_PRUNABLE_FIELDS = ['clientRoles', 'protocolMappers', ...AUTHORIZATION_PRUNABLE_FIELDS] as const;
 
 /** A namespace name: a DNS-1123 label. */
 export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
@@ -125,6 +127,7 @@ const SpecFields = t.intersection([
     regenerateSecret: regenerateToken,
     authenticationFlowOverrides: t.partial({ browser: text, directGrant: text }),
     pruneUnlisted: pruneUnlistedCodec(CLIENT_PRUNABLE_FIELDS),
+    authorizationSettings: AuthorizationSettingsCodec,
   }),
 ]);
 
@@ -153,6 +156,7 @@ export function crossFieldProblem(spec: SpecShape): { readonly field: string; re
     const fighting = secretUses.slice(1).find(([, uses]) => uses);
     if (fighting !== undefined) return { field: fighting[0], message: PROVIDED_SECRET_MESSAGE };
   }
+  if (spec.authorizationSettings !== undefined && !authorizationAllowed(spec)) return { field: 'authorizationSettings', message: AUTHORIZATION_CLIENT_MESSAGE };
   return undefined;
 }
 
@@ -188,6 +192,10 @@ export type ManagedLists = {
   readonly optionalClientScopes?: readonly string[];
   readonly serviceAccountRealmRoles?: readonly string[];
   readonly serviceAccountClientRoles?: Readonly<Record<string, readonly string[]>>;
+  /** Authorization scopes the spec made: Keycloak keeps no marker on a scope, so status is the record. */
+  readonly authorizationScopes?: readonly string[];
+  /** Authorization resources the spec made (they carry our marker too): while any, authorization is read. */
+  readonly authorizationResources?: readonly string[];
 };
 
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions

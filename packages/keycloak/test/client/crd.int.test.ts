@@ -58,6 +58,14 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['public and bearer-only', { ...base, publicClient: true, bearerOnly: true }, 'spec.bearerOnly'],
   
   ['a public client regenerating by false', { ...base, publicClient: true, regenerateSecret: false }, undefined],
+  ['authorization settings', {
+    ...base, settings: { serviceAccountsEnabled: true },
+    authorizationSettings: { policyEnforcementMode: 'PERMISSIVE', decisionStrategy: 'AFFIRMATIVE', scopes: [{ name: 'read' }], resources: [{ name: 'doc', uris: ['/d'], scopes: ['read'], attributes: { a: 'b' } }] },
+  }, undefined],
+  ['authorization without a service account', { ...base, authorizationSettings: {} }, 'spec.authorizationSettings'],
+  ['authorization on a public client', { ...base, publicClient: true, settings: { serviceAccountsEnabled: true }, authorizationSettings: {} }, 'spec.authorizationSettings'],
+  ['a resource naming an unlisted scope', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { resources: [{ name: 'doc', scopes: ['nope'] }] } }, 'spec.authorizationSettings.resources'],
+  ['an unknown policy enforcement mode', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policyEnforcementMode: 'LAX' } }, 'spec.authorizationSettings.policyEnforcementMode'],
 ];
 
 describe('the KeycloakClient CRD and the codec agree', () => {

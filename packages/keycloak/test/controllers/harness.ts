@@ -50,6 +50,9 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'find_group_by_path',
   'list_identity_providers',
   'list_identity_provider_mappers',
+  'get_resource_server',
+  'list_authorization_scopes',
+  'list_authorization_resources',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */
@@ -138,6 +141,12 @@ export class KeycloakAdmin {
   async send(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<number> {
     const response = await this.#runtime.admin.send(this.#call, { method, path, operation: 'test_write', description: `test: ${method} ${path}`, ...(body === undefined ? {} : { body }), accept: [404] });
     return response.status;
+  }
+
+  /** The body of a POST that answers with one (a policy evaluation). */
+  async post<T = Record<string, unknown>>(path: string, body: unknown): Promise<T> {
+    const response = await this.#runtime.admin.send(this.#call, { method: 'POST', path, operation: 'test_post', description: `test: POST ${path}`, body });
+    return response.body as T;
   }
 
   /** A client of a realm by clientId, as Keycloak shows it; undefined when there is none. */

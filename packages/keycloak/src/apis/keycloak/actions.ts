@@ -79,7 +79,11 @@ export type KeycloakResource =
   /** An identity provider of a realm, by its alias (which is also its id in the admin API). */
   | { readonly type: 'identityProvider'; readonly realm: string; readonly alias: string }
   /** A mapper of an identity provider; `id` for update and delete. */
-  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string };
+  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string }
+  /** The settings of a client's authorization services (its resource server); only updated. */
+  | { readonly type: 'authorizationSettings'; readonly client: ClientAddress }
+  /** A scope or resource of a client's authorization services; `id` for update and delete. */
+  | { readonly type: 'authorizationScope' | 'authorizationResource'; readonly client: ClientAddress; readonly name: string; readonly id?: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

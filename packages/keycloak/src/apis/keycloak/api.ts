@@ -53,6 +53,12 @@ export function describeResource(resource: KeycloakResource): string {
       return `identity provider ${resource.alias} in realm ${resource.realm}`;
     case 'identityProviderMapper':
       return `mapper ${resource.name} of identity provider ${resource.alias} in realm ${resource.realm}`;
+    case 'authorizationSettings':
+      return `the authorization settings of ${clientText(resource.client)}`;
+    case 'authorizationScope':
+      return `authorization scope ${resource.name} of ${clientText(resource.client)}`;
+    case 'authorizationResource':
+      return `authorization resource ${resource.name} of ${clientText(resource.client)}`;
   }
 }
 

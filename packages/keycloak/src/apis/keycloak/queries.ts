@@ -1,6 +1,7 @@
 import type { Returns, Sensitive } from '@keyward/vocabulary';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
+import type { ObservedAuthorization } from './authorization.js';
 import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { GroupReads, ObservedGroup } from './groups.js';
 import type { ObservedScopeMapping, ScopeMappingTarget } from './scope-mappings.js';
@@ -42,6 +43,8 @@ export interface ObservedClient {
   readonly optionalClientScopes: readonly string[];
   /** The roles its service account holds directly (not through composites); undefined without one. */
   readonly serviceAccountRoles: RoleNames | undefined;
+  /** Its authorization services, when the query asked and the client has them enabled. */
+  readonly authorization?: ObservedAuthorization;
 }
 
 /** Reads a realm; undefined when there is none of that name. */
@@ -80,6 +83,11 @@ export interface KeycloakClientQuery extends KeycloakCall, Returns<ObservedClien
    * whose spec lists no roles and that created none has nothing to keep or prune among them.
    */
   readonly roles: boolean;
+  /**
+   * Whether to read the client's authorization settings, scopes and resources (three more requests, only
+   * for a client with authorization services enabled).
+   */
+  readonly authorization?: boolean;
 }
 
 /** A realm's top-level authentication flow, as clients and bindings name it. */

@@ -5,6 +5,7 @@ import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';
 import { SimulatedFlows } from './simulator-flows.js';
+import { SimulatedAuthorization } from './simulator-authorization.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ObservedGroup } from './groups.js';
 import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
@@ -129,6 +130,8 @@ export class SimulatedKeycloak {
   /** Writes made so far (creates, updates, deletes, grants, revokes, regenerations). */
   writes = 0;
   /** The realms' authentication flows. */
+  /** The clients' authorization services. */
+  readonly authorization = new SimulatedAuthorization((prefix) => this.#id(prefix));
   readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
@@ -352,6 +355,10 @@ export class SimulatedKeycloak {
         realm.identityProviders.set(resource.alias, { rep: identityProviderRep({ enabled: true, ...body, alias: resource.alias }, undefined), mappers: new Map() });
         return resource.alias;
       }
+      case 'authorizationSettings':
+      case 'authorizationScope':
+      case 'authorizationResource':
+        return this.authorization.create(context.resolve(resource.client.id), resource, body);
       case 'identityProviderMapper': {
         const provider = this.#identityProvider(resource.realm, resource.alias);
         exists([...provider.mappers.values()].some((m) => m['name'] === resource.name));
@@ -426,6 +433,11 @@ export class SimulatedKeycloak {
       case 'requiredAction':
         this.flows.update(resource.realm, resource, body, (value) => context.resolve(value));
         return;
+      case 'authorizationSettings':
+      case 'authorizationScope':
+      case 'authorizationResource':
+        this.authorization.update(context.resolve(resource.client.id), resource, body);
+        return;
       case 'identityProvider': {
         // Keycloak replaces an identity provider whole: fields and config keys a PUT leaves out are gone.
         const provider = this.#identityProvider(resource.realm, resource.alias);
@@ -486,6 +498,10 @@ export class SimulatedKeycloak {
         return realm.identityProviders.delete(resource.alias);
       case 'identityProviderMapper':
         return realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false;
+      case 'authorizationSettings':
+      case 'authorizationScope':
+      case 'authorizationResource':
+        return this.authorization.delete(context.resolve(resource.client.id), resource);
     }
   }
 
@@ -612,7 +628,7 @@ export class SimulatedKeycloak {
     };
   }
 
-  #observeClient({ realm: realmName, clientId, owner, roles }: KeycloakClientQuery): ObservedClient | undefined {
+  #observeClient({ realm: realmName, clientId, owner, roles, authorization }: KeycloakClientQuery): ObservedClient | undefined {
     const client = [...(this.#realms.get(realmName)?.clients.values() ?? [])].find((c) => c.rep['clientId'] === clientId);
     if (client === undefined) return undefined;
     const attributes = client.rep['attributes'] as Readonly<Record<string, string>> | undefined;
@@ -625,6 +641,7 @@ export class SimulatedKeycloak {
       defaultClientScopes: [...client.scopes.default].sort(),
       optionalClientScopes: [...client.scopes.optional].sort(),
       serviceAccountRoles: client.serviceAccount === undefined ? undefined : namesOf(client.serviceAccount),
+      ...(authorization === true && client.rep['authorizationServicesEnabled'] === true ? { authorization: this.authorization.observe(text(client.rep['id'])) } : {}),
     };
   }
 

@@ -4,12 +4,12 @@ import type { KeycloakAction, KeycloakCall, KeycloakGrantRolesAction, KeycloakRe
 import { describeResource, keycloakApi } from '../api.js';
 import type { KeycloakObject } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
-import { createdId, objectBody } from './decode.js';
+import { createdId, objectBody, stringField } from './decode.js';
 import { prepareBody } from './body.js';
 import { missing, serviceAccountUserId } from './lookups.js';
 import { clientRoleMappingsPath, clientSecretPath, compositesPath, groupRoleMappingsPath, realmRoleMappingsPath } from './paths.js';
 import { AdminReads } from './reads.js';
-import { collectionOf, isLink, itemOf, knownId, type Resolve } from './resources.js';
+import { collectionOf, createdIdField, isLink, itemOf, knownId, type Resolve } from './resources.js';
 import { scopeMappingsOf } from './scope-mappings.js';
 import { describeTarget } from '../scope-mappings.js';
 import { compositesOf, directRoleMappings, resolveRoles, roleMappingsAt, rolePath, type ListedRole } from './roles.js';
@@ -105,7 +105,9 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
       }
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
       const response = await admin.send(action, { method: 'POST', path: collectionOf(action.resource, resolve), operation: `create_${action.resource.type}`, description, body, secrets });
-      return { outcome: 'applied', outputs: { id: knownId(action.resource) ?? createdId(response, description) } };
+      const idField = createdIdField(action.resource);
+      const answered = idField === undefined ? undefined : stringField(objectBody(response, [idField], description), idField);
+      return { outcome: 'applied', outputs: { id: answered ?? knownId(action.resource) ?? createdId(response, description) } };
     },
 
     'keycloak.update': async (action, context) => {

@@ -68,3 +68,7 @@ export const groupRoleMappingsPath = (realm: string, id: string): string => `${g
 /** A group by its path (`/a/b`), each name a segment of its own. */
 export const groupByPathPath = (realm: string, path: string): string => `${realmPath(realm)}/group-by-path/${path.split('/').filter((name) => name !== '').map(segment).join('/')}`;
 export const defaultGroupsPath = (realm: string): string => `${realmPath(realm)}/default-groups`;
+/** A client's authorization services (its resource server), and their scopes and resources. */
+export const resourceServerPath = (realm: string, id: string): string => `${clientPath(realm, id)}/authz/resource-server`;
+export const authorizationScopesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/scope`;
+export const authorizationResourcesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/resource`;

@@ -14,6 +14,7 @@ import type { ScopeList } from '../actions.js';
 import { defaultGroupPaths, observeGroups } from './groups.js';
 import { observeScopeMappings } from './scope-mappings.js';
 import { observeIdentityProviders } from './identity-providers.js';
+import { observeAuthorization } from './authorization.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -92,10 +93,12 @@ async function observeClient(admin: KeycloakAdminClient, query: KeycloakClientQu
   const client = withoutSecret(found);
   const ours = ownershipOf(client.attributes, query.owner).kind === 'ours';
   const confidential = client['publicClient'] !== true;
-  const [roles, serviceAccountRoles, secret] = await Promise.all([
+  const readAuthorization = query.authorization === true && client['authorizationServicesEnabled'] === true;
+  const [roles, serviceAccountRoles, secret, authorization] = await Promise.all([
     query.roles ? observedRoles(reads, realm, clientRolesPath(realm, client.id), client.id, new ClientIdCache()) : Promise.resolve([]),
     client['serviceAccountsEnabled'] === true ? serviceAccountRoleNames(reads, realm, client.id, clientId) : Promise.resolve(undefined),
     ours && confidential ? clientSecret(reads, realm, client.id, clientId) : Promise.resolve(undefined),
+    readAuthorization ? observeAuthorization(reads, realm, client.id, clientId) : Promise.resolve(undefined),
   ]);
   return {
     client,
@@ -105,6 +108,7 @@ async function observeClient(admin: KeycloakAdminClient, query: KeycloakClientQu
     defaultClientScopes: stringsField(client, 'defaultClientScopes'),
     optionalClientScopes: stringsField(client, 'optionalClientScopes'),
     serviceAccountRoles,
+    ...(authorization === undefined ? {} : { authorization }),
   };
 }
 

@@ -40,6 +40,9 @@ import {
   flowsPath,
   registerRequiredActionPath,
   requiredActionPath,
+  authorizationResourcesPath,
+  authorizationScopesPath,
+  resourceServerPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -78,6 +81,10 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'group': return resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId));
     case 'identityProvider': return identityProvidersPath(resource.realm);
     case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
+    case 'authorizationScope': return authorizationScopesPath(resource.client.realm, resolve(resource.client.id));
+    case 'authorizationResource': return authorizationResourcesPath(resource.client.realm, resolve(resource.client.id));
+    case 'authorizationSettings':
+      throw new TypeError(`${describeResource(resource)} are made with the client's authorizationServicesEnabled, not created`);
     case 'realmScopeLink':
     case 'clientScopeLink':
     case 'defaultGroup':
@@ -160,7 +167,21 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const id = resource.id ?? (await findIdpMapperId(reads, mappers, resource.name, `identity provider ${resource.alias}`));
       return id === undefined ? undefined : { path: itemPath(mappers, id), identity: { id, name: resource.name, identityProviderAlias: resource.alias } };
     }
+    case 'authorizationSettings':
+      return { path: resourceServerPath(resource.client.realm, resolve(resource.client.id)), identity: {} };
+    case 'authorizationScope':
+    case 'authorizationResource': {
+      // Plans address them by the id they read; a PUT names them, or Keycloak answers 409 (a null name).
+      const collection = collectionOf(resource, resolve);
+      return resource.id === undefined ? undefined : { path: itemPath(collection, resource.id), identity: { name: resource.name } };
+    }
   }
+}
+
+/** The body field holding the id of what a create makes, for the creates Keycloak answers with it and no Location. */
+export function createdIdField(resource: KeycloakResource): string | undefined {
+  if (resource.type === 'authorizationScope') return 'id';
+  return resource.type === 'authorizationResource' ? '_id' : undefined;
 }
 
 /** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
