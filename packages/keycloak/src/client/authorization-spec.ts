@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { oneOf, uniqueList } from '@keyward/vocabulary';
+import { oneOf, uniqueList, withFieldRule } from '@keyward/vocabulary';
 import { MANAGED_BY } from '../ownership.js';
 
 // A client's authorization services (its resource server): the settings, scopes and resources. The CRD in
@@ -80,20 +80,11 @@ export function resourceWithUnlistedScope(settings: SettingsShape): number | und
   return index < 0 ? undefined : index;
 }
 
-export const AuthorizationSettingsCodec = new t.Type<SettingsShape, t.OutputOf<typeof SettingsFields>>(
-  'AuthorizationSettings',
-  (u): u is SettingsShape => SettingsFields.is(u) && resourceWithUnlistedScope(u) === undefined,
-  (u, c) => {
-    const decoded = SettingsFields.validate(u, c);
-    if (decoded._tag === 'Left') return decoded;
-    const index = resourceWithUnlistedScope(decoded.right);
-    if (index === undefined) return decoded;
-    // Named at the list, as the CRD's rule on it is.
-    const actual = decoded.right.resources;
-    return t.failure(actual, [...c, { key: 'resources', type: t.unknown, actual }], `resources[${String(index)}]: ${RESOURCE_SCOPE_MESSAGE}`);
-  },
-  SettingsFields.encode,
-);
+export const AuthorizationSettingsCodec = withFieldRule('AuthorizationSettings', SettingsFields, (settings) => {
+  const index = resourceWithUnlistedScope(settings);
+  // Named at the list, as the CRD's rule on it is.
+  return index === undefined ? undefined : { field: 'resources', message: `resources[${String(index)}]: ${RESOURCE_SCOPE_MESSAGE}` };
+});
 
 export type AuthorizationSettingsSpec = t.TypeOf<typeof AuthorizationSettingsCodec>;
 export type AuthorizationScopeSpec = t.TypeOf<typeof AuthorizationScopeCodec>;

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { pruneUnlistedCodec } from '../prune.js';
-import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
@@ -161,19 +161,7 @@ export function crossFieldProblem(spec: SpecShape): { readonly field: string; re
 }
 
 /** The spec, defaults applied, with the rules across fields the CRD's CEL rules state. */
-export const ClientSpecCodec = new t.Type<SpecShape, t.OutputOf<typeof SpecFields>>(
-  'KeycloakClientSpec',
-  (u): u is SpecShape => SpecFields.is(u) && crossFieldProblem(u) === undefined,
-  (u, c) => {
-    const decoded = SpecFields.validate(u, c);
-    if (decoded._tag === 'Left') return decoded;
-    const problem = crossFieldProblem(decoded.right);
-    if (problem === undefined) return decoded;
-    const actual = (decoded.right as Record<string, unknown>)[problem.field];
-    return t.failure(actual, [...c, { key: problem.field, type: t.unknown, actual }], problem.message);
-  },
-  SpecFields.encode,
-);
+export const ClientSpecCodec = withFieldRule('KeycloakClientSpec', SpecFields, crossFieldProblem);
 
 export type KeycloakClientSpec = t.TypeOf<typeof ClientSpecCodec>;
 export type ClientSettings = t.TypeOf<typeof ClientSettingsCodec>;

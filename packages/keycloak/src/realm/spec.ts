@@ -1,7 +1,7 @@
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
-import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flow-spec.js';
 import { RequiredActionsCodec } from './required-action-spec.js';
 import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.js';
@@ -154,16 +154,8 @@ type SecuritySpec = t.TypeOf<typeof SecurityFields>;
 const emailsConsistent = (security: SecuritySpec): boolean =>
   security.duplicateEmailsAllowed !== true || (security.registrationEmailAsUsername !== true && security.loginWithEmailAllowed !== true);
 
-const SecurityCodec = new t.Type<SecuritySpec, t.OutputOf<typeof SecurityFields>>(
-  'SecuritySpec',
-  (u): u is SecuritySpec => SecurityFields.is(u) && emailsConsistent(u),
-  (u, c) => {
-    const decoded = SecurityFields.validate(u, c);
-    if (decoded._tag === 'Left' || emailsConsistent(decoded.right)) return decoded;
-    return t.failure(true, [...c, { key: 'duplicateEmailsAllowed', type: t.boolean, actual: true }], DUPLICATE_EMAILS_MESSAGE);
-  },
-  SecurityFields.encode,
-);
+const SecurityCodec = withFieldRule('SecuritySpec', SecurityFields, (security: SecuritySpec) =>
+  (emailsConsistent(security) ? undefined : { field: 'duplicateEmailsAllowed', message: DUPLICATE_EMAILS_MESSAGE }));
 
 const TokenSettingsCodec = t.partial({
   ...fields(keysOf(TOKEN_LIFESPANS), (key) => int32From(TOKEN_LIFESPANS[key])),

@@ -136,6 +136,32 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
   );
 }
 
+/** What a rule across an object's fields finds wrong: the field it is reported at, and why. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * `codec`, plus a rule across its fields (the codec's half of a CRD's CEL rule): a value that breaks it fails
+ * at the field the problem names, with the problem's message.
+ */
+export function withFieldRule<A, O>(name: string, codec: t.Type<A, O>, problemOf: (value: A) => FieldProblem | undefined): t.Type<A, O> {
+  return new t.Type<A, O>(
+    name,
+    (u): u is A => codec.is(u) && problemOf(u) === undefined,
+    (u, c) => {
+      const decoded = codec.validate(u, c);
+      if (decoded._tag === 'Left') return decoded;
+      const problem = problemOf(decoded.right);
+      if (problem === undefined) return decoded;
+      const actual = (decoded.right as Readonly<Record<string, unknown>>)[problem.field];
+      return t.failure(actual, [...c, { key: problem.field, type: t.unknown, actual }], problem.message);
+    },
+    (a) => codec.encode(a),
+  );
+}
+
 /**
  * `list`, with no item twice (by `keyOf`, the item itself by default), as `x-kubernetes-list-type: set` (or
  * `map`) makes the API server check. A repeat is reported at its own index and names the first occurrence.
