@@ -414,7 +414,7 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     await waitForGone(env.kube, owner);
     expect((await realmOf(realm))?.['displayName']).toBe('Retained');
   });
-  it("keeps every built-in client scope of a fresh realm, linked as it was, through custom scopes and their removal", async () => {
+  it("keeps every built-in client scope and realm role of a fresh realm, as it was, through custom ones and their removal", async () => {
     // What Keycloak gives a fresh realm, read from a scratch realm made by hand.
     const scratch = newRealmName('kcr-scratch');
     expect(await env.admin.send('POST', '/realms', { realm: scratch, enabled: true })).toBe(201);
@@ -422,6 +422,14 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     const builtInLists = await scopeLists(scratch);
     expect(builtIn.size).toBeGreaterThan(5);
     const shape = (scopes: Map<string, ScopeView>) => [...builtIn.keys()].sort().map((name) => ({ name, mappers: scopes.get(name)?.mappers.map((m) => m.name).sort() }));
+    // The built-in roles with their composites; the default role is named after its realm.
+    const roleShape = async (of: string): Promise<Json[]> => {
+      const roles = (await env.admin.get<Json[]>(`/realms/${of}/roles`)) ?? [];
+      const builtInNames = roles.map((role) => String(role['name'])).filter((name) => !['clerk', 'auditor'].includes(name)).sort();
+      return Promise.all(builtInNames.map(async (name) => ({ name: name.replace(of, '<realm>'), composites: (await roleOf(of, name)).composites })));
+    };
+    const builtInRoles = await roleShape(scratch);
+    expect(builtInRoles.map((role) => role['name'])).toEqual(['default-roles-<realm>', 'offline_access', 'uma_authorization']);
 
     const realm = newRealmName('kcr-scopes');
     const ref = realmRef(namespace, 'scopes');
@@ -430,8 +438,11 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
       clientScopes: [{ name: 'orders', protocolMappers: [{ name: 'orders-audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.custom.audience': 'orders' } }] }, { name: 'billing' }],
       defaultClientScopes: ['orders'],
       optionalClientScopes: ['billing'],
+      realmRoles: [{ name: 'clerk' }, { name: 'auditor', composites: { realm: ['clerk'] } }],
     });
     await waitForReady(env.kube, ref);
+    expect(await roleShape(realm)).toEqual(builtInRoles);
+    expect((await roleOf(realm, 'auditor')).composites).toEqual(['clerk']);
     const check = async (custom: { default: string[]; optional: string[] }): Promise<void> => {
       const scopes = await scopesOf(realm);
       expect(shape(scopes)).toEqual(shape(builtIn));
@@ -440,11 +451,25 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     };
     await check({ default: ['orders'], optional: ['billing'] });
 
-    // The spec drops "billing" and moves "orders": what we made is pruned, Keycloak's own scopes stay.
-    await patchSpec(env.kube, ref, { clientScopes: [{ name: 'orders' }], defaultClientScopes: [], optionalClientScopes: ['orders'] });
+    // The spec drops "billing" and "auditor" and moves "orders": what we made is pruned, Keycloak's own stay.
+    await patchSpec(env.kube, ref, { clientScopes: [{ name: 'orders' }], defaultClientScopes: [], optionalClientScopes: ['orders'], realmRoles: [{ name: 'clerk' }] });
     await waitForReady(env.kube, ref);
     expect((await scopesOf(realm)).has('billing')).toBe(false);
+    expect((await roleOf(realm, 'auditor')).role).toBeUndefined();
     await check({ default: [], optional: ['orders'] });
+    expect(await roleShape(realm)).toEqual(builtInRoles);
+
+    // A spec that stops listing roles and scopes removes none of them; told to prune them, ours go and Keycloak's stay.
+    await patchSpec(env.kube, ref, { clientScopes: null, optionalClientScopes: [], realmRoles: null });
+    await waitForReady(env.kube, ref);
+    expect((await roleOf(realm, 'clerk')).role).toBeDefined();
+    expect((await scopesOf(realm)).has('orders')).toBe(true);
+    await patchSpec(env.kube, ref, { pruneUnlisted: ['realmRoles', 'clientScopes'] });
+    await waitForReady(env.kube, ref);
+    expect((await roleOf(realm, 'clerk')).role).toBeUndefined();
+    expect((await scopesOf(realm)).has('orders')).toBe(false);
+    await check({ default: [], optional: [] });
+    expect(await roleShape(realm)).toEqual(builtInRoles);
   });
 
   it('reads the SMTP password only from a Secret with the opt-in label, and keeps it through changes of other fields and of other SMTP settings', async () => {
