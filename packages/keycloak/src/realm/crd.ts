@@ -11,6 +11,7 @@ import { pruneUnlistedRequiredActionsSchema, requiredActionsSchema } from './req
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
 import { identityProvidersSchema } from './identity-provider-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
+import { userFederationSchema, userFederationStatusSchema } from './user-federation-crd.js';
 import {
   DELETION_POLICIES,
   DUPLICATE_EMAILS_MESSAGE,
@@ -266,6 +267,7 @@ const spec = {
     pruneUnlistedRequiredActions: pruneUnlistedRequiredActionsSchema,
     identityProviders: identityProvidersSchema,
     organizationsEnabled: { type: 'boolean', description: 'Whether the realm has organizations (Keycloak 26).' },
+    userFederation: userFederationSchema,
   },
 };
 
@@ -282,6 +284,8 @@ const status = {
     managed: realmManagedSchema,
     managedIdentityProviders: { type: 'array', items: text, description: 'Aliases of the identity providers the spec lists.' },
     identityProviderSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose identity provider config values were last sent to Keycloak, by name.' },
+    userFederation: userFederationStatusSchema,
+    userFederationSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose bind credential was last sent to Keycloak, by name.' },
   },
 };
 

@@ -8,6 +8,8 @@ import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 import { groupsQuery } from './groups.js';
 import { idpSecretQueries } from './idp-secrets.js';
+import { federationSecretQueries } from './federation-secrets.js';
+import { readsUserFederation } from './federation-plan.js';
 import { scopeMappingTargets } from './scope-mappings.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
@@ -40,6 +42,13 @@ function identityProvidersQuery(cr: KeycloakRealm): { readonly mappersOf: readon
   return { mappersOf: listed.filter((idp) => idp.mappers !== undefined).map((idp) => idp.alias) };
 }
 
+/** User federation providers are read while the spec lists some; the mappers of those that list mappers. */
+function userFederationQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'userFederation'> {
+  const listed = cr.spec.userFederation ?? [];
+  if (!readsUserFederation(listed.length, (cr.status.userFederation ?? []).length, false)) return {};
+  return { userFederation: { mappersOf: listed.filter((provider) => (provider.mappers ?? []).length > 0).map((provider) => provider.name) } };
+}
+
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */
 export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries {
   const namespace = cr.metadata.namespace;
@@ -58,8 +67,10 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
       ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }),
       ...scopeMappingsQuery(cr),
       ...(identityProviders === undefined ? {} : { identityProviders }),
+      ...userFederationQuery(cr),
     },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
     ...idpSecretQueries(cr),
+    ...federationSecretQueries(cr),
   };
 }

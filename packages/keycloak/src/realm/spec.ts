@@ -8,6 +8,8 @@ import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.
 import type { RealmManaged } from './managed.js';
 import { ScopeMappingsCodec } from './scope-mapping-spec.js';
 import { IdentityProvidersCodec } from './identity-provider-spec.js';
+import { UserFederationListCodec } from './user-federation-spec.js';
+import type { FederationProviderStatus } from './federation-status.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -298,6 +300,7 @@ export const RealmSpecCodec = t.intersection([
     scopeMappings: ScopeMappingsCodec,
     identityProviders: IdentityProvidersCodec,
     organizationsEnabled: t.boolean,
+    userFederation: UserFederationListCodec,
   }),
 ]);
 
@@ -330,6 +333,10 @@ export type KeycloakRealmStatus = {
   readonly managedIdentityProviders?: readonly string[];
   /** The resourceVersion of each Secret whose identity provider config values Keycloak was last sent, by name. */
   readonly identityProviderSecretVersions?: Readonly<Record<string, string>>;
+  /** One entry per user federation provider the spec lists. */
+  readonly userFederation?: readonly FederationProviderStatus[];
+  /** The resourceVersion of each Secret whose bind credential Keycloak was last sent, by name. */
+  readonly userFederationSecretVersions?: Readonly<Record<string, string>>;
 };
 
 export interface KeycloakRealm {

@@ -50,6 +50,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'find_group_by_path',
   'list_identity_providers',
   'list_identity_provider_mappers',
+  'list_user_federation',
+  'list_user_federation_mappers',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

@@ -79,7 +79,12 @@ export type KeycloakResource =
   /** An identity provider of a realm, by its alias (which is also its id in the admin API). */
   | { readonly type: 'identityProvider'; readonly realm: string; readonly alias: string }
   /** A mapper of an identity provider; `id` for update and delete. */
-  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string };
+  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string }
+  /**
+   * A component of a realm (a user federation provider, or one of its mappers when `parent` names it): the
+   * body carries its providerId, providerType and parentId; `id` for update and delete.
+   */
+  | { readonly type: 'component'; readonly realm: string; readonly name: string; readonly parent?: string; readonly id?: Value<string> };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

@@ -53,6 +53,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `identity provider ${resource.alias} in realm ${resource.realm}`;
     case 'identityProviderMapper':
       return `mapper ${resource.name} of identity provider ${resource.alias} in realm ${resource.realm}`;
+    case 'component':
+      return resource.parent === undefined ? `user federation provider ${resource.name} in realm ${resource.realm}` : `mapper ${resource.name} of user federation provider ${resource.parent} in realm ${resource.realm}`;
   }
 }
 

@@ -8,6 +8,7 @@ import { SimulatedFlows } from './simulator-flows.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ObservedGroup } from './groups.js';
 import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
+import { SimulatedComponents } from './simulator-components.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedIdentityProvider, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** The realm fields that bind a flow by alias. */
@@ -104,7 +105,9 @@ function namesOf(held: StoredRole['composites']): RoleNames {
 
 /** Sets `value` at a dotted path of `body`, creating the objects on the way. */
 function setAtPath(body: Rep, path: string, value: string): void {
-  const keys = path.split('.');
+  // A path ending in `[]` sets a list of the one value (a component's config holds lists).
+  const list = path.endsWith('[]');
+  const keys = (list ? path.slice(0, -2) : path).split('.');
   const last = keys.pop() ?? path;
   let target: Rep = body;
   for (const key of keys) {
@@ -113,7 +116,7 @@ function setAtPath(body: Rep, path: string, value: string): void {
     target[key] = object;
     target = object;
   }
-  target[last] = value;
+  target[last] = list ? [value] : value;
 }
 
 /**
@@ -129,6 +132,8 @@ export class SimulatedKeycloak {
   /** Writes made so far (creates, updates, deletes, grants, revokes, regenerations). */
   writes = 0;
   /** The realms' authentication flows. */
+  /** The realms' components: user federation providers and their mappers. */
+  readonly components = new SimulatedComponents(() => this.#id('component'));
   readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
@@ -359,6 +364,9 @@ export class SimulatedKeycloak {
         provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
         return id;
       }
+      case 'component':
+        this.#realm(resource.realm);
+        return this.components.create(resource.realm, body);
     }
   }
 
@@ -438,6 +446,9 @@ export class SimulatedKeycloak {
         provider.mappers.set(text(current['id']), { ...body, id: current['id'], name: resource.name, identityProviderAlias: resource.alias });
         return;
       }
+      case 'component':
+        this.components.update(resource.realm, context.resolve(resource.id ?? ''), body);
+        return;
     }
   }
 
@@ -486,6 +497,8 @@ export class SimulatedKeycloak {
         return realm.identityProviders.delete(resource.alias);
       case 'identityProviderMapper':
         return realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false;
+      case 'component':
+        return this.components.delete(resource.realm, context.resolve(resource.id ?? ''));
     }
   }
 
@@ -638,6 +651,7 @@ export class SimulatedKeycloak {
           ...observed,
           ...(flows === undefined ? {} : { authenticationFlows: this.flows.observe(query.realm, flows) }),
           ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
+          ...(query.userFederation === undefined ? {} : { userFederation: this.components.observe(query.realm, query.userFederation.mappersOf) }),
         };
       },
       'keycloak.client': (query) => this.#observeClient(query),

@@ -21,6 +21,7 @@ import {
   groupItemPath,
   groupsPath,
   identityProviderMappersPath,
+  componentsPath,
   identityProviderPath,
   identityProvidersPath,
   itemPath,
@@ -78,6 +79,7 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'group': return resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId));
     case 'identityProvider': return identityProvidersPath(resource.realm);
     case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
+    case 'component': return componentsPath(resource.realm);
     case 'realmScopeLink':
     case 'clientScopeLink':
     case 'defaultGroup':
@@ -159,6 +161,12 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const mappers = identityProviderMappersPath(resource.realm, resource.alias);
       const id = resource.id ?? (await findIdpMapperId(reads, mappers, resource.name, `identity provider ${resource.alias}`));
       return id === undefined ? undefined : { path: itemPath(mappers, id), identity: { id, name: resource.name, identityProviderAlias: resource.alias } };
+    }
+    case 'component': {
+      // Plans address a component by the id they read or created.
+      if (resource.id === undefined) return undefined;
+      const id = resolve(resource.id);
+      return { path: itemPath(componentsPath(resource.realm), id), identity: { id, name: resource.name } };
     }
   }
 }

@@ -1,0 +1,33 @@
+import type { RealmSteps } from './context.js';
+import { federationSecretChanged, federationSecretVersions } from './federation-secrets.js';
+import type { FederationStatus } from './federation-status.js';
+import type { RealmInput } from './reconcile.js';
+import { planUserFederation } from './user-federation.js';
+
+/**
+ * The user federation steps of a reconcile, and what status then records (undefined: status keeps what it
+ * has). A realm whose spec lists none has them neither read nor planned unless `pruneWhenEmpty` asks for
+ * ours to go. Providers wait for a realm made in the same plan: a provider's parent is the realm's id.
+ */
+export function planRealmUserFederation(steps: RealmSteps, input: RealmInput, pruneWhenEmpty = false): FederationStatus | undefined {
+  const { primary: cr, observed } = input;
+  const specs = cr.spec.userFederation ?? [];
+  const realm = observed.realm;
+  const current = realm?.userFederation;
+  const realmId = realm?.realm.id;
+  if (current === undefined || realmId === undefined) return specs.length === 0 ? { providers: [], secretVersions: {} } : undefined;
+  planUserFederation(steps, specs, current, { realmId, namespace: cr.metadata.namespace, changed: federationSecretChanged(cr, observed), pruneWhenEmpty });
+  const ids = new Map(current.map(({ provider }) => [provider.name, provider.id]));
+  return {
+    providers: specs.map((spec) => {
+      const id = ids.get(spec.name);
+      return { name: spec.name, providerId: spec.providerId, ...(id === undefined ? {} : { id }) };
+    }),
+    secretVersions: federationSecretVersions(cr, observed),
+  };
+}
+
+/** Whether a reconcile reads the user federation providers: the spec lists some, or ours may have to go. */
+export function readsUserFederation(specCount: number, recorded: number, pruneWhenEmpty: boolean): boolean {
+  return specCount > 0 || (pruneWhenEmpty && recorded > 0);
+}
