@@ -1,8 +1,21 @@
 import type { RealmSteps } from './context.js';
 import { federationSecretChanged, federationSecretVersions } from './federation-secrets.js';
-import type { FederationStatus } from './federation-status.js';
+import type { ObservedFederationProvider } from '../apis/keycloak/components.js';
+import type { FederationProviderStatus, FederationStatus } from './federation-status.js';
+import type { UserFederationSpec } from './user-federation-spec.js';
 import type { RealmInput } from './reconcile.js';
 import { planUserFederation } from './user-federation.js';
+
+function providerStatus(spec: UserFederationSpec, observed: ObservedFederationProvider | undefined): FederationProviderStatus {
+  const test = observed?.connectionTest;
+  return {
+    name: spec.name,
+    providerId: spec.providerId,
+    ...(observed === undefined ? {} : { id: observed.provider.id }),
+    ...(test === undefined ? {} : { connectionTestPassed: test.passed }),
+    ...(test === undefined || test.passed ? {} : { connectionTestError: test.error }),
+  };
+}
 
 /**
  * The user federation steps of a reconcile, and what status then records (undefined: status keeps what it
@@ -17,12 +30,9 @@ export function planRealmUserFederation(steps: RealmSteps, input: RealmInput, pr
   const realmId = realm?.realm.id;
   if (current === undefined || realmId === undefined) return specs.length === 0 ? { providers: [], secretVersions: {} } : undefined;
   planUserFederation(steps, specs, current, { realmId, namespace: cr.metadata.namespace, changed: federationSecretChanged(cr, observed), pruneWhenEmpty });
-  const ids = new Map(current.map(({ provider }) => [provider.name, provider.id]));
+  const byName = new Map(current.map((entry) => [entry.provider.name, entry]));
   return {
-    providers: specs.map((spec) => {
-      const id = ids.get(spec.name);
-      return { name: spec.name, providerId: spec.providerId, ...(id === undefined ? {} : { id }) };
-    }),
+    providers: specs.map((spec) => providerStatus(spec, byName.get(spec.name))),
     secretVersions: federationSecretVersions(cr, observed),
   };
 }

@@ -1,7 +1,8 @@
 import type { KeycloakRealmStatus } from './spec.js';
 
-// The user federation part of a realm's status: one entry per provider the spec lists (its Keycloak id once
-// read, so that a provider made in a plan shows it from the next reconcile on), and the versions of the
+// The user federation part of a realm's status: one entry per provider the spec lists (its Keycloak id and,
+// for LDAP, Keycloak's connection test, once read: a provider made in a plan shows them from the next
+// reconcile on), and the versions of the
 // Secrets whose bind credentials Keycloak holds.
 
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.
@@ -11,6 +12,10 @@ export type FederationProviderStatus = {
   readonly providerId: string;
   /** Keycloak's id of the component; absent until it has been read. */
   readonly id?: string;
+  /** LDAP: whether Keycloak's connection test bound to the directory with the stored credential. */
+  readonly connectionTestPassed?: boolean;
+  /** Why the connection test failed, as Keycloak says it (AuthenticationFailure, ...). */
+  readonly connectionTestError?: string;
 };
 
 export interface FederationStatus {
@@ -36,7 +41,14 @@ const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
 
 function readProvider(entry: unknown): FederationProviderStatus[] {
   if (!isRecord(entry) || !isText(entry['name']) || !isText(entry['providerId'])) return [];
-  return [{ name: entry['name'], providerId: entry['providerId'], ...(isText(entry['id']) ? { id: entry['id'] } : {}) }];
+  const passed = entry['connectionTestPassed'];
+  return [{
+    name: entry['name'],
+    providerId: entry['providerId'],
+    ...(isText(entry['id']) ? { id: entry['id'] } : {}),
+    ...(typeof passed === 'boolean' ? { connectionTestPassed: passed } : {}),
+    ...(isText(entry['connectionTestError']) ? { connectionTestError: entry['connectionTestError'] } : {}),
+  }];
 }
 
 /** The stored fields, reduced to the right types (anyone who may write the status may have). */

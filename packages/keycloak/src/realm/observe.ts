@@ -42,11 +42,19 @@ function identityProvidersQuery(cr: KeycloakRealm): { readonly mappersOf: readon
   return { mappersOf: listed.filter((idp) => idp.mappers !== undefined).map((idp) => idp.alias) };
 }
 
-/** User federation providers are read while the spec lists some; the mappers of those that list mappers. */
+/**
+ * User federation providers are read while the spec lists some: the mappers of those that list mappers, and
+ * Keycloak's connection test of the LDAP ones, for status.
+ */
 function userFederationQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'userFederation'> {
   const listed = cr.spec.userFederation ?? [];
   if (!readsUserFederation(listed.length, (cr.status.userFederation ?? []).length, false)) return {};
-  return { userFederation: { mappersOf: listed.filter((provider) => (provider.mappers ?? []).length > 0).map((provider) => provider.name) } };
+  return {
+    userFederation: {
+      mappersOf: listed.filter((provider) => (provider.mappers ?? []).length > 0).map((provider) => provider.name),
+      testConnectionOf: listed.filter((provider) => provider.providerId === 'ldap').map((provider) => provider.name),
+    },
+  };
 }
 
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */

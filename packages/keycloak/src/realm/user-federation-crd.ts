@@ -82,6 +82,15 @@ export const userFederationSchema = {
 
 export const userFederationStatusSchema = {
   type: 'array',
-  description: 'One entry per user federation provider the spec lists, with Keycloak\'s id once read.',
-  items: { type: 'object', properties: { name: text, providerId: text, id: text } },
+  description: 'One entry per user federation provider the spec lists, with Keycloak\'s id and connection test once read.',
+  items: {
+    type: 'object',
+    properties: {
+      name: text,
+      providerId: text,
+      id: text,
+      connectionTestPassed: { type: 'boolean', description: 'LDAP: whether Keycloak\'s connection test bound to the directory with the stored credential.' },
+      connectionTestError: { ...text, description: 'Why the connection test failed, as Keycloak says it.' },
+    },
+  },
 };

@@ -52,6 +52,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'list_identity_provider_mappers',
   'list_user_federation',
   'list_user_federation_mappers',
+  // Keycloak's LDAP connection test is a POST that changes nothing.
+  'test_ldap_connection',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

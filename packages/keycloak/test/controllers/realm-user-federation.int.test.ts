@@ -88,7 +88,8 @@ describe('the user federation of a KeycloakRealm against the real Keycloak, API 
     expect(configOf(provider)).toMatchObject({ connectionUrl: [ldap.url], bindDn: [LDAP_ADMIN_DN], bindCredential: ['**********'], usersDn: [LDAP_PEOPLE_DN], editMode: ['READ_ONLY'], userObjectClasses: ['inetOrgPerson, organizationalPerson'], vendor: ['other'] });
     expect(configOf(await providerOf(realm, 'corp-kerberos'))).toMatchObject({ kerberosRealm: ['EXAMPLE.ORG'], keyTab: ['/etc/keycloak/http.keytab'], editMode: ['UNSYNCED'] });
     expect(await bindWorks(realm, id)).toBe(true);
-    expect(statusOf(created)['userFederation']).toEqual([{ name: 'corp', providerId: 'ldap', id }, { name: 'corp-kerberos', providerId: 'kerberos', id: String((await providerOf(realm, 'corp-kerberos'))?.['id']) }]);
+    // Keycloak's connection test of the LDAP provider, with its stored credential, is in status.
+    expect(statusOf(created)['userFederation']).toEqual([{ name: 'corp', providerId: 'ldap', id, connectionTestPassed: true }, { name: 'corp-kerberos', providerId: 'kerberos', id: String((await providerOf(realm, 'corp-kerberos'))?.['id']) }]);
     const secret = await env.kube.get(secretRef(namespace, 'corp-ldap'));
     expect(statusOf(created)['userFederationSecretVersions']).toEqual({ 'corp-ldap': secret?.metadata.resourceVersion });
     // Keycloak finds the directory's users through the provider.
@@ -128,12 +129,15 @@ describe('the user federation of a KeycloakRealm against the real Keycloak, API 
     // A new password in the Secret is sent once: Keycloak binds with it after the directory's changes too.
     await writeSecret(env.kube, namespace, 'corp-ldap', { password: rememberSecret(unique('wrong')) }, REALM_SECRET_LABELS);
     const rotated = await env.kube.get(secretRef(namespace, 'corp-ldap'));
-    await waitForObject(env.kube, ref, 'the new bind credential to be sent', (object) => (statusOf(object)['userFederationSecretVersions'] as Json | undefined)?.['corp-ldap'] === rotated?.metadata.resourceVersion && conditionOf(object, 'Ready')?.status === 'True');
+    const wrong = await waitForObject(env.kube, ref, 'the new bind credential to be sent', (object) => (statusOf(object)['userFederationSecretVersions'] as Json | undefined)?.['corp-ldap'] === rotated?.metadata.resourceVersion && conditionOf(object, 'Ready')?.status === 'True');
     expect(await bindWorks(realm, id)).toBe(false);
+    expect((statusOf(wrong)['userFederation'] as Json[] | undefined)?.[0]).toEqual({ name: 'corp', providerId: 'ldap', id, connectionTestPassed: false, connectionTestError: 'AuthenticationFailure' });
+    expect(await reconcileNow('federated')).toMatchObject({ steps: [], writes: [] });
     await writeSecret(env.kube, namespace, 'corp-ldap', { password }, REALM_SECRET_LABELS);
     const restored = await env.kube.get(secretRef(namespace, 'corp-ldap'));
-    await waitForObject(env.kube, ref, 'the right bind credential to be sent', (object) => (statusOf(object)['userFederationSecretVersions'] as Json | undefined)?.['corp-ldap'] === restored?.metadata.resourceVersion && conditionOf(object, 'Ready')?.status === 'True');
+    const right = await waitForObject(env.kube, ref, 'the right bind credential to be sent', (object) => (statusOf(object)['userFederationSecretVersions'] as Json | undefined)?.['corp-ldap'] === restored?.metadata.resourceVersion && conditionOf(object, 'Ready')?.status === 'True');
     expect(await bindWorks(realm, id)).toBe(true);
+    expect((statusOf(right)['userFederation'] as Json[] | undefined)?.[0]).toMatchObject({ connectionTestPassed: true });
     expect(await reconcileNow('federated')).toMatchObject({ steps: [], writes: [] });
 
     // A provider made by hand carries no marker: it stays when ours is pruned; unlisting our mapper removes it.
@@ -144,7 +148,7 @@ describe('the user federation of a KeycloakRealm against the real Keycloak, API 
     mappers = await mappersOf(realm, id);
     expect(mappers.has('phone')).toBe(false);
     expect(mappers.has('email')).toBe(true);
-    expect(statusOf(pruned)['userFederation']).toEqual([{ name: 'corp', providerId: 'ldap', id }]);
+    expect(statusOf(pruned)['userFederation']).toEqual([{ name: 'corp', providerId: 'ldap', id, connectionTestPassed: true }]);
     expect(await reconcileNow('federated')).toMatchObject({ steps: [], writes: [] });
   });
 

@@ -111,6 +111,15 @@ describe('user federation in a realm reconcile', () => {
     expect(steps(run(status))).toEqual([]);
   });
 
+  it('records Keycloak\'s connection test of an LDAP provider, and asks for it only for listed LDAP providers', () => {
+    const failed = observedRealm({ userFederation: [{ provider: component(), mappers: undefined, connectionTest: { passed: false, error: 'AuthenticationFailure' } }] });
+    const p = run({ userFederationSecretVersions: { ldap: '9' } }, failed);
+    expect(steps(p)).toEqual([]);
+    expect(p.steps.find((s) => s.action.kind === 'k8s.status')?.action).toMatchObject({ status: { userFederation: [{ name: 'corp', providerId: 'ldap', id: 'c-1', connectionTestPassed: false, connectionTestError: 'AuthenticationFailure' }] } });
+    const kerberos = { name: 'krb', providerId: 'kerberos', kerberos: { realm: 'X.ORG', keyTab: '/k' } };
+    expect(observe(decoded(realmObject({ ...spec, userFederation: [corpInput, kerberos] })), config).realm).toMatchObject({ userFederation: { testConnectionOf: ['corp'] } });
+  });
+
   it('stalls on a Secret without the opt-in label, naming it and the label', () => {
     const p = run({}, undefined, ldapSecret({}));
     expect(steps(p)).toEqual([]);
@@ -127,6 +136,6 @@ describe('user federation in a realm reconcile', () => {
     expect(rejection([{ name: 'x', providerId: 'ldap', editMode: 'RW' }])).toBe('spec.userFederation[0].editMode: expected READ_ONLY | WRITABLE | UNSYNCED, got "RW"');
     expect(rejection([{ name: 'x', providerId: 'ldap', config: { vendor: 1 } }])).toContain('spec.userFederation[0].config.vendor');
     expect(rejection([{ name: 'x', providerId: 'ldap' }, { name: 'x', providerId: 'kerberos' }])).toBe('spec.userFederation[1]: duplicate of spec.userFederation[0] ("x")');
-    expect(readRealmStatus({ userFederation: [{ name: 'a', providerId: 'ldap', id: 'i' }, { name: 3 }], userFederationSecretVersions: { a: '1', b: 2 } })).toEqual({ userFederation: [{ name: 'a', providerId: 'ldap', id: 'i' }], userFederationSecretVersions: { a: '1' } });
+    expect(readRealmStatus({ userFederation: [{ name: 'a', providerId: 'ldap', id: 'i', connectionTestPassed: 'yes' }, { name: 3 }], userFederationSecretVersions: { a: '1', b: 2 } })).toEqual({ userFederation: [{ name: 'a', providerId: 'ldap', id: 'i' }], userFederationSecretVersions: { a: '1' } });
   });
 });

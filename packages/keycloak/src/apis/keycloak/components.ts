@@ -20,8 +20,12 @@ export interface ComponentRepresentation extends KeycloakObject {
   readonly config?: ComponentConfig;
 }
 
-/** A user federation provider as read, with its mappers when the query asked for them. */
+/** What Keycloak's LDAP connection test said: it binds with the stored credential, or why not. */
+export type ConnectionTest = { readonly passed: true } | { readonly passed: false; readonly error: string };
+
+/** A user federation provider as read, with its mappers and connection test when the query asked for them. */
 export interface ObservedFederationProvider {
   readonly provider: ComponentRepresentation;
   readonly mappers: readonly ComponentRepresentation[] | undefined;
+  readonly connectionTest?: ConnectionTest;
 }

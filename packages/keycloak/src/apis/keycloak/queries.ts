@@ -67,10 +67,10 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
    */
   readonly identityProviders?: { readonly mappersOf: readonly string[] };
   /**
-   * Whether to read the realm's user federation providers (one request), and the names of those whose
-   * mappers to read (one request each).
+   * Whether to read the realm's user federation providers (one request), the names of those whose mappers
+   * to read (one request each), and of the LDAP ones whose connection Keycloak tests (one request each).
    */
-  readonly userFederation?: { readonly mappersOf: readonly string[] };
+  readonly userFederation?: { readonly mappersOf: readonly string[]; readonly testConnectionOf?: readonly string[] };
 }
 
 /**

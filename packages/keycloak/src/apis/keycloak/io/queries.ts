@@ -42,7 +42,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const flows = query.authenticationFlows === undefined ? undefined : observeFlows(reads, name, query.authenticationFlows);
   const requiredActions = query.requiredActions === true ? listRequiredActions(reads, name) : undefined;
   const idps = query.identityProviders;
-  const federation = query.userFederation === undefined ? undefined : observeUserFederation(reads, name, query.userFederation.mappersOf);
+  const federation = query.userFederation === undefined ? undefined : observeUserFederation(reads, name, query.userFederation.mappersOf, query.userFederation.testConnectionOf);
   const [roles, clientScopes, defaultClientScopes, optionalClientScopes, identityProviders] = await Promise.all([
     observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
     // The list carries each scope's protocol mappers.
