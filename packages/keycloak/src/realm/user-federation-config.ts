@@ -13,9 +13,9 @@ const put = (config: Stated, key: string, value: string | number | boolean | und
   if (value !== undefined) config[key] = [String(value)];
 };
 
-/** Free-form config as Keycloak keeps it: every value a list. */
+/** Free-form config as Keycloak keeps it: every value a list of one. */
 export function configLists(config: FederationConfig | undefined, except?: string): Stated {
-  return Object.fromEntries(Object.entries(config ?? {}).filter(([key]) => key !== except).map(([key, value]) => [key, typeof value === 'string' ? [value] : [...value]]));
+  return Object.fromEntries(Object.entries(config ?? {}).filter(([key]) => key !== except).map(([key, value]) => [key, [value]]));
 }
 
 /** The config the spec states, without the bind credential (sent from its Secret, see user-federation.ts). */

@@ -8,10 +8,10 @@ const name = { type: 'string', minLength: 1, maxLength: FEDERATION_TEXT_MAX_LENG
 const text = { type: 'string' };
 const period = { type: 'integer', minimum: -1, description: 'Seconds; -1 turns it off.' };
 /**
- * A config value: a string, or a list of strings (Keycloak keeps every value as a list). A structural schema
- * cannot say "string or list", so the codec checks the values and names the field it rejects.
+ * Config values are strings: Keycloak keeps each as a one-item list (the keys of LDAP and Kerberos providers
+ * and their mappers hold one value each; the object classes, a list, have a typed field).
  */
-const config = { type: 'object', additionalProperties: { 'x-kubernetes-preserve-unknown-fields': true } };
+const config = { type: 'object', additionalProperties: { type: 'string' } };
 
 const mapper = {
   type: 'object',

@@ -13,9 +13,8 @@ export const FEDERATION_TEXT_MAX_LENGTH = 255;
 export const MAX_FEDERATION_PROVIDERS = 20;
 export const MAX_FEDERATION_MAPPERS = 100;
 
-/** A config value: one string, or a list for the keys Keycloak keeps several values under. */
-const ConfigValueCodec = t.union([t.string, t.array(t.string)]);
-const ConfigCodec = t.record(t.string, ConfigValueCodec);
+/** Config values are strings; Keycloak keeps each as a one-item list. */
+const ConfigCodec = t.record(t.string, t.string);
 export type FederationConfig = t.TypeOf<typeof ConfigCodec>;
 
 function bounded(max: number): t.Type<string> {

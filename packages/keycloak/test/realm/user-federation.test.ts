@@ -25,11 +25,11 @@ const corpInput = {
   connection: { url: 'ldap://ldap:389', bindDn: 'cn=admin,dc=x', bindCredentialSecret: { name: 'ldap', key: 'password' }, usersDn: 'ou=people,dc=x' },
   attributes: { userObjectClasses: ['inetOrgPerson', 'organizationalPerson'] },
   sync: { fullSyncPeriod: 3600, batchSize: 50 },
-  config: { vendor: 'other', bindCredential: 'never-from-config', customAttributes: ['a', 'b'] },
+  config: { vendor: 'other', bindCredential: 'never-from-config', searchScope: '2' },
 };
 /** As the codec gives it (its integers branded). */
 const corp: UserFederationSpec = decoded(realmObject({ ...baseSpec, userFederation: [corpInput] })).spec.userFederation?.[0] ?? (() => { throw new Error('no provider'); })();
-const stated = { editMode: ['READ_ONLY'], connectionUrl: ['ldap://ldap:389'], bindDn: ['cn=admin,dc=x'], usersDn: ['ou=people,dc=x'], userObjectClasses: ['inetOrgPerson, organizationalPerson'], fullSyncPeriod: ['3600'], batchSizeForSync: ['50'], vendor: ['other'], customAttributes: ['a', 'b'] };
+const stated = { editMode: ['READ_ONLY'], connectionUrl: ['ldap://ldap:389'], bindDn: ['cn=admin,dc=x'], usersDn: ['ou=people,dc=x'], userObjectClasses: ['inetOrgPerson, organizationalPerson'], fullSyncPeriod: ['3600'], batchSizeForSync: ['50'], vendor: ['other'], searchScope: ['2'] };
 const credential = { 'config.bindCredential[]': { kind: 'secretKey', namespace: 'shop', name: 'ldap', key: 'password' } };
 
 function component(overrides: Partial<ComponentRepresentation> = {}): ComponentRepresentation {
