@@ -1,8 +1,7 @@
 import type { GetQuery, Observed } from '@keyward/vocabulary';
-import { coreTypes } from '@keyward/vocabulary';
 import type { RealmQueries } from './observe.js';
 import type { RealmSecretUse } from './secret-opt-in.js';
-import { observedSecret, secretChanged, secretQueries, secretVersions, type SecretReads } from './secret-reads.js';
+import { observedSecret, secretChanged, secretQueries, secretsWatch, secretVersions, type SecretReads } from './secret-reads.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 
 // The Secrets the user federation providers read their bind credential from: under the realm's Secret opt-in
@@ -29,7 +28,4 @@ export const federationSecretChanged = (cr: KeycloakRealm, observed: Observed<Re
   secretChanged(FEDERATION_SECRETS, observed, cr.status.userFederationSecretVersions ?? {});
 
 /** For the controller: the Secrets are watched by name, so a changed or newly labelled one is acted upon. */
-export const federationSecretsWatch = {
-  type: coreTypes.secret,
-  of: (cr: KeycloakRealm): { readonly namespace: string; readonly name: string }[] => federationSecretNames(cr.spec).map((name) => ({ namespace: cr.metadata.namespace, name })),
-};
+export const federationSecretsWatch = secretsWatch(federationSecretNames);

@@ -1,5 +1,6 @@
 import { coreTypes, type GetQuery, type KubeObject, type Observed } from '@keyward/vocabulary';
 import type { RealmQueries } from './observe.js';
+import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 
 // The Secrets a field group of a realm reads values from: each read (for its labels and resourceVersion) under
 // a query of its own named by the group's prefix, watched by name, and its resourceVersion kept in status once
@@ -34,4 +35,9 @@ export function secretVersions(reads: SecretReads, observed: Observed<RealmQueri
 /** Whether a Secret changed since its values were last sent (its resourceVersion is not the one recorded). */
 export function secretChanged(reads: SecretReads, observed: Observed<RealmQueries>, sent: Readonly<Record<string, string>>): (name: string) => boolean {
   return (name) => observedSecret(reads, observed, name)?.metadata.resourceVersion !== sent[name];
+}
+
+/** For the controller: the Secrets are watched by name, so a changed or newly labelled one is acted upon. */
+export function secretsWatch(names: (spec: KeycloakRealmSpec) => readonly string[]): { readonly type: typeof coreTypes.secret; readonly of: (cr: KeycloakRealm) => { readonly namespace: string; readonly name: string }[] } {
+  return { type: coreTypes.secret, of: (cr) => names(cr.spec).map((name) => ({ namespace: cr.metadata.namespace, name })) };
 }
