@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test environment runs when any is missing. Usage: install-system-deps.sh [workloads]
 #   (default) Keystone, MariaDB and uWSGI. The plain `keystone` package is avoided on purpose: it installs and starts a
-#             system service.
+#             system service. And OpenLDAP's slapd with ldap-utils, for the tests of LDAP user federation (they start
+#             their own slapd; while apt runs, the policy-rc.d below keeps the package's service from starting).
 #   workloads the opt-in workload tier's node: containerd, runc, the CNI plugins, iptables and conntrack (kube-proxy),
 #             and mmdebstrap (image root filesystems). containerd ships a system service: while apt runs, a policy-rc.d
 #             that refuses every start keeps it from starting (the tier runs its own containerd with its own state).
 set -euo pipefail
 case "${1:-identity}" in
-  identity) packages=(python3-keystone python3-pymysql mariadb-server mariadb-client uwsgi-core uwsgi-plugin-python3) ;;
+  identity) packages=(python3-keystone python3-pymysql mariadb-server mariadb-client uwsgi-core uwsgi-plugin-python3 slapd ldap-utils) ;;
   workloads) packages=(containerd runc containernetworking-plugins iptables conntrack mmdebstrap) ;;
   *) echo "unknown package set: $1 (expected workloads or nothing)" >&2; exit 2 ;;
 esac

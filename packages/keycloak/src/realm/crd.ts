@@ -12,6 +12,7 @@ import { pruneUnlistedSchema } from '../prune.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
 import { identityProvidersSchema } from './identity-provider-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
+import { userFederationSchema, userFederationStatusSchema } from './user-federation-crd.js';
 import {
   DELETION_POLICIES,
   DUPLICATE_EMAILS_MESSAGE,
@@ -261,7 +262,8 @@ const spec = {
     requiredActions: requiredActionsSchema,
     identityProviders: identityProvidersSchema,
     organizationsEnabled: { type: 'boolean', description: 'Whether the realm has organizations (Keycloak 26).' },
-    pruneUnlisted: pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies'),
+    pruneUnlisted: pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies, user federation providers'),
+    userFederation: userFederationSchema,
   },
 };
 
@@ -277,6 +279,8 @@ const status = {
     registeredRequiredActions: { type: 'array', items: text, description: 'Required actions this object registered.' },
     managed: realmManagedSchema,
     identityProviderSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose identity provider config values were last sent to Keycloak, by name.' },
+    userFederation: userFederationStatusSchema,
+    userFederationSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose bind credential was last sent to Keycloak, by name.' },
   },
 };
 

@@ -3,6 +3,7 @@ import type { Either } from 'fp-ts/lib/Either.js';
 import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
 import { readRealmManaged } from './managed.js';
 import { readIdpStatus } from './idp-status.js';
+import { readFederationStatus } from './federation-status.js';
 import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus } from './spec.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -28,6 +29,7 @@ export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
   const registered = Array.isArray(fields['registeredRequiredActions']) ? fields['registeredRequiredActions'].filter((alias): alias is string => text(alias) !== undefined) : [];
   if (registered.length > 0) status['registeredRequiredActions'] = registered;
   Object.assign(status, readIdpStatus(fields));
+  Object.assign(status, readFederationStatus(fields));
   return status;
 }
 

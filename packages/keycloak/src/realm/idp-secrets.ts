@@ -1,14 +1,17 @@
-import { coreTypes, type GetQuery, type KubeObject, type Observed } from '@keyward/vocabulary';
+import type { GetQuery, Observed } from '@keyward/vocabulary';
 import type { RealmQueries } from './observe.js';
 import type { IdpSecretsContext } from './identity-providers.js';
 import type { RealmSecretUse } from './secret-opt-in.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
+import { observedSecret as readSecret, secretChanged, secretQueries, secretQueryName, secretsWatch, secretVersions, type SecretReads } from './secret-reads.js';
 
 // The Secrets an identity provider's configSecrets name: each read (for its labels and resourceVersion) under
 // a query of its own, watched by name, and its resourceVersion kept in status once its values are sent.
 
+const IDP_SECRETS: SecretReads = { queryPrefix: 'identityProviderSecret' };
+
 /** The name of the query that reads a Secret of the identity providers. */
-export const idpSecretQueryName = (secret: string): string => `identityProviderSecret:${secret}`;
+export const idpSecretQueryName = (secret: string): string => secretQueryName(IDP_SECRETS, secret);
 
 /** The Secrets the identity providers read config values from, each once. */
 export function idpSecretNames(spec: KeycloakRealmSpec): string[] {
@@ -16,15 +19,7 @@ export function idpSecretNames(spec: KeycloakRealmSpec): string[] {
   return [...new Set(names)];
 }
 
-export function idpSecretQueries(cr: KeycloakRealm): Record<string, GetQuery> {
-  const namespace = cr.metadata.namespace;
-  return Object.fromEntries(idpSecretNames(cr.spec).map((name) => [idpSecretQueryName(name), { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name } }]));
-}
-
-function observedSecret(observed: Observed<RealmQueries>, name: string): KubeObject | undefined {
-  const found = observed[idpSecretQueryName(name)];
-  return found !== undefined && 'metadata' in found ? found : undefined;
-}
+export const idpSecretQueries = (cr: KeycloakRealm): Record<string, GetQuery> => secretQueries(IDP_SECRETS, cr.metadata.namespace, idpSecretNames(cr.spec));
 
 /** One use per config key, so that a message names the provider and the key. */
 export function idpSecretUses(cr: KeycloakRealm, observed: Observed<RealmQueries>): RealmSecretUse[] {
@@ -32,30 +27,16 @@ export function idpSecretUses(cr: KeycloakRealm, observed: Observed<RealmQueries
     name: ref.name,
     holds: `config ${key} of identity provider ${idp.alias}`,
     reason: 'IdentityProvider',
-    secret: observedSecret(observed, ref.name),
+    secret: readSecret(IDP_SECRETS, observed, ref.name),
   })));
 }
 
 /** The resourceVersion of each Secret as read now: what status records once the plan has sent their values. */
-export function idpSecretVersions(cr: KeycloakRealm, observed: Observed<RealmQueries>): Record<string, string> {
-  const versions: Record<string, string> = {};
-  for (const name of idpSecretNames(cr.spec)) {
-    const version = observedSecret(observed, name)?.metadata.resourceVersion;
-    if (version !== undefined) versions[name] = version;
-  }
-  return versions;
-}
+export const idpSecretVersions = (cr: KeycloakRealm, observed: Observed<RealmQueries>): Record<string, string> => secretVersions(IDP_SECRETS, observed, idpSecretNames(cr.spec));
 
 export function idpSecretsContext(cr: KeycloakRealm, observed: Observed<RealmQueries>): IdpSecretsContext {
-  const sent = cr.status.identityProviderSecretVersions ?? {};
-  return {
-    namespace: cr.metadata.namespace,
-    changed: (name) => observedSecret(observed, name)?.metadata.resourceVersion !== sent[name],
-  };
+  return { namespace: cr.metadata.namespace, changed: secretChanged(IDP_SECRETS, observed, cr.status.identityProviderSecretVersions ?? {}) };
 }
 
 /** For the controller: the Secrets are watched by name, so a changed or newly labelled one is acted upon. */
-export const idpSecretsWatch = {
-  type: coreTypes.secret,
-  of: (cr: KeycloakRealm): { readonly namespace: string; readonly name: string }[] => idpSecretNames(cr.spec).map((name) => ({ namespace: cr.metadata.namespace, name })),
-};
+export const idpSecretsWatch = secretsWatch(idpSecretNames);

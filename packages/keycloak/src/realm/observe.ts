@@ -8,6 +8,8 @@ import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 import { groupsQuery } from './groups.js';
 import { idpSecretQueries } from './idp-secrets.js';
+import { federationSecretQueries } from './federation-secrets.js';
+import { readsUserFederation } from './federation-plan.js';
 import { scopeMappingTargets } from './scope-mappings.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 
@@ -42,6 +44,21 @@ function identityProvidersQuery(spec: KeycloakRealmSpec): { readonly mappersOf: 
   return { mappersOf: listed.filter((idp) => idp.mappers !== undefined || prune).map((idp) => idp.alias) };
 }
 
+/**
+ * User federation providers are read while the spec lists or prunes some: the mappers of those that list mappers, and
+ * Keycloak's connection test of the LDAP ones, for status.
+ */
+function userFederationQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'userFederation'> {
+  const listed = cr.spec.userFederation ?? [];
+  if (!readsUserFederation(cr.spec)) return {};
+  return {
+    userFederation: {
+      mappersOf: listed.filter((provider) => (provider.mappers ?? []).length > 0).map((provider) => provider.name),
+      testConnectionOf: listed.filter((provider) => provider.providerId === 'ldap').map((provider) => provider.name),
+    },
+  };
+}
+
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */
 export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries {
   const namespace = cr.metadata.namespace;
@@ -60,8 +77,10 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
       ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }),
       ...scopeMappingsQuery(cr),
       ...(identityProviders === undefined ? {} : { identityProviders }),
+      ...userFederationQuery(cr),
     },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
     ...idpSecretQueries(cr),
+    ...federationSecretQueries(cr),
   };
 }

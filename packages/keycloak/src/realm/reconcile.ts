@@ -22,6 +22,7 @@ import { realmRef, reportReadiness } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
 import { planRealmIdentityProviders } from './idp-plan.js';
+import { planRealmUserFederation } from './federation-plan.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
@@ -61,6 +62,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], prunesWhenEmpty(cr.spec.pruneUnlisted, 'requiredActions'), observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
   const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const identityProviders = planRealmIdentityProviders({ plan, call, realm }, input);
+  const userFederation = planRealmUserFederation({ plan, call, realm }, input);
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,
@@ -69,6 +71,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
     registeredRequiredActions,
     managed: managed ?? null,
     identityProviders,
+    userFederation,
   };
   const readiness = flowProblems.length > 0
     ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))

@@ -2,6 +2,7 @@ import type { Observed } from '@keyward/vocabulary';
 import type { RealmQueries } from './observe.js';
 import type { RealmSecretUse } from './secret-opt-in.js';
 import { idpSecretUses } from './idp-secrets.js';
+import { federationSecretUses } from './federation-secrets.js';
 import type { KeycloakRealm } from './spec.js';
 
 /** Every Secret the realm's spec makes the operator read, as observed. */
@@ -10,5 +11,6 @@ export function realmSecretUses(cr: KeycloakRealm, observed: Observed<RealmQueri
   return [
     ...(smtp === undefined ? [] : [{ name: smtp.name, holds: 'the SMTP password', reason: 'SmtpPassword', secret: observed.smtpPasswordSecret }]),
     ...idpSecretUses(cr, observed),
+    ...federationSecretUses(cr, observed),
   ];
 }

@@ -9,6 +9,8 @@ import type { RealmManaged } from './managed.js';
 import { ScopeMappingsCodec } from './scope-mapping-spec.js';
 import { IdentityProvidersCodec } from './identity-provider-spec.js';
 import { pruneUnlistedCodec } from '../prune.js';
+import { UserFederationListCodec } from './user-federation-spec.js';
+import type { FederationProviderStatus } from './federation-status.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -29,7 +31,7 @@ export const NAMESPACE_MAX_LENGTH = 63;
 
 export const SSL_REQUIRED = ['none', 'external', 'all'] as const;
 /** The realm's lists of things Keyward makes, which `pruneUnlisted` may name. */
-export const REALM_PRUNABLE_FIELDS = ['realmRoles', 'clientScopes', 'groups', 'authenticationFlows', 'requiredActions', 'identityProviders', 'clientProfiles', 'clientPolicies'] as const;
+export const REALM_PRUNABLE_FIELDS = ['realmRoles', 'clientScopes', 'groups', 'authenticationFlows', 'requiredActions', 'identityProviders', 'clientProfiles', 'clientPolicies', 'userFederation'] as const;
 export type RealmPrunableField = (typeof REALM_PRUNABLE_FIELDS)[number];
 
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
@@ -294,6 +296,7 @@ export const RealmSpecCodec = t.intersection([
     identityProviders: IdentityProvidersCodec,
     organizationsEnabled: t.boolean,
     pruneUnlisted: pruneUnlistedCodec(REALM_PRUNABLE_FIELDS),
+    userFederation: UserFederationListCodec,
   }),
 ]);
 
@@ -325,6 +328,10 @@ export type KeycloakRealmStatus = {
   /** Aliases of the identity providers the spec lists: while any, they are read (and pruned once unlisted). */
   /** The resourceVersion of each Secret whose identity provider config values Keycloak was last sent, by name. */
   readonly identityProviderSecretVersions?: Readonly<Record<string, string>>;
+  /** One entry per user federation provider the spec lists. */
+  readonly userFederation?: readonly FederationProviderStatus[];
+  /** The resourceVersion of each Secret whose bind credential Keycloak was last sent, by name. */
+  readonly userFederationSecretVersions?: Readonly<Record<string, string>>;
 };
 
 export interface KeycloakRealm {

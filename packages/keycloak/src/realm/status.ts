@@ -5,6 +5,7 @@ import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import type { RealmManaged } from './managed.js';
 import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
+import { federationStatusFields, withoutFederationStatus, type FederationStatus } from './federation-status.js';
 import { idpStatusFields, withoutIdpStatus, type IdpStatus } from './idp-status.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
@@ -23,6 +24,8 @@ export interface RealmFacts {
   readonly registeredRequiredActions?: readonly string[];
   /** The identity providers' part of the status; absent: keep what status has. */
   readonly identityProviders?: IdpStatus | undefined;
+  /** The user federation part of the status; absent: keep what status has. */
+  readonly userFederation?: FederationStatus | undefined;
 }
 
 /**
@@ -31,7 +34,8 @@ export interface RealmFacts {
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
   const { smtpPasswordVersion: _version, managed: _managed, registeredRequiredActions: _registered, ...kept } = current;
-  const rest = facts.identityProviders === undefined ? kept : withoutIdpStatus(kept);
+  const withoutIdp = facts.identityProviders === undefined ? kept : withoutIdpStatus(kept);
+  const rest = facts.userFederation === undefined ? withoutIdp : withoutFederationStatus(withoutIdp);
   const registered = facts.registeredRequiredActions ?? current.registeredRequiredActions ?? [];
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
   const managed = facts.managed === undefined ? current.managed : facts.managed ?? undefined;
@@ -47,6 +51,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     message: readiness.message,
     ...(managed === undefined ? {} : { managed }),
     ...(facts.identityProviders === undefined ? {} : idpStatusFields(facts.identityProviders)),
+    ...(facts.userFederation === undefined ? {} : federationStatusFields(facts.userFederation)),
   };
 }
 

@@ -53,6 +53,10 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'get_resource_server',
   'list_authorization_scopes',
   'list_authorization_resources',
+  'list_user_federation',
+  'list_user_federation_mappers',
+  // Keycloak's LDAP connection test is a POST that changes nothing.
+  'test_ldap_connection',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

@@ -6,6 +6,7 @@ import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter
 import { keycloakRealmType } from '../../src/types.js';
 import { REALM_NAME_IMMUTABLE_MESSAGE } from '../../src/realm/crd.js';
 import { decodeRealm } from '../../src/realm/decode.js';
+import { REALM_PRUNABLE_FIELDS } from '../../src/realm/spec.js';
 import { baseSpec } from './fixtures.js';
 
 let client: KubeClient;
@@ -106,7 +107,7 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['flow bindings', { ...baseSpec, flowBindings: { browserFlow: 'login', registrationFlow: 'registration', directGrantFlow: 'direct grant', resetCredentialsFlow: 'reset credentials', clientAuthenticationFlow: 'clients', dockerAuthenticationFlow: 'docker auth', firstBrokerLoginFlow: 'first broker login' } }, undefined],
   ['an empty binding', { ...baseSpec, flowBindings: { browserFlow: '' } }, 'spec.flowBindings.browserFlow'],
   ['required actions', { ...baseSpec, requiredActions: [{ alias: 'CONFIGURE_TOTP', name: 'OTP', enabled: true, defaultAction: true, priority: 5, config: { max_auth_age: '300' } }], pruneUnlisted: ['requiredActions'] }, undefined],
-  ['every prunable field', { ...baseSpec, pruneUnlisted: ['realmRoles', 'clientScopes', 'groups', 'authenticationFlows', 'requiredActions', 'identityProviders', 'clientProfiles', 'clientPolicies'] }, undefined],
+  ['every prunable field', { ...baseSpec, pruneUnlisted: [...REALM_PRUNABLE_FIELDS] }, undefined],
   ['an unknown prunable field', { ...baseSpec, pruneUnlisted: ['users'] }, 'spec.pruneUnlisted[0]'],
   ['a prunable field named twice', { ...baseSpec, pruneUnlisted: ['groups', 'groups'] }, 'spec.pruneUnlisted[1]'],
   ['a required action listed twice', { ...baseSpec, requiredActions: [{ alias: 'a' }, { alias: 'a' }] }, 'spec.requiredActions[1]'],
@@ -137,6 +138,24 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a config Secret without key', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', configSecrets: { clientSecret: { name: 's' } } }] }, 'spec.identityProviders[0].configSecrets.clientSecret.key'],
   ['an identity provider mapper without its type', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', mappers: [{ name: 'm' }] }] }, 'spec.identityProviders[0].mappers[0].identityProviderMapper'],
   ['an identity provider switch that is no boolean', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', trustEmail: 'yes' }] }, 'spec.identityProviders[0].trustEmail'],
+  [
+    'user federation',
+    {
+      ...baseSpec,
+      userFederation: [
+        { name: 'corp', providerId: 'ldap', enabled: true, priority: 0, editMode: 'READ_ONLY', connection: { url: 'ldaps://ldap', bindDn: 'cn=a', bindCredentialSecret: { name: 'ldap', key: 'pw' }, usersDn: 'ou=p' }, attributes: { username: 'uid', rdn: 'uid', uuid: 'entryUUID', userObjectClasses: ['inetOrgPerson'] }, sync: { importEnabled: true, fullSyncPeriod: -1, changedSyncPeriod: 600, batchSize: 100 }, config: { vendor: 'other', customUserSearchFilter: '(a=b)' }, mappers: [{ name: 'phone', mapperType: 'user-attribute-ldap-mapper', config: { 'ldap.attribute': 'mobile' } }] },
+        { name: 'krb', providerId: 'kerberos', kerberos: { realm: 'X.ORG', serverPrincipal: 'HTTP/x@X.ORG', keyTab: '/k' } },
+      ],
+    },
+    undefined,
+  ],
+  ['an unknown federation provider', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ad' }] }, 'spec.userFederation[0].providerId'],
+  ['an unknown edit mode', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', editMode: 'RW' }] }, 'spec.userFederation[0].editMode'],
+  ['a federation provider listed twice', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap' }, { name: 'a', providerId: 'kerberos' }] }, 'spec.userFederation[1]'],
+  ['a sync period below -1', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', sync: { fullSyncPeriod: -2 } }] }, 'spec.userFederation[0].sync.fullSyncPeriod'],
+  ['a bind Secret without key', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connection: { bindCredentialSecret: { name: 's' } } }] }, 'spec.userFederation[0].connection.bindCredentialSecret.key'],
+  ['a federation mapper without its type', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', mappers: [{ name: 'm' }] }] }, 'spec.userFederation[0].mappers[0].mapperType'],
+  ['a federation config value that is a number', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', config: { pagination: 1 } }] }, 'spec.userFederation[0].config.pagination'],
 ];
 
 describe('the KeycloakRealm CRD and the codec agree', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decodeRealm, readRealmStatus } from '../../src/realm/decode.js';
+import { REALM_PRUNABLE_FIELDS } from '../../src/realm/spec.js';
 import { baseSpec, decoded, realmObject } from './fixtures.js';
 
 function rejection(spec: unknown): string {
@@ -41,7 +42,7 @@ describe('decoding a KeycloakRealm', () => {
     ['an unknown OTP type', { ...baseSpec, otpPolicy: { type: 'sms' } }, 'spec.otpPolicy.type: expected one of totp, hotp, got "sms"'],
     ['7 OTP digits', { ...baseSpec, otpPolicy: { digits: 7 } }, 'spec.otpPolicy.digits: expected one of 6, 8, got 7'],
     ['an OTP period of 0', { ...baseSpec, otpPolicy: { period: 0 } }, 'spec.otpPolicy.period: expected an integer from 1 to 2147483647, got 0'],
-    ['an unknown prunable field', { ...baseSpec, pruneUnlisted: ['groups', 'users'] }, 'spec.pruneUnlisted[1]: expected one of realmRoles, clientScopes, groups, authenticationFlows, requiredActions, identityProviders, clientProfiles, clientPolicies, got "users"'],
+    ['an unknown prunable field', { ...baseSpec, pruneUnlisted: ['groups', 'users'] }, `spec.pruneUnlisted[1]: expected one of ${REALM_PRUNABLE_FIELDS.join(', ')}, got "users"`],
     ['an unknown WebAuthn signature algorithm', { ...baseSpec, webAuthnPolicy: { signatureAlgorithms: ['ES256', 'XX1'] } }, 'spec.webAuthnPolicy.signatureAlgorithms[1]: expected one of ES256, ES384, ES512, RS256, RS384, RS512, RS1, got "XX1"'],
     ['a negative passwordless timeout', { ...baseSpec, webAuthnPasswordlessPolicy: { createTimeout: -5 } }, 'spec.webAuthnPasswordlessPolicy.createTimeout: expected an integer from 0 to 2147483647, got -5'],
     ['an unknown resident key choice', { ...baseSpec, webAuthnPasswordlessPolicy: { requireResidentKey: 'yes' } }, 'spec.webAuthnPasswordlessPolicy.requireResidentKey: expected one of not specified, Yes, No, got "yes"'],

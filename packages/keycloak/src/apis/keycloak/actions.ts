@@ -83,7 +83,12 @@ export type KeycloakResource =
   /** The settings of a client's authorization services (its resource server); only updated. */
   | { readonly type: 'authorizationSettings'; readonly client: ClientAddress }
   /** A scope or resource of a client's authorization services; `id` for update and delete. */
-  | { readonly type: 'authorizationScope' | 'authorizationResource'; readonly client: ClientAddress; readonly name: string; readonly id?: string };
+  | { readonly type: 'authorizationScope' | 'authorizationResource'; readonly client: ClientAddress; readonly name: string; readonly id?: string }
+  /**
+   * A component of a realm (a user federation provider, or one of its mappers when `parent` names it): the
+   * body carries its providerId, providerType and parentId; `id` for update and delete.
+   */
+  | { readonly type: 'component'; readonly realm: string; readonly name: string; readonly parent?: string; readonly id?: Value<string> };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

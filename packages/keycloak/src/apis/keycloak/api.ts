@@ -59,6 +59,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `authorization scope ${resource.name} of ${clientText(resource.client)}`;
     case 'authorizationResource':
       return `authorization resource ${resource.name} of ${clientText(resource.client)}`;
+    case 'component':
+      return resource.parent === undefined ? `user federation provider ${resource.name} in realm ${resource.realm}` : `mapper ${resource.name} of user federation provider ${resource.parent} in realm ${resource.realm}`;
   }
 }
 

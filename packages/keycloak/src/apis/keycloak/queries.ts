@@ -5,6 +5,7 @@ import type { ObservedAuthorization } from './authorization.js';
 import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { GroupReads, ObservedGroup } from './groups.js';
 import type { ObservedScopeMapping, ScopeMappingTarget } from './scope-mappings.js';
+import type { ObservedFederationProvider } from './components.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
@@ -29,6 +30,8 @@ export interface ObservedRealm {
   readonly scopeMappings?: readonly ObservedScopeMapping[];
   /** The realm's identity providers, when the query asked for them. */
   readonly identityProviders?: readonly ObservedIdentityProvider[];
+  /** The realm's user federation providers, when the query asked for them. */
+  readonly userFederation?: readonly ObservedFederationProvider[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -66,6 +69,11 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
    * to read (one request each): a realm that lists none and made none has nothing there to keep or prune.
    */
   readonly identityProviders?: { readonly mappersOf: readonly string[] };
+  /**
+   * Whether to read the realm's user federation providers (one request), the names of those whose mappers
+   * to read (one request each), and of the LDAP ones whose connection Keycloak tests (one request each).
+   */
+  readonly userFederation?: { readonly mappersOf: readonly string[]; readonly testConnectionOf?: readonly string[] };
 }
 
 /**

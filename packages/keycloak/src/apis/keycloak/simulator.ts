@@ -9,6 +9,7 @@ import { SimulatedAuthorization } from './simulator-authorization.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ObservedGroup } from './groups.js';
 import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
+import { SimulatedComponents } from './simulator-components.js';
 import type { ClientScopeRepresentation, KeycloakJson, KeycloakObject, ObservedIdentityProvider, ObservedRole, ProtocolMapperRepresentation, RoleNames } from './representations.js';
 
 /** The realm fields that bind a flow by alias. */
@@ -105,7 +106,9 @@ function namesOf(held: StoredRole['composites']): RoleNames {
 
 /** Sets `value` at a dotted path of `body`, creating the objects on the way. */
 function setAtPath(body: Rep, path: string, value: string): void {
-  const keys = path.split('.');
+  // A path ending in `[]` sets a list of the one value (a component's config holds lists).
+  const list = path.endsWith('[]');
+  const keys = (list ? path.slice(0, -2) : path).split('.');
   const last = keys.pop() ?? path;
   let target: Rep = body;
   for (const key of keys) {
@@ -114,7 +117,7 @@ function setAtPath(body: Rep, path: string, value: string): void {
     target[key] = object;
     target = object;
   }
-  target[last] = value;
+  target[last] = list ? [value] : value;
 }
 
 /**
@@ -132,6 +135,8 @@ export class SimulatedKeycloak {
   /** The realms' authentication flows. */
   /** The clients' authorization services. */
   readonly authorization = new SimulatedAuthorization((prefix) => this.#id(prefix));
+  /** The realms' components: user federation providers and their mappers. */
+  readonly components = new SimulatedComponents(() => this.#id('component'));
   readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
@@ -366,6 +371,9 @@ export class SimulatedKeycloak {
         provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
         return id;
       }
+      case 'component':
+        this.#realm(resource.realm);
+        return this.components.create(resource.realm, body);
     }
   }
 
@@ -450,6 +458,9 @@ export class SimulatedKeycloak {
         provider.mappers.set(text(current['id']), { ...body, id: current['id'], name: resource.name, identityProviderAlias: resource.alias });
         return;
       }
+      case 'component':
+        this.components.update(resource.realm, context.resolve(resource.id ?? ''), body);
+        return;
     }
   }
 
@@ -502,6 +513,8 @@ export class SimulatedKeycloak {
       case 'authorizationScope':
       case 'authorizationResource':
         return this.authorization.delete(context.resolve(resource.client.id), resource);
+      case 'component':
+        return this.components.delete(resource.realm, context.resolve(resource.id ?? ''));
     }
   }
 
@@ -655,6 +668,7 @@ export class SimulatedKeycloak {
           ...observed,
           ...(flows === undefined ? {} : { authenticationFlows: this.flows.observe(query.realm, flows) }),
           ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
+          ...(query.userFederation === undefined ? {} : { userFederation: this.components.observe(query.realm, query.userFederation.mappersOf) }),
         };
       },
       'keycloak.client': (query) => this.#observeClient(query),

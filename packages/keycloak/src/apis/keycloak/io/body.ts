@@ -16,8 +16,15 @@ function sensitiveLeaves(template: Template | undefined): Sensitive[] {
   return children.flatMap(sensitiveLeaves);
 }
 
-/** Sets `value` at a dotted path (`smtpServer.password`), making the objects on the way. */
+/**
+ * Sets `value` at a dotted path (`smtpServer.password`), making the objects on the way. A path ending in `[]`
+ * (`config.bindCredential[]`) sets a list of the one value: a component's config holds lists.
+ */
 function setAtPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  if (path.endsWith('[]')) {
+    setAtPath(target, path.slice(0, -2), [value]);
+    return;
+  }
   const keys = path.split('.');
   const last = keys.pop() ?? path;
   let node = target;

@@ -45,6 +45,8 @@ export const clientPolicyListPath = (realm: string, list: 'profiles' | 'policies
 export const identityProvidersPath = (realm: string): string => `${realmPath(realm)}/identity-provider/instances`;
 export const identityProviderPath = (realm: string, alias: string): string => `${identityProvidersPath(realm)}/${segment(alias)}`;
 export const identityProviderMappersPath = (realm: string, alias: string): string => `${identityProviderPath(realm, alias)}/mappers`;
+/** Components: user federation providers and their mappers, among others. */
+export const componentsPath = (realm: string): string => `${realmPath(realm)}/components`;
 
 /** Appends an id to a collection path. */
 export const itemPath = (collection: string, id: string): string => `${collection}/${segment(id)}`;

@@ -13,6 +13,7 @@ import { ClientIdCache, compositesOf, directRoleMappings, roleNames, rolePath, t
 import type { ScopeList } from '../actions.js';
 import { defaultGroupPaths, observeGroups } from './groups.js';
 import { observeScopeMappings } from './scope-mappings.js';
+import { observeUserFederation } from './components.js';
 import { observeIdentityProviders } from './identity-providers.js';
 import { observeAuthorization } from './authorization.js';
 
@@ -42,6 +43,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const flows = query.authenticationFlows === undefined ? undefined : observeFlows(reads, name, query.authenticationFlows);
   const requiredActions = query.requiredActions === true ? listRequiredActions(reads, name) : undefined;
   const idps = query.identityProviders;
+  const federation = query.userFederation === undefined ? undefined : observeUserFederation(reads, name, query.userFederation.mappersOf, query.userFederation.testConnectionOf);
   const [roles, clientScopes, defaultClientScopes, optionalClientScopes, identityProviders] = await Promise.all([
     observedRoles(reads, name, realmRolesPath(name), undefined, clientIds),
     // The list carries each scope's protocol mappers.
@@ -66,6 +68,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     ...(defaultGroups === undefined ? {} : { defaultGroups }),
     ...(scopeMappings === undefined ? {} : { scopeMappings }),
     ...(identityProviders === undefined ? {} : { identityProviders }),
+    ...(federation === undefined ? {} : { userFederation: await federation }),
   };
 }
 

@@ -33,6 +33,14 @@ export class AdminReads {
     return response.status === 404 ? undefined : listBody<R>(response, read.fields ?? [], read.description);
   }
 
+  /**
+   * A POST that changes nothing in Keycloak and only reports (a connection test): its status, 400 included,
+   * and its body.
+   */
+  async probe(read: AdminRead & { readonly body: unknown }): Promise<HttpResponse> {
+    return this.#admin.send(this.#call, { method: 'POST', path: read.path, operation: read.operation, description: read.description, body: read.body, accept: [400] });
+  }
+
   #get<R extends KeycloakObject>(read: AdminRead<R>): Promise<HttpResponse> {
     return this.#admin.send(this.#call, {
       method: 'GET',

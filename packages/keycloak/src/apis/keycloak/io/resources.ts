@@ -21,6 +21,7 @@ import {
   groupItemPath,
   groupsPath,
   identityProviderMappersPath,
+  componentsPath,
   identityProviderPath,
   identityProvidersPath,
   itemPath,
@@ -85,6 +86,7 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'authorizationResource': return authorizationResourcesPath(resource.client.realm, resolve(resource.client.id));
     case 'authorizationSettings':
       throw new TypeError(`${describeResource(resource)} are made with the client's authorizationServicesEnabled, not created`);
+    case 'component': return componentsPath(resource.realm);
     case 'realmScopeLink':
     case 'clientScopeLink':
     case 'defaultGroup':
@@ -174,6 +176,12 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       // Plans address them by the id they read; a PUT names them, or Keycloak answers 409 (a null name).
       const collection = collectionOf(resource, resolve);
       return resource.id === undefined ? undefined : { path: itemPath(collection, resource.id), identity: { name: resource.name } };
+    }
+    case 'component': {
+      // Plans address a component by the id they read or created.
+      if (resource.id === undefined) return undefined;
+      const id = resolve(resource.id);
+      return { path: itemPath(componentsPath(resource.realm), id), identity: { id, name: resource.name } };
     }
   }
 }
