@@ -10,6 +10,7 @@ import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
 import { pruneUnlistedRequiredActionsSchema, requiredActionsSchema } from './required-action-spec.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
 import { identityProvidersSchema } from './identity-provider-crd.js';
+import { organizationsSchema } from './organization-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import {
   DELETION_POLICIES,
@@ -266,6 +267,7 @@ const spec = {
     pruneUnlistedRequiredActions: pruneUnlistedRequiredActionsSchema,
     identityProviders: identityProvidersSchema,
     organizationsEnabled: { type: 'boolean', description: 'Whether the realm has organizations (Keycloak 26).' },
+    organizations: organizationsSchema,
   },
 };
 

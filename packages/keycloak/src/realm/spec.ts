@@ -8,6 +8,7 @@ import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.
 import type { RealmManaged } from './managed.js';
 import { ScopeMappingsCodec } from './scope-mapping-spec.js';
 import { IdentityProvidersCodec } from './identity-provider-spec.js';
+import { OrganizationsCodec } from './organization-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -298,6 +299,7 @@ export const RealmSpecCodec = t.intersection([
     scopeMappings: ScopeMappingsCodec,
     identityProviders: IdentityProvidersCodec,
     organizationsEnabled: t.boolean,
+    organizations: OrganizationsCodec,
   }),
 ]);
 

@@ -50,6 +50,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'find_group_by_path',
   'list_identity_providers',
   'list_identity_provider_mappers',
+  'list_organizations',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

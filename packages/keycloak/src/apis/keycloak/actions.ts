@@ -79,7 +79,9 @@ export type KeycloakResource =
   /** An identity provider of a realm, by its alias (which is also its id in the admin API). */
   | { readonly type: 'identityProvider'; readonly realm: string; readonly alias: string }
   /** A mapper of an identity provider; `id` for update and delete. */
-  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string };
+  | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string }
+  /** An organization of a realm, by alias (Keycloak's key, which never changes); `id` for update and delete. */
+  | { readonly type: 'organization'; readonly realm: string; readonly alias: string; readonly id?: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

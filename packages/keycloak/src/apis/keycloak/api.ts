@@ -53,6 +53,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `identity provider ${resource.alias} in realm ${resource.realm}`;
     case 'identityProviderMapper':
       return `mapper ${resource.name} of identity provider ${resource.alias} in realm ${resource.realm}`;
+    case 'organization':
+      return `organization ${resource.alias} in realm ${resource.realm}`;
   }
 }
 

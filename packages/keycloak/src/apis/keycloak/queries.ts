@@ -4,7 +4,7 @@ import type { KeycloakCall } from './actions.js';
 import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { GroupReads, ObservedGroup } from './groups.js';
 import type { ObservedScopeMapping, ScopeMappingTarget } from './scope-mappings.js';
-import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
+import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, OrganizationRepresentation, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
 export interface ObservedRealm {
@@ -28,6 +28,8 @@ export interface ObservedRealm {
   readonly scopeMappings?: readonly ObservedScopeMapping[];
   /** The realm's identity providers, when the query asked for them. */
   readonly identityProviders?: readonly ObservedIdentityProvider[];
+  /** The realm's organizations, when the query asked for them and the realm has organizations enabled. */
+  readonly organizations?: readonly OrganizationRepresentation[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -63,6 +65,8 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
    * to read (one request each): a realm that lists none and made none has nothing there to keep or prune.
    */
   readonly identityProviders?: { readonly mappersOf: readonly string[] };
+  /** Whether to read the realm's organizations (one request per 1000, none while the realm has them disabled). */
+  readonly organizations?: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';
 import { SimulatedFlows } from './simulator-flows.js';
+import { SimulatedOrganizations } from './simulator-organizations.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ObservedGroup } from './groups.js';
 import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
@@ -130,6 +131,8 @@ export class SimulatedKeycloak {
   writes = 0;
   /** The realms' authentication flows. */
   readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
+  /** The realms' organizations. */
+  readonly organizations = new SimulatedOrganizations(() => this.#id('organization'), (realm) => this.#realm(realm).rep['organizationsEnabled'] === true);
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
   constructor(kube: SimulatedKubernetes) {
@@ -358,7 +361,8 @@ export class SimulatedKeycloak {
         const id = this.#id('idp-mapper');
         provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
         return id;
-      }
+      }      case 'organization':
+        return this.organizations.create(resource.realm, { ...body, alias: resource.alias });
     }
   }
 
@@ -437,7 +441,9 @@ export class SimulatedKeycloak {
         const current = provider.mappers.get(resource.id ?? '') ?? notFound(`mapper ${resource.name}`);
         provider.mappers.set(text(current['id']), { ...body, id: current['id'], name: resource.name, identityProviderAlias: resource.alias });
         return;
-      }
+      }      case 'organization':
+        this.organizations.update(resource.realm, resource.id ?? '', { ...body, alias: resource.alias });
+        return;
     }
   }
 
@@ -449,6 +455,7 @@ export class SimulatedKeycloak {
     switch (resource.type) {
       case 'realm':
         this.flows.drop(resource.realm);
+        this.organizations.drop(resource.realm);
         return this.#realms.delete(resource.realm);
       case 'realmRole':
         return realm.roles.delete(resource.name);
@@ -486,6 +493,8 @@ export class SimulatedKeycloak {
         return realm.identityProviders.delete(resource.alias);
       case 'identityProviderMapper':
         return realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false;
+      case 'organization':
+        return this.organizations.delete(resource.realm, resource.id ?? '');
     }
   }
 
@@ -628,6 +637,11 @@ export class SimulatedKeycloak {
     };
   }
 
+  #observeOrganizations(realm: string): Pick<ObservedRealm, 'organizations'> {
+    const organizations = this.organizations.observe(realm);
+    return organizations === undefined ? {} : { organizations };
+  }
+
   get answers(): QueryTable<KeycloakQuery> {
     return {
       'keycloak.realm': (query) => {
@@ -638,6 +652,7 @@ export class SimulatedKeycloak {
           ...observed,
           ...(flows === undefined ? {} : { authenticationFlows: this.flows.observe(query.realm, flows) }),
           ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
+          ...(query.organizations === true ? this.#observeOrganizations(query.realm) : {}),
         };
       },
       'keycloak.client': (query) => this.#observeClient(query),

@@ -69,3 +69,6 @@ export const groupRoleMappingsPath = (realm: string, id: string): string => `${g
 /** A group by its path (`/a/b`), each name a segment of its own. */
 export const groupByPathPath = (realm: string, path: string): string => `${realmPath(realm)}/group-by-path/${path.split('/').filter((name) => name !== '').map(segment).join('/')}`;
 export const defaultGroupsPath = (realm: string): string => `${realmPath(realm)}/default-groups`;
+/** A realm's organizations (Keycloak 26), one by id, and the identity providers linked to one. */
+export const organizationsPath = (realm: string): string => `${realmPath(realm)}/organizations`;
+export const organizationPath = (realm: string, id: string): string => `${organizationsPath(realm)}/${segment(id)}`;

@@ -14,6 +14,7 @@ import type { ScopeList } from '../actions.js';
 import { defaultGroupPaths, observeGroups } from './groups.js';
 import { observeScopeMappings } from './scope-mappings.js';
 import { observeIdentityProviders } from './identity-providers.js';
+import { observeOrganizations } from './organizations.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -52,6 +53,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const groups = query.groups === undefined ? undefined : await observeGroups(reads, name, query.groups);
   const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
   const scopeMappings = query.scopeMappings === undefined ? undefined : await observeScopeMappings(reads, name, query.scopeMappings);
+  const organizations = query.organizations === true ? await observeOrganizations(reads, realm) : undefined;
   return {
     realm,
     roles,
@@ -64,6 +66,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     ...(defaultGroups === undefined ? {} : { defaultGroups }),
     ...(scopeMappings === undefined ? {} : { scopeMappings }),
     ...(identityProviders === undefined ? {} : { identityProviders }),
+    ...(organizations === undefined ? {} : { organizations }),
   };
 }
 

@@ -40,6 +40,8 @@ import {
   flowsPath,
   registerRequiredActionPath,
   requiredActionPath,
+  organizationPath,
+  organizationsPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -78,6 +80,7 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'group': return resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId));
     case 'identityProvider': return identityProvidersPath(resource.realm);
     case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
+    case 'organization': return organizationsPath(resource.realm);
     case 'realmScopeLink':
     case 'clientScopeLink':
     case 'defaultGroup':
@@ -160,6 +163,9 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const id = resource.id ?? (await findIdpMapperId(reads, mappers, resource.name, `identity provider ${resource.alias}`));
       return id === undefined ? undefined : { path: itemPath(mappers, id), identity: { id, name: resource.name, identityProviderAlias: resource.alias } };
     }
+    case 'organization':
+      // Plans address an organization by the id they read; its PUT names the alias, or Keycloak refuses it.
+      return resource.id === undefined ? undefined : { path: organizationPath(resource.realm, resource.id), identity: { alias: resource.alias } };
   }
 }
 
