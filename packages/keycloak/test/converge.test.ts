@@ -39,7 +39,7 @@ function world(): KeycloakWorld {
         mappers: [{ name: 'department', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } }],
       }],
       organizationsEnabled: true,
-      organizations: [{ name: 'Acme', alias: 'acme', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] } }],
+      organizations: [{ name: 'Acme', alias: 'acme', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] }, identityProviders: [{ alias: 'upstream' }] }],
     },
   });
   return w;

@@ -9,7 +9,7 @@ import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 import { groupsQuery } from './groups.js';
 import { idpSecretQueries } from './idp-secrets.js';
 import { scopeMappingTargets } from './scope-mappings.js';
-import { organizationsPruneWhenEmpty, readsOrganizations } from './organizations.js';
+import { organizationsQuery } from './organization-reads.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
@@ -59,7 +59,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
       ...(cr.spec.defaultGroups === undefined ? {} : { defaultGroups: true }),
       ...scopeMappingsQuery(cr),
       ...(identityProviders === undefined ? {} : { identityProviders }),
-      ...(readsOrganizations(cr.spec, organizationsPruneWhenEmpty(cr.spec)) ? { organizations: true } : {}),
+      ...organizationsQuery(cr.spec),
     },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
     ...idpSecretQueries(cr),

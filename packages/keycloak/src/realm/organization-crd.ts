@@ -1,4 +1,4 @@
-import { MAX_ORGANIZATIONS, MAX_ORG_DOMAINS, ORG_ALIAS_PATTERN, ORG_DOMAIN_PATTERN, ORG_TEXT_MAX_LENGTH } from './organization-spec.js';
+import { MAX_ORGANIZATIONS, MAX_ORG_DOMAINS, MAX_ORG_LINKS, ORG_ALIAS_PATTERN, ORG_DOMAIN_PATTERN, ORG_TEXT_MAX_LENGTH } from './organization-spec.js';
 
 // The schema of a realm's organizations: the same rules as the codec in organization-spec.ts (which also
 // refuses a domain listed by two organizations).
@@ -34,6 +34,14 @@ const organization = {
       items: domain,
     },
     attributes: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Exactly these attributes when given (Keyward\'s marker aside).' },
+    identityProviders: {
+      type: 'array',
+      maxItems: MAX_ORG_LINKS,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['alias'],
+      description: 'Identity providers of the realm, by alias, linked to the organization: exactly these when given and not empty. A provider belongs to one organization.',
+      items: { type: 'object', required: ['alias'], properties: { alias: { ...text, pattern: ORG_ALIAS_PATTERN } } },
+    },
   },
 };
 

@@ -14,6 +14,7 @@ export const ORG_DOMAIN_PATTERN = '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A
 /** Bounds what the schema's rules on list items cost the API server to check. */
 export const MAX_ORGANIZATIONS = 100;
 export const MAX_ORG_DOMAINS = 50;
+export const MAX_ORG_LINKS = 50;
 
 function patterned(max: number, pattern: string, says: string): t.Type<string> {
   const regex = new RegExp(pattern);
@@ -39,6 +40,8 @@ const aliasText = patterned(ORG_TEXT_MAX_LENGTH, ORG_ALIAS_PATTERN, 'letters, di
 const domainName = patterned(ORG_TEXT_MAX_LENGTH, ORG_DOMAIN_PATTERN, 'a domain name');
 
 const DomainCodec = t.intersection([t.type({ name: domainName }), t.partial({ verified: t.boolean })]);
+/** An identity provider of the realm, by alias, linked to the organization. */
+const LinkCodec = t.type({ alias: aliasText });
 
 const OrganizationFields = t.intersection([
   t.type({ name: patterned(ORG_TEXT_MAX_LENGTH, '^[\\s\\S]+$', 'any') }),
@@ -49,6 +52,7 @@ const OrganizationFields = t.intersection([
     redirectUrl: t.string,
     domains: atMost(uniqueList(t.array(DomainCodec), (domain) => domain.name.toLowerCase()), MAX_ORG_DOMAINS),
     attributes: t.record(t.string, t.array(t.string)),
+    identityProviders: atMost(uniqueList(t.array(LinkCodec), (link) => link.alias), MAX_ORG_LINKS),
   }),
 ]);
 type OrganizationFields = t.TypeOf<typeof OrganizationFields>;
@@ -68,14 +72,26 @@ const OrganizationCodec = new t.Type<OrganizationFields, t.OutputOf<typeof Organ
   OrganizationFields.encode,
 );
 
-/** Keycloak links a domain to one organization of a realm (a second is a 400): no domain in two listed ones. */
-function repeatedDomain(organizations: readonly OrganizationFields[]): { readonly index: number; readonly domain: string } | undefined {
-  const owner = new Map<string, number>();
+interface Repeat {
+  readonly index: number;
+  readonly field: 'domains' | 'identityProviders';
+  readonly name: string;
+}
+
+/**
+ * Keycloak links a domain, and an identity provider, to one organization of a realm (a second is a 400): no
+ * domain or provider in two listed ones.
+ */
+function repeatedDomain(organizations: readonly OrganizationFields[]): Repeat | undefined {
+  const owner = new Set<string>();
   for (const [index, organization] of organizations.entries()) {
-    for (const domain of organization.domains ?? []) {
-      const key = domain.name.toLowerCase();
-      if (owner.has(key)) return { index, domain: domain.name };
-      owner.set(key, index);
+    const named = [
+      ...(organization.domains ?? []).map((domain) => ({ field: 'domains' as const, name: domain.name, key: `domain ${domain.name.toLowerCase()}` })),
+      ...(organization.identityProviders ?? []).map((link) => ({ field: 'identityProviders' as const, name: link.alias, key: `provider ${link.alias}` })),
+    ];
+    for (const { field, name, key } of named) {
+      if (owner.has(key)) return { index, field, name };
+      owner.add(key);
     }
   }
   return undefined;
@@ -90,7 +106,9 @@ export const OrganizationsCodec = new t.Type<OrganizationFields[], t.OutputOf<ty
     const decoded = OrganizationList.validate(u, c);
     if (decoded._tag === 'Left') return decoded;
     const repeat = repeatedDomain(decoded.right);
-    return repeat === undefined ? decoded : t.failure(repeat.domain, [...c, { key: String(repeat.index), type: OrganizationCodec, actual: decoded.right[repeat.index] }, { key: 'domains', type: DomainCodec, actual: repeat.domain }], `domain ${repeat.domain} is listed by another organization: Keycloak links a domain to one organization`);
+    if (repeat === undefined) return decoded;
+    const what = repeat.field === 'domains' ? `domain ${repeat.name}` : `identity provider ${repeat.name}`;
+    return t.failure(repeat.name, [...c, { key: String(repeat.index), type: OrganizationCodec, actual: decoded.right[repeat.index] }, { key: repeat.field, type: DomainCodec, actual: repeat.name }], `${what} is listed by another organization: Keycloak links it to one organization`);
   },
   OrganizationList.encode,
 );

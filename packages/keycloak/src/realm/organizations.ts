@@ -1,8 +1,9 @@
-import { deepEqual } from '@keyward/vocabulary';
+import { deepEqual, type Value } from '@keyward/vocabulary';
 import type { ObservedRealm } from '../apis/keycloak/queries.js';
 import type { KeycloakJson, OrganizationRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import type { RealmSteps } from './context.js';
+import { planOrganizationLinks } from './organization-links.js';
 import { organizationAlias, type OrganizationDomainSpec, type OrganizationSpec } from './organization-spec.js';
 
 // A realm's organizations (Keycloak 26). Facts of Keycloak 26.7: the list answers 404 while the realm has
@@ -22,6 +23,9 @@ export interface OrganizationsSpec {
  * `pruneUnlisted` will name `organizations` for this; until then an empty or absent list manages nothing.
  */
 export const organizationsPruneWhenEmpty = (_spec: OrganizationsSpec): boolean => false;
+
+/** The organizations (by alias) whose linked identity providers a reconcile reads: those whose spec lists some. */
+export const organizationLinksToRead = (spec: OrganizationsSpec): string[] => (spec.organizations ?? []).filter((organization) => (organization.identityProviders ?? []).length > 0).map(organizationAlias);
 
 /** Whether a reconcile reads the organizations: the spec lists some, or prunes unlisted ones anyway. */
 export const readsOrganizations = (spec: OrganizationsSpec, pruneWhenEmpty: boolean): boolean => (spec.organizations ?? []).length > 0 || pruneWhenEmpty;
@@ -77,9 +81,10 @@ const addsDomain = (spec: OrganizationSpec, current: OrganizationRepresentation)
  * Listed organizations created or brought to the spec (so they carry our marker), unlisted ones that carry it
  * deleted while the list is managed (given and not empty, or `pruneWhenEmpty`). Keycloak links a domain to
  * one organization of a realm, so deletions go first, then updates that add no domain, then the others, then
- * creations: a domain moved from one organization to another is let go of before it is taken.
+ * creations: a domain moved from one organization to another is let go of before it is taken. Returns the id
+ * of each listed organization (an output of its creation for a new one), by alias.
  */
-export function planOrganizations(steps: RealmSteps, specs: readonly OrganizationSpec[], observed: readonly OrganizationRepresentation[], pruneWhenEmpty: boolean): void {
+export function planOrganizations(steps: RealmSteps, specs: readonly OrganizationSpec[], observed: readonly OrganizationRepresentation[], pruneWhenEmpty: boolean): Map<string, Value<string>> {
   const byAlias = new Map(observed.map((organization) => [organization.alias, organization]));
   const resource = (alias: string, id?: string) => ({ type: 'organization', realm: steps.realm, alias, ...(id === undefined ? {} : { id }) }) as const;
   if (specs.length > 0 || pruneWhenEmpty) {
@@ -100,10 +105,13 @@ export function planOrganizations(steps: RealmSteps, specs: readonly Organizatio
     if (changed.length === 0) continue;
     steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: resource(current.alias, current.id), body: { ...current, ...desired }, changed }, 'it differs from the spec');
   }
+  const ids = new Map<string, Value<string>>(updates.map(({ current }) => [current.alias, current.id]));
   for (const spec of specs) {
     if (byAlias.has(organizationAlias(spec))) continue;
-    steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource: resource(organizationAlias(spec)), body: desiredOrganization(spec, undefined) }, 'the spec lists it');
+    const created = steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource: resource(organizationAlias(spec)), body: desiredOrganization(spec, undefined) }, 'the spec lists it');
+    ids.set(organizationAlias(spec), created.output('id'));
   }
+  return ids;
 }
 
 /**
@@ -120,13 +128,13 @@ export function planRealmOrganizations(steps: RealmSteps, spec: OrganizationsSpe
     return specs.length === 0 ? undefined : `spec.organizations lists ${String(specs.length)} organization${specs.length === 1 ? '' : 's'}, but realm ${steps.realm} has organizations disabled: set spec.organizationsEnabled to true`;
   }
   if (observed === undefined) {
-    planOrganizations(steps, specs, [], pruneWhenEmpty);
+    planOrganizationLinks(steps, specs, planOrganizations(steps, specs, [], pruneWhenEmpty), {});
     return undefined;
   }
   if (observed.organizations === undefined) {
     steps.plan.add({ kind: 'control.requeueAfter', afterMs: ORGANIZATIONS_FOLLOW_UP_MS }, 'read the organizations once the realm has them enabled');
     return undefined;
   }
-  planOrganizations(steps, specs, observed.organizations, pruneWhenEmpty);
+  planOrganizationLinks(steps, specs, planOrganizations(steps, specs, observed.organizations, pruneWhenEmpty), observed.organizationLinks ?? {});
   return undefined;
 }

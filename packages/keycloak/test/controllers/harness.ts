@@ -51,6 +51,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'list_identity_providers',
   'list_identity_provider_mappers',
   'list_organizations',
+  'list_organization_identity_providers',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

@@ -1,8 +1,9 @@
 // A KeycloakRealm's organizations with the KeycloakRealm controller and core's runtime, against the real
 // kube-apiserver and Keycloak 26: made with the realm that enables them in one apply, updated through a diff
 // (domains, attributes), repaired after an out-of-band change, ours pruned and one made by hand kept, nothing
-// written or read once the list is gone, and a realm listing them with organizations disabled stalled until
-// it enables them.
+// written or read once the list is gone; identity providers linked and unlinked, a link removed by hand
+// repaired, Keycloak's organization keys in a provider's config no drift; and a realm listing them with
+// organizations disabled stalled until it enables them.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { conditionOf, createRealm, patchSpec, realmRef, startRealmTestFile, statusOf, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
 
@@ -91,6 +92,39 @@ describe('the organizations of a KeycloakRealm against the real Keycloak and API
     expect(quiet).toMatchObject({ steps: [], writes: [] });
     expect(quiet.operations).not.toContain('list_organizations');
     expect([...(await organizationsOf(realm)).keys()].sort()).toEqual(['acme', 'by-hand']);
+  });
+
+  it('link the identity providers they list, unlink those no longer listed, repair a link removed by hand, and leave the providers without drift', async () => {
+    const realm = file.newRealmName('kcorgs-idp');
+    const ref = realmRef(namespace, 'orgs-idp');
+    const provider = (alias: string): Json => ({ alias, providerId: 'oidc', config: { clientId: alias, authorizationUrl: `https://${alias}.example.com/auth`, tokenUrl: `https://${alias}.example.com/token` } });
+    const linked = (...aliases: string[]): Json => ({ ...acme, identityProviders: aliases.map((alias) => ({ alias })) });
+    const linksOf = async (id: string): Promise<string[]> => ((await env.admin.get<Json[]>(`/realms/${realm}/organizations/${id}/identity-providers`)) ?? []).map((p) => String(p['alias'])).sort();
+    // The realm, its providers, its organization and the link, in one apply.
+    await createRealm(env.kube, namespace, 'orgs-idp', { realmName: realm, organizationsEnabled: true, identityProviders: [provider('upstream'), provider('corp')], organizations: [linked('upstream')] });
+    await waitForReady(env.kube, ref);
+    const id = String((await organizationsOf(realm)).get('acme')?.['id']);
+    expect(await linksOf(id)).toEqual(['upstream']);
+    const upstream = await env.admin.get<Json>(`/realms/${realm}/identity-provider/instances/upstream`);
+    expect(upstream?.['organizationId']).toBe(id);
+    expect(await reconcileNow('orgs-idp')).toMatchObject({ steps: [], writes: [] });
+
+    // Keycloak's organization keys in a linked provider's config, set by hand, are no drift of the provider.
+    expect(await env.admin.send('PUT', `/realms/${realm}/identity-provider/instances/upstream`, { ...upstream, config: { ...(upstream?.['config'] as Json), 'kc.org.domain': 'acme.example.com', 'kc.org.broker.redirect.mode.email-matches': 'true' } })).toBe(204);
+    expect(await reconcileNow('orgs-idp')).toMatchObject({ steps: [], writes: [] });
+
+    await patchSpec(env.kube, ref, { organizations: [linked('corp')] });
+    await waitForReady(env.kube, ref);
+    expect(await linksOf(id)).toEqual(['corp']);
+    expect(await reconcileNow('orgs-idp')).toMatchObject({ steps: [], writes: [] });
+
+    // Unlinked by hand: linked again.
+    expect(await env.admin.send('DELETE', `/realms/${realm}/organizations/${id}/identity-providers/corp`)).toBe(204);
+    const repair = await reconcileNow('orgs-idp');
+    expect(repair.writes.every((write) => write === 'create_organizationIdentityProvider')).toBe(true);
+    await waitForReady(env.kube, ref);
+    expect(await linksOf(id)).toEqual(['corp']);
+    expect(await reconcileNow('orgs-idp')).toMatchObject({ steps: [], writes: [] });
   });
 
   it('stall a realm that lists them with organizations disabled, naming the field, until it enables them', async () => {

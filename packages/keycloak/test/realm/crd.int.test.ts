@@ -136,12 +136,14 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['an identity provider switch that is no boolean', { ...baseSpec, identityProviders: [{ alias: 'gh', providerId: 'oidc', trustEmail: 'yes' }] }, 'spec.identityProviders[0].trustEmail'],
   [
     'organizations',
-    { ...baseSpec, organizationsEnabled: true, organizations: [{ name: 'Acme Inc', alias: 'acme', description: 'd', enabled: false, redirectUrl: 'https://acme.example.com', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] } }, { name: 'beta' }] },
+    { ...baseSpec, organizationsEnabled: true, organizations: [{ name: 'Acme Inc', alias: 'acme', description: 'd', enabled: false, redirectUrl: 'https://acme.example.com', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] }, identityProviders: [{ alias: 'github' }] }, { name: 'beta' }] },
     undefined,
   ],
   ['an organization whose name cannot be its alias', { ...baseSpec, organizations: [{ name: 'Acme Inc' }] }, 'spec.organizations[0].name'],
   ['an organization alias with a slash', { ...baseSpec, organizations: [{ name: 'Acme', alias: 'a/b' }] }, 'spec.organizations[0].alias'],
   ['an organization domain that is no domain', { ...baseSpec, organizations: [{ name: 'acme', domains: [{ name: 'not a domain' }] }] }, 'spec.organizations[0].domains[0].name'],
+  ['an organization link without alias', { ...baseSpec, organizations: [{ name: 'acme', identityProviders: [{}] }] }, 'spec.organizations[0].identityProviders[0].alias'],
+  ['an organization linking a provider twice', { ...baseSpec, organizations: [{ name: 'acme', identityProviders: [{ alias: 'gh' }, { alias: 'gh' }] }] }, 'spec.organizations[0].identityProviders[1]'],
   ['an organization domain listed twice', { ...baseSpec, organizations: [{ name: 'acme', domains: [{ name: 'a.example.com' }, { name: 'a.example.com' }] }] }, 'spec.organizations[0].domains[1]'],
 ];
 

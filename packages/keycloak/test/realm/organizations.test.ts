@@ -7,7 +7,8 @@ import { ORGANIZATIONS_FOLLOW_UP_MS, planOrganizations } from '../../src/realm/o
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decodeRealm } from '../../src/realm/decode.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
-import { baseSpec, config, observedRealm, plan, realmObject } from './fixtures.js';
+import { observe } from '../../src/realm/observe.js';
+import { baseSpec, config, decoded, observedRealm, plan, realmObject } from './fixtures.js';
 
 const marker = { [MANAGED_BY]: ['keyward'] };
 const keycloakSteps = (p: Plan<KeycloakRealmAction>): KeycloakAction[] => p.steps.map((s) => s.action).filter((a): a is KeycloakAction => a.kind.startsWith('keycloak.'));
@@ -136,4 +137,41 @@ describe('the organizations codec', () => {
     expect(message([{ name: 'a', domains: [{ name: 'x.example.com' }] }, { name: 'b', domains: [{ name: 'X.example.com' }] }])).toContain('spec.organizations[1].domains: domain X.example.com is listed by another organization');
   });
   it('refuses a bad domain name', () => { expect(message([{ name: 'a', domains: [{ name: 'not a domain' }] }])).toContain('spec.organizations[0].domains[0].name'); });
+});
+
+describe('the identity providers linked to an organization', () => {
+  const linking = (...aliases: string[]) => ({ ...acme, identityProviders: aliases.map((alias) => ({ alias })) });
+  const realmLinked = (links: Record<string, string[]>) => observedRealm({ realmFields: { organizationsEnabled: true }, organizations: [keycloakAcme()], organizationLinks: links });
+  const linkSteps = (p: Plan<KeycloakRealmAction>) => keycloakSteps(p).filter((s) => 'resource' in s && s.resource.type === 'organizationIdentityProvider').map((s) => [s.kind, 'resource' in s && s.resource.type === 'organizationIdentityProvider' ? s.resource.alias : '']);
+
+  it('are read only for organizations that list some', () => {
+    const query = (organizations: unknown[]) => (observe(decoded(realmObject({ ...spec, organizations })), config).realm);
+    expect(query([linking('upstream'), { name: 'beta' }])).toMatchObject({ organizations: true, organizationLinksOf: ['acme'] });
+    expect(query([{ name: 'beta' }])).not.toHaveProperty('organizationLinksOf');
+    expect(query([])).not.toHaveProperty('organizations');
+  });
+
+  it('are linked when listed and unlinked when no longer listed, by the organization\'s id', () => {
+    const p = plan(realmObject({ ...spec, organizations: [linking('upstream', 'corp')] }), { realm: realmLinked({ acme: ['corp', 'old'] }) });
+    expect(linkSteps(p)).toEqual([['keycloak.delete', 'old'], ['keycloak.create', 'upstream']]);
+    expect(keycloakSteps(p)).toContainEqual(expect.objectContaining({ resource: { type: 'organizationIdentityProvider', realm: 'shop', organization: { alias: 'acme', id: 'org-1' }, alias: 'upstream' } }));
+  });
+
+  it('plan nothing once linked as listed, and are left alone when the organization lists none', () => {
+    expect(linkSteps(plan(realmObject({ ...spec, organizations: [linking('upstream')] }), { realm: realmLinked({ acme: ['upstream'] }) }))).toEqual([]);
+    expect(linkSteps(plan(realmObject(spec), { realm: realmLinked({ acme: ['by-hand'] }) }))).toEqual([]);
+  });
+
+  it('of a new organization are linked in the same plan, after it is made', () => {
+    const p = plan(realmObject({ ...spec, organizations: [linking('upstream')] }), { realm: realmWith([]) });
+    const steps = keycloakSteps(p);
+    expect(steps.map((s) => ('resource' in s ? s.resource.type : ''))).toEqual(['organization', 'organizationIdentityProvider']);
+    const link = steps[1];
+    expect(link?.kind === 'keycloak.create' && link.resource.type === 'organizationIdentityProvider' ? typeof link.resource.organization.id : undefined).toBe('object');
+  });
+
+  it('are refused by the codec when two organizations link the same provider', () => {
+    const result = decodeRealm(realmObject({ ...spec, organizations: [linking('upstream'), { name: 'beta', identityProviders: [{ alias: 'upstream' }] }] }));
+    expect(isLeft(result) ? result.left.message : 'accepted').toContain('spec.organizations[1].identityProviders: identity provider upstream is listed by another organization');
+  });
 });

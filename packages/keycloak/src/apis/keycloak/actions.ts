@@ -81,7 +81,9 @@ export type KeycloakResource =
   /** A mapper of an identity provider; `id` for update and delete. */
   | { readonly type: 'identityProviderMapper'; readonly realm: string; readonly alias: string; readonly name: string; readonly id?: string }
   /** An organization of a realm, by alias (Keycloak's key, which never changes); `id` for update and delete. */
-  | { readonly type: 'organization'; readonly realm: string; readonly alias: string; readonly id?: string };
+  | { readonly type: 'organization'; readonly realm: string; readonly alias: string; readonly id?: string }
+  /** An identity provider (by alias) linked to an organization; create links it, delete unlinks it. */
+  | { readonly type: 'organizationIdentityProvider'; readonly realm: string; readonly organization: { readonly alias: string; readonly id: Value<string> }; readonly alias: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

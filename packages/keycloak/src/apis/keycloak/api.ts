@@ -55,6 +55,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `mapper ${resource.name} of identity provider ${resource.alias} in realm ${resource.realm}`;
     case 'organization':
       return `organization ${resource.alias} in realm ${resource.realm}`;
+    case 'organizationIdentityProvider':
+      return `identity provider ${resource.alias} of organization ${resource.organization.alias} in realm ${resource.realm}`;
   }
 }
 

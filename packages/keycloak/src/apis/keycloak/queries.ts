@@ -30,6 +30,8 @@ export interface ObservedRealm {
   readonly identityProviders?: readonly ObservedIdentityProvider[];
   /** The realm's organizations, when the query asked for them and the realm has organizations enabled. */
   readonly organizations?: readonly OrganizationRepresentation[];
+  /** The aliases of the identity providers linked to each organization the query names, by organization alias. */
+  readonly organizationLinks?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -67,6 +69,8 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
   readonly identityProviders?: { readonly mappersOf: readonly string[] };
   /** Whether to read the realm's organizations (one request per 1000, none while the realm has them disabled). */
   readonly organizations?: boolean;
+  /** The organizations (by alias) whose linked identity providers to read (one request each). */
+  readonly organizationLinksOf?: readonly string[];
 }
 
 /**

@@ -4,7 +4,8 @@ import type { KeycloakJson, OrganizationRepresentation } from './representations
 // The organizations of the in-memory Keycloak, with the behaviour of Keycloak 26.7 that Keyward relies on:
 // none while the realm has them disabled (404), the alias taken from the name when none is given and never
 // changed (400), a name, alias (409) or domain (400) held by one organization only, and a PUT that replaces an
-// organization whole (`enabled` true unless sent) but keeps its attributes when it has none.
+// organization whole (`enabled` true unless sent) but keeps its attributes when it has none; an identity
+// provider linked to one organization at most (400 for an unknown one or another organization's, 409 again).
 
 type Rep = Record<string, KeycloakJson | undefined>;
 
@@ -19,10 +20,40 @@ export class SimulatedOrganizations {
   readonly #byRealm = new Map<string, Map<string, Rep>>();
   readonly #newId: () => string;
   readonly #enabled: (realm: string) => boolean;
+  readonly #providerExists: (realm: string, alias: string) => boolean;
+  /** Linked identity provider aliases, by realm and organization id. */
+  readonly #links = new Map<string, Map<string, Set<string>>>();
 
-  constructor(newId: () => string, enabled: (realm: string) => boolean) {
+  constructor(newId: () => string, enabled: (realm: string) => boolean, providerExists: (realm: string, alias: string) => boolean) {
     this.#newId = newId;
     this.#enabled = enabled;
+    this.#providerExists = providerExists;
+  }
+
+  #linksOf(realm: string): Map<string, Set<string>> {
+    const found = this.#links.get(realm) ?? new Map<string, Set<string>>();
+    this.#links.set(realm, found);
+    return found;
+  }
+
+  link(realm: string, id: string, alias: string): string {
+    if (!this.#of(realm).has(id)) fail(404, 'Organization not found');
+    if (!this.#providerExists(realm, alias)) fail(400, 'Identity provider not found with the given alias');
+    const links = this.#linksOf(realm);
+    if (links.get(id)?.has(alias) === true) fail(409, 'Identity provider already associated to the organization');
+    if ([...links.values()].some((linked) => linked.has(alias))) fail(400, 'Identity provider already associated with a different organization');
+    links.set(id, (links.get(id) ?? new Set()).add(alias));
+    return alias;
+  }
+
+  unlink(realm: string, id: string, alias: string): boolean {
+    return this.#links.get(realm)?.get(id)?.delete(alias) ?? false;
+  }
+
+  /** The providers linked to each organization of `aliases` that exists and whose providers still do. */
+  linked(realm: string, aliases: readonly string[]): Record<string, string[]> {
+    const organizations = [...(this.#byRealm.get(realm)?.values() ?? [])].filter((rep) => aliases.includes(text(rep['alias'])));
+    return Object.fromEntries(organizations.map((rep) => [text(rep['alias']), [...(this.#links.get(realm)?.get(text(rep['id'])) ?? [])].filter((alias) => this.#providerExists(realm, alias))]));
   }
 
   #of(realm: string): Map<string, Rep> {
@@ -66,11 +97,13 @@ export class SimulatedOrganizations {
   }
 
   delete(realm: string, id: string): boolean {
+    this.#links.get(realm)?.delete(id);
     return this.#of(realm).delete(id);
   }
 
   drop(realm: string): void {
     this.#byRealm.delete(realm);
+    this.#links.delete(realm);
   }
 
   /** What the list shows with briefRepresentation=false; undefined while the realm has them disabled. */

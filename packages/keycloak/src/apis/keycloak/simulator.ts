@@ -132,7 +132,7 @@ export class SimulatedKeycloak {
   /** The realms' authentication flows. */
   readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
   /** The realms' organizations. */
-  readonly organizations = new SimulatedOrganizations(() => this.#id('organization'), (realm) => this.#realm(realm).rep['organizationsEnabled'] === true);
+  readonly organizations = new SimulatedOrganizations(() => this.#id('organization'), (realm) => this.#realm(realm).rep['organizationsEnabled'] === true, (realm, alias) => this.#realm(realm).identityProviders.has(alias));
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
   constructor(kube: SimulatedKubernetes) {
@@ -363,6 +363,8 @@ export class SimulatedKeycloak {
         return id;
       }      case 'organization':
         return this.organizations.create(resource.realm, { ...body, alias: resource.alias });
+      case 'organizationIdentityProvider':
+        return this.organizations.link(resource.realm, context.resolve(resource.organization.id), resource.alias);
     }
   }
 
@@ -444,6 +446,8 @@ export class SimulatedKeycloak {
       }      case 'organization':
         this.organizations.update(resource.realm, resource.id ?? '', { ...body, alias: resource.alias });
         return;
+      case 'organizationIdentityProvider':
+        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
     }
   }
 
@@ -495,6 +499,8 @@ export class SimulatedKeycloak {
         return realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false;
       case 'organization':
         return this.organizations.delete(resource.realm, resource.id ?? '');
+      case 'organizationIdentityProvider':
+        return this.organizations.unlink(resource.realm, context.resolve(resource.organization.id), resource.alias);
     }
   }
 
@@ -637,9 +643,10 @@ export class SimulatedKeycloak {
     };
   }
 
-  #observeOrganizations(realm: string): Pick<ObservedRealm, 'organizations'> {
+  #observeOrganizations(realm: string, linksOf: readonly string[]): Pick<ObservedRealm, 'organizations' | 'organizationLinks'> {
     const organizations = this.organizations.observe(realm);
-    return organizations === undefined ? {} : { organizations };
+    if (organizations === undefined) return {};
+    return { organizations, ...(linksOf.length === 0 ? {} : { organizationLinks: this.organizations.linked(realm, linksOf) }) };
   }
 
   get answers(): QueryTable<KeycloakQuery> {
@@ -652,7 +659,7 @@ export class SimulatedKeycloak {
           ...observed,
           ...(flows === undefined ? {} : { authenticationFlows: this.flows.observe(query.realm, flows) }),
           ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
-          ...(query.organizations === true ? this.#observeOrganizations(query.realm) : {}),
+          ...(query.organizations === true ? this.#observeOrganizations(query.realm, query.organizationLinksOf ?? []) : {}),
         };
       },
       'keycloak.client': (query) => this.#observeClient(query),

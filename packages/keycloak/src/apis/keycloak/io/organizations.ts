@@ -1,5 +1,5 @@
-import type { OrganizationRepresentation, RealmRepresentation } from '../representations.js';
-import { organizationsPath } from './paths.js';
+import type { IdentityProviderRepresentation, OrganizationRepresentation, RealmRepresentation } from '../representations.js';
+import { organizationIdentityProvidersPath, organizationsPath } from './paths.js';
 import type { AdminReads } from './reads.js';
 
 /** The most organizations one list returns (Keycloak's default page is 10). */
@@ -24,4 +24,19 @@ export async function observeOrganizations(reads: AdminReads, realm: RealmRepres
     found.push(...page);
     if (page.length < PAGE) return found;
   }
+}
+
+/** The aliases of the identity providers linked to each of `organizations`, by organization alias. */
+export async function observeOrganizationLinks(reads: AdminReads, realm: string, organizations: readonly OrganizationRepresentation[], linksOf: readonly string[]): Promise<Record<string, string[]>> {
+  const wanted = organizations.filter((organization) => linksOf.includes(organization.alias));
+  const links = await Promise.all(wanted.map(async (organization) => {
+    const providers = (await reads.list<IdentityProviderRepresentation>({
+      path: organizationIdentityProvidersPath(realm, organization.id),
+      operation: 'list_organization_identity_providers',
+      description: `list the identity providers of organization ${organization.alias} in realm ${realm}`,
+      fields: ['alias'],
+    })) ?? [];
+    return [organization.alias, providers.map((provider) => provider.alias)] as const;
+  }));
+  return Object.fromEntries(links);
 }

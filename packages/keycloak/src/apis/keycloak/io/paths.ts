@@ -72,3 +72,4 @@ export const defaultGroupsPath = (realm: string): string => `${realmPath(realm)}
 /** A realm's organizations (Keycloak 26), one by id, and the identity providers linked to one. */
 export const organizationsPath = (realm: string): string => `${realmPath(realm)}/organizations`;
 export const organizationPath = (realm: string, id: string): string => `${organizationsPath(realm)}/${segment(id)}`;
+export const organizationIdentityProvidersPath = (realm: string, id: string): string => `${organizationPath(realm, id)}/identity-providers`;

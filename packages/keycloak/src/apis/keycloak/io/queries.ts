@@ -14,7 +14,7 @@ import type { ScopeList } from '../actions.js';
 import { defaultGroupPaths, observeGroups } from './groups.js';
 import { observeScopeMappings } from './scope-mappings.js';
 import { observeIdentityProviders } from './identity-providers.js';
-import { observeOrganizations } from './organizations.js';
+import { observeOrganizationLinks, observeOrganizations } from './organizations.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -54,6 +54,8 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
   const scopeMappings = query.scopeMappings === undefined ? undefined : await observeScopeMappings(reads, name, query.scopeMappings);
   const organizations = query.organizations === true ? await observeOrganizations(reads, realm) : undefined;
+  const linksOf = query.organizationLinksOf ?? [];
+  const organizationLinks = organizations === undefined || linksOf.length === 0 ? undefined : await observeOrganizationLinks(reads, name, organizations, linksOf);
   return {
     realm,
     roles,
@@ -67,6 +69,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     ...(scopeMappings === undefined ? {} : { scopeMappings }),
     ...(identityProviders === undefined ? {} : { identityProviders }),
     ...(organizations === undefined ? {} : { organizations }),
+    ...(organizationLinks === undefined ? {} : { organizationLinks }),
   };
 }
 

@@ -42,6 +42,7 @@ import {
   requiredActionPath,
   organizationPath,
   organizationsPath,
+  organizationIdentityProvidersPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -81,6 +82,7 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'identityProvider': return identityProvidersPath(resource.realm);
     case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
     case 'organization': return organizationsPath(resource.realm);
+    case 'organizationIdentityProvider': return organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id));
     case 'realmScopeLink':
     case 'clientScopeLink':
     case 'defaultGroup':
@@ -166,12 +168,19 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
     case 'organization':
       // Plans address an organization by the id they read; its PUT names the alias, or Keycloak refuses it.
       return resource.id === undefined ? undefined : { path: organizationPath(resource.realm, resource.id), identity: { alias: resource.alias } };
+    case 'organizationIdentityProvider':
+      return { path: itemPath(organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id)), resource.alias), identity: {} };
   }
 }
 
 /** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
 export function knownId(resource: KeycloakResource): string | undefined {
-  // A required action is registered under its provider's id, which is its alias.
-  return resource.type === 'requiredAction' ? resource.alias : undefined;
+  // A required action is registered under its provider's id, which is its alias; a link is the provider's alias.
+  return resource.type === 'requiredAction' || resource.type === 'organizationIdentityProvider' ? resource.alias : undefined;
+}
+
+/** What a create sends: the body, but for an organization's link, whose body is the provider's alias alone. */
+export function createBody(resource: KeycloakResource, body: Record<string, unknown>): unknown {
+  return resource.type === 'organizationIdentityProvider' ? resource.alias : body;
 }
 
