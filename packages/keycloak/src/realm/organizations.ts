@@ -3,6 +3,8 @@ import type { ObservedRealm } from '../apis/keycloak/queries.js';
 import type { KeycloakJson, OrganizationRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import type { RealmSteps } from './context.js';
+import type { IdentityProviderSpec } from './identity-provider-spec.js';
+import { namesOnlyBuiltInFlows } from './idp-plan.js';
 import { planOrganizationLinks } from './organization-links.js';
 import { organizationAlias, type OrganizationDomainSpec, type OrganizationSpec } from './organization-spec.js';
 
@@ -16,6 +18,7 @@ import { organizationAlias, type OrganizationDomainSpec, type OrganizationSpec }
 export interface OrganizationsSpec {
   readonly organizations?: readonly OrganizationSpec[];
   readonly organizationsEnabled?: boolean;
+  readonly identityProviders?: readonly IdentityProviderSpec[];
 }
 
 /**
@@ -128,7 +131,11 @@ export function planRealmOrganizations(steps: RealmSteps, spec: OrganizationsSpe
     return specs.length === 0 ? undefined : `spec.organizations lists ${String(specs.length)} organization${specs.length === 1 ? '' : 's'}, but realm ${steps.realm} has organizations disabled: set spec.organizationsEnabled to true`;
   }
   if (observed === undefined) {
-    planOrganizationLinks(steps, specs, planOrganizations(steps, specs, [], pruneWhenEmpty), {});
+    // Keycloak refuses a link to a provider that does not exist (400): in a new realm, only the providers made
+    // in this plan are linked, the others in the reconcile that makes them.
+    const made = new Set((spec.identityProviders ?? []).filter(namesOnlyBuiltInFlows).map((provider) => provider.alias));
+    const linkable = specs.map((organization) => ({ ...organization, identityProviders: (organization.identityProviders ?? []).filter((link) => made.has(link.alias)) }));
+    planOrganizationLinks(steps, linkable, planOrganizations(steps, specs, [], pruneWhenEmpty), {});
     return undefined;
   }
   if (observed.organizations === undefined) {

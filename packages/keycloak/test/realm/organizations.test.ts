@@ -170,6 +170,15 @@ describe('the identity providers linked to an organization', () => {
     expect(link?.kind === 'keycloak.create' && link.resource.type === 'organizationIdentityProvider' ? typeof link.resource.organization.id : undefined).toBe('object');
   });
 
+  it('in a new realm wait for a provider the plan does not make yet (one naming a flow of the spec)', () => {
+    const providers = [
+      { alias: 'upstream', providerId: 'oidc' },
+      { alias: 'brokered', providerId: 'oidc', firstBrokerLoginFlowAlias: 'my broker flow' },
+    ];
+    const p = plan(realmObject({ ...spec, identityProviders: providers, organizations: [linking('upstream', 'brokered')] }), { realm: undefined });
+    expect(linkSteps(p)).toEqual([['keycloak.create', 'upstream']]);
+  });
+
   it('are refused by the codec when two organizations link the same provider', () => {
     const result = decodeRealm(realmObject({ ...spec, organizations: [linking('upstream'), { name: 'beta', identityProviders: [{ alias: 'upstream' }] }] }));
     expect(isLeft(result) ? result.left.message : 'accepted').toContain('spec.organizations[1].identityProviders: identity provider upstream is listed by another organization');
