@@ -10,6 +10,8 @@ import { kindOf } from './requests.js';
  */
 const FIELD_GROUPS: readonly (readonly [string, RegExp])[] = [
   ['roleGrants', /^(grant_roles|revoke_roles|get_role_mappings)$/],
+  // Before identity providers: an organization's links are organizationIdentityProvider writes.
+  ['organizations', /organization/],
   ['realmRoles', /^(list_roles|list_composites|get_role|\w+_realmRole)$/],
   ['identityProviders', /identity_provider|identityProvider/],
   ['authenticationFlows', /authentication_flow|authenticationFlow|flow_execution|flowExecution|authenticator_?[cC]onfig/],

@@ -28,6 +28,7 @@ const ROLES = 200;
 /** Every COMPOSITE_EVERY-th role is composed of the roles just before it. */
 const COMPOSITE_EVERY = 10;
 const TEAMS = 10;
+const ORGANIZATIONS = 5;
 const CONVERGE_TIMEOUT_MS = 20 * 60_000;
 /** The operator's default reconciles at once per controller. */
 const CONCURRENCY = 4;
@@ -129,6 +130,19 @@ function identityProviders(): unknown[] {
   return [...oidc, ...keycloakOidc, ...saml];
 }
 
+/** Five organizations, each with two domains and one of the OIDC providers linked. */
+function organizations(): unknown[] {
+  return Array.from({ length: ORGANIZATIONS }, (_, index) => {
+    const alias = `org-${two(index + 1)}`;
+    return {
+      name: `Organization ${String(index + 1)}`, alias, description: `Customer ${String(index + 1)}`,
+      domains: [{ name: `${alias}.example.com`, verified: true }, { name: `${alias}.example.org` }],
+      attributes: { tier: [index % 2 === 0 ? 'gold' : 'silver'] },
+      identityProviders: [{ alias: `oidc-${two(index + 1)}` }],
+    };
+  });
+}
+
 function realmSpec(): Record<string, unknown> {
   return {
     displayName: 'Realm surface benchmark',
@@ -151,6 +165,7 @@ function realmSpec(): Record<string, unknown> {
     requiredActions: [{ alias: 'CONFIGURE_TOTP', defaultAction: true, priority: 5 }, { alias: 'UPDATE_PASSWORD', enabled: true, priority: 10 }, { alias: 'delete_account', enabled: true }],
     identityProviders: identityProviders(),
     organizationsEnabled: true,
+    organizations: organizations(),
   };
 }
 
@@ -214,7 +229,7 @@ try {
 
     console.log(JSON.stringify({
       benchmark: 'keycloak-realm-surface',
-      size: { realmRoles: ROLES, compositeRoles: ROLES / COMPOSITE_EVERY, groups: TEAMS * 5, authenticationFlows: 20, identityProviders: 10, requiredActions: 3, clientScopes: 2 },
+      size: { realmRoles: ROLES, compositeRoles: ROLES / COMPOSITE_EVERY, groups: TEAMS * 5, authenticationFlows: 20, identityProviders: 10, requiredActions: 3, clientScopes: 2, organizations: ORGANIZATIONS },
       concurrency: CONCURRENCY,
       limits: defaultKeycloakRateLimits,
       load: { before: loadBefore.map((n) => rounded(n, 2)), after: loadavg().map((n) => rounded(n, 2)) },

@@ -38,6 +38,8 @@ function world(): KeycloakWorld {
         configSecrets: { clientSecret: { name: 'smtp', key: 'password' } },
         mappers: [{ name: 'department', identityProviderMapper: 'hardcoded-attribute-idp-mapper', config: { attribute: 'department', 'attribute.value': 'engineering' } }],
       }],
+      organizationsEnabled: true,
+      organizations: [{ name: 'Acme', alias: 'acme', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] }, identityProviders: [{ alias: 'upstream' }] }],
     },
   });
   return w;

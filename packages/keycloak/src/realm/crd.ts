@@ -11,6 +11,7 @@ import { requiredActionsSchema } from './required-action-spec.js';
 import { pruneUnlistedSchema } from '../prune.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
 import { identityProvidersSchema } from './identity-provider-crd.js';
+import { organizationsSchema } from './organization-crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import { userFederationSchema, userFederationStatusSchema } from './user-federation-crd.js';
 import {
@@ -262,8 +263,9 @@ const spec = {
     requiredActions: requiredActionsSchema,
     identityProviders: identityProvidersSchema,
     organizationsEnabled: { type: 'boolean', description: 'Whether the realm has organizations (Keycloak 26).' },
-    pruneUnlisted: pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies, user federation providers'),
+    pruneUnlisted: pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies, user federation providers, organizations'),
     userFederation: userFederationSchema,
+    organizations: organizationsSchema,
   },
 };
 

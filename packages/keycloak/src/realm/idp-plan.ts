@@ -12,7 +12,7 @@ import { prunesWhenEmpty } from '../prune.js';
  * other flow until the next reconcile makes the spec's, and Keycloak 26 answers 500 to a provider whose
  * first or post broker login flow does not exist: such a provider waits for that reconcile too.
  */
-function namesOnlyBuiltInFlows(spec: IdentityProviderSpec): boolean {
+export function namesOnlyBuiltInFlows(spec: IdentityProviderSpec): boolean {
   return [spec.firstBrokerLoginFlowAlias, spec.postBrokerLoginFlowAlias].every((alias) => alias === undefined || alias === '' || BUILT_IN_FLOWS.includes(alias));
 }
 

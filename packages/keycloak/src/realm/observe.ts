@@ -12,6 +12,7 @@ import { federationSecretQueries } from './federation-secrets.js';
 import { readsUserFederation } from './federation-plan.js';
 import { scopeMappingTargets } from './scope-mappings.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
+import { organizationsQuery } from './organization-reads.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
@@ -78,6 +79,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
       ...scopeMappingsQuery(cr),
       ...(identityProviders === undefined ? {} : { identityProviders }),
       ...userFederationQuery(cr),
+      ...organizationsQuery(cr.spec),
     },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
     ...idpSecretQueries(cr),

@@ -23,6 +23,7 @@ import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
 import { planRealmIdentityProviders } from './idp-plan.js';
 import { planRealmUserFederation } from './federation-plan.js';
+import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
@@ -63,6 +64,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
   const identityProviders = planRealmIdentityProviders({ plan, call, realm }, input);
   const userFederation = planRealmUserFederation({ plan, call, realm }, input);
+  const organizationsProblem = planRealmOrganizations({ plan, call, realm }, cr.spec, observed.realm, organizationsPruneWhenEmpty(cr.spec));
   const secret = observed.smtpPasswordSecret;
   const facts = {
     realmId: observed.realm?.realm.id,
@@ -75,6 +77,8 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   };
   const readiness = flowProblems.length > 0
     ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))
+    : organizationsProblem !== undefined
+    ? stalled('OrganizationsDisabled', organizationsProblem)
     : plan.size > 0
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)
     : ready(`realm ${realm} matches the spec`);

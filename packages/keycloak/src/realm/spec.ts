@@ -11,6 +11,7 @@ import { IdentityProvidersCodec } from './identity-provider-spec.js';
 import { pruneUnlistedCodec } from '../prune.js';
 import { UserFederationListCodec } from './user-federation-spec.js';
 import type { FederationProviderStatus } from './federation-status.js';
+import { OrganizationsCodec } from './organization-spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -31,7 +32,7 @@ export const NAMESPACE_MAX_LENGTH = 63;
 
 export const SSL_REQUIRED = ['none', 'external', 'all'] as const;
 /** The realm's lists of things Keyward makes, which `pruneUnlisted` may name. */
-export const REALM_PRUNABLE_FIELDS = ['realmRoles', 'clientScopes', 'groups', 'authenticationFlows', 'requiredActions', 'identityProviders', 'clientProfiles', 'clientPolicies', 'userFederation'] as const;
+export const REALM_PRUNABLE_FIELDS = ['realmRoles', 'clientScopes', 'groups', 'authenticationFlows', 'requiredActions', 'identityProviders', 'clientProfiles', 'clientPolicies', 'userFederation', 'organizations'] as const;
 export type RealmPrunableField = (typeof REALM_PRUNABLE_FIELDS)[number];
 
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
@@ -297,6 +298,7 @@ export const RealmSpecCodec = t.intersection([
     organizationsEnabled: t.boolean,
     pruneUnlisted: pruneUnlistedCodec(REALM_PRUNABLE_FIELDS),
     userFederation: UserFederationListCodec,
+    organizations: OrganizationsCodec,
   }),
 ]);
 

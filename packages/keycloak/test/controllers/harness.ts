@@ -57,6 +57,8 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'list_user_federation_mappers',
   // Keycloak's LDAP connection test is a POST that changes nothing.
   'test_ldap_connection',
+  'list_organizations',
+  'list_organization_identity_providers',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

@@ -156,6 +156,17 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a bind Secret without key', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connection: { bindCredentialSecret: { name: 's' } } }] }, 'spec.userFederation[0].connection.bindCredentialSecret.key'],
   ['a federation mapper without its type', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', mappers: [{ name: 'm' }] }] }, 'spec.userFederation[0].mappers[0].mapperType'],
   ['a federation config value that is a number', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', config: { pagination: 1 } }] }, 'spec.userFederation[0].config.pagination'],
+  [
+    'organizations',
+    { ...baseSpec, organizationsEnabled: true, organizations: [{ name: 'Acme Inc', alias: 'acme', description: 'd', enabled: false, redirectUrl: 'https://acme.example.com', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] }, identityProviders: [{ alias: 'github' }] }, { name: 'beta' }] },
+    undefined,
+  ],
+  ['an organization whose name cannot be its alias', { ...baseSpec, organizations: [{ name: 'Acme Inc' }] }, 'spec.organizations[0].name'],
+  ['an organization alias with a slash', { ...baseSpec, organizations: [{ name: 'Acme', alias: 'a/b' }] }, 'spec.organizations[0].alias'],
+  ['an organization domain that is no domain', { ...baseSpec, organizations: [{ name: 'acme', domains: [{ name: 'not a domain' }] }] }, 'spec.organizations[0].domains[0].name'],
+  ['an organization link without alias', { ...baseSpec, organizations: [{ name: 'acme', identityProviders: [{}] }] }, 'spec.organizations[0].identityProviders[0].alias'],
+  ['an organization linking a provider twice', { ...baseSpec, organizations: [{ name: 'acme', identityProviders: [{ alias: 'gh' }, { alias: 'gh' }] }] }, 'spec.organizations[0].identityProviders[1]'],
+  ['an organization domain listed twice', { ...baseSpec, organizations: [{ name: 'acme', domains: [{ name: 'a.example.com' }, { name: 'a.example.com' }] }] }, 'spec.organizations[0].domains[1]'],
 ];
 
 describe('the KeycloakRealm CRD and the codec agree', () => {

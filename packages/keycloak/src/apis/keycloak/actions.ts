@@ -88,7 +88,11 @@ export type KeycloakResource =
    * A component of a realm (a user federation provider, or one of its mappers when `parent` names it): the
    * body carries its providerId, providerType and parentId; `id` for update and delete.
    */
-  | { readonly type: 'component'; readonly realm: string; readonly name: string; readonly parent?: string; readonly id?: Value<string> };
+  | { readonly type: 'component'; readonly realm: string; readonly name: string; readonly parent?: string; readonly id?: Value<string> }
+  /** An organization of a realm, by alias (Keycloak's key, which never changes); `id` for update and delete. */
+  | { readonly type: 'organization'; readonly realm: string; readonly alias: string; readonly id?: string }
+  /** An identity provider (by alias) linked to an organization; create links it, delete unlinks it. */
+  | { readonly type: 'organizationIdentityProvider'; readonly realm: string; readonly organization: { readonly alias: string; readonly id: Value<string> }; readonly alias: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

@@ -61,6 +61,10 @@ export function describeResource(resource: KeycloakResource): string {
       return `authorization resource ${resource.name} of ${clientText(resource.client)}`;
     case 'component':
       return resource.parent === undefined ? `user federation provider ${resource.name} in realm ${resource.realm}` : `mapper ${resource.name} of user federation provider ${resource.parent} in realm ${resource.realm}`;
+    case 'organization':
+      return `organization ${resource.alias} in realm ${resource.realm}`;
+    case 'organizationIdentityProvider':
+      return `identity provider ${resource.alias} of organization ${resource.organization.alias} in realm ${resource.realm}`;
   }
 }
 

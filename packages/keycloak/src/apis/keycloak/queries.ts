@@ -6,7 +6,7 @@ import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './fl
 import type { GroupReads, ObservedGroup } from './groups.js';
 import type { ObservedScopeMapping, ScopeMappingTarget } from './scope-mappings.js';
 import type { ObservedFederationProvider } from './components.js';
-import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, RealmRepresentation, RoleNames } from './representations.js';
+import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, OrganizationRepresentation, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
 export interface ObservedRealm {
@@ -32,6 +32,10 @@ export interface ObservedRealm {
   readonly identityProviders?: readonly ObservedIdentityProvider[];
   /** The realm's user federation providers, when the query asked for them. */
   readonly userFederation?: readonly ObservedFederationProvider[];
+  /** The realm's organizations, when the query asked for them and the realm has organizations enabled. */
+  readonly organizations?: readonly OrganizationRepresentation[];
+  /** The aliases of the identity providers linked to each organization the query names, by organization alias. */
+  readonly organizationLinks?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -74,6 +78,10 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
    * to read (one request each), and of the LDAP ones whose connection Keycloak tests (one request each).
    */
   readonly userFederation?: { readonly mappersOf: readonly string[]; readonly testConnectionOf?: readonly string[] };
+  /** Whether to read the realm's organizations (one request per 1000, none while the realm has them disabled). */
+  readonly organizations?: boolean;
+  /** The organizations (by alias) whose linked identity providers to read (one request each). */
+  readonly organizationLinksOf?: readonly string[];
 }
 
 /**

@@ -82,3 +82,15 @@ export interface ObservedIdentityProvider {
   /** Undefined when they were not asked for. */
   readonly mappers: readonly IdentityProviderMapperRepresentation[] | undefined;
 }
+
+/** An organization (Keycloak 26), as the list with briefRepresentation=false shows it. */
+export interface OrganizationRepresentation extends KeycloakObject {
+  readonly id: string;
+  readonly name: string;
+  readonly alias: string;
+  readonly enabled?: boolean;
+  readonly description?: string;
+  readonly redirectUrl?: string;
+  readonly domains?: readonly { readonly name: string; readonly verified?: boolean }[];
+  readonly attributes?: Readonly<Record<string, readonly string[]>>;
+}

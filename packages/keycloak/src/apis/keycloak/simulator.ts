@@ -6,6 +6,7 @@ import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, Rol
 import { describeResource, keycloakApi } from './api.js';
 import { SimulatedFlows } from './simulator-flows.js';
 import { SimulatedAuthorization } from './simulator-authorization.js';
+import { SimulatedOrganizations } from './simulator-organizations.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ObservedGroup } from './groups.js';
 import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
@@ -138,6 +139,8 @@ export class SimulatedKeycloak {
   /** The realms' components: user federation providers and their mappers. */
   readonly components = new SimulatedComponents(() => this.#id('component'));
   readonly flows = new SimulatedFlows((prefix) => this.#id(prefix), (realm) => FLOW_BINDINGS.map((field) => text(this.#realms.get(realm)?.rep[field])));
+  /** The realms' organizations. */
+  readonly organizations = new SimulatedOrganizations(() => this.#id('organization'), (realm) => this.#realm(realm).rep['organizationsEnabled'] === true, (realm, alias) => this.#realm(realm).identityProviders.has(alias));
 
   /** Secrets that actions name by SecretKeyRef are read from `kube`. */
   constructor(kube: SimulatedKubernetes) {
@@ -374,6 +377,10 @@ export class SimulatedKeycloak {
       case 'component':
         this.#realm(resource.realm);
         return this.components.create(resource.realm, body);
+            case 'organization':
+        return this.organizations.create(resource.realm, { ...body, alias: resource.alias });
+      case 'organizationIdentityProvider':
+        return this.organizations.link(resource.realm, context.resolve(resource.organization.id), resource.alias);
     }
   }
 
@@ -461,6 +468,11 @@ export class SimulatedKeycloak {
       case 'component':
         this.components.update(resource.realm, context.resolve(resource.id ?? ''), body);
         return;
+            case 'organization':
+        this.organizations.update(resource.realm, resource.id ?? '', { ...body, alias: resource.alias });
+        return;
+      case 'organizationIdentityProvider':
+        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
     }
   }
 
@@ -472,6 +484,7 @@ export class SimulatedKeycloak {
     switch (resource.type) {
       case 'realm':
         this.flows.drop(resource.realm);
+        this.organizations.drop(resource.realm);
         return this.#realms.delete(resource.realm);
       case 'realmRole':
         return realm.roles.delete(resource.name);
@@ -515,6 +528,10 @@ export class SimulatedKeycloak {
         return this.authorization.delete(context.resolve(resource.client.id), resource);
       case 'component':
         return this.components.delete(resource.realm, context.resolve(resource.id ?? ''));
+      case 'organization':
+        return this.organizations.delete(resource.realm, resource.id ?? '');
+      case 'organizationIdentityProvider':
+        return this.organizations.unlink(resource.realm, context.resolve(resource.organization.id), resource.alias);
     }
   }
 
@@ -658,6 +675,12 @@ export class SimulatedKeycloak {
     };
   }
 
+  #observeOrganizations(realm: string, linksOf: readonly string[]): Pick<ObservedRealm, 'organizations' | 'organizationLinks'> {
+    const organizations = this.organizations.observe(realm);
+    if (organizations === undefined) return {};
+    return { organizations, ...(linksOf.length === 0 ? {} : { organizationLinks: this.organizations.linked(realm, linksOf) }) };
+  }
+
   get answers(): QueryTable<KeycloakQuery> {
     return {
       'keycloak.realm': (query) => {
@@ -669,6 +692,7 @@ export class SimulatedKeycloak {
           ...(flows === undefined ? {} : { authenticationFlows: this.flows.observe(query.realm, flows) }),
           ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
           ...(query.userFederation === undefined ? {} : { userFederation: this.components.observe(query.realm, query.userFederation.mappersOf) }),
+          ...(query.organizations === true ? this.#observeOrganizations(query.realm, query.organizationLinksOf ?? []) : {}),
         };
       },
       'keycloak.client': (query) => this.#observeClient(query),

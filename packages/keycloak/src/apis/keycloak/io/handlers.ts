@@ -9,7 +9,7 @@ import { prepareBody } from './body.js';
 import { missing, serviceAccountUserId } from './lookups.js';
 import { clientRoleMappingsPath, clientSecretPath, compositesPath, groupRoleMappingsPath, realmRoleMappingsPath } from './paths.js';
 import { AdminReads } from './reads.js';
-import { collectionOf, createdIdField, isLink, itemOf, knownId, type Resolve } from './resources.js';
+import { collectionOf, createBody, createdIdField, isLink, itemOf, knownId, type Resolve } from './resources.js';
 import { scopeMappingsOf } from './scope-mappings.js';
 import { describeTarget } from '../scope-mappings.js';
 import { compositesOf, directRoleMappings, resolveRoles, roleMappingsAt, rolePath, type ListedRole } from './roles.js';
@@ -104,7 +104,7 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
         return { outcome: 'applied', outputs: { id: item.linkedId } };
       }
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
-      const response = await admin.send(action, { method: 'POST', path: collectionOf(action.resource, resolve), operation: `create_${action.resource.type}`, description, body, secrets });
+      const response = await admin.send(action, { method: 'POST', path: collectionOf(action.resource, resolve), operation: `create_${action.resource.type}`, description, body: createBody(action.resource, body), secrets });
       const idField = createdIdField(action.resource);
       const answered = idField === undefined ? undefined : stringField(objectBody(response, [idField], description), idField);
       return { outcome: 'applied', outputs: { id: answered ?? knownId(action.resource) ?? createdId(response, description) } };

@@ -74,3 +74,7 @@ export const defaultGroupsPath = (realm: string): string => `${realmPath(realm)}
 export const resourceServerPath = (realm: string, id: string): string => `${clientPath(realm, id)}/authz/resource-server`;
 export const authorizationScopesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/scope`;
 export const authorizationResourcesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/resource`;
+/** A realm's organizations (Keycloak 26), one by id, and the identity providers linked to one. */
+export const organizationsPath = (realm: string): string => `${realmPath(realm)}/organizations`;
+export const organizationPath = (realm: string, id: string): string => `${organizationsPath(realm)}/${segment(id)}`;
+export const organizationIdentityProvidersPath = (realm: string, id: string): string => `${organizationPath(realm, id)}/identity-providers`;

@@ -16,6 +16,7 @@ import { observeScopeMappings } from './scope-mappings.js';
 import { observeUserFederation } from './components.js';
 import { observeIdentityProviders } from './identity-providers.js';
 import { observeAuthorization } from './authorization.js';
+import { observeOrganizationLinks, observeOrganizations } from './organizations.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -56,6 +57,9 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const defaultGroups = query.defaultGroups === true ? await defaultGroupPaths(reads, name) : undefined;
   const scopeIds = new Map((clientScopes ?? []).flatMap((scope) => (scope.id === undefined ? [] : [[scope.name, scope.id] as const])));
   const scopeMappings = query.scopeMappings === undefined ? undefined : await observeScopeMappings(reads, name, query.scopeMappings, scopeIds);
+  const organizations = query.organizations === true ? await observeOrganizations(reads, realm) : undefined;
+  const linksOf = query.organizationLinksOf ?? [];
+  const organizationLinks = organizations === undefined || linksOf.length === 0 ? undefined : await observeOrganizationLinks(reads, name, organizations, linksOf);
   return {
     realm,
     roles,
@@ -69,6 +73,8 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     ...(scopeMappings === undefined ? {} : { scopeMappings }),
     ...(identityProviders === undefined ? {} : { identityProviders }),
     ...(federation === undefined ? {} : { userFederation: await federation }),
+    ...(organizations === undefined ? {} : { organizations }),
+    ...(organizationLinks === undefined ? {} : { organizationLinks }),
   };
 }
 

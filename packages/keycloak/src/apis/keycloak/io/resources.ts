@@ -44,6 +44,9 @@ import {
   authorizationResourcesPath,
   authorizationScopesPath,
   resourceServerPath,
+  organizationPath,
+  organizationsPath,
+  organizationIdentityProvidersPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
 
@@ -87,6 +90,8 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'authorizationSettings':
       throw new TypeError(`${describeResource(resource)} are made with the client's authorizationServicesEnabled, not created`);
     case 'component': return componentsPath(resource.realm);
+    case 'organization': return organizationsPath(resource.realm);
+    case 'organizationIdentityProvider': return organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id));
     case 'realmScopeLink':
     case 'clientScopeLink':
     case 'defaultGroup':
@@ -183,6 +188,11 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const id = resolve(resource.id);
       return { path: itemPath(componentsPath(resource.realm), id), identity: { id, name: resource.name } };
     }
+    case 'organization':
+      // Plans address an organization by the id they read; its PUT names the alias, or Keycloak refuses it.
+      return resource.id === undefined ? undefined : { path: organizationPath(resource.realm, resource.id), identity: { alias: resource.alias } };
+    case 'organizationIdentityProvider':
+      return { path: itemPath(organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id)), resource.alias), identity: {} };
   }
 }
 
@@ -194,7 +204,12 @@ export function createdIdField(resource: KeycloakResource): string | undefined {
 
 /** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
 export function knownId(resource: KeycloakResource): string | undefined {
-  // A required action is registered under its provider's id, which is its alias.
-  return resource.type === 'requiredAction' ? resource.alias : undefined;
+  // A required action is registered under its provider's id, which is its alias; a link is the provider's alias.
+  return resource.type === 'requiredAction' || resource.type === 'organizationIdentityProvider' ? resource.alias : undefined;
+}
+
+/** What a create sends: the body, but for an organization's link, whose body is the provider's alias alone. */
+export function createBody(resource: KeycloakResource, body: Record<string, unknown>): unknown {
+  return resource.type === 'organizationIdentityProvider' ? resource.alias : body;
 }
 
