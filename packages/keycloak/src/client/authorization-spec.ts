@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { oneOf, uniqueList, withFieldRule } from '@keyward/vocabulary';
+import { atMost, oneOf, uniqueList, withFieldRule } from '@keyward/vocabulary';
 import { MANAGED_BY } from '../ownership.js';
 
 // A client's authorization services (its resource server): the settings, scopes and resources. The CRD in
@@ -20,20 +20,6 @@ export const MAX_RESOURCE_SCOPES = 20;
 /** Keycloak keeps scope and resource names in columns of 255 characters. */
 export const AUTHORIZATION_NAME_MAX_LENGTH = 255;
 
-/** A list of at most `max` items. */
-function upTo<C extends t.Mixed>(item: C, max: number): t.Type<t.TypeOf<C>[], t.OutputOf<C>[]> {
-  const list = t.array(item);
-  const message = `must have at most ${String(max)} items`;
-  return new t.Type<t.TypeOf<C>[], t.OutputOf<C>[]>(
-    list.name,
-    (u): u is t.TypeOf<C>[] => list.is(u) && u.length <= max,
-    (u, c) => {
-      const decoded = list.validate(u, c);
-      return decoded._tag === 'Left' || decoded.right.length <= max ? decoded : t.failure(u, c, message);
-    },
-    list.encode,
-  );
-}
 
 const nameValid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= AUTHORIZATION_NAME_MAX_LENGTH;
 const name = new t.Type<string>(`a string of 1 to ${String(AUTHORIZATION_NAME_MAX_LENGTH)} characters`, nameValid, (u, c) => (nameValid(u) ? t.success(u) : t.failure(u, c)), t.identity);
@@ -57,7 +43,7 @@ export const AuthorizationResourceCodec = t.intersection([
     displayName: t.string,
     type: t.string,
     uris: uniqueList(t.array(t.string)),
-    scopes: uniqueList(upTo(name, MAX_RESOURCE_SCOPES)),
+    scopes: uniqueList(atMost(t.array(name), MAX_RESOURCE_SCOPES)),
     attributes: resourceAttributes,
     ownerManagedAccess: t.boolean,
   }),
@@ -67,8 +53,8 @@ const SettingsFields = t.partial({
   policyEnforcementMode: oneOf(POLICY_ENFORCEMENT_MODES),
   decisionStrategy: oneOf(DECISION_STRATEGIES),
   allowRemoteResourceManagement: t.boolean,
-  scopes: uniqueList(upTo(AuthorizationScopeCodec, MAX_AUTHORIZATION_SCOPES), (scope) => scope.name),
-  resources: uniqueList(upTo(AuthorizationResourceCodec, MAX_AUTHORIZATION_RESOURCES), (resource) => resource.name),
+  scopes: uniqueList(atMost(t.array(AuthorizationScopeCodec), MAX_AUTHORIZATION_SCOPES), (scope) => scope.name),
+  resources: uniqueList(atMost(t.array(AuthorizationResourceCodec), MAX_AUTHORIZATION_RESOURCES), (resource) => resource.name),
 });
 
 type SettingsShape = t.TypeOf<typeof SettingsFields>;

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { oneOf, uniqueList } from '@keyward/vocabulary';
+import { atMost, oneOf, uniqueList } from '@keyward/vocabulary';
 
 // Authentication flows of a KeycloakRealm as a codec; flow-crd.ts states the same rules as a schema.
 
@@ -48,10 +48,6 @@ function refine<A, O>(base: t.Type<A, O>, ok: (value: A) => boolean, message: st
   );
 }
 
-/** A list of at most `max` items. */
-function upTo<C extends t.Mixed>(item: C, max: number): t.Type<t.TypeOf<C>[], t.OutputOf<C>[]> {
-  return refine(t.array(item), (list) => list.length <= max, `must have at most ${String(max)} items`);
-}
 
 const alias = boundedText(FLOW_ALIAS_MAX_LENGTH);
 const description = refine(t.string, (value) => value.length <= FLOW_DESCRIPTION_MAX_LENGTH, `must have at most ${String(FLOW_DESCRIPTION_MAX_LENGTH)} characters`);
@@ -85,7 +81,7 @@ function executionsCodec(depth: number): t.Type<ExecutionSpec[], unknown> {
   const shallow = refine(execution, (step) => depth > 0 || !nested(step), TOO_DEEP_MESSAGE);
   const oneStep = refine(shallow, (step) => (step.authenticator === undefined) === nested(step), ONE_STEP_MESSAGE);
   const configured = refine(oneStep, (step) => step.config === undefined || !nested(step), CONFIG_NEEDS_AUTHENTICATOR_MESSAGE);
-  return upTo(configured, MAX_EXECUTIONS) as t.Type<ExecutionSpec[], unknown>;
+  return atMost(t.array(configured), MAX_EXECUTIONS) as t.Type<ExecutionSpec[], unknown>;
 }
 
 export interface AuthenticationFlowSpec {
@@ -123,7 +119,7 @@ export type FlowBindingsSpec = Partial<Record<FlowBinding, string>>;
 export const FlowBindingsCodec: t.Type<FlowBindingsSpec, unknown> = t.partial(Object.fromEntries(FLOW_BINDINGS.map((field) => [field, alias])) as Record<FlowBinding, typeof alias>);
 
 export const AuthenticationFlowsCodec: t.Type<AuthenticationFlowSpec[], unknown> = refine(
-  uniqueList(upTo(FlowCodec, MAX_FLOWS), (flow) => flow.alias),
+  uniqueList(atMost(t.array(FlowCodec), MAX_FLOWS), (flow) => flow.alias),
   uniqueAliases,
   UNIQUE_ALIASES_MESSAGE,
 );

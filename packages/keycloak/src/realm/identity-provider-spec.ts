@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { kubernetesName, minLengthString, uniqueList } from '@keyward/vocabulary';
+import { atMost, kubernetesName, minLengthString, patternedText, uniqueList } from '@keyward/vocabulary';
 
 // A realm's identity providers as a spec lists them: the codec here, the same rules as a schema in
 // identity-provider-crd.ts.
@@ -20,31 +20,13 @@ export const IDP_FLAGS = ['enabled', 'trustEmail', 'storeToken', 'addReadTokenRo
 /** Texts of an identity provider: each is the representation's field of the same name. */
 export const IDP_TEXTS = ['displayName', 'firstBrokerLoginFlowAlias', 'postBrokerLoginFlowAlias'] as const;
 
-function patterned(max: number, pattern: string, says: string): t.Type<string> {
-  const regex = new RegExp(pattern);
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max && regex.test(u);
-  return new t.Type<string>(`a string of 1 to ${String(max)} characters (${says})`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-}
 
-const bounded = (max: number): t.Type<string> => patterned(max, '^[\\s\\S]+$', 'any');
+const bounded = (max: number): t.Type<string> => patternedText(max, '^[\\s\\S]+$', 'any');
 
-/** A list of at most `max` items. */
-function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O[]> {
-  const valid = (u: unknown): u is A[] => list.is(u) && u.length <= max;
-  return new t.Type<A[], O[]>(
-    `a list of at most ${String(max)} items`,
-    valid,
-    (u, c) => {
-      const decoded = list.validate(u, c);
-      return decoded._tag === 'Left' || decoded.right.length <= max ? decoded : t.failure(u, c, `must have at most ${String(max)} items`);
-    },
-    list.encode,
-  );
-}
 
 const name = bounded(IDP_TEXT_MAX_LENGTH);
 const SecretKeyCodec = t.type({ name: kubernetesName(), key: minLengthString(1) });
-const configSecretKey = patterned(IDP_TEXT_MAX_LENGTH, CONFIG_SECRET_KEY_PATTERN, 'letters, digits, _ and -');
+const configSecretKey = patternedText(IDP_TEXT_MAX_LENGTH, CONFIG_SECRET_KEY_PATTERN, 'letters, digits, _ and -');
 const isConfigSecretKey = (key: string): boolean => configSecretKey.is(key);
 const SecretKeysCodec = t.record(t.string, SecretKeyCodec);
 type ConfigSecrets = t.TypeOf<typeof SecretKeysCodec>;
@@ -68,7 +50,7 @@ const IdpMapperCodec = t.intersection([
 ]);
 
 const IdentityProviderCodec = t.intersection([
-  t.type({ alias: patterned(IDP_TEXT_MAX_LENGTH, IDP_ALIAS_PATTERN, 'letters, digits, ., _ and -'), providerId: name }),
+  t.type({ alias: patternedText(IDP_TEXT_MAX_LENGTH, IDP_ALIAS_PATTERN, 'letters, digits, ., _ and -'), providerId: name }),
   t.partial({
     ...Object.fromEntries(IDP_FLAGS.map((flag) => [flag, t.boolean])) as Record<(typeof IDP_FLAGS)[number], t.BooleanC>,
     ...Object.fromEntries(IDP_TEXTS.map((field) => [field, t.string])) as Record<(typeof IDP_TEXTS)[number], t.StringC>,

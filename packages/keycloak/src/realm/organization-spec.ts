@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { uniqueList } from '@keyward/vocabulary';
+import { atMost, patternedText, uniqueList } from '@keyward/vocabulary';
 
 // A realm's organizations as a spec lists them: the codec here, the same rules as a schema in
 // organization-crd.ts. Keycloak 26 keys an organization by its alias, which it takes from the name when none
@@ -16,35 +16,17 @@ export const MAX_ORGANIZATIONS = 100;
 export const MAX_ORG_DOMAINS = 50;
 export const MAX_ORG_LINKS = 50;
 
-function patterned(max: number, pattern: string, says: string): t.Type<string> {
-  const regex = new RegExp(pattern);
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max && regex.test(u);
-  return new t.Type<string>(`a string of 1 to ${String(max)} characters (${says})`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-}
 
-/** A list of at most `max` items. */
-function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O[]> {
-  const valid = (u: unknown): u is A[] => list.is(u) && u.length <= max;
-  return new t.Type<A[], O[]>(
-    `a list of at most ${String(max)} items`,
-    valid,
-    (u, c) => {
-      const decoded = list.validate(u, c);
-      return decoded._tag === 'Left' || decoded.right.length <= max ? decoded : t.failure(u, c, `must have at most ${String(max)} items`);
-    },
-    list.encode,
-  );
-}
 
-const aliasText = patterned(ORG_TEXT_MAX_LENGTH, ORG_ALIAS_PATTERN, 'letters, digits, ., _ and -');
-const domainName = patterned(ORG_TEXT_MAX_LENGTH, ORG_DOMAIN_PATTERN, 'a domain name');
+const aliasText = patternedText(ORG_TEXT_MAX_LENGTH, ORG_ALIAS_PATTERN, 'letters, digits, ., _ and -');
+const domainName = patternedText(ORG_TEXT_MAX_LENGTH, ORG_DOMAIN_PATTERN, 'a domain name');
 
 const DomainCodec = t.intersection([t.type({ name: domainName }), t.partial({ verified: t.boolean })]);
 /** An identity provider of the realm, by alias, linked to the organization. */
 const LinkCodec = t.type({ alias: aliasText });
 
 const OrganizationFields = t.intersection([
-  t.type({ name: patterned(ORG_TEXT_MAX_LENGTH, '^[\\s\\S]+$', 'any') }),
+  t.type({ name: patternedText(ORG_TEXT_MAX_LENGTH, '^[\\s\\S]+$', 'any') }),
   t.partial({
     alias: aliasText,
     description: t.string,

@@ -1,7 +1,7 @@
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
-import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { atMost, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flow-spec.js';
 import { RequiredActionsCodec } from './required-action-spec.js';
 import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.js';
@@ -110,19 +110,6 @@ function refusing(base: t.Type<string>, refused: (name: string) => boolean, mess
   );
 }
 
-/** A list of at most `max` items. */
-function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O[]> {
-  return new t.Type<A[], O[]>(
-    `a list of at most ${String(max)} items`,
-    (u): u is A[] => list.is(u) && u.length <= max,
-    (u, c) => {
-      const decoded = list.validate(u, c);
-      if (decoded._tag === 'Left' || decoded.right.length <= max) return decoded;
-      return t.failure(u, c, `must have at most ${String(max)} items`);
-    },
-    list.encode,
-  );
-}
 
 function fields<K extends string, C extends t.Mixed>(keys: readonly K[], codec: (key: K) => C): Record<K, C> {
   return Object.fromEntries(keys.map((key) => [key, codec(key)])) as Record<K, C>;

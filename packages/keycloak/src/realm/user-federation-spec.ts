@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { kubernetesName, minLengthString, uniqueList } from '@keyward/vocabulary';
+import { atMost, kubernetesName, minLengthString, uniqueList } from '@keyward/vocabulary';
 
 // A realm's user federation providers (LDAP and Kerberos) as a spec lists them: the codec here, the same rules
 // as a schema in user-federation-crd.ts. Keycloak keeps each provider as a component whose config is a map of
@@ -22,13 +22,6 @@ function bounded(max: number): t.Type<string> {
   return new t.Type<string>(`a string of 1 to ${String(max)} characters`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
 }
 
-function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O[]> {
-  const valid = (u: unknown): u is A[] => list.is(u) && u.length <= max;
-  return new t.Type<A[], O[]>(`a list of at most ${String(max)} items`, valid, (u, c) => {
-    const decoded = list.validate(u, c);
-    return decoded._tag === 'Left' || decoded.right.length <= max ? decoded : t.failure(u, c, `must have at most ${String(max)} items`);
-  }, list.encode);
-}
 
 const name = bounded(FEDERATION_TEXT_MAX_LENGTH);
 const oneOf = <T extends string>(values: readonly T[], label: string): t.Type<T> =>

@@ -136,6 +136,27 @@ export function withDefault<C extends t.Mixed>(codec: C, fallback: t.TypeOf<C>):
   );
 }
 
+/** `list`, with at most `max` items (a CRD's `maxItems`). */
+export function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O[]> {
+  const valid = (u: unknown): u is A[] => list.is(u) && u.length <= max;
+  return new t.Type<A[], O[]>(
+    `a list of at most ${String(max)} items`,
+    valid,
+    (u, c) => {
+      const decoded = list.validate(u, c);
+      return decoded._tag === 'Left' || decoded.right.length <= max ? decoded : t.failure(u, c, `must have at most ${String(max)} items`);
+    },
+    list.encode,
+  );
+}
+
+/** A string of 1 to `max` characters matching `pattern` (a CRD's pattern); `says` what the pattern allows, for messages. */
+export function patternedText(max: number, pattern: string, says: string): t.Type<string> {
+  const regex = new RegExp(pattern);
+  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max && regex.test(u);
+  return new t.Type<string>(`a string of 1 to ${String(max)} characters (${says})`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
+}
+
 /** What a rule across an object's fields finds wrong: the field it is reported at, and why. */
 export interface FieldProblem {
   readonly field: string;
