@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { oneOf, uniqueList } from '@keyward/vocabulary';
 import { MANAGED_BY } from '../ownership.js';
+import { policyListFields } from './authorization-policy-spec.js';
 
 // A client's authorization services (its resource server): the settings, scopes and resources. The CRD in
 // authorization-crd.ts states the same rules, so the API server and this codec give the same verdict.
@@ -69,6 +70,7 @@ const SettingsFields = t.partial({
   allowRemoteResourceManagement: t.boolean,
   scopes: uniqueList(upTo(AuthorizationScopeCodec, MAX_AUTHORIZATION_SCOPES), (scope) => scope.name),
   resources: uniqueList(upTo(AuthorizationResourceCodec, MAX_AUTHORIZATION_RESOURCES), (resource) => resource.name),
+  ...policyListFields,
 });
 
 type SettingsShape = t.TypeOf<typeof SettingsFields>;

@@ -39,6 +39,16 @@ describe('authorizationSettings against the in-memory Keycloak', () => {
           policyEnforcementMode: 'PERMISSIVE',
           scopes: [{ name: 'read', displayName: 'Read' }, { name: 'write' }],
           resources: [{ name: 'doc', uris: ['/doc/*'], scopes: ['read', 'write'], attributes: { team: 'a' } }, { name: 'report', scopes: ['read'], ownerManagedAccess: true }],
+          policies: [
+            { name: 'readers', type: 'role', description: 'Who reads', roles: [{ name: 'reader', required: true }] },
+            { name: 'team', type: 'group', groups: [{ path: 'team' }] },
+            { name: 'alice', type: 'user', logic: 'NEGATIVE', users: ['alice'] },
+            { name: 'self', type: 'client', clients: ['documents'] },
+          ],
+          permissions: [
+            { name: 'doc-access', type: 'resource', resources: ['doc'], policies: ['readers', 'team'], decisionStrategy: 'AFFIRMATIVE' },
+            { name: 'read-access', type: 'scope', scopes: ['read'], policies: ['alice'] },
+          ],
         },
       },
     });

@@ -53,6 +53,9 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'get_resource_server',
   'list_authorization_scopes',
   'list_authorization_resources',
+  'list_authorization_policies',
+  'get_policy_member',
+  'list_policy_parts',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

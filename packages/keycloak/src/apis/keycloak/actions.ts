@@ -83,7 +83,9 @@ export type KeycloakResource =
   /** The settings of a client's authorization services (its resource server); only updated. */
   | { readonly type: 'authorizationSettings'; readonly client: ClientAddress }
   /** A scope or resource of a client's authorization services; `id` for update and delete. */
-  | { readonly type: 'authorizationScope' | 'authorizationResource'; readonly client: ClientAddress; readonly name: string; readonly id?: string };
+  | { readonly type: 'authorizationScope' | 'authorizationResource'; readonly client: ClientAddress; readonly name: string; readonly id?: string }
+  /** A policy or permission of a client's authorization services, of a Keycloak policy type; `id` for update and delete. */
+  | { readonly type: 'authorizationPolicy'; readonly client: ClientAddress; readonly name: string; readonly policyType: string; readonly id?: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

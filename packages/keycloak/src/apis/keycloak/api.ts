@@ -3,6 +3,7 @@ import type { ClientAddress, KeycloakAction, KeycloakResource, RoleHolder } from
 import type { KeycloakQuery } from './queries.js';
 import type { RoleNames } from './representations.js';
 import { describeTarget } from './scope-mappings.js';
+import { PERMISSION_KINDS } from './authorization.js';
 
 const shown = (value: Value<string>): string => (isOutputRef(value) ? describeUnknown(value) : value);
 
@@ -59,6 +60,8 @@ export function describeResource(resource: KeycloakResource): string {
       return `authorization scope ${resource.name} of ${clientText(resource.client)}`;
     case 'authorizationResource':
       return `authorization resource ${resource.name} of ${clientText(resource.client)}`;
+    case 'authorizationPolicy':
+      return `authorization ${resource.policyType} ${PERMISSION_KINDS.has(resource.policyType) ? 'permission' : 'policy'} ${resource.name} of ${clientText(resource.client)}`;
   }
 }
 

@@ -1,5 +1,6 @@
 // Admin API paths, relative to /admin. Names and ids are path segments, so they are encoded here.
 import type { ScopeList } from '../actions.js';
+import { PERMISSION_KINDS } from '../authorization.js';
 
 const segment = encodeURIComponent;
 
@@ -72,3 +73,8 @@ export const defaultGroupsPath = (realm: string): string => `${realmPath(realm)}
 export const resourceServerPath = (realm: string, id: string): string => `${clientPath(realm, id)}/authz/resource-server`;
 export const authorizationScopesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/scope`;
 export const authorizationResourcesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/resource`;
+/** Policies are made and replaced under their type; permissions (resource, scope) under /permission. */
+export const policyTypePath = (realm: string, id: string, type: string): string =>
+  `${resourceServerPath(realm, id)}/${PERMISSION_KINDS.has(type) ? 'permission' : 'policy'}/${type}`;
+/** A client's authorization policies and permissions, listed, read and deleted here. */
+export const authorizationPoliciesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/policy`;

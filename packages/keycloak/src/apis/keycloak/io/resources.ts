@@ -42,6 +42,8 @@ import {
   requiredActionPath,
   authorizationResourcesPath,
   authorizationScopesPath,
+  authorizationPoliciesPath,
+  policyTypePath,
   resourceServerPath,
 } from './paths.js';
 import type { AdminReads } from './reads.js';
@@ -83,6 +85,8 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
     case 'authorizationScope': return authorizationScopesPath(resource.client.realm, resolve(resource.client.id));
     case 'authorizationResource': return authorizationResourcesPath(resource.client.realm, resolve(resource.client.id));
+    case 'authorizationPolicy':
+      return policyTypePath(resource.client.realm, resolve(resource.client.id), resource.policyType);
     case 'authorizationSettings':
       throw new TypeError(`${describeResource(resource)} are made with the client's authorizationServicesEnabled, not created`);
     case 'realmScopeLink':
@@ -175,12 +179,17 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       const collection = collectionOf(resource, resolve);
       return resource.id === undefined ? undefined : { path: itemPath(collection, resource.id), identity: { name: resource.name } };
     }
+    case 'authorizationPolicy': {
+      // Deleted by id; updated (replaced whole) at its type's path, named, or Keycloak would blank the name.
+      const policies = authorizationPoliciesPath(resource.client.realm, resolve(resource.client.id));
+      return resource.id === undefined ? undefined : { path: itemPath(policies, resource.id), updatePath: itemPath(collectionOf(resource, resolve), resource.id), identity: { id: resource.id, name: resource.name } };
+    }
   }
 }
 
 /** The body field holding the id of what a create makes, for the creates Keycloak answers with it and no Location. */
 export function createdIdField(resource: KeycloakResource): string | undefined {
-  if (resource.type === 'authorizationScope') return 'id';
+  if (resource.type === 'authorizationScope' || resource.type === 'authorizationPolicy') return 'id';
   return resource.type === 'authorizationResource' ? '_id' : undefined;
 }
 
