@@ -2,7 +2,7 @@ import { deepEqual } from '@keyward/vocabulary';
 import type { KeycloakBody } from '../apis/keycloak/actions.js';
 import { PERMISSION_KINDS, type ObservedPolicy, type PolicyParts } from '../apis/keycloak/authorization.js';
 import { carriesDescriptionMarker, markedDescription } from '../description-marker.js';
-import type { AuthorizationPermissionSpec, AuthorizationPolicySpec } from './authorization-policy-spec.js';
+import { TIME_DATE_FIELDS, TIME_NUMBER_FIELDS, type AuthorizationPermissionSpec, type AuthorizationPolicySpec } from './authorization-policy-spec.js';
 import type { ClientTarget } from './target.js';
 
 // The policies and permissions of a client's authorization services, managed by name. Keycloak keeps no
@@ -19,6 +19,20 @@ export interface PolicyPrune {
 
 const sorted = (names: readonly string[] | undefined): string[] => [...(names ?? [])].sort();
 const groupPath = (path: string): string => (path.startsWith('/') ? path : `/${path}`);
+
+/** A time policy's bounds as Keycloak keeps them (text); one the spec does not state is absent. */
+function timeBounds(spec: AuthorizationPolicySpec): Record<string, string | undefined> {
+  return Object.fromEntries([...TIME_DATE_FIELDS, ...TIME_NUMBER_FIELDS].map((field) => [field, spec[field] === undefined ? undefined : String(spec[field])]));
+}
+
+/** A regex policy's stated fields. */
+function regexFields(spec: AuthorizationPolicySpec): PolicyParts {
+  return {
+    ...(spec.targetClaim === undefined ? {} : { targetClaim: spec.targetClaim }),
+    ...(spec.pattern === undefined ? {} : { pattern: spec.pattern }),
+    ...(spec.targetContextAttributes === undefined ? {} : { targetContextAttributes: spec.targetContextAttributes }),
+  };
+}
 
 /** The parts a spec states, as the query reads them back: what the comparison looks at. */
 function statedParts(spec: Listed): PolicyParts {
@@ -37,6 +51,14 @@ function statedParts(spec: Listed): PolicyParts {
       };
     case 'client':
       return { clients: sorted(spec.clients) };
+    case 'time':
+      return timeBounds(spec);
+    case 'regex':
+      return regexFields(spec);
+    case 'aggregate':
+      return { policies: sorted(spec.policies) };
+    case 'js':
+      return { code: spec.code ?? '' };
     case 'resource':
     case 'scope':
       return { policies: sorted(spec.policies), resources: sorted(spec.resources), scopes: sorted(spec.scopes) };
@@ -53,14 +75,15 @@ function normalized(parts: PolicyParts): PolicyParts {
   };
 }
 
-const isPermission = (spec: Listed): spec is AuthorizationPermissionSpec => PERMISSION_KINDS.has(spec.type);
+/** Permissions and aggregates decide among their policies. */
+const decides = (spec: Listed): boolean => PERMISSION_KINDS.has(spec.type) || spec.type === 'aggregate';
 
 /** The fields that differ between the spec and what Keycloak has. */
 function changedFields(spec: Listed, existing: ObservedPolicy): string[] {
   const changed: string[] = [];
   if ((existing.description ?? '') !== markedDescription(spec.description ?? '')) changed.push('description');
   if ((existing.logic ?? 'POSITIVE') !== (spec.logic ?? 'POSITIVE')) changed.push('logic');
-  if (isPermission(spec) && (existing.decisionStrategy ?? 'UNANIMOUS') !== (spec.decisionStrategy ?? 'UNANIMOUS')) changed.push('decisionStrategy');
+  if (decides(spec) && (existing.decisionStrategy ?? 'UNANIMOUS') !== (spec.decisionStrategy ?? 'UNANIMOUS')) changed.push('decisionStrategy');
   const observed = normalized(existing.parts ?? {});
   for (const [key, value] of Object.entries(statedParts(spec))) if (!deepEqual(observed[key], value)) changed.push(key);
   return changed;
@@ -79,6 +102,14 @@ function bodyOf(spec: Listed): KeycloakBody {
       return { ...common, groups: (spec.groups ?? []).map((group) => ({ path: groupPath(group.path), extendChildren: group.extendChildren ?? false })), ...(spec.groupsClaim === undefined ? {} : { groupsClaim: spec.groupsClaim }) };
     case 'client':
       return { ...common, clients: [...(spec.clients ?? [])] };
+    case 'time':
+      return { ...common, ...timeBounds(spec) };
+    case 'regex':
+      return { ...common, ...regexFields(spec) };
+    case 'js':
+      return { ...common, code: spec.code ?? '' };
+    case 'aggregate':
+      return { ...common, decisionStrategy: spec.decisionStrategy ?? 'UNANIMOUS', policies: [...(spec.policies ?? [])] };
     case 'resource':
     case 'scope':
       return { ...common, decisionStrategy: spec.decisionStrategy ?? 'UNANIMOUS', resources: [...(spec.resources ?? [])], scopes: [...(spec.scopes ?? [])], policies: [...(spec.policies ?? [])] };
@@ -109,7 +140,9 @@ export function reconcilePolicies(
   observed: readonly ObservedPolicy[],
   prune: PolicyPrune = {},
 ): void {
-  const listed: Listed[] = [...(policies ?? []), ...(permissions ?? [])];
+  // Aggregates after the policies they name (in the spec's order among themselves), permissions last.
+  const aggregates = (policies ?? []).filter((policy) => policy.type === 'aggregate');
+  const listed: Listed[] = [...(policies ?? []).filter((policy) => policy.type !== 'aggregate'), ...aggregates, ...(permissions ?? [])];
   const listedNames = new Set(listed.map((spec) => spec.name));
   const prunes = (policy: ObservedPolicy): boolean =>
     PERMISSION_KINDS.has(policy.type) ? (permissions?.length ?? 0) > 0 || prune.permissions === true : (policies?.length ?? 0) > 0 || prune.policies === true;

@@ -1,4 +1,4 @@
-import { PERMISSION_DECISION_STRATEGIES, PERMISSION_TYPES, POLICY_DESCRIPTION_MAX_LENGTH, POLICY_LOGICS, POLICY_TYPES } from './authorization-policy-spec.js';
+import { PERMISSION_DECISION_STRATEGIES, PERMISSION_TYPES, POLICY_DESCRIPTION_MAX_LENGTH, POLICY_LOGICS, POLICY_TYPES, TIME_DATE_FIELDS, TIME_DATE_PATTERN, TIME_NUMBER_FIELDS } from './authorization-policy-spec.js';
 
 // The schema of authorizationSettings.policies and .permissions: the same rules as authorization-policy-spec.ts.
 
@@ -23,6 +23,14 @@ const policySchema = {
     groups: byKey('path', { type: 'object', required: ['path'], properties: { path: name, extendChildren: { type: 'boolean' } } }),
     groupsClaim: { type: 'string' },
     clients: names('Clients by clientId.'),
+    ...Object.fromEntries(TIME_DATE_FIELDS.map((field) => [field, { type: 'string', pattern: TIME_DATE_PATTERN, description: 'time: yyyy-MM-dd HH:mm:ss' }])),
+    ...Object.fromEntries(TIME_NUMBER_FIELDS.map((field) => [field, { type: 'integer', minimum: 0 }])),
+    targetClaim: { type: 'string', description: 'regex: the claim matched.' },
+    pattern: { type: 'string', description: 'regex: the pattern.' },
+    targetContextAttributes: { type: 'boolean' },
+    policies: names('aggregate: policies by name.'),
+    decisionStrategy: { type: 'string', enum: [...PERMISSION_DECISION_STRATEGIES] },
+    code: { type: 'string', description: 'js: the JavaScript, run inside Keycloak; only with the operator\'s --keycloak-allow-js-policies.' },
   },
 };
 

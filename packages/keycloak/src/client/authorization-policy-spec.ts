@@ -7,7 +7,12 @@ import { DESCRIPTION_MARKER } from '../description-marker.js';
 // them, but everything is named by name (roles, usernames, group paths, clientIds, policies, resources,
 // scopes): Keycloak resolves them on a write and answers with ids.
 
-export const POLICY_TYPES = ['role', 'user', 'group', 'client'] as const;
+/** `js` only when the operator allows JavaScript policies (--keycloak-allow-js-policies). */
+export const POLICY_TYPES = ['role', 'user', 'group', 'client', 'time', 'regex', 'aggregate', 'js'] as const;
+/** A time policy's bounds: dates as Keycloak writes them, and numbered fields with their ends. */
+export const TIME_DATE_FIELDS = ['notBefore', 'notOnOrAfter'] as const;
+export const TIME_NUMBER_FIELDS = ['dayMonth', 'dayMonthEnd', 'month', 'monthEnd', 'year', 'yearEnd', 'hour', 'hourEnd', 'minute', 'minuteEnd'] as const;
+export const TIME_DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$';
 export const PERMISSION_TYPES = ['resource', 'scope'] as const;
 export const POLICY_LOGICS = ['POSITIVE', 'NEGATIVE'] as const;
 export const PERMISSION_DECISION_STRATEGIES = ['UNANIMOUS', 'AFFIRMATIVE', 'CONSENSUS'] as const;
@@ -22,6 +27,9 @@ const bounded = (max: number, what: string): t.Type<string> => {
 const name = bounded(255, 'a string of 1 to 255 characters');
 const description = bounded(POLICY_DESCRIPTION_MAX_LENGTH, `a string of 1 to ${String(POLICY_DESCRIPTION_MAX_LENGTH)} characters`);
 const names = uniqueList(t.array(name));
+const dateValid = (u: unknown): u is string => typeof u === 'string' && new RegExp(TIME_DATE_PATTERN).test(u);
+const date = new t.Type<string>('a date as yyyy-MM-dd HH:mm:ss', dateValid, (u, c) => (dateValid(u) ? t.success(u) : t.failure(u, c)), t.identity);
+const count = new t.Type<number>('a whole number from 0', (u): u is number => t.Integer.is(u) && u >= 0, (u, c) => (t.Integer.is(u) && u >= 0 ? t.success(u) : t.failure(u, c)), t.identity);
 
 const common = { description, logic: oneOf(POLICY_LOGICS) };
 
@@ -39,6 +47,17 @@ export const AuthorizationPolicyCodec = t.intersection([
     groupsClaim: t.string,
     /** client: by clientId. */
     clients: names,
+    ...Object.fromEntries(TIME_DATE_FIELDS.map((field) => [field, date])) as Record<(typeof TIME_DATE_FIELDS)[number], typeof date>,
+    ...Object.fromEntries(TIME_NUMBER_FIELDS.map((field) => [field, count])) as Record<(typeof TIME_NUMBER_FIELDS)[number], typeof count>,
+    /** regex: a claim of the identity (or of the context, with targetContextAttributes) matched by pattern. */
+    targetClaim: t.string,
+    pattern: t.string,
+    targetContextAttributes: t.boolean,
+    /** aggregate: other policies by name, decided by decisionStrategy. */
+    policies: names,
+    decisionStrategy: oneOf(PERMISSION_DECISION_STRATEGIES),
+    /** js: the policy's JavaScript. */
+    code: t.string,
   }),
 ]);
 

@@ -44,6 +44,9 @@ describe('authorizationSettings against the in-memory Keycloak', () => {
             { name: 'team', type: 'group', groups: [{ path: 'team' }] },
             { name: 'alice', type: 'user', logic: 'NEGATIVE', users: ['alice'] },
             { name: 'self', type: 'client', clients: ['documents'] },
+            { name: 'both', type: 'aggregate', policies: ['readers', 'hours'], decisionStrategy: 'CONSENSUS' },
+            { name: 'hours', type: 'time', notBefore: '2000-01-01 00:00:00', hour: 8, hourEnd: 18 },
+            { name: 'claims', type: 'regex', targetClaim: 'email', pattern: '.*', targetContextAttributes: true },
           ],
           permissions: [
             { name: 'doc-access', type: 'resource', resources: ['doc'], policies: ['readers', 'team'], decisionStrategy: 'AFFIRMATIVE' },

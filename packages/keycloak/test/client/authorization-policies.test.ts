@@ -87,6 +87,37 @@ describe('authorization policies and permissions', () => {
   });
 });
 
+describe('time, regex and aggregate policies', () => {
+  const within: AuthorizationPolicySpec = { name: 'within', type: 'time', notBefore: '2000-01-01 00:00:00', hour: 8, hourEnd: 18 };
+  const claims: AuthorizationPolicySpec = { name: 'claims', type: 'regex', targetClaim: 'email', pattern: '.*@example\\.com' };
+  const both: AuthorizationPolicySpec = { name: 'both', type: 'aggregate', policies: ['within', 'readers'], decisionStrategy: 'AFFIRMATIVE' };
+  const observed: ObservedPolicy[] = [
+    { id: 't1', name: 'within', type: 'time', description: MARKER, logic: 'POSITIVE', parts: { notBefore: '2000-01-01 00:00:00', hour: '8', hourEnd: '18' } },
+    { id: 'x1', name: 'claims', type: 'regex', description: MARKER, logic: 'POSITIVE', parts: { targetClaim: 'email', pattern: '.*@example\\.com', targetContextAttributes: false } },
+    { id: 'a1', name: 'both', type: 'aggregate', description: MARKER, logic: 'POSITIVE', decisionStrategy: 'AFFIRMATIVE', parts: { policies: ['readers', 'within'] } },
+    observedReaders,
+  ];
+
+  it('creates aggregates after the policies they name, time bounds as text', () => {
+    const builder = plan([both, within, readers, claims], [], []);
+    expect(actionsOf(builder.build(), 'keycloak.create').map((action) => ('name' in action.resource ? action.resource.name : ''))).toEqual(['within', 'readers', 'claims', 'both']);
+    expect(actionsOf(builder.build(), 'keycloak.create')[0]?.body).toMatchObject({ notBefore: '2000-01-01 00:00:00', hour: '8', hourEnd: '18' });
+    expect(actionsOf(builder.build(), 'keycloak.create')[3]?.body).toMatchObject({ policies: ['within', 'readers'], decisionStrategy: 'AFFIRMATIVE' });
+  });
+
+  it('plans nothing when converged, and replaces a time policy holding a bound the spec does not state', () => {
+    expect(plan([within, claims, both, readers], [], observed).build().steps).toEqual([]);
+    const extra = observed.map((policy) => (policy.name === 'within' ? { ...policy, parts: { ...policy.parts, noa: undefined, notOnOrAfter: '2001-01-01 00:00:00' } } : policy));
+    const updates = actionsOf(plan([within, claims, both, readers], [], extra).build(), 'keycloak.update');
+    expect(updates.map((action) => action.changed)).toEqual([['notOnOrAfter']]);
+  });
+
+  it('compares an aggregate\'s decision strategy and policies', () => {
+    const updates = actionsOf(plan([within, claims, { ...both, decisionStrategy: 'UNANIMOUS', policies: ['within'] }, readers], [], observed).build(), 'keycloak.update');
+    expect(updates.map((action) => action.changed)).toEqual([['decisionStrategy', 'policies']]);
+  });
+});
+
 describe('reading policies', () => {
   const query = (authorizationSettings: Record<string, unknown>, pruneUnlisted?: string[]) =>
     observeClient(clientObject({ ...baseSpec, settings: { serviceAccountsEnabled: true }, authorizationSettings, ...(pruneUnlisted === undefined ? {} : { pruneUnlisted }) }), config).client;
@@ -99,7 +130,7 @@ describe('reading policies', () => {
   });
 
   it.each([
-    ['an unknown policy type', { policies: [{ name: 'x', type: 'js' }] }, 'authorizationSettings.policies[0].type'],
+    ['an unknown policy type', { policies: [{ name: 'x', type: 'script' }] }, 'authorizationSettings.policies[0].type'],
     ['an unknown logic', { permissions: [{ name: 'x', type: 'resource', logic: 'MAYBE' }] }, 'authorizationSettings.permissions[0].logic'],
     ['a policy listed twice', { policies: [{ name: 'x', type: 'user' }, { name: 'x', type: 'role' }] }, 'authorizationSettings.policies'],
   ] as const)('rejects %s, naming the field', (_what, settings, field) => {

@@ -3,7 +3,8 @@
 // created by name and shown to work by Keycloak's policy evaluation, updated, pruned only where the spec made
 // them, a change made by hand undone, and no writes once converged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { clientRef, createClient, createRealm, patchSpec, realmRef, startRealmTestFile, statusOf, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
+import { createTestNamespace } from '@keyward/test-env';
+import { clientRef, conditionOf, createClient, createRealm, patchSpec, realmRef, startOperator, startRealmTestFile, statusOf, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
 
 let env: ControllerEnv;
 let namespace: string;
@@ -126,5 +127,104 @@ describe('KeycloakClient authorization policies and permissions against the real
     const quiet = await operator.reconcileClient(namespace, 'documents');
     expect(quiet.plan?.steps.map((step) => step.action.kind)).toEqual([]);
     expect(writesIn(operator.requests.slice(settled))).toEqual([]);
+  });
+  it('manages time, regex and aggregate policies: an aggregate over a role and a time policy grants only inside the time', async () => {
+    const realm = file.newRealmName('kct');
+    await createRealm(env.kube, namespace, 'time-realm', { realmName: realm, clientAuthorizationGrants: [namespace] });
+    await waitForReady(env.kube, realmRef(namespace, 'time-realm'));
+    const base = `/realms/${realm}`;
+    expect(await env.admin.send('POST', `${base}/roles`, { name: 'reader' })).toBe(201);
+    expect(await env.admin.send('POST', `${base}/users`, { username: 'carol', enabled: true })).toBe(201);
+    const carol = String((await env.admin.get<Json[]>(`${base}/users`, { username: 'carol', exact: 'true' }))?.[0]?.['id']);
+    expect(await env.admin.send('POST', `${base}/users/${carol}/role-mappings/realm`, [await env.admin.get<Json>(`${base}/roles/reader`)])).toBe(204);
+
+    const ref = clientRef(namespace, 'timed');
+    const spec = (window: Json, aggregate: Json[]): Json => ({
+      resources: [{ name: 'doc' }],
+      policies: [
+        { name: 'within', type: 'time', ...window },
+        { name: 'readers', type: 'role', roles: [{ name: 'reader' }] },
+        { name: 'claims', type: 'regex', targetClaim: 'email', pattern: '.*@example\\.com' },
+        ...aggregate,
+      ],
+      permissions: [{ name: 'doc-access', type: 'resource', resources: ['doc'], policies: ['readers-within'] }],
+    });
+    const both = [{ name: 'readers-within', type: 'aggregate', policies: ['readers', 'within'], decisionStrategy: 'UNANIMOUS' }];
+    await createClient(env.kube, namespace, 'timed', {
+      clientId: 'timed',
+      realmRef: { name: 'time-realm' },
+      settings: { serviceAccountsEnabled: true },
+      authorizationSettings: spec({ notBefore: '2000-01-01 00:00:00', year: 2000, yearEnd: 2999 }, both),
+    });
+    const created = await waitForReady(env.kube, ref);
+    const uuid = String(statusOf(created)['clientUuid']);
+    const server = `${base}/clients/${uuid}/authz/resource-server`;
+    const policies = async (): Promise<Map<string, Json>> => new Map(((await env.admin.get<Json[]>(`${server}/policy`)) ?? []).map((policy) => [String(policy['name']), policy]));
+    const decision = async (): Promise<unknown> => (await env.admin.post<Json>(`${server}/policy/evaluate`, { userId: carol, clientId: uuid, resources: [{ name: 'doc' }] }))['status'];
+
+    const made = await policies();
+    expect(made.get('within')).toMatchObject({ type: 'time', config: { nbf: '2000-01-01 00:00:00', year: '2000', yearEnd: '2999' } });
+    expect(made.get('claims')).toMatchObject({ type: 'regex', config: { targetClaim: 'email', pattern: '.*@example\\.com' } });
+    expect(made.get('readers-within')).toMatchObject({ type: 'aggregate', decisionStrategy: 'UNANIMOUS' });
+    expect(await decision()).toBe('PERMIT');
+
+    const before = operator.requests.length;
+    const again = await operator.reconcileClient(namespace, 'timed');
+    expect(again.plan?.steps.map((step) => step.action.kind)).toEqual([]);
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+
+    // The time has passed: the aggregate (all of its policies) no longer grants.
+    await patchSpec(env.kube, ref, { authorizationSettings: spec({ notBefore: '2000-01-01 00:00:00', notOnOrAfter: '2001-01-01 00:00:00' }, both) });
+    await waitForReady(env.kube, ref);
+    expect((await policies()).get('within')).toMatchObject({ config: { nbf: '2000-01-01 00:00:00', noa: '2001-01-01 00:00:00' } });
+    expect(await decision()).toBe('DENY');
+
+    // The aggregate no longer listed is removed; a permission naming only it is left naming nothing, so
+    // the spec points it at the role policy.
+    const patched = spec({ notBefore: '2000-01-01 00:00:00' }, []);
+    await patchSpec(env.kube, ref, { authorizationSettings: { ...patched, permissions: [{ name: 'doc-access', type: 'resource', resources: ['doc'], policies: ['readers'] }] } });
+    await waitForReady(env.kube, ref);
+    const pruned = await policies();
+    expect([...pruned.keys()].sort()).toEqual(['claims', 'doc-access', 'readers', 'within']);
+    // A bound the spec stops stating is gone: the update replaced the policy whole.
+    expect(pruned.get('within')?.['config']).toEqual({ nbf: '2000-01-01 00:00:00' });
+    expect(await decision()).toBe('PERMIT');
+
+    const settled = operator.requests.length;
+    const quiet = await operator.reconcileClient(namespace, 'timed');
+    expect(quiet.plan?.steps.map((step) => step.action.kind)).toEqual([]);
+    expect(writesIn(operator.requests.slice(settled))).toEqual([]);
+  });
+  it('stalls a client stating a JavaScript policy unless the operator allows them; allowed, Keycloak 26.7 answers 404 and the failure says why', async () => {
+    const allowedNamespace = await createTestNamespace('kcp-js');
+    const realm = file.newRealmName('kcj');
+    await createRealm(env.kube, namespace, 'js-realm', { realmName: realm, clientAuthorizationGrants: [namespace, allowedNamespace] });
+    await waitForReady(env.kube, realmRef(namespace, 'js-realm'));
+    const scripted = (clientId: string): Json => ({
+      clientId,
+      realmRef: { name: 'js-realm', namespace },
+      settings: { serviceAccountsEnabled: true },
+      authorizationSettings: { policies: [{ name: 'scripted', type: 'js', code: '$evaluation.grant();' }] },
+    });
+    await createClient(env.kube, namespace, 'scripted', scripted('scripted'));
+    const stalled = await waitForObject(env.kube, clientRef(namespace, 'scripted'), 'the client stating a JavaScript policy to stall', (object) => conditionOf(object, 'Stalled')?.status === 'True');
+    expect(conditionOf(stalled, 'Ready')).toMatchObject({ status: 'False', reason: 'JavaScriptPoliciesNotAllowed' });
+    expect(conditionOf(stalled, 'Ready')?.message).toContain('--keycloak-allow-js-policies');
+    expect(await env.admin.client(realm, 'scripted')).toBeUndefined();
+    const events = await env.kube.raw<{ items: { reason: string; type: string; regarding: { name: string } }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events' });
+    expect(events.items.filter((event) => event.regarding.name === 'scripted' && event.reason === 'JavaScriptPoliciesNotAllowed').map((event) => event.type)).toEqual(['Warning']);
+
+    // An operator that allows them sends the policy; Keycloak 26.7 has no JavaScript provider and answers 404.
+    const allowing = await startOperator(env.kube, { name: 'authzp-js', namespaces: [allowedNamespace], config: { ...env.config(), keycloakAllowJsPolicies: true } });
+    try {
+      await createClient(env.kube, allowedNamespace, 'scripted', scripted('scripted-allowed'));
+      const failed = await waitForObject(env.kube, clientRef(allowedNamespace, 'scripted'), 'the JavaScript policy to fail', (object) => conditionOf(object, 'Ready')?.message.includes('script provider') === true);
+      expect(conditionOf(failed, 'Ready')?.message).toContain('404');
+      const uuid = String((await env.admin.client(realm, 'scripted-allowed'))?.['id']);
+      const names = ((await env.admin.get<Json[]>(`/realms/${realm}/clients/${uuid}/authz/resource-server/policy`)) ?? []).map((policy) => policy['name']);
+      expect(names).toEqual([]);
+    } finally {
+      await allowing.stop();
+    }
   });
 });

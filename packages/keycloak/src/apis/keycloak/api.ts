@@ -61,7 +61,10 @@ export function describeResource(resource: KeycloakResource): string {
     case 'authorizationResource':
       return `authorization resource ${resource.name} of ${clientText(resource.client)}`;
     case 'authorizationPolicy':
-      return `authorization ${resource.policyType} ${PERMISSION_KINDS.has(resource.policyType) ? 'permission' : 'policy'} ${resource.name} of ${clientText(resource.client)}`;
+      return resource.policyType === 'js'
+        // Keycloak 26 answers 404 to a JavaScript policy unless a script provider is deployed: say so where it fails.
+        ? `JavaScript authorization policy ${resource.name} of ${clientText(resource.client)} (Keycloak needs a deployed script provider for it)`
+        : `authorization ${resource.policyType} ${PERMISSION_KINDS.has(resource.policyType) ? 'permission' : 'policy'} ${resource.name} of ${clientText(resource.client)}`;
   }
 }
 

@@ -44,7 +44,7 @@ export interface AuthorizationPolicyRepresentation extends KeycloakObject {
   readonly config?: Readonly<Record<string, string>>;
 }
 
-/** A policy's parts by name, as a spec states them (ids resolved by reads). */
+/** A policy's parts by name, as a spec states them (ids resolved by reads); a time policy's bounds and a regex policy's fields as text. */
 export interface PolicyParts extends KeycloakObject {
   readonly roles?: readonly { readonly name: string; readonly required: boolean }[];
   readonly fetchRoles?: boolean;
@@ -55,6 +55,7 @@ export interface PolicyParts extends KeycloakObject {
   readonly policies?: readonly string[];
   readonly resources?: readonly string[];
   readonly scopes?: readonly string[];
+  readonly targetContextAttributes?: boolean;
 }
 
 /** A policy; `parts` only for those a spec lists (reading them costs requests). */

@@ -53,6 +53,11 @@ function observedPolicy(policy: Rep, detailed: boolean): ObservedPolicy {
     case 'client':
       parts[`${listed.type}s`] = strings(policy[`${listed.type}s`]);
       break;
+    case 'time':
+    case 'regex':
+      // Kept as text, as Keycloak's config keeps them.
+      for (const [key, value] of Object.entries(policy)) if (!(key in listed) && typeof value !== 'object') parts[key] = key === 'targetContextAttributes' ? value === true : String(value);
+      break;
     default:
       for (const key of ['policies', 'resources', 'scopes']) parts[key] = strings(policy[key]);
   }
@@ -138,6 +143,8 @@ export class SimulatedAuthorization {
   }
 
   #createPolicy(server: StoredServer, resource: Extract<AuthorizationResource, { readonly type: 'authorizationPolicy' }>, body: Rep): string {
+    // Keycloak 26.7 has no JavaScript policy provider unless a script jar is deployed.
+    if (resource.policyType === 'js') fail(404, 'NotFound', 'HTTP 404 Not Found');
     // Policies and permissions share one namespace of names.
     if ([...server.policies.values()].some((item) => item['name'] === resource.name)) fail(409, 'Conflict', `Policy with name [${resource.name}] already exists`);
     const id = this.#newId('authz-policy');

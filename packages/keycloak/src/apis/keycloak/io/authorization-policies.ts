@@ -22,6 +22,7 @@ function jsonList(text: string | undefined): unknown[] {
 }
 
 const entry = (item: unknown): Readonly<Record<string, unknown>> => (typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {});
+const TIME_KEYS: Readonly<Record<string, string>> = { nbf: 'notBefore', noa: 'notOnOrAfter' };
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 class PartReader {
@@ -82,6 +83,15 @@ async function partsOf(reader: PartReader, policiesPath: string, policy: Authori
       };
     case 'client':
       return { clients: await Promise.all(jsonList(config['clients']).map((id) => reader.client(textOf(id)))) };
+    case 'time':
+      // Keycloak keeps the dates as nbf and noa.
+      return Object.fromEntries(Object.entries(config).map(([key, value]) => [TIME_KEYS[key] ?? key, value]));
+    case 'js':
+      return { code: config['code'] ?? '' };
+    case 'regex':
+      return { ...config, targetContextAttributes: config['targetContextAttributes'] === 'true' };
+    case 'aggregate':
+      return { policies: await reader.names(`${itemPath(policiesPath, policy.id)}/associatedPolicies`, `the policies of ${what}`) };
     default:
       return {};
   }
