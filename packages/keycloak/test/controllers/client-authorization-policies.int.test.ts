@@ -53,7 +53,8 @@ describe('KeycloakClient authorization policies and permissions against the real
       settings: { serviceAccountsEnabled: true },
       authorizationSettings: settings(
         [
-          { name: 'readers', type: 'role', description: 'Who reads', roles: [{ name: 'reader', required: true }] },
+          // A client's role is named clientId/role.
+          { name: 'readers', type: 'role', description: 'Who reads', roles: [{ name: 'reader', required: true }, { name: 'realm-management/view-users' }] },
           { name: 'only-alice', type: 'user', users: ['alice'] },
           { name: 'team-members', type: 'group', groups: [{ path: '/team', extendChildren: true }] },
           { name: 'by-client', type: 'client', logic: 'NEGATIVE', clients: ['documents'] },
@@ -78,7 +79,10 @@ describe('KeycloakClient authorization policies and permissions against the real
     expect(made.get('read-access')).toMatchObject({ type: 'scope', decisionStrategy: 'AFFIRMATIVE' });
     // Keycloak answers with ids where it took names.
     const roleId = String((await env.admin.get<Json>(`${base}/roles/reader`))?.['id']);
-    expect(JSON.parse(String((made.get('readers')?.['config'] as Json)['roles']))).toEqual([{ id: roleId, required: true }]);
+    const managementId = String((await env.admin.client(realm, 'realm-management'))?.['id']);
+    const viewUsersId = String((await env.admin.get<Json>(`${base}/clients/${managementId}/roles/view-users`))?.['id']);
+    const madeRoles = JSON.parse(String((made.get('readers')?.['config'] as Json)['roles'])) as Json[];
+    expect(madeRoles.sort((a, b) => Number(b['required']) - Number(a['required']))).toEqual([{ id: roleId, required: true }, { id: viewUsersId, required: false }]);
     const associated = await env.admin.get<Json[]>(`${server}/policy/${String(made.get('read-access')?.['id'])}/associatedPolicies`);
     expect((associated ?? []).map((policy) => policy['name']).sort()).toEqual(['only-alice', 'team-members']);
 
