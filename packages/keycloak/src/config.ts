@@ -30,6 +30,11 @@ export interface KeycloakConfig {
    * found and set back. 0: never (objects are reconciled only when they or what they watch change).
    */
   readonly keycloakResyncPeriod: number;
+  /**
+   * Let a KeycloakClient state JavaScript authorization policies (code that runs inside Keycloak). Without,
+   * a client stating one is Stalled and nothing is written.
+   */
+  readonly keycloakAllowJsPolicies: boolean;
 }
 
 export const defaultKeycloakConfig: KeycloakConfig = {
@@ -40,4 +45,5 @@ export const defaultKeycloakConfig: KeycloakConfig = {
   keycloakNamespaceConcurrency: 2,
   keycloakAllowedServiceAccountRoles: [],
   keycloakResyncPeriod: 10 * 60_000,
+  keycloakAllowJsPolicies: false,
 };

@@ -86,6 +86,14 @@ const keycloakOptions = {
     parse: parseResyncPeriod,
     format: formatResyncPeriod,
   },
+  keycloakAllowJsPolicies: {
+    flags: '--keycloak-allow-js-policies',
+    negation: { flags: '--no-keycloak-allow-js-policies', description: 'stall a client that states a JavaScript authorization policy' },
+    env: 'KEYWARD_KEYCLOAK_ALLOW_JS_POLICIES',
+    description: 'let a client state JavaScript authorization policies (code run inside Keycloak; the server needs a script provider for them)',
+    defaultText: String(defaultKeycloakConfig.keycloakAllowJsPolicies),
+    parse: parseBoolean,
+  },
 };
 
 /** Reading the admin Secret, where the operator runs. */

@@ -113,6 +113,7 @@ describe('keyward plan', () => {
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       keycloakResyncPeriod: 600_000,
+      keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.example',
     });
     expect(settings(plan)).toEqual(settings(run));
@@ -143,6 +144,7 @@ describe('the controllers\' options', () => {
       'enforcementNamespace',
       'keycloakAdminSecret',
       'keycloakAdoptUnowned',
+      'keycloakAllowJsPolicies',
       'keycloakAllowedServiceAccountRoles',
       'keycloakNamespaceConcurrency',
       'keycloakOperatorNamespace',

@@ -57,6 +57,7 @@ describe('parseRunConfig', () => {
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       keycloakResyncPeriod: 600_000,
+      keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.local',
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
@@ -170,6 +171,7 @@ describe('parseRunConfig', () => {
       keycloakNamespaceConcurrency: 3,
       keycloakAllowedServiceAccountRoles: ['realm-management/manage-users', 'admin'],
       keycloakResyncPeriod: 3_600_000,
+      keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.example',
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
@@ -313,6 +315,7 @@ describe('parsePlanConfig', () => {
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       keycloakResyncPeriod: 600_000,
+      keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.local',
       revokeOnDelete: false,
       explicitSettings: [],
@@ -358,6 +361,7 @@ describe('parsePlanConfig', () => {
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       keycloakResyncPeriod: 600_000,
+      keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.local',
       revokeOnDelete: true,
       // Given by flag or variable, so the running operator's settings do not override them.
@@ -436,6 +440,7 @@ describe('the controllers\' options in run and plan', () => {
       keycloakNamespaceConcurrency: 3,
       keycloakAllowedServiceAccountRoles: ['*'],
       keycloakResyncPeriod: 3_600_000,
+      keycloakAllowJsPolicies: false,
     };
     const expected = {
       'keystone-appcred': { ...defaultAppCredConfig, keystoneUrl: 'http://keystone:5000/v3', revokeOnDelete: true },

@@ -241,6 +241,7 @@ describe('the chart\'s Deployment', () => {
       keycloakNamespaceConcurrency: 3,
       keycloakAllowedServiceAccountRoles: ['realm-management/manage-users', 'admin'],
       keycloakResyncPeriod: 300_000,
+      keycloakAllowJsPolicies: false,
       keycloakNamespaceRate: 7,
       keycloakNamespaceBurst: 14,
       keycloakGlobalRate: 70,

@@ -62,6 +62,7 @@ describe('the settings a running operator publishes', () => {
         keycloakAllowedServiceAccountRoles: [],
         keycloakNamespaceConcurrency: 2,
         keycloakResyncPeriod: 600_000,
+        keycloakAllowJsPolicies: false,
         clusterDomain: 'cluster.local',
       },
     });
@@ -91,6 +92,7 @@ describe('plan with the running operator\'s settings', () => {
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       keycloakResyncPeriod: 600_000,
+      keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.local',
     });
     expect(new Set(Object.values(settings.origins))).toEqual(new Set(['operator']));
@@ -153,7 +155,7 @@ describe('plan with the running operator\'s settings', () => {
     expect(settingsLine(settings, all, config)).toBe(
       'settings of the running operator in keyward-system (keyward 0.1.0): --keystone-url http://keystone:5000/v3, --revoke-on-delete, --enforcement-namespace gateway, '
       + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, '
-      + '--keycloak-allowed-service-account-roles (none), --keycloak-resync-period 10m, '
+      + '--keycloak-allowed-service-account-roles (none), --keycloak-resync-period 10m, --no-keycloak-allow-js-policies, '
       + '--keystone-cluster-domain cluster.local',
     );
   });

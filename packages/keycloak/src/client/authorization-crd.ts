@@ -10,6 +10,7 @@ import {
   RESOURCE_MARKER_MESSAGE,
   RESOURCE_SCOPE_MESSAGE,
 } from './authorization-spec.js';
+import { policyListSchemas } from './authorization-policy-crd.js';
 
 // The schema of spec.authorizationSettings: the same rules as authorization-spec.ts's codec.
 
@@ -53,6 +54,7 @@ export const authorizationSettingsSchema = {
     allowRemoteResourceManagement: { type: 'boolean' },
     scopes: byName(scopeSchema, MAX_AUTHORIZATION_SCOPES),
     resources: byName(resourceSchema, MAX_AUTHORIZATION_RESOURCES),
+    ...policyListSchemas,
   },
 };
 

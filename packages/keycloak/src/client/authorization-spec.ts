@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { atMost, oneOf, uniqueList, withFieldRule } from '@keyward/vocabulary';
 import { MANAGED_BY } from '../ownership.js';
+import { policyListFields } from './authorization-policy-spec.js';
 
 // A client's authorization services (its resource server): the settings, scopes and resources. The CRD in
 // authorization-crd.ts states the same rules, so the API server and this codec give the same verdict.
@@ -55,6 +56,7 @@ const SettingsFields = t.partial({
   allowRemoteResourceManagement: t.boolean,
   scopes: uniqueList(atMost(t.array(AuthorizationScopeCodec), MAX_AUTHORIZATION_SCOPES), (scope) => scope.name),
   resources: uniqueList(atMost(t.array(AuthorizationResourceCodec), MAX_AUTHORIZATION_RESOURCES), (resource) => resource.name),
+  ...policyListFields,
 });
 
 type SettingsShape = t.TypeOf<typeof SettingsFields>;

@@ -5,6 +5,7 @@ import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import type { AuthorizationResourceSpec, AuthorizationScopeSpec, AuthorizationSettingsSpec } from './authorization-spec.js';
 import type { ManagedLists } from './spec.js';
 import type { ClientTarget } from './target.js';
+import { reconcilePolicies, type PolicyPrune } from './authorization-policies.js';
 
 // A client's authorization services: the resource server's settings, its scopes and its resources. Scopes
 // and resources are managed as sets by name when their list is given: unlisted ones are removed when they
@@ -14,7 +15,7 @@ import type { ClientTarget } from './target.js';
 export type ManagedAuthorization = Pick<ManagedLists, 'authorizationScopes' | 'authorizationResources'>;
 
 /** Which lists remove what is ours even when they are empty or absent (spec.pruneUnlisted). */
-export interface AuthorizationPrune {
+export interface AuthorizationPrune extends PolicyPrune {
   readonly scopes?: boolean;
   readonly resources?: boolean;
 }
@@ -126,6 +127,9 @@ export function reconcileAuthorization(
   const listedResources = spec?.resources ?? [];
   for (const scope of listedScopes) reconcileScope(target, scope, scopes.find((item) => item.name === scope.name));
   for (const resource of listedResources) reconcileResource(target, resource, resources.find((item) => item.name === resource.name));
+  // After the resources and scopes that permissions name, before any is removed; only when they were read
+  // (or this plan enables authorization, which starts with none).
+  if (observed === undefined || observed.policies !== undefined) reconcilePolicies(target, spec?.policies, spec?.permissions, observed?.policies ?? [], prune);
 
   const resourceNames = new Set(listedResources.map((resource) => resource.name));
   const pruneResources = listedResources.length > 0 || prune.resources === true;

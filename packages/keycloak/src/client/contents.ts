@@ -29,6 +29,8 @@ export function reconcileContents(target: ClientTarget, spec: KeycloakClientSpec
   const authorization = reconcileAuthorization(target, spec.authorizationSettings, observed?.authorization, managed, {
     scopes: prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.scopes'),
     resources: prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.resources'),
+    policies: prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.policies'),
+    permissions: prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.permissions'),
   });
   return Object.fromEntries(Object.entries({ ...scopes, ...roles, ...authorization }).filter(([, value]) => value !== undefined));
 }

@@ -15,6 +15,14 @@ const readsClientRoles = ({ spec }: KeycloakClient): boolean => removesUnlisted(
 const hasAuthorization = ({ spec }: KeycloakClient): boolean =>
   spec.authorizationSettings !== undefined || AUTHORIZATION_PRUNABLE_FIELDS.some((field) => prunesWhenEmpty(spec.pruneUnlisted, field));
 
+/** The policies and permissions to list (with the parts of those the spec lists): only when a list of them manages something. */
+function policiesQuery({ spec }: KeycloakClient): { readonly authorizationPolicies?: readonly string[] } {
+  const policies = spec.authorizationSettings?.policies;
+  const permissions = spec.authorizationSettings?.permissions;
+  const manages = removesUnlisted(policies, prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.policies')) || removesUnlisted(permissions, prunesWhenEmpty(spec.pruneUnlisted, 'authorizationSettings.permissions'));
+  return manages ? { authorizationPolicies: [...(policies ?? []), ...(permissions ?? [])].map((policy) => policy.name) } : {};
+}
+
 export interface ClientQueries {
   readonly [name: string]: GetQuery | KeycloakClientQuery | KeycloakFlowsQuery | undefined;
   readonly realm: GetQuery;
@@ -40,7 +48,7 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     client: call === undefined || status.realm === undefined
       ? undefined
-      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: readsClientRoles(client), authorization: hasAuthorization(client) },
+      : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: readsClientRoles(client), authorization: hasAuthorization(client), ...policiesQuery(client) },
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
     providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
     flows: call === undefined || status.realm === undefined || spec.authenticationFlowOverrides === undefined ? undefined : { kind: 'keycloak.flows', ...call, realm: status.realm },

@@ -1,4 +1,5 @@
 import { PlanBuilder, addFreshnessGuard, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/vocabulary';
+import { refusedJsPolicies } from './js-policy-guard.js';
 import type { ClientAddress, KeycloakCall } from '../apis/keycloak/actions.js';
 import type { ObservedClient } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
@@ -83,6 +84,8 @@ function resolve(input: ClientInput): Resolved | Stop {
   if (!grant.granted) return stop(stalled('NotAuthorized', grant.message));
   const forbidden = forbiddenRoles(client, realm.realmName, config);
   if (forbidden !== undefined) return forbidden;
+  const jsRefused = refusedJsPolicies(client.spec, config.keycloakAllowJsPolicies);
+  if (jsRefused !== undefined) return { readiness: stalled('JavaScriptPoliciesNotAllowed', jsRefused), warn: true };
   if (!realm.ready) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to be ready`));
   if (client.status.realm !== realm.realmName) {
     return stop(reconciling('RealmFound', `realm ${realm.realmName} found; reading the client from Keycloak`), { realm: realm.realmName }, 'read the client from Keycloak in the realm now recorded');

@@ -13,7 +13,7 @@ import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettingsCodec, authorization
 export const PKCE_METHODS = ['S256', 'plain'] as const;
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
 /** The client's lists of things Keyward makes, which `pruneUnlisted` may name. */
-export const AUTHORIZATION_PRUNABLE_FIELDS = ['authorizationSettings.scopes', 'authorizationSettings.resources'] as const;
+export const AUTHORIZATION_PRUNABLE_FIELDS = ['authorizationSettings.scopes', 'authorizationSettings.resources', 'authorizationSettings.policies', 'authorizationSettings.permissions'] as const;
 export const CLIENT_PRUNABLE_FIELDS = ['clientRoles', 'protocolMappers', ...AUTHORIZATION_PRUNABLE_FIELDS] as const;
 
 /** A namespace name: a DNS-1123 label. */

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { atMost, oneOf, uniqueList } from '@keyward/vocabulary';
+import { DESCRIPTION_MARKER } from '../description-marker.js';
 
 // Authentication flows of a KeycloakRealm as a codec; flow-crd.ts states the same rules as a schema.
 
@@ -15,7 +16,7 @@ export const REQUIREMENTS = ['REQUIRED', 'ALTERNATIVE', 'DISABLED', 'CONDITIONAL
  * Flows carry no attributes, so ours say so at the end of their description; only flows that do are
  * changed without adoption or deleted.
  */
-export const FLOW_MARKER = '[io.kubernetes.managed-by=keyward]';
+export const FLOW_MARKER = DESCRIPTION_MARKER;
 /** Keycloak's description column holds 255 characters, the marker and a space included. */
 export const FLOW_DESCRIPTION_MAX_LENGTH = 255 - FLOW_MARKER.length - 1;
 export const FLOW_ALIAS_MAX_LENGTH = 255;

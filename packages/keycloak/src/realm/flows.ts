@@ -6,15 +6,14 @@ import { planFlowBindings, type Bound } from './flow-bindings.js';
 import { FLOW_MARKER, type AuthenticationFlowSpec, type ExecutionSpec, type FlowBindingsSpec } from './flow-spec.js';
 import type { RealmPrunableField } from './spec.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
+import { carriesDescriptionMarker, markedDescription } from '../description-marker.js';
 
 // Top-level authentication flows: made (or copied) from the spec, kept at its description and steps, and
 // deleted when the spec stops listing them, only when they carry our marker; the realm's bindings to them.
 // Keycloak's built-in flows are never touched.
 
-export const isOurFlow = (description: string | undefined): boolean => description?.endsWith(FLOW_MARKER) === true;
-
-/** A description with our marker at its end. */
-export const markedDescription = (description: string): string => (description === '' ? FLOW_MARKER : `${description} ${FLOW_MARKER}`);
+export const isOurFlow = carriesDescriptionMarker;
+export { markedDescription };
 
 const configured = (executions: readonly ExecutionSpec[] | undefined): boolean =>
   (executions ?? []).some((step) => step.config !== undefined || configured(step.subFlow?.executions));

@@ -39,6 +39,19 @@ describe('authorizationSettings against the in-memory Keycloak', () => {
           policyEnforcementMode: 'PERMISSIVE',
           scopes: [{ name: 'read', displayName: 'Read' }, { name: 'write' }],
           resources: [{ name: 'doc', uris: ['/doc/*'], scopes: ['read', 'write'], attributes: { team: 'a' } }, { name: 'report', scopes: ['read'], ownerManagedAccess: true }],
+          policies: [
+            { name: 'readers', type: 'role', description: 'Who reads', roles: [{ name: 'reader', required: true }] },
+            { name: 'team', type: 'group', groups: [{ path: 'team' }] },
+            { name: 'alice', type: 'user', logic: 'NEGATIVE', users: ['alice'] },
+            { name: 'self', type: 'client', clients: ['documents'] },
+            { name: 'both', type: 'aggregate', policies: ['readers', 'hours'], decisionStrategy: 'CONSENSUS' },
+            { name: 'hours', type: 'time', notBefore: '2000-01-01 00:00:00', hour: 8, hourEnd: 18 },
+            { name: 'claims', type: 'regex', targetClaim: 'email', pattern: '.*', targetContextAttributes: true },
+          ],
+          permissions: [
+            { name: 'doc-access', type: 'resource', resources: ['doc'], policies: ['readers', 'team'], decisionStrategy: 'AFFIRMATIVE' },
+            { name: 'read-access', type: 'scope', scopes: ['read'], policies: ['alice'] },
+          ],
         },
       },
     });

@@ -66,6 +66,24 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['authorization on a public client', { ...base, publicClient: true, settings: { serviceAccountsEnabled: true }, authorizationSettings: {} }, 'spec.authorizationSettings'],
   ['a resource naming an unlisted scope', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { resources: [{ name: 'doc', scopes: ['nope'] }] } }, 'spec.authorizationSettings.resources'],
   ['an unknown policy enforcement mode', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policyEnforcementMode: 'LAX' } }, 'spec.authorizationSettings.policyEnforcementMode'],
+  ['authorization policies and permissions', {
+    ...base, settings: { serviceAccountsEnabled: true },
+    authorizationSettings: {
+      policies: [
+        { name: 'r', type: 'role', logic: 'NEGATIVE', roles: [{ name: 'reader', required: true }, { name: 'app/editor' }], fetchRoles: true },
+        { name: 'g', type: 'group', groups: [{ path: '/team', extendChildren: true }], groupsClaim: 'groups' },
+        { name: 't', type: 'time', notBefore: '2000-01-01 00:00:00', hour: 8, hourEnd: 18 },
+        { name: 'x', type: 'regex', targetClaim: 'email', pattern: '.*', targetContextAttributes: false },
+        { name: 'a', type: 'aggregate', policies: ['r', 't'], decisionStrategy: 'CONSENSUS' },
+        { name: 'j', type: 'js', code: '$evaluation.grant();' },
+      ],
+      permissions: [{ name: 'p', type: 'scope', scopes: ['read'], resources: ['doc'], policies: ['a'], decisionStrategy: 'AFFIRMATIVE' }],
+    },
+  }, undefined],
+  ['an unknown policy type', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policies: [{ name: 'p', type: 'script' }] } }, 'spec.authorizationSettings.policies[0].type'],
+  ['a time policy date not as Keycloak writes it', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policies: [{ name: 't', type: 'time', notBefore: '2000-01-01' }] } }, 'spec.authorizationSettings.policies[0].notBefore'],
+  ['a negative time bound', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policies: [{ name: 't', type: 'time', hour: -1 }] } }, 'spec.authorizationSettings.policies[0].hour'],
+  ['an unknown permission logic', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { permissions: [{ name: 'p', type: 'resource', logic: 'MAYBE' }] } }, 'spec.authorizationSettings.permissions[0].logic'],
 ];
 
 describe('the KeycloakClient CRD and the codec agree', () => {

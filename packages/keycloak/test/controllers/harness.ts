@@ -59,6 +59,9 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'test_ldap_connection',
   'list_organizations',
   'list_organization_identity_providers',
+  'list_authorization_policies',
+  'get_policy_member',
+  'list_policy_parts',
 ]);
 
 /** The operations among `requests` that are not reads, in order. */

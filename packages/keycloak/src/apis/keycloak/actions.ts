@@ -92,7 +92,9 @@ export type KeycloakResource =
   /** An organization of a realm, by alias (Keycloak's key, which never changes); `id` for update and delete. */
   | { readonly type: 'organization'; readonly realm: string; readonly alias: string; readonly id?: string }
   /** An identity provider (by alias) linked to an organization; create links it, delete unlinks it. */
-  | { readonly type: 'organizationIdentityProvider'; readonly realm: string; readonly organization: { readonly alias: string; readonly id: Value<string> }; readonly alias: string };
+  | { readonly type: 'organizationIdentityProvider'; readonly realm: string; readonly organization: { readonly alias: string; readonly id: Value<string> }; readonly alias: string }
+  /** A policy or permission of a client's authorization services, of a Keycloak policy type; `id` for update and delete. */
+  | { readonly type: 'authorizationPolicy'; readonly client: ClientAddress; readonly name: string; readonly policyType: string; readonly id?: string };
 
 /** A JSON body; leaves may be sensitive or outputs of earlier steps. */
 export type KeycloakBody = Readonly<Record<string, Template | undefined>>;

@@ -3,6 +3,7 @@ import type { ClientAddress, KeycloakAction, KeycloakResource, RoleHolder } from
 import type { KeycloakQuery } from './queries.js';
 import type { RoleNames } from './representations.js';
 import { describeTarget } from './scope-mappings.js';
+import { PERMISSION_KINDS } from './authorization.js';
 
 const shown = (value: Value<string>): string => (isOutputRef(value) ? describeUnknown(value) : value);
 
@@ -65,6 +66,11 @@ export function describeResource(resource: KeycloakResource): string {
       return `organization ${resource.alias} in realm ${resource.realm}`;
     case 'organizationIdentityProvider':
       return `identity provider ${resource.alias} of organization ${resource.organization.alias} in realm ${resource.realm}`;
+    case 'authorizationPolicy':
+      return resource.policyType === 'js'
+        // Keycloak 26 answers 404 to a JavaScript policy unless a script provider is deployed: say so where it fails.
+        ? `JavaScript authorization policy ${resource.name} of ${clientText(resource.client)} (Keycloak needs a deployed script provider for it)`
+        : `authorization ${resource.policyType} ${PERMISSION_KINDS.has(resource.policyType) ? 'permission' : 'policy'} ${resource.name} of ${clientText(resource.client)}`;
   }
 }
 

@@ -104,6 +104,11 @@ export interface KeycloakClientQuery extends KeycloakCall, Returns<ObservedClien
    * for a client with authorization services enabled).
    */
   readonly authorization?: boolean;
+  /**
+   * With `authorization`: list its policies and permissions (one more request), and read the parts of those
+   * named here (a few requests each).
+   */
+  readonly authorizationPolicies?: readonly string[];
 }
 
 /** A realm's top-level authentication flow, as clients and bindings name it. */

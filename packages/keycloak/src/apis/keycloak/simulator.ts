@@ -366,6 +366,7 @@ export class SimulatedKeycloak {
       case 'authorizationSettings':
       case 'authorizationScope':
       case 'authorizationResource':
+      case 'authorizationPolicy':
         return this.authorization.create(context.resolve(resource.client.id), resource, body);
       case 'identityProviderMapper': {
         const provider = this.#identityProvider(resource.realm, resource.alias);
@@ -451,6 +452,7 @@ export class SimulatedKeycloak {
       case 'authorizationSettings':
       case 'authorizationScope':
       case 'authorizationResource':
+      case 'authorizationPolicy':
         this.authorization.update(context.resolve(resource.client.id), resource, body);
         return;
       case 'identityProvider': {
@@ -525,6 +527,7 @@ export class SimulatedKeycloak {
       case 'authorizationSettings':
       case 'authorizationScope':
       case 'authorizationResource':
+      case 'authorizationPolicy':
         return this.authorization.delete(context.resolve(resource.client.id), resource);
       case 'component':
         return this.components.delete(resource.realm, context.resolve(resource.id ?? ''));
@@ -658,7 +661,7 @@ export class SimulatedKeycloak {
     };
   }
 
-  #observeClient({ realm: realmName, clientId, owner, roles, authorization }: KeycloakClientQuery): ObservedClient | undefined {
+  #observeClient({ realm: realmName, clientId, owner, roles, authorization, authorizationPolicies }: KeycloakClientQuery): ObservedClient | undefined {
     const client = [...(this.#realms.get(realmName)?.clients.values() ?? [])].find((c) => c.rep['clientId'] === clientId);
     if (client === undefined) return undefined;
     const attributes = client.rep['attributes'] as Readonly<Record<string, string>> | undefined;
@@ -671,7 +674,7 @@ export class SimulatedKeycloak {
       defaultClientScopes: [...client.scopes.default].sort(),
       optionalClientScopes: [...client.scopes.optional].sort(),
       serviceAccountRoles: client.serviceAccount === undefined ? undefined : namesOf(client.serviceAccount),
-      ...(authorization === true && client.rep['authorizationServicesEnabled'] === true ? { authorization: this.authorization.observe(text(client.rep['id'])) } : {}),
+      ...(authorization === true && client.rep['authorizationServicesEnabled'] === true ? { authorization: this.authorization.observe(text(client.rep['id']), authorizationPolicies) } : {}),
     };
   }
 

@@ -1,5 +1,6 @@
 // Admin API paths, relative to /admin. Names and ids are path segments, so they are encoded here.
 import type { ScopeList } from '../actions.js';
+import { PERMISSION_KINDS } from '../authorization.js';
 
 const segment = encodeURIComponent;
 
@@ -78,3 +79,8 @@ export const authorizationResourcesPath = (realm: string, id: string): string =>
 export const organizationsPath = (realm: string): string => `${realmPath(realm)}/organizations`;
 export const organizationPath = (realm: string, id: string): string => `${organizationsPath(realm)}/${segment(id)}`;
 export const organizationIdentityProvidersPath = (realm: string, id: string): string => `${organizationPath(realm, id)}/identity-providers`;
+/** Policies are made and replaced under their type; permissions (resource, scope) under /permission. */
+export const policyTypePath = (realm: string, id: string, type: string): string =>
+  `${resourceServerPath(realm, id)}/${PERMISSION_KINDS.has(type) ? 'permission' : 'policy'}/${type}`;
+/** A client's authorization policies and permissions, listed, read and deleted here. */
+export const authorizationPoliciesPath = (realm: string, id: string): string => `${resourceServerPath(realm, id)}/policy`;

@@ -17,6 +17,7 @@ import { observeUserFederation } from './components.js';
 import { observeIdentityProviders } from './identity-providers.js';
 import { observeAuthorization } from './authorization.js';
 import { observeOrganizationLinks, observeOrganizations } from './organizations.js';
+import { observePolicies } from './authorization-policies.js';
 
 /** Roles with what each composite one is made of, by name. */
 async function observedRoles(reads: AdminReads, realm: string, rolesPath: string, clientUuid: string | undefined, clientIds: ClientIdCache): Promise<ObservedRole[]> {
@@ -103,11 +104,12 @@ async function observeClient(admin: KeycloakAdminClient, query: KeycloakClientQu
   const ours = ownershipOf(client.attributes, query.owner).kind === 'ours';
   const confidential = client['publicClient'] !== true;
   const readAuthorization = query.authorization === true && client['authorizationServicesEnabled'] === true;
-  const [roles, serviceAccountRoles, secret, authorization] = await Promise.all([
+  const [roles, serviceAccountRoles, secret, authorization, policies] = await Promise.all([
     query.roles ? observedRoles(reads, realm, clientRolesPath(realm, client.id), client.id, new ClientIdCache()) : Promise.resolve([]),
     client['serviceAccountsEnabled'] === true ? serviceAccountRoleNames(reads, realm, client.id, clientId) : Promise.resolve(undefined),
     ours && confidential ? clientSecret(reads, realm, client.id, clientId) : Promise.resolve(undefined),
     readAuthorization ? observeAuthorization(reads, realm, client.id, clientId) : Promise.resolve(undefined),
+    readAuthorization && query.authorizationPolicies !== undefined ? observePolicies(reads, realm, client.id, clientId, query.authorizationPolicies) : Promise.resolve(undefined),
   ]);
   return {
     client,
@@ -117,7 +119,7 @@ async function observeClient(admin: KeycloakAdminClient, query: KeycloakClientQu
     defaultClientScopes: stringsField(client, 'defaultClientScopes'),
     optionalClientScopes: stringsField(client, 'optionalClientScopes'),
     serviceAccountRoles,
-    ...(authorization === undefined ? {} : { authorization }),
+    ...(authorization === undefined ? {} : { authorization: policies === undefined ? authorization : { ...authorization, policies } }),
   };
 }
 

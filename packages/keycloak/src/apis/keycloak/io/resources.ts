@@ -43,6 +43,8 @@ import {
   requiredActionPath,
   authorizationResourcesPath,
   authorizationScopesPath,
+  authorizationPoliciesPath,
+  policyTypePath,
   resourceServerPath,
   organizationPath,
   organizationsPath,
@@ -87,6 +89,8 @@ export function collectionOf(resource: KeycloakResource, resolve: Resolve): stri
     case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
     case 'authorizationScope': return authorizationScopesPath(resource.client.realm, resolve(resource.client.id));
     case 'authorizationResource': return authorizationResourcesPath(resource.client.realm, resolve(resource.client.id));
+    case 'authorizationPolicy':
+      return policyTypePath(resource.client.realm, resolve(resource.client.id), resource.policyType);
     case 'authorizationSettings':
       throw new TypeError(`${describeResource(resource)} are made with the client's authorizationServicesEnabled, not created`);
     case 'component': return componentsPath(resource.realm);
@@ -193,12 +197,17 @@ export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads
       return resource.id === undefined ? undefined : { path: organizationPath(resource.realm, resource.id), identity: { alias: resource.alias } };
     case 'organizationIdentityProvider':
       return { path: itemPath(organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id)), resource.alias), identity: {} };
+    case 'authorizationPolicy': {
+      // Deleted by id; updated (replaced whole) at its type's path, named, or Keycloak would blank the name.
+      const policies = authorizationPoliciesPath(resource.client.realm, resolve(resource.client.id));
+      return resource.id === undefined ? undefined : { path: itemPath(policies, resource.id), updatePath: itemPath(collectionOf(resource, resolve), resource.id), identity: { id: resource.id, name: resource.name } };
+    }
   }
 }
 
 /** The body field holding the id of what a create makes, for the creates Keycloak answers with it and no Location. */
 export function createdIdField(resource: KeycloakResource): string | undefined {
-  if (resource.type === 'authorizationScope') return 'id';
+  if (resource.type === 'authorizationScope' || resource.type === 'authorizationPolicy') return 'id';
   return resource.type === 'authorizationResource' ? '_id' : undefined;
 }
 
