@@ -125,6 +125,13 @@ describe('the organizations of a KeycloakRealm against the real Keycloak and API
     await waitForReady(env.kube, ref);
     expect(await linksOf(id)).toEqual(['corp']);
     expect(await reconcileNow('orgs-idp')).toMatchObject({ steps: [], writes: [] });
+
+    // A linked provider's organization domain and email redirect are its config keys, stated in its spec.
+    const routed = { 'kc.org.domain': 'acme.example.org', 'kc.org.broker.redirect.mode.email-matches': 'true' };
+    await patchSpec(env.kube, ref, { identityProviders: [provider('upstream'), { ...provider('corp'), config: { ...(provider('corp')['config'] as Json), ...routed } }] });
+    await waitForReady(env.kube, ref);
+    expect((await env.admin.get<Json>(`/realms/${realm}/identity-provider/instances/corp`))?.['config']).toMatchObject(routed);
+    expect(await reconcileNow('orgs-idp')).toMatchObject({ steps: [], writes: [] });
   });
 
   it('stall a realm that lists them with organizations disabled, naming the field, until it enables them', async () => {
