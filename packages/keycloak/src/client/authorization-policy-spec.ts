@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { oneOf, uniqueList } from '@keyward/vocabulary';
+import { boundedText, oneOf, uniqueList } from '@keyward/vocabulary';
 import { DESCRIPTION_MARKER } from '../description-marker.js';
 
 // The policies and permissions of a client's authorization services, as a codec; authorization-policy-crd.ts
@@ -20,12 +20,8 @@ export const PERMISSION_DECISION_STRATEGIES = ['UNANIMOUS', 'AFFIRMATIVE', 'CONS
 /** Keycloak keeps a policy's description in 255 characters, ours with the marker at its end. */
 export const POLICY_DESCRIPTION_MAX_LENGTH = 255 - DESCRIPTION_MARKER.length - 1;
 
-const bounded = (max: number, what: string): t.Type<string> => {
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max;
-  return new t.Type<string>(what, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-};
-const name = bounded(255, 'a string of 1 to 255 characters');
-const description = bounded(POLICY_DESCRIPTION_MAX_LENGTH, `a string of 1 to ${String(POLICY_DESCRIPTION_MAX_LENGTH)} characters`);
+const name = boundedText(255);
+const description = boundedText(POLICY_DESCRIPTION_MAX_LENGTH);
 const names = uniqueList(t.array(name));
 const dateValid = (u: unknown): u is string => typeof u === 'string' && new RegExp(TIME_DATE_PATTERN).test(u);
 const date = new t.Type<string>('a date as yyyy-MM-dd HH:mm:ss', dateValid, (u, c) => (dateValid(u) ? t.success(u) : t.failure(u, c)), t.identity);

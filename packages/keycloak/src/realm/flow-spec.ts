@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, oneOf, uniqueList } from '@keyward/vocabulary';
+import { atMost, boundedText, oneOf, uniqueList } from '@keyward/vocabulary';
 import { DESCRIPTION_MARKER } from '../description-marker.js';
 
 // Authentication flows of a KeycloakRealm as a codec; flow-crd.ts states the same rules as a schema.
@@ -30,10 +30,6 @@ export const CONFIG_NEEDS_AUTHENTICATOR_MESSAGE = 'config belongs to an authenti
 export const TOO_DEEP_MESSAGE = `sub-flows nest at most ${String(MAX_SUB_FLOW_DEPTH)} levels below a flow`;
 export const UNIQUE_ALIASES_MESSAGE = 'flow and sub-flow aliases must be unique in the realm';
 
-function boundedText(max: number): t.Type<string> {
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max;
-  return new t.Type<string>(`a string of 1 to ${String(max)} characters`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-}
 
 /** `base`, failing with `message` when `ok` says no. */
 function refine<A, O>(base: t.Type<A, O>, ok: (value: A) => boolean, message: string): t.Type<A, O> {

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, kubernetesName, minLengthString, uniqueList } from '@keyward/vocabulary';
+import { atMost, boundedText, kubernetesName, minLengthString, uniqueList } from '@keyward/vocabulary';
 
 // A realm's user federation providers (LDAP and Kerberos) as a spec lists them: the codec here, the same rules
 // as a schema in user-federation-crd.ts. Keycloak keeps each provider as a component whose config is a map of
@@ -17,13 +17,9 @@ export const MAX_FEDERATION_MAPPERS = 100;
 const ConfigCodec = t.record(t.string, t.string);
 export type FederationConfig = t.TypeOf<typeof ConfigCodec>;
 
-function bounded(max: number): t.Type<string> {
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max;
-  return new t.Type<string>(`a string of 1 to ${String(max)} characters`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-}
 
 
-const name = bounded(FEDERATION_TEXT_MAX_LENGTH);
+const name = boundedText(FEDERATION_TEXT_MAX_LENGTH);
 const oneOf = <T extends string>(values: readonly T[], label: string): t.Type<T> =>
   t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<T, null>, label);
 const nonNegative = t.refinement(t.Int, (n) => n >= -1, 'an integer of -1 (off) or more');
