@@ -1,3 +1,4 @@
+// jest-exclusive: workspace build
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +10,7 @@ import { promisify } from 'node:util';
 import { coreTypes, findCondition, type Condition } from '@keyward/core';
 import { KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
-import { adminKubeConfig, createTestNamespace, freeLoopbackPort, httpCall, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, freeLoopbackPort, holdForThisFile, httpCall, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
 import { crdsYaml } from '../src/crds.js';
 import { operatorVersion } from '../src/version.js';
 import { asTheImageStarts } from './image-entrypoint.js';
@@ -30,8 +31,13 @@ describe('scripts/bundle-operator.sh', () => {
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'keyward-bundle-'));
     bundle = join(scratch, 'operator');
-    await run(SCRIPT, [bundle], { maxBuffer: 64 * 1024 * 1024 });
-  }, 300_000);
+    const release = await holdForThisFile('workspace build');
+    try {
+      await run(SCRIPT, [bundle], { maxBuffer: 64 * 1024 * 1024 });
+    } finally {
+      release();
+    }
+  }, 600_000);
 
   afterAll(async () => {
     if (scratch !== '') await rm(scratch, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+// jest-exclusive: workspace build
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -5,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { holdForThisFile } from '@keyward/test-env';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -61,15 +63,20 @@ describe('the npm packages, installed outside the workspace', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'keyward-npm-'));
-    await run('pnpm', ['build'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
     const tarballOf = new Map<string, string>();
-    for (const name of PACKAGES) {
-      // pnpm pack turns workspace:* dependencies into the versions they point at, as publishing does.
-      const folder = join(scratch, 'tarballs', name);
-      await run('pnpm', ['pack', '--pack-destination', folder], { cwd: join(root, 'packages', name) });
-      const [tarball] = await readdir(folder);
-      if (tarball === undefined) throw new Error(`pnpm pack wrote no tarball for ${name}`);
-      tarballOf.set(name, join(folder, tarball));
+    const release = await holdForThisFile('workspace build');
+    try {
+      await run('pnpm', ['build'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+      for (const name of PACKAGES) {
+        // pnpm pack turns workspace:* dependencies into the versions they point at, as publishing does.
+        const folder = join(scratch, 'tarballs', name);
+        await run('pnpm', ['pack', '--pack-destination', folder], { cwd: join(root, 'packages', name) });
+        const [tarball] = await readdir(folder);
+        if (tarball === undefined) throw new Error(`pnpm pack wrote no tarball for ${name}`);
+        tarballOf.set(name, join(folder, tarball));
+      }
+    } finally {
+      release();
     }
     const tarballs = (names: readonly string[]): string[] => names.map((name) => tarballOf.get(name) ?? name);
     await installInto(project(), tarballs(PACKAGES));

@@ -120,6 +120,9 @@ async function startKeycloakOnce(distribution: KeycloakDistribution, home: strin
         `--http-port=${String(port)}`,
         `--http-management-port=${String(managementPort)}`,
         '--hostname-strict=false',
+        // H2 gives up on a row another transaction holds after 1 s by default, and Keycloak then answers 400
+        // "Database operation failed"; test files run side by side on a loaded machine wait for it instead.
+        '--db-url-properties=;LOCK_TIMEOUT=30000',
       ],
       // Secrets go in the environment, never on the command line, which is logged and visible to every user.
       env: {

@@ -1,4 +1,4 @@
-import { httpCall } from './http.js';
+import { httpCall, type HttpResponse } from './http.js';
 
 export interface KeystoneAdminCredentials {
   /** Identity v3 endpoint, ending in /v3. */
@@ -58,21 +58,38 @@ export class KeystoneAdmin {
   }
 
   private async call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-    const res = await httpCall(`${this.url}${path}`, {
+    return this.parse(method, path, await this.request(method, path, body));
+  }
+
+  private request(method: string, path: string, body?: unknown): Promise<HttpResponse> {
+    return httpCall(`${this.url}${path}`, {
       method,
       headers: { 'x-auth-token': this.token, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+  }
+
+  private parse(method: string, path: string, res: HttpResponse): Record<string, unknown> {
     if (res.status >= 300) throw new Error(`Keystone ${method} ${path}: HTTP ${String(res.status)} ${res.body.slice(0, 300)}`);
     return res.body === '' ? {} : (JSON.parse(res.body) as Record<string, unknown>);
   }
 
   /** Finds an object by name in a collection ("projects", "roles", "users") or creates it with `fields`. */
   private async findOrCreate(collection: string, singular: string, name: string, fields: Record<string, unknown>): Promise<Named> {
-    const found = (await this.call('GET', `/${collection}?name=${encodeURIComponent(name)}`))[collection] as Named[] | undefined;
-    const existing = found?.[0];
+    const existing = await this.find(collection, name);
     if (existing !== undefined) return existing;
-    return (await this.call('POST', `/${collection}`, { [singular]: { name, ...fields } }))[singular] as Named;
+    const res = await this.request('POST', `/${collection}`, { [singular]: { name, ...fields } });
+    // Test files run side by side: another may have created it since the lookup (Keystone answers 409).
+    if (res.status === 409) {
+      const created = await this.find(collection, name);
+      if (created !== undefined) return created;
+    }
+    return this.parse('POST', `/${collection}`, res)[singular] as Named;
+  }
+
+  private async find(collection: string, name: string): Promise<Named | undefined> {
+    const found = (await this.call('GET', `/${collection}?name=${encodeURIComponent(name)}`))[collection] as Named[] | undefined;
+    return found?.[0];
   }
 
   /**

@@ -7,6 +7,7 @@ import { kubeConfigFor, startEnvironment, type EnvironmentInfo } from './environ
 import { repoRoot } from './paths.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { KeystoneAdmin } from './keystone-admin.js';
+import { holdExclusive } from './exclusive.js';
 import type { KeycloakAdminCredentials } from './keycloak.js';
 
 /** Set by the jest global setup to the env.json of the environment the tests use. */
@@ -44,6 +45,18 @@ export function testEnvironment(): EnvironmentInfo {
   return JSON.parse(readFileSync(file, 'utf8')) as EnvironmentInfo;
 }
 
+/** Machine-wide resources a test file may need alone for its whole run, while other files run beside it. */
+export type ExclusiveResource = 'workload tier' | 'workspace build';
+
+/**
+ * Waits until no other test file of this run holds `resource`, then holds it; call the result to let go
+ * (in afterAll). Files that start and stop the machine's one workload tier, or that build the workspace in
+ * place, hold theirs so that the jest workers running beside them never meet it half-made.
+ */
+export function holdForThisFile(resource: ExclusiveResource): Promise<() => void> {
+  return holdExclusive(testEnvironment().dir, resource.replace(' ', '-'), 30 * 60_000);
+}
+
 /** An environment whose workload tier runs pods, and how to end it if it was started for the caller. */
 export interface WorkloadEnvironment {
   readonly info: EnvironmentInfo & { readonly workloads: NonNullable<EnvironmentInfo['workloads']> };
@@ -53,15 +66,26 @@ export interface WorkloadEnvironment {
 /**
  * For tests that run pods: the run's environment when it has the workload tier (an attached
  * `devenv start --workloads`), else one of the caller's own with the tier, MariaDB and the test CRDs (a machine
- * runs one tier at a time, so the run's shared environment never starts one).
+ * runs one tier at a time, so the run's shared environment never starts one), held from other test files until
+ * it is stopped.
  */
 export async function workloadEnvironment(log: (line: string) => void = () => undefined): Promise<WorkloadEnvironment> {
   const shared = testEnvironment();
   if (shared.workloads !== undefined) return { info: { ...shared, workloads: shared.workloads }, stop: () => Promise.resolve() };
-  const environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, crdFolders: TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder)), log });
+  const release = await holdForThisFile('workload tier');
+  const environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, crdFolders: TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder)), log }).catch((error: unknown) => {
+    release();
+    throw error;
+  });
   const { info } = environment;
   if (info.workloads === undefined) throw new Error('the environment started without its workload tier');
-  return { info: { ...info, workloads: info.workloads }, stop: () => environment.stop() };
+  return {
+    info: { ...info, workloads: info.workloads },
+    stop: async () => {
+      await environment.stop();
+      release();
+    },
+  };
 }
 
 /** A kubeconfig for the system:masters user. */

@@ -1,3 +1,4 @@
+// jest-cost: 100 s
 // stopComponent and startComponent for Keycloak: an outage of a length the caller chooses, after which its
 // realms and bootstrap admins are still there; and no secret reaches its log across the restart.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

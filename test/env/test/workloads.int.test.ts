@@ -1,7 +1,9 @@
+// jest-cost: 175 s
+// jest-exclusive: workload tier
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -10,12 +12,22 @@ import { kubeConfigFor, startEnvironment, type Environment, type EnvironmentInfo
 import { ComponentError } from '../src/errors.js';
 import { httpCall } from '../src/http.js';
 import { oneShotPod, runPodOnce } from '../src/pods.js';
+import { holdForThisFile } from '../src/testing.js';
 import { waitFor } from '../src/wait.js';
 import { CommandRun } from './support/command-run.js';
 import { shimSockets, tierLeftovers } from './support/tier-leftovers.js';
 
 const fixtures = fileURLToPath(new URL('fixtures/', import.meta.url));
 const quiet = (): undefined => undefined;
+
+// Every test here starts, stops or inspects the machine's one workload tier: no other file's tier may run meanwhile.
+let release: () => void;
+beforeAll(async () => {
+  release = await holdForThisFile('workload tier');
+}, 30 * 60_000);
+afterAll(() => {
+  release();
+});
 
 async function createNamespace(kubeConfig: KubeConfig): Promise<string> {
   const name = `tier-${randomBytes(3).toString('hex')}`;
@@ -30,14 +42,24 @@ describe('the workload tier', () => {
   let namespace: string;
   let image: string;
   const socketsBefore = shimSockets();
+  /** A tier before this one whose processes were all killed at once (SIGKILL) while a pod ran, and what it left. */
+  let killed: { readonly info: EnvironmentInfo; readonly leftovers: readonly string[] };
 
   beforeAll(async () => {
+    killed = await killedWithRunningPod(socketsBefore);
+    // The next environment with the tier cleans up after it, then starts.
     environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, log: quiet });
     info = environment.info;
     kubeConfig = kubeConfigFor(info);
     namespace = await createNamespace(kubeConfig);
     image = info.workloads?.images.keystone ?? '';
   }, 900_000);
+
+  it('starts after a tier whose processes were all killed at once (SIGKILL) while a pod ran, keeping only its folder', () => {
+    // Left running then: containerd's shims and the pod's containers; left in place: mounts, cgroups, bridge, rules, lock.
+    expect(killed.leftovers.length).toBeGreaterThan(1);
+    expect(existsSync(killed.info.dir)).toBe(true);
+  });
 
   afterAll(async () => {
     await environment.stop();
@@ -138,6 +160,9 @@ describe('the workload tier', () => {
   it('leaves nothing behind once stopped: no process, mount, cgroup, bridge, iptables rule, lock or folder', async () => {
     await environment.stop();
     expect(tierLeftovers(info.dir, socketsBefore)).toEqual([]);
+    // Of the killed tier, only its folder, kept for its logs.
+    expect(tierLeftovers(killed.info.dir, socketsBefore)).toEqual([`folder ${killed.info.dir}`]);
+    rmSync(killed.info.dir, { recursive: true, force: true });
   }, 120_000);
 });
 
@@ -192,27 +217,17 @@ describe('pnpm devenv up --workloads', () => {
   }, 900_000);
 });
 
-describe('a workload tier whose processes were all killed at once (SIGKILL) while a pod ran', () => {
-  it('is cleaned up by the next environment with the tier, which then starts', async () => {
-    const socketsBefore = shimSockets();
-    const { info, child, exited } = await startWithRunningPod();
-    child.kill('SIGKILL');
-    await exited;
-    for (const component of info.components) {
-      try {
-        process.kill(-component.pid, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
+/** Starts an environment with the tier and a running pod, then kills all its processes at once (SIGKILL). */
+async function killedWithRunningPod(socketsBefore: ReturnType<typeof shimSockets>): Promise<{ info: EnvironmentInfo; leftovers: string[] }> {
+  const { info, child, exited } = await startWithRunningPod();
+  child.kill('SIGKILL');
+  await exited;
+  for (const component of info.components) {
+    try {
+      process.kill(-component.pid, 'SIGKILL');
+    } catch {
+      // Gone already.
     }
-    // Left running: containerd's shims and the pod's containers; left in place: mounts, cgroups, bridge, rules, lock.
-    expect(tierLeftovers(info.dir, socketsBefore).length).toBeGreaterThan(1);
-
-    const next = await startEnvironment({ ownership: 'session', keystone: false, workloads: true, log: quiet });
-    await next.stop();
-    // The dead environment's folder is kept for its logs; nothing else of either remains.
-    expect(tierLeftovers(info.dir, socketsBefore)).toEqual([`folder ${info.dir}`]);
-    rmSync(info.dir, { recursive: true, force: true });
-    expect(tierLeftovers(next.info.dir, socketsBefore)).toEqual([]);
-  }, 900_000);
-});
+  }
+  return { info, leftovers: tierLeftovers(info.dir, socketsBefore) };
+}

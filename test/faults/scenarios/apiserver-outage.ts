@@ -11,7 +11,7 @@ import { isStored, waitFor } from '@keyward/test-env';
 import { createApprovedApiKeys, enforcedApiKeys } from '../support/apikeys.js';
 import { auditAppCreds, settle } from '../support/appcred-audit.js';
 import { createAppCreds } from '../support/appcreds.js';
-import { namespaceWithPassword, progress, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
+import { namespaceWithPassword, progress, startOwnFaultEnvironment, type OwnFaultEnvironment } from '../support/environment.js';
 import { scenarioOptions } from '../support/options.js';
 import { removed, timeRemovals, totals, type Removed } from '../support/removals.js';
 import { atMost, exactly, report, result, type Target } from '../support/result.js';
@@ -47,7 +47,7 @@ interface Round {
   readonly appCreds: Removed;
 }
 
-function operatorArgs(fault: FaultEnvironment, mode: Mode): string[] {
+function operatorArgs(fault: OwnFaultEnvironment, mode: Mode): string[] {
   const election = mode === 'leader-elect' ? ['--lease-namespace', LEASES] : ['--no-leader-elect'];
   return ['--namespaces', `${CONSUMERS},${APPCREDS}`, '--enforcement-namespace', ENFORCEMENT, '--keystone-url', fault.keystoneUrl, '--metrics-bind-address', '0', '--health-bind-address', '0', ...election];
 }
@@ -58,18 +58,18 @@ function storageKey(type: ResourceType, namespace: string, name: string): string
 }
 
 /** How many of `keys` etcd holds. */
-async function stored(fault: FaultEnvironment, keys: readonly string[]): Promise<number> {
-  const held = await Promise.all(keys.map((key) => isStored(fault.env.info.etcdUrl, key)));
+async function stored(fault: OwnFaultEnvironment, keys: readonly string[]): Promise<number> {
+  const held = await Promise.all(keys.map((key) => isStored(fault.info.etcdUrl, key)));
   return held.filter(Boolean).length;
 }
 
 /** The CRs of `names` that still exist (being deleted included: their finalizer holds them). */
-async function presentAppCreds(fault: FaultEnvironment): Promise<ReadonlySet<string>> {
+async function presentAppCreds(fault: OwnFaultEnvironment): Promise<ReadonlySet<string>> {
   return new Set((await fault.kube.listAll(appCredType, { namespace: APPCREDS })).items.map((object) => object.metadata.name));
 }
 
 /** Until every live APIKey has its enforcement Secret and every live CR has settled (Ready, nothing pending). */
-async function converged(fault: FaultEnvironment, keys: readonly string[], appCreds: readonly string[]): Promise<void> {
+async function converged(fault: OwnFaultEnvironment, keys: readonly string[], appCreds: readonly string[]): Promise<void> {
   await waitFor(async () => {
     const enforced = await enforcedApiKeys(fault, ENFORCEMENT);
     return keys.every((name) => enforced.has(`${CONSUMERS}/${name}`)) ? true : undefined;
@@ -78,7 +78,7 @@ async function converged(fault: FaultEnvironment, keys: readonly string[], appCr
 }
 
 /** Deletes a batch, stops the API server `stopDelayMs` later, keeps it down, starts it and times the removals. */
-async function outageRound(fault: FaultEnvironment, keys: readonly string[], appCreds: readonly string[], stopDelayMs: number): Promise<Round> {
+async function outageRound(fault: OwnFaultEnvironment, keys: readonly string[], appCreds: readonly string[], stopDelayMs: number): Promise<Round> {
   await Promise.all([
     ...keys.map((name) => fault.kube.delete({ type: apiKeyType, namespace: CONSUMERS, name })),
     ...appCreds.map((name) => fault.kube.delete({ type: appCredType, namespace: APPCREDS, name })),
@@ -120,8 +120,8 @@ interface ModeRun {
 }
 
 /** Runs the rounds of one mode on the objects left by the previous one, each round deleting the next batch. */
-async function runMode(fault: FaultEnvironment, mode: Mode, batch: { keys: string[]; appCreds: string[] }): Promise<ModeRun> {
-  const supervisor = new Supervisor(fault.env, operatorArgs(fault, mode));
+async function runMode(fault: OwnFaultEnvironment, mode: Mode, batch: { keys: string[]; appCreds: string[] }): Promise<ModeRun> {
+  const supervisor = new Supervisor(fault.info, operatorArgs(fault, mode));
   supervisor.start();
   const rounds: Round[] = [];
   try {
@@ -195,7 +195,7 @@ function targets(run: ModeRun): Target[] {
 }
 
 const started = performance.now();
-const fault = await startFaultEnvironment();
+const fault = await startOwnFaultEnvironment('apiserver-outage');
 try {
   for (const name of [CONSUMERS, ENFORCEMENT, LEASES]) await fault.kube.create({ type: coreTypes.namespace, name }, { metadata: { name } });
   await namespaceWithPassword(fault, APPCREDS);

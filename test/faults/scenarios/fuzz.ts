@@ -10,7 +10,7 @@ import { resourcePath } from '@keyward/core/interpreter';
 import { API_KEY_DATA_KEY, CONDITION_FAILED, OUR_FAILURE_REASONS, apiKeyType } from '@keyward/apikey-enforcement';
 import { CONDITION_AC_READY, appCredType, readStatus } from '@keyward/keystone-appcred';
 import { waitFor } from '@keyward/test-env';
-import { PASSWORD_KEY, PASSWORD_SECRET, namespaceWithPassword, progress, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
+import { PASSWORD_KEY, PASSWORD_SECRET, namespaceWithPassword, progress, scenarioNamespace, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
 import { fuzzObjects, type FuzzKind, type FuzzObject } from '../support/fuzz-objects.js';
 import { codecProblems, hasInvisible, metadataProblems, namesAFieldOf, namesOneOf, statusMessage, typeUncheckedByServer, unrepresentable, withoutNullFields } from '../support/fuzz-verdicts.js';
 import { freePort, queueDepth, reconcileCounts, scrape } from '../support/metrics.js';
@@ -22,8 +22,8 @@ import { atMost, exactly, report, result } from '../support/result.js';
 
 const options = scenarioOptions();
 const size = options.mode === 'short' ? { objects: 80, quietMs: 10_000, settleMs: 120_000 } : { objects: 400, quietMs: 20_000, settleMs: 300_000 };
-const namespace = 'faults-fuzz';
-const enforcementNamespace = 'faults-fuzz-enforcement';
+const namespace = scenarioNamespace('faults-fuzz');
+const enforcementNamespace = `${namespace}-enforcement`;
 const consumerSecret = 'consumer-key';
 /** How often an object that keeps failing may be retried within the quiet window (see the target). */
 const RETRIES_PER_FAILING_OBJECT = 3;
@@ -83,7 +83,7 @@ async function prepare(fault: FaultEnvironment): Promise<void> {
 /** Sends one object; an accepted one is returned with the codec's verdict on it as stored. */
 async function send(fault: FaultEnvironment, object: FuzzObject): Promise<Accepted | undefined> {
   const json = toJson(object.body);
-  const answer = await sendJson(fault.env.kubeConfig(), 'POST', resourcePath(TYPES[object.kind], namespace), json);
+  const answer = await sendJson(fault.kube.kubeConfig, 'POST', resourcePath(TYPES[object.kind], namespace), json);
   if (answer.status === 201) {
     const stored = answer.body as KubeObject;
     const problems = codecProblems(object.kind, stored);
@@ -240,7 +240,7 @@ async function writeStatuses(fault: FaultEnvironment, accepted: readonly Accepte
     if (object.status === undefined) continue;
     counts.statusWrites++;
     const path = resourcePath(TYPES[object.kind], namespace, object.name, 'status');
-    const answer = await sendJson(fault.env.kubeConfig(), 'PATCH', path, toJson({ status: object.status }), 'application/merge-patch+json');
+    const answer = await sendJson(fault.kube.kubeConfig, 'PATCH', path, toJson({ status: object.status }), 'application/merge-patch+json');
     if (answer.status === 200) {
       written.set(`${object.kind}/${object.name}`, textsIn(JSON.parse(toJson(object.status))));
       continue;
@@ -291,12 +291,12 @@ async function logCounts(operator: OperatorProcess): Promise<{ crashed: number; 
 }
 
 const started = performance.now();
-const fault = await startFaultEnvironment();
+const fault = await startFaultEnvironment('fuzz');
 let operator: OperatorProcess | undefined;
 try {
   await prepare(fault);
   const metricsPort = await freePort();
-  operator = startOperator(fault.env, operatorArgs(fault, metricsPort));
+  operator = startOperator(fault.info, operatorArgs(fault, metricsPort));
   // An exit before the scenario stops the operator is a crash.
   const life = { stopping: false, crashed: false };
   void operator.exited.then(() => { life.crashed = !life.stopping; });

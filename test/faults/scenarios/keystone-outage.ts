@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { auditAppCreds, rotatedSince, settle, settled, type AppCredSnapshot } from '../support/appcred-audit.js';
 import { createAppCreds, expireAppCreds } from '../support/appcreds.js';
-import { namespaceWithPassword, progress, startFaultEnvironment } from '../support/environment.js';
+import { namespaceWithPassword, progress, scenarioNamespace, startFaultEnvironment } from '../support/environment.js';
 import { startKeystoneProxy, type ProxyConnection } from '../support/keystone-proxy.js';
 import { startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions } from '../support/options.js';
@@ -13,7 +13,7 @@ import { atMost, exactly, report, result } from '../support/result.js';
 
 const options = scenarioOptions();
 const size = options.mode === 'short' ? { crs: 12, outageMs: 20_000 } : { crs: 30, outageMs: 60_000 };
-const namespace = 'faults-keystone-outage';
+const namespace = scenarioNamespace('faults-keystone-outage');
 const names = Array.from({ length: size.crs }, (_, i) => `ac-outage-${String(i)}`);
 const BUCKET_MS = 5_000;
 /** The Keystone client's longest wait between probes of an endpoint that is down. */
@@ -36,13 +36,13 @@ const between = (connections: readonly ProxyConnection[], fromMs: number, toMs: 
 const seconds = (ms: number): number => Math.round(ms / 100) / 10;
 
 const started = performance.now();
-const fault = await startFaultEnvironment();
+const fault = await startFaultEnvironment('keystone-outage');
 const proxy = await startKeystoneProxy(fault.keystoneUrl);
 let operator: OperatorProcess | undefined;
 try {
   await namespaceWithPassword(fault, namespace);
   await createAppCreds(fault, namespace, names);
-  operator = startOperator(fault.env, [
+  operator = startOperator(fault.info, [
     '--namespaces', namespace, '--keystone-url', proxy.url, '--no-leader-elect', '--metrics-bind-address', '0', '--health-bind-address', '0', '--concurrency', '4',
   ]);
   const creation = (await settle(fault, { namespace, names })).audit;

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { auditAppCreds, rotatedSince, settle, settled } from '../support/appcred-audit.js';
 import { createAppCreds, expireAppCreds } from '../support/appcreds.js';
-import { namespaceWithPassword, progress, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
+import { namespaceWithPassword, progress, scenarioNamespace, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
 import { killHard, startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions, seededRandom } from '../support/options.js';
 import { atMost, exactly, report, result } from '../support/result.js';
@@ -11,7 +11,7 @@ import { atMost, exactly, report, result } from '../support/result.js';
 const options = scenarioOptions();
 const size = options.mode === 'short' ? { crs: 12, kills: 4 } : { crs: 50, kills: 10 };
 const random = seededRandom(options.seed);
-const namespace = 'faults-kill9';
+const namespace = scenarioNamespace('faults-kill9');
 const names = Array.from({ length: size.crs }, (_, i) => `ac-kill-${String(i)}`);
 
 function operatorArgs(fault: FaultEnvironment): string[] {
@@ -21,17 +21,17 @@ function operatorArgs(fault: FaultEnvironment): string[] {
 /** Starts the operator, kills it with SIGKILL after a random 0.5 to 4 s (it needs about 1 s to start), `kills` times. */
 async function killRepeatedly(fault: FaultEnvironment): Promise<OperatorProcess> {
   for (let kill = 0; kill < size.kills; kill++) {
-    const operator = startOperator(fault.env, operatorArgs(fault));
+    const operator = startOperator(fault.info, operatorArgs(fault));
     const afterMs = 500 + Math.floor(random() * 3_500);
     await sleep(afterMs);
     await killHard(operator);
     progress(`kill -9 ${String(kill + 1)}/${String(size.kills)} after ${String(afterMs)} ms`);
   }
-  return startOperator(fault.env, operatorArgs(fault));
+  return startOperator(fault.info, operatorArgs(fault));
 }
 
 const started = performance.now();
-const fault = await startFaultEnvironment();
+const fault = await startFaultEnvironment('kill9');
 let operator: OperatorProcess | undefined;
 try {
   await namespaceWithPassword(fault, namespace);

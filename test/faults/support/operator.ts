@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import type { Environment } from '@keyward/test-env';
+import type { EnvironmentInfo } from '@keyward/test-env';
 import { inRepository } from './environment.js';
 
 export interface OperatorProcess {
@@ -20,13 +20,13 @@ let started = 0;
  * subject here), run from the sources as the tests do. Its log goes to the environment's folder, which the
  * environment's secret scan reads.
  */
-export function startOperator(env: Environment, args: readonly string[]): OperatorProcess {
+export function startOperator(env: EnvironmentInfo, args: readonly string[]): OperatorProcess {
   started++;
-  const logPath = join(env.info.dir, `operator-${String(started)}.log`);
+  const logPath = join(env.dir, `operator-${String(started)}.log`);
   const log = createWriteStream(logPath);
   const child = spawn(process.execPath, [
     '--import', 'tsx', '--conditions=@keyward/source', inRepository('packages/operator/src/main.ts'),
-    'run', '--kubeconfig', env.info.kubeconfig, '--log-format', 'json', ...args,
+    'run', '--kubeconfig', env.kubeconfig, '--log-format', 'json', ...args,
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);
   child.stderr.pipe(log);

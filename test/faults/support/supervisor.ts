@@ -1,7 +1,7 @@
 // The operator run as a Deployment runs it: started again whenever it exits, each exit counted as either the
 // designed exit on lost leadership (status 1 right after "lost leadership") or a crash.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Environment } from '@keyward/test-env';
+import type { EnvironmentInfo } from '@keyward/test-env';
 import { progress } from './environment.js';
 import { startOperator, stopGently, type OperatorProcess } from './operator.js';
 
@@ -30,7 +30,7 @@ const LOST_LEADERSHIP = 'lost leadership';
 const RESTART_AFTER_MS = 1_000;
 
 export class Supervisor {
-  readonly #env: Environment;
+  readonly #env: EnvironmentInfo;
   readonly #args: readonly string[];
   #current: OperatorProcess | undefined;
   #stopping = false;
@@ -38,7 +38,7 @@ export class Supervisor {
   #lostLeadershipExits = 0;
   readonly #crashes: Crash[] = [];
 
-  constructor(env: Environment, args: readonly string[]) {
+  constructor(env: EnvironmentInfo, args: readonly string[]) {
     this.#env = env;
     this.#args = args;
   }

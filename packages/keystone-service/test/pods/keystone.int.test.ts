@@ -1,3 +1,5 @@
+// jest-cost: 260 s
+// jest-exclusive: workload tier
 // The Keystone controller with core's runtime, proven with real Keystone pods on the workload tier's kubelet
 // against the environment's MariaDB: Ready with two API pods; the admin user authenticates through the Service;
 // a fernet rotation reaches every pod without a restart, old tokens still valid; a config change rolls the pods
