@@ -8,7 +8,7 @@ import { realmStatus } from '../../src/realm/status.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { MASKED_SECRET } from '../../src/realm/diff.js';
 import { REALM_SECRET_LABEL } from '../../src/realm/secret-opt-in.js';
-import { NOW, URL, baseSpec, builtInRoles, builtInScopes, config, decoded, kinds, observedRealm, ours, plan, realmObject, secret } from './fixtures.js';
+import { NOW, NS, URL, baseSpec, builtInRoles, builtInScopes, config, decoded, kinds, observedRealm, ours, plan, realmObject, secret } from './fixtures.js';
 
 const keycloakSteps = (p: Plan<KeycloakRealmAction>): KeycloakAction[] => p.steps.map((s) => s.action).filter((a): a is KeycloakAction => a.kind.startsWith('keycloak.'));
 const statusOf = (p: Plan<KeycloakRealmAction>): Record<string, unknown> | undefined => {
@@ -100,11 +100,16 @@ describe('ownership', () => {
     expect(readyOf(p)).toMatchObject({ status: 'False', reason: 'OwnedByAnother', message: expect.stringContaining('team-b/their-realm') as unknown });
   });
 
-  it('refuses an unowned realm unless the operator adopts such realms', () => {
+  it('refuses an unowned realm unless the operator lets the object\'s namespace adopt it', () => {
     const realm = observedRealm({ realmFields: { attributes: {} } });
     expect(readyOf(plan(realmObject(baseSpec), { realm }))).toMatchObject({ status: 'False', reason: 'NotOwned' });
-    const adopted = keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnowned: true }));
-    expect(adopted).toEqual([expect.objectContaining({ kind: 'keycloak.update', body: { realm: 'shop', attributes: ours } })]);
+    for (const scope of ['team-b', `${NS}/other`]) {
+      expect(keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnownedNamespaces: [scope] }))).toEqual([]);
+    }
+    for (const scope of [NS, `${NS}/shop`]) {
+      const adopted = keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnownedNamespaces: [scope] }));
+      expect(adopted).toEqual([expect.objectContaining({ kind: 'keycloak.update', body: { realm: 'shop', attributes: ours } })]);
+    }
   });
 
   it('leaves another operator\'s realm alone, reading nothing', () => {
@@ -168,12 +173,12 @@ describe('what a realm contains', () => {
     const realm = convergedRealm();
     const spec = {
       ...fullSpec,
-      realmRoles: [{ name: 'admin', description: 'Admins', composites: { clients: { 'realm-management': ['view-users'] } } }, { name: 'viewer' }],
+      realmRoles: [{ name: 'admin', description: 'Admins', composites: { clients: { account: ['view-profile'] } } }, { name: 'viewer' }],
       clientScopes: [{ name: 'shop-api', protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'store' } }] }],
     };
     const steps = keycloakSteps(plan(realmObject(spec, { status: readyStatus(fullSpec, '7') }), { realm, smtpPasswordSecret: secret('7') }));
     expect(steps).toEqual([
-      expect.objectContaining({ kind: 'keycloak.grantRoles', roles: { realm: [], clients: { 'realm-management': ['view-users'] } } }),
+      expect.objectContaining({ kind: 'keycloak.grantRoles', roles: { realm: [], clients: { account: ['view-profile'] } } }),
       expect.objectContaining({ kind: 'keycloak.revokeRoles', roles: { realm: ['viewer'], clients: {} } }),
       expect.objectContaining({ kind: 'keycloak.update', resource: expect.objectContaining({ type: 'clientScopeMapper', id: 'm9' }) as unknown, changed: ['config.included.client.audience'], body: expect.objectContaining({ config: { 'included.client.audience': 'store', ...marker, 'introspection.token.claim': 'true' } }) as unknown }),
     ]);
