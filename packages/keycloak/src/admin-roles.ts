@@ -28,7 +28,7 @@ export type CompositesOf = (realmRole: string) => RoleNames | undefined;
  * The admin role a realm role reaches through its composites (depth first, each role once), as
  * `role` or `client/role`; undefined when it reaches none.
  */
-export function adminRoleReached(realm: string, role: string, compositesOf: CompositesOf, seen: Set<string> = new Set()): string | undefined {
+export function adminRoleReached(realm: string, role: string, compositesOf: CompositesOf, seen = new Set<string>()): string | undefined {
   if (isAdminRealmRole(realm, role)) return role;
   if (seen.has(role)) return undefined;
   seen.add(role);

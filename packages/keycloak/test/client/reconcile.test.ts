@@ -255,6 +255,29 @@ describe('a client of ours', () => {
   });
 });
 
+describe("Keycloak's own clients", () => {
+  const everything = { ...config, keycloakAdoptUnownedNamespaces: [NS], keycloakAllowedServiceAccountRoles: ['*'] };
+
+  it.each([
+    ['the bootstrap admin\'s client in master', 'master', 'keyward-bootstrap-admin'],
+    ['admin-cli in master', 'master', 'admin-cli'],
+    ['broker of a tenant realm', REALM, 'broker'],
+  ])('refuses %s whatever the options: Stalled naming it, a Warning, and no read of it, write to Keycloak or Secret', (_what, realm, clientId) => {
+    const found = keycloakClient({ fields: { clientId, attributes: {} } });
+    const object = clientObject({ ...baseSpec, clientId }, { realm });
+    const plan = planFor(object, { realm: realmObject({ realmName: realm }), client: found }, NOW, everything);
+    expect(actionKinds(plan)).toEqual(['k8s.status', 'k8s.event']);
+    expect(conditionOf(plan, 'Ready')).toMatchObject({ status: 'False', reason: 'ReservedByKeycloak', message: expect.stringContaining(clientId) as unknown });
+    expect(observeClient(object, everything).client).toBeUndefined();
+  });
+
+  it('never deletes one this object was let adopt before adoption was scoped', () => {
+    const adopted = keycloakClient({ fields: { clientId: 'broker' } });
+    const plan = planFor(clientObject({ ...baseSpec, clientId: 'broker' }, { realm: REALM, clientUuid: 'uuid-1' }, { deletionTimestamp: '2026-03-01T00:00:00Z' }), { client: adopted });
+    expect(actionKinds(plan)).toEqual(['k8s.removeFinalizer']);
+  });
+});
+
 describe('ownership', () => {
   const victim = keycloakClient({ attributes: { 'io.kubernetes.cr-namespace': 'team-b', 'io.kubernetes.cr-name': 'victim' }, secret: undefined });
 

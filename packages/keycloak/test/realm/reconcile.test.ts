@@ -5,6 +5,7 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
 import { REALM_FINALIZER } from '../../src/types.js';
 import { reportFailure, reportInvalid } from '../../src/realm/report.js';
 import { realmStatus } from '../../src/realm/status.js';
+import { observe } from '../../src/realm/observe.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { MASKED_SECRET } from '../../src/realm/diff.js';
 import { REALM_SECRET_LABEL } from '../../src/realm/secret-opt-in.js';
@@ -110,6 +111,29 @@ describe('ownership', () => {
       const adopted = keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnownedNamespaces: [scope] }));
       expect(adopted).toEqual([expect.objectContaining({ kind: 'keycloak.update', body: { realm: 'shop', attributes: ours } })]);
     }
+  });
+
+  it('refuses master whatever the adoption scope, reading and writing nothing in Keycloak, and never deletes it', () => {
+    const spec = { realmName: 'master', defaultRoles: { realmRoles: ['admin'] } };
+    const everything = { ...config, keycloakAdoptUnownedNamespaces: [NS, `${NS}/master`] };
+    const master = observedRealm({ realmFields: { realm: 'master', attributes: ours } });
+    const p = plan(realmObject(spec), { realm: master }, everything);
+    expect(keycloakSteps(p)).toEqual([]);
+    expect(readyOf(p)).toMatchObject({ status: 'False', reason: 'ReservedByKeycloak', message: expect.stringContaining("realm master is Keycloak's admin realm") as unknown });
+    expect(observe(decoded(realmObject(spec)), everything).realm).toBeUndefined();
+    expect(kinds(plan(realmObject(spec, { deletionTimestamp: '2026-03-01T00:00:00Z' }), { realm: master }, everything))).toEqual(['k8s.removeFinalizer']);
+  });
+
+  it('refuses a spec that grants roles administering the realm, naming where, before anything is written', () => {
+    const realm = observedRealm({ roles: [...builtInRoles, { role: { id: 'r9', name: 'handmade', composite: true, attributes: {} }, composites: { realm: [], clients: { 'realm-management': ['view-users'] } } }] });
+    const spec = { ...baseSpec, defaultRoles: { realmRoles: ['handmade'] }, groups: [{ name: 'ops', clientRoles: { 'realm-management': ['realm-admin'] } }] };
+    const p = plan(realmObject(spec), { realm }, { ...config, keycloakAdoptUnownedNamespaces: [NS] });
+    expect(keycloakSteps(p)).toEqual([]);
+    expect(readyOf(p)).toMatchObject({
+      status: 'False',
+      reason: 'AdminRolesNotGrantable',
+      message: 'the spec grants roles that administer realm shop, which no KeycloakRealm may grant (defaultRoles: handmade (reaches realm-management/view-users); group /ops: realm-management/realm-admin); nothing is changed in Keycloak until the spec drops them',
+    });
   });
 
   it('leaves another operator\'s realm alone, reading nothing', () => {
