@@ -124,12 +124,12 @@ describe('admin roles', () => {
 });
 
 describe('adminRoleGrants', () => {
+  const shop = { realmName: 'shop', deletionPolicy: 'Delete' as const };
   const held = (name: string, composites: ObservedRole['composites']): ObservedRole => ({ role: { id: name, name, composite: true, attributes: {} }, composites });
 
   it('names each place the spec grants an admin role: default roles, groups at any depth, composites', () => {
     const spec = {
-      realmName: 'shop',
-      deletionPolicy: 'Delete' as const,
+      ...shop,
       defaultRoles: { realmRoles: ['viewer', 'handmade'], clientRoles: { 'realm-management': ['realm-admin'] } },
       groups: [{ name: 'ops', subGroups: [{ name: 'oncall', clientRoles: { 'realm-management': ['manage-users'] } }] }, { name: 'staff', realmRoles: ['viewer'] }],
       realmRoles: [{ name: 'viewer' }, { name: 'power', composites: { realm: ['viewer'], clients: { 'realm-management': ['view-clients'] } } }],
@@ -141,10 +141,39 @@ describe('adminRoleGrants', () => {
     ]);
   });
 
+  it('reads the roles identity-provider and user-federation mappers give, as Keycloak names them', () => {
+    const spec = {
+      ...shop,
+      identityProviders: [{
+        alias: 'corp',
+        providerId: 'oidc',
+        mappers: [
+          { name: 'everyone-admin', identityProviderMapper: 'hardcoded-role-idp-mapper', config: { role: 'realm-management.realm-admin' } },
+          { name: 'viewer', identityProviderMapper: 'hardcoded-role-idp-mapper', config: { role: 'viewer' } },
+          { name: 'dotted', identityProviderMapper: 'oidc-role-idp-mapper', config: { role: 'app.v2.reader' } },
+        ],
+      }],
+      userFederation: [{
+        name: 'ldap',
+        providerId: 'ldap' as const,
+        mappers: [
+          { name: 'groups-to-management', mapperType: 'role-ldap-mapper', config: { 'client.id': 'realm-management' } },
+          { name: 'power', mapperType: 'hardcoded-ldap-role-mapper', config: { role: 'power' } },
+        ],
+      }],
+      realmRoles: [{ name: 'viewer' }, { name: 'power', composites: { clients: { 'realm-management': ['manage-users'] } } }],
+    };
+    expect(adminRoleGrants(spec, undefined)).toEqual([
+      'composites of realm role power: realm-management/manage-users',
+      'identity provider corp mapper everyone-admin: realm-management/realm-admin',
+      'user federation ldap mapper groups-to-management: roles of realm-management',
+      'user federation ldap mapper power: power (reaches realm-management/manage-users)',
+    ]);
+  });
+
   it('finds nothing in a spec that grants no admin role, and scope mappings are no grant', () => {
     const spec = {
-      realmName: 'shop',
-      deletionPolicy: 'Delete' as const,
+      ...shop,
       defaultRoles: { realmRoles: ['viewer'], clientRoles: { account: ['view-profile'] } },
       groups: [{ name: 'staff', realmRoles: ['viewer'], clientRoles: { broker: ['read-token'] } }],
       scopeMappings: [{ clientScope: 'api', clientRoles: { 'realm-management': ['view-users'] } }],

@@ -1,9 +1,10 @@
-// The grants a KeycloakRealm spec makes (default roles, groups' roles, realm roles' composites), checked for
+// The grants a KeycloakRealm spec makes (default roles, groups' roles, realm roles' composites, mappers), checked for
 // roles that administer the realm before anything is written.
 import type { ObservedRole, RoleNames } from '../apis/keycloak/representations.js';
 import { adminRolesIn, type CompositesOf } from '../admin-roles.js';
 import type { StatedRoles } from '../tracked-roles.js';
 import type { GroupSpec } from './group-spec.js';
+import { mapperAdminGrants } from './mapper-grants.js';
 import type { KeycloakRealmSpec } from './spec.js';
 
 /** The reason a realm that grants admin roles reports. */
@@ -36,7 +37,8 @@ function groupGrants(groups: readonly GroupSpec[] | undefined, parent = ''): (re
 
 /**
  * What the spec would grant that administers the realm, as `where: roles` entries (empty when nothing):
- * its default roles (every new user's), its groups' roles and its realm roles' composites, with realm roles
+ * its default roles (every new user's), its groups' roles, its realm roles' composites and the roles its
+ * identity-provider and user-federation mappers give, with realm roles
  * followed through the composites known (the spec's and, for a realm that exists, Keycloak's).
  */
 export function adminRoleGrants(spec: KeycloakRealmSpec, observedRoles: readonly ObservedRole[] | undefined): string[] {
@@ -46,10 +48,17 @@ export function adminRoleGrants(spec: KeycloakRealmSpec, observedRoles: readonly
     ...groupGrants(spec.groups),
     ...(spec.realmRoles ?? []).map((role) => [`composites of realm role ${role.name}`, { realm: role.composites?.realm ?? [], clients: role.composites?.clients ?? {} }] as const),
   ];
-  return grants.flatMap(([where, roles]) => {
-    const admin = adminRolesIn(spec.realmName, roles, compositesOf);
-    return admin.length === 0 ? [] : [`${where}: ${admin.join(', ')}`];
-  });
+  const providers = [
+    ...(spec.identityProviders ?? []).map((idp) => ({ kind: 'identity provider', name: idp.alias, mappers: idp.mappers })),
+    ...(spec.userFederation ?? []).map((provider) => ({ kind: 'user federation', name: provider.name, mappers: provider.mappers })),
+  ];
+  return [
+    ...grants.flatMap(([where, roles]) => {
+      const admin = adminRolesIn(spec.realmName, roles, compositesOf);
+      return admin.length === 0 ? [] : [`${where}: ${admin.join(', ')}`];
+    }),
+    ...mapperAdminGrants(spec.realmName, providers, compositesOf),
+  ];
 }
 
 /** The message of a realm refused for its admin grants. */

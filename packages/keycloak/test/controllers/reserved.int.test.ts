@@ -99,11 +99,12 @@ describe('the master realm', () => {
 describe('a tenant realm', () => {
   const realm = unique('kcr-shop');
   realms.push(realm);
-  const ref = realmRef(tenant, 'shop');
+  /** The namespace is made in the file's beforeAll, after this block is read. */
+  const ref = () => realmRef(tenant, 'shop');
 
   beforeAll(async () => {
     await createRealm(env.kube, tenant, 'shop', { realmName: realm, clientAuthorizationGrants: [tenant], realmRoles: [{ name: 'viewer' }] });
-    await waitForReady(env.kube, ref);
+    await waitForReady(env.kube, ref());
   }, 120_000);
 
   it('keeps its broker client from a KeycloakClient of a namespace that may adopt: refused, unchanged, no Secret', async () => {
@@ -117,8 +118,8 @@ describe('a tenant realm', () => {
 
   it('is not given roles that administer it: a default role, a hand-made composite reaching one, a service account\'s', async () => {
     const defaults = await defaultRolesOf(realm);
-    await patchSpec(env.kube, ref, { defaultRoles: { clientRoles: { 'realm-management': ['realm-admin'] } } });
-    const direct = await refusedWith(ref, 'AdminRolesNotGrantable');
+    await patchSpec(env.kube, ref(), { defaultRoles: { clientRoles: { 'realm-management': ['realm-admin'] } } });
+    const direct = await refusedWith(ref(), 'AdminRolesNotGrantable');
     expect(conditionOf(direct, 'Ready')?.message).toContain('defaultRoles: realm-management/realm-admin');
 
     // A realm role composed by hand of realm-management's view-users reaches it.
@@ -126,8 +127,8 @@ describe('a tenant realm', () => {
     const management = String((await env.admin.client(realm, 'realm-management'))?.['id']);
     const viewUsers = await env.admin.get(`/realms/${realm}/clients/${management}/roles/view-users`);
     expect(await env.admin.send('POST', `/realms/${realm}/roles/handmade/composites`, [viewUsers])).toBe(204);
-    await patchSpec(env.kube, ref, { defaultRoles: { realmRoles: ['handmade'], clientRoles: null } });
-    const composite = await refusedWith(ref, 'AdminRolesNotGrantable');
+    await patchSpec(env.kube, ref(), { defaultRoles: { realmRoles: ['handmade'], clientRoles: null } });
+    const composite = await refusedWith(ref(), 'AdminRolesNotGrantable');
     expect(conditionOf(composite, 'Ready')?.message).toContain('defaultRoles: handmade (reaches realm-management/view-users)');
     expect(await defaultRolesOf(realm)).toEqual(defaults);
 
@@ -139,8 +140,8 @@ describe('a tenant realm', () => {
     expect(await env.kube.get(secretRef(tenant, 'reader-credentials'))).toBeUndefined();
 
     // A grant that administers nothing goes through.
-    await patchSpec(env.kube, ref, { defaultRoles: { realmRoles: ['viewer'] } });
-    await waitForReady(env.kube, ref);
+    await patchSpec(env.kube, ref(), { defaultRoles: { realmRoles: ['viewer'] } });
+    await waitForReady(env.kube, ref());
     expect(await defaultRolesOf(realm)).toEqual([...defaults, 'viewer'].sort());
   });
 });
