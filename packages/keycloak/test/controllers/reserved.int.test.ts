@@ -5,7 +5,7 @@
 // adopted only by a namespace the operator's scope names.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject, ObjectRef } from '@keyward/core';
-import { createTestNamespace, testKeycloak } from '@keyward/test-env';
+import { createTestNamespace, testKeycloak, waitFor } from '@keyward/test-env';
 import {
   clientRef,
   conditionOf,
@@ -18,9 +18,9 @@ import {
   startOperator,
   statusOf,
   unique,
-  waitForObject,
   waitForReady,
   writesIn,
+  WAIT_MS,
   type ControllerEnv,
   type Operator,
 } from './harness.js';
@@ -50,12 +50,16 @@ afterAll(async () => {
   env.close();
 });
 
-/** Waits for the object to be refused at its current generation with `reason`. */
+/** Waits for the object to be refused at its current generation with `reason`; a timeout names what it is instead. */
 async function refusedWith(ref: ObjectRef, reason: string): Promise<KubeObject | undefined> {
-  return waitForObject(env.kube, ref, `${ref.name} to be refused with ${reason}`, (object) => {
+  return waitFor(async () => {
+    const object = await env.kube.get(ref);
     const ready = conditionOf(object, 'Ready');
-    return ready?.status === 'False' && ready.reason === reason && statusOf(object)['observedGeneration'] === object?.metadata.generation;
-  });
+    if (ready?.status !== 'False' || ready.reason !== reason || statusOf(object)['observedGeneration'] !== object?.metadata.generation) {
+      throw new Error(`Ready ${ready?.status ?? 'unknown'} (${ready?.reason ?? 'no condition'}): ${ready?.message ?? ''}`);
+    }
+    return object;
+  }, { what: `${ref.name} to be refused with ${reason}`, timeoutMs: WAIT_MS, intervalMs: 200 });
 }
 
 const names = (roles: Json[] | undefined): string[] => (roles ?? []).map((role) => String(role['name'])).sort();
