@@ -313,7 +313,7 @@ describe('the KeycloakClient controller against the real Keycloak and API server
     expect(await env.admin.client(realm, clientId)).toBeUndefined();
 
     // Without the dangerous roles the same client is made, with the rest of its roles.
-    await patchSpec(env.kube, ref, { serviceAccountRoles: { realmRoles: ['viewer'], clientRoles: { broker: ['read-token'] } } });
+    await patchSpec(env.kube, ref, { serviceAccountRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': null, broker: ['read-token'] } } });
     await waitForReady(env.kube, ref);
     expect(await serviceAccountRolesOf(clientId)).toEqual([]);
 
