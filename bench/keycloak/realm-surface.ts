@@ -62,7 +62,7 @@ function groups(): unknown[] {
       realmRoles: [role(0)],
       subGroups: [
         { name: 'dev', realmRoles: [role(1), role(2)], subGroups: [{ name: 'leads', realmRoles: [role(3)] }] },
-        { name: 'ops', realmRoles: [role(4)], clientRoles: { 'realm-management': ['view-users'] } },
+        { name: 'ops', realmRoles: [role(4)], clientRoles: { broker: ['read-token'] } },
         { name: 'qa', realmRoles: [role(5)] },
       ],
     };

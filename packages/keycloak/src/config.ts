@@ -1,3 +1,5 @@
+import type { AdoptionScope } from './adoption.js';
+
 /** Where the operator finds Keycloak, and which realms are its to manage. */
 export interface KeycloakConfig {
   /** Keycloak's root URL; without one, realms and clients say so in status and wait. */
@@ -12,8 +14,17 @@ export interface KeycloakConfig {
    * there. Realms without an operatorRef are everyone's (this operator's).
    */
   readonly keycloakOperatorNamespace: string;
-  /** Take over an existing realm or client that no object owns, instead of reporting a conflict. */
-  readonly keycloakAdoptUnowned: boolean;
+  /**
+   * The old operator-wide adoption switch, kept only to refuse it with a message naming its replacement:
+   * any namespace could take over any realm or client nobody owns.
+   */
+  readonly keycloakAdoptUnowned: false;
+  /**
+   * Who may take over an existing realm or client that no object owns, instead of being refused: objects of
+   * a namespace (`namespace`), or of a namespace in one realm (`namespace/realm`). Keycloak's own realm and
+   * clients are never taken over.
+   */
+  readonly keycloakAdoptUnownedNamespaces: readonly AdoptionScope[];
   /**
    * Reconciles of one namespace's realms or clients running at once, at most (per controller): they share
    * that namespace's Keycloak rate limit, so more would hold workers other namespaces could use.
@@ -42,6 +53,7 @@ export const defaultKeycloakConfig: KeycloakConfig = {
   keycloakAdminSecret: undefined,
   keycloakOperatorNamespace: 'keyward-system',
   keycloakAdoptUnowned: false,
+  keycloakAdoptUnownedNamespaces: [],
   keycloakNamespaceConcurrency: 2,
   keycloakAllowedServiceAccountRoles: [],
   keycloakResyncPeriod: 10 * 60_000,

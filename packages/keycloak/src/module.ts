@@ -1,6 +1,7 @@
 import { accept, defineControllerModule, formatDuration, parseBoolean, parseDuration, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/vocabulary';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
+import { ADOPT_FLAG, parseAdoptionScopes, parseRetiredAdoptSwitch } from './adoption.js';
 import { parseAllowedServiceAccountRoles } from './client/role-guard.js';
 import { defaultKeycloakConfig, type KeycloakConfig } from './config.js';
 import { keycloakRealmController } from './realm/controller.js';
@@ -58,11 +59,18 @@ const keycloakOptions = {
   },
   keycloakAdoptUnowned: {
     flags: '--keycloak-adopt-unowned',
-    negation: { flags: '--no-keycloak-adopt-unowned', description: 'report a conflict for a realm or client no object owns' },
+    negation: { flags: '--no-keycloak-adopt-unowned', description: 'the default; the option is kept only to refuse the operator-wide switch' },
     env: 'KEYWARD_KEYCLOAK_ADOPT_UNOWNED',
-    description: 'take over an existing realm or client that no object owns, instead of reporting a conflict',
-    defaultText: String(defaultKeycloakConfig.keycloakAdoptUnowned),
-    parse: parseBoolean,
+    description: `no longer taken (refused when on): adoption is scoped with ${ADOPT_FLAG}`,
+    defaultText: 'false',
+    parse: parseRetiredAdoptSwitch,
+  },
+  keycloakAdoptUnownedNamespaces: {
+    flags: `${ADOPT_FLAG} <list>`,
+    env: 'KEYWARD_KEYCLOAK_ADOPT_UNOWNED_NAMESPACES',
+    description: "who may take over an existing realm or client that no object owns, comma-separated: namespace (its objects, any realm) or namespace/realm (that realm only); Keycloak's master realm and own clients never",
+    defaultText: 'none: a realm or client no object owns is refused (NotOwned)',
+    parse: parseAdoptionScopes,
   },
   keycloakNamespaceConcurrency: {
     flags: '--keycloak-namespace-concurrency <n>',

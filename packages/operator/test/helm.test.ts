@@ -109,6 +109,8 @@ describe('deploy/helm/keyward', () => {
     [{ logging: { level: 'verbose' } }, "at '/logging/level'"],
     [{ replicas: 2, leaderElection: { enabled: false } }, 'replicas: more than one replica needs leaderElection.enabled'],
     [{ keycloak: { adminSecret: 'admin-credentials' } }, 'keycloak.adminSecret: "admin-credentials" is not namespace/name'],
+    [{ keycloak: { adoptUnowned: true } }, 'keycloak.adoptUnowned: no longer taken, adoption is not operator-wide; list the namespaces (or namespace/realm) that may adopt in keycloak.adoptUnownedNamespaces'],
+    [{ keycloak: { adoptUnownedNamespaces: ['team-a/shop/x'] } }, "at '/keycloak/adoptUnownedNamespaces/0'"],
   ])('refuses %j (values.schema.json, or the templates\' own checks)', (values, message) => {
     const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values });
     expect(outcome.status).not.toBe(0);
@@ -213,7 +215,7 @@ describe('the chart\'s Deployment', () => {
         url: 'https://keycloak.example',
         adminSecret: 'keycloak/admin-credentials',
         operatorNamespace: 'identity',
-        adoptUnowned: true,
+        adoptUnownedNamespaces: ['team-a', 'team-b/shop'],
         namespaceConcurrency: 3,
         allowedServiceAccountRoles: ['realm-management/manage-users', 'admin'],
         resyncPeriod: '5m',
@@ -237,7 +239,8 @@ describe('the chart\'s Deployment', () => {
       keycloakUrl: 'https://keycloak.example',
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin-credentials' },
       keycloakOperatorNamespace: 'identity',
-      keycloakAdoptUnowned: true,
+      keycloakAdoptUnowned: false,
+      keycloakAdoptUnownedNamespaces: ['team-a', 'team-b/shop'],
       keycloakNamespaceConcurrency: 3,
       keycloakAllowedServiceAccountRoles: ['realm-management/manage-users', 'admin'],
       keycloakResyncPeriod: 300_000,

@@ -59,6 +59,7 @@ describe('the settings a running operator publishes', () => {
         keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
         keycloakOperatorNamespace: 'keyward-system',
         keycloakAdoptUnowned: false,
+        keycloakAdoptUnownedNamespaces: [],
         keycloakAllowedServiceAccountRoles: [],
         keycloakNamespaceConcurrency: 2,
         keycloakResyncPeriod: 600_000,
@@ -89,6 +90,7 @@ describe('plan with the running operator\'s settings', () => {
       keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' },
       keycloakOperatorNamespace: 'keyward-system',
       keycloakAdoptUnowned: false,
+      keycloakAdoptUnownedNamespaces: [],
       keycloakAllowedServiceAccountRoles: [],
       keycloakNamespaceConcurrency: 2,
       keycloakResyncPeriod: 600_000,
@@ -154,7 +156,8 @@ describe('plan with the running operator\'s settings', () => {
     const { config, settings } = withOperatorSettings(planConfig([]), found(published));
     expect(settingsLine(settings, all, config)).toBe(
       'settings of the running operator in keyward-system (keyward 0.1.0): --keystone-url http://keystone:5000/v3, --revoke-on-delete, --enforcement-namespace gateway, '
-      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-namespace-concurrency 2, '
+      + '--keycloak-url (none), --keycloak-admin-secret keycloak/admin, --keycloak-operator-namespace keyward-system, --no-keycloak-adopt-unowned, --keycloak-adopt-unowned-namespaces (none), '
+      + '--keycloak-namespace-concurrency 2, '
       + '--keycloak-allowed-service-account-roles (none), --keycloak-resync-period 10m, --no-keycloak-allow-js-policies, '
       + '--keystone-cluster-domain cluster.local',
     );

@@ -58,6 +58,9 @@ Stops rendering on values the operator would refuse at start-up, with a message 
 {{- if and .Values.keycloak.adminSecret (not (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$" .Values.keycloak.adminSecret)) -}}
 {{- fail (printf "keycloak.adminSecret: %q is not namespace/name" .Values.keycloak.adminSecret) -}}
 {{- end -}}
+{{- if .Values.keycloak.adoptUnowned -}}
+{{- fail "keycloak.adoptUnowned: no longer taken, adoption is not operator-wide; list the namespaces (or namespace/realm) that may adopt in keycloak.adoptUnownedNamespaces" -}}
+{{- end -}}
 {{- end }}
 
 {{/*

@@ -2,6 +2,7 @@ import { coreTypes, type GetQuery } from '@keyward/vocabulary';
 import type { KeycloakClientQuery, KeycloakFlowsQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakCall } from '../server.js';
+import { reservedClient } from '../reserved.js';
 import { keycloakRealmType } from '../types.js';
 import { realmObjectRef } from './realm.js';
 import { credentialsSecretRef } from './secret.js';
@@ -46,7 +47,8 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
   const call = keycloakCall(config, client.metadata.namespace);
   return {
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
-    client: call === undefined || status.realm === undefined
+    // One of Keycloak's own clients is refused by name: it is not even read.
+    client: call === undefined || status.realm === undefined || reservedClient(status.realm, spec.clientId) !== undefined
       ? undefined
       : { kind: 'keycloak.client', ...call, realm: status.realm, clientId: spec.clientId, owner: { namespace: metadata.namespace, name: metadata.name }, roles: readsClientRoles(client), authorization: hasAuthorization(client), ...policiesQuery(client) },
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },

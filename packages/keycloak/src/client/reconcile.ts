@@ -3,7 +3,10 @@ import { refusedJsPolicies } from './js-policy-guard.js';
 import type { ClientAddress, KeycloakCall } from '../apis/keycloak/actions.js';
 import type { ObservedClient } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
+import { mayAdopt } from '../adoption.js';
 import { ownershipOf, type OwnerObject } from '../ownership.js';
+import { RESERVED_REASON, reservedClient } from '../reserved.js';
+import { claimClient } from './claim.js';
 import type { Readiness } from '../readiness.js';
 import { CLIENT_FINALIZER } from '../types.js';
 import { reconcileContents } from './contents.js';
@@ -80,6 +83,8 @@ function resolve(input: ClientInput): Resolved | Stop {
   if (observed.realm === undefined) return stop(reconciling('RealmNotFound', `realm object ${describeRealmObject(ref)} not found`));
   const realm = readRealm(observed.realm);
   if (realm.realmName === undefined) return stop(stalled('RealmInvalid', `realm object ${describeRealmObject(ref)} states no spec.realmName`));
+  const reserved = reservedClient(realm.realmName, client.spec.clientId);
+  if (reserved !== undefined) return { readiness: stalled(RESERVED_REASON, reserved), warn: true };
   const grant = grantFor(realm, ref, client.metadata.namespace);
   if (!grant.granted) return stop(stalled('NotAuthorized', grant.message));
   const forbidden = forbiddenRoles(client, realm.realmName, config);
@@ -219,21 +224,11 @@ function refuse(plan: Builder, resolved: Resolved, readiness: Readiness): void {
 function reconcileInRealm(plan: Builder, resolved: Resolved): void {
   const { primary: client, observed, config } = resolved.input;
   const found = observed.client;
-  if (found === undefined) {
-    create(plan, resolved);
-    return;
-  }
-  const ownership = ownershipOf(found.client.attributes, resolved.owner);
-  const what = describeClient(client, resolved.realm);
-  if (ownership.kind === 'other') {
-    refuse(plan, resolved, stalled('Conflict', `${what} belongs to KeycloakClient ${ownership.owner}; it is not changed, and its secret is not read`));
-    return;
-  }
-  if (ownership.kind === 'unowned' && !config.keycloakAdoptUnowned) {
-    refuse(plan, resolved, stalled('NotOwned', `${what} exists and no object owns it; it is taken over only when the operator is configured to adopt unowned clients`));
-    return;
-  }
-  maintain(plan, resolved, found);
+  const adopts = mayAdopt(config.keycloakAdoptUnownedNamespaces, client.metadata.namespace, resolved.realm);
+  const claim = claimClient(resolved.realm, client.spec.clientId, found?.client, resolved.owner, adopts);
+  if (claim.kind === 'refused') refuse(plan, resolved, stalled(claim.reason, claim.message));
+  else if (found === undefined) create(plan, resolved);
+  else maintain(plan, resolved, found);
 }
 
 /**
@@ -253,7 +248,8 @@ function remove(plan: Builder, input: ClientInput): void {
       return;
     }
     const found = observed.client;
-    if (call !== undefined && found !== undefined && ownershipOf(found.client.attributes, ownerOf(client)).kind === 'ours') {
+    // Never one of Keycloak's own, even one this object was let adopt before adoption was scoped.
+    if (call !== undefined && found !== undefined && ownershipOf(found.client.attributes, ownerOf(client)).kind === 'ours' && reservedClient(realm, client.spec.clientId) === undefined) {
       plan.add(
         { kind: 'keycloak.delete', ...call, resource: { type: 'client', realm, clientId: client.spec.clientId, id: found.client.id } },
         'the KeycloakClient is deleted and its deletionPolicy is Delete',

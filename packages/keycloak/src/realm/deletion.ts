@@ -1,6 +1,7 @@
 import type { Observed, PlanBuilder } from '@keyward/vocabulary';
 import type { KeycloakConfig } from '../config.js';
 import { ownershipOf } from '../ownership.js';
+import { reservedRealm } from '../reserved.js';
 import { REALM_FINALIZER } from '../types.js';
 import type { RealmQueries } from './observe.js';
 import { stalled } from './readiness.js';
@@ -21,6 +22,11 @@ export function planDeletion(plan: PlanBuilder<KeycloakRealmAction>, cr: Keycloa
   const release = (reason: string): void => {
     plan.add({ kind: 'k8s.removeFinalizer', ref: realmRef(cr), finalizer: REALM_FINALIZER }, reason);
   };
+  if (reservedRealm(name) !== undefined) {
+    // Even one this object was let adopt before adoption was scoped: Keycloak's admin realm is never deleted.
+    release(`realm ${name} is Keycloak's admin realm; it is left in Keycloak`);
+    return;
+  }
   if (cr.spec.deletionPolicy === 'Retain') {
     release(`the deletion policy retains realm ${name} in Keycloak`);
     return;

@@ -1,5 +1,6 @@
 import type { FlowsRead, ObservedFlow } from '../apis/keycloak/flow-representations.js';
 import type { RealmRepresentation } from '../apis/keycloak/representations.js';
+import { ADOPT_FLAG } from '../adoption.js';
 import type { RealmSteps } from './context.js';
 import { planFlowSteps, stepTree } from './flow-steps.js';
 import { planFlowBindings, type Bound } from './flow-bindings.js';
@@ -82,7 +83,7 @@ function planListedFlows(steps: RealmSteps, specs: readonly AuthenticationFlowSp
     const { flow } = current;
     const ours = isOurFlow(flow.description);
     if (flow.builtIn === true || (!ours && !adoptUnowned)) {
-      problems.push(`authentication flow ${spec.alias} exists in realm ${steps.realm} and was not made from a spec (its description does not end in ${FLOW_MARKER}); it is adopted only with --keycloak-adopt-unowned`);
+      problems.push(`authentication flow ${spec.alias} exists in realm ${steps.realm} and was not made from a spec (its description does not end in ${FLOW_MARKER}); it is adopted only for a namespace (or namespace/${steps.realm}) named in ${ADOPT_FLAG}`);
       continue;
     }
     const resource = { type: 'authenticationFlow', realm: steps.realm, alias: spec.alias, id: flow.id } as const;

@@ -2,6 +2,7 @@ import { coreTypes, type GetQuery } from '@keyward/vocabulary';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
+import { reservedRealm } from '../reserved.js';
 import { flowsRead } from './flows.js';
 import { readsRequiredActions } from './required-actions.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
@@ -64,7 +65,8 @@ function userFederationQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'userF
 export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries {
   const namespace = cr.metadata.namespace;
   const call = keycloakCall(config, namespace);
-  if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config)) return { realm: undefined, smtpPasswordSecret: undefined };
+  // Keycloak's admin realm is refused by name: it is not even read.
+  if (call === undefined || isAnotherOperators(cr.spec.operatorRef, config) || reservedRealm(cr.spec.realmName) !== undefined) return { realm: undefined, smtpPasswordSecret: undefined };
   const passwordSecret = cr.spec.smtpServer?.passwordSecret;
   const identityProviders = identityProvidersQuery(cr.spec);
   return {

@@ -2,6 +2,8 @@ import { PlanBuilder, type KubeObject, type Plan, type ReconcileInput } from '@k
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';
 import { REALM_FINALIZER } from '../types.js';
+import { mayAdopt } from '../adoption.js';
+import { ADMIN_GRANT_REASON, adminGrantMessage, adminRoleGrants } from './admin-grants.js';
 import { claimRealm, type RealmClaim } from './claim.js';
 import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
@@ -27,6 +29,9 @@ import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizat
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
+
+/** Whether the operator lets this object take over its realm, or flows in it, that no object made. */
+const adoptsUnowned = ({ primary: cr, config }: RealmInput): boolean => mayAdopt(config.keycloakAdoptUnownedNamespaces, cr.metadata.namespace, cr.spec.realmName);
 
 /** Whether the SMTP password is due again: its Secret changed since the password was last sent. */
 function passwordChanged(cr: KeycloakRealm, secret: KubeObject | undefined): boolean {
@@ -61,7 +66,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const policies = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
   const managed = toManaged({ ...contents, clientProfiles: policies.clientProfiles, clientPolicies: policies.clientPolicies });
   const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], prunesWhenEmpty(cr.spec.pruneUnlisted, 'requiredActions'), observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
-  const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, input.config.keycloakAdoptUnowned);
+  const flowProblems = observed.realm === undefined ? [] : planAuthentication({ plan, call, realm }, cr.spec, observed.realm.authenticationFlows, observed.realm.realm, adoptsUnowned(input));
   const identityProviders = planRealmIdentityProviders({ plan, call, realm }, input);
   const userFederation = planRealmUserFederation({ plan, call, realm }, input);
   const organizationsProblem = planRealmOrganizations({ plan, call, realm }, cr.spec, observed.realm, organizationsPruneWhenEmpty(cr.spec));
@@ -114,9 +119,14 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     reportReadiness(plan, cr, secretsProblem, now);
     return plan.build();
   }
-  const claim = claimRealm(observed.realm?.realm, cr.metadata, config.keycloakAdoptUnowned);
+  const claim = claimRealm(cr.spec.realmName, observed.realm?.realm, cr.metadata, adoptsUnowned(input));
   if (claim.kind === 'refused') {
     reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
+    return plan.build();
+  }
+  const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles);
+  if (adminGrants.length > 0) {
+    reportReadiness(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
     return plan.build();
   }
   planManaged(plan, input, call, config.keycloakUrl, claim);

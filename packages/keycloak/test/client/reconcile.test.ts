@@ -77,7 +77,7 @@ describe('realm resolution and grants', () => {
 });
 
 describe('dangerous service-account roles', () => {
-  const asking = { ...baseSpec, settings: { serviceAccountsEnabled: true }, serviceAccountRoles: { realmRoles: ['offline_access', 'admin'], clientRoles: { 'realm-management': ['view-users', 'manage-users'] } } };
+  const asking = { ...baseSpec, settings: { serviceAccountsEnabled: true }, serviceAccountRoles: { realmRoles: ['offline_access', 'admin'], clientRoles: { broker: ['read-token'], 'realm-management': ['manage-users'] } } };
 
   it('are refused before Keycloak is touched: Stalled naming them, with a Warning event told once', () => {
     const plan = planFor(clientObject(asking, { realm: REALM }), { client: keycloakClient() });
@@ -92,7 +92,7 @@ describe('dangerous service-account roles', () => {
   it('are granted once the operator allows them by name, or all of them with *', () => {
     for (const allowed of [['admin', 'realm-management/manage-users'], ['*']]) {
       const plan = planFor(clientObject(asking, { realm: REALM }), { client: keycloakClient() }, NOW, { ...config, keycloakAllowedServiceAccountRoles: allowed });
-      expect(actionsOf(plan, 'keycloak.grantRoles')[0]?.roles).toEqual({ realm: ['offline_access', 'admin'], clients: { 'realm-management': ['view-users', 'manage-users'] } });
+      expect(actionsOf(plan, 'keycloak.grantRoles')[0]?.roles).toEqual({ realm: ['offline_access', 'admin'], clients: { broker: ['read-token'], 'realm-management': ['manage-users'] } });
     }
   });
 });
@@ -255,6 +255,29 @@ describe('a client of ours', () => {
   });
 });
 
+describe("Keycloak's own clients", () => {
+  const everything = { ...config, keycloakAdoptUnownedNamespaces: [NS], keycloakAllowedServiceAccountRoles: ['*'] };
+
+  it.each([
+    ['the bootstrap admin\'s client in master', 'master', 'keyward-bootstrap-admin'],
+    ['admin-cli in master', 'master', 'admin-cli'],
+    ['broker of a tenant realm', REALM, 'broker'],
+  ])('refuses %s whatever the options: Stalled naming it, a Warning, and no read of it, write to Keycloak or Secret', (_what, realm, clientId) => {
+    const found = keycloakClient({ fields: { clientId, attributes: {} } });
+    const object = clientObject({ ...baseSpec, clientId }, { realm });
+    const plan = planFor(object, { realm: realmObject({ realmName: realm }), client: found }, NOW, everything);
+    expect(actionKinds(plan)).toEqual(['k8s.status', 'k8s.event']);
+    expect(conditionOf(plan, 'Ready')).toMatchObject({ status: 'False', reason: 'ReservedByKeycloak', message: expect.stringContaining(clientId) as unknown });
+    expect(observeClient(object, everything).client).toBeUndefined();
+  });
+
+  it('never deletes one this object was let adopt before adoption was scoped', () => {
+    const adopted = keycloakClient({ fields: { clientId: 'broker' } });
+    const plan = planFor(clientObject({ ...baseSpec, clientId: 'broker' }, { realm: REALM, clientUuid: 'uuid-1' }, { deletionTimestamp: '2026-03-01T00:00:00Z' }), { client: adopted });
+    expect(actionKinds(plan)).toEqual(['k8s.removeFinalizer']);
+  });
+});
+
 describe('ownership', () => {
   const victim = keycloakClient({ attributes: { 'io.kubernetes.cr-namespace': 'team-b', 'io.kubernetes.cr-name': 'victim' }, secret: undefined });
 
@@ -270,10 +293,16 @@ describe('ownership', () => {
     expect(actionKinds(plan)).toEqual(['k8s.removeFinalizer']);
   });
 
-  it('leaves an unowned client alone unless adoption is configured, and then claims it', () => {
+  it('leaves an unowned client alone unless adoption is configured for its namespace (and realm), and then claims it', () => {
     const unowned = keycloakClient({ fields: { attributes: {} }, secret: undefined });
-    expect(conditionOf(planFor(clientObject(), { client: unowned }), 'Stalled')).toMatchObject({ reason: 'NotOwned' });
-    const adopted = planFor(clientObject(), { client: unowned }, NOW, { ...config, keycloakAdoptUnowned: true });
+    expect(conditionOf(planFor(clientObject(), { client: unowned }), 'Stalled')).toMatchObject({ reason: 'NotOwned', message: expect.stringContaining('--keycloak-adopt-unowned-namespaces') as unknown });
+    for (const scope of ['other-team', `${NS}/another-realm`]) {
+      const refused = planFor(clientObject(), { client: unowned }, NOW, { ...config, keycloakAdoptUnownedNamespaces: [scope] });
+      expect(actionsOf(refused, 'keycloak.update')).toEqual([]);
+      expect(conditionOf(refused, 'Stalled')).toMatchObject({ reason: 'NotOwned' });
+    }
+    expect(actionsOf(planFor(clientObject(), { client: unowned }, NOW, { ...config, keycloakAdoptUnownedNamespaces: [NS] }), 'keycloak.update')).toHaveLength(1);
+    const adopted = planFor(clientObject(), { client: unowned }, NOW, { ...config, keycloakAdoptUnownedNamespaces: [`${NS}/${REALM}`] });
     expect(actionsOf(adopted, 'keycloak.update')[0]).toMatchObject({ changed: ['attributes.io.kubernetes.managed-by', 'attributes.io.kubernetes.cr-namespace', 'attributes.io.kubernetes.cr-name'] });
     // Its secret is read only once the client names this object: the Secret waits for that.
     expect(secretWrites(adopted)).toEqual([]);

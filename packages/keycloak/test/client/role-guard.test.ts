@@ -2,17 +2,18 @@ import { describe, expect, it } from '@jest/globals';
 import { forbiddenServiceAccountRoles, parseAllowedServiceAccountRoles } from '../../src/client/role-guard.js';
 
 describe('forbiddenServiceAccountRoles', () => {
-  it('names realm admin and the management clients\' admin roles and impersonation, and nothing else', () => {
+  it('names realm admin and every role of the management client, and nothing else', () => {
     const wanted = {
-      realmRoles: ['offline_access', 'admin', 'uma_authorization'],
+      realmRoles: ['offline_access', 'admin', 'uma_authorization', 'create-realm'],
       clientRoles: { 'realm-management': ['view-users', 'realm-admin', 'impersonation', 'query-groups'], account: ['manage-account'] },
     };
-    expect(forbiddenServiceAccountRoles('shop', wanted, [])).toEqual(['admin', 'realm-management/realm-admin', 'realm-management/impersonation']);
+    expect(forbiddenServiceAccountRoles('shop', wanted, [])).toEqual(['admin', 'realm-management/view-users', 'realm-management/realm-admin', 'realm-management/impersonation', 'realm-management/query-groups']);
+    expect(forbiddenServiceAccountRoles('master', wanted, [])).toEqual(['admin', 'create-realm', 'realm-management/view-users', 'realm-management/realm-admin', 'realm-management/impersonation', 'realm-management/query-groups']);
   });
 
   it('in master, treats each realm\'s <realm>-realm client as a management client too', () => {
     const wanted = { clientRoles: { 'shop-realm': ['manage-clients', 'view-realm'] } };
-    expect(forbiddenServiceAccountRoles('master', wanted, [])).toEqual(['shop-realm/manage-clients']);
+    expect(forbiddenServiceAccountRoles('master', wanted, [])).toEqual(['shop-realm/manage-clients', 'shop-realm/view-realm']);
     expect(forbiddenServiceAccountRoles('shop', wanted, [])).toEqual([]);
   });
 

@@ -290,7 +290,7 @@ describe('the KeycloakClient controller against the real Keycloak and API server
     expect(await clientCredentialsWork(env.url, realm, clientId, provided)).toBe(false);
   });
 
-  it('refuses to grant a service account realm-management admin roles unless the operator allows them', async () => {
+  it('refuses to grant a service account realm-management roles unless the operator allows them', async () => {
     const serviceAccountRolesOf = async (clientId: string): Promise<string[]> => {
       const id = String((await env.admin.client(realm, clientId))?.['id']);
       const user = await env.admin.get(`/realms/${realm}/clients/${id}/service-account-user`);
@@ -309,17 +309,20 @@ describe('the KeycloakClient controller against the real Keycloak and API server
     const events = await env.kube.raw<{ items: { reason: string; type: string; regarding: { name: string } }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${teamA}/events`, what: 'list events', verb: 'list', resource: 'events' });
     expect(events.items.filter((event) => event.regarding.name === 'guarded' && event.reason === 'ForbiddenServiceAccountRoles').map((event) => event.type)).toEqual(['Warning']);
 
-    // Without the dangerous role the same client is made, with the rest of its roles.
-    await patchSpec(env.kube, ref, { serviceAccountRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } } });
+    expect(conditionOf(stalled, 'Ready')?.message).toContain('realm-management/view-users');
+    expect(await env.admin.client(realm, clientId)).toBeUndefined();
+
+    // Without the dangerous roles the same client is made, with the rest of its roles.
+    await patchSpec(env.kube, ref, { serviceAccountRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': null, broker: ['read-token'] } } });
     await waitForReady(env.kube, ref);
-    expect(await serviceAccountRolesOf(clientId)).toEqual(['view-users']);
+    expect(await serviceAccountRolesOf(clientId)).toEqual([]);
 
     // An operator told to allow manage-users grants it.
     const teamD = await createTestNamespace('kcc-team-d');
     const realmObject = await env.kube.get(realmRef(platform, 'shared'));
     const grants = (realmObject?.['spec'] as { clientAuthorizationGrants?: string[] } | undefined)?.clientAuthorizationGrants ?? [];
     await patchSpec(env.kube, realmRef(platform, 'shared'), { clientAuthorizationGrants: [...grants, teamD] });
-    const allowing = await startOperator(env.kube, { name: 'client-team-d', namespaces: [teamD], config: { ...env.config(), keycloakAllowedServiceAccountRoles: ['realm-management/manage-users'] } });
+    const allowing = await startOperator(env.kube, { name: 'client-team-d', namespaces: [teamD], config: { ...env.config(), keycloakAllowedServiceAccountRoles: ['realm-management/manage-users', 'realm-management/view-users'] } });
     operators.push(allowing);
     const allowedId = unique('allowed');
     await createClient(env.kube, teamD, 'allowed', asking(allowedId));

@@ -61,7 +61,7 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
           name: 'staff',
           attributes: { dept: 'ops' },
           realmRoles: ['viewer'],
-          clientRoles: { 'realm-management': ['view-users'] },
+          clientRoles: { broker: ['read-token'] },
           subGroups: [{ name: 'leads', realmRoles: ['admin'] }, { name: 'interns' }],
         },
         { name: 'guests' },
@@ -71,7 +71,7 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
     const created = await topGroups(realm);
     expect([...created.keys()].sort()).toEqual(['guests', 'staff']);
     const staff = created.get('staff');
-    expect(staff).toMatchObject({ attributes: { dept: ['ops'], ...MARKER }, realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } });
+    expect(staff).toMatchObject({ attributes: { dept: ['ops'], ...MARKER }, realmRoles: ['viewer'], clientRoles: { broker: ['read-token'] } });
     const staffId = staff?.id ?? '';
     const children = await subGroups(realm, staffId);
     expect([...children.keys()].sort()).toEqual(['interns', 'leads']);
@@ -156,12 +156,12 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
       realmRoles: [{ name: 'viewer' }, { name: 'auditor' }],
       groups: [{ name: 'staff', subGroups: [{ name: 'leads' }] }],
       defaultGroups: ['/staff/leads'],
-      defaultRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } },
+      defaultRoles: { realmRoles: ['viewer'], clientRoles: { broker: ['read-token'] } },
     });
     await waitForReady(env.kube, ref);
     expect(await defaultGroups()).toEqual(['/staff/leads']);
     // Keycloak's own defaults stay beside the spec's.
-    expect(await defaultRoles()).toEqual(['manage-account', 'offline_access', 'uma_authorization', 'view-profile', 'view-users', 'viewer']);
+    expect(await defaultRoles()).toEqual(['manage-account', 'offline_access', 'read-token', 'uma_authorization', 'view-profile', 'viewer']);
 
     // By hand: /staff becomes a default group, auditor a default role.
     const staffId = (await topGroups(realm)).get('staff')?.id ?? '';
@@ -173,11 +173,11 @@ describe('KeycloakRealm groups against the real Keycloak and API server', () => 
     expect(writesIn(operator.requests.slice(converged))).toEqual([]);
 
     // The listed default group goes, the one added by hand stays; viewer goes, auditor is now the spec's,
-    // view-users stays as clientRoles is no longer stated.
+    // read-token stays as clientRoles is no longer stated.
     await patchSpec(env.kube, ref, { defaultGroups: [], defaultRoles: { realmRoles: ['auditor'], clientRoles: null } });
     const updated = await waitForReady(env.kube, ref);
     expect(await defaultGroups()).toEqual(['/staff']);
-    expect(await defaultRoles()).toEqual(['auditor', 'manage-account', 'offline_access', 'uma_authorization', 'view-profile', 'view-users']);
+    expect(await defaultRoles()).toEqual(['auditor', 'manage-account', 'offline_access', 'read-token', 'uma_authorization', 'view-profile']);
     expect(statusOf(updated)['managed']).toEqual({ defaultGroups: [], defaultRoles: { realmRoles: ['auditor'] } });
 
     const byHand = operator.requests.length;

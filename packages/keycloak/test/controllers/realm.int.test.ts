@@ -124,7 +124,7 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
       realmRoles: [
         { name: 'viewer', description: 'reads', attributes: { level: '1' } },
         { name: 'editor' },
-        { name: 'admin', composites: { realm: ['viewer'], clients: { 'realm-management': ['view-users'] } } },
+        { name: 'admin', composites: { realm: ['viewer'], clients: { broker: ['read-token'] } } },
       ],
       clientScopes: [
         { name: 'shop-api', description: 'the shop', attributes: { 'include.in.token.scope': 'true' }, protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.custom.audience': 'shop', 'access.token.claim': 'true' } }] },
@@ -183,7 +183,7 @@ describe('the KeycloakRealm controller against the real Keycloak and API server'
     expect((created?.['smtpServer'] as Json | undefined)?.['password']).toBeUndefined();
 
     expect(await roleOf(realm, 'viewer')).toMatchObject({ role: { name: 'viewer', description: 'reads', attributes: { level: ['1'] } }, composites: [] });
-    expect(await roleOf(realm, 'admin')).toMatchObject({ composites: ['view-users', 'viewer'] });
+    expect(await roleOf(realm, 'admin')).toMatchObject({ composites: ['read-token', 'viewer'] });
     const scopes = await scopesOf(realm);
     expect(scopes.get('shop-api')).toMatchObject({ description: 'the shop', attributes: { 'include.in.token.scope': 'true' }, mappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: expect.objectContaining({ 'included.custom.audience': 'shop' }) as unknown }] });
     expect(scopes.has('shop-extra')).toBe(true);

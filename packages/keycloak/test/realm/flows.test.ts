@@ -134,7 +134,7 @@ describe('authentication flows of a realm', () => {
     expect(observed(w).map((entry) => entry.flow.alias).sort()).toEqual(['browser', 'clients', 'direct grant', 'docker auth', 'first broker login', 'registration', 'reset credentials']);
   });
 
-  it('refuses a flow of a listed alias that it did not make, unless told to adopt', async () => {
+  it('refuses a flow of a listed alias that it did not make, unless its namespace may adopt in the realm', async () => {
     const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
     const w = world([{ alias: 'second', description: 'mine' }]);
     await converge(w, clock);
@@ -142,7 +142,9 @@ describe('authentication flows of a realm', () => {
     const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
     expect(outcome.result?.ok).toBe(true);
     expect(ready(w.get(ref))).toMatchObject({ status: 'False', reason: 'AuthenticationFlowRefused' });
-    const adopted = await reconcileOnce(keycloakRealmController, w, ref, { config: { ...config, keycloakAdoptUnowned: true }, now: clock.now() });
+    await reconcileOnce(keycloakRealmController, w, ref, { config: { ...config, keycloakAdoptUnownedNamespaces: ['platform/other-realm', 'team-b'] }, now: clock.now() });
+    expect(flow(w, 'second')?.flow.description).toBe('made by hand');
+    const adopted = await reconcileOnce(keycloakRealmController, w, ref, { config: { ...config, keycloakAdoptUnownedNamespaces: ['platform/shop'] }, now: clock.now() });
     expect(adopted.result?.ok).toBe(true);
     expect(flow(w, 'second')?.flow.description).toBe(`mine ${FLOW_MARKER}`);
   });

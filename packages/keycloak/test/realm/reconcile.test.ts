@@ -5,10 +5,11 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
 import { REALM_FINALIZER } from '../../src/types.js';
 import { reportFailure, reportInvalid } from '../../src/realm/report.js';
 import { realmStatus } from '../../src/realm/status.js';
+import { observe } from '../../src/realm/observe.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { MASKED_SECRET } from '../../src/realm/diff.js';
 import { REALM_SECRET_LABEL } from '../../src/realm/secret-opt-in.js';
-import { NOW, URL, baseSpec, builtInRoles, builtInScopes, config, decoded, kinds, observedRealm, ours, plan, realmObject, secret } from './fixtures.js';
+import { NOW, NS, URL, baseSpec, builtInRoles, builtInScopes, config, decoded, kinds, observedRealm, ours, plan, realmObject, secret } from './fixtures.js';
 
 const keycloakSteps = (p: Plan<KeycloakRealmAction>): KeycloakAction[] => p.steps.map((s) => s.action).filter((a): a is KeycloakAction => a.kind.startsWith('keycloak.'));
 const statusOf = (p: Plan<KeycloakRealmAction>): Record<string, unknown> | undefined => {
@@ -100,11 +101,39 @@ describe('ownership', () => {
     expect(readyOf(p)).toMatchObject({ status: 'False', reason: 'OwnedByAnother', message: expect.stringContaining('team-b/their-realm') as unknown });
   });
 
-  it('refuses an unowned realm unless the operator adopts such realms', () => {
+  it('refuses an unowned realm unless the operator lets the object\'s namespace adopt it', () => {
     const realm = observedRealm({ realmFields: { attributes: {} } });
     expect(readyOf(plan(realmObject(baseSpec), { realm }))).toMatchObject({ status: 'False', reason: 'NotOwned' });
-    const adopted = keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnowned: true }));
-    expect(adopted).toEqual([expect.objectContaining({ kind: 'keycloak.update', body: { realm: 'shop', attributes: ours } })]);
+    for (const scope of ['team-b', `${NS}/other`]) {
+      expect(keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnownedNamespaces: [scope] }))).toEqual([]);
+    }
+    for (const scope of [NS, `${NS}/shop`]) {
+      const adopted = keycloakSteps(plan(realmObject(baseSpec), { realm }, { ...config, keycloakAdoptUnownedNamespaces: [scope] }));
+      expect(adopted).toEqual([expect.objectContaining({ kind: 'keycloak.update', body: { realm: 'shop', attributes: ours } })]);
+    }
+  });
+
+  it('refuses master whatever the adoption scope, reading and writing nothing in Keycloak, and never deletes it', () => {
+    const spec = { realmName: 'master', defaultRoles: { realmRoles: ['admin'] } };
+    const everything = { ...config, keycloakAdoptUnownedNamespaces: [NS, `${NS}/master`] };
+    const master = observedRealm({ realmFields: { realm: 'master', attributes: ours } });
+    const p = plan(realmObject(spec), { realm: master }, everything);
+    expect(keycloakSteps(p)).toEqual([]);
+    expect(readyOf(p)).toMatchObject({ status: 'False', reason: 'ReservedByKeycloak', message: expect.stringContaining("realm master is Keycloak's admin realm") as unknown });
+    expect(observe(decoded(realmObject(spec)), everything).realm).toBeUndefined();
+    expect(kinds(plan(realmObject(spec, { deletionTimestamp: '2026-03-01T00:00:00Z' }), { realm: master }, everything))).toEqual(['k8s.removeFinalizer']);
+  });
+
+  it('refuses a spec that grants roles administering the realm, naming where, before anything is written', () => {
+    const realm = observedRealm({ roles: [...builtInRoles, { role: { id: 'r9', name: 'handmade', composite: true, attributes: {} }, composites: { realm: [], clients: { 'realm-management': ['view-users'] } } }] });
+    const spec = { ...baseSpec, defaultRoles: { realmRoles: ['handmade'] }, groups: [{ name: 'ops', clientRoles: { 'realm-management': ['realm-admin'] } }] };
+    const p = plan(realmObject(spec), { realm }, { ...config, keycloakAdoptUnownedNamespaces: [NS] });
+    expect(keycloakSteps(p)).toEqual([]);
+    expect(readyOf(p)).toMatchObject({
+      status: 'False',
+      reason: 'AdminRolesNotGrantable',
+      message: 'the spec grants roles that administer realm shop, which no KeycloakRealm may grant (defaultRoles: handmade (reaches realm-management/view-users); group /ops: realm-management/realm-admin); nothing is changed in Keycloak until the spec drops them',
+    });
   });
 
   it('leaves another operator\'s realm alone, reading nothing', () => {
@@ -168,12 +197,12 @@ describe('what a realm contains', () => {
     const realm = convergedRealm();
     const spec = {
       ...fullSpec,
-      realmRoles: [{ name: 'admin', description: 'Admins', composites: { clients: { 'realm-management': ['view-users'] } } }, { name: 'viewer' }],
+      realmRoles: [{ name: 'admin', description: 'Admins', composites: { clients: { account: ['view-profile'] } } }, { name: 'viewer' }],
       clientScopes: [{ name: 'shop-api', protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'store' } }] }],
     };
     const steps = keycloakSteps(plan(realmObject(spec, { status: readyStatus(fullSpec, '7') }), { realm, smtpPasswordSecret: secret('7') }));
     expect(steps).toEqual([
-      expect.objectContaining({ kind: 'keycloak.grantRoles', roles: { realm: [], clients: { 'realm-management': ['view-users'] } } }),
+      expect.objectContaining({ kind: 'keycloak.grantRoles', roles: { realm: [], clients: { account: ['view-profile'] } } }),
       expect.objectContaining({ kind: 'keycloak.revokeRoles', roles: { realm: ['viewer'], clients: {} } }),
       expect.objectContaining({ kind: 'keycloak.update', resource: expect.objectContaining({ type: 'clientScopeMapper', id: 'm9' }) as unknown, changed: ['config.included.client.audience'], body: expect.objectContaining({ config: { 'included.client.audience': 'store', ...marker, 'introspection.token.claim': 'true' } }) as unknown }),
     ]);
