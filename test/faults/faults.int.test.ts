@@ -1,4 +1,4 @@
-// jest-cost: 125 s
+// jest-cost: 115 s
 // CI runs the short version of every fault scenario that leaves its environment whole, one after another in
 // the run's shared environment: each starts the real binary, injects its faults and reports counted results.
 import { describe, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// jest-cost: 190 s
+// jest-cost: 130 s
 // Every way out of the demo, `pnpm devenv` and the jest integration harness leaves nothing behind: Ctrl-C or
 // SIGTERM at any moment of start-up and after it, and a component that fails to start. "Nothing" means no
 // process the command started (they all inherit its TMPDIR) and no environment folder in its TMPDIR.

@@ -1,4 +1,4 @@
-// jest-cost: 90 s
+// jest-cost: 60 s
 import { describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// jest-cost: 175 s
+// jest-cost: 225 s
 // jest-exclusive: workload tier
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
