@@ -40,7 +40,8 @@ const placements: readonly (readonly [string, Crd])[] = [
  * from the packages, never edited by hand.
  */
 export function crdManifests(): Record<string, string> {
-  const files = placements.map(([folder, crd]) => [folder, `${crd.metadata.name}.yaml`, HEADER + stringify(crd, { aliasDuplicateObjects: false })] as const);
+  // kubectl and Helm read YAML 1.1, where an unquoted Yes or No is a boolean: written as 1.1, such strings are quoted.
+  const files = placements.map(([folder, crd]) => [folder, `${crd.metadata.name}.yaml`, HEADER + stringify(crd, { aliasDuplicateObjects: false, version: '1.1' })] as const);
   const deployed = files.filter(([folder]) => folder === 'deploy/crds').map(([, name]) => name);
   const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: deployed };
   const manifests: [string, string][] = files.map(([folder, name, text]) => [`${folder}/${name}`, text]);

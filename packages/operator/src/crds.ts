@@ -12,5 +12,6 @@ export const OPERATOR_CRDS: readonly object[] = MODULES.flatMap((module) => modu
  * deploy/crds, written out in full (no YAML anchors for repeated schemas, which some tools reject).
  */
 export function crdsYaml(): string {
-  return OPERATOR_CRDS.map((crd) => stringify(crd, { aliasDuplicateObjects: false })).join('---\n');
+  // kubectl and Helm read YAML 1.1, where an unquoted Yes or No is a boolean: written as 1.1, such strings are quoted.
+  return OPERATOR_CRDS.map((crd) => stringify(crd, { aliasDuplicateObjects: false, version: '1.1' })).join('---\n');
 }

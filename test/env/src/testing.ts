@@ -54,7 +54,7 @@ export type ExclusiveResource = 'workload tier' | 'workspace build';
  * place, hold theirs so that the jest workers running beside them never meet it half-made.
  */
 export function holdForThisFile(resource: ExclusiveResource): Promise<() => void> {
-  return holdExclusive(testEnvironment().dir, resource.replace(' ', '-'), 30 * 60_000);
+  return holdExclusive(testEnvironment().dir, resource.replaceAll(' ', '-'), 30 * 60_000);
 }
 
 /** An environment whose workload tier runs pods, and how to end it if it was started for the caller. */
