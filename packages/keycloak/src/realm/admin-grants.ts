@@ -55,8 +55,8 @@ function roleGrants(spec: KeycloakRealmSpec): (readonly [string, RoleNames])[] {
 }
 
 /**
- * What a realm query reads for the guard: every role the spec grants or composes and every group it puts
- * users in, to follow through Keycloak; undefined when the spec names none (nothing is read).
+ * What the guard reads in Keycloak for a realm spec: every role the spec grants or composes and every group
+ * it puts users in, to follow there; undefined when the spec names none (nothing is read).
  */
 export function grantReachRead(spec: KeycloakRealmSpec): ReachRead | undefined {
   const mappers = mapperGrantNames(mapperProviders(spec));

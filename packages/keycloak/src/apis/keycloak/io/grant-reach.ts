@@ -3,9 +3,9 @@ import { isAdminClientRole } from '../../../admin-roles.js';
 import type { KeycloakObject, RoleNames } from '../representations.js';
 import { ReachWalk, type ObservedReach, type ReachRead, type RoleRef } from '../role-reach.js';
 import { findClient } from './lookups.js';
-import { groupByPathPath } from './paths.js';
+import { groupByPathPath, realmRolesPath } from './paths.js';
 import type { AdminReads } from './reads.js';
-import { ClientIdCache, compositesOf, roleNames, rolePath } from './roles.js';
+import { ClientIdCache, compositesOf, roleNames, rolePath, type ListedRole } from './roles.js';
 
 /** A group as group-by-path gives it: the full representation, with its role mappings by name. */
 interface GroupRepresentation extends KeycloakObject {
@@ -16,11 +16,19 @@ interface GroupRepresentation extends KeycloakObject {
 }
 
 /**
- * What `read` leads to in `realm`: a request per group on the way and per role reached (and per client, once).
- * An admin client's roles are not followed: they administer by themselves.
+ * What `read` leads to in `realm`: a request per group on the way, per client role reached (and per client,
+ * once), and for realm roles one list of them (which says which are composites) and a request per composite
+ * one reached: a spec grants many realm roles, few of them composites. An admin client's roles are not
+ * followed: they administer by themselves.
  */
 export async function readGrantReach(reads: AdminReads, realm: string, read: ReachRead): Promise<ObservedReach> {
   const clientIds = new ClientIdCache();
+  let realmComposites: Promise<ReadonlySet<string>> | undefined;
+  const isRealmComposite = async (name: string): Promise<boolean> => {
+    realmComposites ??= reads.list<ListedRole>({ path: realmRolesPath(realm), operation: 'list_roles', description: `list the roles of realm ${realm}`, fields: ['id', 'name'] })
+      .then((roles) => new Set((roles ?? []).filter((role) => role.composite === true).map((role) => role.name)));
+    return (await realmComposites).has(name);
+  };
   const clients = new Map<string, Promise<string | undefined>>();
   const clientUuid = (clientId: string): Promise<string | undefined> => {
     let found = clients.get(clientId);
@@ -31,6 +39,7 @@ export async function readGrantReach(reads: AdminReads, realm: string, read: Rea
     return found;
   };
   const composites = async (role: RoleRef): Promise<RoleNames | undefined> => {
+    if (role.clientId === undefined && !(await isRealmComposite(role.name))) return undefined;
     const uuid = role.clientId === undefined ? undefined : await clientUuid(role.clientId);
     if (role.clientId !== undefined && uuid === undefined) return undefined;
     const what = role.clientId === undefined ? `realm role ${role.name}` : `role ${role.name} of client ${role.clientId}`;
