@@ -12,6 +12,8 @@ import { adminRoleGrants, grantReachRead } from '../src/realm/admin-grants.js';
 import { keycloakRealmController, keycloakRealmType } from '../src/index.js';
 import { simulateKeycloak } from '../src/testing.js';
 import { simulatedConfig } from './simulated-world.js';
+import { observeClient } from '../src/client/observe.js';
+import { baseSpec as clientSpec, clientObject, config as clientConfig } from './client/harness.js';
 
 const roles = (realm: string[], clients: Record<string, string[]> = {}): RoleNames => ({ realm, clients });
 
@@ -156,6 +158,20 @@ describe('service-account roles through composites', () => {
     expect(serviceAccountReach('shop', { clientRoles: { 'realm-management': ['view-users'] } }, [])).toBeUndefined();
     expect(serviceAccountReach('shop', { realmRoles: ['viewer'] }, ['*'])).toBeUndefined();
     expect(serviceAccountReach('shop', { realmRoles: ['viewer'] }, ['viewer'])).toBeUndefined();
+  });
+});
+
+describe('what a KeycloakClient reads for its service-account roles', () => {
+  const asking = { ...clientSpec, settings: { serviceAccountsEnabled: true }, serviceAccountRoles: { realmRoles: ['viewer'], clientRoles: { 'realm-management': ['view-users'] } } };
+
+  it('asks for the composites of the roles not refused by name, in the realm status records', () => {
+    expect(observeClient(clientObject(asking), clientConfig).grantReach).toMatchObject({ kind: 'keycloak.grantReach', realm: 'shared', read: { roles: { realm: ['viewer'], clients: {} }, groups: [] } });
+  });
+
+  it('reads nothing before the realm is recorded, while deleting, or for a client of Keycloak\'s own', () => {
+    expect(observeClient(clientObject(asking, {}), clientConfig).grantReach).toBeUndefined();
+    expect(observeClient(clientObject(asking, { realm: 'shared' }, { deletionTimestamp: '2026-03-01T00:00:00Z' }), clientConfig).grantReach).toBeUndefined();
+    expect(observeClient(clientObject({ ...asking, clientId: 'broker' }), clientConfig).grantReach).toBeUndefined();
   });
 });
 

@@ -51,7 +51,9 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
   const { metadata, spec, status } = client;
   const realm = realmObjectRef(client);
   const call = keycloakCall(config, client.metadata.namespace);
-  const reach = status.realm === undefined || metadata.deletionTimestamp !== undefined ? undefined : serviceAccountReach(status.realm, spec.serviceAccountRoles, config.keycloakAllowedServiceAccountRoles);
+  // Nothing is read for a client refused by name, nor while deleting.
+  const reads = status.realm !== undefined && metadata.deletionTimestamp === undefined && reservedClient(status.realm, spec.clientId) === undefined;
+  const reach = reads ? serviceAccountReach(status.realm, spec.serviceAccountRoles, config.keycloakAllowedServiceAccountRoles) : undefined;
   return {
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     // One of Keycloak's own clients is refused by name: it is not even read.
