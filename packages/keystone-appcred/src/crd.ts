@@ -17,7 +17,8 @@ export const appCredCrd = namespacedCrd({
     { name: 'ACID', type: 'string', jsonPath: '.status.acID' },
     { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
     { name: 'LastRotated', type: 'date', jsonPath: '.status.lastRotated' },
-    { name: 'RotationEligible', type: 'date', jsonPath: '.status.rotationEligibleAt' },
+    // A time to come: as a `date` column kubectl would print it as an age, which for a future time is `<invalid>`.
+    { name: 'RotationEligible', type: 'string', jsonPath: '.status.rotationEligibleAt' },
     conditionColumn('Status', 'Ready'),
     conditionColumn('Message', 'Ready', 'message'),
   ],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
-import { KeywardError, KubeClient } from '@keyward/core/interpreter';
+import { adminKubeConfig, createTestNamespace, printedTable } from '@keyward/test-env';
+import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter';
 import { MAX_EXPIRATION_DAYS, appCredType } from '../src/api.js';
 import { decodeAppCred } from '../src/decode.js';
 import { baseSpec } from './harness.js';
@@ -76,5 +76,22 @@ describe('the KeystoneApplicationCredential CRD and the codec agree', () => {
     const decoded = decodeAppCred({ ...body, metadata: { ...body.metadata, uid: 'u', generation: 1 } });
     expect(isLeft(decoded)).toBe(true);
     if (isLeft(decoded)) expect(decoded.left.message).toContain(named);
+  });
+});
+
+describe('kubectl get appcred', () => {
+  it('prints when a healthy credential becomes eligible for rotation, a future time, as the time itself', async () => {
+    const ref = { type: appCredType, namespace, name: 'columns' };
+    await client.create(ref, { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name: 'columns', namespace }, spec: baseSpec });
+    const lastRotated = new Date(Date.now() - 3 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const rotationEligibleAt = new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    await client.patch(ref, { status: { acID: 'ac-1', secretName: 'columns-ab12c', lastRotated, rotationEligibleAt } }, ContentType.mergePatch, 'status');
+
+    const { columns, rows } = await printedTable(adminKubeConfig(), `/apis/keystone.openstack.org/v1beta1/namespaces/${namespace}/keystoneapplicationcredentials?fieldSelector=metadata.name%3Dcolumns`);
+    const cell = (column: string): unknown => rows[0]?.[columns.indexOf(column)];
+    expect(columns).toEqual(['Name', 'ACID', 'SecretName', 'LastRotated', 'RotationEligible', 'Status', 'Message', 'Age']);
+    expect(cell('RotationEligible')).toBe(rotationEligibleAt);
+    // A past time reads as an age, as kubectl prints one.
+    expect(cell('LastRotated')).toMatch(/^\d+h$|^1\d\dm$/);
   });
 });

@@ -13,6 +13,8 @@ export type { Cleanup } from './shutdown.js';
 export { waitFor } from './wait.js';
 export type { WaitOptions } from './wait.js';
 export { httpCall } from './http.js';
+export { printedTable } from './printed-table.js';
+export type { PrintedTable } from './printed-table.js';
 export type { HttpResponse, HttpOptions } from './http.js';
 export * from './testing.js';
 export { scanForSecrets, recordSecretIn } from './secret-scan.js';
