@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { isLeft } from 'fp-ts/lib/Either.js';
-import { adminKubeConfig, createTestNamespace, printedTable } from '@keyward/test-env';
+import { isLeft, isRight } from 'fp-ts/lib/Either.js';
+import { adminKubeConfig, createTestNamespace, crdCodecDisagreements, printedTable } from '@keyward/test-env';
+import type { KubeObject } from '@keyward/core';
 import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter';
 import { MAX_EXPIRATION_DAYS, appCredType } from '../src/api.js';
+import { appCredCrd } from '../src/crd.js';
 import { decodeAppCred } from '../src/decode.js';
 import { baseSpec } from './harness.js';
 
@@ -93,5 +95,13 @@ describe('kubectl get appcred', () => {
     expect(cell('RotationEligible')).toBe(rotationEligibleAt);
     // A past time reads as an age, as kubectl prints one.
     expect(cell('LastRotated')).toMatch(/^\d+h$|^1\d\dm$/);
+  });
+});
+
+describe('fuzzed, the KeystoneApplicationCredential CRD and the codec', () => {
+  it('give the same verdict on a valid spec with any one field changed', async () => {
+    const validSpec = { ...baseSpec, accessRules: [rule] };
+    const subject = { crd: appCredCrd, validSpec, decodes: (object: Readonly<Record<string, unknown>>) => isRight(decodeAppCred(object as KubeObject)) };
+    expect(await crdCodecDisagreements(adminKubeConfig(), namespace, subject, { runs: 300, seed: 12 })).toEqual([]);
   });
 });

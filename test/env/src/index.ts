@@ -26,3 +26,7 @@ export { helmBinary } from './binaries.js';
 export { createPodDatabase, oneShotPod, runPodOnce } from './pods.js';
 export type { OneShotPod, PodOutcome } from './pods.js';
 export { resolveServiceNames } from './workloads/service-names.js';
+export { RawNumber, sendJson, toJson } from './raw-json.js';
+export type { RawAnswer } from './raw-json.js';
+export { crdCodecDisagreements } from './crd-codec-agreement.js';
+export type { CrdCodecSubject, Disagreement } from './crd-codec-agreement.js';
