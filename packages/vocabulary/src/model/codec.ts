@@ -150,16 +150,21 @@ export function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O
   );
 }
 
+/** The length of `text` as a CRD's minLength and maxLength count it: in characters (code points), not UTF-16 units. */
+export function characterCount(text: string): number {
+  return [...text].length;
+}
+
 /** A string of 1 to `max` characters (a CRD's minLength 1 and maxLength). */
 export function boundedText(max: number): t.Type<string> {
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max;
+  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && characterCount(u) <= max;
   return new t.Type<string>(`a string of 1 to ${String(max)} characters`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
 }
 
 /** A string of 1 to `max` characters matching `pattern` (a CRD's pattern); `says` what the pattern allows, for messages. */
 export function patternedText(max: number, pattern: string, says: string): t.Type<string> {
   const regex = new RegExp(pattern);
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max && regex.test(u);
+  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && characterCount(u) <= max && regex.test(u);
   return new t.Type<string>(`a string of 1 to ${String(max)} characters (${says})`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
 }
 
