@@ -123,6 +123,9 @@ export const AccessRuleCodec = t.type({
  */
 export const MAX_EXPIRATION_DAYS = 36_500;
 
+export const DEFAULT_EXPIRATION_DAYS = 365;
+export const DEFAULT_GRACE_PERIOD_DAYS = 182;
+
 /**
  * Keystone stores one row per role and per access rule of a credential: a repeat fails the whole create. The
  * CRD's list map key is the three fields, so two rules are the same only when each field is.
@@ -134,15 +137,16 @@ const SpecFields = t.intersection([
     secret: kubernetesName(),
     passwordSelector: minLengthString(1),
     userName: minLengthString(1),
-    expirationDays: withDefault(integerInRange(2, MAX_EXPIRATION_DAYS), 365),
-    gracePeriodDays: withDefault(integerInRange(1, MAX_EXPIRATION_DAYS - 1), 182),
+    expirationDays: withDefault(integerInRange(2, MAX_EXPIRATION_DAYS), DEFAULT_EXPIRATION_DAYS),
+    gracePeriodDays: withDefault(integerInRange(1, MAX_EXPIRATION_DAYS - 1), DEFAULT_GRACE_PERIOD_DAYS),
     roles: uniqueList(atMost(minLengthArray(patternedText(ROLE_NAME.maxLength, ROLE_NAME.pattern, ROLE_NAME.says), 1), MAX_ROLES)),
     unrestricted: withDefault(t.boolean, false),
   }),
   t.partial({ accessRules: uniqueList(atMost(t.array(AccessRuleCodec), MAX_ACCESS_RULES), accessRuleKey) }),
 ]);
 
-export const GRACE_PERIOD_MESSAGE = 'gracePeriodDays must be smaller than expirationDays';
+/** Says the default too: `expirationDays: 30` alone is refused because of a grace period nobody wrote. */
+export const GRACE_PERIOD_MESSAGE = `gracePeriodDays must be smaller than expirationDays (gracePeriodDays defaults to ${String(DEFAULT_GRACE_PERIOD_DAYS)}: set it when expirationDays is ${String(DEFAULT_GRACE_PERIOD_DAYS)} or less)`;
 
 /** The spec, defaults applied; rejects gracePeriodDays >= expirationDays as the CRD's CEL rule does. */
 export const SpecCodec = new t.Type<t.TypeOf<typeof SpecFields>, t.OutputOf<typeof SpecFields>>(

@@ -1,5 +1,5 @@
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary';
-import { ACCESS_RULE_PATH, ACCESS_RULE_SERVICE, HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_ACCESS_RULES, MAX_EXPIRATION_DAYS, MAX_ROLES, ROLE_NAME, appCredType, keystoneApiType } from './api.js';
+import { ACCESS_RULE_PATH, ACCESS_RULE_SERVICE, DEFAULT_EXPIRATION_DAYS, DEFAULT_GRACE_PERIOD_DAYS, HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_ACCESS_RULES, MAX_EXPIRATION_DAYS, MAX_ROLES, ROLE_NAME, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const text = { type: 'string' };
@@ -34,8 +34,8 @@ export const appCredCrd = namespacedCrd({
         secret: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Secret holding the service user password.' },
         passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
         userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
-        expirationDays: { type: 'integer', minimum: 2, maximum: MAX_EXPIRATION_DAYS, default: 365, description: 'Lifetime of each credential in days (at most 100 years).' },
-        gracePeriodDays: { type: 'integer', minimum: 1, maximum: MAX_EXPIRATION_DAYS - 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
+        expirationDays: { type: 'integer', minimum: 2, maximum: MAX_EXPIRATION_DAYS, default: DEFAULT_EXPIRATION_DAYS, description: 'Lifetime of each credential in days (at most 100 years).' },
+        gracePeriodDays: { type: 'integer', minimum: 1, maximum: MAX_EXPIRATION_DAYS - 1, default: DEFAULT_GRACE_PERIOD_DAYS, description: 'Days before expiry at which the credential is rotated.' },
         roles: {
           type: 'array',
           minItems: 1,

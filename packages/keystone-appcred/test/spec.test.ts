@@ -33,7 +33,8 @@ describe('InvalidSpec messages name the field as a user writes it and the value 
     ['a lifetime beyond the maximum', { ...baseSpec, expirationDays: MAX_EXPIRATION_DAYS + 1 }, `spec.expirationDays: expected an integer from 2 to ${String(MAX_EXPIRATION_DAYS)}, got ${String(MAX_EXPIRATION_DAYS + 1)}`],
     ['a lifetime beyond 2^53', { ...baseSpec, expirationDays: 2 ** 53 + 2 }, 'spec.expirationDays: expected an integer from 2 to 36500, got a number out of range (beyond 2^53)'],
     ['a grace period beyond the maximum', { ...baseSpec, expirationDays: MAX_EXPIRATION_DAYS, gracePeriodDays: MAX_EXPIRATION_DAYS }, 'spec.gracePeriodDays: expected an integer from 1 to 36499, got 36500'],
-    ['a grace period as long as the lifetime', { ...baseSpec, expirationDays: 30, gracePeriodDays: 30 }, 'spec.gracePeriodDays: gracePeriodDays must be smaller than expirationDays'],
+    ['a grace period as long as the lifetime', { ...baseSpec, expirationDays: 30, gracePeriodDays: 30 }, 'spec.gracePeriodDays: gracePeriodDays must be smaller than expirationDays (gracePeriodDays defaults to 182: set it when expirationDays is 182 or less)'],
+    ['a short lifetime with the default grace period', { ...baseSpec, expirationDays: 30, gracePeriodDays: undefined }, 'spec.gracePeriodDays: gracePeriodDays must be smaller than expirationDays (gracePeriodDays defaults to 182: set it when expirationDays is 182 or less)'],
   ])('%s', (_what, spec, message) => {
     expect(rejection(spec)).toBe(message);
   });
