@@ -12,6 +12,7 @@ import {
   chartDefaults,
   helm,
   helmTemplate,
+  helmTemplateAsSubchartOutcome,
   helmTemplateOutcome,
   keywardRbacFor,
   operatorDeployment,
@@ -124,6 +125,23 @@ describe('deploy/helm/keyward', () => {
     const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values, skipSchemaValidation: true });
     expect(outcome.status).not.toBe(0);
     expect(outcome.stderr).toContain(message);
+  });
+});
+
+describe('deploy/helm/keyward as a subchart', () => {
+  it('renders in an umbrella chart with no values, though Helm hands it the parent\'s global values', () => {
+    const outcome = helmTemplateAsSubchartOutcome(OPERATOR_NAMESPACE, {});
+    expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(operatorDeployment(parseStream(outcome.stdout, 'helm template')).deployment.metadata.namespace).toBe(OPERATOR_NAMESPACE);
+  });
+
+  it('takes the parent\'s global values and its own under its name, and still checks those', () => {
+    const outcome = helmTemplateAsSubchartOutcome('ops', { global: { region: 'eu-1' }, keyward: { controllers: ['keystone-appcred'] } });
+    expect(outcome.status).toBe(0);
+    expect(validRunConfig(parseStream(outcome.stdout, 'helm template'), 'ops').controllers).toEqual(['keystone-appcred']);
+    const refused = helmTemplateAsSubchartOutcome('ops', { global: { region: 'eu-1' }, keyward: { controllers: ['keystone'] } });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain("at '/controllers/0': value must be one of");
   });
 });
 
