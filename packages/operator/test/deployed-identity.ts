@@ -23,6 +23,7 @@ export const MANIFEST_TYPES: Readonly<Record<string, ResourceType>> = {
   ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
   Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
   Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
+  PodDisruptionBudget: { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true },
   ...RBAC_TYPES,
 };
 

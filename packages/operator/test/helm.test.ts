@@ -81,10 +81,10 @@ describe('deploy/helm/keyward', () => {
     expect(operatorDeployment(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { image: { repository: 'registry.example/keyward', tag: '9.9.9' } } })).container.image).toBe('registry.example/keyward:9.9.9');
   });
 
-  it('renders by default the ServiceAccount, the RBAC, the Deployment and the metrics Service, in the release namespace', () => {
+  it('renders by default the ServiceAccount, the RBAC, the Deployment, its disruption budget and the metrics Service, in the release namespace', () => {
     const objects = helmTemplate({ namespace: 'ops' });
     const nonRbac = objects.filter((object) => !isRbac(object)).map(describeManifest).sort();
-    expect(nonRbac).toEqual(['Deployment ops/keyward', 'Service ops/keyward-metrics', 'ServiceAccount ops/keyward']);
+    expect(nonRbac).toEqual(['Deployment ops/keyward', 'PodDisruptionBudget ops/keyward', 'Service ops/keyward-metrics', 'ServiceAccount ops/keyward']);
     expect(objects.filter(isRbac).length).toBeGreaterThan(0);
   });
 
@@ -125,6 +125,40 @@ describe('deploy/helm/keyward', () => {
     const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values, skipSchemaValidation: true });
     expect(outcome.status).not.toBe(0);
     expect(outcome.stderr).toContain(message);
+  });
+});
+
+describe('the chart\'s PodDisruptionBudget', () => {
+  const budgetsOf = (values: Values): Manifest[] => helmTemplate({ namespace: OPERATOR_NAMESPACE, values }).filter((object) => object.kind === 'PodDisruptionBudget');
+
+  it('keeps one of the two default replicas running through a drain, selecting exactly the Deployment\'s pods', () => {
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE });
+    const budget = objects.find((object) => object.kind === 'PodDisruptionBudget') as unknown as { apiVersion: string; metadata: { namespace: string }; spec: Record<string, unknown> } | undefined;
+    const { deployment } = operatorDeployment(objects);
+    expect(deployment.spec.replicas).toBe(2);
+    expect(budget?.apiVersion).toBe('policy/v1');
+    expect(budget?.metadata.namespace).toBe(OPERATOR_NAMESPACE);
+    expect(budget?.spec).toEqual({ minAvailable: 1, selector: { matchLabels: deployment.spec.selector.matchLabels } });
+  });
+
+  it('takes another minimum, a number or a percentage', () => {
+    expect(budgetsOf({ replicas: 3, podDisruptionBudget: { minAvailable: 2 } }).map((budget) => budget['spec'])).toEqual([expect.objectContaining({ minAvailable: 2 })]);
+    expect(budgetsOf({ podDisruptionBudget: { minAvailable: '50%' } }).map((budget) => budget['spec'])).toEqual([expect.objectContaining({ minAvailable: '50%' })]);
+  });
+
+  it.each([
+    ['one replica with leader election', { replicas: 1 }],
+    ['one replica without leader election', { replicas: 1, leaderElection: { enabled: false } }],
+    ['no replica', { replicas: 0 }],
+    ['two replicas, the budget turned off', { podDisruptionBudget: { enabled: false } }],
+  ])('is left out with %s, where it would block every drain or is not wanted', (_name, values) => {
+    expect(budgetsOf(values)).toEqual([]);
+  });
+
+  it.each([[{ podDisruptionBudget: { minAvailable: 0 } }], [{ podDisruptionBudget: { minAvailable: 'one' } }], [{ podDisruptionBudget: { maxUnavailable: 1 } }]])('refuses %j', (values) => {
+    const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values });
+    expect(outcome.status).not.toBe(0);
+    expect(outcome.stderr).toContain("at '/podDisruptionBudget");
   });
 });
 
