@@ -55,17 +55,25 @@ export function runHelm(args: readonly string[]): HelmOutcome {
   }
 }
 
-/** `helm template` of the chart with `values`, as it is; a failure is an outcome, not an exception. */
-export function helmTemplateOutcome(options: RenderOptions): HelmOutcome {
+/** Runs the pinned Helm binary with `args` and a values file holding `values`. */
+export function runHelmWithValues(args: readonly string[], values: Values): HelmOutcome {
   const dir = mkdtempSync(join(tmpdir(), 'keyward-values-'));
   try {
     const valuesFile = join(dir, 'values.json');
     // JSON is YAML: the values file holds exactly these values, without a YAML writer's choices.
-    writeFileSync(valuesFile, JSON.stringify(options.values ?? {}));
-    return runHelm(['template', RELEASE, CHART_DIR, '--namespace', options.namespace, '--values', valuesFile, ...(options.includeCrds === true ? ['--include-crds'] : []), ...(options.skipSchemaValidation === true ? ['--skip-schema-validation'] : [])]);
+    writeFileSync(valuesFile, JSON.stringify(values));
+    return runHelm([...args, '--values', valuesFile]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `helm template` of the chart with `values`, as it is; a failure is an outcome, not an exception. */
+export function helmTemplateOutcome(options: RenderOptions): HelmOutcome {
+  return runHelmWithValues(
+    ['template', RELEASE, CHART_DIR, '--namespace', options.namespace, ...(options.includeCrds === true ? ['--include-crds'] : []), ...(options.skipSchemaValidation === true ? ['--skip-schema-validation'] : [])],
+    options.values ?? {},
+  );
 }
 
 /**
