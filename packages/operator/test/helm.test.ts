@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONTROLLER_NAMES, type ControllerName } from '../src/controllers.js';
 import { parseRunConfig } from '../src/config.js';
 import { operatorVersion } from '../src/version.js';
@@ -21,6 +23,7 @@ import {
   runHelm,
   type Values,
 } from './helm-chart.js';
+import { promtool, promtoolTestRules, runPromtool } from './promtool.js';
 
 const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
 const isRbac = (object: Manifest): boolean => RBAC_KINDS.has(object.kind);
@@ -57,6 +60,14 @@ const VALUE_SETS: readonly (readonly [string, string, Values])[] = [
   ['keycloak-client and keystone-appcred, namespaced', OPERATOR_NAMESPACE, { controllers: ['keycloak-client', 'keystone-appcred'], namespaces: ['team-a'] }],
   ['keystone-service only, namespaced, another cluster domain', 'identity', { controllers: ['keystone-service'], namespaces: ['keystones'], keystoneService: { clusterDomain: 'cluster.example' } }],
 ];
+
+describe('the promtool binary', () => {
+  it('is built at the version tools/promtool/VERSION pins (scripts/setup builds it)', () => {
+    const pinned = readFileSync(join(DEPLOY_DIR, '..', 'tools', 'promtool', 'VERSION'), 'utf8').trim();
+    expect(promtool()).toContain(pinned);
+    expect(runPromtool(['--version']).stdout.split('\n')[0]).toBe(`promtool, version ${pinned} (branch: , revision: unknown)`);
+  });
+});
 
 describe('the Helm binary', () => {
   it('is built at the version tools/helm/VERSION pins (scripts/setup builds it)', () => {
@@ -374,6 +385,26 @@ describe('the chart\'s PrometheusRule', () => {
     expect(documented.length).toBe(5);
     expect(alerts.map((alert) => ({ expr: alert.expr, for: alert.for }))).toEqual(documented);
     expect(new Set(alerts.map((alert) => alert.alert)).size).toBe(alerts.length);
+  });
+
+  it('passes its promtool unit tests: one replica without election, every replica down, one Keystone error and many', () => {
+    const defaults = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { prometheusRule: { enabled: true } } } });
+    const { spec } = defaults.find((object) => object.kind === 'PrometheusRule') as unknown as { spec: { groups: unknown } };
+    const outcome = promtoolTestRules(spec.groups, fileURLToPath(new URL('alerts.promtool.yaml', import.meta.url)));
+    expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(outcome.stdout).toContain('SUCCESS');
+  });
+
+  it('has no syntax or semantic errors by promtool check rules', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keyward-rules-'));
+    try {
+      writeFileSync(join(dir, 'rules.yaml'), JSON.stringify({ groups: rule.spec.groups }));
+      const outcome = runPromtool(['check', 'rules', join(dir, 'rules.yaml')]);
+      expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(outcome.stdout).toContain(`SUCCESS: ${String(rule.spec.groups.flatMap((group) => group.rules).length)} rules found`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('labels every alert and the rule as the values say, and gives each a summary', () => {

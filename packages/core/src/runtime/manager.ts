@@ -38,6 +38,7 @@ export interface ManagerOptions {
   readonly logger: RuntimeLogger;
   /** Called when leadership is lost without stop(); the operator exits so Kubernetes restarts it as a follower. */
   readonly onLostLeadership?: () => void;
+  /** Told true when this replica starts reconciling (at once without leader election), false when it stops leading. */
   readonly onLeadership?: (leading: boolean) => void;
   /** Runnables whose required types are not served: how that is said, and how often they are looked up again. */
   readonly missingTypes?: MissingTypeOptions;
@@ -93,6 +94,8 @@ export class Manager {
     if (!shared) this.#endpoints.push(await serveEndpoints({ address: healthAddress, ...probes }));
     const election = this.#options.leaderElection;
     if (election === undefined) {
+      // The only replica reconciles as the leader does: it says so, so "one leader" holds without election too.
+      this.#options.onLeadership?.(true);
       await this.#lead();
       return;
     }
