@@ -214,9 +214,17 @@ describe('the chart\'s RBAC', () => {
     expect(rbacOf(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { controllers: [controller] } }))).toEqual(rbacOf(overlay));
   });
 
-  it('holds no ClusterRole in a namespaced install, and a Role in each watched namespace', () => {
+  it('holds in a namespaced install no ClusterRole but the reviews of the secure metrics and the metrics reader, named after the release namespace, and a Role in each watched namespace', () => {
     const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { namespaces: ['team-a', 'team-b'] } });
-    expect(objects.filter((object) => object.kind.startsWith('Cluster'))).toEqual([]);
+    const clusterWide = objects.filter((object) => object.kind.startsWith('Cluster'));
+    expect(clusterWide.map(describeManifest).sort()).toEqual(['ClusterRole keyward-metrics-reader-keyward-system', 'ClusterRole keyward-runtime-keyward-system', 'ClusterRoleBinding keyward-runtime-keyward-system']);
+    expect(clusterWide.filter((object) => object.kind === 'ClusterRole').map((role) => role['rules'])).toEqual([
+      [
+        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+      ],
+      [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+    ]);
     const places = new Set(objects.filter((object) => object.kind === 'Role').map((role) => role.metadata.namespace));
     expect([...places].sort()).toEqual(['keyward-system', 'kuadrant', 'team-a', 'team-b']);
   });

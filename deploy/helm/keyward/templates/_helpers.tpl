@@ -111,6 +111,7 @@ These namespaces belong to others (Kuadrant's, the teams'), so the chart does no
 The operator's permissions, as packages/operator/src/rbac.ts declares them, per component (the runtime and
 each controller), in declaration order. A scope says where a rule lands:
   watched:             every watched namespace (a ClusterRole when all are watched)
+  cluster:             the cluster, in every install (cluster-scoped resources)
   operator:            the release namespace (the leader Lease, the published settings)
   enforcement:         apikeyEnforcement.namespace
   keycloakAdminSecret: the admin Secret's namespace, else the Keycloak operator namespace
@@ -121,6 +122,8 @@ runtime:
   - { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update], scope: operator }
   - { apiGroups: [""], resources: [configmaps], verbs: [create, patch], scope: operator }
   - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
+  - { apiGroups: [authentication.k8s.io], resources: [tokenreviews], verbs: [create], scope: cluster }
+  - { apiGroups: [authorization.k8s.io], resources: [subjectaccessreviews], verbs: [create], scope: cluster }
 keystone-appcred:
   - { apiGroups: [keystone.openstack.org], resources: [keystoneapplicationcredentials], verbs: [get, list, watch, patch], scope: watched }
   - { apiGroups: [keystone.openstack.org], resources: [keystoneapplicationcredentials/status], verbs: [patch], scope: watched }
@@ -156,4 +159,19 @@ keystone-service:
   - { apiGroups: [k8s.mariadb.com], resources: [databases, users, grants], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [external-secrets.io], resources: [externalsecrets], verbs: [list, watch], scope: watched }
   - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
+{{- end }}
+
+{{/*
+The name of a role in a place ("*": the cluster), as `keyward rbac` names it: a namespaced install's
+ClusterRoles carry the release namespace, so namespaced installs in namespaces of their own share none.
+Arguments: (list $ name place).
+*/}}
+{{- define "keyward.roleName" -}}
+{{- $root := index . 0 -}}
+{{- $name := index . 1 -}}
+{{- if and (eq (index . 2) "*") $root.Values.namespaces -}}
+{{- printf "%s-%s" $name $root.Release.Namespace -}}
+{{- else -}}
+{{- $name -}}
+{{- end -}}
 {{- end }}
