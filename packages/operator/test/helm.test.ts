@@ -267,6 +267,27 @@ describe('the chart\'s Deployment', () => {
     // The ServiceMonitor selects the Service by labels the Service carries.
     expect(service.metadata.labels).toEqual(expect.objectContaining(monitor.spec.selector.matchLabels));
     expect(monitor.spec.namespaceSelector).toEqual({ matchNames: [OPERATOR_NAMESPACE] });
+    // Secure metrics by default: HTTPS, with Prometheus's own token.
+    expect(monitor.spec.endpoints).toEqual([
+      { port: 'metrics', path: '/metrics', scheme: 'https', bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token', tlsConfig: { insecureSkipVerify: true }, interval: '30s' },
+    ]);
+  });
+
+  it('serves secure metrics by default, with a self-signed certificate unless given a TLS Secret, which the pod mounts', () => {
+    expect(validRunConfig(helmTemplate({ namespace: OPERATOR_NAMESPACE }), OPERATOR_NAMESPACE)).toMatchObject({ metricsSecure: true, metricsCertFile: undefined, metricsKeyFile: undefined });
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { tlsSecret: 'keyward-metrics-tls' } } });
+    const config = validRunConfig(objects, OPERATOR_NAMESPACE);
+    expect(config).toMatchObject({ metricsSecure: true, metricsCertFile: '/etc/keyward/metrics-tls/tls.crt', metricsKeyFile: '/etc/keyward/metrics-tls/tls.key' });
+    const { deployment, container } = operatorDeployment(objects);
+    expect(container['volumeMounts']).toContainEqual({ name: 'metrics-tls', mountPath: '/etc/keyward/metrics-tls', readOnly: true });
+    expect(deployment.spec.template.spec['volumes']).toContainEqual({ name: 'metrics-tls', secret: { secretName: 'keyward-metrics-tls' } });
+  });
+
+  it('serves plain metrics with metrics.secure off, and its ServiceMonitor scrapes them so', () => {
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { secure: false, tlsSecret: 'ignored', serviceMonitor: { enabled: true } } } });
+    expect(validRunConfig(objects, OPERATOR_NAMESPACE)).toMatchObject({ metricsSecure: false, metricsCertFile: undefined });
+    expect(operatorDeployment(objects).container['volumeMounts']).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+    const monitor = objects.find((object) => object.kind === 'ServiceMonitor') as unknown as { spec: { endpoints: unknown[] } };
     expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
   });
 
