@@ -21,6 +21,7 @@ import {
   operatorEnvironment,
   parseStream,
   runHelm,
+  runHelmWithValues,
   type Values,
 } from './helm-chart.js';
 import { promtool, promtoolTestRules, runPromtool } from './promtool.js';
@@ -170,6 +171,26 @@ describe('the chart\'s PodDisruptionBudget', () => {
     const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values });
     expect(outcome.status).not.toBe(0);
     expect(outcome.stderr).toContain("at '/podDisruptionBudget");
+  });
+});
+
+describe('the chart\'s notes', () => {
+  const notesOf = (namespace: string, values: Values): string => {
+    const outcome = runHelmWithValues(['install', '--dry-run=client', RELEASE, CHART_DIR, '--namespace', namespace], values);
+    if (outcome.status !== 0) throw new Error(outcome.stderr);
+    return outcome.stdout.split('\nNOTES:\n')[1] ?? '';
+  };
+
+  it('say how to let Prometheus read the secure metrics, with the reader ClusterRole of the install', () => {
+    expect(notesOf('ops', {})).toContain('kubectl create clusterrolebinding prometheus-keyward-metrics-reader --clusterrole keyward-metrics-reader --serviceaccount');
+    expect(notesOf('ops', { namespaces: ['team-a'] })).toContain('--clusterrole keyward-metrics-reader-ops ');
+    expect(notesOf('ops', {})).toContain('self-signed');
+  });
+
+  it('say when the metrics are plain, and name the disruption budget only when there is one', () => {
+    expect(notesOf('ops', { metrics: { secure: false } })).toContain('Metrics: plain http on port 8080');
+    expect(notesOf('ops', {})).toContain('a PodDisruptionBudget keeps 1 running');
+    expect(notesOf('ops', { replicas: 1 })).not.toContain('PodDisruptionBudget');
   });
 });
 
