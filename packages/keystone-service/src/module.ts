@@ -35,7 +35,7 @@ export const keystoneServiceModule = defineControllerModule({
     { apiGroups: [MARIADB_GROUP], resources: ['databases', 'users', 'grants'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
     // Read only, to say why a Secret the spec names is missing.
     { apiGroups: ['external-secrets.io'], resources: ['externalsecrets'], verbs: ['list', 'watch'], scope: 'watched' },
-    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'], scope: 'watched' },
+    { apiGroups: [''], resources: ['events'], verbs: ['create'], scope: 'watched' },
   ],
   crds: [keystoneCrd],
 });

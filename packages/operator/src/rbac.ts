@@ -47,7 +47,7 @@ export const RBAC_RULES: Readonly<Record<RbacComponent, readonly RbacRule[]>> = 
     // The settings it publishes for `keyward plan`, by server-side apply: patch, and create the first time. It never reads them.
     { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'patch'], scope: { namespace: 'operator' } },
     // Events go to the namespaces of the objects they are about; each is a new Event, never a patched series.
-    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'], scope: 'watched' },
+    { apiGroups: [''], resources: ['events'], verbs: ['create'], scope: 'watched' },
     // The secure metrics server asks who a scraper's token belongs to and whether it may get /metrics.
     { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'], scope: 'cluster' },
     { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'], scope: 'cluster' },

@@ -29,7 +29,7 @@ describe('rbacManifests', () => {
       ...['team-a', 'team-b'].flatMap((namespace) => [
         `Role ${namespace}/keyward-apikey-enforcement: devportal.kuadrant.io/apikeys get,list,watch; devportal.kuadrant.io/apikeys/status patch; /secrets get,list,watch`,
         `Role ${namespace}/keyward-keystone-appcred: keystone.openstack.org/keystoneapplicationcredentials get,list,watch,patch; keystone.openstack.org/keystoneapplicationcredentials/status patch; keystone.openstack.org/keystoneapis get,list,watch; keystone.openstack.c5c3.io/keystones get,list,watch; /secrets get,list,watch,create,patch,delete`,
-        `Role ${namespace}/keyward-runtime: events.k8s.io/events create`,
+        `Role ${namespace}/keyward-runtime: /events create`,
       ]),
     ]);
   });
@@ -46,7 +46,7 @@ describe('rbacManifests', () => {
     const watched = [
       'Role team-a/keyward-keycloak-client: vriesdemichael.github.io/keycloakclients get,list,watch,patch; vriesdemichael.github.io/keycloakclients/status patch; vriesdemichael.github.io/keycloakrealms get,list,watch; /secrets get,list,watch,create,patch,delete',
       'Role team-a/keyward-keycloak-realm: vriesdemichael.github.io/keycloakrealms get,list,watch,patch; vriesdemichael.github.io/keycloakrealms/status patch; /secrets get,list,watch',
-      'Role team-a/keyward-runtime: events.k8s.io/events create',
+      'Role team-a/keyward-runtime: /events create',
     ];
     expect(roles(rbacManifests(keycloak))).toEqual([
       REVIEWS,

@@ -121,7 +121,7 @@ Tests render the chart for several values and compare its roles with `keyward rb
 runtime:
   - { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update], scope: operator }
   - { apiGroups: [""], resources: [configmaps], verbs: [create, patch], scope: operator }
-  - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
+  - { apiGroups: [""], resources: [events], verbs: [create], scope: watched }
   - { apiGroups: [authentication.k8s.io], resources: [tokenreviews], verbs: [create], scope: cluster }
   - { apiGroups: [authorization.k8s.io], resources: [subjectaccessreviews], verbs: [create], scope: cluster }
 keystone-appcred:
@@ -158,7 +158,7 @@ keystone-service:
   - { apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [k8s.mariadb.com], resources: [databases, users, grants], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [external-secrets.io], resources: [externalsecrets], verbs: [list, watch], scope: watched }
-  - { apiGroups: [events.k8s.io], resources: [events], verbs: [create], scope: watched }
+  - { apiGroups: [""], resources: [events], verbs: [create], scope: watched }
 {{- end }}
 
 {{/*

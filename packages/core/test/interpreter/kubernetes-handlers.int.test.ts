@@ -164,6 +164,29 @@ describe('Kubernetes handlers against the real API server', () => {
     expect(events.items).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'Tested', note: 'an event from the test', reportingController: 'keyward.dev/test', regarding: expect.objectContaining({ uid: owner.metadata.uid }) })]));
   });
 
+  it('events: read as core/v1 Events, they have the source, count and timestamps the upstream controllers fill', async () => {
+    const owner = await client.create(configMapRef('legacy'), { metadata: { name: 'legacy' } });
+    const result = await run({ kind: 'k8s.event', regarding: { ...configMapRef('legacy'), uid: owner.metadata.uid }, type: 'Warning', reason: 'Legacy', note: 'read the old way', action: 'Test' });
+    expect(result.error).toBeUndefined();
+    const core = await client.raw<{ items: Record<string, unknown>[] }>({ method: 'GET', path: `/api/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events' });
+    const event = core.items.find((item) => item['reason'] === 'Legacy');
+    expect(event).toMatchObject({
+      involvedObject: { kind: 'ConfigMap', name: 'legacy', uid: owner.metadata.uid },
+      message: 'read the old way',
+      type: 'Warning',
+      source: { component: 'keyward.dev/test', host: 'test-1' },
+      count: 1,
+      reportingComponent: 'keyward.dev/test',
+      reportingInstance: 'test-1',
+      action: 'Test',
+    });
+    expect(event?.['firstTimestamp']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(event?.['lastTimestamp']).toBe(event?.['firstTimestamp']);
+    expect(event?.['eventTime']).toEqual(expect.any(String));
+    const current = await client.raw<{ items: Record<string, unknown>[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events' });
+    expect(current.items.find((item) => item['reason'] === 'Legacy')).toMatchObject({ note: 'read the old way', regarding: { uid: owner.metadata.uid }, deprecatedCount: 1, deprecatedSource: { component: 'keyward.dev/test' } });
+  });
+
   it('events: an event may name its reporter, as a drop-in for another controller does', async () => {
     const owner = await client.create(configMapRef('reported'), { metadata: { name: 'reported' } });
     const result = await run({ kind: 'k8s.event', regarding: { ...configMapRef('reported'), uid: owner.metadata.uid }, type: 'Normal', reason: 'Reported', note: 'as the upstream controller', action: 'Test', reportingController: 'upstream-controller' });

@@ -1,4 +1,4 @@
-import { describeRef, hasStatedContent, FIELD_CONFLICT, mergePatch, coreTypes, DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash, eventNote, type ObjectRef, type KubeObject, type KubernetesAction, type ObservedFinalizers, type Precondition, type Json } from '@keyward/vocabulary';
+import { describeRef, hasStatedContent, FIELD_CONFLICT, mergePatch, DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash, eventNote, type ObjectRef, type KubeObject, type KubernetesAction, type ObservedFinalizers, type Precondition, type Json } from '@keyward/vocabulary';
 import { KeywardError, type HandlerTable } from '@keyward/vocabulary/interpreter';
 import { ContentType, type KubeClient } from './client.js';
 import { resourcePath } from './paths.js';
@@ -32,6 +32,14 @@ function changed(before: KubeObject | undefined, after: KubeObject): 'applied' |
 function eventName(objectName: string, time: Date): string {
   const suffix = `${time.getTime().toString(16)}${randomBytes(3).toString('hex')}`;
   return `${truncateWithHash(objectName, DNS1123_SUBDOMAIN_MAX_LENGTH - suffix.length - 1)}.${suffix}`;
+}
+
+/** core/v1 Events: the events.k8s.io/v1 resource's older face, which takes the fields core/v1 readers show. */
+const CORE_EVENT = { group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true } as const;
+
+/** metav1.Time: RFC 3339 in whole seconds. */
+function secondsTime(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
 }
 
 /** metav1.MicroTime: RFC 3339 with microseconds. */
@@ -164,27 +172,36 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
     'k8s.event': async (action) => {
       const { regarding } = action;
       const namespace = regarding.namespace ?? 'default';
+      const at = now();
+      const reportingController = action.reportingController ?? options.reportingController;
       await client.raw({
         method: 'POST',
-        path: resourcePath(coreTypes.event, namespace),
+        path: resourcePath(CORE_EVENT, namespace),
+        // A core/v1 Event with the events.k8s.io fields too: read through either API it is whole. core/v1 readers
+        // (kubectl describe, dashboards, the upstream controllers' tooling) want source, count and timestamps,
+        // which events.k8s.io/v1 refuses on create.
         body: {
-          apiVersion: 'events.k8s.io/v1',
+          apiVersion: 'v1',
           kind: 'Event',
-          metadata: { name: eventName(regarding.name, now()), namespace },
-          eventTime: microTime(now()),
-          reportingController: action.reportingController ?? options.reportingController,
-          reportingInstance: options.reportingInstance,
-          action: action.action,
-          reason: action.reason,
-          note: eventNote(action.note),
-          type: action.type,
-          regarding: {
+          metadata: { name: eventName(regarding.name, at), namespace },
+          involvedObject: {
             apiVersion: regarding.type.group === '' ? regarding.type.version : `${regarding.type.group}/${regarding.type.version}`,
             kind: regarding.type.kind,
             name: regarding.name,
             namespace: regarding.namespace,
             uid: regarding.uid,
           },
+          reason: action.reason,
+          message: eventNote(action.note),
+          type: action.type,
+          source: { component: reportingController, host: options.reportingInstance },
+          firstTimestamp: secondsTime(at),
+          lastTimestamp: secondsTime(at),
+          count: 1,
+          eventTime: microTime(at),
+          action: action.action,
+          reportingComponent: reportingController,
+          reportingInstance: options.reportingInstance,
         },
         what: `record event ${action.reason} on ${describeRef(regarding)}`,
         verb: 'create',
