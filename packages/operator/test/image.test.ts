@@ -19,15 +19,15 @@ const scriptConfig = JSON.parse(repo('tools/operator-image/config.json')) as Ima
 const scriptNodeVersion = /^NODE_VERSION=(\d+\.\d+\.\d+)$/m.exec(repo('tools/operator-image/node.env'))?.[1];
 
 /** The Dockerfile's final stage: its base image and the instructions that shape the image config. */
-function finalStage(dockerfile: string): { readonly from: string; readonly user?: string; readonly workdir?: string; readonly env: readonly string[] } {
+function finalStage(dockerfile: string): { readonly from: string; readonly user: string | undefined; readonly workdir: string | undefined; readonly env: readonly string[] } {
   const lines = dockerfile.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
   const start = lines.map((line) => line.startsWith('FROM ')).lastIndexOf(true);
   const stage = lines.slice(start);
   const last = (instruction: string): string | undefined => stage.filter((line) => line.startsWith(`${instruction} `)).at(-1)?.slice(instruction.length + 1).trim();
   return {
     from: last('FROM') ?? '',
-    ...(last('USER') === undefined ? {} : { user: last('USER') }),
-    ...(last('WORKDIR') === undefined ? {} : { workdir: last('WORKDIR') }),
+    user: last('USER'),
+    workdir: last('WORKDIR'),
     env: stage.filter((line) => line.startsWith('ENV ')).map((line) => line.slice(4).trim()),
   };
 }
