@@ -10,10 +10,8 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
 import type { KubeClient } from '@keyward/core/interpreter';
-import { apiKeyType } from '@keyward/apikey-enforcement';
-import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
-import { appCredType } from '@keyward/keystone-appcred';
 import { holdForThisFile, httpCall, type WorkloadsInfo } from '@keyward/test-env';
+import { exampleTypes } from '../../../scripts/example-types.js';
 import { CHART_DIR, RELEASE, runHelm, type Values } from './helm-chart.js';
 
 const run = promisify(execFile);
@@ -71,7 +69,22 @@ export function helmRelease(kubeconfig: string, namespace: string, command: 'ins
 
 interface PodObject extends KubeObject {
   readonly spec?: { readonly containers?: readonly { readonly image?: string }[] };
-  readonly status?: { readonly phase?: string; readonly podIP?: string; readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
+  readonly status?: {
+    readonly phase?: string;
+    readonly podIP?: string;
+    readonly conditions?: readonly { readonly type: string; readonly status: string }[];
+    readonly containerStatuses?: readonly { readonly containerID?: string }[];
+  };
+}
+
+/**
+ * Kills a pod's container at once (SIGKILL through containerd), as a crash or an OOM kill would: the operator gets
+ * no chance to release its Lease.
+ */
+export async function killContainer(workloads: WorkloadsInfo, pod: PodObject): Promise<void> {
+  const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+  if (id === undefined) throw new Error(`${pod.metadata.name} has no running container`);
+  await run('ctr', ['--address', workloads.containerdAddress, '--namespace', 'k8s.io', 'tasks', 'kill', '--signal', 'SIGKILL', id]);
 }
 
 export const podType: ResourceType = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
@@ -104,20 +117,11 @@ export async function podMetric(pod: PodObject, metric: string, labels: Readonly
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
-const EXAMPLE_TYPES: Readonly<Record<string, ResourceType>> = {
-  Namespace: coreTypes.namespace,
-  Secret: coreTypes.secret,
-  KeystoneApplicationCredential: appCredType,
-  APIKey: apiKeyType,
-  KeycloakRealm: keycloakRealmType,
-  KeycloakClient: keycloakClientType,
-};
-
 /** The objects of an example file of the repository (examples/<path>), each with its resource type. */
 export function example(path: string): { readonly type: ResourceType; readonly object: KubeObject }[] {
   return parseAllDocuments(readFileSync(join(repository, 'examples', path), 'utf8')).map((document) => {
     const object = document.toJS() as KubeObject;
-    const type = EXAMPLE_TYPES[object.kind];
+    const type = exampleTypes[object.kind];
     if (type === undefined) throw new Error(`examples/${path}: no resource type for ${object.kind}`);
     return { type, object };
   });
