@@ -31,6 +31,14 @@ export function helmBinary(): string {
   return join(cacheDir(), 'helm', pinnedVersion('helm'), 'helm');
 }
 
+/**
+ * The pinned kubectl, which applies deploy/'s kustomizations in the install tests. scripts/setup builds it
+ * (`tools/build.sh kubectl`).
+ */
+export function kubectlBinary(): string {
+  return join(cacheDir(), 'kube', pinnedVersion('kube'), 'kubectl');
+}
+
 /** The workload tier's node binaries, built from the same module and version as the control plane's. */
 export interface NodeBinaries {
   readonly kubelet: string;
