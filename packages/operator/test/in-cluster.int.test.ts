@@ -1,4 +1,4 @@
-// jest-cost: 555 s
+// jest-cost: 505 s
 // jest-exclusive: workload tier
 // The operator installed as users install it, on the workload tier's kubelet: the image that
 // tools/build-operator-image.sh builds from the repository, and deploy/helm/keyward installed with the real Helm into
@@ -6,7 +6,8 @@
 // server through the kubernetes Service with their own ServiceAccount's token (the chart's RBAC and nothing else),
 // and Keystone and Keycloak on the node's address. The examples converge from the pods; the leader killed, another
 // pod takes over; an upgrade, a rollback and an uninstall followed by a new install each hand over without a write;
-// last, the keystone-service example runs a Keystone in pods of its own.
+// then the keystone-service example runs a Keystone in pods of its own; last, deploy/base applied with the real kubectl
+// in place of the Helm release takes everything over without a write.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,13 +18,15 @@ import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 import { appCredType, keystoneType } from '@keyward/keystone-appcred';
 import { KeystoneAdmin, createPodDatabase, kubeConfigFor, rememberSecret, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
-import { buildOperatorImage, example, helmRelease, importImage, isReady, killContainer, leaderPod, operatorPods, podMetric, type OperatorImage } from './in-cluster.js';
+import { applyBase, buildOperatorImage, example, helmRelease, importImage, isReady, killContainer, leaderPod, operatorPods, podMetric, type OperatorImage } from './in-cluster.js';
 import type { Values } from './helm-chart.js';
 import { SETTINGS_CONFIGMAP } from '../src/operator-settings.js';
 
 const WAIT_MS = 180_000;
 /** The examples' objects the operator manages by the time Helm changes the release: two appcreds, an APIKey, a realm, a client. */
 const MANAGED_OBJECTS = 5;
+/** Where deploy/base runs the operator. */
+const BASE_NAMESPACE = 'keyward-system';
 /** The upgrade's image: the same image under another tag, so the Deployment rolls its pods and nothing else changes. */
 const NEXT_TAG_SUFFIX = 'next';
 
@@ -32,7 +35,9 @@ let kube: KubeClient;
 let image: OperatorImage;
 /** The release namespace, which enforces the restricted Pod Security Standard. */
 const release = `keyward-${randomBytes(3).toString('hex')}`;
-const serviceAccount = `system:serviceaccount:${release}:keyward`;
+/** Where the operator runs: the Helm release's namespace, then deploy/base's. */
+let operatorNamespace = release;
+const serviceAccount = (): string => `system:serviceaccount:${operatorNamespace}:keyward`;
 const figures: Record<string, number | string> = {};
 
 const values = (tag: string): Values => ({
@@ -69,10 +74,10 @@ async function applyExample(path: string, adjust: (object: KubeObject) => KubeOb
 /** The operator pods' Deployment is available with both replicas of the wanted image, and a pod of it leads. */
 async function waitForRollout(tag: string): Promise<string> {
   return waitFor(async () => {
-    const pods = await operatorPods(kube, release);
+    const pods = await operatorPods(kube, operatorNamespace);
     const current = pods.filter((pod) => pod.spec?.containers?.[0]?.image === `${image.repository}:${tag}`);
     if (pods.length !== 2 || current.length !== 2 || !current.every(isReady)) return undefined;
-    const leader = await leaderPod(kube, release);
+    const leader = await leaderPod(kube, operatorNamespace);
     return leader === undefined ? undefined : leader.metadata.name;
   }, { what: `two ready operator pods of tag ${tag}, one of them leading`, timeoutMs: WAIT_MS, intervalMs: 1_000 });
 }
@@ -81,10 +86,10 @@ async function waitForRollout(tag: string): Promise<string> {
  * What a quiet take-over must leave as it was: every Secret of the examples' namespaces, the credentials' ids, and
  * the operator's published settings.
  */
-async function managedState(): Promise<Record<string, string>> {
-  const settings = await kube.get({ type: coreTypes.configMap, namespace: release, name: SETTINGS_CONFIGMAP });
-  const state: Record<string, string> = { 'published settings': settings?.metadata.resourceVersion ?? '' };
-  for (const namespace of ['openstack', 'team-a', 'kuadrant']) {
+async function managedState(options: { readonly withSettings: boolean } = { withSettings: true }): Promise<Record<string, string>> {
+  const settings = await kube.get({ type: coreTypes.configMap, namespace: operatorNamespace, name: SETTINGS_CONFIGMAP });
+  const state: Record<string, string> = options.withSettings ? { 'published settings': settings?.metadata.resourceVersion ?? '' } : {};
+  for (const namespace of ['openstack', 'team-a', 'kuadrant', 'identity']) {
     for (const secret of (await kube.list(coreTypes.secret, { namespace })).items) state[`Secret ${namespace}/${secret.metadata.name}`] = secret.metadata.resourceVersion ?? '';
   }
   for (const appcred of (await kube.list(appCredType, { namespace: 'openstack' })).items) {
@@ -96,7 +101,7 @@ async function managedState(): Promise<Record<string, string>> {
 /** The leader's count of reconciles once its queues are empty and it has reconciled each of the examples' objects. */
 async function leaderSettled(objects: number): Promise<number> {
   return waitFor(async () => {
-    const leader = await leaderPod(kube, release);
+    const leader = await leaderPod(kube, operatorNamespace);
     if (leader === undefined) return undefined;
     const reconciles = await podMetric(leader, 'keyward_reconcile_total');
     const queued = await podMetric(leader, 'keyward_workqueue_depth');
@@ -112,12 +117,12 @@ async function leaderSettled(objects: number): Promise<number> {
 function writesSince(since: Date): string[] {
   return readFileSync(env.info.auditLog, 'utf8')
     .split('\n')
-    .filter((line) => line.includes(serviceAccount))
+    .filter((line) => line.includes(serviceAccount()))
     .map((line) => JSON.parse(line) as { stage: string; verb: string; requestReceivedTimestamp: string; user: { username: string }; objectRef?: { resource?: string; namespace?: string; name?: string } })
-    .filter((event) => event.user.username === serviceAccount && event.stage === 'ResponseComplete' && new Date(event.requestReceivedTimestamp) >= since)
+    .filter((event) => event.user.username === serviceAccount() && event.stage === 'ResponseComplete' && new Date(event.requestReceivedTimestamp) >= since)
     .filter((event) => ['create', 'update', 'patch', 'delete'].includes(event.verb) && event.objectRef?.resource !== 'leases')
     .map((event) => `${event.verb} ${event.objectRef?.resource ?? ''} ${event.objectRef?.namespace ?? ''}/${event.objectRef?.name ?? ''}`)
-    .filter((write) => write !== `patch configmaps ${release}/${SETTINGS_CONFIGMAP}`);
+    .filter((write) => write !== `patch configmaps ${operatorNamespace}/${SETTINGS_CONFIGMAP}`);
 }
 
 beforeAll(async () => {
@@ -163,7 +168,7 @@ describe('deploy/helm/keyward installed with Helm, the operator in pods', () => 
   }, WAIT_MS + 60_000);
 
   it('talks to the API server as its own ServiceAccount, with a token the ServiceAccount admission plugin gave its pods', () => {
-    const requests = readFileSync(env.info.auditLog, 'utf8').split('\n').filter((line) => line.includes(`"username":"${serviceAccount}"`));
+    const requests = readFileSync(env.info.auditLog, 'utf8').split('\n').filter((line) => line.includes(`"username":"${serviceAccount()}"`));
     expect(requests.length).toBeGreaterThan(0);
   });
 
@@ -281,4 +286,35 @@ describe('deploy/helm/keyward installed with Helm, the operator in pods', () => 
     await createPodDatabase(kubeConfigFor(env.info), namespace, workloads, 'keystone', { name: 'keystone-db', key: 'password' });
     await waitForReady(keystoneType, namespace, keystone?.metadata.name ?? '');
   }, 2 * WAIT_MS);
+});
+
+describe('deploy/base applied with the real kubectl (apply --server-side -k), once the Helm release is gone', () => {
+  it('takes over every example quietly: two ready pods in keyward-system, one leading, zero writes', async () => {
+    helmRelease(env.info.kubeconfig, release, 'uninstall');
+    await waitFor(async () => ((await operatorPods(kube, release)).length === 0 ? true : undefined), { what: 'the Helm release\'s pods to go', timeoutMs: WAIT_MS, intervalMs: 1_000 });
+    operatorNamespace = BASE_NAMESPACE;
+    const before = await managedState({ withSettings: false });
+    // The Keycloak admin Secret goes beside the operator, where deploy/base's Role lets it read one.
+    await kube.apply({ type: coreTypes.namespace, name: BASE_NAMESPACE }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: BASE_NAMESPACE, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } });
+    const keycloak = env.info.keycloak;
+    if (keycloak === undefined) throw new Error('the environment has no Keycloak');
+    await kube.create({ type: coreTypes.secret, namespace: BASE_NAMESPACE, name: 'keycloak-admin' }, { metadata: { name: 'keycloak-admin' }, stringData: { 'client-id': keycloak.clientId, 'client-secret': keycloak.clientSecret } });
+    const since = new Date();
+    const started = Date.now();
+    await applyBase(env.info.kubeconfig, image, {
+      KEYWARD_KEYSTONE_URL: env.info.keystone?.url ?? '',
+      KEYWARD_KEYCLOAK_URL: keycloak.url,
+      KEYWARD_KEYCLOAK_ADMIN_SECRET: `${BASE_NAMESPACE}/keycloak-admin`,
+    });
+    await waitForRollout(image.tag);
+    figures['kubectl apply -k to Ready (s)'] = Math.round((Date.now() - started) / 1000);
+    // The examples' objects and the Keystone of keystone-service.
+    await leaderSettled(MANAGED_OBJECTS + 1);
+    const leader = await leaderPod(kube, operatorNamespace);
+    if (leader === undefined) throw new Error('no leader');
+    figures['kubectl apply -k: actions applied'] = await podMetric(leader, 'keyward_actions_total', { outcome: 'applied' });
+    expect(figures['kubectl apply -k: actions applied']).toBe(0);
+    expect(writesSince(since)).toEqual([]);
+    expect(await managedState({ withSettings: false })).toEqual(before);
+  }, 3 * WAIT_MS);
 });

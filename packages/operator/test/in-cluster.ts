@@ -2,15 +2,15 @@
 // workload tier's containerd, Helm against the tier's API server, the operator pods' leader and metrics, and the
 // repository's examples applied as a user applies them.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
 import type { KubeClient } from '@keyward/core/interpreter';
-import { holdForThisFile, httpCall, type WorkloadsInfo } from '@keyward/test-env';
+import { holdForThisFile, httpCall, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
 import { exampleTypes } from '../../../scripts/example-types.js';
 import { CHART_DIR, RELEASE, runHelm, type Values } from './helm-chart.js';
 
@@ -64,6 +64,35 @@ export function helmRelease(kubeconfig: string, namespace: string, command: 'ins
     return outcome.stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `kubectl apply --server-side -k` of an overlay of deploy/base made for this cluster: the image, and the
+ * operator's settings as variables of its Deployment (name and value), as a user's overlay would set them.
+ */
+export async function applyBase(kubeconfig: string, image: { readonly repository: string; readonly tag: string }, env: Readonly<Record<string, string>>): Promise<string> {
+  const kubectl = kubectlBinary();
+  if (!existsSync(kubectl)) throw new Error(`the pinned kubectl is not built (expected at ${kubectl}): run scripts/setup, or tools/build.sh kubectl`);
+  const overlay = mkdtempSync(join(tmpdir(), 'keyward-overlay-'));
+  try {
+    const patch = [
+      { op: 'add', path: '/spec/template/spec/containers/0/imagePullPolicy', value: 'Never' },
+      ...Object.entries(env).map(([name, value]) => ({ op: 'add', path: '/spec/template/spec/containers/0/env/-', value: { name, value } })),
+    ];
+    // JSON is YAML: the kustomization holds exactly this.
+    writeFileSync(join(overlay, 'kustomization.yaml'), JSON.stringify({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      // kustomize takes no absolute path: the base, relative to the overlay.
+      resources: [relative(overlay, join(repository, 'deploy', 'base'))],
+      images: [{ name: 'keyward/operator', newName: image.repository, newTag: image.tag }],
+      patches: [{ target: { group: 'apps', version: 'v1', kind: 'Deployment', name: 'keyward', namespace: 'keyward-system' }, patch: JSON.stringify(patch) }],
+    }));
+    const { stdout } = await run(kubectl, ['apply', '--server-side', '-k', overlay, '--kubeconfig', kubeconfig], { maxBuffer: 16 * 1024 * 1024 });
+    return stdout;
+  } finally {
+    rmSync(overlay, { recursive: true, force: true });
   }
 }
 
