@@ -11,23 +11,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { KeystoneAdmin, TEST_CRD_FOLDERS, createPodDatabase, onShutdown, shutDown, startEnvironment, type Environment } from '@keyward/test-env';
-import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { appCredType, keystoneApiType } from '@keyward/keystone-appcred';
 import { API_PORT, keystoneType } from '@keyward/keystone-service';
 import { apiKeyType, defaultAPIKeyConfig, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
+import { exampleTypes } from './example-types.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const typesByKind: Record<string, ResourceType> = {
-  Namespace: coreTypes.namespace,
-  Secret: coreTypes.secret,
-  KeystoneApplicationCredential: appCredType,
-  APIKey: apiKeyType,
-  KeycloakRealm: keycloakRealmType,
-  KeycloakClient: keycloakClientType,
-  Keystone: keystoneType,
-};
 
 /** Run pods too (the environment's workload tier), and Keystone in them. */
 const WORKLOADS = process.argv.includes('--workloads');
@@ -50,7 +42,7 @@ function say(line: string): void {
 async function applyFile(kube: KubeClient, file: string, passwords: Record<string, string>, adjust: (object: KubeObject) => KubeObject = (object) => object, log: (line: string) => void = say): Promise<void> {
   for (const doc of parseAllDocuments(readFileSync(join(root, file), 'utf8'))) {
     const object = adjust(doc.toJS() as KubeObject);
-    const type = typesByKind[object.kind];
+    const type = exampleTypes[object.kind];
     if (type === undefined) throw new Error(`${file}: no resource type known for kind ${object.kind}`);
     const secretValue = (key: string, value: string): string => passwords[`${object.metadata.name}/${key}`] ?? passwords[key] ?? value;
     const body = object.kind === 'Secret' && object['stringData'] !== undefined

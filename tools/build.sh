@@ -5,10 +5,11 @@
 #   node: kubelet, kube-scheduler and kube-proxy from the same module, for the workload tier (minutes once kube is built)
 #   etcd: etcd from go.etcd.io/etcd/server/v3 (about 2 minutes cold)
 #   helm: helm from helm.sh/helm/v4 (6-11 minutes cold on 2 cores), which the chart's tests run
+#   kubectl: kubectl (k8s.io/kubectl's commands) from the same module as kube, for `kubectl apply -k` of deploy/
 #   promtool: promtool from github.com/prometheus/prometheus, which runs the unit tests of the chart's alerts
 #     (about 6 minutes of CPU cold; 18 minutes on a 2-core machine busy with other builds)
 # A binary that already reports the pinned version is not rebuilt.
-# Usage: tools/build.sh [kube] [node] [etcd] [helm] [promtool]
+# Usage: tools/build.sh [kube] [node] [etcd] [helm] [kubectl] [promtool]
 # (no argument: etcd and kube)
 set -euo pipefail
 tools=$(cd "$(dirname "$0")" && pwd)
@@ -18,16 +19,25 @@ export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
 # reports_version BINARY TEXT: true when BINARY --version prints a line equal to TEXT.
 reports_version() { [ -x "$1" ] && "$1" --version 2>/dev/null | grep -qx "$2"; }
 
+# kube_binary_reports BINARY VERSION: true when a Kubernetes command reports VERSION (kubectl as a client).
+kube_binary_reports() {
+  if [ "$(basename "$1")" = kubectl ]; then
+    [ -x "$1" ] && "$1" version --client 2>/dev/null | grep -qx "Client Version: $2"
+  else
+    reports_version "$1" "Kubernetes $2"
+  fi
+}
+
 # build_kube_binaries LABEL BINARY...: builds the named k8s.io/kubernetes commands at the pinned version into
 # $cache/kube/<version>/ in one go build (shared compile), unless each already reports that version.
 build_kube_binaries() {
-  local label=$1 version minor out pkg start b missing=()
+  local label=$1 version minor out pkg client start b missing=()
   shift
   version=$(cat "$tools/kube/VERSION")
   minor=${version#v1.}; minor=${minor%%.*}
   out="$cache/kube/$version"
   for b in "$@"; do
-    reports_version "$out/$b" "Kubernetes $version" || missing+=("k8s.io/kubernetes/cmd/$b")
+    kube_binary_reports "$out/$b" "$version" || missing+=("k8s.io/kubernetes/cmd/$b")
   done
   if [ ${#missing[@]} -eq 0 ]; then
     echo "$label $version: cached in $out"; return
@@ -35,9 +45,11 @@ build_kube_binaries() {
   echo "$label $version: building $* (minutes cold on 2 cores)"
   start=$(date +%s)
   pkg=k8s.io/component-base/version
+  # kubectl reports client-go's version.
+  client=k8s.io/client-go/pkg/version
   mkdir -p "$out"
   (cd "$tools/kube" && go build -trimpath -tags selinux,notest,grpcnotrace \
-    -ldflags "-s -w -X $pkg.gitVersion=$version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z" \
+    -ldflags "-s -w -X $pkg.gitVersion=$version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z -X $client.gitVersion=$version -X $client.gitMajor=1 -X $client.gitMinor=$minor -X $client.gitTreeState=clean -X $client.buildDate=1970-01-01T00:00:00Z" \
     -o "$out/" "${missing[@]}")
   echo "$label $version: built in $(( $(date +%s) - start ))s"
 }
@@ -46,6 +58,9 @@ build_kube() { build_kube_binaries kube kube-apiserver kube-controller-manager; 
 
 # The workload tier's node: kubelet, kube-scheduler and kube-proxy from the same module as the API server.
 build_node() { build_kube_binaries node kubelet kube-scheduler kube-proxy; }
+
+# kubectl, which applies deploy/'s kustomizations in the install tests, as users apply them.
+build_kubectl() { build_kube_binaries kubectl kubectl; }
 
 build_etcd() {
   local version out start
@@ -103,6 +118,7 @@ for c in "${components[@]}"; do
     etcd) build_etcd ;;
     helm) build_helm ;;
     promtool) build_promtool ;;
-    *) echo "unknown component: $c (expected kube, node, etcd, helm or promtool)" >&2; exit 2 ;;
+    kubectl) build_kubectl ;;
+    *) echo "unknown component: $c (expected kube, node, etcd, helm, kubectl or promtool)" >&2; exit 2 ;;
   esac
 done

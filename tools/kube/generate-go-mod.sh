@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates go.mod for the wrapper module of the Kubernetes commands we build: kube-apiserver and
-# kube-controller-manager, and for the workload tier kubelet, kube-scheduler and kube-proxy.
+# kube-controller-manager, for the workload tier kubelet, kube-scheduler and kube-proxy, and kubectl.
 # k8s.io/kubernetes cannot be required directly: its go.mod points every staging module at
 # ./staging/src/..., so we mirror that block as replaces onto the published v0.x tags.
 # Usage: tools/kube/generate-go-mod.sh v1.34.4
@@ -31,7 +31,7 @@ cd "$here"
 rm -f go.sum
 go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@${version}"
 go get -tool "k8s.io/kubernetes/cmd/kube-controller-manager@${version}"
-for command in kubelet kube-scheduler kube-proxy; do
+for command in kubelet kube-scheduler kube-proxy kubectl; do
   go get -tool "k8s.io/kubernetes/cmd/${command}@${version}"
 done
 go mod tidy

@@ -13,7 +13,17 @@ export interface StartedApiServer {
   readonly kubeconfig: string;
   /** JSON lines, one audit event per request of a ServiceAccount (see AUDIT_POLICY). */
   readonly auditLog: string;
+  /** What kube-controller-manager needs to fill ServiceAccounts' tokens and the kube-root-ca.crt ConfigMaps. */
+  readonly serviceAccounts: ServiceAccountSigning;
   readonly process: ManagedProcess;
+}
+
+/** The files of the environment's ServiceAccount token signing, made once per environment. */
+export interface ServiceAccountSigning {
+  /** The private key tokens are signed with (kube-controller-manager's --service-account-private-key-file). */
+  readonly signingKey: string;
+  /** The CA bundle pods trust the API server by (kube-controller-manager's --root-ca-file). */
+  readonly rootCa: string;
 }
 
 /**
@@ -37,11 +47,13 @@ rules:
 const READY_TIMEOUT_MS = 120_000;
 
 /**
- * Starts kube-apiserver the way envtest does: loopback only, a self-signed serving certificate, a static
- * system:masters token, RBAC, and a service-account key pair so TokenRequest works (tests mint tokens for
- * ServiceAccounts to exercise RBAC). Waits for /readyz and for the default namespace.
+ * Starts kube-apiserver the way envtest does: on loopback (with the workload tier, on the node IP instead, where
+ * pods reach it through the kubernetes Service), a self-signed serving certificate, a static system:masters
+ * token, RBAC, and a service-account key pair: tests mint tokens for ServiceAccounts with TokenRequest to exercise
+ * RBAC, and the ServiceAccount admission plugin gives pods their ServiceAccount's token, so an operator in a pod
+ * authenticates as itself. Waits for /readyz and for the default namespace.
  */
-export async function startApiServer(binary: string, etcdUrl: string, dir: string, ownership: Ownership): Promise<StartedApiServer> {
+export async function startApiServer(binary: string, etcdUrl: string, dir: string, ownership: Ownership, host = '127.0.0.1'): Promise<StartedApiServer> {
   const port = await freeLoopbackPort();
   const certDir = join(dir, 'apiserver-certs');
   mkdirSync(certDir, { recursive: true });
@@ -67,8 +79,8 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
       command: binary,
       args: [
         `--etcd-servers=${etcdUrl}`,
-        '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
+        `--bind-address=${host}`,
+        `--advertise-address=${host}`,
         `--secure-port=${String(port)}`,
         `--cert-dir=${certDir}`,
         `--token-auth-file=${tokenFile}`,
@@ -77,7 +89,6 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
         `--service-account-signing-key-file=${signingKey}`,
         '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
         '--service-cluster-ip-range=10.0.0.0/24',
-        '--disable-admission-plugins=ServiceAccount',
         '--allow-privileged=true',
         // The workload tier's node name resolves nowhere: pods' logs are fetched from kubelet on the node IP.
         '--kubelet-preferred-address-types=InternalIP',
@@ -96,7 +107,7 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
     apiserver.assertRunning();
   };
 
-  const server = `https://127.0.0.1:${String(port)}`;
+  const server = `https://${host}:${String(port)}`;
   // The self-signed apiserver.crt holds the serving certificate followed by its CA.
   const caPem = await waitFor(() => Promise.resolve(readFileSync(join(certDir, 'apiserver.crt'), 'utf8')), {
     what: 'kube-apiserver serving certificate',
@@ -113,7 +124,7 @@ export async function startApiServer(binary: string, etcdUrl: string, dir: strin
   const access: ClusterAccess = { server, caPem, token, user: 'keyward-admin' };
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, access);
-  return { access, kubeconfig, auditLog, process: apiserver };
+  return { access, kubeconfig, auditLog, serviceAccounts: { signingKey, rootCa: join(certDir, 'apiserver.crt') }, process: apiserver };
 }
 
 /** Waits until kube-apiserver's /readyz answers 200. */

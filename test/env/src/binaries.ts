@@ -39,6 +39,14 @@ export function promtoolBinary(): string {
   return join(cacheDir(), 'promtool', pinnedVersion('promtool'), 'promtool');
 }
 
+/**
+ * The pinned kubectl, which applies deploy/'s kustomizations in the install tests. scripts/setup builds it
+ * (`tools/build.sh kubectl`).
+ */
+export function kubectlBinary(): string {
+  return join(cacheDir(), 'kube', pinnedVersion('kube'), 'kubectl');
+}
+
 /** The workload tier's node binaries, built from the same module and version as the control plane's. */
 export interface NodeBinaries {
   readonly kubelet: string;

@@ -1,9 +1,20 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServiceAccountSigning } from './apiserver.js';
 import { ManagedProcess, type Ownership } from './process.js';
 
-/** Without pods, only these run: owner-reference cleanup and namespace deletion. */
-const CONTROL_PLANE_CONTROLLERS = ['garbage-collector-controller', 'namespace-controller'];
+/**
+ * Without pods, only these run: owner-reference cleanup, namespace deletion, and what the ServiceAccount admission
+ * plugin relies on: every namespace's default ServiceAccount, the tokens of ServiceAccount token Secrets, and the
+ * kube-root-ca.crt ConfigMap with the CA that pods trust the API server by.
+ */
+const CONTROL_PLANE_CONTROLLERS = [
+  'garbage-collector-controller',
+  'namespace-controller',
+  'serviceaccount-controller',
+  'serviceaccount-token-controller',
+  'root-ca-certificate-publisher-controller',
+];
 /**
  * With the workload tier, also what running workloads needs: node-lifecycle lifts the node's not-ready taint (pods
  * are never scheduled otherwise), Deployments and ReplicaSets make pods, Jobs and CronJobs run, and Endpoints and
@@ -24,7 +35,14 @@ const WORKLOAD_CONTROLLERS = [
  * Starts kube-controller-manager with only the controllers the environment needs (see above). It serves no port.
  * GC re-reads discovery every 30 s, so it should start after the CRDs are installed.
  */
-export async function startControllerManager(binary: string, kubeconfig: string, dir: string, ownership: Ownership, workloads = false): Promise<ManagedProcess> {
+export async function startControllerManager(
+  binary: string,
+  kubeconfig: string,
+  serviceAccounts: ServiceAccountSigning,
+  dir: string,
+  ownership: Ownership,
+  workloads = false,
+): Promise<ManagedProcess> {
   const manager = ManagedProcess.start(
     {
       component: 'kube-controller-manager',
@@ -35,6 +53,8 @@ export async function startControllerManager(binary: string, kubeconfig: string,
         '--leader-elect=false',
         '--secure-port=0',
         '--use-service-account-credentials=false',
+        `--service-account-private-key-file=${serviceAccounts.signingKey}`,
+        `--root-ca-file=${serviceAccounts.rootCa}`,
         '--v=1',
       ],
       logFile: join(dir, 'kube-controller-manager.log'),

@@ -67,7 +67,8 @@ export interface StartOptions {
   /**
    * Start the workload tier too, so pods run (default false: most tests need none, and a machine runs one tier at a
    * time): containerd, kubelet, kube-scheduler and kube-proxy on a bridge whose address is the node IP, where
-   * MariaDB listens as well; kube-controller-manager then runs the controllers that workloads need.
+   * MariaDB listens as well, and kube-apiserver, Keystone and Keycloak instead of loopback (an operator in a pod
+   * reaches them there); kube-controller-manager then runs the controllers that workloads need.
    */
   readonly workloads?: boolean;
   /**
@@ -262,16 +263,19 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     },
   });
 
+  // Where the servers that pods use listen: with the workload tier, on the node's bridge, which is all pods reach.
+  const listenOn = options.workloads === true ? NODE_NETWORK.nodeIp : '127.0.0.1';
+
   const startControlPlane = async (): Promise<{ kubeconfig: string; access: ClusterAccess; auditLog: string; etcdUrl: string }> => {
     const binaries = await ensureControlPlaneBinaries(log);
     const etcd = await step(log, 'etcd', () => startEtcd(binaries.etcd, dir, options.ownership));
-    const apiserver = await step(log, 'kube-apiserver', () => startApiServer(binaries.kubeApiserver, etcd.url, dir, options.ownership));
+    const apiserver = await step(log, 'kube-apiserver', () => startApiServer(binaries.kubeApiserver, etcd.url, dir, options.ownership, listenOn));
     const crds = readCrds(options.crdFolders ?? []);
     if (crds.length > 0) {
       await step(log, 'CRDs', () => installCrds(kubeConfigFor(apiserver), crds));
     }
     await step(log, 'kube-controller-manager', () =>
-      startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, dir, options.ownership, options.workloads === true),
+      startControllerManager(binaries.kubeControllerManager, apiserver.kubeconfig, apiserver.serviceAccounts, dir, options.ownership, options.workloads === true),
     );
     return { ...apiserver, etcdUrl: etcd.url };
   };
@@ -282,7 +286,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     const nodeIp = options.workloads === true ? NODE_NETWORK.nodeIp : undefined;
     const db = await step(log, 'mariadb', () => startMariaDb(dir, options.ownership, nodeIp));
     const [keystone, podDatabase] = await Promise.all([
-      step(log, 'keystone', () => startKeystone(dir, db, options.ownership)),
+      step(log, 'keystone', () => startKeystone(dir, db, options.ownership, listenOn)),
       nodeIp === undefined ? undefined : createPodDatabaseUser(db, dir),
     ]);
     return { keystone: keystone.admin, ...(podDatabase === undefined ? {} : { podDatabase }) };
@@ -291,7 +295,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
   const startKeycloakServer = async (): Promise<KeycloakAdminCredentials | undefined> => {
     if (options.keycloak !== true) return undefined;
     const distribution = await ensureKeycloakDistribution(log);
-    const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, dir, options.ownership));
+    const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, dir, options.ownership, listenOn));
     return keycloak.admin;
   };
 

@@ -70,20 +70,21 @@ export async function waitForKeycloakReady(keycloak: KeycloakAdminCredentials, a
 const PORT_RACE_ATTEMPTS = 3;
 
 /**
- * Runs the built Keycloak (production mode, --optimized) on random loopback ports with the dev-file (H2)
- * database in the environment folder, a local cache (no clustering, so nothing listens beyond loopback),
+ * Runs the built Keycloak (production mode, --optimized) on random ports of `host` (loopback, or the node IP
+ * where pods reach it) with the dev-file (H2) database in the environment folder, a local cache (no clustering,
+ * so nothing else listens),
  * plain HTTP, and a bootstrap admin user and service account with random secrets. Stops it again if it
  * does not become ready. Keycloak binds its ports some 20 s after they were found free, so on a shared machine
  * another process may take one first: then it starts again on other ports.
  */
-export async function startKeycloak(distribution: KeycloakDistribution, baseDir: string, ownership: Ownership): Promise<StartedKeycloak> {
+export async function startKeycloak(distribution: KeycloakDistribution, baseDir: string, ownership: Ownership, host = '127.0.0.1'): Promise<StartedKeycloak> {
   const home = join(baseDir, 'keycloak', 'home');
   environmentHome(distribution, home);
   for (let attempt = 1; ; attempt++) {
     // The bootstrap admins are created only with the master realm: a new attempt starts from no data.
     rmSync(join(home, 'data'), { recursive: true, force: true });
     try {
-      return await startKeycloakOnce(distribution, home, baseDir, ownership);
+      return await startKeycloakOnce(distribution, home, baseDir, ownership, host);
     } catch (error) {
       const portTaken = error instanceof ComponentError && error.logTail.includes('Address already in use');
       if (!portTaken || attempt === PORT_RACE_ATTEMPTS) throw error;
@@ -91,14 +92,14 @@ export async function startKeycloak(distribution: KeycloakDistribution, baseDir:
   }
 }
 
-async function startKeycloakOnce(distribution: KeycloakDistribution, home: string, baseDir: string, ownership: Ownership): Promise<StartedKeycloak> {
+async function startKeycloakOnce(distribution: KeycloakDistribution, home: string, baseDir: string, ownership: Ownership, host: string): Promise<StartedKeycloak> {
   const port = await freeLoopbackPort();
   let managementPort = await freeLoopbackPort();
   // The kernel may hand out a just-released port again.
   while (managementPort === port) managementPort = await freeLoopbackPort();
   const admin: KeycloakAdminCredentials = {
-    url: `http://127.0.0.1:${String(port)}`,
-    managementUrl: `http://127.0.0.1:${String(managementPort)}`,
+    url: `http://${host}:${String(port)}`,
+    managementUrl: `http://${host}:${String(managementPort)}`,
     version: distribution.version,
     username: 'admin',
     password: randomBytes(16).toString('hex'),
@@ -116,7 +117,7 @@ async function startKeycloakOnce(distribution: KeycloakDistribution, home: strin
         'start', '--optimized',
         '--cache=local',
         '--http-enabled=true',
-        '--http-host=127.0.0.1',
+        `--http-host=${host}`,
         `--http-port=${String(port)}`,
         `--http-management-port=${String(managementPort)}`,
         '--hostname-strict=false',

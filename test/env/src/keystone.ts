@@ -46,9 +46,10 @@ password_hash_rounds = 4
 /**
  * Runs Debian's Keystone (Zed) against the given MariaDB: creates its database, writes keystone.conf,
  * runs db_sync, fernet_setup, credential_setup and bootstrap, then serves the public WSGI app with uWSGI on a
- * random loopback port and waits until the bootstrap admin can get a token.
+ * random port of `host` (loopback, or the node IP where pods reach it) and waits until the bootstrap admin can
+ * get a token.
  */
-export async function startKeystone(baseDir: string, db: StartedMariaDb, ownership: Ownership): Promise<StartedKeystone> {
+export async function startKeystone(baseDir: string, db: StartedMariaDb, ownership: Ownership, host = '127.0.0.1'): Promise<StartedKeystone> {
   const dir = join(baseDir, 'keystone');
   mkdirSync(dir, { recursive: true });
   const logFile = join(baseDir, 'keystone.log');
@@ -62,7 +63,7 @@ GRANT ALL PRIVILEGES ON keystone.* TO 'keystone'@'127.0.0.1';`);
   writeFileSync(conf, keystoneConf(dir, `mysql+pymysql://keystone:${dbPassword}@127.0.0.1:${String(db.port)}/keystone`), { mode: 0o600 });
 
   const port = await freeLoopbackPort();
-  const url = `http://127.0.0.1:${String(port)}/v3`;
+  const url = `http://${host}:${String(port)}/v3`;
   const admin: KeystoneAdminCredentials = {
     url,
     username: 'admin',
@@ -98,7 +99,7 @@ GRANT ALL PRIVILEGES ON keystone.* TO 'keystone'@'127.0.0.1';`);
       command: 'uwsgi',
       args: [
         '--plugin', 'python3',
-        '--http-socket', `127.0.0.1:${String(port)}`,
+        '--http-socket', `${host}:${String(port)}`,
         '--wsgi-file', '/usr/bin/keystone-wsgi-public',
         '--master', '--processes', '4',
         '--need-app', '--die-on-term',

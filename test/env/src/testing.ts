@@ -67,13 +67,16 @@ export interface WorkloadEnvironment {
  * For tests that run pods: the run's environment when it has the workload tier (an attached
  * `devenv start --workloads`), else one of the caller's own with the tier, MariaDB and the test CRDs (a machine
  * runs one tier at a time, so the run's shared environment never starts one), held from other test files until
- * it is stopped.
+ * it is stopped. `keycloak`: with Keycloak too (on the node IP, like Keystone and the API server).
  */
-export async function workloadEnvironment(log: (line: string) => void = () => undefined): Promise<WorkloadEnvironment> {
+export async function workloadEnvironment(log: (line: string) => void = () => undefined, options: { readonly keycloak?: boolean } = {}): Promise<WorkloadEnvironment> {
   const shared = testEnvironment();
-  if (shared.workloads !== undefined) return { info: { ...shared, workloads: shared.workloads }, stop: () => Promise.resolve() };
+  if (shared.workloads !== undefined && (options.keycloak !== true || shared.keycloak !== undefined)) {
+    return { info: { ...shared, workloads: shared.workloads }, stop: () => Promise.resolve() };
+  }
   const release = await holdForThisFile('workload tier');
-  const environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, crdFolders: TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder)), log }).catch((error: unknown) => {
+  const start = { ownership: 'session', keystone: true, keycloak: options.keycloak === true, workloads: true, crdFolders: TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder)), log } as const;
+  const environment = await startEnvironment(start).catch((error: unknown) => {
     release();
     throw error;
   });

@@ -23,6 +23,8 @@ export interface WorkloadsInfo {
   readonly nodeIp: string;
   readonly podSubnet: string;
   readonly images: { readonly pause: string; readonly keystone: string };
+  /** containerd's socket, where a test imports an image of its own (`ctr --namespace k8s.io images import`). */
+  readonly containerdAddress: string;
 }
 
 /** How long a start waits by default while another environment runs the machine's tier. */
@@ -93,6 +95,7 @@ export async function startWorkloadTier({ dir, ownership, log, controlPlane }: T
     nodeIp: NODE_NETWORK.nodeIp,
     podSubnet: NODE_NETWORK.podSubnet,
     images: { pause: images.pause.reference, keystone: images.keystone.reference },
+    containerdAddress: containerd.address,
   };
 }
 

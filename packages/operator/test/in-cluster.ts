@@ -1,0 +1,157 @@
+// What the in-cluster install test needs around the chart: the operator image built and imported into the
+// workload tier's containerd, Helm against the tier's API server, the operator pods' leader and metrics, and the
+// repository's examples applied as a user applies them.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
+import type { KubeClient } from '@keyward/core/interpreter';
+import { holdForThisFile, httpCall, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
+import { exampleTypes } from '../../../scripts/example-types.js';
+import { CHART_DIR, RELEASE, runHelm, type Values } from './helm-chart.js';
+
+const run = promisify(execFile);
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The operator image as tools/build-operator-image.sh built it. */
+export interface OperatorImage {
+  readonly repository: string;
+  readonly tag: string;
+  readonly archive: string;
+  readonly digest: string;
+}
+
+/**
+ * Builds the operator image (at once when the cache holds it). The build compiles the workspace in place, which
+ * other test files may read meanwhile: it holds the workspace build while it runs.
+ */
+export async function buildOperatorImage(): Promise<OperatorImage> {
+  const release = await holdForThisFile('workspace build');
+  try {
+    const { stdout } = await run(join(repository, 'tools', 'build-operator-image.sh'), [], { maxBuffer: 64 * 1024 * 1024 });
+    const [, reference, archive, digest] = stdout.trim().split('\n').at(-1)?.split(' ') ?? [];
+    const [name, tag] = reference?.split(':') ?? [];
+    if (name === undefined || tag === undefined || archive === undefined || digest === undefined) throw new Error(`unexpected output of tools/build-operator-image.sh: ${stdout}`);
+    return { repository: name, tag, archive, digest };
+  } finally {
+    release();
+  }
+}
+
+/** Imports the image into the tier's containerd, where kubelet finds it, also as `<repository>:<tag>` for each extra tag. */
+export async function importImage(workloads: WorkloadsInfo, image: OperatorImage, extraTags: readonly string[]): Promise<void> {
+  const ctr = (...args: string[]) => run('ctr', ['--address', workloads.containerdAddress, '--namespace', 'k8s.io', 'images', ...args], { maxBuffer: 16 * 1024 * 1024 });
+  await ctr('import', image.archive);
+  for (const tag of extraTags) await ctr('tag', '--force', `${image.repository}:${image.tag}`, `${image.repository}:${tag}`);
+}
+
+/** Runs Helm on the chart's release against the cluster of `kubeconfig`; fails with Helm's output. */
+export function helmRelease(kubeconfig: string, namespace: string, command: 'install' | 'upgrade' | 'rollback' | 'uninstall', values: Values = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-release-'));
+  try {
+    // JSON is YAML: the values file holds exactly these values.
+    const valuesFile = join(dir, 'values.json');
+    writeFileSync(valuesFile, JSON.stringify(values));
+    const args = [command, RELEASE];
+    if (command === 'install' || command === 'upgrade') args.push(CHART_DIR, '--values', valuesFile);
+    if (command === 'rollback') args.push('1');
+    const outcome = runHelm([...args, '--namespace', namespace, '--kubeconfig', kubeconfig]);
+    if (outcome.status !== 0) throw new Error(`helm ${command} failed (${String(outcome.status)}): ${outcome.stderr}`);
+    return outcome.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `kubectl apply --server-side -k` of an overlay of deploy/base made for this cluster: the image, and the
+ * operator's settings as variables of its Deployment (name and value), as a user's overlay would set them.
+ */
+export async function applyBase(kubeconfig: string, image: { readonly repository: string; readonly tag: string }, env: Readonly<Record<string, string>>): Promise<string> {
+  const kubectl = kubectlBinary();
+  if (!existsSync(kubectl)) throw new Error(`the pinned kubectl is not built (expected at ${kubectl}): run scripts/setup, or tools/build.sh kubectl`);
+  const overlay = mkdtempSync(join(tmpdir(), 'keyward-overlay-'));
+  try {
+    const patch = [
+      { op: 'add', path: '/spec/template/spec/containers/0/imagePullPolicy', value: 'Never' },
+      ...Object.entries(env).map(([name, value]) => ({ op: 'add', path: '/spec/template/spec/containers/0/env/-', value: { name, value } })),
+    ];
+    // JSON is YAML: the kustomization holds exactly this.
+    writeFileSync(join(overlay, 'kustomization.yaml'), JSON.stringify({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      // kustomize takes no absolute path: the base, relative to the overlay.
+      resources: [relative(overlay, join(repository, 'deploy', 'base'))],
+      images: [{ name: 'keyward/operator', newName: image.repository, newTag: image.tag }],
+      patches: [{ target: { group: 'apps', version: 'v1', kind: 'Deployment', name: 'keyward', namespace: 'keyward-system' }, patch: JSON.stringify(patch) }],
+    }));
+    const { stdout } = await run(kubectl, ['apply', '--server-side', '-k', overlay, '--kubeconfig', kubeconfig], { maxBuffer: 16 * 1024 * 1024 });
+    return stdout;
+  } finally {
+    rmSync(overlay, { recursive: true, force: true });
+  }
+}
+
+interface PodObject extends KubeObject {
+  readonly spec?: { readonly containers?: readonly { readonly image?: string }[] };
+  readonly status?: {
+    readonly phase?: string;
+    readonly podIP?: string;
+    readonly conditions?: readonly { readonly type: string; readonly status: string }[];
+    readonly containerStatuses?: readonly { readonly containerID?: string }[];
+  };
+}
+
+/**
+ * Kills a pod's container at once (SIGKILL through containerd), as a crash or an OOM kill would: the operator gets
+ * no chance to release its Lease.
+ */
+export async function killContainer(workloads: WorkloadsInfo, pod: PodObject): Promise<void> {
+  const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+  if (id === undefined) throw new Error(`${pod.metadata.name} has no running container`);
+  await run('ctr', ['--address', workloads.containerdAddress, '--namespace', 'k8s.io', 'tasks', 'kill', '--signal', 'SIGKILL', id]);
+}
+
+export const podType: ResourceType = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
+
+/** The operator's pods of the release, the ones being deleted left out. */
+export async function operatorPods(kube: KubeClient, namespace: string): Promise<PodObject[]> {
+  const pods = (await kube.list(podType, { namespace, labels: { 'app.kubernetes.io/name': 'keyward' } })).items as PodObject[];
+  return pods.filter((pod) => pod.metadata.deletionTimestamp === undefined);
+}
+
+export const isReady = (pod: PodObject): boolean => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+
+/** The pod holding the leader Lease (its holder identity is the pod's name and a random suffix), if any. */
+export async function leaderPod(kube: KubeClient, namespace: string): Promise<PodObject | undefined> {
+  const lease = await kube.get({ type: coreTypes.lease, namespace, name: 'keyward-leader' });
+  const holder = (lease?.['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity;
+  if (holder === undefined) return undefined;
+  return (await operatorPods(kube, namespace)).find((pod) => holder.startsWith(`${pod.metadata.name}-`));
+}
+
+/** One pod's Prometheus metrics, summed per metric name over the series whose labels contain `labels`. */
+export async function podMetric(pod: PodObject, metric: string, labels: Readonly<Record<string, string>> = {}): Promise<number> {
+  const response = await httpCall(`http://${pod.status?.podIP ?? ''}:8080/metrics`);
+  if (response.status !== 200) throw new Error(`metrics of ${pod.metadata.name}: HTTP ${String(response.status)}`);
+  const wanted = Object.entries(labels).map(([name, value]) => `${name}="${value}"`);
+  return response.body
+    .split('\n')
+    .filter((line) => line.startsWith(`${metric}{`) || line.startsWith(`${metric} `))
+    .filter((line) => wanted.every((label) => line.includes(label)))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+/** The objects of an example file of the repository (examples/<path>), each with its resource type. */
+export function example(path: string): { readonly type: ResourceType; readonly object: KubeObject }[] {
+  return parseAllDocuments(readFileSync(join(repository, 'examples', path), 'utf8')).map((document) => {
+    const object = document.toJS() as KubeObject;
+    const type = exampleTypes[object.kind];
+    if (type === undefined) throw new Error(`examples/${path}: no resource type for ${object.kind}`);
+    return { type, object };
+  });
+}
