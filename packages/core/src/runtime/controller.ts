@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { objectKey, splitKey, runQueries, type ResourceType, type AnyAction, type AnyQuery, type ControllerDefinition, type SecondaryWatch, type KubeObject, type Plan, type Observed, type Queries, type QueryIn } from '@keyward/vocabulary';
-import { interpret, runReconcile, defaultErrorPolicy, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/vocabulary/interpreter';
+import { errorPolicyOf, interpret, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
@@ -471,7 +471,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
         else if (step.outcome === 'failed') {
           // A failure the error policy does not report (a write from a cache that lagged, a first creation
           // racing another) is expected and retried: worth a debug line, not a warning.
-          const expected = step.error !== undefined && !(this.#definition.errorPolicy ?? defaultErrorPolicy)(step.error).report;
+          const expected = step.error !== undefined && !errorPolicyOf(this.#definition)(step.error).report;
           logger[expected ? 'debug' : 'warn'](`failed: ${step.summary}`, { why: step.reason, step: step.id, reason: step.error?.reason, problem: step.error?.message });
         }
       },

@@ -4,7 +4,7 @@ import type { ControllerDefinition, PlanFailure } from '../plan/controller.js';
 import { requeueAfterMs, type Plan } from '../plan/plan.js';
 import type { Observed, Queries } from '../plan/queries.js';
 import { decide, type Decision } from '../plan/reconcile-once.js';
-import { defaultErrorPolicy, type FailureResponse } from './error-policy.js';
+import { defaultErrorPolicy, type ErrorPolicy, type FailureResponse } from './error-policy.js';
 import type { KeywardErrorFields } from './errors.js';
 import { STOPPED, toKeywardError } from './interpret.js';
 import type { PlanResult } from './types.js';
@@ -72,6 +72,11 @@ export interface ReconcileOutcome<P, A extends AnyAction> {
   readonly requeue?: Requeue;
 }
 
+/** The error policy a controller follows: its own, or the default. */
+export function errorPolicyOf(definition: { readonly errorPolicy?: ErrorPolicy | undefined }): ErrorPolicy {
+  return definition.errorPolicy ?? defaultErrorPolicy;
+}
+
 /** What the error policy's response means for the next reconcile. */
 function requeueAfterFailure(next: FailureResponse): Requeue {
   switch (next.next) {
@@ -105,7 +110,7 @@ export async function runReconcile<P extends KubeObject, Q extends Queries, C, A
   if (options.dryRun === true || (typeof options.dryRun === 'function' && options.dryRun(decision))) return { decision };
 
   const fail = async (failure: PlanFailure, error: KeywardErrorFields, primary: P, result?: PlanResult): Promise<ReconcileOutcome<P, A>> => {
-    const next = (definition.errorPolicy ?? defaultErrorPolicy)(error);
+    const next = errorPolicyOf(definition)(error);
     hooks?.failed?.(failure, next);
     const ran = { decision, ...(result === undefined ? {} : { result }), error, next, requeue: requeueAfterFailure(next) };
     // A stale view: nothing is wrong, and reporting it would only make the status flap.

@@ -6,7 +6,7 @@ export { secretKeyValue } from './secret-key.js';
 export { interpret, dryRun, toKeywardError, STOPPED } from './interpret.js';
 export type { InterpretOptions } from './interpret.js';
 export { defaultErrorPolicy } from './error-policy.js';
-export { runReconcile } from './drive.js';
+export { errorPolicyOf, runReconcile } from './drive.js';
 export type { DriveHooks, DriveOptions, DriveTarget, ReconcileOutcome, Requeue } from './drive.js';
 export type { ErrorPolicy, FailureResponse } from './error-policy.js';
 export { apiSet, defineApiRuntime } from './api-runtime.js';
