@@ -133,9 +133,10 @@ describe('planRounds', () => {
     return planRounds(definition, secret('a'), { config: null, now: new Date('2026-03-01T12:00:00Z'), maxRounds: 6, sandbox, handlers: {} });
   };
 
+  const strict: typeof labeller = { ...labeller, errorPolicy: () => ({ next: 'waitForChange', report: true }) };
   it.each([
     [labeller, 'retries with backoff'],
-    [{ ...labeller, errorPolicy: () => ({ next: 'waitForChange', report: true }) } as const, 'waits for the object to change'],
+    [strict, 'waits for the object to change'],
   ])('ends at a step that fails in the sandbox, saying what the controller does next (%#)', async (definition, then) => {
     const outcome = await rounds(definition);
     expect(outcome).toMatchObject({ kind: 'planned', end: { kind: 'failed', message: expect.stringContaining('not found') as unknown, then } });

@@ -8,7 +8,7 @@ const ref = { type: coreTypes.configMap, namespace: 'ns', name: 'guarded' };
 const finalizer: Finalizer = { ref, name: 'example.com/cleanup', purpose: 'keep it until its copy is gone' };
 
 function object(metadata: Partial<KubeObject['metadata']> = {}): KubeObject {
-  return { metadata: { name: 'guarded', namespace: 'ns', resourceVersion: '7', ...metadata } };
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'guarded', namespace: 'ns', resourceVersion: '7', ...metadata } };
 }
 
 const RELEASED = 'the copy is deleted';
