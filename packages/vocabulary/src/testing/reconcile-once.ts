@@ -21,7 +21,7 @@ export interface ReconcileOnceOptions<C> {
   readonly now?: Date;
   /** Default: fixedEntropy(). */
   readonly entropy?: (bytes: number) => Uint8Array;
-  /** Decide only: run nothing (what `keyward plan` does). */
+  /** Decide only: run nothing. */
   readonly dryRun?: boolean;
 }
 
