@@ -1,5 +1,6 @@
 import { coreTypes, type GetQuery } from '@keyward/vocabulary';
-import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
+import type { KeycloakGrantReachQuery, KeycloakRealmQuery } from '../apis/keycloak/queries.js';
+import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import { reservedRealm } from '../reserved.js';
@@ -14,6 +15,7 @@ import { readsUserFederation } from './federation-plan.js';
 import { scopeMappingTargets } from './scope-mappings.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 import { organizationsQuery } from './organization-reads.js';
+import { grantReachRead } from './admin-grants.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
@@ -22,11 +24,13 @@ function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeM
 }
 
 export interface RealmQueries {
-  readonly [name: string]: KeycloakRealmQuery | GetQuery | undefined;
+  readonly [name: string]: KeycloakRealmQuery | KeycloakGrantReachQuery | GetQuery | undefined;
   /** Undefined without a configured Keycloak, or for another operator's realm. */
   readonly realm: KeycloakRealmQuery | undefined;
   /** The SMTP password Secret, when the spec names one: only its resourceVersion is used. */
   readonly smtpPasswordSecret: GetQuery | undefined;
+  /** What the roles and groups the spec's grants name lead to in Keycloak, when it names some. */
+  readonly grantReach?: KeycloakGrantReachQuery | undefined;
 }
 
 /** Flows are read only for a spec that lists or binds some. */
@@ -61,6 +65,12 @@ function userFederationQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'userF
   };
 }
 
+/** What the admin-grant guard follows through Keycloak: only what the spec's grants name, and nothing while deleting. */
+function grantReachQuery(cr: KeycloakRealm, call: KeycloakCall): Pick<RealmQueries, 'grantReach'> {
+  const read = cr.metadata.deletionTimestamp === undefined ? grantReachRead(cr.spec) : undefined;
+  return read === undefined ? {} : { grantReach: { kind: 'keycloak.grantReach', ...call, realm: cr.spec.realmName, read } };
+}
+
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */
 export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries {
   const namespace = cr.metadata.namespace;
@@ -86,5 +96,6 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
     ...idpSecretQueries(cr),
     ...federationSecretQueries(cr),
+    ...grantReachQuery(cr, call),
   };
 }

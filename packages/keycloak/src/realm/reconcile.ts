@@ -19,7 +19,7 @@ import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
-import { realmRef, reportReadiness } from './status.js';
+import { realmRef, reportReadiness, reportRefusal } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
 import { planRealmIdentityProviders } from './idp-plan.js';
@@ -120,9 +120,9 @@ function reconcileHeld(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput
     reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
     return;
   }
-  const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles);
+  const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles, observed.grantReach);
   if (adminGrants.length > 0) {
-    reportReadiness(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
+    reportRefusal(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
     return;
   }
   planManaged(plan, input, call, config.keycloakUrl, claim);
