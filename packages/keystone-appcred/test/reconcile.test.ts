@@ -274,7 +274,7 @@ describe('failures', () => {
     expect(cr(world).status.pendingACName).toMatch(/^ac-barbican-/);
     expect(actionKinds(plan(world, clock, 2)).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
 
-    expect((await reconcileOnce(world, clock, 3)).ok).toBe(true);
+    expect((await reconcileCr(world, clock, 3)).result?.ok).toBe(true);
     const object = world.get(crRef());
     world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), metadata: { ...(object?.metadata ?? { name: '' }), deletionTimestamp: '2026-03-01T12:00:00Z' } });
     expect(actionKinds(plan(world, clock, 4, { ...config, revokeOnDelete: true })).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
