@@ -4,12 +4,10 @@
 // the integration tests.
 import { describe, expect, it } from '@jest/globals';
 import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
-import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
-import { CREDENTIALS_KEYS, REALM_SECRET_LABEL, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType } from '../src/index.js';
+import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import { CREDENTIALS_KEYS, REALM_SECRET_LABEL, keycloakClientType, keycloakRealmType } from '../src/index.js';
 import { simulateKeycloak } from '../src/testing.js';
-import { simulatedConfig, type KeycloakWorld } from './simulated-world.js';
-
-const config = simulatedConfig;
+import { convergeAt, type KeycloakWorld } from './simulated-world.js';
 
 const realmRef: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shared' };
 const clientRef = (namespace: string): ObjectRef => ({ type: keycloakClientType, namespace, name: 'shop' });
@@ -61,32 +59,14 @@ function putClient(w: KeycloakWorld, namespace: string): void {
 
 const ready = (object: KubeObject | undefined) => findCondition(readConditions((object?.['status'] as { conditions?: unknown } | undefined)?.conditions), 'Ready');
 
-/** One reconcile of the object at `ref` by its controller. */
-function reconcileAt(w: KeycloakWorld, ref: ObjectRef, clock: FakeClock) {
-  const options = { config, now: clock.now() };
-  return ref.type === keycloakRealmType ? reconcileOnce(keycloakRealmController, w, ref, options) : reconcileOnce(keycloakClientController, w, ref, options);
-}
-
-/** Reconciles until a reconcile plans nothing (every plan succeeding); the number of reconciles it took. */
-async function converge(w: KeycloakWorld, ref: ObjectRef, clock: FakeClock): Promise<number> {
-  for (let round = 1; round <= 8; round++) {
-    const outcome = await reconcileAt(w, ref, clock);
-    if (outcome.decision.kind !== 'planned') throw new Error(`${ref.name}: ${outcome.decision.kind}`);
-    expect(outcome.result?.ok).toBe(true);
-    if (outcome.decision.plan.steps.length === 0) return round;
-    clock.advance(3_000);
-  }
-  throw new Error(`${ref.namespace ?? ''}/${ref.name} did not converge in 8 reconciles`);
-}
-
 describe('a KeycloakRealm and a KeycloakClient against the in-memory Keycloak', () => {
   it('converge, then make no writes at all', async () => {
     const w = world();
     const clock = new FakeClock('2026-03-01T12:00:00Z');
-    await converge(w, realmRef, clock);
+    await convergeAt(w, realmRef, clock);
     expect(ready(w.get(realmRef))?.status).toBe('True');
     putClient(w, 'team-a');
-    await converge(w, clientRef('team-a'), clock);
+    await convergeAt(w, clientRef('team-a'), clock);
     expect(ready(w.get(clientRef('team-a')))?.status).toBe('True');
 
     const keycloak = w.apis.keycloak;
@@ -96,32 +76,32 @@ describe('a KeycloakRealm and a KeycloakClient against the in-memory Keycloak', 
     expect(Buffer.from(data[CREDENTIALS_KEYS.clientSecret] ?? '', 'base64').toString()).toBe(keycloak.clientSecret('shared', 'shop-web'));
 
     const writes = keycloak.writes;
-    await converge(w, realmRef, clock);
-    await converge(w, clientRef('team-a'), clock);
+    await convergeAt(w, realmRef, clock);
+    await convergeAt(w, clientRef('team-a'), clock);
     expect(keycloak.writes).toBe(writes);
   });
 
   it('keeps the realm its own through an update of its attributes (Keycloak replaces a realm\'s attributes whole)', async () => {
     const w = world();
     const clock = new FakeClock('2026-03-01T12:00:00Z');
-    await converge(w, realmRef, clock);
+    await convergeAt(w, realmRef, clock);
     const stored = w.get(realmRef);
     const spec = (stored?.['spec'] ?? {}) as Record<string, unknown>;
     w.put(keycloakRealmType, { metadata: { name: 'shared', namespace: 'platform', generation: 2 }, spec: { ...spec, attributes: { tier: 'silver', zone: 'eu' } } });
-    await converge(w, realmRef, clock);
+    await convergeAt(w, realmRef, clock);
     expect(ready(w.get(realmRef))).toMatchObject({ status: 'True' });
   });
 
   it("refuses another namespace's claim on the same clientId, and writes it no Secret", async () => {
     const w = world();
     const clock = new FakeClock('2026-03-01T12:00:00Z');
-    await converge(w, realmRef, clock);
+    await convergeAt(w, realmRef, clock);
     putClient(w, 'team-a');
-    await converge(w, clientRef('team-a'), clock);
+    await convergeAt(w, clientRef('team-a'), clock);
     const secretBefore = w.apis.keycloak.clientSecret('shared', 'shop-web');
 
     putClient(w, 'team-b');
-    await converge(w, clientRef('team-b'), clock);
+    await convergeAt(w, clientRef('team-b'), clock);
     const condition = ready(w.get(clientRef('team-b')));
     expect(condition?.status).toBe('False');
     expect(condition?.message).toMatch(/team-a\/shop/);

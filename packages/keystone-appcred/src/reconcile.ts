@@ -3,14 +3,17 @@ import {
   PlanBuilder,
   addFreshnessGuard,
   addStatusIfChanged,
+  cleanUp,
   deepEqual,
   coreTypes,
   findCondition,
   formatOutput,
   formatTime,
+  withFinalizer,
   type Condition,
   type DecodeFailure,
   type DesiredCondition,
+  type Finalizer,
   type KeystoneAuthenticateAction,
   type KeystoneSession,
   type KubeObject,
@@ -300,14 +303,19 @@ function controls(cr: KeystoneApplicationCredential, secret: KubeObject): boolea
   return secret.metadata.ownerReferences?.some((owner) => owner.controller === true && owner.uid === cr.metadata.uid) === true;
 }
 
+/** The finalizer that keeps a CR until its Secrets are released; added from the cached CR (see Finalizer.guarded). */
+function crFinalizer(cr: KeystoneApplicationCredential): Finalizer {
+  return { ref: crRef(cr), name: CR_FINALIZER, purpose: 'keep the CR until its Secrets are released', guarded: true };
+}
+
 /**
- * Deletion: release every Secret of the service (found by label; ones the status names are labelled if they
- * lack it) so garbage collection removes them, optionally revoke their credentials, then let the CR go.
- * `mine` narrows that to some of them (a CR that does not own its service releases only what it created).
+ * Deletion's cleanup (see cleanUp): release every Secret of the service (found by label; ones the status names
+ * are labelled if they lack it) so garbage collection removes them, optionally revoke their credentials, then
+ * let the CR go. `mine` narrows that to some of them (a CR that does not own its service releases only what it
+ * created).
  */
-function release(plan: PlanBuilder<AppCredAction>, input: AppCredInput, mine: (secret: KubeObject) => boolean = () => true): void {
+function release(plan: PlanBuilder<AppCredAction>, input: AppCredInput, mine: (secret: KubeObject) => boolean = () => true): string {
   const { primary: cr, observed, config } = input;
-  if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) return;
   const byName = new Map<string, KubeObject>();
   for (const secret of [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret]) {
     if (secret !== undefined && mine(secret)) byName.set(secret.metadata.name, secret);
@@ -326,7 +334,7 @@ function release(plan: PlanBuilder<AppCredAction>, input: AppCredInput, mine: (s
       plan.add({ kind: 'k8s.removeFinalizer', ref: secretRef(cr, secret.metadata.name), finalizer: SECRET_PROTECTION_FINALIZER }, 'let garbage collection delete it with the CR');
     }
   }
-  plan.add({ kind: 'k8s.removeFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER }, 'its Secrets are released');
+  return 'its Secrets are released';
 }
 
 /**
@@ -337,7 +345,8 @@ function release(plan: PlanBuilder<AppCredAction>, input: AppCredInput, mine: (s
 function refuseName(plan: PlanBuilder<AppCredAction>, input: AppCredInput, message: string): void {
   const { primary: cr, now } = input;
   if (cr.metadata.deletionTimestamp !== undefined) {
-    release(plan, input, (secret) => controls(cr, secret));
+    // It never adds the finalizer, but may hold it from before the rule.
+    cleanUp(plan, cr, crFinalizer(cr), () => release(plan, input, (secret) => controls(cr, secret)));
     return;
   }
   const keystoneApi = stated(findCondition(cr.status.conditions, CONDITION_KEYSTONE_API_READY), { type: CONDITION_KEYSTONE_API_READY, status: 'Unknown', reason: 'NotChecked', message: 'not checked: the name is not supported' });
@@ -356,24 +365,20 @@ function refuseName(plan: PlanBuilder<AppCredAction>, input: AppCredInput, messa
 
 /** The pure reconcile of a KeystoneApplicationCredential. */
 export function reconcile(input: AppCredInput): Plan<AppCredAction> {
-  const { primary: cr, observed, now, config } = input;
+  const { primary: cr } = input;
   const plan = new PlanBuilder<AppCredAction>();
   const refused = unsupportedName(cr.metadata.name);
   if (refused !== undefined) {
     refuseName(plan, input, refused);
     return plan.build();
   }
-  if (cr.metadata.deletionTimestamp !== undefined) {
-    release(plan, input);
-    return plan.build();
-  }
-  if (cr.metadata.finalizers?.includes(CR_FINALIZER) !== true) {
-    // Alone: the change wakes the next reconcile, whose writes are then checked against the new version.
-    // Written from the cached CR, guarded by its resourceVersion: no read unless the cache lagged.
-    const observed = { resourceVersion: cr.metadata.resourceVersion, finalizers: cr.metadata.finalizers ?? [] };
-    plan.add({ kind: 'k8s.addFinalizer', ref: crRef(cr), finalizer: CR_FINALIZER, observed }, 'keep the CR until its Secrets are released');
-    return plan.build();
-  }
+  withFinalizer(plan, cr, crFinalizer(cr), { apply: () => { reconcileHeld(plan, input); }, cleanup: () => release(plan, input) });
+  return plan.build();
+}
+
+/** A CR that holds the finalizer and is not being deleted: its credential, Secret and status. */
+function reconcileHeld(plan: PlanBuilder<AppCredAction>, input: AppCredInput): void {
+  const { primary: cr, observed, now, config } = input;
   const endpoint = endpointOf(input);
   if (!endpoint.usable) {
     const credential = stated(findCondition(cr.status.conditions, CONDITION_AC_READY), credentialCondition('Unknown', 'WaitingForKeystoneAPI', 'waiting for KeystoneAPI'));
@@ -384,12 +389,11 @@ export function reconcile(input: AppCredInput): Plan<AppCredAction> {
     };
     addStatusIfChanged(plan, crRef(cr), cr.status, status);
     plan.add({ kind: 'control.requeueAfter', afterMs: config.keystoneRetryMs }, 'look for a usable Keystone again');
-    return plan.build();
+    return;
   }
   const reasons = rotationReasons(cr, observed.currentSecret !== undefined, now);
   if (reasons.length > 0) rotate(plan, input, endpoint.url, reasons);
   else maintain(plan, input, endpoint.url);
-  return plan.build();
 }
 
 /**

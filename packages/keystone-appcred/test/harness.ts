@@ -1,6 +1,6 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { DAY_MS, coreTypes, type KubeObject, type Plan } from '@keyward/core';
-import { FakeClock, InMemoryWorld, fixedEntropy, reconcileOnce as reconcileAsTheRuntimeDoes, simulateKeystone, type PlanResult, type SimulatedKeystone } from '@keyward/core/testing';
+import { FakeClock, InMemoryWorld, actionKinds, converge, fixedEntropy, reconcileOnce, simulateKeystone, type ReconcileOnceResult, type SimulatedKeystone } from '@keyward/core/testing';
 import { appCredType, keystoneApiType, type KeystoneApplicationCredential } from '../src/api.js';
 import { defaultAppCredConfig, type AppCredConfig } from '../src/config.js';
 import { appCredController } from '../src/controller.js';
@@ -59,17 +59,29 @@ export function plan(world: AppCredWorld, clock: FakeClock, seed = 0, cfg: AppCr
   return reconcile({ primary, observed: world.query(observe(primary, cfg)), now: clock.now(), config: cfg, entropy: fixedEntropy(seed) });
 }
 
+/** What the kit's reconcileOnce gives for a CR. */
+export type CrReconcile = ReconcileOnceResult<KeystoneApplicationCredential, AppCredAction>;
+
 /**
- * One reconcile as the runtime does it (core's reconcileOnce: decide, run, and report a failure as the error
- * policy says). A reconcile that only added the finalizer is followed by the one its change triggers.
+ * The kit's reconcileOnce of a CR; when it only added the finalizer, the one that change brings at once in the
+ * runtime follows. Fails when the current state could not be read.
  */
-export async function reconcileOnce(world: AppCredWorld, clock: FakeClock, seed = 0, cfg: AppCredConfig = config, name = 'ac-barbican'): Promise<PlanResult> {
-  const once = () => reconcileAsTheRuntimeDoes(appCredController, world, crRef(name), { config: cfg, now: clock.now(), entropy: fixedEntropy(seed) });
-  let outcome = await once();
-  const { decision } = outcome;
-  if (decision.kind === 'planned' && outcome.result?.ok === true && decision.plan.steps.length === 1 && decision.plan.steps[0]?.action.kind === 'k8s.addFinalizer') outcome = await once();
-  if (outcome.result === undefined) throw new Error(`${name}: the current state could not be read`, { cause: outcome.decision.kind === 'unreadable' ? outcome.decision.error : undefined });
-  return outcome.result;
+export async function reconcileCr(world: AppCredWorld, clock: FakeClock, seed = 0, cfg: AppCredConfig = config, name = 'ac-barbican'): Promise<CrReconcile> {
+  const once = () => reconcileOnce(appCredController, world, crRef(name), { config: cfg, now: clock.now(), entropy: fixedEntropy(seed) });
+  const first = await once();
+  const { decision } = first;
+  const outcome = decision.kind === 'planned' && first.result?.ok === true && actionKinds(decision.plan).join() === 'k8s.addFinalizer' ? await once() : first;
+  if (outcome.decision.kind === 'unreadable') throw new Error(`${name}: the current state could not be read`, { cause: outcome.decision.error });
+  return outcome;
+}
+
+/**
+ * Reconciles a CR until a plan changes nothing, as the runtime would: reconcileCr with `seed`, then the kit's
+ * converge, whose n-th reconcile draws its random names from `seed + n` (separate phases draw different ones).
+ */
+export async function convergeCr(world: AppCredWorld, clock: FakeClock, seed: number, maxRounds: number): Promise<readonly CrReconcile[]> {
+  const first = await reconcileCr(world, clock, seed);
+  return [first, ...await converge(appCredController, world, crRef(), { config, now: () => clock.now(), entropy: (round) => fixedEntropy(seed + round), maxRounds })];
 }
 
 export function secretsOf(world: AppCredWorld): KubeObject[] {

@@ -6,7 +6,7 @@ import { appCredController } from '../src/controller.js';
 import { NS, baseSpec, config, cr, credentials, crRef, secretRef, secretsOf, setup, type AppCredWorld } from './harness.js';
 
 /** One reconcile of the CR `name`, exactly one (no follow-up after adding the finalizer): rounds are counted. */
-async function reconcileCr(world: AppCredWorld, clock: FakeClock, name: string, seed: number): Promise<void> {
+async function reconcileExactlyOnce(world: AppCredWorld, clock: FakeClock, name: string, seed: number): Promise<void> {
   await reconcileOnce(appCredController, world, crRef(name), { config, now: clock.now(), entropy: fixedEntropy(seed) });
 }
 
@@ -17,8 +17,8 @@ describe('who owns a service', () => {
     const { world, clock } = setup();
     world.put(appCredType, { metadata: { name: 'barbican', namespace: NS }, spec: baseSpec });
     for (let round = 0; round < 6; round++) {
-      await reconcileCr(world, clock, 'ac-barbican', round);
-      await reconcileCr(world, clock, 'barbican', 100 + round);
+      await reconcileExactlyOnce(world, clock, 'ac-barbican', round);
+      await reconcileExactlyOnce(world, clock, 'barbican', 100 + round);
     }
     const owner = cr(world, 'ac-barbican').status;
     expect(findCondition(owner.conditions, 'Ready')?.status).toBe('True');
@@ -42,8 +42,8 @@ describe('who owns a service', () => {
     const beyond = `ac-${'s'.repeat(64)}`;
     for (const name of [atLimit, beyond]) world.put(appCredType, { metadata: { name, namespace: NS }, spec: baseSpec });
     for (let round = 0; round < 4; round++) {
-      await reconcileCr(world, clock, atLimit, round);
-      await reconcileCr(world, clock, beyond, 10 + round);
+      await reconcileExactlyOnce(world, clock, atLimit, round);
+      await reconcileExactlyOnce(world, clock, beyond, 10 + round);
     }
     expect(findCondition(cr(world, atLimit).status.conditions, 'Ready')?.status).toBe('True');
     expect(credentials(world).map((c) => c.name)).toEqual([expect.stringMatching(new RegExp(`^${atLimit}-`))]);
@@ -58,7 +58,7 @@ describe('who owns a service', () => {
 
   it('a CR of another name that is deleted releases only the Secrets it created, never those of ac-<service>', async () => {
     const { world, clock } = setup();
-    for (let round = 0; round < 3; round++) await reconcileCr(world, clock, 'ac-barbican', round);
+    for (let round = 0; round < 3; round++) await reconcileExactlyOnce(world, clock, 'ac-barbican', round);
     const ownerSecret = cr(world, 'ac-barbican').status.secretName ?? '';
     // A legacy CR named after the service, with the finalizer and a Secret it created before the rule.
     const legacy = world.put(appCredType, { metadata: { name: 'barbican', namespace: NS, finalizers: ['openstack.org/applicationcredential'] }, spec: baseSpec });
@@ -73,7 +73,7 @@ describe('who owns a service', () => {
     });
     world.put(appCredType, { ...legacy, metadata: { ...legacy.metadata, deletionTimestamp: '2026-03-01T12:00:00Z' } });
 
-    await reconcileCr(world, clock, 'barbican', 50);
+    await reconcileExactlyOnce(world, clock, 'barbican', 50);
     expect(world.get(crRef('barbican'))).toBeUndefined();
     expect(world.get(secretRef('ac-barbican-legac-secret'))?.metadata.finalizers ?? []).toEqual([]);
     expect(world.get(secretRef(ownerSecret))?.metadata.finalizers).toEqual(['openstack.org/ac-secret-protection']);

@@ -5,7 +5,7 @@ import { findCondition, renderPlanJson, renderPlanText } from '@keyward/core';
 import { actionKinds, isQuiet } from '@keyward/core/testing';
 import { computeSecurityHash } from '../src/security-hash.js';
 import { appCredApis } from '../src/vocabulary.js';
-import { NS, PASSWORD, baseSpec, config, cr, credentials, crRef, days, plan, reconcileOnce, secretRef, secretsOf, setup } from './harness.js';
+import { NS, PASSWORD, baseSpec, config, cr, credentials, crRef, days, plan, reconcileCr, secretRef, secretsOf, setup } from './harness.js';
 
 function dataOf(secret: Record<string, unknown> | undefined, key: string): string {
   return Buffer.from((secret?.['data'] as Record<string, string> | undefined)?.[key] ?? '', 'base64').toString();
@@ -14,8 +14,8 @@ function dataOf(secret: Record<string, unknown> | undefined, key: string): strin
 describe('creating a credential', () => {
   it('creates the credential, an immutable labelled Secret and the status, then has nothing left to do', async () => {
     const { world, clock } = setup();
-    const result = await reconcileOnce(world, clock);
-    expect(result.ok).toBe(true);
+    const { result } = await reconcileCr(world, clock);
+    expect(result?.ok).toBe(true);
     const current = cr(world);
     const secret = world.get(secretRef(current.status.secretName ?? ''));
     expect(current.status.secretName).toBe(`ac-barbican-${(current.status.acID ?? '').slice(0, 5)}-secret`);
@@ -72,7 +72,7 @@ describe('creating a credential', () => {
       expect(text).not.toContain(PASSWORD);
     }
     expect(renderPlanText(p, appCredApis)).toContain('create Secret openstack/ac-barbican-(known after apply)-secret');
-    await reconcileOnce(world, clock);
+    await reconcileCr(world, clock);
     const secret = world.get(secretRef(cr(world).status.secretName ?? ''));
     expect(JSON.stringify(cr(world))).not.toContain(dataOf(secret, 'AC_SECRET'));
   });
@@ -88,7 +88,7 @@ describe('creating a credential', () => {
     await fc.assert(
       fc.asyncProperty(spec, fc.nat(1000), async (s, seed) => {
         const { world, clock } = setup(s);
-        expect((await reconcileOnce(world, clock, seed)).ok).toBe(true);
+        expect((await reconcileCr(world, clock, seed)).result?.ok).toBe(true);
         expect(isQuiet(plan(world, clock, seed + 1))).toBe(true);
       }),
       { numRuns: 40 },
@@ -99,7 +99,7 @@ describe('creating a credential', () => {
 describe('rotation', () => {
   it('is not due exactly at rotationEligibleAt, and is one millisecond later', async () => {
     const { world, clock } = setup();
-    await reconcileOnce(world, clock);
+    await reconcileCr(world, clock);
     clock.set('2026-08-31T12:00:00Z');
     expect(isQuiet(plan(world, clock))).toBe(true);
     clock.advance(1);
@@ -115,13 +115,13 @@ describe('rotation', () => {
     ['a deleted Secret', (world: ReturnType<typeof setup>['world']) => { world.remove(secretRef(cr(world).status.secretName ?? '')); }],
   ])('is triggered by %s, keeps the previous Secret and records an event', async (_trigger, change) => {
     const { world, clock } = setup();
-    await reconcileOnce(world, clock);
+    await reconcileCr(world, clock);
     const first = cr(world).status;
     clock.advance(days(1));
     change(world);
     const before = cr(world).status;
-    const result = await reconcileOnce(world, clock, 7);
-    expect(result.error).toBeUndefined();
+    const { result } = await reconcileCr(world, clock, 7);
+    expect(result?.error).toBeUndefined();
     const after = cr(world).status;
     expect(after.acID).not.toBe(first.acID);
     expect(after.previousSecretName).toBe(first.secretName);
@@ -136,7 +136,7 @@ describe('rotation', () => {
 
   it('rewrites rotationEligibleAt at once when gracePeriodDays changes, and reschedules to it', async () => {
     const { world, clock } = setup();
-    await reconcileOnce(world, clock);
+    await reconcileCr(world, clock);
     const object = world.get(crRef());
     world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), spec: { ...baseSpec, gracePeriodDays: 30 } });
     const p = plan(world, clock);
@@ -150,7 +150,7 @@ describe('rotation', () => {
 
   it('rotates when expiresAt is missing instead of never (upstream gap)', async () => {
     const { world, clock } = setup();
-    await reconcileOnce(world, clock);
+    await reconcileCr(world, clock);
     const object = world.get(crRef());
     const { expiresAt: _gone, ...status } = object?.['status'] as Record<string, unknown>;
     world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), status });
@@ -180,7 +180,7 @@ describe('rotation', () => {
 describe('handover to consumers', () => {
   it('keeps an old Secret while a consumer holds it, says who, and revokes and deletes it once released', async () => {
     const { world, clock } = setup();
-    await reconcileOnce(world, clock, 1);
+    await reconcileCr(world, clock, 1);
     const oldest = cr(world).status.secretName ?? '';
     const oldestObject = world.get(secretRef(oldest));
     world.put(secretRef(oldest).type, { ...(oldestObject ?? { metadata: { name: '' } }), metadata: { ...(oldestObject?.metadata ?? { name: '' }), finalizers: ['openstack.org/ac-secret-protection', 'openstack.org/nova-ac-consumer'] } });
@@ -189,17 +189,17 @@ describe('handover to consumers', () => {
     for (const seed of [2, 3]) {
       const object = world.get(crRef());
       world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), status: { ...(object?.['status'] as object), expiresAt: '2001-01-01T00:00:00Z' } });
-      await reconcileOnce(world, clock, seed);
+      await reconcileCr(world, clock, seed);
     }
     // current and previous are the two newest; the oldest is held by nova.
-    await reconcileOnce(world, clock, 4);
+    await reconcileCr(world, clock, 4);
     expect(world.get(secretRef(oldest))).toBeDefined();
     expect(findCondition(cr(world).status.conditions, 'KeystoneApplicationCredentialReady')?.message).toContain(`old credential ${oldest} is still used by nova`);
     expect(credentials(world).map((c) => c.id)).toContain(oldestId);
 
     const held = world.get(secretRef(oldest));
     world.put(secretRef(oldest).type, { ...(held ?? { metadata: { name: '' } }), metadata: { ...(held?.metadata ?? { name: '' }), finalizers: ['openstack.org/ac-secret-protection'] } });
-    expect((await reconcileOnce(world, clock, 5)).ok).toBe(true);
+    expect((await reconcileCr(world, clock, 5)).result?.ok).toBe(true);
     expect(world.get(secretRef(oldest))).toBeUndefined();
     expect(credentials(world).map((c) => c.id)).not.toContain(oldestId);
     expect(secretsOf(world)).toHaveLength(2);
@@ -211,10 +211,10 @@ describe('handover to consumers', () => {
 describe('deletion', () => {
   async function deleteCr(revokeOnDelete: boolean) {
     const { world, clock } = setup();
-    await reconcileOnce(world, clock);
+    await reconcileCr(world, clock);
     const object = world.get(crRef());
     world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), metadata: { ...(object?.metadata ?? { name: '' }), deletionTimestamp: '2026-03-02T00:00:00Z' } });
-    await reconcileOnce(world, clock, 0, { ...config, revokeOnDelete });
+    await reconcileCr(world, clock, 0, { ...config, revokeOnDelete });
     return world;
   }
 
@@ -236,15 +236,15 @@ describe('failures', () => {
   it('reports a missing password Secret by name, never with a password, and recovers when it appears', async () => {
     const { world, clock } = setup();
     world.remove(secretRef('osp-secret'));
-    const result = await reconcileOnce(world, clock);
-    expect(result.ok).toBe(false);
+    const { result } = await reconcileCr(world, clock);
+    expect(result?.ok).toBe(false);
     const condition = findCondition(cr(world).status.conditions, 'KeystoneApplicationCredentialReady');
     expect(condition).toMatchObject({ status: 'False', reason: 'PasswordSecretNotFound' });
     expect(condition?.message).toContain('Secret openstack/osp-secret not found');
     expect(cr(world).status.pendingACName).toMatch(/^ac-barbican-/);
 
     world.put(secretRef('osp-secret').type, { metadata: { name: 'osp-secret', namespace: NS }, data: { BarbicanPassword: Buffer.from(PASSWORD).toString('base64') } });
-    expect((await reconcileOnce(world, clock, 1)).ok).toBe(true);
+    expect((await reconcileCr(world, clock, 1)).result?.ok).toBe(true);
     expect(findCondition(cr(world).status.conditions, 'Ready')?.status).toBe('True');
     expect(credentials(world)).toHaveLength(1);
   });
@@ -259,7 +259,7 @@ describe('failures', () => {
     const orphan = credentials(world)[0];
     expect(cr(world).status.pendingACName).toBe(orphan?.name);
 
-    expect((await reconcileOnce(world, clock, 2)).ok).toBe(true);
+    expect((await reconcileCr(world, clock, 2)).result?.ok).toBe(true);
     const ids = credentials(world).map((c) => c.id);
     expect(ids).toEqual([cr(world).status.acID]);
     expect(ids).not.toContain(orphan?.id);
@@ -274,7 +274,7 @@ describe('failures', () => {
     expect(cr(world).status.pendingACName).toMatch(/^ac-barbican-/);
     expect(actionKinds(plan(world, clock, 2)).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
 
-    expect((await reconcileOnce(world, clock, 3)).ok).toBe(true);
+    expect((await reconcileCr(world, clock, 3)).result?.ok).toBe(true);
     const object = world.get(crRef());
     world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), metadata: { ...(object?.metadata ?? { name: '' }), deletionTimestamp: '2026-03-01T12:00:00Z' } });
     expect(actionKinds(plan(world, clock, 4, { ...config, revokeOnDelete: true })).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
@@ -282,11 +282,11 @@ describe('failures', () => {
 
   it('stops a plan made from a stale view before any Keystone call', async () => {
     const { world, clock } = setup();
-    await reconcileOnce(world, clock);
+    await reconcileCr(world, clock);
     const object = world.get(crRef());
     world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), status: { ...(object?.['status'] as object), expiresAt: '2001-01-01T00:00:00Z' } });
     const stale = plan(world, clock, 5);
-    await reconcileOnce(world, clock, 6);
+    await reconcileCr(world, clock, 6);
     const before = credentials(world).length;
     const result = await world.run(stale);
     expect(result.error).toMatchObject({ code: 409, reason: 'Conflict' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readStatus } from '../src/decode.js';
 import { observe } from '../src/observe.js';
 import { appCredType } from '../src/api.js';
-import { NS, baseSpec, cr, config, credentials, reconcileOnce, setup } from './harness.js';
+import { NS, baseSpec, cr, config, credentials, reconcileCr, setup } from './harness.js';
 
 describe('a status written by someone else', () => {
   // The Secrets a status names are read by name and then labelled: ".." reads the namespace itself (its
@@ -25,15 +25,15 @@ describe('a pending credential name written by someone else', () => {
   it.each([['another CR\'s credential', 'ac-nova-'], ['a name Keystone cannot store', '\u{1F600}']])('is neither revoked nor created: %s', async (_what, prefix) => {
     const { world, clock } = setup();
     world.put(appCredType, { metadata: { name: 'ac-nova', namespace: NS }, spec: baseSpec });
-    await reconcileOnce(world, clock, 1, config, 'ac-nova');
+    await reconcileCr(world, clock, 1, config, 'ac-nova');
     const nova = cr(world, 'ac-nova').status;
     const foreign = prefix === 'ac-nova-' ? credentials(world).find((c) => c.id === nova.acID)?.name ?? '' : prefix;
     const stored = world.get({ type: appCredType, namespace: NS, name: 'ac-barbican' });
     if (stored === undefined) throw new Error('ac-barbican is gone');
     world.put(appCredType, { ...stored, status: { pendingACName: foreign } });
 
-    await reconcileOnce(world, clock, 2);
-    await reconcileOnce(world, clock, 3);
+    await reconcileCr(world, clock, 2);
+    await reconcileCr(world, clock, 3);
     const barbican = cr(world).status;
     expect(credentials(world).map((c) => c.id).sort()).toEqual([nova.acID, barbican.acID].sort());
     expect(credentials(world).map((c) => c.name)).not.toContain(prefix);

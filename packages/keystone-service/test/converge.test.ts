@@ -3,7 +3,7 @@
 // Deployment available by hand. The real pods come with the workload tier's integration tests.
 import { describe, expect, it } from '@jest/globals';
 import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
-import { FakeClock, InMemoryWorld, actionKinds, fixedEntropy, reconcileOnce } from '@keyward/core/testing';
+import { FakeClock, InMemoryWorld, actionKinds, converge as convergeKit, fixedEntropy, reconcileOnce } from '@keyward/core/testing';
 import { ANNOTATION_RUN_KEY, defaultKeystoneServiceConfig, externalSecretType, indices, keystoneServiceController, keystoneType, podType, type KeyRepository } from '../src/index.js';
 import { b64, baseSpec, namespace, putInputs, putKeystone } from './fixtures.js';
 
@@ -40,15 +40,22 @@ async function reconcile(world: InMemoryWorld, clock: FakeClock, seed = 0) {
 
 /** Reconciles, playing the other controllers between rounds, until a reconcile writes nothing. */
 async function converge(world: InMemoryWorld, clock: FakeClock): Promise<number> {
-  for (let round = 1; round <= 12; round++) {
-    const plan = await reconcile(world, clock);
-    if (plan.steps.every((s) => s.action.kind === 'control.requeueAfter')) return round;
-    finishJob(world, 'keystone-db-sync');
-    finishJob(world, 'keystone-bootstrap');
-    rollOut(world);
-    clock.advance(1_000);
+  const rounds = await convergeKit(keystoneServiceController, world, ref, {
+    config: defaultKeystoneServiceConfig,
+    now: () => clock.now(),
+    maxRounds: 12,
+    between: () => {
+      finishJob(world, 'keystone-db-sync');
+      finishJob(world, 'keystone-bootstrap');
+      rollOut(world);
+      clock.advance(1_000);
+    },
+  });
+  for (const { decision, result } of rounds) {
+    if (decision.kind !== 'planned') throw new Error(decision.kind);
+    expect(result?.ok).toBe(true);
   }
-  throw new Error('did not converge in 12 reconciles');
+  return rounds.length;
 }
 
 const secretData = (world: InMemoryWorld, name: string): KeyRepository => {

@@ -11,7 +11,7 @@ import { lookUpSettings } from './operator-settings-io.js';
 import { keystoneSandbox } from './planning/keystone-sandbox.js';
 import { asApplied, isOfType, namespaceOf, readManifest } from './planning/manifest.js';
 import { renderJson, renderText, type MissingKind, type PlanEntry, type PlannedObject } from './planning/render.js';
-import { planRounds } from './planning/rounds.js';
+import { planRounds, type SandboxHandlers } from './planning/rounds.js';
 import { KubeSandbox } from './planning/sandbox.js';
 import { settingsJson, settingsLine, shownSettings } from './planning/settings.js';
 import { wire } from './wiring.js';
@@ -28,7 +28,7 @@ export interface PlanCatalog {
    * Handlers that stand in for the APIs besides Kubernetes in the plan's sandbox, so the reconciles after one
    * that uses them can be shown; Keystone's by default. A plan that uses an API without one is the last shown.
    */
-  readonly sandbox?: () => Readonly<Record<string, unknown>>;
+  readonly sandbox?: () => SandboxHandlers;
 }
 
 /** Reconciles planned at most for one object: a creation takes three. */
@@ -46,7 +46,7 @@ interface Planning {
   readonly config: PlanConfig;
   /** Reads from the cluster and the other APIs, as the controllers' queries do (nothing cached). */
   readonly readCluster: (query: AnyQuery) => Promise<unknown>;
-  readonly handlers: () => Readonly<Record<string, unknown>>;
+  readonly handlers: () => SandboxHandlers;
   readonly known: readonly ErasedModule[];
   readonly now: Date;
 }

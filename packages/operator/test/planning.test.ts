@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, kubernetesApi, vocabulary, type AnyQuery, type GetQuery, type KubeObject, type KubernetesAction, type ListQuery } from '@keyward/core';
-import { interpret, type HandlerTable } from '@keyward/core/interpreter';
+import { right } from 'fp-ts/lib/Either.js';
+import { PlanBuilder, coreTypes, kubernetesApi, vocabulary, type AnyQuery, type ControllerDefinition, type GetQuery, type KubeObject, type KubernetesAction, type ListQuery } from '@keyward/core';
+import { interpret } from '@keyward/core/interpreter';
 import { NEW_UID, asApplied, namespaceOf } from '../src/planning/manifest.js';
+import { planRounds } from '../src/planning/rounds.js';
 import { KubeSandbox } from '../src/planning/sandbox.js';
 
 const secret = (name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
@@ -26,7 +28,7 @@ function cluster(objects: readonly KubeObject[]): { read: (query: AnyQuery) => P
 }
 
 const run = (sandbox: KubeSandbox, action: KubernetesAction) =>
-  interpret({ steps: [{ id: 's1', action, reason: 'test' }] }, { handlers: sandbox.handlers() as unknown as HandlerTable<KubernetesAction>, vocabulary: vocabulary(kubernetesApi) });
+  interpret({ steps: [{ id: 's1', action, reason: 'test' }] }, { handlers: sandbox.handlers(), vocabulary: vocabulary(kubernetesApi) });
 
 describe('KubeSandbox', () => {
   it('reads each object from the cluster once, then answers from memory with the cluster\'s resourceVersion', async () => {
@@ -102,5 +104,42 @@ describe('namespaceOf', () => {
     expect(namespaceOf({ ...object, metadata: { name: 's', namespace: 'own' } }, coreTypes.secret, undefined, 'default', 'f.yaml')).toBe('own');
     expect(() => namespaceOf({ ...object, metadata: { name: 's', namespace: 'own' } }, coreTypes.secret, 'flag', 'default', 'f.yaml')).toThrow('Secret s in f.yaml is in namespace own, not in --namespace flag');
     expect(namespaceOf(object, coreTypes.namespace, 'flag', 'default', 'f.yaml')).toBeUndefined();
+  });
+});
+
+/** Labels a Secret that does not exist, and reports the failure as a Warning event. */
+const labeller: ControllerDefinition<KubeObject, Record<string, never>, null, KubernetesAction> = {
+  name: 'labeller',
+  apis: vocabulary(kubernetesApi),
+  primary: { type: coreTypes.secret, decode: right },
+  secondary: () => [],
+  observe: () => ({}),
+  reconcile: () => {
+    const plan = new PlanBuilder<KubernetesAction>();
+    plan.add({ kind: 'k8s.patch', ref: { type: coreTypes.secret, namespace: 'ns', name: 'nowhere' }, patch: { type: 'merge', body: { metadata: { labels: { team: 'x' } } } } }, 'label it');
+    return plan.build();
+  },
+  reportFailure: (primary, failure) => {
+    const plan = new PlanBuilder<KubernetesAction>();
+    plan.add({ kind: 'k8s.event', regarding: { type: coreTypes.secret, namespace: 'ns', name: primary.metadata.name }, type: 'Warning', reason: failure.reason, note: failure.message, action: 'Label' }, 'report');
+    return plan.build();
+  },
+  reportInvalid: () => ({ steps: [] }),
+};
+
+describe('planRounds', () => {
+  const rounds = (definition: typeof labeller) => {
+    const sandbox = new KubeSandbox(cluster([secret('a')]).read);
+    return planRounds(definition, secret('a'), { config: null, now: new Date('2026-03-01T12:00:00Z'), maxRounds: 6, sandbox, handlers: {} });
+  };
+
+  const strict: typeof labeller = { ...labeller, errorPolicy: () => ({ next: 'waitForChange', report: true }) };
+  it.each([
+    [labeller, 'retries with backoff'],
+    [strict, 'waits for the object to change'],
+  ])('ends at a step that fails in the sandbox, saying what the controller does next (%#)', async (definition, then) => {
+    const outcome = await rounds(definition);
+    expect(outcome).toMatchObject({ kind: 'planned', end: { kind: 'failed', message: expect.stringContaining('not found') as unknown, then } });
+    expect(outcome.kind === 'planned' ? outcome.plans : []).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { objectKey, splitKey, requeueAfterMs, runQueries, decide, type ResourceType, type AnyAction, type AnyQuery, type ControllerDefinition, type PlanFailure, type SecondaryWatch, type KubeObject, type Plan, type Observed, type Queries, type QueryIn } from '@keyward/vocabulary';
-import { STOPPED, interpret, toKeywardError, defaultErrorPolicy, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type StepResult } from '@keyward/vocabulary/interpreter';
+import { objectKey, splitKey, runQueries, type ResourceType, type AnyAction, type AnyQuery, type ControllerDefinition, type SecondaryWatch, type KubeObject, type Plan, type Observed, type Queries, type QueryIn } from '@keyward/vocabulary';
+import { errorPolicyOf, interpret, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
@@ -41,7 +41,12 @@ export interface KeyReconcile<A extends AnyAction> {
   readonly error?: KeywardErrorFields;
   /** After a failure: what the error policy decided. */
   readonly next?: FailureResponse;
+  /** When the key is reconciled again (see Requeue). */
+  readonly requeue: Requeue;
 }
+
+/** A key whose object is gone (and its orphans with it): nothing is due. */
+const GONE = { result: 'gone', requeue: { kind: 'done' } } as const;
 
 /** Told about each reconcile and step, for metrics. */
 export interface ControllerObserver {
@@ -302,19 +307,19 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
    * Removes the orphans of a primary object that is gone; 'error' when one could not be removed, with the last
    * failure, so a removal that failed while the API server was away is retried when it is back.
    */
-  async #removeOrphans(owner: string): Promise<{ result: 'gone' | 'error'; error?: KeywardErrorFields }> {
+  async #removeOrphans(owner: string): Promise<KeyReconcile<A>> {
     const orphans = this.#orphanWatch();
-    if (orphans === undefined) return { result: 'gone' };
-    let failure: { result: 'error'; error?: KeywardErrorFields } | undefined;
+    if (orphans === undefined) return GONE;
+    let failure: KeyReconcile<A> | undefined;
     for (const object of orphans.informer.list()) {
       if (orphans.ownerOf(object) !== owner) continue;
       const logger = this.#logger.child({ key: owner, reconcileId: this.#reconcileIds.next() });
       const outcome = await this.#run(orphans.orphaned(object, owner), logger);
       if (outcome.ok) continue;
       logger.warn('could not remove an orphan; will retry', { object: object.metadata.name, problem: outcome.error?.message });
-      failure = { result: 'error', ...(outcome.error === undefined ? {} : { error: outcome.error }) };
+      failure = { result: 'error', requeue: { kind: 'backoff' }, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
     }
-    return failure ?? { result: 'gone' };
+    return failure ?? GONE;
   }
 
   /**
@@ -371,13 +376,14 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#waiting.delete(key);
     const result = await this.reconcileKey(key);
     this.#options.observer?.onReconcile?.(this.#definition.name, result.result, Date.now() - started);
-    const next = result.next;
     // Our own failure report may have come back as an update while the key ran; it fixed nothing.
     if (result.result === 'error') this.#queue.dropHeld(key);
-    if (result.result !== 'error' || next?.next === 'waitForChange' || next?.next === 'requeueAfter') this.#queue.forget(key);
-    if (next?.next === 'waitForChange') this.#waiting.add(key);
-    else if (result.result === 'error' && next?.next !== 'requeueAfter') this.#queue.addRateLimited(key);
-    if (result.requeueAfterMs !== undefined) this.#queue.addAfter(key, result.requeueAfterMs);
+    const { requeue } = result;
+    if (requeue.kind === 'now' || requeue.kind === 'backoff') this.#queue.addRateLimited(key);
+    else this.#queue.forget(key);
+    if (requeue.kind === 'after') this.#queue.addAfter(key, requeue.afterMs);
+    // A failure only a change can fix: our own status writes do not wake it (an invalid spec has its memo).
+    if (requeue.kind === 'onChange' && result.result === 'error') this.#waiting.add(key);
     this.#wakeups.settled(key, mark, result.error);
   }
 
@@ -385,50 +391,60 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   async reconcileKey(key: string): Promise<KeyReconcile<A>> {
     const { namespace, name } = splitKey(key);
     const object = this.#primary.get(namespace, name);
-    if (object === undefined) return this.#inScope(key) ? this.#removeOrphans(key) : { result: 'gone' };
+    if (object === undefined) return this.#inScope(key) ? this.#removeOrphans(key) : GONE;
     const logger = this.#logger.child({ key, reconcileId: this.#reconcileIds.next() });
-    const now = this.#options.now?.() ?? new Date();
     const generation = object.metadata.generation;
     // Reported already, and the spec is the same: nothing new to say.
-    if (this.#invalid.has(key) && this.#invalid.get(key) === generation) return { result: 'invalid' };
+    if (this.#invalid.has(key) && this.#invalid.get(key) === generation) return { result: 'invalid', requeue: { kind: 'onChange' } };
 
-    const decision = await decide(this.#definition, object, {
+    const outcome = await runReconcile(this.#definition, object, {
       read: (queries) => this.#read(queries),
+      run: (plan) => this.#run(plan, logger),
       config: this.#options.config,
-      now,
+      now: this.#options.now?.() ?? new Date(),
       entropy: lazyEntropy(this.#options.entropy ?? ((bytes) => randomBytes(bytes))),
+      signal: this.#stopping.signal,
+      hooks: {
+        decided: (decision) => {
+          if (decision.kind === 'invalid') {
+            logger.warn('invalid spec', { problem: decision.failure.message });
+            return;
+          }
+          this.#invalid.delete(key);
+          const { primary } = decision;
+          this.#references.track(key, (this.#definition.referenced ?? []).flatMap((watch) => watch.of(primary, this.#options.config).map((ref) => ({ ...ref, type: watch.type }))));
+          if (decision.kind === 'unreadable') this.#sayMissing(decision.error);
+        },
+        ran: (plan, result) => this.#options.observer?.onPlan?.(this.#definition.name, plan, result),
+        failed: (failure, next) => {
+          // A stale view (often of our own write): the next attempt sees the newer object. Worth a debug line.
+          if (!next.report) logger.debug('stale view of the object; retrying', { step: failure.step });
+          else logger.warn('reconcile failed', { step: failure.step, reason: failure.reason, problem: failure.message, next: next.next });
+        },
+        reportFailed: (report) => logger.warn('could not record the failure in status', { problem: report.error?.message }),
+      },
     });
-    if (decision.kind === 'invalid') {
-      logger.warn('invalid spec', { problem: decision.failure.message });
-      const outcome = await this.#run(decision.plan, logger);
-      if (outcome.ok) this.#invalid.set(key, generation);
-      return { result: outcome.ok ? 'invalid' : 'error', plan: decision.plan, outcome };
-    }
-    this.#invalid.delete(key);
-    const { primary } = decision;
-    this.#references.track(key, (this.#definition.referenced ?? []).flatMap((watch) => watch.of(primary, this.#options.config).map((ref) => ({ ...ref, type: watch.type }))));
+    return this.#keyReconcile(key, generation, outcome, logger);
+  }
 
-    if (decision.kind === 'unreadable') {
-      const error = toKeywardError(decision.error);
-      this.#sayMissing(error);
-      const failure = { step: 'read the current state', action: 'observe', reason: error.reason, message: error.message, retryable: error.retryable };
-      return { ...(await this.#fail(primary, failure, error, now, logger)), error };
+  /** The driver's outcome as the work queue, tests and tools see it; an invalid spec reported is remembered. */
+  #keyReconcile(key: string, generation: number | undefined, outcome: ReconcileOutcome<P, A>, logger: RuntimeLogger): KeyReconcile<A> {
+    const { decision, result, error, next } = outcome;
+    // Never a dry run here, so there is always a requeue.
+    const requeue = outcome.requeue ?? { kind: 'backoff' };
+    const ran = { requeue, ...(decision.kind === 'unreadable' ? {} : { plan: decision.plan }), ...(result === undefined ? {} : { outcome: result }) };
+    if (decision.kind === 'invalid') {
+      if (result?.ok === true) this.#invalid.set(key, generation);
+      return { result: result?.ok === true ? 'invalid' : 'error', ...ran };
     }
-    const { plan } = decision;
-    const outcome = await this.#run(plan, logger);
-    this.#options.observer?.onPlan?.(this.#definition.name, plan, outcome);
-    if (!outcome.ok && outcome.error?.reason === STOPPED && this.#stopping.signal.aborted) {
-      logger.info('stopped before the end of the plan; the next reconcile continues it', { skipped: outcome.steps.filter((step) => step.outcome === 'skipped').length });
-      return { result: 'error', plan, outcome };
+    if (outcome.stopped === true) {
+      logger.info('stopped before the end of the plan; the next reconcile continues it', { skipped: result?.steps.filter((step) => step.outcome === 'skipped').length });
+      return { result: 'error', ...ran };
     }
-    if (!outcome.ok) {
-      const failed = outcome.steps.find((step) => step.outcome === 'failed');
-      const error = outcome.error ?? toKeywardError(new Error('the plan failed without an error'));
-      const failure = { step: failed?.summary ?? 'unknown step', action: failed?.kind ?? 'unknown', reason: error.reason, message: error.message, retryable: error.retryable };
-      return { ...(await this.#fail(primary, failure, error, now, logger)), plan, outcome, error };
+    if (error !== undefined) {
+      return { result: 'error', ...ran, error, ...(next === undefined ? {} : { next }), ...(requeue.kind === 'after' ? { requeueAfterMs: requeue.afterMs } : {}) };
     }
-    const requeue = requeueAfterMs(plan);
-    return { result: requeue === undefined ? 'success' : 'requeue', plan, outcome, ...(requeue === undefined ? {} : { requeueAfterMs: requeue }) };
+    return { result: requeue.kind === 'after' ? 'requeue' : 'success', ...ran, ...(requeue.kind === 'after' ? { requeueAfterMs: requeue.afterMs } : {}) };
   }
 
   /** Reads an observe's queries with the API modules' answers, each query by the answer of its kind. */
@@ -437,28 +453,12 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   }
 
   /** A read of a type whose CRD is not installed: said once per type; each object's status says it too. */
-  #sayMissing(error: Error): void {
+  #sayMissing(error: unknown): void {
     if (!(error instanceof TypeNotServed)) return;
     const crd = crdName(error.type);
     if (this.#saidMissing.has(crd)) return;
     this.#saidMissing.add(crd);
     this.#logger.error(`CRD ${crd} is not installed; the objects that read ${error.type.plural} fail until it is, and are retried with backoff`, { crd });
-  }
-
-  /** What the error policy says follows a failure, and the report in status unless it says not to. */
-  async #fail(primary: P, failure: PlanFailure, error: KeywardErrorFields, now: Date, logger: RuntimeLogger): Promise<{ result: 'error'; next: FailureResponse; requeueAfterMs?: number }> {
-    const next = (this.#definition.errorPolicy ?? defaultErrorPolicy)(error);
-    const requeue = next.next === 'requeueAfter' ? { requeueAfterMs: next.afterMs } : {};
-    if (!next.report) {
-      // The plan was made from a cache that had not caught up with a write (often our own): nothing is wrong,
-      // the next attempt sees the newer object. Reporting it in status would only make the status flap.
-      logger.debug('stale view of the object; retrying', { step: failure.step });
-      return { result: 'error', next };
-    }
-    logger.warn('reconcile failed', { step: failure.step, reason: failure.reason, problem: failure.message, next: next.next });
-    const report = await this.#run(this.#definition.reportFailure(primary, failure, now, this.#options.config), logger);
-    if (!report.ok) logger.warn('could not record the failure in status', { problem: report.error?.message });
-    return { result: 'error', next, ...requeue };
   }
 
   async #run(plan: Plan<A>, logger: RuntimeLogger): Promise<PlanResult> {
@@ -471,7 +471,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
         else if (step.outcome === 'failed') {
           // A failure the error policy does not report (a write from a cache that lagged, a first creation
           // racing another) is expected and retried: worth a debug line, not a warning.
-          const expected = step.error !== undefined && !(this.#definition.errorPolicy ?? defaultErrorPolicy)(step.error).report;
+          const expected = step.error !== undefined && !errorPolicyOf(this.#definition)(step.error).report;
           logger[expected ? 'debug' : 'warn'](`failed: ${step.summary}`, { why: step.reason, step: step.id, reason: step.error?.reason, problem: step.error?.message });
         }
       },

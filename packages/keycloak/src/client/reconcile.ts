@@ -1,4 +1,4 @@
-import { PlanBuilder, addFreshnessGuard, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/vocabulary';
+import { PlanBuilder, addFreshnessGuard, withFinalizer, type Finalizer, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/vocabulary';
 import { refusedJsPolicies } from './js-policy-guard.js';
 import type { ClientAddress, KeycloakCall } from '../apis/keycloak/actions.js';
 import type { ObservedClient } from '../apis/keycloak/queries.js';
@@ -237,21 +237,25 @@ function reconcileInRealm(plan: Builder, resolved: Resolved): void {
   else maintain(plan, resolved, found);
 }
 
+/** The finalizer that keeps a KeycloakClient until its client in Keycloak is deleted. */
+function clientFinalizer(client: KeycloakClient): Finalizer {
+  return { ref: clientRef(client), name: CLIENT_FINALIZER, purpose: 'keep the object until its client in Keycloak is deleted' };
+}
+
 /**
- * Deletion: the client in Keycloak goes with the object when it is ours and the policy is Delete; then the
- * finalizer is removed. A failed delete keeps the finalizer (the plan stops), so deletion is retried; only
- * a client that is gone counts as deleted. A client that is not ours, a Retain policy, or a realm never
- * recorded let the object go at once.
+ * Deletion's cleanup (see cleanUp): the client in Keycloak goes with the object when it is ours and the policy
+ * is Delete; then the finalizer may go. A failed delete keeps the finalizer (the plan stops), so deletion is
+ * retried; only a client that is gone counts as deleted. A client that is not ours, a Retain policy, or a realm
+ * never recorded let the object go at once.
  */
-function remove(plan: Builder, input: ClientInput): void {
+function remove(plan: Builder, input: ClientInput): string | undefined {
   const { primary: client, observed, config, now } = input;
-  if (client.metadata.finalizers?.includes(CLIENT_FINALIZER) !== true) return;
   const realm = client.status.realm;
   if (client.spec.deletionPolicy === 'Delete' && realm !== undefined) {
     const call = keycloakCall(config, client.metadata.namespace);
     if (call === undefined && client.status.clientUuid !== undefined) {
       addClientStatus(plan, client, stalled('KeycloakNotConfigured', 'the client cannot be deleted from Keycloak: no Keycloak is configured'), now);
-      return;
+      return undefined;
     }
     const found = observed.client;
     // Never one of Keycloak's own, even one this object was let adopt before adoption was scoped.
@@ -262,7 +266,7 @@ function remove(plan: Builder, input: ClientInput): void {
       );
     }
   }
-  plan.add({ kind: 'k8s.removeFinalizer', ref: clientRef(client), finalizer: CLIENT_FINALIZER }, 'nothing of the client is left to delete in Keycloak');
+  return 'nothing of the client is left to delete in Keycloak';
 }
 
 /** The pure reconcile of a KeycloakClient. */
@@ -272,23 +276,20 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
   // A realm another operator manages is that operator's, clients included.
   const operatorNamespace = observed.realm === undefined ? undefined : readRealm(observed.realm).operatorNamespace;
   if (isAnotherOperators(operatorNamespace === undefined ? undefined : { namespace: operatorNamespace }, config)) return plan.build();
-  if (client.metadata.deletionTimestamp !== undefined) {
-    remove(plan, input);
-    return plan.build();
-  }
-  if (client.metadata.finalizers?.includes(CLIENT_FINALIZER) !== true) {
-    // Alone: the change wakes the next reconcile, which then works from the object with the finalizer.
-    plan.add({ kind: 'k8s.addFinalizer', ref: clientRef(client), finalizer: CLIENT_FINALIZER }, 'keep the object until its client in Keycloak is deleted');
-    return plan.build();
-  }
+  withFinalizer(plan, client, clientFinalizer(client), { apply: () => { reconcileHeld(plan, input); }, cleanup: () => remove(plan, input) });
+  return plan.build();
+}
+
+/** A KeycloakClient that holds the finalizer and is not being deleted. */
+function reconcileHeld(plan: Builder, input: ClientInput): void {
+  const { primary: client } = input;
   const resolved = resolve(input);
   if ('call' in resolved) {
     reconcileInRealm(plan, resolved);
     addDriftReport(plan, client, clientRef(client), describeClient(client, resolved.realm));
-    return plan.build();
+    return;
   }
   const reported = addClientStatus(plan, client, resolved.readiness, input.now, resolved.changes);
   if (reported && resolved.warn === true) addWarning(plan, { ...clientRef(client), uid: client.metadata.uid }, resolved.readiness);
   if (resolved.followUp !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: FOLLOW_UP_MS }, resolved.followUp);
-  return plan.build();
 }

@@ -1,14 +1,13 @@
-import { PlanBuilder, type KubeObject, type Plan, type ReconcileInput } from '@keyward/vocabulary';
+import { PlanBuilder, cleanUp, withFinalizer, type KubeObject, type Plan, type ReconcileInput } from '@keyward/vocabulary';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';
-import { REALM_FINALIZER } from '../types.js';
 import { mayAdopt } from '../adoption.js';
 import { ADMIN_GRANT_REASON, adminGrantMessage, adminRoleGrants } from './admin-grants.js';
 import { claimRealm, type RealmClaim } from './claim.js';
 import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
 import { toManaged } from './managed.js';
-import { planDeletion } from './deletion.js';
+import { planDeletion, realmFinalizer } from './deletion.js';
 import { planAuthentication } from './flows.js';
 import { planRequiredActions } from './required-actions.js';
 import { prunesWhenEmpty } from '../prune.js';
@@ -94,42 +93,38 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
 export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
   const { primary: cr, observed, config, now } = input;
   const plan = new PlanBuilder<KeycloakRealmAction>();
-  const held = cr.metadata.finalizers?.includes(REALM_FINALIZER) === true;
   if (isAnotherOperators(cr.spec.operatorRef, config)) {
     // Its operatorRef may have moved it here from us: our finalizer must not keep it from being deleted.
-    if (held) plan.add({ kind: 'k8s.removeFinalizer', ref: realmRef(cr), finalizer: REALM_FINALIZER }, `the operator in namespace ${cr.spec.operatorRef?.namespace ?? ''} manages this realm`);
+    cleanUp(plan, cr, realmFinalizer(cr), () => `the operator in namespace ${cr.spec.operatorRef?.namespace ?? ''} manages this realm`);
     return plan.build();
   }
-  if (cr.metadata.deletionTimestamp !== undefined) {
-    planDeletion(plan, cr, observed, config, now);
-    return plan.build();
-  }
-  if (!held) {
-    // Alone: the change wakes the next reconcile, which then works from the object that holds it.
-    plan.add({ kind: 'k8s.addFinalizer', ref: realmRef(cr), finalizer: REALM_FINALIZER }, 'keep the object until its realm is deleted or retained');
-    return plan.build();
-  }
+  withFinalizer(plan, cr, realmFinalizer(cr), { apply: () => { reconcileHeld(plan, input); }, cleanup: () => planDeletion(plan, cr, observed, config, now) });
+  return plan.build();
+}
+
+/** A KeycloakRealm that holds the finalizer and is not being deleted. */
+function reconcileHeld(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput): void {
+  const { primary: cr, observed, config, now } = input;
   const call = keycloakCall(config, cr.metadata.namespace);
   if (call === undefined || config.keycloakUrl === undefined) {
     reportReadiness(plan, cr, stalled('NoKeycloak', 'no Keycloak configured: the operator has no Keycloak URL or admin credentials Secret'), now);
-    return plan.build();
+    return;
   }
   const secretsProblem = realmSecretsProblem(realmSecretUses(cr, observed), cr.metadata.namespace, cr.spec.realmName);
   if (secretsProblem !== undefined) {
     reportReadiness(plan, cr, secretsProblem, now);
-    return plan.build();
+    return;
   }
   const claim = claimRealm(cr.spec.realmName, observed.realm?.realm, cr.metadata, adoptsUnowned(input));
   if (claim.kind === 'refused') {
     reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
-    return plan.build();
+    return;
   }
   const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles, observed.grantReach);
   if (adminGrants.length > 0) {
     reportRefusal(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
-    return plan.build();
+    return;
   }
   planManaged(plan, input, call, config.keycloakUrl, claim);
   addDriftReport(plan, cr, realmRef(cr), `realm ${cr.spec.realmName}`);
-  return plan.build();
 }

@@ -3,32 +3,20 @@
 // integration test.
 import { describe, expect, it } from '@jest/globals';
 import type { ObjectRef } from '@keyward/core';
-import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
-import { keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType } from '../../src/index.js';
+import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import { keycloakClientType, keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';
-import { simulatedConfig as config, type KeycloakWorld } from '../simulated-world.js';
+import { convergeAt, type KeycloakWorld } from '../simulated-world.js';
 
 const realmRef: ObjectRef = { type: keycloakRealmType, namespace: 'team-a', name: 'shared' };
 const clientRef: ObjectRef = { type: keycloakClientType, namespace: 'team-a', name: 'documents' };
-
-async function converge(w: KeycloakWorld, ref: ObjectRef, clock: FakeClock): Promise<number> {
-  for (let round = 1; round <= 8; round++) {
-    const options = { config, now: clock.now() };
-    const outcome = ref.type === keycloakRealmType ? await reconcileOnce(keycloakRealmController, w, ref, options) : await reconcileOnce(keycloakClientController, w, ref, options);
-    if (outcome.decision.kind !== 'planned') throw new Error(`${ref.name}: ${outcome.decision.kind}`);
-    expect(outcome.result?.ok).toBe(true);
-    if (outcome.decision.plan.steps.length === 0) return round;
-    clock.advance(3_000);
-  }
-  throw new Error(`${ref.name} did not converge in 8 reconciles`);
-}
 
 describe('authorizationSettings against the in-memory Keycloak', () => {
   it('converge, then plan nothing', async () => {
     const w: KeycloakWorld = new InMemoryWorld({ keycloak: simulateKeycloak });
     const clock = new FakeClock('2026-03-01T12:00:00Z');
     w.put(keycloakRealmType, { metadata: { name: 'shared', namespace: 'team-a' }, spec: { realmName: 'shared', clientAuthorizationGrants: ['team-a'] } });
-    await converge(w, realmRef, clock);
+    await convergeAt(w, realmRef, clock);
     w.put(keycloakClientType, {
       metadata: { name: 'documents', namespace: 'team-a' },
       spec: {
@@ -55,9 +43,9 @@ describe('authorizationSettings against the in-memory Keycloak', () => {
         },
       },
     });
-    await converge(w, clientRef, clock);
+    await convergeAt(w, clientRef, clock);
     const writes = w.apis.keycloak.writes;
-    expect(await converge(w, clientRef, clock)).toBe(1);
+    expect(await convergeAt(w, clientRef, clock)).toHaveLength(1);
     expect(w.apis.keycloak.writes).toBe(writes);
     expect((w.get(clientRef)?.['status'] as { managed?: unknown }).managed).toEqual({ authorizationScopes: ['read', 'write'], authorizationResources: ['doc', 'report'] });
   });

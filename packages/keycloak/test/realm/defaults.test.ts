@@ -2,9 +2,10 @@
 // more removed, Keycloak's own defaults and what people added never; then against the in-memory Keycloak.
 import { describe, expect, it } from '@jest/globals';
 import type { Plan } from '@keyward/core';
-import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
+import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import { convergeRealm } from '../simulated-world.js';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
-import { keycloakRealmType, keycloakRealmController } from '../../src/index.js';
+import { keycloakRealmType } from '../../src/index.js';
 import { defaultRoleName } from '../../src/realm/default-roles.js';
 import { observe } from '../../src/realm/observe.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
@@ -103,20 +104,9 @@ describe('defaults against the in-memory Keycloak', () => {
       spec: { realmName: 'shared', realmRoles: [{ name: 'viewer' }], groups: [{ name: 'staff', subGroups: [{ name: 'leads' }] }], defaultGroups: ['/staff/leads'], defaultRoles: { realmRoles: ['viewer'] } },
     });
     const keycloak: SimulatedKeycloak = w.apis.keycloak;
-    const reconcile = async () => {
-      const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
-      if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
-      expect(outcome.result?.ok).toBe(true);
-      clock.advance(3_000);
-      return outcome.decision.plan.steps.length;
-    };
-    let rounds = 1;
-    while ((await reconcile()) > 0) {
-      rounds += 1;
-      if (rounds > 8) throw new Error('did not converge');
-    }
+    await convergeRealm(w, ref, clock, config);
     const writes = keycloak.writes;
-    expect(await reconcile()).toBe(0);
+    expect((await convergeRealm(w, ref, clock, config)).map((quiet) => quiet.steps.length)).toEqual([0]);
     expect(keycloak.writes).toBe(writes);
   });
 });

@@ -11,7 +11,7 @@ import { describeResource } from '../../src/apis/keycloak/api.js';
 import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
 import { flowsRead } from '../../src/realm/flows.js';
 import { RealmSpecCodec } from '../../src/realm/spec.js';
-import { simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
+import { convergeRealm, simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
 
 const config = simulatedConfig;
 const ref: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shop' };
@@ -40,17 +40,8 @@ const ready = (object: KubeObject | undefined) => findCondition(readConditions((
 
 /** Reconciles until a reconcile plans nothing; the plans' Keycloak steps, described. */
 async function converge(w: KeycloakWorld, clock: FakeClock): Promise<string[]> {
-  const described: string[] = [];
-  for (let round = 1; round <= 8; round++) {
-    const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
-    if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
-    expect(outcome.result?.ok).toBe(true);
-    const steps = outcome.decision.plan.steps;
-    if (steps.length === 0) return described;
-    for (const { action } of steps) if ('resource' in action) described.push(`${action.kind.replace('keycloak.', '')} ${describeResource(action.resource)}`);
-    clock.advance(3_000);
-  }
-  throw new Error('did not converge in 8 reconciles');
+  const plans = await convergeRealm(w, ref, clock, config);
+  return plans.flatMap(({ steps }) => steps.flatMap(({ action }) => ('resource' in action ? [`${action.kind.replace('keycloak.', '')} ${describeResource(action.resource)}`] : [])));
 }
 
 const observed = (w: KeycloakWorld): ObservedFlow[] => w.apis.keycloak.flows.observe('shop', { executionsOf: ['browser', 'shop login', 'shop copy'].map((alias) => ({ alias, configs: true })) });

@@ -2,11 +2,12 @@
 // spec against the in-memory Keycloak until it converges, and an out-of-band change repaired.
 import { describe, expect, it } from '@jest/globals';
 import type { Plan } from '@keyward/core';
-import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
+import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import { convergeRealm } from '../simulated-world.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { ObservedGroup } from '../../src/apis/keycloak/groups.js';
-import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
+import { keycloakRealmType } from '../../src/index.js';
 import { MANAGED_BY } from '../../src/ownership.js';
 import { decodeRealm } from '../../src/realm/decode.js';
 import { groupReads } from '../../src/realm/groups.js';
@@ -153,16 +154,7 @@ describe('groups against the in-memory Keycloak', () => {
     const clock = new FakeClock(new Date('2026-03-01T12:00:00Z'));
     w.put(keycloakRealmType, { metadata: { name: 'shared', namespace: 'platform' }, spec: { realmName: 'shared', realmRoles: [{ name: 'viewer' }, { name: 'admin' }], groups: spec.groups.map((g) => ({ ...g, clientRoles: {} })) } });
     const keycloak: SimulatedKeycloak = w.apis.keycloak;
-    const converge = async (): Promise<number> => {
-      for (let round = 1; round <= 8; round++) {
-        const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config: { ...config, keycloakOperatorNamespace: 'keyward-system' }, now: clock.now() });
-        if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
-        expect(outcome.result?.ok).toBe(true);
-        if (outcome.decision.plan.steps.length === 0) return round;
-        clock.advance(3_000);
-      }
-      throw new Error('did not converge');
-    };
+    const converge = async (): Promise<number> => (await convergeRealm(w, ref, clock, { ...config, keycloakOperatorNamespace: 'keyward-system' })).length;
     await converge();
     const writes = keycloak.writes;
     expect(await converge()).toBe(1);

@@ -3,11 +3,11 @@
 // this object registered are unregistered again.
 import { describe, expect, it } from '@jest/globals';
 import type { ObjectRef } from '@keyward/core';
-import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
-import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
+import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import { keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';
 import { readsRequiredActions } from '../../src/realm/required-actions.js';
-import { simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
+import { convergeRealm, simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
 
 const config = simulatedConfig;
 const ref: ObjectRef = { type: keycloakRealmType, namespace: 'platform', name: 'shop' };
@@ -24,17 +24,8 @@ function setSpec(w: KeycloakWorld, spec: Record<string, unknown>): void {
 
 /** Reconciles until a reconcile plans nothing; the Keycloak writes planned on the way. */
 async function converge(w: KeycloakWorld, clock: FakeClock): Promise<string[]> {
-  const writes: string[] = [];
-  for (let round = 1; round <= 6; round++) {
-    const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
-    if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
-    expect(outcome.result?.ok).toBe(true);
-    const { steps } = outcome.decision.plan;
-    if (steps.length === 0) return writes;
-    for (const { action } of steps) if ('resource' in action && action.resource.type === 'requiredAction') writes.push(`${action.kind} ${action.resource.alias}`);
-    clock.advance(3_000);
-  }
-  throw new Error('did not converge in 6 reconciles');
+  const plans = await convergeRealm(w, ref, clock, config, 6);
+  return plans.flatMap(({ steps }) => steps.flatMap(({ action }) => ('resource' in action && action.resource.type === 'requiredAction' ? [`${action.kind} ${action.resource.alias}`] : [])));
 }
 
 const actions = (w: KeycloakWorld) => new Map(w.apis.keycloak.flows.requiredActions('shop').map((action) => [action.alias, action]));

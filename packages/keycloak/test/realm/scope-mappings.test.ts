@@ -2,10 +2,11 @@
 // before), the codec's verdicts, and convergence against the in-memory Keycloak.
 import { describe, expect, it } from '@jest/globals';
 import type { Plan } from '@keyward/core';
-import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
+import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import { convergeRealm } from '../simulated-world.js';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { ObservedScopeMapping } from '../../src/apis/keycloak/scope-mappings.js';
-import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
+import { keycloakRealmType } from '../../src/index.js';
 import { observe } from '../../src/realm/observe.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { simulateKeycloak, type SimulatedKeycloak } from '../../src/testing.js';
@@ -80,16 +81,9 @@ describe('scope mappings', () => {
       spec: { realmName: 'shared', realmRoles: [{ name: 'viewer' }], clientScopes: [{ name: 'api' }], scopeMappings: [{ clientScope: 'api', realmRoles: ['viewer'] }] },
     });
     const keycloak: SimulatedKeycloak = w.apis.keycloak;
-    const reconcile = async (): Promise<number> => {
-      const outcome = await reconcileOnce(keycloakRealmController, w, ref, { config, now: clock.now() });
-      if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
-      expect(outcome.result?.ok).toBe(true);
-      clock.advance(3_000);
-      return outcome.decision.plan.steps.length;
-    };
-    for (let round = 0; (await reconcile()) > 0; round++) if (round > 8) throw new Error('did not converge');
+    await convergeRealm(w, ref, clock, config);
     const writes = keycloak.writes;
-    expect(await reconcile()).toBe(0);
+    expect((await convergeRealm(w, ref, clock, config)).map((quiet) => quiet.steps.length)).toEqual([0]);
     expect(keycloak.writes).toBe(writes);
   });
 });

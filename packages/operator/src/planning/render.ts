@@ -35,7 +35,7 @@ function endLine(end: RoundsEnd, rounds: number): string | undefined {
     case 'limit': return `stopped after ${String(end.rounds)} reconciles that all change something; it may not settle`;
     case 'gone': return 'then the object is gone';
     case 'notSimulated': return `later reconciles: not shown (they depend on what the ${end.api} API does, which a plan does not simulate)`;
-    case 'failed': return `later reconciles: not shown (in the plan's sandbox, ${end.message})`;
+    case 'failed': return `later reconciles: not shown (in the plan's sandbox, ${end.message}; then the controller ${end.then})`;
     case 'invalid': return `reconcile ${String(rounds + 1)}: invalid spec: ${end.message}`;
     case 'unreadable': return `reconcile ${String(rounds + 1)}: cannot read what it needs: ${end.message}`;
   }

@@ -1,5 +1,5 @@
-import { changesAnything, decide, runQueries, type AnyAction, type ControllerDefinition, type KubeObject, type Plan, type Queries } from '@keyward/core';
-import { interpret, toKeywardError, type Executor, type HandlerTable } from '@keyward/core/interpreter';
+import { changesAnything, runQueries, type AnyAction, type ControllerDefinition, type KubeObject, type Plan, type Queries } from '@keyward/core';
+import { interpret, runReconcile, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/core/interpreter';
 import { fixedEntropy } from '@keyward/core/testing';
 import type { KubeSandbox } from './sandbox.js';
 
@@ -13,8 +13,11 @@ export type RoundsEnd =
   | { readonly kind: 'gone' }
   /** The last plan uses an API whose effect the sandbox cannot show; what follows depends on it. */
   | { readonly kind: 'notSimulated'; readonly api: string }
-  /** A step of the last plan failed in the sandbox (as it may on the cluster). */
-  | { readonly kind: 'failed'; readonly message: string }
+  /**
+   * A step of the last plan failed in the sandbox (as it may on the cluster); the failure was reported there as
+   * the controller's error policy says, and `then` says what the controller does next.
+   */
+  | { readonly kind: 'failed'; readonly message: string; readonly then: string }
   /** After the last plan, the object no longer decodes, or its reads fail. */
   | { readonly kind: 'invalid' | 'unreadable'; readonly message: string };
 
@@ -32,30 +35,55 @@ export interface RoundsOptions<C> {
   readonly maxRounds: number;
   readonly sandbox: KubeSandbox;
   /** Sandbox handlers of the APIs besides Kubernetes whose effects can be shown (Keystone, control). */
-  readonly handlers: Readonly<Record<string, unknown>>;
+  readonly handlers: SandboxHandlers;
 }
 
+/** Handlers that act on a plan's sandbox, by kind: the kinds a sandbox cannot show have none. */
+export type SandboxHandlers = Readonly<Record<string, ErasedHandler>>;
+
+/** The API of the first step of `plan` that the sandbox cannot show, if any. */
+function unsimulatedApi(plan: Plan, handlers: SandboxHandlers): string | undefined {
+  const step = plan.steps.find((candidate) => !(candidate.action.kind in handlers));
+  return step === undefined ? undefined : step.action.kind.split('.')[0] ?? step.action.kind;
+}
+
+/** What the runtime does after a failure the error policy has it report. */
+const FOLLOWS: Readonly<Record<Exclude<Requeue['kind'], 'done' | 'now'>, string>> = {
+  backoff: 'retries with backoff',
+  after: 'retries when the API said to',
+  onChange: 'waits for the object to change',
+};
+
 /**
- * The reconciles the controller would run on `object`, one after the other, as the runtime would run them:
- * each plan is decided from what the sandbox holds (the cluster, plus the writes of the plans before), then
- * applied to the sandbox, until a plan changes nothing, the object is gone, a plan uses an API the sandbox
- * cannot show, or `maxRounds` is reached. Nothing is written anywhere but the sandbox.
+ * The reconciles the controller would run on `object`, one after the other, as the runtime runs them (the same
+ * driver, error policy included): each plan is decided from what the sandbox holds (the cluster, plus the
+ * writes of the plans before), then applied to the sandbox, until a plan changes nothing, the object is gone,
+ * a plan uses an API the sandbox cannot show, a step fails, or `maxRounds` is reached. A stale view is
+ * retried, as the runtime retries it. Nothing is written anywhere but the sandbox.
  */
 export async function planRounds<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
   definition: ControllerDefinition<P, Q, C, A>,
   object: KubeObject,
   options: RoundsOptions<C>,
 ): Promise<ObjectOutcome> {
-  const { sandbox, config, now } = options;
+  const { sandbox, config, now, maxRounds } = options;
   const ref = { type: definition.primary.type, namespace: object.metadata.namespace, name: object.metadata.name };
-  const handlers = { ...options.handlers, ...sandbox.handlers() };
-  // The table holds a handler for every kind a plan may use, or the plan stops before running (below).
-  const executor: Executor<A> = { handlers: handlers as unknown as HandlerTable<A>, vocabulary: definition.apis };
+  const handlers: SandboxHandlers = { ...options.handlers, ...sandbox.handlers() };
   const plans: Plan<A>[] = [];
   const ended = (end: RoundsEnd): ObjectOutcome => ({ kind: 'planned', plans, end });
   let current = object;
   for (let round = 1; ; round++) {
-    const decision = await decide(definition, current, { read: (queries) => runQueries(queries, (query) => sandbox.read(query)), config, now, entropy: fixedEntropy() });
+    const outcome = await runReconcile(definition, current, {
+      read: (queries) => runQueries(queries, (query) => sandbox.read(query)),
+      run: (plan) => interpret(plan, { handlers, vocabulary: definition.apis }),
+      config,
+      now,
+      entropy: fixedEntropy(),
+      // What is not run: reports of what cannot be decided, a plan that changes nothing, the last one shown, and
+      // a plan whose effects the sandbox cannot show.
+      dryRun: (decision) => decision.kind !== 'planned' || !changesAnything(decision.plan) || round >= maxRounds || unsimulatedApi(decision.plan, handlers) !== undefined,
+    });
+    const { decision } = outcome;
     if (decision.kind === 'invalid') return plans.length === 0 ? { kind: 'invalid', message: decision.failure.message } : ended({ kind: 'invalid', message: decision.failure.message });
     if (decision.kind === 'unreadable') {
       const message = toKeywardError(decision.error).message;
@@ -63,13 +91,13 @@ export async function planRounds<P extends KubeObject, Q extends Queries, C, A e
     }
     plans.push(decision.plan);
     if (!changesAnything(decision.plan)) return ended({ kind: 'quiet' });
-    if (round >= options.maxRounds) return ended({ kind: 'limit', rounds: round });
-    const unsimulated = decision.plan.steps.find((step) => !(step.action.kind in handlers));
-    if (unsimulated !== undefined) return ended({ kind: 'notSimulated', api: unsimulated.action.kind.split('.')[0] ?? unsimulated.action.kind });
-    const result = await interpret(decision.plan, executor);
-    if (!result.ok) {
-      const failed = result.steps.find((step) => step.outcome === 'failed');
-      return ended({ kind: 'failed', message: `${failed?.summary ?? 'a step'}: ${result.error?.message ?? 'failed'}` });
+    if (round >= maxRounds) return ended({ kind: 'limit', rounds: round });
+    const api = unsimulatedApi(decision.plan, handlers);
+    if (api !== undefined) return ended({ kind: 'notSimulated', api });
+    const { requeue, result, error } = outcome;
+    if (error !== undefined && requeue !== undefined && requeue.kind !== 'now' && requeue.kind !== 'done') {
+      const failed = result?.steps.find((step) => step.outcome === 'failed');
+      return ended({ kind: 'failed', message: `${failed?.summary ?? 'a step'}: ${error.message}`, then: FOLLOWS[requeue.kind] });
     }
     const next = await sandbox.get(ref);
     if (next === undefined) return ended({ kind: 'gone' });

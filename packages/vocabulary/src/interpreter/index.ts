@@ -6,6 +6,8 @@ export { secretKeyValue } from './secret-key.js';
 export { interpret, dryRun, toKeywardError, STOPPED } from './interpret.js';
 export type { InterpretOptions } from './interpret.js';
 export { defaultErrorPolicy } from './error-policy.js';
+export { errorPolicyOf, runReconcile } from './drive.js';
+export type { DriveHooks, DriveOptions, DriveTarget, ReconcileOutcome, Requeue } from './drive.js';
 export type { ErrorPolicy, FailureResponse } from './error-policy.js';
 export { apiSet, defineApiRuntime } from './api-runtime.js';
 export type { ApiRuntime, ApiSet, AnyApiRuntime } from './api-runtime.js';

@@ -3,7 +3,7 @@ import type { Vocabulary } from '../plan/api.js';
 import type { Plan, Step } from '../plan/plan.js';
 import { applyFormat, isOutputRef, resolveTemplate, type OutputRef, type Value } from '../plan/values.js';
 import { KeywardError, type KeywardErrorFields } from './errors.js';
-import type { Executor, Handler, HandlerContext, PlanResult, StepOutcome, StepResult } from './types.js';
+import type { Executor, Handler, HandlerContext, PartialExecutor, PlanResult, StepOutcome, StepResult } from './types.js';
 
 export interface InterpretOptions {
   /** Told about each step as it finishes (logs, metrics). */
@@ -104,9 +104,9 @@ function result<A extends AnyAction>(vocabulary: Vocabulary<A, never>, step: Pic
   };
 }
 
-async function runAction<A extends AnyAction>(executor: Executor<A>, action: A, outputs: Outputs): Promise<{ outcome: 'applied' | 'unchanged'; outputs: object }> {
+async function runAction<A extends AnyAction>(executor: Executor<A> | PartialExecutor<A>, action: A, outputs: Outputs): Promise<{ outcome: 'applied' | 'unchanged'; outputs: object }> {
   // The table is keyed by kind, so the handler found matches the action's own type. A plan built against
-  // the types cannot miss one; a plan read from elsewhere can.
+  // the types of a complete table cannot miss one; a plan read from elsewhere, or a partial table, can.
   const table: object = executor.handlers;
   const handler = (table as Readonly<Record<string, Handler<A> | undefined>>)[action.kind];
   if (handler === undefined) {
@@ -120,7 +120,7 @@ async function runAction<A extends AnyAction>(executor: Executor<A>, action: A, 
  * "skipped", and the compensations of steps that already applied run in reverse order (not when the plan
  * was stopped by its signal).
  */
-export async function interpret<A extends AnyAction>(plan: Plan<A>, executor: Executor<A>, options: InterpretOptions = {}): Promise<PlanResult> {
+export async function interpret<A extends AnyAction>(plan: Plan<A>, executor: Executor<A> | PartialExecutor<A>, options: InterpretOptions = {}): Promise<PlanResult> {
   const outputs = new Outputs(options.readObject);
   const results: StepResult[] = [];
   const applied: Step<A>[] = [];

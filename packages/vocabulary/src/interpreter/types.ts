@@ -63,6 +63,18 @@ export interface Executor<A extends AnyAction> {
   readonly vocabulary: Vocabulary<A, never>;
 }
 
+/** A handler of some kind, its action type unknown here: given only actions of its own kind. */
+export type ErasedHandler = (action: never, context: HandlerContext) => Promise<HandlerResult<object>>;
+
+/**
+ * Handlers of some kinds only, assembled at run time (a plan's sandbox simulates some APIs, not all): a step of
+ * a kind without one fails as an invalid plan.
+ */
+export interface PartialExecutor<A extends AnyAction> {
+  readonly handlers: Readonly<Record<string, ErasedHandler | undefined>>;
+  readonly vocabulary: Vocabulary<A, never>;
+}
+
 /** What the query runner needs of an informer's cache. */
 export interface CacheView {
   readonly type: ResourceType;

@@ -1,12 +1,10 @@
 import { describeRef, type ObjectRef } from '../model/refs.js';
 import type { AnyAction } from '../plan/actions.js';
-import type { ControllerDefinition, PlanFailure } from '../plan/controller.js';
-import type { Plan } from '../plan/plan.js';
+import type { ControllerDefinition } from '../plan/controller.js';
+import { changesAnything, type Plan } from '../plan/plan.js';
 import type { Observed, Queries } from '../plan/queries.js';
-import { decide, type Decision } from '../plan/reconcile-once.js';
 import type { KubeObject } from '../apis/kubernetes/actions.js';
-import { defaultErrorPolicy, type FailureResponse } from '../interpreter/error-policy.js';
-import { toKeywardError } from '../interpreter/interpret.js';
+import { runReconcile, type ReconcileOutcome } from '../interpreter/drive.js';
 import type { PlanResult } from '../interpreter/types.js';
 import { fixedEntropy } from './clock.js';
 
@@ -23,23 +21,23 @@ export interface ReconcileOnceOptions<C> {
   readonly now?: Date;
   /** Default: fixedEntropy(). */
   readonly entropy?: (bytes: number) => Uint8Array;
-  /** Decide only: run nothing (what `keyward plan` does). */
+  /** Decide only: run nothing. */
   readonly dryRun?: boolean;
 }
 
-export interface ReconcileOnceResult<P, A extends AnyAction> {
-  readonly decision: Decision<P, A>;
-  /** How the plan (or the invalid-spec report) ran; absent on a dry run and when reading failed. */
-  readonly result?: PlanResult;
-  /** After a failure: what the error policy decided, and the failure report that ran if it is reported. */
-  readonly next?: FailureResponse;
-  readonly report?: { readonly plan: Plan<A>; readonly result: PlanResult };
+/** See ReconcileOutcome: the decision, how its plan ran, and after a failure the policy's answer and report. */
+export type ReconcileOnceResult<P, A extends AnyAction> = ReconcileOutcome<P, A>;
+
+async function current(target: Pick<ReconcileTarget<AnyAction>, 'get'>, object: KubeObject | ObjectRef): Promise<KubeObject> {
+  const found = 'metadata' in object ? object : await target.get(object);
+  if (found === undefined) throw new Error(`${describeRef(object as ObjectRef)} does not exist`);
+  return found;
 }
 
 /**
- * One reconcile as the runtime does it: decode, observe, reconcile, run the plan, and after a failure what the
- * controller's error policy says (a stale view is not reported; other failures are, in status). For tests,
- * examples and tools; the runtime runs the same `decide` with its caches and backoff around it.
+ * One reconcile as the runtime does it (the same driver): decode, observe, reconcile, run the plan, and after a
+ * failure what the controller's error policy says (a stale view is not reported; other failures are, in
+ * status). For tests, examples and tools.
  */
 export async function reconcileOnce<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
   definition: ControllerDefinition<P, Q, C, A>,
@@ -47,29 +45,54 @@ export async function reconcileOnce<P extends KubeObject, Q extends Queries, C, 
   object: KubeObject | ObjectRef,
   options: ReconcileOnceOptions<C>,
 ): Promise<ReconcileOnceResult<P, A>> {
-  const now = options.now ?? new Date();
-  const current = 'metadata' in object ? object : await target.get(object);
-  if (current === undefined) throw new Error(`${describeRef(object as ObjectRef)} does not exist`);
-  const decision = await decide(definition, current, { read: (queries) => target.read(queries), config: options.config, now, entropy: options.entropy ?? fixedEntropy() });
-  if (options.dryRun === true) return { decision };
-  if (decision.kind === 'invalid') return { decision, result: await target.run(decision.plan) };
-  const failureOf = async (failure: PlanFailure, next: FailureResponse) => {
-    if (!next.report) return undefined;
-    const plan = definition.reportFailure(decision.primary, failure, now, options.config);
-    return { plan, result: await target.run(plan) };
-  };
-  const policy = definition.errorPolicy ?? defaultErrorPolicy;
-  if (decision.kind === 'unreadable') {
-    const error = toKeywardError(decision.error);
-    const next = policy(error);
-    const report = await failureOf({ step: 'read the current state', action: 'observe', reason: error.reason, message: error.message, retryable: error.retryable }, next);
-    return { decision, next, ...(report === undefined ? {} : { report }) };
+  return runReconcile(definition, await current(target, object), {
+    read: (queries) => target.read(queries),
+    run: (plan) => target.run(plan),
+    config: options.config,
+    now: options.now ?? new Date(),
+    entropy: options.entropy ?? fixedEntropy(),
+    ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
+  });
+}
+
+export interface ConvergeOptions<C> {
+  readonly config: C;
+  /** The time of each reconcile; default: the current time. */
+  readonly now?: () => Date;
+  /** The random bytes of the n-th reconcile (from 1); default: fixedEntropy() for all. */
+  readonly entropy?: (round: number) => (bytes: number) => Uint8Array;
+  /** Reconciles at most; default 8. */
+  readonly maxRounds?: number;
+  /** Runs after each reconcile that is followed by another (a clock moves on, other controllers act). */
+  readonly between?: (round: number) => Promise<void> | void;
+}
+
+/**
+ * Reconciles `ref` as the runtime would, one reconcile after the other, until a plan changes nothing or the
+ * outcome leaves nothing to retry (a failure that waits for a change, an invalid spec); every round's
+ * decision and outcome, in order. Fails when `maxRounds` reconciles have not settled it.
+ */
+export async function converge<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
+  definition: ControllerDefinition<P, Q, C, A>,
+  target: ReconcileTarget<A>,
+  ref: ObjectRef,
+  options: ConvergeOptions<C>,
+): Promise<readonly ReconcileOnceResult<P, A>[]> {
+  const maxRounds = options.maxRounds ?? 8;
+  const rounds: ReconcileOnceResult<P, A>[] = [];
+  for (let round = 1; round <= maxRounds; round++) {
+    const object = await target.get(ref);
+    if (object === undefined && round > 1) return rounds;
+    const outcome = await reconcileOnce(definition, target, object ?? ref, {
+      config: options.config,
+      now: options.now?.() ?? new Date(),
+      ...(options.entropy === undefined ? {} : { entropy: options.entropy(round) }),
+    });
+    rounds.push(outcome);
+    const { decision, requeue } = outcome;
+    const quiet = decision.kind === 'planned' && outcome.result?.ok === true && !changesAnything(decision.plan);
+    if (quiet || requeue?.kind === 'onChange') return rounds;
+    if (round < maxRounds) await options.between?.(round);
   }
-  const result = await target.run(decision.plan);
-  if (result.ok || result.error === undefined) return { decision, result };
-  const failed = result.steps.find((step) => step.outcome === 'failed');
-  const next = policy(result.error);
-  const { reason, message, retryable } = result.error;
-  const report = await failureOf({ step: failed?.summary ?? 'unknown step', action: failed?.kind ?? 'unknown', reason, message, retryable }, next);
-  return { decision, result, next, ...(report === undefined ? {} : { report }) };
+  throw new Error(`${describeRef(ref)} did not converge in ${String(maxRounds)} reconciles`);
 }

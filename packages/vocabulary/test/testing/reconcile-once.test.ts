@@ -1,69 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { left, right } from 'fp-ts/lib/Either.js';
-import { coreTypes, type ObjectRef } from '../../src/model/refs.js';
-import { vocabulary } from '../../src/plan/api.js';
-import type { ControllerDefinition } from '../../src/plan/controller.js';
-import { PlanBuilder } from '../../src/plan/plan.js';
-import { controlApi, type ControlAction } from '../../src/apis/control/index.js';
-import { kubernetesApi, type GetQuery, type KubeObject, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { KeywardError } from '../../src/interpreter/errors.js';
-import { reconcileOnce, type ReconcileTarget } from '../../src/testing/reconcile-once.js';
+import { converge, reconcileOnce, type ReconcileTarget } from '../../src/testing/reconcile-once.js';
 import { InMemoryWorld } from '../../src/testing/world.js';
-
-type Action = KubernetesAction | ControlAction;
-
-interface CopyQueries {
-  readonly [name: string]: GetQuery | undefined;
-  readonly copy: GetQuery;
-}
-
-const NAMESPACE = 'ns';
-const NOW = new Date('2026-03-01T12:00:00Z');
-const ref = (name: string): ObjectRef => ({ type: coreTypes.configMap, namespace: NAMESPACE, name });
-
-/**
- * Keeps a copy "<name>-copy" of each ConfigMap's data. What its annotation `test/fail` names goes wrong on the
- * way: "conflict" patches with a stale resourceVersion, "missing" patches an object that does not exist.
- * Failures and invalid objects are reported as Warning events.
- */
-const copier: ControllerDefinition<KubeObject, CopyQueries, null, Action> = {
-  name: 'copier',
-  apis: vocabulary(kubernetesApi, controlApi),
-  primary: {
-    type: coreTypes.configMap,
-    decode: (object) => (object['data'] === undefined ? left({ message: 'data: required', problems: [{ path: 'data', message: 'required' }] }) : right(object)),
-  },
-  secondary: () => [],
-  observe: (primary) => ({ copy: { kind: 'k8s.get', ref: ref(`${primary.metadata.name}-copy`) } }),
-  reconcile: ({ primary, observed }) => {
-    const plan = new PlanBuilder<Action>();
-    const name = `${primary.metadata.name}-copy`;
-    if (observed.copy === undefined) {
-      plan.add({ kind: 'k8s.create', ref: ref(name), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NAMESPACE }, data: primary['data'] as Record<string, string> } }, 'the copy is missing');
-    }
-    const fail = primary.metadata.annotations?.['test/fail'];
-    if (fail === 'conflict') plan.add({ kind: 'k8s.patch', ref: ref(primary.metadata.name), patch: { type: 'merge', body: {} }, precondition: { resourceVersion: 'stale' } }, 'a write from a stale view');
-    if (fail === 'missing') plan.add({ kind: 'k8s.patch', ref: ref('nowhere'), patch: { type: 'merge', body: {} } }, 'a write to nothing');
-    plan.add({ kind: 'control.requeueAfter', afterMs: 60_000 }, 'check again');
-    return plan.build();
-  },
-  reportFailure: (primary, failure) => {
-    const plan = new PlanBuilder<Action>();
-    plan.add({ kind: 'k8s.event', regarding: ref(primary.metadata.name), type: 'Warning', reason: `Failed${failure.reason}`, note: `${failure.step} (${failure.action}): ${failure.message}`, action: 'Copy' }, 'report');
-    return plan.build();
-  },
-  reportInvalid: (object, failure) => {
-    const plan = new PlanBuilder<Action>();
-    plan.add({ kind: 'k8s.event', regarding: ref(object.metadata.name), type: 'Warning', reason: 'InvalidSpec', note: failure.message, action: 'Validate' }, 'report');
-    return plan.build();
-  },
-};
-
-function worldWith(name: string, fields: { data?: Record<string, string>; annotations?: Record<string, string> }): InMemoryWorld {
-  const world = new InMemoryWorld();
-  world.put(coreTypes.configMap, { metadata: { name, namespace: NAMESPACE, ...(fields.annotations === undefined ? {} : { annotations: fields.annotations }) }, ...(fields.data === undefined ? {} : { data: fields.data }) });
-  return world;
-}
+import { NOW, copier, ref, worldWith, type Action } from './copier.js';
 
 const options = { config: null, now: NOW };
 
@@ -151,5 +90,40 @@ describe('reconcileOnce in an in-memory world', () => {
 
   it('refuses an object that does not exist', async () => {
     await expect(reconcileOnce(copier, new InMemoryWorld(), ref('ghost'), options)).rejects.toThrow('ConfigMap ns/ghost does not exist');
+  });
+});
+
+describe('converge in an in-memory world', () => {
+  it('reconciles until a plan changes nothing, running `between` in between, and returns every round', async () => {
+    const world = worldWith('source', { data: { a: '1' } });
+    const between: number[] = [];
+    const rounds = await converge(copier, world, ref('source'), { config: null, now: () => NOW, between: (round) => { between.push(round); } });
+
+    expect(rounds.map((round) => round.result?.steps.map((step) => step.kind))).toEqual([['k8s.create', 'control.requeueAfter'], ['control.requeueAfter']]);
+    expect(between).toEqual([1]);
+    expect(world.get(ref('source-copy'))?.['data']).toEqual({ a: '1' });
+  });
+
+  it('stops at a failure that only a change can fix, as the runtime waits for one', async () => {
+    const world = worldWith('source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    const strict: typeof copier = { ...copier, errorPolicy: () => ({ next: 'waitForChange', report: true }) };
+    const rounds = await converge(strict, world, ref('source'), { config: null, now: () => NOW });
+
+    expect(rounds).toHaveLength(1);
+    expect(rounds[0]?.requeue).toEqual({ kind: 'onChange' });
+  });
+
+  it('retries a failure that may pass, and fails when the bound is reached without settling', async () => {
+    const world = worldWith('source', { data: { a: '1' }, annotations: { 'test/fail': 'conflict' } });
+    await expect(converge(copier, world, ref('source'), { config: null, now: () => NOW, maxRounds: 3 })).rejects.toThrow('ConfigMap ns/source did not converge in 3 reconciles');
+  });
+
+  it('ends when the object is gone', async () => {
+    const world = worldWith('source', { data: { a: '1' } });
+    const leaving: typeof copier = { ...copier, reconcile: ({ primary }) => ({ steps: [{ id: 's1', action: { kind: 'k8s.delete', ref: ref(primary.metadata.name) }, reason: 'go' }] }) };
+    const rounds = await converge(leaving, world, ref('source'), { config: null, now: () => NOW });
+
+    expect(rounds).toHaveLength(1);
+    expect(world.get(ref('source'))).toBeUndefined();
   });
 });

@@ -1,0 +1,144 @@
+import type { KubeObject } from '../apis/kubernetes/actions.js';
+import type { AnyAction } from '../plan/actions.js';
+import type { ControllerDefinition, PlanFailure } from '../plan/controller.js';
+import { requeueAfterMs, type Plan } from '../plan/plan.js';
+import type { Observed, Queries } from '../plan/queries.js';
+import { decide, type Decision } from '../plan/reconcile-once.js';
+import { defaultErrorPolicy, type ErrorPolicy, type FailureResponse } from './error-policy.js';
+import type { KeywardErrorFields } from './errors.js';
+import { STOPPED, toKeywardError } from './interpret.js';
+import type { PlanResult } from './types.js';
+
+/** When the object is reconciled again after this reconcile, besides when it or something it watches changes. */
+export type Requeue =
+  /** Nothing is due: the next change, or the periodic resync, brings the next reconcile. */
+  | { readonly kind: 'done' }
+  /** After a delay: the plan's requeueAfter, or a failure's Retry-After. */
+  | { readonly kind: 'after'; readonly afterMs: number }
+  /** A stale view (a Kubernetes Conflict): again soon, nothing reported. */
+  | { readonly kind: 'now' }
+  /** A failure that may pass: again after the key's growing backoff. */
+  | { readonly kind: 'backoff' }
+  /** A failure (or an invalid spec) that only a change can fix: not again until the object, or what it watches, changes. */
+  | { readonly kind: 'onChange' };
+
+/** Where a reconcile reads and runs its plans: the runtime's caches and API modules, a sandbox, an in-memory world. */
+export interface DriveTarget<Q extends Queries, A extends AnyAction> {
+  readonly read: (queries: Q) => Promise<Observed<Q>>;
+  readonly run: (plan: Plan<A>) => Promise<PlanResult>;
+}
+
+/** Told of a reconcile's moments, for what only its caller does (logs, metrics, caches). */
+export interface DriveHooks<P, A extends AnyAction> {
+  /** Right after deciding, before anything runs. */
+  readonly decided?: (decision: Decision<P, A>) => void;
+  /** The reconcile's own plan once it ran (not an invalid spec's report, nor a failure's). */
+  readonly ran?: (plan: Plan<A>, result: PlanResult) => void;
+  /** A failed read or plan and what the error policy says follows, before the failure is reported. */
+  readonly failed?: (failure: PlanFailure, next: FailureResponse) => void;
+  /** The report of a failure could not be written. */
+  readonly reportFailed?: (result: PlanResult) => void;
+}
+
+export interface DriveOptions<P, Q extends Queries, C, A extends AnyAction> extends DriveTarget<Q, A> {
+  readonly config: C;
+  readonly now: Date;
+  /** See ReconcileInput.entropy. */
+  readonly entropy: (bytes: number) => Uint8Array;
+  /** Decide only and run nothing: always, or for the decisions it returns true for. */
+  readonly dryRun?: boolean | ((decision: Decision<P, A>) => boolean);
+  /**
+   * The signal the caller's `run` stops plans with: once it is aborted, a plan that stopped part-way is no
+   * failure (nothing is reported; the next reconcile picks it up, as after a crash).
+   */
+  readonly signal?: AbortSignal;
+  readonly hooks?: DriveHooks<P, A>;
+}
+
+/** What one reconcile did and what follows it. */
+export interface ReconcileOutcome<P, A extends AnyAction> {
+  readonly decision: Decision<P, A>;
+  /** How the plan (or the invalid spec's report) ran; absent on a dry run and when reading failed. */
+  readonly result?: PlanResult;
+  /** The failure of the read or the plan. */
+  readonly error?: KeywardErrorFields;
+  /** After a failure: what the error policy decided. */
+  readonly next?: FailureResponse;
+  /** The failure report, when the error policy has it reported. */
+  readonly report?: { readonly plan: Plan<A>; readonly result: PlanResult };
+  /** The plan stopped part-way because the caller's signal was aborted. */
+  readonly stopped?: true;
+  /** Absent on a dry run. */
+  readonly requeue?: Requeue;
+}
+
+/** The error policy a controller follows: its own, or the default. */
+export function errorPolicyOf(definition: { readonly errorPolicy?: ErrorPolicy | undefined }): ErrorPolicy {
+  return definition.errorPolicy ?? defaultErrorPolicy;
+}
+
+/** What the error policy's response means for the next reconcile. */
+function requeueAfterFailure(next: FailureResponse): Requeue {
+  switch (next.next) {
+    case 'retry': return { kind: 'now' };
+    case 'backoff': return { kind: 'backoff' };
+    case 'requeueAfter': return { kind: 'after', afterMs: next.afterMs };
+    case 'waitForChange': return { kind: 'onChange' };
+  }
+}
+
+/** The failure of a plan, as the reconciler is asked to report it: the step that failed and why. */
+function planFailure(result: PlanResult, error: KeywardErrorFields): PlanFailure {
+  const failed = result.steps.find((step) => step.outcome === 'failed');
+  return { step: failed?.summary ?? 'unknown step', action: failed?.kind ?? 'unknown', reason: error.reason, message: error.message, retryable: error.retryable };
+}
+
+/**
+ * Runs one reconcile of `object` to its outcome: decide (decode, observe, reconcile), run the plan, and after a
+ * failure apply the controller's error policy, report the failure in status when it says so, and say when the
+ * object is reconciled next. The one driver of the loop: the runtime, the test kit, `converge` and `keyward
+ * plan` all call it, each with its own reads and runner, so they cannot drift apart.
+ */
+export async function runReconcile<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
+  definition: ControllerDefinition<P, Q, C, A>,
+  object: KubeObject,
+  options: DriveOptions<P, Q, C, A>,
+): Promise<ReconcileOutcome<P, A>> {
+  const { config, now, hooks } = options;
+  const decision = await decide(definition, object, { read: options.read, config, now, entropy: options.entropy });
+  hooks?.decided?.(decision);
+  if (options.dryRun === true || (typeof options.dryRun === 'function' && options.dryRun(decision))) return { decision };
+
+  const fail = async (failure: PlanFailure, error: KeywardErrorFields, primary: P, result?: PlanResult): Promise<ReconcileOutcome<P, A>> => {
+    const next = errorPolicyOf(definition)(error);
+    hooks?.failed?.(failure, next);
+    const ran = { decision, ...(result === undefined ? {} : { result }), error, next, requeue: requeueAfterFailure(next) };
+    // A stale view: nothing is wrong, and reporting it would only make the status flap.
+    if (!next.report) return ran;
+    const plan = definition.reportFailure(primary, failure, now, config);
+    const reported = await options.run(plan);
+    if (!reported.ok) hooks?.reportFailed?.(reported);
+    return { ...ran, report: { plan, result: reported } };
+  };
+
+  if (decision.kind === 'invalid') {
+    // Reported once, the spec waits for a change; a report that could not be written is tried again.
+    const result = await options.run(decision.plan);
+    return { decision, result, requeue: result.ok ? { kind: 'onChange' } : { kind: 'backoff' } };
+  }
+  if (decision.kind === 'unreadable') {
+    const error = toKeywardError(decision.error);
+    const failure = { step: 'read the current state', action: 'observe', reason: error.reason, message: error.message, retryable: error.retryable };
+    return fail(failure, error, decision.primary);
+  }
+  const { plan, primary } = decision;
+  const result = await options.run(plan);
+  hooks?.ran?.(plan, result);
+  if (result.ok) {
+    const afterMs = requeueAfterMs(plan);
+    return { decision, result, requeue: afterMs === undefined ? { kind: 'done' } : { kind: 'after', afterMs } };
+  }
+  const error = result.error ?? toKeywardError(new Error('the plan failed without an error'));
+  if (error.reason === STOPPED && options.signal?.aborted === true) return { decision, result, error, stopped: true, requeue: { kind: 'backoff' } };
+  return fail(planFailure(result, error), error, primary, result);
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from '@jest/globals';
+import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
+import type { Plan } from '../../src/plan/plan.js';
+import type { Observed, Queries } from '../../src/plan/queries.js';
+import { runReconcile, type DriveOptions } from '../../src/interpreter/drive.js';
+import { STOPPED } from '../../src/interpreter/interpret.js';
+import type { PlanResult } from '../../src/interpreter/types.js';
+import { fixedEntropy } from '../../src/testing/clock.js';
+import type { InMemoryWorld } from '../../src/testing/world.js';
+import { NOW, copier, ref, worldWith, type Action, type CopyQueries } from '../testing/copier.js';
+
+type Copier = typeof copier;
+type Options = DriveOptions<KubeObject, CopyQueries, null, Action>;
+
+/** The driver on an in-memory world, telling `seen` each moment it passes. */
+function options(world: InMemoryWorld, seen: string[], extra: Partial<Options> = {}): Options {
+  return {
+    read: <Q extends Queries>(queries: Q): Promise<Observed<Q>> => world.read(queries),
+    run: async (plan: Plan<Action>) => {
+      seen.push(`run ${plan.steps.map((step) => step.action.kind).join(',')}`);
+      return world.run(plan);
+    },
+    config: null,
+    now: NOW,
+    entropy: fixedEntropy(),
+    hooks: {
+      decided: (decision) => { seen.push(`decided ${decision.kind}`); },
+      ran: (_plan, result) => { seen.push(`ran ${String(result.ok)}`); },
+      failed: (failure, next) => { seen.push(`failed ${failure.reason} ${next.next}`); },
+      reportFailed: () => { seen.push('report failed'); },
+    },
+    ...extra,
+  };
+}
+
+async function drive(definition: Copier, name: string, fields: Parameters<typeof worldWith>[1], extra?: Partial<Options>) {
+  const world = worldWith(name, fields);
+  const seen: string[] = [];
+  const object = world.get(ref(name));
+  if (object === undefined) throw new Error(`${name} is missing`);
+  return { outcome: await runReconcile(definition, object, options(world, seen, extra)), seen, world };
+}
+
+/** A copier whose plans never ask to be checked again. */
+const settled: Copier = { ...copier, reconcile: (input) => ({ steps: copier.reconcile(input).steps.filter((step) => step.action.kind !== 'control.requeueAfter') }) };
+
+describe('runReconcile', () => {
+  it('after a plan that succeeds, requeues when the plan asks, and otherwise waits for the next change', async () => {
+    const asked = await drive(copier, 'source', { data: { a: '1' } });
+    expect(asked.outcome.requeue).toEqual({ kind: 'after', afterMs: 60_000 });
+    expect(asked.seen).toEqual(['decided planned', 'run k8s.create,control.requeueAfter', 'ran true']);
+
+    const quiet = await drive(settled, 'source', { data: { a: '1' } });
+    expect(quiet.outcome.requeue).toEqual({ kind: 'done' });
+    expect(quiet.outcome.error).toBeUndefined();
+  });
+
+  it('says what the error policy decided, and reports the failure after telling the caller', async () => {
+    const { outcome, seen, world } = await drive(copier, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    expect(outcome.requeue).toEqual({ kind: 'backoff' });
+    expect(outcome.next).toEqual({ next: 'backoff', report: true });
+    expect(outcome.error).toMatchObject({ reason: 'NotFound' });
+    expect(seen).toEqual(['decided planned', 'run k8s.create,k8s.patch,control.requeueAfter', 'ran false', 'failed NotFound backoff', 'run k8s.event']);
+    expect(world.events.map((event) => event.reason)).toEqual(['FailedNotFound']);
+  });
+
+  it('retries a stale view at once, without a report', async () => {
+    const { outcome, seen } = await drive(copier, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'conflict' } });
+    expect(outcome.requeue).toEqual({ kind: 'now' });
+    expect(outcome.report).toBeUndefined();
+    expect(seen.filter((moment) => moment.startsWith('run'))).toHaveLength(1);
+  });
+
+  it.each([
+    [{ next: 'waitForChange', report: true } as const, { kind: 'onChange' }],
+    [{ next: 'requeueAfter', afterMs: 5_000, report: true } as const, { kind: 'after', afterMs: 5_000 }],
+  ])('turns the policy\'s %j into the requeue %j', async (response, requeue) => {
+    const { outcome } = await drive({ ...copier, errorPolicy: () => response }, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    expect(outcome.requeue).toEqual(requeue);
+  });
+
+  it('waits for a change of an invalid spec once it is reported, and retries a report that could not be written', async () => {
+    const reported = await drive(copier, 'broken', {});
+    expect(reported.outcome).toMatchObject({ decision: { kind: 'invalid' }, result: { ok: true }, requeue: { kind: 'onChange' } });
+
+    const refused: PlanResult = { ok: false, steps: [], compensations: [], error: { api: 'kubernetes', code: 503, reason: 'ServerError', message: 'busy', retryable: true } };
+    const unwritten = await drive(copier, 'broken', {}, { run: () => Promise.resolve(refused) });
+    expect(unwritten.outcome.requeue).toEqual({ kind: 'backoff' });
+  });
+
+  it('takes a plan stopped by the caller\'s aborted signal for no failure: nothing reported, tried again later', async () => {
+    const stopped: PlanResult = { ok: false, steps: [], compensations: [], error: { api: 'keyward', code: 0, reason: STOPPED, message: 'not started: the controller is stopping', retryable: true } };
+    const signal = AbortSignal.abort();
+    const { outcome, seen } = await drive(copier, 'source', { data: { a: '1' } }, { run: () => Promise.resolve(stopped), signal });
+    expect(outcome).toMatchObject({ stopped: true, requeue: { kind: 'backoff' } });
+    expect(outcome.report).toBeUndefined();
+    expect(seen.some((moment) => moment.startsWith('failed'))).toBe(false);
+
+    // Without the abort, the same result is a failure like any other.
+    const failed = await drive(copier, 'source', { data: { a: '1' } }, { run: () => Promise.resolve(stopped) });
+    expect(failed.outcome.stopped).toBeUndefined();
+    expect(failed.outcome.next).toEqual({ next: 'backoff', report: true });
+  });
+
+  it('on a dry run decides and runs nothing, for every decision or those the predicate names', async () => {
+    const all = await drive(copier, 'source', { data: { a: '1' } }, { dryRun: true });
+    expect(all.seen).toEqual(['decided planned']);
+    expect(all.outcome.requeue).toBeUndefined();
+
+    const invalidOnly = await drive(copier, 'broken', {}, { dryRun: (decision) => decision.kind === 'invalid' });
+    expect(invalidOnly.seen).toEqual(['decided invalid']);
+    const planned = await drive(copier, 'source', { data: { a: '1' } }, { dryRun: (decision) => decision.kind === 'invalid' });
+    expect(planned.outcome.result?.ok).toBe(true);
+  });
+});
