@@ -66,5 +66,5 @@ export function planRealmRoles(steps: RealmSteps, specs: readonly RealmRoleSpec[
   });
   addSteps(steps.plan, roles.listed.map((item) => item.step));
   for (const item of roles.listed) planComposites(steps, item.desired, item.observed?.composites ?? NO_ROLES);
-  addSteps(steps.plan, roles.deletes);
+  addSteps(steps.plan, roles.deletes.map((item) => item.step));
 }

@@ -34,11 +34,17 @@ export interface ListedItem<D, O, S> {
   readonly step: S | undefined;
 }
 
+/** An unlisted item of ours, and the step that deletes it. */
+export interface DeletedItem<O, S> {
+  readonly observed: O;
+  readonly step: S;
+}
+
 export interface ManagedListPlan<D, O, S> {
   /** Every desired item, in the spec's order. */
   readonly listed: readonly ListedItem<D, O, S>[];
-  /** Deletions of the unlisted items of ours, in the backend's order. */
-  readonly deletes: readonly S[];
+  /** The unlisted items of ours, in the backend's order. */
+  readonly deletes: readonly DeletedItem<O, S>[];
 }
 
 /** Whether a list removes the unlisted items of ours: it names some, or pruning is asked for when empty. */
@@ -59,10 +65,10 @@ export function planManagedList<D, O, S>(list: ManagedList<D, O, S>): ManagedLis
   if (!prunesList(list.desired, list.pruneWhenEmpty)) return { listed, deletes: [] };
   const keys = new Set(list.desired.map(list.desiredKey));
   const doomed = list.observed.filter((item) => !keys.has(list.observedKey(item)) && !builtIn(list.observedKey(item)) && list.ours(item));
-  return { listed, deletes: doomed.map(list.describe.delete) };
+  return { listed, deletes: doomed.map((observed) => ({ observed, step: list.describe.delete(observed) })) };
 }
 
 /** The steps of a plan in the usual order: creates and updates in the spec's order, then deletions. */
 export function managedListSteps<S>(plan: ManagedListPlan<unknown, unknown, S>): S[] {
-  return [...plan.listed.flatMap((item) => (item.step === undefined ? [] : [item.step])), ...plan.deletes];
+  return [...plan.listed.flatMap((item) => (item.step === undefined ? [] : [item.step])), ...plan.deletes.map((item) => item.step)];
 }

@@ -100,7 +100,7 @@ describe('planManagedList', () => {
       { desired: { key: 'e', value: 1 }, observed: undefined, step: { op: 'create', key: 'e', value: 1 } },
       { desired: { key: 'b', value: 1 }, observed: observed[1], step: undefined },
     ]);
-    expect(plan.deletes).toEqual([{ op: 'delete', key: 'd' }, { op: 'delete', key: 'a' }]);
+    expect(plan.deletes).toEqual([{ observed: observed[0], step: { op: 'delete', key: 'd' } }, { observed: observed[3], step: { op: 'delete', key: 'a' } }]);
   });
 
   it('deletes nothing for an empty list unless asked to', () => {
