@@ -1,6 +1,6 @@
 import type { IdentityProviderMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { removesUnlisted } from '../prune.js';
+import { addKeycloakList } from '../list-writes.js';
 import type { RealmSteps } from './context.js';
 import type { IdentityProviderSpec, IdpMapperSpec } from './identity-provider-spec.js';
 
@@ -27,26 +27,22 @@ function mapperChanges(desired: IdentityProviderMapperRepresentation, observed: 
  * plan, so every listed mapper is created after it.
  */
 export function planIdpMappers(steps: RealmSteps, spec: IdentityProviderSpec, observed: readonly IdentityProviderMapperRepresentation[] | undefined, pruneWhenEmpty: boolean): void {
-  const mappers = spec.mappers ?? [];
-  const byName = new Map((observed ?? []).map((mapper) => [mapper.name, mapper]));
-  for (const mapperSpec of mappers) {
-    const desired = desiredIdpMapper(mapperSpec);
-    const current = byName.get(mapperSpec.name);
-    const resource = { type: 'identityProviderMapper', realm: steps.realm, alias: spec.alias, name: mapperSpec.name } as const;
-    if (current === undefined) {
-      steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body: { ...desired, identityProviderAlias: spec.alias } }, `identity provider ${spec.alias} lists it`);
-      continue;
-    }
-    const changed = mapperChanges(desired, current);
-    if (changed.length === 0 || current.id === undefined) continue;
-    const body = { ...current, ...desired, config: { ...current.config, ...desired.config } };
-    steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: { ...resource, id: current.id }, body, changed }, 'it differs from the spec');
-  }
-  if (!removesUnlisted(mappers, pruneWhenEmpty)) return;
-  const listed = new Set(mappers.map((mapper) => mapper.name));
-  for (const mapper of observed ?? []) {
-    if (listed.has(mapper.name) || !carriesMarker(mapper.config) || mapper.id === undefined) continue;
-    const resource = { type: 'identityProviderMapper', realm: steps.realm, alias: spec.alias, name: mapper.name, id: mapper.id } as const;
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource }, `we made it and identity provider ${spec.alias} no longer lists it`);
-  }
+  const resource = (name: string, id?: string) => ({ type: 'identityProviderMapper', realm: steps.realm, alias: spec.alias, name, ...(id === undefined ? {} : { id }) }) as const;
+  addKeycloakList(steps.plan, {
+    call: steps.call,
+    reasons: { create: `identity provider ${spec.alias} lists it`, update: 'it differs from the spec', delete: `we made it and identity provider ${spec.alias} no longer lists it` },
+    desired: spec.mappers ?? [],
+    observed: observed ?? [],
+    desiredKey: (mapper) => mapper.name,
+    observedKey: (mapper) => mapper.name,
+    changes: (mapper, current) => (current.id === undefined ? [] : mapperChanges(desiredIdpMapper(mapper), current)),
+    ours: (mapper) => carriesMarker(mapper.config) && mapper.id !== undefined,
+    pruneWhenEmpty,
+    create: (mapper) => ({ resource: resource(mapper.name), body: { ...desiredIdpMapper(mapper), identityProviderAlias: spec.alias } }),
+    update: (mapper, current) => {
+      const desired = desiredIdpMapper(mapper);
+      return { resource: resource(mapper.name, current.id), body: { ...current, ...desired, config: { ...current.config, ...desired.config } } };
+    },
+    delete: (mapper) => resource(mapper.name, mapper.id),
+  });
 }
