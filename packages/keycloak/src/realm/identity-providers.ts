@@ -1,7 +1,7 @@
-import type { SecretFields } from '../apis/keycloak/actions.js';
+import type { KeycloakBody, SecretFields } from '../apis/keycloak/actions.js';
 import type { IdentityProviderRepresentation, KeycloakJson, ObservedIdentityProvider } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { removesUnlisted } from '../prune.js';
+import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
 import { sameValue } from './compare.js';
 import type { RealmSteps } from './context.js';
 import { MASKED_SECRET } from './diff.js';
@@ -80,51 +80,55 @@ function secretKeys(spec: IdentityProviderSpec, observed: IdentityProviderRepres
   return { due, resent, masked };
 }
 
-function planProvider(steps: RealmSteps, spec: IdentityProviderSpec, observed: ObservedIdentityProvider | undefined, context: { readonly secrets: IdpSecretsContext; readonly pruneWhenEmpty: boolean }): void {
-  const { secrets, pruneWhenEmpty } = context;
-  const desired = desiredProvider(spec);
-  const resource = { type: 'identityProvider', realm: steps.realm, alias: spec.alias } as const;
+/** What a create sends: the desired provider, its Secret-held config values from their Secrets. */
+function creation(spec: IdentityProviderSpec, namespace: string): { readonly body: IdentityProviderRepresentation; readonly secretFields?: SecretFields } {
   const allKeys = Object.keys(spec.configSecrets ?? {});
-  if (observed === undefined) {
-    const secretFields = secretFieldsOf(spec, allKeys, secrets.namespace);
-    steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body: desired, ...(allKeys.length === 0 ? {} : { secretFields }) }, 'the spec lists it');
-    planIdpMappers(steps, spec, undefined, pruneWhenEmpty);
-    return;
-  }
-  const current = observed.provider;
-  const keys = secretKeys(spec, current, secrets);
-  const changed = [...fieldChanges(desired, current), ...keys.due.map((key) => `config.${key}`)];
-  if (changed.length > 0) {
-    const { config: currentConfig, ...currentFields } = current;
-    const fromSecrets = new Set(allKeys);
-    const kept = Object.fromEntries(Object.entries(currentConfig ?? {}).filter(([key]) => !fromSecrets.has(key)));
-    const masks = Object.fromEntries(keys.masked.map((key) => [key, MASKED_SECRET]));
-    const sent = [...keys.due, ...keys.resent];
-    steps.plan.add({
-      kind: 'keycloak.update',
-      ...steps.call,
-      resource,
-      body: { ...currentFields, ...desired, config: { ...kept, ...desired.config, ...masks } },
-      ...(sent.length === 0 ? {} : { secretFields: secretFieldsOf(spec, sent, secrets.namespace) }),
-      changed,
-    }, 'it differs from the spec');
-  }
-  planIdpMappers(steps, spec, observed.mappers, pruneWhenEmpty);
+  return { body: desiredProvider(spec), ...(allKeys.length === 0 ? {} : { secretFields: secretFieldsOf(spec, allKeys, namespace) }) };
 }
 
 /**
- * Listed identity providers created or brought to the spec (so they carry our marker), then, under the prune
- * rule, those that carry the marker and are no longer listed deleted (their mappers go with them). A realm
- * created in the same plan is observed with none. `pruneWhenEmpty` applies to each provider's mappers too.
+ * What an update sends: Keycloak's provider with the spec's over it; each config value read from a Secret
+ * either from the Secret (when due or shown in clear) or as the mask.
+ */
+function update(spec: IdentityProviderSpec, current: IdentityProviderRepresentation, secrets: IdpSecretsContext): { readonly body: KeycloakBody; readonly secretFields?: SecretFields } {
+  const desired = desiredProvider(spec);
+  const keys = secretKeys(spec, current, secrets);
+  const { config: currentConfig, ...currentFields } = current;
+  const fromSecrets = new Set(Object.keys(spec.configSecrets ?? {}));
+  const kept = Object.fromEntries(Object.entries(currentConfig ?? {}).filter(([key]) => !fromSecrets.has(key)));
+  const masks = Object.fromEntries(keys.masked.map((key) => [key, MASKED_SECRET]));
+  const sent = [...keys.due, ...keys.resent];
+  return {
+    body: { ...currentFields, ...desired, config: { ...kept, ...desired.config, ...masks } },
+    ...(sent.length === 0 ? {} : { secretFields: secretFieldsOf(spec, sent, secrets.namespace) }),
+  };
+}
+
+/**
+ * Listed identity providers created or brought to the spec (so they carry our marker), with their mappers
+ * (those of a new provider after it), then, under the prune rule, those that carry the marker and are no
+ * longer listed deleted (their mappers go with them). A realm created in the same plan is observed with none.
+ * `pruneWhenEmpty` applies to each provider's mappers too.
  */
 export function planIdentityProviders(steps: RealmSteps, wanted: { readonly specs: readonly IdentityProviderSpec[]; readonly pruneWhenEmpty: boolean }, observed: readonly ObservedIdentityProvider[], secrets: IdpSecretsContext): void {
-  const { specs, pruneWhenEmpty } = wanted;
-  const byAlias = new Map(observed.map((entry) => [entry.provider.alias, entry]));
-  for (const spec of specs) planProvider(steps, spec, byAlias.get(spec.alias), { secrets, pruneWhenEmpty });
-  if (!removesUnlisted(specs, pruneWhenEmpty)) return;
-  const listed = new Set(specs.map((spec) => spec.alias));
-  for (const { provider } of observed) {
-    if (listed.has(provider.alias) || !carriesMarker(provider.config)) continue;
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'identityProvider', realm: steps.realm, alias: provider.alias } }, 'we made it and the spec no longer lists it');
+  const resource = (alias: string) => ({ type: 'identityProvider', realm: steps.realm, alias }) as const;
+  const providers = planKeycloakList({
+    call: steps.call,
+    reasons: REALM_REASONS,
+    desired: wanted.specs,
+    observed,
+    desiredKey: (spec) => spec.alias,
+    observedKey: (entry) => entry.provider.alias,
+    changes: (spec, { provider }) => [...fieldChanges(desiredProvider(spec), provider), ...secretKeys(spec, provider, secrets).due.map((key) => `config.${key}`)],
+    ours: (entry) => carriesMarker(entry.provider.config),
+    pruneWhenEmpty: wanted.pruneWhenEmpty,
+    create: (spec) => ({ resource: resource(spec.alias), ...creation(spec, secrets.namespace) }),
+    update: (spec, { provider }) => ({ resource: resource(spec.alias), ...update(spec, provider, secrets) }),
+    delete: (entry) => resource(entry.provider.alias),
+  });
+  for (const { desired: spec, observed: current, step } of providers.listed) {
+    addSteps(steps.plan, [step]);
+    planIdpMappers(steps, spec, current?.mappers, wanted.pruneWhenEmpty);
   }
+  addSteps(steps.plan, providers.deletes.map((item) => item.step));
 }
