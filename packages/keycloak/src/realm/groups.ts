@@ -3,6 +3,7 @@ import type { RoleHolder } from '../apis/keycloak/actions.js';
 import { groupPath, type GroupReads, type ObservedGroup } from '../apis/keycloak/groups.js';
 import type { RoleNames } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
+import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
 import type { RealmSteps } from './context.js';
 import type { GroupSpec } from './group-spec.js';
 import { NO_ROLES, hasRoles, rolesNotIn } from './role-names.js';
@@ -72,29 +73,34 @@ interface Parent {
  * `observed` is what Keycloak has in that list.
  */
 function planGroupList(steps: RealmSteps, parent: Parent | undefined, specs: readonly GroupSpec[], observed: readonly ObservedGroup[], prune: boolean): void {
-  const byName = new Map(observed.map((group) => [group.name, group]));
   const resource = (path: string, id?: Value<string>) => ({ type: 'group', realm: steps.realm, path, ...(id === undefined ? {} : { id }) }) as const;
-  if (manages(specs, prune)) {
-    const listed = new Set(specs.map((spec) => spec.name));
-    for (const group of observed) {
-      if (listed.has(group.name) || !carriesMarker(group.attributes)) continue;
-      steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: resource(group.path, group.id) }, 'we made it and the spec no longer lists it');
-    }
-  }
-  for (const spec of specs) {
-    const path = groupPath(parent?.path, spec.name);
-    const current = byName.get(spec.name);
-    const body = { name: spec.name, attributes: desiredGroupAttributes(spec, current?.attributes) };
-    if (current === undefined) {
-      const created = steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource: { ...resource(path), ...(parent === undefined ? {} : { parentId: parent.id }) }, body }, 'the spec lists it');
-      const id = created.output('id');
+  const body = (spec: GroupSpec, current: ObservedGroup | undefined) => ({ name: spec.name, attributes: desiredGroupAttributes(spec, current?.attributes) });
+  const pathOf = (spec: GroupSpec): string => groupPath(parent?.path, spec.name);
+  const groups = planKeycloakList({
+    call: steps.call,
+    reasons: REALM_REASONS,
+    desired: specs,
+    observed,
+    desiredKey: (spec) => spec.name,
+    observedKey: (group) => group.name,
+    changes: (spec, current) => (deepEqual(body(spec, current).attributes, current.attributes) ? [] : ['attributes']),
+    ours: (group) => carriesMarker(group.attributes),
+    pruneWhenEmpty: prune,
+    create: (spec) => ({ resource: { ...resource(pathOf(spec)), ...(parent === undefined ? {} : { parentId: parent.id }) }, body: body(spec, undefined) }),
+    update: (spec, current) => ({ resource: resource(pathOf(spec), current.id), body: body(spec, current) }),
+    delete: (group) => resource(group.path, group.id),
+  });
+  addSteps(steps.plan, groups.deletes.map((item) => item.step));
+  for (const { desired: spec, observed: current, step } of groups.listed) {
+    const path = pathOf(spec);
+    if (step?.action.kind === 'keycloak.create') {
+      const id = steps.plan.add(step.action, step.reason).output('id');
       planGroupRoles(steps, spec, { type: 'group', realm: steps.realm, path, id }, NO_ROLES);
       planGroupList(steps, { path, id }, spec.subGroups ?? [], [], prune);
       continue;
     }
-    if (!deepEqual(body.attributes, current.attributes)) {
-      steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: resource(path, current.id), body, changed: ['attributes'] }, 'it differs from the spec');
-    }
+    addSteps(steps.plan, [step]);
+    if (current === undefined) continue;
     planGroupRoles(steps, spec, { type: 'group', realm: steps.realm, path, id: current.id }, current.roles);
     // Subgroups are read only where the spec manages them.
     if (current.subGroups !== undefined) planGroupList(steps, { path, id: current.id }, spec.subGroups ?? [], current.subGroups, prune);
