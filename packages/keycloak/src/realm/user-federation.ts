@@ -2,9 +2,10 @@ import type { SecretKeyRef, Value } from '@keyward/vocabulary';
 import type { KeycloakBody } from '../apis/keycloak/actions.js';
 import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRepresentation, type ObservedFederationProvider } from '../apis/keycloak/components.js';
 import { MANAGED_BY_KEYWARD } from '../ownership.js';
+import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
 import type { RealmSteps } from './context.js';
 import { BIND_CREDENTIAL_KEY, changedConfigKeys, configLists, desiredFederationConfig } from './user-federation-config.js';
-import type { FederationMapperSpec, UserFederationSpec } from './user-federation-spec.js';
+import type { UserFederationSpec } from './user-federation-spec.js';
 import { realmSecretKey } from './secret-opt-in.js';
 
 // A realm's user federation providers and their mappers, all Keycloak components. Keycloak drops config keys
@@ -41,73 +42,86 @@ function componentBody(name: string, providerId: string, providerType: string, p
   return { name, providerId, providerType, parentId, ...(subType === undefined ? {} : { subType }), config: Object.fromEntries(Object.entries(config).map(([key, value]) => [key, [...value]])) };
 }
 
-function planMapper(steps: RealmSteps, provider: { readonly name: string; readonly id: string }, spec: FederationMapperSpec, observed: ComponentRepresentation | undefined): void {
-  const resource = { type: 'component', realm: steps.realm, name: spec.name, parent: provider.name } as const;
-  const config = configLists(spec.config);
-  if (observed !== undefined && observed.providerId !== spec.mapperType && isOurs(observed)) {
-    // A mapper's type is fixed in Keycloak: ours of another type is made again.
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { ...resource, id: observed.id } }, 'its mapper type differs from the spec');
-  } else if (observed !== undefined) {
-    const changed = changedConfigKeys(config, observed.config).map((key) => `config.${key}`);
-    if (changed.length === 0) return;
-    // Keycloak's own mappers (username, email, ...) are brought to the spec but stay Keycloak's.
-    const body = componentBody(spec.name, observed.providerId, LDAP_MAPPER_PROVIDER_TYPE, provider.id, observed.subType, config);
-    steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: { ...resource, id: observed.id }, body, changed }, 'it differs from the spec');
-    return;
-  }
-  steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body: componentBody(spec.name, spec.mapperType, LDAP_MAPPER_PROVIDER_TYPE, provider.id, FEDERATION_MARKER, config) }, 'the spec lists it');
-}
-
-/** The listed mappers created or brought to the spec; ours no longer listed deleted (a list given and not empty only). */
+/**
+ * The listed mappers created or brought to the spec; ours no longer listed deleted (a list given and not
+ * empty only). A mapper's type is fixed in Keycloak: ours of another type is deleted and made again.
+ * Keycloak's own mappers (username, email, ...) are brought to the spec but stay Keycloak's.
+ */
 function planMappers(steps: RealmSteps, spec: UserFederationSpec, provider: ComponentRepresentation, observed: readonly ComponentRepresentation[] | undefined): void {
+  if (observed === undefined) return;
   const specs = spec.mappers ?? [];
-  if (observed === undefined || specs.length === 0) return;
-  const byName = new Map(observed.map((mapper) => [mapper.name, mapper]));
-  for (const mapper of specs) planMapper(steps, provider, mapper, byName.get(mapper.name));
-  const listed = new Set(specs.map((mapper) => mapper.name));
-  for (const mapper of observed) {
-    if (listed.has(mapper.name) || !isOurs(mapper)) continue;
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'component', realm: steps.realm, name: mapper.name, parent: provider.name, id: mapper.id } }, 'we made it and the spec no longer lists it');
+  const resource = (name: string, id?: string) => ({ type: 'component', realm: steps.realm, name, parent: provider.name, ...(id === undefined ? {} : { id }) }) as const;
+  const typeOf = new Map(specs.map((mapper) => [mapper.name, mapper.mapperType]));
+  const replaced = observed.filter((mapper) => typeOf.has(mapper.name) && typeOf.get(mapper.name) !== mapper.providerId && isOurs(mapper));
+  const mappers = planKeycloakList({
+    call: steps.call,
+    reasons: REALM_REASONS,
+    desired: specs,
+    observed: observed.filter((mapper) => !replaced.includes(mapper)),
+    desiredKey: (mapper) => mapper.name,
+    observedKey: (mapper) => mapper.name,
+    changes: (mapper, current) => changedConfigKeys(configLists(mapper.config), current.config).map((key) => `config.${key}`),
+    ours: isOurs,
+    pruneWhenEmpty: false,
+    create: (mapper) => ({ resource: resource(mapper.name), body: componentBody(mapper.name, mapper.mapperType, LDAP_MAPPER_PROVIDER_TYPE, provider.id, FEDERATION_MARKER, configLists(mapper.config)) }),
+    update: (mapper, current) => ({ resource: resource(mapper.name, current.id), body: componentBody(mapper.name, current.providerId, LDAP_MAPPER_PROVIDER_TYPE, provider.id, current.subType, configLists(mapper.config)) }),
+    delete: (mapper) => resource(mapper.name, mapper.id),
+  });
+  for (const { desired, step } of mappers.listed) {
+    const old = replaced.find((mapper) => mapper.name === desired.name);
+    if (old !== undefined) steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: resource(old.name, old.id) }, 'its mapper type differs from the spec');
+    addSteps(steps.plan, [step]);
   }
+  addSteps(steps.plan, mappers.deletes.map((item) => item.step));
 }
 
-function planProvider(steps: RealmSteps, spec: UserFederationSpec, observed: ObservedFederationProvider | undefined, context: FederationContext): void {
-  const resource = { type: 'component', realm: steps.realm, name: spec.name } as const;
-  const config = desiredFederationConfig(spec);
+/** Whether the bind credential goes from its Secret: it changed since it was last sent, or Keycloak holds none. */
+function credentialDue(spec: UserFederationSpec, current: ComponentRepresentation, context: FederationContext): boolean {
   const secret = spec.connection?.bindCredentialSecret;
-  if (observed === undefined) {
-    const body = componentBody(spec.name, spec.providerId, USER_STORAGE_PROVIDER_TYPE, context.realmId, FEDERATION_MARKER, config);
-    const secretFields = bindCredential(spec, context.namespace);
-    // Keycloak adds its default mappers to a new LDAP provider: the spec's wait for the next reconcile, which reads them.
-    steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body, ...(secret === undefined ? {} : { secretFields }) }, 'the spec lists it');
-    return;
-  }
-  const current = observed.provider;
-  const credentialDue = secret !== undefined && (context.changed(secret.name) || (current.config?.[BIND_CREDENTIAL_KEY] ?? []).length === 0);
-  const changed = [
+  return secret !== undefined && (context.changed(secret.name) || (current.config?.[BIND_CREDENTIAL_KEY] ?? []).length === 0);
+}
+
+function providerChanges(spec: UserFederationSpec, current: ComponentRepresentation, context: FederationContext): string[] {
+  return [
     ...(isOurs(current) ? [] : ['subType']),
-    ...changedConfigKeys(config, current.config).map((key) => `config.${key}`),
-    ...(credentialDue ? [`config.${BIND_CREDENTIAL_KEY}`] : []),
+    ...changedConfigKeys(desiredFederationConfig(spec), current.config).map((key) => `config.${key}`),
+    ...(credentialDue(spec, current, context) ? [`config.${BIND_CREDENTIAL_KEY}`] : []),
   ];
-  if (changed.length > 0) {
-    const body = componentBody(spec.name, current.providerId, USER_STORAGE_PROVIDER_TYPE, current.parentId ?? context.realmId, FEDERATION_MARKER, config);
-    steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: { ...resource, id: current.id }, body, ...(credentialDue ? { secretFields: bindCredential(spec, context.namespace) } : {}), changed }, 'it differs from the spec');
-  }
-  planMappers(steps, spec, current, observed.mappers);
 }
 
 /**
  * Listed providers created or brought to the spec (so they carry our marker), then those that carry the
  * marker and are no longer listed deleted (their mappers go with them) when the list is given and not empty,
- * or `pruneWhenEmpty` says so.
+ * or `pruneWhenEmpty` says so. Keycloak adds its default mappers to a new LDAP provider: the spec's wait for
+ * the next reconcile, which reads them.
  */
 export function planUserFederation(steps: RealmSteps, specs: readonly UserFederationSpec[], observed: readonly ObservedFederationProvider[], context: FederationContext): void {
-  const byName = new Map(observed.map((entry) => [entry.provider.name, entry]));
-  for (const spec of specs) planProvider(steps, spec, byName.get(spec.name), context);
-  if (specs.length === 0 && !context.pruneWhenEmpty) return;
-  const listed = new Set(specs.map((spec) => spec.name));
-  for (const { provider } of observed) {
-    if (listed.has(provider.name) || !isOurs(provider)) continue;
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'component', realm: steps.realm, name: provider.name, id: provider.id } }, 'we made it and the spec no longer lists it');
+  const resource = (name: string, id?: string) => ({ type: 'component', realm: steps.realm, name, ...(id === undefined ? {} : { id }) }) as const;
+  const providers = planKeycloakList({
+    call: steps.call,
+    reasons: REALM_REASONS,
+    desired: specs,
+    observed,
+    desiredKey: (spec) => spec.name,
+    observedKey: (entry) => entry.provider.name,
+    changes: (spec, entry) => providerChanges(spec, entry.provider, context),
+    ours: (entry) => isOurs(entry.provider),
+    pruneWhenEmpty: context.pruneWhenEmpty,
+    create: (spec) => ({
+      resource: resource(spec.name),
+      body: componentBody(spec.name, spec.providerId, USER_STORAGE_PROVIDER_TYPE, context.realmId, FEDERATION_MARKER, desiredFederationConfig(spec)),
+      ...(spec.connection?.bindCredentialSecret === undefined ? {} : { secretFields: bindCredential(spec, context.namespace) }),
+    }),
+    update: (spec, { provider: current }) => ({
+      resource: resource(spec.name, current.id),
+      body: componentBody(spec.name, current.providerId, USER_STORAGE_PROVIDER_TYPE, current.parentId ?? context.realmId, FEDERATION_MARKER, desiredFederationConfig(spec)),
+      ...(credentialDue(spec, current, context) ? { secretFields: bindCredential(spec, context.namespace) } : {}),
+    }),
+    delete: (entry) => resource(entry.provider.name, entry.provider.id),
+  });
+  for (const { desired: spec, observed: current, step } of providers.listed) {
+    addSteps(steps.plan, [step]);
+    if (current !== undefined) planMappers(steps, spec, current.provider, current.mappers);
   }
+  addSteps(steps.plan, providers.deletes.map((item) => item.step));
 }
