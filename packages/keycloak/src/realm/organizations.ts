@@ -2,6 +2,7 @@ import { deepEqual, type Value } from '@keyward/vocabulary';
 import type { ObservedRealm } from '../apis/keycloak/queries.js';
 import type { KeycloakJson, OrganizationRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
+import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
 import type { RealmSteps } from './context.js';
 import type { IdentityProviderSpec } from './identity-provider-spec.js';
 import { namesOnlyBuiltInFlows } from './idp-plan.js';
@@ -88,31 +89,28 @@ const addsDomain = (spec: OrganizationSpec, current: OrganizationRepresentation)
  * of each listed organization (an output of its creation for a new one), by alias.
  */
 export function planOrganizations(steps: RealmSteps, specs: readonly OrganizationSpec[], observed: readonly OrganizationRepresentation[], pruneWhenEmpty: boolean): Map<string, Value<string>> {
-  const byAlias = new Map(observed.map((organization) => [organization.alias, organization]));
   const resource = (alias: string, id?: string) => ({ type: 'organization', realm: steps.realm, alias, ...(id === undefined ? {} : { id }) }) as const;
-  if (specs.length > 0 || pruneWhenEmpty) {
-    const listed = new Set(specs.map(organizationAlias));
-    for (const organization of observed) {
-      if (listed.has(organization.alias) || !carriesMarker(organization.attributes)) continue;
-      steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: resource(organization.alias, organization.id) }, 'we made it and the spec no longer lists it');
-    }
-  }
-  const updates = specs.flatMap((spec) => {
-    const current = byAlias.get(organizationAlias(spec));
-    return current === undefined ? [] : [{ spec, current }];
+  const organizations = planKeycloakList({
+    call: steps.call,
+    reasons: REALM_REASONS,
+    desired: specs,
+    observed,
+    desiredKey: organizationAlias,
+    observedKey: (organization) => organization.alias,
+    changes: (spec, current) => organizationChanges(spec, desiredOrganization(spec, current), current),
+    ours: (organization) => carriesMarker(organization.attributes),
+    pruneWhenEmpty,
+    create: (spec) => ({ resource: resource(organizationAlias(spec)), body: desiredOrganization(spec, undefined) }),
+    update: (spec, current) => ({ resource: resource(current.alias, current.id), body: { ...current, ...desiredOrganization(spec, current) } }),
+    delete: (organization) => resource(organization.alias, organization.id),
   });
-  const ordered = [...updates.filter((u) => !addsDomain(u.spec, u.current)), ...updates.filter((u) => addsDomain(u.spec, u.current))];
-  for (const { spec, current } of ordered) {
-    const desired = desiredOrganization(spec, current);
-    const changed = organizationChanges(spec, desired, current);
-    if (changed.length === 0) continue;
-    steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: resource(current.alias, current.id), body: { ...current, ...desired }, changed }, 'it differs from the spec');
-  }
-  const ids = new Map<string, Value<string>>(updates.map(({ current }) => [current.alias, current.id]));
-  for (const spec of specs) {
-    if (byAlias.has(organizationAlias(spec))) continue;
-    const created = steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource: resource(organizationAlias(spec)), body: desiredOrganization(spec, undefined) }, 'the spec lists it');
-    ids.set(organizationAlias(spec), created.output('id'));
+  addSteps(steps.plan, organizations.deletes.map((item) => item.step));
+  const existing = organizations.listed.flatMap(({ desired, observed: current, step }) => (current === undefined ? [] : [{ desired, current, step }]));
+  const ordered = [...existing.filter((u) => !addsDomain(u.desired, u.current)), ...existing.filter((u) => addsDomain(u.desired, u.current))];
+  addSteps(steps.plan, ordered.map((item) => item.step));
+  const ids = new Map<string, Value<string>>(existing.map(({ current }) => [current.alias, current.id]));
+  for (const { desired: spec, step } of organizations.listed) {
+    if (step?.action.kind === 'keycloak.create') ids.set(organizationAlias(spec), steps.plan.add(step.action, step.reason).output('id'));
   }
   return ids;
 }
