@@ -2,7 +2,7 @@ import type { RequiredActionRepresentation } from '../apis/keycloak/flow-represe
 import { differingKeys } from './compare.js';
 import type { RealmSteps } from './context.js';
 import type { RequiredActionSpec } from './required-action-spec.js';
-import { removesUnlisted } from '../prune.js';
+import { addSteps, planKeycloakList } from '../list-writes.js';
 
 // Required actions: Keycloak knows them by provider, and has most registered in a new realm. A listed one
 // that is not registered is registered (and recorded in status as ours); a listed one is brought to the
@@ -28,28 +28,26 @@ function actionChanges(spec: RequiredActionSpec, current: RequiredActionRepresen
  */
 export function planRequiredActions(steps: RealmSteps, specs: readonly RequiredActionSpec[], pruneWhenEmpty: boolean, observed: readonly RequiredActionRepresentation[] | undefined, registered: readonly string[]): string[] {
   if (observed === undefined) return [...registered];
-  const byAlias = new Map(observed.map((action) => [action.alias, action]));
-  const ours = new Set(registered.filter((alias) => byAlias.has(alias)));
-  for (const spec of specs) {
-    const resource = { type: 'requiredAction', realm: steps.realm, alias: spec.alias } as const;
-    const current = byAlias.get(spec.alias);
-    if (current === undefined) {
-      steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body: { providerId: spec.alias, name: spec.name ?? spec.alias } }, 'the spec lists it and Keycloak has it unregistered');
-      ours.add(spec.alias);
-      continue;
-    }
-    const changed = actionChanges(spec, current);
-    if (changed.length === 0) continue;
-    const { config, ...fields } = spec;
-    const body = { ...current, ...fields, config: { ...current.config, ...config } };
-    steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource, body, changed }, 'it differs from the spec');
-  }
-  if (removesUnlisted(specs, pruneWhenEmpty)) {
-    const listed = new Set(specs.map((spec) => spec.alias));
-    for (const alias of [...ours].filter((name) => !listed.has(name))) {
-      steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'requiredAction', realm: steps.realm, alias } }, 'we registered it and the spec no longer lists it');
-      ours.delete(alias);
-    }
-  }
-  return [...ours].sort();
+  const resource = (alias: string) => ({ type: 'requiredAction', realm: steps.realm, alias }) as const;
+  const actions = planKeycloakList({
+    call: steps.call,
+    reasons: { create: 'the spec lists it and Keycloak has it unregistered', update: 'it differs from the spec', delete: 'we registered it and the spec no longer lists it' },
+    desired: specs,
+    observed,
+    desiredKey: (spec) => spec.alias,
+    observedKey: (action) => action.alias,
+    changes: actionChanges,
+    ours: (action) => registered.includes(action.alias),
+    pruneWhenEmpty,
+    create: (spec) => ({ resource: resource(spec.alias), body: { providerId: spec.alias, name: spec.name ?? spec.alias } }),
+    update: ({ config, ...fields }, current) => ({ resource: resource(current.alias), body: { ...current, ...fields, config: { ...current.config, ...config } } }),
+    delete: (action) => resource(action.alias),
+  });
+  // Unregistered in the order status records them.
+  const deletes = [...actions.deletes].sort((a, b) => registered.indexOf(a.observed.alias) - registered.indexOf(b.observed.alias));
+  addSteps(steps.plan, [...actions.listed.map((item) => item.step), ...deletes.map((item) => item.step)]);
+  const unregistered = new Set(deletes.map((item) => item.observed.alias));
+  const present = new Set(observed.map((action) => action.alias));
+  const ours = new Set([...registered.filter((alias) => present.has(alias)), ...actions.listed.filter((item) => item.observed === undefined).map((item) => item.desired.alias)]);
+  return [...ours].filter((alias) => !unregistered.has(alias)).sort();
 }
