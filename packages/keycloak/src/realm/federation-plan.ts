@@ -3,7 +3,7 @@ import { federationSecretChanged, federationSecretVersions } from './federation-
 import type { ObservedFederationProvider } from '../apis/keycloak/components.js';
 import type { FederationProviderStatus, FederationStatus } from './federation-status.js';
 import type { UserFederationSpec } from './user-federation-spec.js';
-import type { RealmInput } from './reconcile.js';
+import type { RealmInput } from './types.js';
 import { planUserFederation } from './user-federation.js';
 import type { KeycloakRealmSpec } from './spec.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';

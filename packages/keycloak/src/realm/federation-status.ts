@@ -1,22 +1,11 @@
-import type { KeycloakRealmStatus } from './spec.js';
+import type { FederationProviderStatus, KeycloakRealmStatus } from './spec.js';
+
+export type { FederationProviderStatus } from './spec.js';
 
 // The user federation part of a realm's status: one entry per provider the spec lists (its Keycloak id and,
 // for LDAP, Keycloak's connection test, once read: a provider made in a plan shows them from the next
 // reconcile on), and the versions of the
 // Secrets whose bind credentials Keycloak holds.
-
-// A type, not an interface: it is plain JSON data and goes into plan templates as is.
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
-export type FederationProviderStatus = {
-  readonly name: string;
-  readonly providerId: string;
-  /** Keycloak's id of the component; absent until it has been read. */
-  readonly id?: string;
-  /** LDAP: whether Keycloak's connection test bound to the directory with the stored credential. */
-  readonly connectionTestPassed?: boolean;
-  /** Why the connection test failed, as Keycloak says it (AuthenticationFailure, ...). */
-  readonly connectionTestError?: string;
-};
 
 export interface FederationStatus {
   readonly providers: readonly FederationProviderStatus[];

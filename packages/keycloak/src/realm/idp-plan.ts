@@ -4,7 +4,7 @@ import type { IdpStatus } from './idp-status.js';
 import { planIdentityProviders } from './identity-providers.js';
 import type { IdentityProviderSpec } from './identity-provider-spec.js';
 import { BUILT_IN_FLOWS } from './flow-spec.js';
-import type { RealmInput } from './reconcile.js';
+import type { RealmInput } from './types.js';
 import { prunesWhenEmpty } from '../prune.js';
 
 /**

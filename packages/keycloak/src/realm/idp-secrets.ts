@@ -1,5 +1,5 @@
 import type { GetQuery, Observed } from '@keyward/vocabulary';
-import type { RealmQueries } from './observe.js';
+import type { RealmQueries } from './types.js';
 import type { IdpSecretsContext } from './identity-providers.js';
 import type { RealmSecretUse } from './secret-opt-in.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';

@@ -1,4 +1,4 @@
-import { coreTypes, type GetQuery } from '@keyward/vocabulary';
+import { coreTypes } from '@keyward/vocabulary';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
@@ -6,6 +6,7 @@ import { reservedRealm } from '../reserved.js';
 import { flowsRead } from './flows.js';
 import { readsRequiredActions } from './required-actions.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
+import type { RealmQueries } from './types.js';
 import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
 import { groupsQuery } from './groups.js';
 import { idpSecretQueries } from './idp-secrets.js';
@@ -19,14 +20,6 @@ import { organizationsQuery } from './organization-reads.js';
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
   const targets = scopeMappingTargets(cr.spec.scopeMappings, cr.status.managed?.scopeMappings);
   return targets === undefined ? {} : { scopeMappings: targets };
-}
-
-export interface RealmQueries {
-  readonly [name: string]: KeycloakRealmQuery | GetQuery | undefined;
-  /** Undefined without a configured Keycloak, or for another operator's realm. */
-  readonly realm: KeycloakRealmQuery | undefined;
-  /** The SMTP password Secret, when the spec names one: only its resourceVersion is used. */
-  readonly smtpPasswordSecret: GetQuery | undefined;
 }
 
 /** Flows are read only for a spec that lists or binds some. */

@@ -1,6 +1,5 @@
-import { PlanBuilder, type KubeObject, type Plan, type ReconcileInput } from '@keyward/vocabulary';
+import { PlanBuilder, type KubeObject, type Plan } from '@keyward/vocabulary';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
-import type { KeycloakConfig } from '../config.js';
 import { REALM_FINALIZER } from '../types.js';
 import { mayAdopt } from '../adoption.js';
 import { ADMIN_GRANT_REASON, adminGrantMessage, adminRoleGrants } from './admin-grants.js';
@@ -15,7 +14,7 @@ import { prunesWhenEmpty } from '../prune.js';
 import { desiredRealm } from './desired.js';
 import { addDriftReport } from '../drift.js';
 import { diffRealm, realmCreation } from './diff.js';
-import type { RealmQueries } from './observe.js';
+import type { RealmInput } from './types.js';
 import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
@@ -27,8 +26,6 @@ import { planRealmIdentityProviders } from './idp-plan.js';
 import { planRealmUserFederation } from './federation-plan.js';
 import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
-
-export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
 
 /** Whether the operator lets this object take over its realm, or flows in it, that no object made. */
 const adoptsUnowned = ({ primary: cr, config }: RealmInput): boolean => mayAdopt(config.keycloakAdoptUnownedNamespaces, cr.metadata.namespace, cr.spec.realmName);

@@ -1,5 +1,5 @@
 import type { Observed } from '@keyward/vocabulary';
-import type { RealmQueries } from './observe.js';
+import type { RealmQueries } from './types.js';
 import type { RealmSecretUse } from './secret-opt-in.js';
 import { idpSecretUses } from './idp-secrets.js';
 import { federationSecretUses } from './federation-secrets.js';
