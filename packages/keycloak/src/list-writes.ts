@@ -36,11 +36,22 @@ export interface Reasons {
 export const REALM_REASONS: Reasons = { create: 'the spec lists it', update: 'it differs from the spec', delete: 'we made it and the spec no longer lists it' };
 
 /** How the steps on a client's lists explain themselves: they say what they are about. */
-export const clientReasons = (what: string): Reasons => ({
+const clientReasons = (what: string): Reasons => ({
   create: `the spec lists this ${what}`,
   update: `the ${what} differs from the spec`,
   delete: `the spec no longer lists this ${what}, which it created`,
 });
+
+/** The server of the writes on a realm's lists, and their reasons. */
+export const realmWrites = (steps: { readonly call: KeycloakCall }): { readonly call: KeycloakCall; readonly reasons: Reasons } => ({ call: steps.call, reasons: REALM_REASONS });
+
+/** The server of the writes on a client's lists, and their reasons, which say what they are about. */
+export const clientWrites = (target: { readonly call: KeycloakCall }, what: string): { readonly call: KeycloakCall; readonly reasons: Reasons } => ({ call: target.call, reasons: clientReasons(what) });
+
+const named = (item: { readonly name: string }): string => item.name;
+
+/** The keys of a list whose items, desired and observed, are known by their name. */
+export const byName = { desiredKey: named, observedKey: named } as const;
 
 /** A managed list with the Keycloak writes of its items. */
 export interface KeycloakList<D, O> extends Omit<ManagedList<D, O, ListStep>, 'describe'> {

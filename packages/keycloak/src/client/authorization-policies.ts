@@ -4,7 +4,7 @@ import { PERMISSION_KINDS, type ObservedPolicy, type PolicyParts } from '../apis
 import { carriesDescriptionMarker, markedDescription } from '../description-marker.js';
 import { TIME_DATE_FIELDS, TIME_NUMBER_FIELDS, type AuthorizationPermissionSpec, type AuthorizationPolicySpec } from './authorization-policy-spec.js';
 import type { ClientTarget } from './target.js';
-import { addSteps, clientReasons, planKeycloakList } from '../list-writes.js';
+import { addSteps, byName, clientWrites, planKeycloakList } from '../list-writes.js';
 
 // The policies and permissions of a client's authorization services, managed by name. Keycloak keeps no
 // attributes on them, so ours end their description in our marker (as flows do). A write names everything by
@@ -138,12 +138,10 @@ export function reconcilePolicies(
     PERMISSION_KINDS.has(policy.type) ? (permissions?.length ?? 0) > 0 || prune.permissions === true : (policies?.length ?? 0) > 0 || prune.policies === true;
   const resource = (name: string, policyType: string, id?: string) => ({ type: 'authorizationPolicy', client: target.client, name, policyType, ...(id === undefined ? {} : { id }) }) as const;
   const planned = planKeycloakList({
-    call: target.call,
-    reasons: clientReasons('authorization policy'),
+    ...clientWrites(target, 'authorization policy'),
     desired: listed,
     observed: observed.filter((policy) => !replaced.includes(policy)),
-    desiredKey: (spec) => spec.name,
-    observedKey: (policy) => policy.name,
+    ...byName,
     changes: changedFields,
     // Each list's own prune rule decides, so the planner's is always on.
     ours: (policy) => carriesDescriptionMarker(policy.description) && prunes(policy),

@@ -5,7 +5,7 @@ import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import type { AuthorizationResourceSpec, AuthorizationScopeSpec, AuthorizationSettingsSpec } from './authorization-spec.js';
 import type { ManagedLists } from './spec.js';
 import type { ClientTarget } from './target.js';
-import { addSteps, clientReasons, planKeycloakList } from '../list-writes.js';
+import { addSteps, byName, clientWrites, planKeycloakList } from '../list-writes.js';
 import { reconcilePolicies, type PolicyPrune } from './authorization-policies.js';
 
 // A client's authorization services: the resource server's settings, its scopes and its resources. Scopes
@@ -115,12 +115,10 @@ export function reconcileAuthorization(
   const listedResources = spec?.resources ?? [];
   const address = (type: 'authorizationScope' | 'authorizationResource', name: string, id?: string) => ({ type, client: target.client, name, ...(id === undefined ? {} : { id }) }) as const;
   const resourcePlan = planKeycloakList({
-    call: target.call,
-    reasons: clientReasons('authorization resource'),
+    ...clientWrites(target, 'authorization resource'),
     desired: listedResources,
     observed: resources,
-    desiredKey: (resource) => resource.name,
-    observedKey: (resource) => resource.name,
+    ...byName,
     changes: changedResourceFields,
     ours: (resource) => carriesMarker(resource.attributes) || recordedResources.includes(resource.name),
     pruneWhenEmpty: prune.resources === true,
@@ -135,12 +133,10 @@ export function reconcileAuthorization(
   const remaining = resources.filter((resource) => !resourceNames.has(resource.name) && !removedResources.includes(resource));
   const usedElsewhere = new Set(remaining.flatMap(scopeNames));
   const scopePlan = planKeycloakList({
-    call: target.call,
-    reasons: clientReasons('authorization scope'),
+    ...clientWrites(target, 'authorization scope'),
     desired: listedScopes,
     observed: scopes,
-    desiredKey: (scope) => scope.name,
-    observedKey: (scope) => scope.name,
+    ...byName,
     changes: scopeChanges,
     ours: (scope) => recordedScopes.includes(scope.name) && !usedElsewhere.has(scope.name),
     pruneWhenEmpty: prune.scopes === true,

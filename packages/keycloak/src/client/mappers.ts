@@ -1,6 +1,6 @@
 import type { ProtocolMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { addKeycloakList, clientReasons } from '../list-writes.js';
+import { addKeycloakList, byName, clientWrites } from '../list-writes.js';
 import type { ProtocolMapperSpec } from './spec.js';
 import type { ClientTarget } from './target.js';
 
@@ -33,12 +33,10 @@ export function reconcileProtocolMappers(
 ): void {
   const resource = (name: string, id?: string) => ({ type: 'clientMapper', client: target.client, name, ...(id === undefined ? {} : { id }) }) as const;
   addKeycloakList(target.plan, {
-    call: target.call,
-    reasons: clientReasons('protocol mapper'),
+    ...clientWrites(target, 'protocol mapper'),
     desired: spec.wanted ?? [],
     observed,
-    desiredKey: (mapper) => mapper.name,
-    observedKey: (mapper) => mapper.name,
+    ...byName,
     changes: (mapper, existing) => (existing.id === undefined ? [] : changedFields(desiredMapper(mapper, clientProtocol), existing)),
     ours: (mapper) => mapper.id !== undefined && carriesMarker(mapper.config),
     pruneWhenEmpty: spec.pruneWhenEmpty,

@@ -1,6 +1,6 @@
 import type { ObservedRole } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { addKeycloakList, clientReasons } from '../list-writes.js';
+import { addKeycloakList, clientWrites } from '../list-writes.js';
 import type { ClientRoleSpec } from './spec.js';
 import type { ClientTarget } from './target.js';
 
@@ -29,8 +29,7 @@ function changedFields(role: ClientRoleSpec, observed: ObservedRole['role']): st
 export function reconcileClientRoles(target: ClientTarget, wanted: readonly ClientRoleSpec[] | undefined, observed: readonly ObservedRole[], pruneWhenEmpty: boolean): void {
   const resource = (name: string) => ({ type: 'clientRole', client: target.client, name }) as const;
   addKeycloakList(target.plan, {
-    call: target.call,
-    reasons: clientReasons('client role'),
+    ...clientWrites(target, 'client role'),
     desired: wanted ?? [],
     observed,
     desiredKey: (role) => role.name,

@@ -3,7 +3,7 @@
 import type { ObservedRole, RoleNames } from '../apis/keycloak/representations.js';
 import { adminRolesIn, type CompositesOf } from '../admin-roles.js';
 import type { StatedRoles } from '../tracked-roles.js';
-import type { GroupSpec } from './group-spec.js';
+import type { GroupSpec } from './groups/spec.js';
 import { mapperAdminGrants } from './mapper-grants.js';
 import type { KeycloakRealmSpec } from './spec.js';
 

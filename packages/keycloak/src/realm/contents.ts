@@ -1,10 +1,10 @@
 import type { ObservedRealm } from '../apis/keycloak/queries.js';
 import type { RealmSteps } from './context.js';
-import { planDefaultGroups } from './default-groups.js';
+import { planDefaultGroups } from './groups/default-groups.js';
 import { planDefaultRoles } from './default-roles.js';
-import { planGroups } from './groups.js';
+import { planGroups } from './groups/plan.js';
 import { toManaged, type RealmManaged } from './managed.js';
-import { planScopeMappings } from './scope-mappings.js';
+import { planScopeMappings } from './scope-mappings/plan.js';
 import { planScopeLinks } from './links.js';
 import { planRealmRoles } from './roles.js';
 import { addSteps } from '../list-writes.js';

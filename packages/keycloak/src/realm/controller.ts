@@ -8,8 +8,8 @@ import { reconcile } from './reconcile.js';
 import { reportFailure, reportInvalid } from './report.js';
 import type { KeycloakRealm } from './spec.js';
 import { keycloakRealmApis, type KeycloakRealmAction } from './vocabulary.js';
-import { federationSecretsWatch } from './federation-secrets.js';
-import { idpSecretsWatch } from './idp-secrets.js';
+import { federationSecretsWatch } from './user-federation/secrets.js';
+import { idpSecretsWatch } from './identity-providers/secrets.js';
 
 /** The KeycloakRealm controller as data, for @keyward/core's runtime. */
 export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQueries, KeycloakConfig, KeycloakRealmAction> = {

@@ -3,18 +3,18 @@ import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import { reservedRealm } from '../reserved.js';
-import { flowsRead } from './flows.js';
-import { readsRequiredActions } from './required-actions.js';
+import { flowsRead } from './flows/plan.js';
+import { readsRequiredActions } from './required-actions/plan.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 import type { RealmQueries } from './types.js';
 import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
-import { groupsQuery } from './groups.js';
-import { idpSecretQueries } from './idp-secrets.js';
-import { federationSecretQueries } from './federation-secrets.js';
-import { readsUserFederation } from './federation-plan.js';
-import { scopeMappingTargets } from './scope-mappings.js';
+import { groupsQuery } from './groups/plan.js';
+import { idpSecretQueries } from './identity-providers/secrets.js';
+import { federationSecretQueries } from './user-federation/secrets.js';
+import { readsUserFederation } from './user-federation/reconcile.js';
+import { scopeMappingTargets } from './scope-mappings/plan.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
-import { organizationsQuery } from './organization-reads.js';
+import { organizationsQuery } from './organizations/reads.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {

@@ -8,8 +8,8 @@ import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
 import { toManaged } from './managed.js';
 import { planDeletion } from './deletion.js';
-import { planAuthentication } from './flows.js';
-import { planRequiredActions } from './required-actions.js';
+import { planAuthentication } from './flows/plan.js';
+import { planRequiredActions } from './required-actions/plan.js';
 import { prunesWhenEmpty } from '../prune.js';
 import { desiredRealm } from './desired.js';
 import { addDriftReport } from '../drift.js';
@@ -22,9 +22,9 @@ import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportReadiness } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
-import { planRealmIdentityProviders } from './idp-plan.js';
-import { planRealmUserFederation } from './federation-plan.js';
-import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations.js';
+import { planRealmIdentityProviders } from './identity-providers/reconcile.js';
+import { planRealmUserFederation } from './user-federation/reconcile.js';
+import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations/plan.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 /** Whether the operator lets this object take over its realm, or flows in it, that no object made. */

@@ -1,7 +1,7 @@
 import { deepEqual } from '@keyward/vocabulary';
 import type { ObservedRole, RoleNames, RoleRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
+import { addSteps, planKeycloakList, realmWrites } from '../list-writes.js';
 import { isBuiltInRealmRole } from './built-ins.js';
 import type { RealmSteps } from './context.js';
 import { NO_ROLES, hasRoles, rolesNotIn } from './role-names.js';
@@ -50,8 +50,7 @@ export function planRealmRoles(steps: RealmSteps, specs: readonly RealmRoleSpec[
   const resource = (name: string) => ({ type: 'realmRole', realm: steps.realm, name }) as const;
   const write = (spec: RealmRoleSpec) => ({ resource: resource(spec.name), body: desiredRole(spec) });
   const roles = planKeycloakList({
-    call: steps.call,
-    reasons: REALM_REASONS,
+    ...realmWrites(steps),
     desired: specs,
     observed,
     desiredKey: (spec) => spec.name,

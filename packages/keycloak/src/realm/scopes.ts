@@ -1,7 +1,7 @@
 import type { DeletedItem, Value } from '@keyward/vocabulary';
 import type { ClientScopeRepresentation, ProtocolMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { REALM_REASONS, addKeycloakList, addSteps, planKeycloakList, type ListStep } from '../list-writes.js';
+import { addKeycloakList, addSteps, byName, planKeycloakList, realmWrites, type ListStep } from '../list-writes.js';
 import { isBuiltInClientScope } from './built-ins.js';
 import { differingKeys } from './compare.js';
 import type { RealmSteps } from './context.js';
@@ -54,8 +54,7 @@ function planMappers(steps: RealmSteps, spec: ClientScopeSpec, scope: { readonly
     reasons: { create: `client scope ${spec.name} lists it`, update: 'it differs from the spec', delete: `we made it and client scope ${spec.name} no longer lists it` },
     desired: spec.protocolMappers ?? [],
     observed,
-    desiredKey: (mapper) => mapper.name,
-    observedKey: (mapper) => mapper.name,
+    ...byName,
     changes: (mapper, current) => (current.id === undefined ? [] : mapperChanges(desiredMapper(mapper, spec), current)),
     ours: (mapper) => carriesMarker(mapper.config) && mapper.id !== undefined,
     pruneWhenEmpty,
@@ -84,13 +83,11 @@ export function planClientScopes(steps: RealmSteps, specs: readonly ClientScopeS
   const resource = (name: string, id?: Value<string>) => ({ type: 'clientScope', realm: steps.realm, name, ...(id === undefined ? {} : { id }) }) as const;
   const linked = new Set(keeping.linked);
   const scopes = planKeycloakList({
-    call: steps.call,
-    reasons: REALM_REASONS,
+    ...realmWrites(steps),
     desired: specs,
     // A scope Keycloak shows without an id is made again, and is not deleted.
     observed: observed.filter((scope) => scope.id !== undefined),
-    desiredKey: (spec) => spec.name,
-    observedKey: (scope) => scope.name,
+    ...byName,
     changes: (spec, current) => scopeChanges(desiredScope(spec), current),
     ours: (scope) => carriesMarker(scope.attributes) && !linked.has(scope.name),
     builtIn: isBuiltInClientScope,

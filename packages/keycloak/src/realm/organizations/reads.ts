@@ -1,5 +1,5 @@
-import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
-import { organizationLinksToRead, organizationsPruneWhenEmpty, readsOrganizations, type OrganizationsSpec } from './organizations.js';
+import type { KeycloakRealmQuery } from '../../apis/keycloak/queries.js';
+import { organizationLinksToRead, organizationsPruneWhenEmpty, readsOrganizations, type OrganizationsSpec } from './plan.js';
 
 /** The organization fields of a realm query: none for a realm whose spec manages no organizations. */
 export function organizationsQuery(spec: OrganizationsSpec): Pick<KeycloakRealmQuery, 'organizations' | 'organizationLinksOf'> {

@@ -1,4 +1,4 @@
-import type { KeycloakRealmStatus } from './spec.js';
+import type { KeycloakRealmStatus } from '../spec.js';
 
 // The identity providers' part of a realm's status: the Secret versions whose values Keycloak holds.
 

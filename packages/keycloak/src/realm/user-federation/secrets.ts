@@ -1,8 +1,8 @@
 import type { GetQuery, Observed } from '@keyward/vocabulary';
-import type { RealmQueries } from './types.js';
-import type { RealmSecretUse } from './secret-opt-in.js';
-import { observedSecret, secretChanged, secretQueries, secretsWatch, secretVersions, type SecretReads } from './secret-reads.js';
-import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
+import type { RealmQueries } from '../types.js';
+import type { RealmSecretUse } from '../secret-opt-in.js';
+import { observedSecret, secretChanged, secretQueries, secretsWatch, secretVersions, type SecretReads } from '../secret-reads.js';
+import type { KeycloakRealm, KeycloakRealmSpec } from '../spec.js';
 
 // The Secrets the user federation providers read their bind credential from: under the realm's Secret opt-in
 // rule like every Secret a realm reads, and sent again only once changed (status keeps their versions).

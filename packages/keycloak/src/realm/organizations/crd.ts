@@ -1,4 +1,4 @@
-import { MAX_ORGANIZATIONS, MAX_ORG_DOMAINS, MAX_ORG_LINKS, ORG_ALIAS_PATTERN, ORG_DOMAIN_PATTERN, ORG_TEXT_MAX_LENGTH } from './organization-spec.js';
+import { MAX_ORGANIZATIONS, MAX_ORG_DOMAINS, MAX_ORG_LINKS, ORG_ALIAS_PATTERN, ORG_DOMAIN_PATTERN, ORG_TEXT_MAX_LENGTH } from './spec.js';
 
 // The schema of a realm's organizations: the same rules as the codec in organization-spec.ts (which also
 // refuses a domain listed by two organizations).

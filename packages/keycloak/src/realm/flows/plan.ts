@@ -1,13 +1,13 @@
-import type { FlowsRead, ObservedFlow } from '../apis/keycloak/flow-representations.js';
-import type { RealmRepresentation } from '../apis/keycloak/representations.js';
-import { ADOPT_FLAG } from '../adoption.js';
-import type { RealmSteps } from './context.js';
-import { planFlowSteps, stepTree } from './flow-steps.js';
-import { planFlowBindings, type Bound } from './flow-bindings.js';
-import { FLOW_MARKER, type AuthenticationFlowSpec, type ExecutionSpec, type FlowBindingsSpec } from './flow-spec.js';
-import type { RealmPrunableField } from './spec.js';
-import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
-import { carriesDescriptionMarker, markedDescription } from '../description-marker.js';
+import type { FlowsRead, ObservedFlow } from '../../apis/keycloak/flow-representations.js';
+import type { RealmRepresentation } from '../../apis/keycloak/representations.js';
+import { ADOPT_FLAG } from '../../adoption.js';
+import type { RealmSteps } from '../context.js';
+import { planFlowSteps, stepTree } from './steps.js';
+import { planFlowBindings, type Bound } from './bindings.js';
+import { FLOW_MARKER, type AuthenticationFlowSpec, type ExecutionSpec, type FlowBindingsSpec } from './spec.js';
+import type { RealmPrunableField } from '../spec.js';
+import { prunesWhenEmpty, removesUnlisted } from '../../prune.js';
+import { carriesDescriptionMarker, markedDescription } from '../../description-marker.js';
 
 // Top-level authentication flows: made (or copied) from the spec, kept at its description and steps, and
 // deleted when the spec stops listing them, only when they carry our marker; the realm's bindings to them.

@@ -1,10 +1,10 @@
 // The `scopeMappings` of a KeycloakRealm spec: the codec, and the CRD schema stating the same rules.
 import * as t from 'io-ts';
 import { minLengthString, uniqueList } from '@keyward/vocabulary';
-import type { ScopeMappingTarget } from '../apis/keycloak/scope-mappings.js';
-import type { StatedRoles } from '../tracked-roles.js';
-import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope } from './built-ins.js';
-import { StatedRolesCodec } from './group-spec.js';
+import type { ScopeMappingTarget } from '../../apis/keycloak/scope-mappings.js';
+import type { StatedRoles } from '../../tracked-roles.js';
+import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope } from '../built-ins.js';
+import { StatedRolesCodec } from '../groups/spec.js';
 
 export const MAX_SCOPE_MAPPINGS = 100;
 export const ONE_TARGET_MESSAGE = 'give either clientScope or client';

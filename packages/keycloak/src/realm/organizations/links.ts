@@ -1,6 +1,6 @@
 import type { Value } from '@keyward/vocabulary';
-import type { RealmSteps } from './context.js';
-import { organizationAlias, type OrganizationSpec } from './organization-spec.js';
+import type { RealmSteps } from '../context.js';
+import { organizationAlias, type OrganizationSpec } from './spec.js';
 
 // The identity providers linked to a realm's organizations. Facts of Keycloak 26.7: a provider is linked with
 // a POST of its alias to /organizations/{id}/identity-providers (204; 409 when linked already, 400 for an

@@ -1,6 +1,6 @@
 // The CRD schema of a KeycloakRealm's `groups`, level by level (a structural schema cannot refer to itself).
-import { GROUP_NAME_MAX_LENGTH, GROUP_NAME_PATTERN, MAX_GROUP_DEPTH, MAX_GROUPS } from './group-spec.js';
-import { listMapOf } from '../list-schema.js';
+import { GROUP_NAME_MAX_LENGTH, GROUP_NAME_PATTERN, MAX_GROUP_DEPTH, MAX_GROUPS } from './spec.js';
+import { listMapOf } from '../../list-schema.js';
 
 const nameSet = { type: 'array', items: { type: 'string', minLength: 1 }, 'x-kubernetes-list-type': 'set' };
 

@@ -1,4 +1,4 @@
-import type { FederationConfig, UserFederationSpec } from './user-federation-spec.js';
+import type { FederationConfig, UserFederationSpec } from './spec.js';
 
 // The component config a user federation provider's spec states. Keycloak keeps every config value as a list
 // of strings: a typed field becomes the config key Keycloak reads it from, and the free-form `config` gives any

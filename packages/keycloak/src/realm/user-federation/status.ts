@@ -1,6 +1,6 @@
-import type { FederationProviderStatus, KeycloakRealmStatus } from './spec.js';
+import type { FederationProviderStatus, KeycloakRealmStatus } from '../spec.js';
 
-export type { FederationProviderStatus } from './spec.js';
+export type { FederationProviderStatus } from '../spec.js';
 
 // The user federation part of a realm's status: one entry per provider the spec lists (its Keycloak id and,
 // for LDAP, Keycloak's connection test, once read: a provider made in a plan shows them from the next

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { integerInRange, uniqueList } from '@keyward/vocabulary';
-import { listMapOf } from '../list-schema.js';
+import { listMapOf } from '../../list-schema.js';
 
 // Required actions of a KeycloakRealm as a codec; required-action-crd.ts states the same rules as a schema.
 

@@ -9,8 +9,8 @@ import {
   MAX_FLOWS,
   MAX_SUB_FLOW_DEPTH,
   REQUIREMENTS,
-} from './flow-spec.js';
-import { listMapOf } from '../list-schema.js';
+} from './spec.js';
+import { listMapOf } from '../../list-schema.js';
 
 // The schema of `authenticationFlows`: the rules flow-spec.ts's codec applies, but for the uniqueness of
 // sub-flow aliases across the realm, which only the codec checks. The schema states "exactly one of

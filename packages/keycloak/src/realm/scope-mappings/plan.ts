@@ -1,9 +1,9 @@
-import type { ObservedScopeMapping, ScopeMappingTarget } from '../apis/keycloak/scope-mappings.js';
-import { sameTarget } from '../apis/keycloak/scope-mappings.js';
-import { trackedRoleChanges, type StatedRoles } from '../tracked-roles.js';
-import type { RealmSteps } from './context.js';
-import { NO_ROLES, hasRoles } from './role-names.js';
-import { targetKey, type ScopeMappingSpec } from './scope-mapping-spec.js';
+import type { ObservedScopeMapping, ScopeMappingTarget } from '../../apis/keycloak/scope-mappings.js';
+import { sameTarget } from '../../apis/keycloak/scope-mappings.js';
+import { trackedRoleChanges, type StatedRoles } from '../../tracked-roles.js';
+import type { RealmSteps } from '../context.js';
+import { NO_ROLES, hasRoles } from '../role-names.js';
+import { targetKey, type ScopeMappingSpec } from './spec.js';
 
 const targetOf = (mapping: ScopeMappingSpec): ScopeMappingTarget => ('clientScope' in mapping ? { clientScope: mapping.clientScope } : { client: mapping.client });
 

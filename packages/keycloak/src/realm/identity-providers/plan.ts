@@ -1,13 +1,13 @@
-import type { KeycloakBody, SecretFields } from '../apis/keycloak/actions.js';
-import type { IdentityProviderRepresentation, KeycloakJson, ObservedIdentityProvider } from '../apis/keycloak/representations.js';
-import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
-import { sameValue } from './compare.js';
-import type { RealmSteps } from './context.js';
-import { MASKED_SECRET } from './diff.js';
-import { IDP_FLAGS, IDP_TEXTS, type IdentityProviderSpec } from './identity-provider-spec.js';
-import { planIdpMappers } from './idp-mappers.js';
-import { realmSecretKey } from './secret-opt-in.js';
+import type { KeycloakBody, SecretFields } from '../../apis/keycloak/actions.js';
+import type { IdentityProviderRepresentation, KeycloakJson, ObservedIdentityProvider } from '../../apis/keycloak/representations.js';
+import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../../ownership.js';
+import { addSteps, planKeycloakList, realmWrites } from '../../list-writes.js';
+import { sameValue } from '../compare.js';
+import type { RealmSteps } from '../context.js';
+import { MASKED_SECRET } from '../diff.js';
+import { IDP_FLAGS, IDP_TEXTS, type IdentityProviderSpec } from './spec.js';
+import { planIdpMappers } from './mappers.js';
+import { realmSecretKey } from '../secret-opt-in.js';
 
 // A realm's identity providers. Keycloak replaces an identity provider whole on a PUT (fields and config keys
 // left out are gone, the clientSecret with them), drops config values that are empty, and masks the
@@ -113,8 +113,7 @@ function update(spec: IdentityProviderSpec, current: IdentityProviderRepresentat
 export function planIdentityProviders(steps: RealmSteps, wanted: { readonly specs: readonly IdentityProviderSpec[]; readonly pruneWhenEmpty: boolean }, observed: readonly ObservedIdentityProvider[], secrets: IdpSecretsContext): void {
   const resource = (alias: string) => ({ type: 'identityProvider', realm: steps.realm, alias }) as const;
   const providers = planKeycloakList({
-    call: steps.call,
-    reasons: REALM_REASONS,
+    ...realmWrites(steps),
     desired: wanted.specs,
     observed,
     desiredKey: (spec) => spec.alias,

@@ -1,15 +1,15 @@
 import { deepEqual, type Value } from '@keyward/vocabulary';
-import type { ObservedRealm } from '../apis/keycloak/queries.js';
-import type { KeycloakJson, OrganizationRepresentation } from '../apis/keycloak/representations.js';
-import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
-import type { RealmSteps } from './context.js';
-import type { IdentityProviderSpec } from './identity-provider-spec.js';
-import { namesOnlyBuiltInFlows } from './idp-plan.js';
-import { planOrganizationLinks } from './organization-links.js';
-import { organizationAlias, type OrganizationDomainSpec, type OrganizationSpec } from './organization-spec.js';
-import type { RealmPrunableField } from './spec.js';
-import { prunesWhenEmpty } from '../prune.js';
+import type { ObservedRealm } from '../../apis/keycloak/queries.js';
+import type { KeycloakJson, OrganizationRepresentation } from '../../apis/keycloak/representations.js';
+import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../../ownership.js';
+import { addSteps, planKeycloakList, realmWrites } from '../../list-writes.js';
+import type { RealmSteps } from '../context.js';
+import type { IdentityProviderSpec } from '../identity-providers/spec.js';
+import { namesOnlyBuiltInFlows } from '../identity-providers/reconcile.js';
+import { planOrganizationLinks } from './links.js';
+import { organizationAlias, type OrganizationDomainSpec, type OrganizationSpec } from './spec.js';
+import type { RealmPrunableField } from '../spec.js';
+import { prunesWhenEmpty } from '../../prune.js';
 
 // A realm's organizations (Keycloak 26). Facts of Keycloak 26.7: the list answers 404 while the realm has
 // organizations disabled; a PUT replaces an organization whole (a field it leaves out is unset, `enabled`
@@ -91,8 +91,7 @@ const addsDomain = (spec: OrganizationSpec, current: OrganizationRepresentation)
 export function planOrganizations(steps: RealmSteps, specs: readonly OrganizationSpec[], observed: readonly OrganizationRepresentation[], pruneWhenEmpty: boolean): Map<string, Value<string>> {
   const resource = (alias: string, id?: string) => ({ type: 'organization', realm: steps.realm, alias, ...(id === undefined ? {} : { id }) }) as const;
   const organizations = planKeycloakList({
-    call: steps.call,
-    reasons: REALM_REASONS,
+    ...realmWrites(steps),
     desired: specs,
     observed,
     desiredKey: organizationAlias,

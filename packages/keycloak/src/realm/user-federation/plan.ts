@@ -1,12 +1,12 @@
 import type { SecretKeyRef, Value } from '@keyward/vocabulary';
-import type { KeycloakBody } from '../apis/keycloak/actions.js';
-import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRepresentation, type ObservedFederationProvider } from '../apis/keycloak/components.js';
-import { MANAGED_BY_KEYWARD } from '../ownership.js';
-import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
-import type { RealmSteps } from './context.js';
-import { BIND_CREDENTIAL_KEY, changedConfigKeys, configLists, desiredFederationConfig } from './user-federation-config.js';
-import type { UserFederationSpec } from './user-federation-spec.js';
-import { realmSecretKey } from './secret-opt-in.js';
+import type { KeycloakBody } from '../../apis/keycloak/actions.js';
+import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRepresentation, type ObservedFederationProvider } from '../../apis/keycloak/components.js';
+import { MANAGED_BY_KEYWARD } from '../../ownership.js';
+import { addSteps, byName, planKeycloakList, realmWrites } from '../../list-writes.js';
+import type { RealmSteps } from '../context.js';
+import { BIND_CREDENTIAL_KEY, changedConfigKeys, configLists, desiredFederationConfig } from './config.js';
+import type { UserFederationSpec } from './spec.js';
+import { realmSecretKey } from '../secret-opt-in.js';
 
 // A realm's user federation providers and their mappers, all Keycloak components. Keycloak drops config keys
 // it does not know (a marker there would not stay), but keeps a component's subType, which user federation
@@ -54,12 +54,10 @@ function planMappers(steps: RealmSteps, spec: UserFederationSpec, provider: Comp
   const typeOf = new Map(specs.map((mapper) => [mapper.name, mapper.mapperType]));
   const replaced = observed.filter((mapper) => typeOf.has(mapper.name) && typeOf.get(mapper.name) !== mapper.providerId && isOurs(mapper));
   const mappers = planKeycloakList({
-    call: steps.call,
-    reasons: REALM_REASONS,
+    ...realmWrites(steps),
     desired: specs,
     observed: observed.filter((mapper) => !replaced.includes(mapper)),
-    desiredKey: (mapper) => mapper.name,
-    observedKey: (mapper) => mapper.name,
+    ...byName,
     changes: (mapper, current) => changedConfigKeys(configLists(mapper.config), current.config).map((key) => `config.${key}`),
     ours: isOurs,
     pruneWhenEmpty: false,
@@ -98,8 +96,7 @@ function providerChanges(spec: UserFederationSpec, current: ComponentRepresentat
 export function planUserFederation(steps: RealmSteps, specs: readonly UserFederationSpec[], observed: readonly ObservedFederationProvider[], context: FederationContext): void {
   const resource = (name: string, id?: string) => ({ type: 'component', realm: steps.realm, name, ...(id === undefined ? {} : { id }) }) as const;
   const providers = planKeycloakList({
-    call: steps.call,
-    reasons: REALM_REASONS,
+    ...realmWrites(steps),
     desired: specs,
     observed,
     desiredKey: (spec) => spec.name,

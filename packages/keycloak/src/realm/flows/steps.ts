@@ -1,8 +1,8 @@
-import type { AuthenticatorConfigRepresentation, FlowExecutionRepresentation } from '../apis/keycloak/flow-representations.js';
+import type { AuthenticatorConfigRepresentation, FlowExecutionRepresentation } from '../../apis/keycloak/flow-representations.js';
 import type { Value } from '@keyward/vocabulary';
-import { differingKeys } from './compare.js';
-import type { RealmSteps } from './context.js';
-import type { AuthenticatorConfigSpec, ExecutionSpec } from './flow-spec.js';
+import { differingKeys } from '../compare.js';
+import type { RealmSteps } from '../context.js';
+import type { AuthenticatorConfigSpec, ExecutionSpec } from './spec.js';
 
 // The steps (executions) of one flow, brought to the spec's list: level by level, a step is matched to
 // Keycloak's by what it runs (its authenticator, or its sub-flow's alias) and, for an authenticator listed

@@ -1,11 +1,11 @@
-import type { RealmSteps } from './context.js';
-import { idpSecretsContext, idpSecretVersions } from './idp-secrets.js';
-import type { IdpStatus } from './idp-status.js';
-import { planIdentityProviders } from './identity-providers.js';
-import type { IdentityProviderSpec } from './identity-provider-spec.js';
-import { BUILT_IN_FLOWS } from './flow-spec.js';
-import type { RealmInput } from './types.js';
-import { prunesWhenEmpty } from '../prune.js';
+import type { RealmSteps } from '../context.js';
+import { idpSecretsContext, idpSecretVersions } from './secrets.js';
+import type { IdpStatus } from './status.js';
+import { planIdentityProviders } from './plan.js';
+import type { IdentityProviderSpec } from './spec.js';
+import { BUILT_IN_FLOWS } from '../flows/spec.js';
+import type { RealmInput } from '../types.js';
+import { prunesWhenEmpty } from '../../prune.js';
 
 /**
  * Whether every flow a provider names is one Keycloak makes in every realm. A realm made in this plan has no

@@ -1,8 +1,8 @@
-import type { IdentityProviderMapperRepresentation } from '../apis/keycloak/representations.js';
-import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { addKeycloakList } from '../list-writes.js';
-import type { RealmSteps } from './context.js';
-import type { IdentityProviderSpec, IdpMapperSpec } from './identity-provider-spec.js';
+import type { IdentityProviderMapperRepresentation } from '../../apis/keycloak/representations.js';
+import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../../ownership.js';
+import { addKeycloakList, byName } from '../../list-writes.js';
+import type { RealmSteps } from '../context.js';
+import type { IdentityProviderSpec, IdpMapperSpec } from './spec.js';
 
 // The mappers of an identity provider. Keycloak replaces a mapper whole on a PUT, so an update sends its
 // config complete: Keycloak's keys, the spec's over them. Only a stated list is managed: without `mappers`
@@ -33,8 +33,7 @@ export function planIdpMappers(steps: RealmSteps, spec: IdentityProviderSpec, ob
     reasons: { create: `identity provider ${spec.alias} lists it`, update: 'it differs from the spec', delete: `we made it and identity provider ${spec.alias} no longer lists it` },
     desired: spec.mappers ?? [],
     observed: observed ?? [],
-    desiredKey: (mapper) => mapper.name,
-    observedKey: (mapper) => mapper.name,
+    ...byName,
     changes: (mapper, current) => (current.id === undefined ? [] : mapperChanges(desiredIdpMapper(mapper), current)),
     ours: (mapper) => carriesMarker(mapper.config) && mapper.id !== undefined,
     pruneWhenEmpty,

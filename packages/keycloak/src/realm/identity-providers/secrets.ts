@@ -1,9 +1,9 @@
 import type { GetQuery, Observed } from '@keyward/vocabulary';
-import type { RealmQueries } from './types.js';
-import type { IdpSecretsContext } from './identity-providers.js';
-import type { RealmSecretUse } from './secret-opt-in.js';
-import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
-import { observedSecret as readSecret, secretChanged, secretQueries, secretQueryName, secretsWatch, secretVersions, type SecretReads } from './secret-reads.js';
+import type { RealmQueries } from '../types.js';
+import type { IdpSecretsContext } from './plan.js';
+import type { RealmSecretUse } from '../secret-opt-in.js';
+import type { KeycloakRealm, KeycloakRealmSpec } from '../spec.js';
+import { observedSecret as readSecret, secretChanged, secretQueries, secretQueryName, secretsWatch, secretVersions, type SecretReads } from '../secret-reads.js';
 
 // The Secrets an identity provider's configSecrets name: each read (for its labels and resourceVersion) under
 // a query of its own, watched by name, and its resourceVersion kept in status once its values are sent.

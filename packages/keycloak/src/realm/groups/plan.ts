@@ -1,14 +1,14 @@
 import { deepEqual, type Value } from '@keyward/vocabulary';
-import type { RoleHolder } from '../apis/keycloak/actions.js';
-import { groupPath, type GroupReads, type ObservedGroup } from '../apis/keycloak/groups.js';
-import type { RoleNames } from '../apis/keycloak/representations.js';
-import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { REALM_REASONS, addSteps, planKeycloakList } from '../list-writes.js';
-import type { RealmSteps } from './context.js';
-import type { GroupSpec } from './group-spec.js';
-import { NO_ROLES, hasRoles, rolesNotIn } from './role-names.js';
-import type { RealmPrunableField } from './spec.js';
-import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
+import type { RoleHolder } from '../../apis/keycloak/actions.js';
+import { groupPath, type GroupReads, type ObservedGroup } from '../../apis/keycloak/groups.js';
+import type { RoleNames } from '../../apis/keycloak/representations.js';
+import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../../ownership.js';
+import { addSteps, byName, planKeycloakList, realmWrites } from '../../list-writes.js';
+import type { RealmSteps } from '../context.js';
+import type { GroupSpec } from './spec.js';
+import { NO_ROLES, hasRoles, rolesNotIn } from '../role-names.js';
+import type { RealmPrunableField } from '../spec.js';
+import { prunesWhenEmpty, removesUnlisted } from '../../prune.js';
 
 /** The part of a realm spec that says which groups it manages. */
 export interface GroupsSpec {
@@ -77,12 +77,10 @@ function planGroupList(steps: RealmSteps, parent: Parent | undefined, specs: rea
   const body = (spec: GroupSpec, current: ObservedGroup | undefined) => ({ name: spec.name, attributes: desiredGroupAttributes(spec, current?.attributes) });
   const pathOf = (spec: GroupSpec): string => groupPath(parent?.path, spec.name);
   const groups = planKeycloakList({
-    call: steps.call,
-    reasons: REALM_REASONS,
+    ...realmWrites(steps),
     desired: specs,
     observed,
-    desiredKey: (spec) => spec.name,
-    observedKey: (group) => group.name,
+    ...byName,
     changes: (spec, current) => (deepEqual(body(spec, current).attributes, current.attributes) ? [] : ['attributes']),
     ours: (group) => carriesMarker(group.attributes),
     pruneWhenEmpty: prune,

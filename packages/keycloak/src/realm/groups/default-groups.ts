@@ -1,5 +1,5 @@
-import { without } from '../tracked-roles.js';
-import type { RealmSteps } from './context.js';
+import { without } from '../../tracked-roles.js';
+import type { RealmSteps } from '../context.js';
 
 /**
  * The realm's default groups (those every new user joins), by path: the spec's are added, those it listed

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { atMost, boundedText, oneOf, uniqueList } from '@keyward/vocabulary';
-import { DESCRIPTION_MARKER } from '../description-marker.js';
+import { DESCRIPTION_MARKER } from '../../description-marker.js';
 
 // Authentication flows of a KeycloakRealm as a codec; flow-crd.ts states the same rules as a schema.
 

@@ -8,9 +8,9 @@ import {
   MAX_CONFIG_SECRETS,
   MAX_IDENTITY_PROVIDERS,
   MAX_IDP_MAPPERS,
-} from './identity-provider-spec.js';
-import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
-import { listMapOf } from '../list-schema.js';
+} from './spec.js';
+import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from '../secret-opt-in.js';
+import { listMapOf } from '../../list-schema.js';
 
 // The schema of a realm's identity providers: the same rules as the codec in identity-provider-spec.ts.
 

@@ -1,8 +1,8 @@
-import type { RequiredActionRepresentation } from '../apis/keycloak/flow-representations.js';
-import { differingKeys } from './compare.js';
-import type { RealmSteps } from './context.js';
-import type { RequiredActionSpec } from './required-action-spec.js';
-import { addSteps, planKeycloakList } from '../list-writes.js';
+import type { RequiredActionRepresentation } from '../../apis/keycloak/flow-representations.js';
+import { differingKeys } from '../compare.js';
+import type { RealmSteps } from '../context.js';
+import type { RequiredActionSpec } from './spec.js';
+import { addSteps, planKeycloakList } from '../../list-writes.js';
 
 // Required actions: Keycloak knows them by provider, and has most registered in a new realm. A listed one
 // that is not registered is registered (and recorded in status as ours); a listed one is brought to the

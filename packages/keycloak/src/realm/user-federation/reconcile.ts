@@ -1,12 +1,12 @@
-import type { RealmSteps } from './context.js';
-import { federationSecretChanged, federationSecretVersions } from './federation-secrets.js';
-import type { ObservedFederationProvider } from '../apis/keycloak/components.js';
-import type { FederationProviderStatus, FederationStatus } from './federation-status.js';
-import type { UserFederationSpec } from './user-federation-spec.js';
-import type { RealmInput } from './types.js';
-import { planUserFederation } from './user-federation.js';
-import type { KeycloakRealmSpec } from './spec.js';
-import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
+import type { RealmSteps } from '../context.js';
+import { federationSecretChanged, federationSecretVersions } from './secrets.js';
+import type { ObservedFederationProvider } from '../../apis/keycloak/components.js';
+import type { FederationProviderStatus, FederationStatus } from './status.js';
+import type { UserFederationSpec } from './spec.js';
+import type { RealmInput } from '../types.js';
+import { planUserFederation } from './plan.js';
+import type { KeycloakRealmSpec } from '../spec.js';
+import { prunesWhenEmpty, removesUnlisted } from '../../prune.js';
 
 function providerStatus(spec: UserFederationSpec, observed: ObservedFederationProvider | undefined): FederationProviderStatus {
   const test = observed?.connectionTest;

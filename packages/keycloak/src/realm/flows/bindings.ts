@@ -1,6 +1,6 @@
-import type { RealmRepresentation } from '../apis/keycloak/representations.js';
-import type { RealmSteps } from './context.js';
-import { FLOW_BINDINGS, type FlowBinding, type FlowBindingsSpec } from './flow-spec.js';
+import type { RealmRepresentation } from '../../apis/keycloak/representations.js';
+import type { RealmSteps } from '../context.js';
+import { FLOW_BINDINGS, type FlowBinding, type FlowBindingsSpec } from './spec.js';
 
 // The realm's flow bindings (browserFlow, ...): realm fields naming a flow by alias. Keycloak answers 500 to
 // a binding of a flow that does not exist, so they are set after the flows are made, and only to flows
