@@ -48,7 +48,7 @@ export interface ManagedListPlan<D, O, S> {
 }
 
 /** Whether a list removes the unlisted items of ours: it names some, or pruning is asked for when empty. */
-export const prunesList = (desired: readonly unknown[], pruneWhenEmpty: boolean): boolean => desired.length > 0 || pruneWhenEmpty;
+const prunesList = (desired: readonly unknown[], pruneWhenEmpty: boolean): boolean => desired.length > 0 || pruneWhenEmpty;
 
 /** The create, update and delete steps that bring `list.observed` to `list.desired`. */
 export function planManagedList<D, O, S>(list: ManagedList<D, O, S>): ManagedListPlan<D, O, S> {
