@@ -3,7 +3,7 @@
 // needs. The eslint rule checks each file; this follows the imports a user's program would actually load.
 import { describe, expect, it } from '@jest/globals';
 import { builtinModules } from 'node:module';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -114,3 +114,15 @@ describe('the pure packages', () => {
     expect(installed).toEqual(folder === 'keycloak' ? ['prom-client'] : []);
   });
 });
+
+describe('the policy-test example', () => {
+  const folder = join(root, 'examples', 'policy-test');
+  const files = readdirSync(folder).filter((file) => file.endsWith('.ts'));
+
+  it.each(files)('%s imports only the pure packages, so it runs with their install alone', (file) => {
+    const pure = new Set(pureEntries.map(([specifier]) => specifier));
+    const imported = ts.preProcessFile(readFileSync(join(folder, file), 'utf8'), true, true).importedFiles.map(({ fileName }) => fileName);
+    expect(imported.filter((specifier) => !pure.has(specifier) && specifier !== '@jest/globals')).toEqual([]);
+  });
+});
+

@@ -1,4 +1,4 @@
-import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
+import { conditionColumn, conditionSchema, dateTimeSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
 import { apiKeyType } from './api.js';
 
 const text = { type: 'string' };
@@ -32,7 +32,7 @@ export const apiKeyCrd = namespacedCrd({
         planTier: text,
         useCase: text,
         requestedBy: { type: 'object', required: ['userId', 'email'], properties: { userId: text, email: text } },
-        expiresAt: { type: 'string', format: 'date-time' },
+        expiresAt: dateTimeSchema,
       },
     },
     status: {

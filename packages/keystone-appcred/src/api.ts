@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/vocabulary';
+import { DNS1123_LABEL_MAX_LENGTH, atMost, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, patternedText, uniqueList, withDefault, type Condition, type ResourceType, type StoredMeta } from '@keyward/vocabulary';
 
 /** Secret key holding the application credential's ID (upstream's ACIDSecretKey). */
 export const ACIDSecretKey = 'AC_ID';
@@ -95,9 +95,24 @@ export function credentialSecretName(service: string, acID: string): string {
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/**
+ * Keystone's own limits (its application credential schema): a service is an id string, a path starts with
+ * "/" and has at most 225 characters, a role name at most 255 with something besides spaces. A credential that
+ * breaks one is refused by Keystone on every try, so the CRD and the codec refuse it first.
+ */
+export const ACCESS_RULE_SERVICE = { maxLength: 64, pattern: '^[a-zA-Z0-9-]+$', says: 'letters, digits and -' } as const;
+export const ACCESS_RULE_PATH = { maxLength: 225, pattern: '^/', says: 'starting with /' } as const;
+export const ROLE_NAME = { maxLength: 255, pattern: '[^\\t\\n\\f\\r ]', says: 'not only spaces' } as const;
+/**
+ * The most roles and access rules a credential lists: at their longest, 100 of each keep the create request
+ * far below Keystone's default request body limit (112 KiB), which answers 413 beyond it.
+ */
+export const MAX_ROLES = 100;
+export const MAX_ACCESS_RULES = 100;
+
 export const AccessRuleCodec = t.type({
-  service: minLengthString(1),
-  path: minLengthString(1),
+  service: patternedText(ACCESS_RULE_SERVICE.maxLength, ACCESS_RULE_SERVICE.pattern, ACCESS_RULE_SERVICE.says),
+  path: patternedText(ACCESS_RULE_PATH.maxLength, ACCESS_RULE_PATH.pattern, ACCESS_RULE_PATH.says),
   method: oneOf(HTTP_METHODS),
 });
 
@@ -107,6 +122,9 @@ export const AccessRuleCodec = t.type({
  * years, cannot even be computed; 100 years is far beyond any sensible rotation and stays far inside both.
  */
 export const MAX_EXPIRATION_DAYS = 36_500;
+
+export const DEFAULT_EXPIRATION_DAYS = 365;
+export const DEFAULT_GRACE_PERIOD_DAYS = 182;
 
 /**
  * Keystone stores one row per role and per access rule of a credential: a repeat fails the whole create. The
@@ -119,15 +137,16 @@ const SpecFields = t.intersection([
     secret: kubernetesName(),
     passwordSelector: minLengthString(1),
     userName: minLengthString(1),
-    expirationDays: withDefault(integerInRange(2, MAX_EXPIRATION_DAYS), 365),
-    gracePeriodDays: withDefault(integerInRange(1, MAX_EXPIRATION_DAYS - 1), 182),
-    roles: uniqueList(minLengthArray(minLengthString(1), 1)),
+    expirationDays: withDefault(integerInRange(2, MAX_EXPIRATION_DAYS), DEFAULT_EXPIRATION_DAYS),
+    gracePeriodDays: withDefault(integerInRange(1, MAX_EXPIRATION_DAYS - 1), DEFAULT_GRACE_PERIOD_DAYS),
+    roles: uniqueList(atMost(minLengthArray(patternedText(ROLE_NAME.maxLength, ROLE_NAME.pattern, ROLE_NAME.says), 1), MAX_ROLES)),
     unrestricted: withDefault(t.boolean, false),
   }),
-  t.partial({ accessRules: uniqueList(t.array(AccessRuleCodec), accessRuleKey) }),
+  t.partial({ accessRules: uniqueList(atMost(t.array(AccessRuleCodec), MAX_ACCESS_RULES), accessRuleKey) }),
 ]);
 
-export const GRACE_PERIOD_MESSAGE = 'gracePeriodDays must be smaller than expirationDays';
+/** Says the default too: `expirationDays: 30` alone is refused because of a grace period nobody wrote. */
+export const GRACE_PERIOD_MESSAGE = `gracePeriodDays must be smaller than expirationDays (gracePeriodDays defaults to ${String(DEFAULT_GRACE_PERIOD_DAYS)}: set it when expirationDays is ${String(DEFAULT_GRACE_PERIOD_DAYS)} or less)`;
 
 /** The spec, defaults applied; rejects gracePeriodDays >= expirationDays as the CRD's CEL rule does. */
 export const SpecCodec = new t.Type<t.TypeOf<typeof SpecFields>, t.OutputOf<typeof SpecFields>>(

@@ -1,5 +1,5 @@
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary';
-import { HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_EXPIRATION_DAYS, appCredType, keystoneApiType } from './api.js';
+import { ACCESS_RULE_PATH, ACCESS_RULE_SERVICE, DEFAULT_EXPIRATION_DAYS, DEFAULT_GRACE_PERIOD_DAYS, HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_ACCESS_RULES, MAX_EXPIRATION_DAYS, MAX_ROLES, ROLE_NAME, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const text = { type: 'string' };
@@ -17,7 +17,8 @@ export const appCredCrd = namespacedCrd({
     { name: 'ACID', type: 'string', jsonPath: '.status.acID' },
     { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
     { name: 'LastRotated', type: 'date', jsonPath: '.status.lastRotated' },
-    { name: 'RotationEligible', type: 'date', jsonPath: '.status.rotationEligibleAt' },
+    // A time to come: as a `date` column kubectl would print it as an age, which for a future time is `<invalid>`.
+    { name: 'RotationEligible', type: 'string', jsonPath: '.status.rotationEligibleAt' },
     conditionColumn('Status', 'Ready'),
     conditionColumn('Message', 'Ready', 'message'),
   ],
@@ -33,22 +34,30 @@ export const appCredCrd = namespacedCrd({
         secret: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Secret holding the service user password.' },
         passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
         userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
-        expirationDays: { type: 'integer', minimum: 2, maximum: MAX_EXPIRATION_DAYS, default: 365, description: 'Lifetime of each credential in days (at most 100 years).' },
-        gracePeriodDays: { type: 'integer', minimum: 1, maximum: MAX_EXPIRATION_DAYS - 1, default: 182, description: 'Days before expiry at which the credential is rotated.' },
-        roles: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, 'x-kubernetes-list-type': 'set', description: 'Roles the credential carries, each once.' },
+        expirationDays: { type: 'integer', minimum: 2, maximum: MAX_EXPIRATION_DAYS, default: DEFAULT_EXPIRATION_DAYS, description: 'Lifetime of each credential in days (at most 100 years).' },
+        gracePeriodDays: { type: 'integer', minimum: 1, maximum: MAX_EXPIRATION_DAYS - 1, default: DEFAULT_GRACE_PERIOD_DAYS, description: 'Days before expiry at which the credential is rotated.' },
+        roles: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_ROLES,
+          items: { type: 'string', minLength: 1, maxLength: ROLE_NAME.maxLength, pattern: ROLE_NAME.pattern, description: 'A Keystone role name.' },
+          'x-kubernetes-list-type': 'set',
+          description: 'Roles the credential carries, each once.',
+        },
         unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts.' },
         accessRules: {
           type: 'array',
           description: 'APIs the credential may call, each rule once; all when empty.',
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['service', 'path', 'method'],
+          maxItems: MAX_ACCESS_RULES,
           items: {
             type: 'object',
             required: ['service', 'path', 'method'],
             properties: {
-              service: { type: 'string', minLength: 1 },
-              path: { type: 'string', minLength: 1 },
-              method: { type: 'string', enum: [...HTTP_METHODS] },
+              service: { type: 'string', minLength: 1, maxLength: ACCESS_RULE_SERVICE.maxLength, pattern: ACCESS_RULE_SERVICE.pattern, description: 'Service type of the API, as in the catalog (compute, image).' },
+              path: { type: 'string', minLength: 1, maxLength: ACCESS_RULE_PATH.maxLength, pattern: ACCESS_RULE_PATH.pattern, description: 'Path of the API calls allowed, from / (may use * and ** wildcards).' },
+              method: { type: 'string', enum: [...HTTP_METHODS], description: 'HTTP method of the API calls allowed.' },
             },
           },
         },

@@ -159,12 +159,11 @@ function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: stri
       { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
       `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
     );
-  } else {
-    // The revoke below must not act on a stale view (one where the credential of this name was already stored).
-    addFreshnessGuard(plan, ref, cr.metadata.resourceVersion);
   }
   const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to create a credential`).output('session');
   if (interrupted !== undefined) {
+    // The revoke must not act on a stale view (one where the credential of this name was already stored).
+    guardAfterLogin(plan, cr);
     revokeInterrupted(plan, input, session, name, `an earlier creation of ${name} was interrupted before it was stored; the name is used again`);
   }
 
@@ -260,8 +259,8 @@ function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: st
   const old = oldSecrets(observed.serviceSecrets, cr.status.secretName, cr.status.previousSecretName);
   const pending = pendingName(cr);
   if (old.releasable.length > 0 || pending !== undefined) {
-    addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
     const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');
+    guardAfterLogin(plan, cr);
     if (pending !== undefined) {
       revokeInterrupted(plan, input, session, pending, `the creation of ${pending} was interrupted before the CR pointed at it`);
     }
@@ -287,6 +286,15 @@ function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: st
   if (wait !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: wait }, 'rotate when the grace period is reached');
 }
 
+/**
+ * Before a revoke: make sure the decision was made from the current CR. Placed after the login, so that a
+ * retry Keystone refuses (or that is refused without a request while Keystone is known to be down) sends
+ * nothing to the API server either.
+ */
+function guardAfterLogin(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential): void {
+  addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
+}
+
 /** Whether the CR is the controller owner of a Secret (it created it). */
 function controls(cr: KeystoneApplicationCredential, secret: KubeObject): boolean {
   return secret.metadata.ownerReferences?.some((owner) => owner.controller === true && owner.uid === cr.metadata.uid) === true;
@@ -308,8 +316,8 @@ function release(plan: PlanBuilder<AppCredAction>, input: AppCredInput, mine: (s
   const endpoint = endpointOf(input);
   const ids = secrets.map(credentialIdOf).filter((id): id is string => id !== undefined);
   if (config.revokeOnDelete && endpoint.usable && ids.length > 0) {
-    addFreshnessGuard(plan, crRef(cr), cr.metadata.resourceVersion);
     const session = authenticate(plan, cr, endpoint.url, `log in as ${cr.spec.userName} to revoke the credentials of a deleted CR`).output('session');
+    guardAfterLogin(plan, cr);
     for (const id of ids) plan.add({ kind: 'keystone.revokeApplicationCredential', session, id }, 'revocation on deletion is enabled');
   }
   for (const secret of secrets) {

@@ -85,7 +85,7 @@ describe('crashes never lose a credential', () => {
 
     const retry = plan(world, clock, 2);
     const kinds = retry.steps.map((s) => s.action.kind);
-    expect(kinds.slice(0, kinds.indexOf('keystone.createApplicationCredential'))).toEqual(['k8s.patch', 'keystone.authenticate', 'keystone.revokeApplicationCredential']);
+    expect(kinds.slice(0, kinds.indexOf('keystone.createApplicationCredential'))).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
     expect(retry.steps.find((s) => s.action.kind === 'keystone.createApplicationCredential')?.action).toMatchObject({ name: recorded });
   });
 

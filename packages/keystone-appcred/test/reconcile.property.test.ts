@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { renderPlanText, type Condition, type KubeObject, type Plan, type PlanFailure } from '@keyward/core';
 import { entropyOf } from '@keyward/core/testing';
-import { CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY, CR_FINALIZER, HTTP_METHODS, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, MAX_EXPIRATION_DAYS, SECRET_PROTECTION_FINALIZER } from '../src/api.js';
+import { ACCESS_RULE_PATH, CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY, CR_FINALIZER, HTTP_METHODS, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, MAX_EXPIRATION_DAYS, ROLE_NAME, SECRET_PROTECTION_FINALIZER } from '../src/api.js';
 import type { AppCredConfig } from '../src/config.js';
 import { decodeAppCred } from '../src/decode.js';
 import { observe } from '../src/observe.js';
@@ -23,13 +23,19 @@ const label = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/);
 const kubernetesName = fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => labels.join('.'));
 
 /** Every spec the codec admits, from its constraints (checked below: each one decodes). */
-const accessRule = fc.record({ service: fc.string({ minLength: 1 }), path: fc.string({ minLength: 1 }), method: fc.constantFrom(...HTTP_METHODS) });
+const accessRule = fc.record({
+  service: fc.stringMatching(/^[a-zA-Z0-9-]{1,64}$/),
+  path: fc.string({ maxLength: ACCESS_RULE_PATH.maxLength - 1 }).map((rest) => `/${rest}`),
+  method: fc.constantFrom(...HTTP_METHODS),
+});
+/** A role name Keystone takes: up to 255 characters, not only spaces. */
+const roleName = fc.string({ minLength: 1, maxLength: ROLE_NAME.maxLength }).filter((name) => new RegExp(ROLE_NAME.pattern).test(name));
 const validSpec = fc
   .record({
     secret: kubernetesName,
     passwordSelector: fc.string({ minLength: 1 }),
     userName: fc.string({ minLength: 1 }),
-    roles: fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 4 }),
+    roles: fc.uniqueArray(roleName, { minLength: 1, maxLength: 4 }),
     unrestricted: fc.boolean(),
     accessRules: fc.option(fc.uniqueArray(accessRule, { maxLength: 3, selector: (r) => `${r.method} ${r.service} ${r.path}` }), { nil: undefined }),
     expirationDays: fc.oneof(fc.integer({ min: 2, max: MAX_EXPIRATION_DAYS }), fc.constantFrom(2, MAX_EXPIRATION_DAYS)),

@@ -266,6 +266,20 @@ describe('failures', () => {
     expect(cr(world).status.pendingACName).toBeUndefined();
   });
 
+  it('retries an interrupted creation, and deletes with revocation, logging in before any write, so a retry Keystone refuses writes nothing', async () => {
+    const { world, clock } = setup();
+    await world.run(plan(world, clock));
+    const p = plan(world, clock, 1);
+    await world.run({ steps: p.steps.slice(0, p.steps.findIndex((s) => s.action.kind === 'keystone.authenticate')) });
+    expect(cr(world).status.pendingACName).toMatch(/^ac-barbican-/);
+    expect(actionKinds(plan(world, clock, 2)).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
+
+    expect((await reconcileOnce(world, clock, 3)).ok).toBe(true);
+    const object = world.get(crRef());
+    world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), metadata: { ...(object?.metadata ?? { name: '' }), deletionTimestamp: '2026-03-01T12:00:00Z' } });
+    expect(actionKinds(plan(world, clock, 4, { ...config, revokeOnDelete: true })).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
+  });
+
   it('stops a plan made from a stale view before any Keystone call', async () => {
     const { world, clock } = setup();
     await reconcileOnce(world, clock);

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { createPlanCommand, createRbacCommand, createRunCommand, oneLine, planConfigFrom, rbacConfigFrom, runConfigFrom, type ConfigResult, type OperatorConfig, type PlanConfig } from './config.js';
+import { createCrdsCommand, createPlanCommand, createRbacCommand, createRunCommand, crdsConfigFrom, oneLine, planConfigFrom, rbacConfigFrom, runConfigFrom, type ConfigResult, type OperatorConfig, type PlanConfig } from './config.js';
 import { crdsYaml } from './crds.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { planCommand } from './plan.js';
@@ -44,8 +44,8 @@ function createProgram(dependencies: CliDependencies, setStatus: (code: number) 
   const plan = createPlanCommand().action(async (_options: unknown, command: Command) => {
     setStatus(await (dependencies.planCommand ?? planCommand)(configOrUsageError(command, planConfigFrom(command, env, facts))));
   });
-  const crds = new Command('crds').description('print the CRDs as multi-document YAML').action(() => {
-    stdout(crdsYaml());
+  const crds = createCrdsCommand().action((_options: unknown, command: Command) => {
+    stdout(crdsYaml(configOrUsageError(command, crdsConfigFrom(command, env, facts)).controllers));
   });
   const rbac = createRbacCommand().action((_options: unknown, command: Command) => {
     stdout(rbacYaml(configOrUsageError(command, rbacConfigFrom(command, env, facts))));

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { ControllerName } from './controllers.js';
 import { commanderOptions, resolveOptions, type OptionSpecs } from './option-spec.js';
-import { moduleOptions, planOptions, rbacOptions, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
+import { crdsOptions, moduleOptions, planOptions, rbacOptions, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
 import type { RbacInstall } from './rbac-manifests.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import type { BindAddress } from './values.js';
@@ -76,6 +76,19 @@ export function createRunCommand(): Command {
 /** The `plan` command with its options and help, without an action. */
 export function createPlanCommand(): Command {
   return commandWith('plan', 'show what the controllers would do, without doing it', planOptions);
+}
+
+/** The `crds` command with its one option, without an action: the CRDs depend on no controller setting. */
+export function createCrdsCommand(): Command {
+  const command = new Command('crds').description('print the CRDs of the controllers as multi-document YAML').showHelpAfterError("run 'keyward crds --help' for usage");
+  for (const option of Object.values(crdsOptions).flatMap(commanderOptions)) command.addOption(option);
+  return command;
+}
+
+/** The controllers whose CRDs `keyward crds` prints. */
+export function crdsConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<{ readonly controllers: readonly ControllerName[] }> {
+  const resolved = resolveOptions(crdsOptions, command.opts(), env, facts);
+  return resolved.ok ? { ok: true, config: resolved.values } : resolved;
 }
 
 /** The `rbac` command with its options and help, without an action. */

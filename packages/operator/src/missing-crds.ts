@@ -2,11 +2,14 @@ import type { ResourceType } from '@keyward/core';
 import { crdName } from '@keyward/core/runtime';
 import type { ErasedModule } from './controllers.js';
 
-/** How to get a missing CRD: ours come from `keyward crds`; another operator's (KeystoneAPI) from that operator. */
+/**
+ * How to get a missing CRD: ours from `keyward crds` for the controller that serves it; another operator's
+ * (KeystoneAPI) from that operator.
+ */
 export function installHint(type: ResourceType, modules: readonly ErasedModule[]): string {
   const crd = crdName(type);
-  const ours = modules.some((module) => module.crds.some((object) => (object as { metadata?: { name?: unknown } }).metadata?.name === crd));
-  return ours ? 'install it with `keyward crds | kubectl apply -f -`' : 'install it (it comes with the operator that owns it)';
+  const owner = modules.find((module) => module.crds.some((object) => (object as { metadata?: { name?: unknown } }).metadata?.name === crd));
+  return owner === undefined ? 'install it (it comes with the operator that owns it)' : `install it with \`keyward crds --controllers ${owner.definition.name} | kubectl apply -f -\``;
 }
 
 /** What `keyward run` says, once, about a controller that waits for a CRD. */

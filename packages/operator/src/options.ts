@@ -288,6 +288,11 @@ export const planOptions = {
   ...connectionOptions,
 } as const satisfies OptionSpecs;
 
+/** `keyward crds`: the CRDs of the controllers named. */
+export const crdsOptions = {
+  controllers: { ...connectionOptions.controllers, description: `controllers whose CRDs to print, comma-separated: ${CONTROLLER_NAMES.join(', ')}` },
+} as const satisfies OptionSpecs;
+
 /** `keyward rbac`: the roles of an install, from the same options the operator runs with. */
 export const rbacOptions = {
   controllers: connectionOptions.controllers,

@@ -180,6 +180,27 @@ describe('keyward crds', () => {
   });
 });
 
+describe('keyward crds --controllers', () => {
+  const names = async (argv: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<string[]> => {
+    const outcome = await cli(['crds', ...argv], { env });
+    expect(outcome.status).toBe(0);
+    return parseAllDocuments(outcome.stdout).map((document) => (document.toJS() as { metadata: { name: string } }).metadata.name);
+  };
+
+  it('prints only the CRDs of the controllers named, by flag or environment variable', async () => {
+    expect(await names(['--controllers', 'keycloak-client'])).toEqual(['keycloakclients.vriesdemichael.github.io']);
+    expect(await names(['--controllers', 'keystone-appcred,apikey-enforcement'])).toEqual(['keystoneapplicationcredentials.keystone.openstack.org', 'apikeys.devportal.kuadrant.io']);
+    expect(await names([], { KEYWARD_CONTROLLERS: 'keystone-service' })).toEqual(['keystones.keystone.openstack.c5c3.io']);
+  });
+
+  it('refuses a controller it does not know, naming it, and prints nothing', async () => {
+    const outcome = await cli(['crds', '--controllers', 'keycloak-realms']);
+    expect(outcome.status).toBe(EXIT_CODES.usage);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toContain('keycloak-realms');
+  });
+});
+
 describe('keyward rbac', () => {
   const install = { controllers: ['keystone-appcred', 'apikey-enforcement', 'keycloak-realm', 'keycloak-client', 'keystone-service'], namespaces: 'all', operatorNamespace: 'keyward-system', enforcementNamespace: 'kuadrant', serviceAccount: 'keyward' } as const;
   const printed = async (argv: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<unknown[]> => {

@@ -16,12 +16,12 @@ const quiet: RuntimeLogger = { child: () => quiet, debug: () => undefined, info:
 describe('a controller whose CRD is missing', () => {
   it('is told how to get the CRD: ours from keyward crds, another operator\'s from that operator', () => {
     expect(missingCrdMessage('apikey-enforcement', apiKeyType, MODULES)).toBe(
-      'CRD apikeys.devportal.kuadrant.io is not installed; install it with `keyward crds | kubectl apply -f -` or disable the controller (leave apikey-enforcement out of --controllers); it starts once the CRD is installed',
+      'CRD apikeys.devportal.kuadrant.io is not installed; install it with `keyward crds --controllers apikey-enforcement | kubectl apply -f -` or disable the controller (leave apikey-enforcement out of --controllers); it starts once the CRD is installed',
     );
     expect(missingCrdMessage('keystone-appcred', keystoneApiType, MODULES)).toMatch(/^CRD keystoneapis\.keystone\.openstack\.org is not installed; install it \(it comes with the operator that owns it\) or disable/);
     // keystone-service runs by default: on a cluster without its CRD it says so once and waits.
     expect(missingCrdMessage('keystone-service', keystoneType, MODULES)).toBe(
-      'CRD keystones.keystone.openstack.c5c3.io is not installed; install it with `keyward crds | kubectl apply -f -` or disable the controller (leave keystone-service out of --controllers); it starts once the CRD is installed',
+      'CRD keystones.keystone.openstack.c5c3.io is not installed; install it with `keyward crds --controllers keystone-service | kubectl apply -f -` or disable the controller (leave keystone-service out of --controllers); it starts once the CRD is installed',
     );
   });
 

@@ -9,15 +9,14 @@ import { coreTypes, findCondition, readConditions, type Condition, type KubeObje
 import { resourcePath } from '@keyward/core/interpreter';
 import { API_KEY_DATA_KEY, CONDITION_FAILED, OUR_FAILURE_REASONS, apiKeyType } from '@keyward/apikey-enforcement';
 import { CONDITION_AC_READY, appCredType, readStatus } from '@keyward/keystone-appcred';
-import { waitFor } from '@keyward/test-env';
+import { sendJson, toJson, waitFor } from '@keyward/test-env';
 import { PASSWORD_KEY, PASSWORD_SECRET, namespaceWithPassword, progress, scenarioNamespace, startFaultEnvironment, type FaultEnvironment } from '../support/environment.js';
 import { fuzzObjects, type FuzzKind, type FuzzObject } from '../support/fuzz-objects.js';
-import { codecProblems, hasInvisible, metadataProblems, namesAFieldOf, namesOneOf, statusMessage, typeUncheckedByServer, unrepresentable, withoutNullFields } from '../support/fuzz-verdicts.js';
+import { codecProblems, hasInvisible, metadataProblems, namesAFieldOf, namesOneOf, statusMessage, unrepresentable, withoutNullFields } from '../support/fuzz-verdicts.js';
 import { freePort, queueDepth, reconcileCounts, scrape } from '../support/metrics.js';
 import { quietWindow, settle } from '../support/quiet.js';
 import { startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions } from '../support/options.js';
-import { sendJson, toJson } from '../support/raw-json.js';
 import { atMost, exactly, report, result } from '../support/result.js';
 
 const options = scenarioOptions();
@@ -52,8 +51,6 @@ const counts = {
   otherAnswers: {} as Record<string, number>,
   rejectionsNotNamingField: 0,
   acceptedButCodecRejects: 0,
-  /** Accepted with a value of a type the CRD forbids (the API server's quirk); the codec reports InvalidSpec. */
-  acceptedTypeUncheckedByServer: 0,
   rejectedButCodecAccepts: 0,
   /** Rejected for a number as written (365.0 where a CEL rule wants an int) that JavaScript reads as valid. */
   rejectedUnrepresentable: 0,
@@ -88,10 +85,7 @@ async function send(fault: FaultEnvironment, object: FuzzObject): Promise<Accept
     const stored = answer.body as KubeObject;
     const problems = codecProblems(object.kind, stored);
     counts.accepted[object.kind]++;
-    if (problems.length > 0 && problems.every((path) => typeUncheckedByServer(object.kind, stored, path))) {
-      counts.acceptedTypeUncheckedByServer++;
-      example('accepted with a type the CRD forbids', `${object.name} ${problems.join(', ')}`);
-    } else if (problems.length > 0) {
+    if (problems.length > 0) {
       counts.acceptedButCodecRejects++;
       example('accepted but the codec rejects', `${object.name} ${problems.join(', ')} ${object.mutations.join(', ')}`);
     }

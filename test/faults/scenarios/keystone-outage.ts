@@ -1,12 +1,14 @@
 // Keystone down for 60 s (short: 20 s) just as every KeystoneApplicationCredential needs it for a rotation.
 // Targets: while it is down, the operator's connections fall to its probes (at most one per 10 s in the last
-// third of the outage, and far fewer per 5 s than in the first 5 s); every CR rotated and Ready within 30 s of
-// Keystone's return; no orphaned or extra credential.
+// third of the outage, and far fewer per 5 s than in the first 5 s); a retry refused before it reaches Keystone
+// sends nothing to the API server either; every CR rotated and Ready within 30 s of Keystone's return; no
+// orphaned or extra credential.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { auditAppCreds, rotatedSince, settle, settled, type AppCredSnapshot } from '../support/appcred-audit.js';
 import { createAppCreds, expireAppCreds } from '../support/appcreds.js';
 import { namespaceWithPassword, progress, scenarioNamespace, startFaultEnvironment } from '../support/environment.js';
 import { startKeystoneProxy, type ProxyConnection } from '../support/keystone-proxy.js';
+import { actionsSent, freePort, scrape } from '../support/metrics.js';
 import { startOperator, stopGently, type OperatorProcess } from '../support/operator.js';
 import { scenarioOptions } from '../support/options.js';
 import { atMost, exactly, report, result } from '../support/result.js';
@@ -42,17 +44,21 @@ let operator: OperatorProcess | undefined;
 try {
   await namespaceWithPassword(fault, namespace);
   await createAppCreds(fault, namespace, names);
+  const metricsPort = await freePort();
   operator = startOperator(fault.info, [
-    '--namespaces', namespace, '--keystone-url', proxy.url, '--no-leader-elect', '--metrics-bind-address', '0', '--health-bind-address', '0', '--concurrency', '4',
+    '--namespaces', namespace, '--keystone-url', proxy.url, '--no-leader-elect', '--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`, '--health-bind-address', '0', '--concurrency', '4',
   ]);
+  const patchesSent = async (): Promise<number> => actionsSent(await scrape(metricsPort), 'k8s.patch');
   const creation = (await settle(fault, { namespace, names })).audit;
   const before = (await auditAppCreds(fault, namespace, names)).statuses;
 
   progress(`${String(size.crs)} CRs Ready; Keystone down for ${String(size.outageMs / 1000)} s, every CR rotating`);
+  const patchesBefore = await patchesSent();
   proxy.down();
   const downAt = performance.now();
   await expireAppCreds(fault, namespace, names);
   await sleep(size.outageMs - (performance.now() - downAt));
+  const patchesDuringOutage = (await patchesSent()) - patchesBefore;
   proxy.up();
   const upAt = performance.now();
   progress('Keystone back; waiting for every CR to rotate');
@@ -78,6 +84,7 @@ try {
     connectionsInLastThird: lastThird,
     lastThirdS: seconds(lastThirdMs),
     connectionsFromReturnUntilReady: between(connections, upAt, upAt + readyAfterMs),
+    patchesDuringOutage,
     allReadyAfterReturnS: seconds(readyAfterMs),
     creation,
     recovery: recovery.audit,
@@ -87,6 +94,8 @@ try {
     // Probes come every 10 s once the outage is 15 s old; one more for a probe at the edge of the third.
     atMost('connections in the last third of the outage (probes, one per 10 s)', lastThird, Math.ceil(lastThirdMs / PROBE_INTERVAL_MS) + 1),
     atMost('connections in the busiest 5 s of the last third (a third of the first 5 s at most)', busiestOfLastThird, Math.floor(firstFiveS / 3)),
+    // Each retry logs in first: refused without a request while Keystone is down, it patches nothing.
+    exactly('PATCHes of the CRs while Keystone is down', patchesDuringOutage, 0),
     atMost("seconds from Keystone's return until every CR is rotated and Ready", seconds(readyAfterMs), READY_WITHIN_S),
     exactly('CRs not rotated', names.length - rotatedSince(before, recovery, names), 0),
     exactly('CRs not Ready after the outage', recovery.audit.notReady, 0),

@@ -4,7 +4,7 @@
 // server and the codecs give their verdicts, and the scenario compares them.
 import fc from 'fast-check';
 import { seededRandom } from './options.js';
-import { RawNumber } from './raw-json.js';
+import { RawNumber } from '@keyward/test-env';
 
 export type FuzzKind = 'appcred' | 'apikey';
 

@@ -2,8 +2,8 @@
 // rejection or an InvalidSpec message names the field, and whether a text holds a raw control or bidi character.
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { escapeInvisible, isDns1123Subdomain, type KubeObject } from '@keyward/core';
-import { apiKeyCrd, decodeAPIKey } from '@keyward/apikey-enforcement';
-import { appCredCrd, decodeAppCred } from '@keyward/keystone-appcred';
+import { decodeAPIKey } from '@keyward/apikey-enforcement';
+import { decodeAppCred } from '@keyward/keystone-appcred';
 import type { FuzzKind } from './fuzz-objects.js';
 
 /**
@@ -14,41 +14,6 @@ export function codecProblems(kind: FuzzKind, object: KubeObject): string[] {
   const stored = { ...object, metadata: { uid: 'fuzz', namespace: 'fuzz', generation: 1, ...object.metadata } };
   const decoded = kind === 'appcred' ? decodeAppCred(stored) : decodeAPIKey(stored);
   return isLeft(decoded) ? decoded.left.problems.map((problem) => problem.path) : [];
-}
-
-interface Schema {
-  readonly type?: string;
-  readonly properties?: Readonly<Record<string, Schema>>;
-  readonly items?: Schema;
-}
-
-const SCHEMAS: Record<FuzzKind, Schema> = {
-  appcred: appCredCrd.spec.versions[0].schema.openAPIV3Schema,
-  apikey: apiKeyCrd.spec.versions[0].schema.openAPIV3Schema,
-};
-
-function hasType(value: unknown, type: string): boolean {
-  switch (type) {
-    case 'integer': return Number.isInteger(value);
-    case 'array': return Array.isArray(value);
-    case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value);
-    default: return typeof value === type;
-  }
-}
-
-/**
- * Whether the API server stored at `path` a value of a JSON type the CRD's own schema forbids: it did not
- * check that type (it lets `[]` through for a string of `format: date-time`), and the codec refuses what
- * the CRD meant to. Such an object is an API server quirk, not a disagreement between CRD and codec.
- */
-export function typeUncheckedByServer(kind: FuzzKind, stored: KubeObject, path: string): boolean {
-  let schema: Schema | undefined = SCHEMAS[kind];
-  let value: unknown = stored;
-  for (const key of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
-    schema = schema?.type === 'array' ? schema.items : schema?.properties?.[key];
-    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-  }
-  return schema?.type !== undefined && value !== undefined && !hasType(value, schema.type);
 }
 
 /** Whether JSON text holds a number no JavaScript value writes so (365.0, 2^53+1): only the API server sees it as written. */

@@ -35,6 +35,11 @@ export function reconcileCounts(text: string): Map<string, number> {
   return new Map(samples(text, 'keyward_reconcile_total').map((s) => [`${s.labels['controller'] ?? ''} ${s.labels['result'] ?? ''}`, s.value]));
 }
 
+/** How many `kind` actions the operator has sent so far (applied, unchanged or failed; not the skipped ones). */
+export function actionsSent(text: string, kind: string): number {
+  return samples(text, 'keyward_actions_total').filter((s) => s.labels['kind'] === kind && s.labels['outcome'] !== 'skipped').reduce((sum, s) => sum + s.value, 0);
+}
+
 /** The keys waiting in every controller's work queue. */
 export function queueDepth(text: string): number {
   return samples(text, 'keyward_workqueue_depth').reduce((sum, s) => sum + s.value, 0);

@@ -12,7 +12,9 @@ import {
 } from '../../src/apis/keystone/io/client.js';
 import { TokenCache, type PasswordAuthenticator } from '../../src/apis/keystone/io/token-cache.js';
 import { keystoneClientPool } from '../../src/apis/keystone/io/runtime.js';
-import { sensitive } from '@keyward/vocabulary';
+import { keystoneHandlers } from '../../src/apis/keystone/io/handlers.js';
+import { PlanBuilder, keystoneApi, sensitive, vocabulary, type KeystoneAction } from '@keyward/vocabulary';
+import { interpret } from '@keyward/vocabulary/interpreter';
 import { keystoneFailure } from './keystone-failure.js';
 import { ManualClock } from './manual-clock.js';
 
@@ -640,6 +642,24 @@ describe('an endpoint that is down', () => {
     }
     return { tokens: () => tokens };
   }
+
+  it('fails a login the token cache could answer, so a plan stops at its login and sends nothing after it', async () => {
+    counted(nock(ORIGIN).post(CREDENTIALS_PATH), 503, keystoneError(503, 'Service Unavailable', 'no healthy upstream'));
+    nock(ORIGIN).post('/v3/auth/tokens').reply(201, tokenBody, { 'X-Subject-Token': TOKEN });
+    const { keystone, sent } = watched();
+    const executor = { handlers: keystoneHandlers({ clientFor: () => keystone, tokens: new TokenCache(), readSecretKey: () => Promise.reject(new Error('no Secret here')) }), vocabulary: vocabulary(keystoneApi) };
+    const plan = new PlanBuilder<KeystoneAction>();
+    const session = plan.add({ kind: 'keystone.authenticate', endpoint: BASE_URL, ...login }, 'log in').output('session');
+    plan.add({ kind: 'keystone.createApplicationCredential', session, ...request }, 'create');
+
+    expect((await interpret(plan.build(), executor)).steps.map((step) => step.outcome)).toEqual(['unchanged', 'failed']);
+    const whileDown = await interpret(plan.build(), executor);
+
+    expect(whileDown.steps.map((step) => step.outcome)).toEqual(['failed', 'skipped']);
+    expect(whileDown.error).toMatchObject({ code: 0, reason: 'Unavailable', retryable: true });
+    expect(whileDown.error?.message).toContain('log in as keyward-svc: Keystone at');
+    expect(sent.map((info) => info.operation)).toEqual(['authenticate', 'create_application_credential']);
+  });
 
   it('after a 503, fails fast with a retryable Unavailable error and sends nothing', async () => {
     const answer = counted(nock(ORIGIN).post(CREDENTIALS_PATH), 503, keystoneError(503, 'Service Unavailable', 'no healthy upstream'));

@@ -1,5 +1,5 @@
 import { coreTypes, type GetQuery } from '@keyward/vocabulary';
-import type { KeycloakClientQuery, KeycloakFlowsQuery } from '../apis/keycloak/queries.js';
+import type { KeycloakClientQuery, KeycloakFlowsQuery, KeycloakGrantReachQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakCall } from '../server.js';
 import { reservedClient } from '../reserved.js';
@@ -8,6 +8,7 @@ import { realmObjectRef } from './realm.js';
 import { credentialsSecretRef } from './secret.js';
 import { AUTHORIZATION_PRUNABLE_FIELDS, type KeycloakClient } from './spec.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
+import { serviceAccountReach } from './role-guard.js';
 
 /** Whether the client's roles are read: the spec lists some, or prunes those it made. */
 const readsClientRoles = ({ spec }: KeycloakClient): boolean => removesUnlisted(spec.clientRoles, prunesWhenEmpty(spec.pruneUnlisted, 'clientRoles'));
@@ -25,7 +26,7 @@ function policiesQuery({ spec }: KeycloakClient): { readonly authorizationPolici
 }
 
 export interface ClientQueries {
-  readonly [name: string]: GetQuery | KeycloakClientQuery | KeycloakFlowsQuery | undefined;
+  readonly [name: string]: GetQuery | KeycloakClientQuery | KeycloakFlowsQuery | KeycloakGrantReachQuery | undefined;
   readonly realm: GetQuery;
   /** Only once status names the realm, and with Keycloak configured. */
   readonly client: KeycloakClientQuery | undefined;
@@ -34,6 +35,11 @@ export interface ClientQueries {
   readonly providedSecret: GetQuery | undefined;
   /** The realm's flows, only when the spec overrides some (their ids are what Keycloak takes). */
   readonly flows?: KeycloakFlowsQuery | undefined;
+  /**
+   * What the service-account roles the spec lists are made of, in the realm status recorded: only for roles
+   * the guard does not refuse by name, so a composite made by hand cannot carry an admin role past it.
+   */
+  readonly grantReach?: KeycloakGrantReachQuery | undefined;
 }
 
 /**
@@ -45,6 +51,9 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
   const { metadata, spec, status } = client;
   const realm = realmObjectRef(client);
   const call = keycloakCall(config, client.metadata.namespace);
+  // Nothing is read for a client refused by name, nor while deleting.
+  const reads = status.realm !== undefined && metadata.deletionTimestamp === undefined && reservedClient(status.realm, spec.clientId) === undefined;
+  const reach = reads ? serviceAccountReach(status.realm, spec.serviceAccountRoles, config.keycloakAllowedServiceAccountRoles) : undefined;
   return {
     realm: { kind: 'k8s.get', ref: { type: keycloakRealmType, namespace: realm.namespace, name: realm.name } },
     // One of Keycloak's own clients is refused by name: it is not even read.
@@ -54,5 +63,6 @@ export function observeClient(client: KeycloakClient, config: KeycloakConfig): C
     credentials: { kind: 'k8s.get', ref: credentialsSecretRef(client) },
     providedSecret: spec.clientSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace: metadata.namespace, name: spec.clientSecret.name } },
     flows: call === undefined || status.realm === undefined || spec.authenticationFlowOverrides === undefined ? undefined : { kind: 'keycloak.flows', ...call, realm: status.realm },
+    grantReach: call === undefined || status.realm === undefined || reach === undefined ? undefined : { kind: 'keycloak.grantReach', ...call, realm: status.realm, read: reach },
   };
 }

@@ -18,6 +18,7 @@ import { differs, providedSecretRef, secretValue } from './provided-secret.js';
 import { describeRealmObject, grantFor, readRealm, realmObjectRef } from './realm.js';
 import { clientChanges, creationBody, desiredClient } from './representation.js';
 import { forbiddenServiceAccountRoles } from './role-guard.js';
+import { knownFrom } from '../known-roles.js';
 import { resolveFlowOverrides, type FlowOverrides } from './flow-overrides.js';
 import { rotatedSecretStep } from './rotated-secret.js';
 import { renewalOnCreation, secretRenewal, type SecretRenewal } from './rotation.js';
@@ -61,9 +62,14 @@ interface Stop {
 
 const stop = (readiness: Readiness, changes?: StatusChanges, followUp?: string): Stop => ({ readiness, ...(changes === undefined ? {} : { changes }), ...(followUp === undefined ? {} : { followUp }) });
 
-/** Service-account roles the operator is not allowed to grant: the spec must change, or the operator's option. */
-function forbiddenRoles(client: KeycloakClient, realm: string, config: KeycloakConfig): Stop | undefined {
-  const forbidden = forbiddenServiceAccountRoles(realm, client.spec.serviceAccountRoles, config.keycloakAllowedServiceAccountRoles);
+/**
+ * Service-account roles the operator is not allowed to grant: the spec must change, or the operator's option.
+ * Composites are known from the realm status records (read there), never from another realm's.
+ */
+function forbiddenRoles(input: ClientInput, realm: string): Stop | undefined {
+  const { primary: client, observed, config } = input;
+  const reach = client.status.realm === realm ? observed.grantReach : undefined;
+  const forbidden = forbiddenServiceAccountRoles(realm, client.spec.serviceAccountRoles, config.keycloakAllowedServiceAccountRoles, knownFrom(reach).compositesOf);
   if (forbidden.length === 0) return undefined;
   const message = `spec.serviceAccountRoles lists ${forbidden.join(', ')}, which the operator does not grant (they administer the realm or impersonate its users); `
     + 'remove them, or have the operator started with --keycloak-allowed-service-account-roles naming them. Nothing is changed in Keycloak until then';
@@ -87,7 +93,7 @@ function resolve(input: ClientInput): Resolved | Stop {
   if (reserved !== undefined) return { readiness: stalled(RESERVED_REASON, reserved), warn: true };
   const grant = grantFor(realm, ref, client.metadata.namespace);
   if (!grant.granted) return stop(stalled('NotAuthorized', grant.message));
-  const forbidden = forbiddenRoles(client, realm.realmName, config);
+  const forbidden = forbiddenRoles(input, realm.realmName);
   if (forbidden !== undefined) return forbidden;
   const jsRefused = refusedJsPolicies(client.spec, config.keycloakAllowJsPolicies);
   if (jsRefused !== undefined) return { readiness: stalled('JavaScriptPoliciesNotAllowed', jsRefused), warn: true };

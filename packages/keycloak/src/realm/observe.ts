@@ -1,5 +1,6 @@
 import { coreTypes } from '@keyward/vocabulary';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
+import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import { reservedRealm } from '../reserved.js';
@@ -15,6 +16,7 @@ import { readsUserFederation } from './user-federation/reconcile.js';
 import { scopeMappingTargets } from './scope-mappings/plan.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 import { organizationsQuery } from './organizations/reads.js';
+import { grantReachRead } from './admin-grants.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
@@ -54,6 +56,12 @@ function userFederationQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'userF
   };
 }
 
+/** What the admin-grant guard follows through Keycloak: only what the spec's grants name, and nothing while deleting. */
+function grantReachQuery(cr: KeycloakRealm, call: KeycloakCall): Pick<RealmQueries, 'grantReach'> {
+  const read = cr.metadata.deletionTimestamp === undefined ? grantReachRead(cr.spec) : undefined;
+  return read === undefined ? {} : { grantReach: { kind: 'keycloak.grantReach', ...call, realm: cr.spec.realmName, read } };
+}
+
 /** What a reconcile reads: the realm in Keycloak (with its roles and scopes) and the SMTP password Secret. */
 export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries {
   const namespace = cr.metadata.namespace;
@@ -79,5 +87,6 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
     ...idpSecretQueries(cr),
     ...federationSecretQueries(cr),
+    ...grantReachQuery(cr, call),
   };
 }

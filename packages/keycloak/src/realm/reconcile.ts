@@ -19,7 +19,7 @@ import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
-import { realmRef, reportReadiness } from './status.js';
+import { realmRef, reportReadiness, reportRefusal } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
 import { planRealmIdentityProviders } from './identity-providers/reconcile.js';
@@ -121,9 +121,9 @@ export function reconcile(input: RealmInput): Plan<KeycloakRealmAction> {
     reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
     return plan.build();
   }
-  const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles);
+  const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles, observed.grantReach);
   if (adminGrants.length > 0) {
-    reportReadiness(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
+    reportRefusal(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
     return plan.build();
   }
   planManaged(plan, input, call, config.keycloakUrl, claim);

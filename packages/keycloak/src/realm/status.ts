@@ -1,4 +1,4 @@
-import { addStatusIfChanged, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
+import { addStatusIfChanged, deepEqual, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
 import type { ObjectRef } from '@keyward/vocabulary';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
@@ -58,4 +58,15 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
 /** Writes the status for `readiness` only when it differs from the stored one. */
 export function reportReadiness(plan: PlanSteps<StatusAction>, cr: KeycloakRealm, readiness: Readiness, now: Date, facts?: RealmFacts): void {
   addStatusIfChanged(plan, realmRef(cr), cr.status, realmStatus(cr.status, readiness, cr.metadata.generation, now, facts), `report: ${readiness.message}`);
+}
+
+/**
+ * Reports a refusal only a change of the spec (or of Keycloak) lifts: the status, and a Warning event when the
+ * status changes, so people are told once rather than on every resync.
+ */
+export function reportRefusal(plan: PlanSteps<StatusAction | EventAction>, cr: KeycloakRealm, readiness: Readiness, now: Date): void {
+  const status = realmStatus(cr.status, readiness, cr.metadata.generation, now);
+  if (deepEqual(cr.status, status)) return;
+  reportReadiness(plan, cr, readiness, now);
+  plan.add({ kind: 'k8s.event', regarding: { ...realmRef(cr), uid: cr.metadata.uid }, type: 'Warning', reason: readiness.reason, note: readiness.message, action: 'Reconcile' }, 'tell people why nothing is changed');
 }

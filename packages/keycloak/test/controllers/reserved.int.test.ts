@@ -1,8 +1,9 @@
 // What Keycloak keeps for itself, against the real Keycloak 26, with an operator that lets the tenant namespace
 // adopt (everything, and master by name too): the master realm is refused and left as it was, the bootstrap
 // admin's client, admin-cli and a tenant realm's broker are refused without a credentials Secret, roles that
-// administer a realm are neither granted by a realm spec nor to a service account, and a hand-made realm is
-// adopted only by a namespace the operator's scope names.
+// administer a realm are neither granted by a realm spec nor to a service account (not even through client
+// roles' composites and groups made by hand), and a hand-made realm is adopted only by a namespace the
+// operator's scope names.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { KubeObject, ObjectRef } from '@keyward/core';
 import { createTestNamespace, testKeycloak, waitFor } from '@keyward/test-env';
@@ -147,6 +148,100 @@ describe('a tenant realm', () => {
     await patchSpec(env.kube, ref(), { defaultRoles: { realmRoles: ['viewer'] } });
     await waitForReady(env.kube, ref());
     expect(await defaultRolesOf(realm)).toEqual([...defaults, 'viewer'].sort());
+  });
+});
+
+describe('grants that reach an admin role only through what was made by hand', () => {
+  const realm = unique('kcr-reach');
+  realms.push(realm);
+  const ref = () => realmRef(tenant, 'reach');
+  const reaches = 'reaches realm-management/view-users';
+  let management = '';
+  let oncall = '';
+
+  /** The id of what a POST just made, read back by `path`. */
+  const idAt = async (path: string): Promise<string> => String((await env.admin.get(path))?.['id']);
+
+  beforeAll(async () => {
+    await createRealm(env.kube, tenant, 'reach', { realmName: realm, clientAuthorizationGrants: [tenant], realmRoles: [{ name: 'viewer' }] });
+    await waitForReady(env.kube, ref());
+    const base = `/realms/${realm}`;
+    management = String((await env.admin.client(realm, 'realm-management'))?.['id']);
+    // By hand: handmade (a realm role) -> app/reader -> app/inner -> realm-management/view-users, and /ops,
+    // which has handmade, with a subgroup /ops/oncall of no roles of its own.
+    expect(await env.admin.send('POST', `${base}/clients`, { clientId: 'app' })).toBe(201);
+    const app = String((await env.admin.client(realm, 'app'))?.['id']);
+    for (const name of ['reader', 'inner']) expect(await env.admin.send('POST', `${base}/clients/${app}/roles`, { name })).toBe(201);
+    const viewUsers = await env.admin.get(`${base}/clients/${management}/roles/view-users`);
+    expect(await env.admin.send('POST', `${base}/clients/${app}/roles/inner/composites`, [viewUsers])).toBe(204);
+    expect(await env.admin.send('POST', `${base}/clients/${app}/roles/reader/composites`, [await env.admin.get(`${base}/clients/${app}/roles/inner`)])).toBe(204);
+    expect(await env.admin.send('POST', `${base}/roles`, { name: 'handmade' })).toBe(201);
+    expect(await env.admin.send('POST', `${base}/roles/handmade/composites`, [await env.admin.get(`${base}/clients/${app}/roles/reader`)])).toBe(204);
+    expect(await env.admin.send('POST', `${base}/groups`, { name: 'ops' })).toBe(201);
+    const ops = await idAt(`${base}/group-by-path/ops`);
+    expect(await env.admin.send('POST', `${base}/groups/${ops}/role-mappings/realm`, [await env.admin.get(`${base}/roles/handmade`)])).toBe(204);
+    expect(await env.admin.send('POST', `${base}/groups/${ops}/children`, { name: 'oncall' })).toBe(201);
+    oncall = await idAt(`${base}/group-by-path/ops/oncall`);
+  }, 120_000);
+
+  /** The Warning events about an object with `reason`, once there are `count` of them. */
+  async function warnings(name: string, reason: string, count: number): Promise<string[]> {
+    return waitFor(async () => {
+      const events = await env.kube.raw<{ items: { reason: string; type: string; regarding: { name: string } }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${tenant}/events`, what: 'list events', verb: 'list', resource: 'events' });
+      const found = events.items.filter((event) => event.regarding.name === name && event.reason === reason).map((event) => event.type);
+      if (found.length < count) throw new Error(`${String(found.length)} events`);
+      return found;
+    }, { what: `${String(count)} ${reason} events about ${name}`, timeoutMs: WAIT_MS, intervalMs: 200 });
+  }
+
+  it('refuses a default role that reaches one through an ordinary client\'s composite roles, once, writing nothing', async () => {
+    const defaults = await defaultRolesOf(realm);
+    const from = operator.requests.length;
+    await patchSpec(env.kube, ref(), { defaultRoles: { realmRoles: ['handmade'] } });
+    const viaRealmRole = await refusedWith(ref(), 'AdminRolesNotGrantable');
+    expect(conditionOf(viaRealmRole, 'Ready')?.message).toContain(`defaultRoles: handmade (${reaches})`);
+    expect(await warnings('reach', 'AdminRolesNotGrantable', 1)).toEqual(['Warning']);
+
+    await patchSpec(env.kube, ref(), { defaultRoles: { realmRoles: null, clientRoles: { app: ['reader'] } } });
+    const viaClientRole = await refusedWith(ref(), 'AdminRolesNotGrantable');
+    expect(conditionOf(viaClientRole, 'Ready')?.message).toContain(`defaultRoles: app/reader (${reaches})`);
+    expect(await warnings('reach', 'AdminRolesNotGrantable', 2)).toEqual(['Warning', 'Warning']);
+    expect(await defaultRolesOf(realm)).toEqual(defaults);
+    expect(writesIn(operator.requests.slice(from))).toEqual([]);
+
+    // Refused, it stays quiet: another reconcile reads, and writes nothing, not even status.
+    const quiet = await operator.reconcileRealm(tenant, 'reach');
+    expect(quiet.plan?.steps.map((step) => step.action.kind)).toEqual([]);
+  });
+
+  it('refuses a default group whose parent\'s roles reach one, as a member of it would hold it', async () => {
+    // Keycloak's own answer: a user in /ops/oncall holds view-users, through /ops, handmade, app/reader, app/inner.
+    expect(await env.admin.send('POST', `/realms/${realm}/users`, { username: 'probe', enabled: true })).toBe(201);
+    const probe = String((await env.admin.get<Json[]>(`/realms/${realm}/users`, { username: 'probe', exact: 'true' }))?.[0]?.['id']);
+    expect(await env.admin.send('PUT', `/realms/${realm}/users/${probe}/groups/${oncall}`)).toBe(204);
+    expect(names(await env.admin.get<Json[]>(`/realms/${realm}/users/${probe}/role-mappings/clients/${management}/composite`))).toContain('view-users');
+
+    await patchSpec(env.kube, ref(), { defaultRoles: null, defaultGroups: ['/ops/oncall'] });
+    const refused = await refusedWith(ref(), 'AdminRolesNotGrantable');
+    expect(conditionOf(refused, 'Ready')?.message).toContain(`defaultGroups: /ops/oncall (${reaches})`);
+    expect(names(await env.admin.get<Json[]>(`/realms/${realm}/default-groups`))).toEqual([]);
+
+    await patchSpec(env.kube, ref(), { defaultGroups: null });
+    await waitForReady(env.kube, ref());
+  });
+
+  it('refuses a service account a role that reaches one only through composites made by hand: no client, no Secret', async () => {
+    await createClient(env.kube, tenant, 'composed', {
+      clientId: 'composed',
+      realmRef: { name: 'reach', namespace: tenant },
+      settings: { serviceAccountsEnabled: true },
+      serviceAccountRoles: { realmRoles: ['handmade'], clientRoles: { app: ['reader'] } },
+    });
+    const refused = await refusedWith(clientRef(tenant, 'composed'), 'ForbiddenServiceAccountRoles');
+    expect(conditionOf(refused, 'Ready')?.message).toContain(`spec.serviceAccountRoles lists handmade (${reaches}), app/reader (${reaches})`);
+    expect(await warnings('composed', 'ForbiddenServiceAccountRoles', 1)).toEqual(['Warning']);
+    expect(await env.admin.client(realm, 'composed')).toBeUndefined();
+    expect(await env.kube.get(secretRef(tenant, 'composed-credentials'))).toBeUndefined();
   });
 });
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { request } from 'node:https';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
+import { adminKubeConfig, createTestNamespace, printedTable, type PrintedTable } from '@keyward/test-env';
 import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter';
 import { keycloakRealmType } from '../../src/types.js';
 import { REALM_NAME_IMMUTABLE_MESSAGE } from '../../src/realm/crd.js';
@@ -212,25 +211,9 @@ describe('realmName', () => {
   });
 });
 
-/** The rows `kubectl get` shows: the API server's Table rendering of the printer columns. */
-async function table(): Promise<{ columns: string[]; rows: unknown[][] }> {
-  const kubeConfig = adminKubeConfig();
-  const server = kubeConfig.getCurrentCluster()?.server ?? '';
-  const options: Parameters<typeof request>[1] = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
-  await kubeConfig.applyToHTTPSOptions(options);
-  const text = await new Promise<string>((resolve, reject) => {
-    const call = request(new URL(`${server}/apis/vriesdemichael.github.io/v1/namespaces/${namespace}/keycloakrealms?fieldSelector=metadata.name%3Dcolumns`), options, (response) => {
-      let data = '';
-      response.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      response.on('end', () => {
-        resolve(data);
-      });
-    });
-    call.on('error', reject);
-    call.end();
-  });
-  const parsed = JSON.parse(text) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
-  return { columns: parsed.columnDefinitions.map((c) => c.name), rows: parsed.rows.map((r) => r.cells) };
+/** The rows `kubectl get` shows for the realm named columns. */
+function table(): Promise<PrintedTable> {
+  return printedTable(adminKubeConfig(), `/apis/vriesdemichael.github.io/v1/namespaces/${namespace}/keycloakrealms?fieldSelector=metadata.name%3Dcolumns`);
 }
 
 describe('printer columns', () => {

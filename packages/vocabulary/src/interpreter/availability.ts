@@ -33,6 +33,11 @@ export interface AvailabilitySource {
 /** What users of an endpoint see of its breaker: whether it is available, its changes, and closing it. */
 export interface EndpointAvailability extends AvailabilitySource {
   readonly available: boolean;
+  /**
+   * The retryable error a request described by `what` fails with now, without being sent, while the endpoint
+   * is unavailable; undefined while it is available.
+   */
+  refusal(what: string): KeywardError | undefined;
   /** Stops probing an unavailable endpoint; for a client that is no longer used. */
   close(): void;
 }
@@ -160,6 +165,11 @@ export class EndpointBreaker implements EndpointAvailability {
       message: `${what}: ${label} at ${endpoint} is unavailable since ${new Date(outage.since).toISOString()} (${outage.cause}); not sent, retried once it answers again`,
       retryable: true,
     });
+  }
+
+  refusal(what: string): KeywardError | undefined {
+    const admitted = this.admit(what);
+    return admitted instanceof KeywardError ? admitted : undefined;
   }
 
   /** The outcome of a request admitted with `ticket`: undefined when the endpoint answered, else why it counts as down. */

@@ -150,16 +150,21 @@ export function atMost<A, O>(list: t.Type<A[], O[]>, max: number): t.Type<A[], O
   );
 }
 
+/** The length of `text` as a CRD's minLength and maxLength count it: in characters (code points), not UTF-16 units. */
+export function characterCount(text: string): number {
+  return [...text].length;
+}
+
 /** A string of 1 to `max` characters (a CRD's minLength 1 and maxLength). */
 export function boundedText(max: number): t.Type<string> {
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max;
+  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && characterCount(u) <= max;
   return new t.Type<string>(`a string of 1 to ${String(max)} characters`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
 }
 
 /** A string of 1 to `max` characters matching `pattern` (a CRD's pattern); `says` what the pattern allows, for messages. */
 export function patternedText(max: number, pattern: string, says: string): t.Type<string> {
   const regex = new RegExp(pattern);
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max && regex.test(u);
+  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && characterCount(u) <= max && regex.test(u);
   return new t.Type<string>(`a string of 1 to ${String(max)} characters (${says})`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
 }
 
@@ -266,8 +271,33 @@ export function isDateTime(text: string): boolean {
   return match !== null && (match[1] ?? '') <= '23' && (match[2] ?? '') <= '59' && (match[3] ?? '') <= '59';
 }
 
-/** A timestamp where a CRD says `format: date-time` (RFC 3339: 2025-01-31T12:00:00Z). */
+/**
+ * What reading the text as a timestamp (go-openapi's ParseDateTime, which a CEL rule on a date-time field
+ * does) adds to the format check: an upper-case T and Z, "." or "," before a fraction, nothing after the zone,
+ * and a zone offset of at most 24 hours and 60 minutes.
+ */
+const PARSED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** Whether the API server takes `text` for a field of `dateTimeSchema`: the format check, and a timestamp parse. */
+export function isParsedDateTime(text: string): boolean {
+  const match = PARSED_DATE_TIME.exec(text);
+  return match !== null && isDateTime(text) && Number(match[1] ?? 0) <= 24 && Number(match[2] ?? 0) <= 60;
+}
+
+/**
+ * The CRD schema of a spec timestamp. The API server skips the type check of a string that has a format when it
+ * is given a list (`["2030-01-01T00:00:00Z"]`, `[]` would be stored), so a rule reads the value as a timestamp:
+ * a list is then refused, naming the field, and so is text the format check lets through but no timestamp
+ * parse reads (`2030-01-01T00:00:00ZTlater`). `dateTime()` is its codec.
+ */
+export const dateTimeSchema = {
+  type: 'string',
+  format: 'date-time',
+  'x-kubernetes-validations': [{ rule: 'self == self', message: 'must be an RFC 3339 date-time (2025-01-31T12:00:00Z)' }],
+} as const;
+
+/** A timestamp where a CRD field is `dateTimeSchema` (RFC 3339: 2025-01-31T12:00:00Z). */
 export function dateTime(): t.Type<string> {
-  const valid = (u: unknown): u is string => typeof u === 'string' && isDateTime(u);
+  const valid = (u: unknown): u is string => typeof u === 'string' && isParsedDateTime(u);
   return new t.Type<string>('an RFC 3339 date-time (2025-01-31T12:00:00Z)', valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
 }

@@ -88,5 +88,6 @@ export const keycloakApi = defineApi<KeycloakAction, KeycloakQuery>({
     'keycloak.realm': { describe: (q) => `read realm ${q.realm} from Keycloak` },
     'keycloak.client': { describe: (q) => `read client ${q.clientId} of realm ${q.realm} from Keycloak` },
     'keycloak.flows': { describe: (q) => `read the authentication flows of realm ${q.realm} from Keycloak` },
+    'keycloak.grantReach': { describe: (q) => `read what ${describeRoles(q.read.roles)} reach in realm ${q.realm} through composites` },
   },
 });

@@ -6,6 +6,7 @@ import type { FlowsRead, ObservedFlow, RequiredActionRepresentation } from './fl
 import type { GroupReads, ObservedGroup } from './groups.js';
 import type { ObservedScopeMapping, ScopeMappingTarget } from './scope-mappings.js';
 import type { ObservedFederationProvider } from './components.js';
+import type { ObservedReach, ReachRead } from './role-reach.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedIdentityProvider, ObservedRole, OrganizationRepresentation, RealmRepresentation, RoleNames } from './representations.js';
 
 /** A realm as Keycloak has it, with the parts a KeycloakRealm manages. */
@@ -123,4 +124,15 @@ export interface KeycloakFlowsQuery extends KeycloakCall, Returns<readonly FlowN
   readonly realm: string;
 }
 
-export type KeycloakQuery = KeycloakRealmQuery | KeycloakClientQuery | KeycloakFlowsQuery;
+/**
+ * Reads what the roles and groups `read` names lead to in a realm (each composite role's parts, each group's
+ * roles and its parents'), each role once: a request per role and group reached, and one per client.
+ * Empty when the realm does not exist.
+ */
+export interface KeycloakGrantReachQuery extends KeycloakCall, Returns<ObservedReach> {
+  readonly kind: 'keycloak.grantReach';
+  readonly realm: string;
+  readonly read: ReachRead;
+}
+
+export type KeycloakQuery = KeycloakRealmQuery | KeycloakClientQuery | KeycloakFlowsQuery | KeycloakGrantReachQuery;

@@ -9,6 +9,8 @@ import { SimulatedAuthorization } from './simulator-authorization.js';
 import { SimulatedOrganizations } from './simulator-organizations.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
 import type { ResourceOf, ResourceType } from './resource-types.js';
+import { ReachWalk, type ObservedReach, type ReachRead, type RoleRef } from './role-reach.js';
+import { isAdminClientRole } from '../../admin-roles.js';
 import type { ObservedGroup } from './groups.js';
 import { describeTarget, type ScopeMappingTarget } from './scope-mappings.js';
 import { SimulatedComponents } from './simulator-components.js';
@@ -696,6 +698,26 @@ export class SimulatedKeycloak {
     return { organizations, ...(linksOf.length === 0 ? {} : { organizationLinks: this.organizations.linked(realm, linksOf) }) };
   }
 
+  /** What a grant guard's read reaches, as the admin API answers it (see io/grant-reach.ts). */
+  #grantReach(realmName: string, read: ReachRead): ObservedReach {
+    const realm = this.#realms.get(realmName);
+    const held = (role: RoleRef): StoredRole | undefined => (role.clientId === undefined
+      ? realm?.roles.get(role.name)
+      : [...(realm?.clients.values() ?? [])].find((client) => client.rep['clientId'] === role.clientId)?.roles.get(role.name));
+    const composites = (role: RoleRef): RoleNames | undefined => {
+      const stored = held(role);
+      return stored === undefined || (stored.composites.realm.size === 0 && stored.composites.clients.size === 0) ? undefined : namesOf(stored.composites);
+    };
+    const groupRoles = (path: string): RoleNames | undefined => {
+      const group = realm === undefined ? undefined : [...realm.groups.values()].find((stored) => this.#pathOf(realm, stored) === path);
+      return group === undefined ? undefined : namesOf(group.roles);
+    };
+    const walk = new ReachWalk(read, (role) => role.clientId !== undefined && isAdminClientRole(realmName, role.clientId));
+    walk.foundGroups(walk.groups.map((path) => ({ path, roles: groupRoles(path) })));
+    for (let level = walk.level(); level.length > 0; level = walk.level()) walk.foundComposites(level.map((role) => ({ role, composites: composites(role) })));
+    return walk.reached;
+  }
+
   get answers(): QueryTable<KeycloakQuery> {
     return {
       'keycloak.realm': (query) => {
@@ -712,6 +734,7 @@ export class SimulatedKeycloak {
       },
       'keycloak.client': (query) => this.#observeClient(query),
       'keycloak.flows': (query) => (this.#realms.has(query.realm) ? this.flows.observe(query.realm, { executionsOf: [] }).map(({ flow }) => ({ id: flow.id, alias: flow.alias })) : undefined),
+      'keycloak.grantReach': (query) => this.#grantReach(query.realm, query.read),
     };
   }
 }

@@ -13,8 +13,9 @@ export interface KeystoneHandlerDependencies {
 }
 
 /**
- * Handlers for the Keystone actions. Authentication goes through the token cache; a token Keystone rejects
- * (revoked before it expired) is dropped from the cache so the next reconcile logs in again.
+ * Handlers for the Keystone actions. Authentication goes through the token cache (but fails while Keystone is
+ * known to be down); a token Keystone rejects (revoked before it expired) is dropped from the cache so the next
+ * reconcile logs in again.
  */
 export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneHandlerDependencies): HandlerTable<KeystoneAction> {
   const withSession = async <T>(session: KeystoneSession, call: (client: KeystoneClient) => Promise<T>): Promise<T> => {
@@ -28,6 +29,10 @@ export function keystoneHandlers({ clientFor, tokens, readSecretKey }: KeystoneH
   return {
     'keystone.authenticate': async (action, context) => {
       const client = clientFor(action.endpoint);
+      // A session serves only calls to Keystone: while it is known to be down, a login answered from the token
+      // cache fails as they would, so a plan stops there rather than after the writes between it and them.
+      const refusal = client.availability.refusal(`log in as ${action.userName}`);
+      if (refusal !== undefined) throw refusal;
       const password = action.password instanceof Sensitive ? action.password : await readSecretKey(action.password, context);
       const token = await tokens.token(client, { ...action, password });
       const session: KeystoneSession = { endpoint: action.endpoint, token: token.token, userId: token.userId };

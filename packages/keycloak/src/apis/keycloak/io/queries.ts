@@ -1,7 +1,9 @@
 import { sensitive, type Sensitive } from '@keyward/vocabulary';
 import type { QueryTable } from '@keyward/core/interpreter';
 import { ownershipOf } from '../../../ownership.js';
-import type { FlowName, KeycloakClientQuery, KeycloakFlowsQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
+import type { FlowName, KeycloakClientQuery, KeycloakFlowsQuery, KeycloakGrantReachQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
+import type { ObservedReach } from '../role-reach.js';
+import { readGrantReach } from './grant-reach.js';
 import type { ClientRepresentation, ClientScopeRepresentation, ObservedRole, RealmRepresentation, RoleNames } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
 import { stringField, stringsField } from './decode.js';
@@ -140,11 +142,17 @@ async function observeFlowNames(admin: KeycloakAdminClient, query: KeycloakFlows
   return flows?.map(({ id, alias }) => ({ id, alias }));
 }
 
+/** In a realm that is not there every read is a 404, so the answer is empty without a read of the realm. */
+function observeGrantReach(admin: KeycloakAdminClient, query: KeycloakGrantReachQuery): Promise<ObservedReach> {
+  return readGrantReach(new AdminReads(admin, query), query.realm, query.read);
+}
+
 /** Answers to the Keycloak queries. */
 export function keycloakQueries(admin: KeycloakAdminClient): QueryTable<KeycloakQuery> {
   return {
     'keycloak.realm': (query) => observeRealm(admin, query),
     'keycloak.client': (query) => observeClient(admin, query),
     'keycloak.flows': (query) => observeFlowNames(admin, query),
+    'keycloak.grantReach': (query) => observeGrantReach(admin, query),
   };
 }
