@@ -19,7 +19,7 @@ export { decodeRealm, readRealmStatus } from './realm/decode.js';
 export { desiredRealm } from './realm/desired.js';
 export { diffRealm } from './realm/diff.js';
 export { observe as observeRealm } from './realm/observe.js';
-export type { RealmQueries } from './realm/observe.js';
+export type { RealmQueries } from './realm/types.js';
 export { reconcile as reconcileRealm } from './realm/reconcile.js';
 export { reportFailure as reportRealmFailure, reportInvalid as reportInvalidRealm } from './realm/report.js';
 export { keycloakRealmController } from './realm/controller.js';

@@ -4,6 +4,7 @@ import { PERMISSION_KINDS, type ObservedPolicy, type PolicyParts } from '../apis
 import { carriesDescriptionMarker, markedDescription } from '../description-marker.js';
 import { TIME_DATE_FIELDS, TIME_NUMBER_FIELDS, type AuthorizationPermissionSpec, type AuthorizationPolicySpec } from './authorization-policy-spec.js';
 import type { ClientTarget } from './target.js';
+import { addSteps, byName, clientWrites, planKeycloakList } from '../list-writes.js';
 
 // The policies and permissions of a client's authorization services, managed by name. Keycloak keeps no
 // attributes on them, so ours end their description in our marker (as flows do). A write names everything by
@@ -116,22 +117,10 @@ function bodyOf(spec: Listed): KeycloakBody {
   }
 }
 
-function reconcileOne(target: ClientTarget, spec: Listed, existing: ObservedPolicy | undefined): void {
-  const resource = { type: 'authorizationPolicy', client: target.client, name: spec.name, policyType: spec.type } as const;
-  if (existing !== undefined && existing.type !== spec.type) {
-    // A policy keeps its type: one of another type is replaced.
-    target.plan.add({ kind: 'keycloak.delete', ...target.call, resource: { ...resource, policyType: existing.type, id: existing.id } }, `the spec makes ${spec.name} a ${spec.type} policy`);
-  } else if (existing !== undefined) {
-    const changed = changedFields(spec, existing);
-    if (changed.length > 0) target.plan.add({ kind: 'keycloak.update', ...target.call, resource: { ...resource, id: existing.id }, body: bodyOf(spec), changed }, 'the authorization policy differs from the spec');
-    return;
-  }
-  target.plan.add({ kind: 'keycloak.create', ...target.call, resource, body: bodyOf(spec) }, 'the spec lists this authorization policy');
-}
-
 /**
  * Brings a client's policies, then its permissions (they name policies), to the spec, and removes the
- * unlisted ones that are ours when their list is given and not empty (or `prune` says so).
+ * unlisted ones that are ours when their list is given and not empty (or `prune` says so). A policy keeps its
+ * type: one of another type is replaced.
  */
 export function reconcilePolicies(
   target: ClientTarget,
@@ -143,16 +132,30 @@ export function reconcilePolicies(
   // Aggregates after the policies they name (in the spec's order among themselves), permissions last.
   const aggregates = (policies ?? []).filter((policy) => policy.type === 'aggregate');
   const listed: Listed[] = [...(policies ?? []).filter((policy) => policy.type !== 'aggregate'), ...aggregates, ...(permissions ?? [])];
-  const listedNames = new Set(listed.map((spec) => spec.name));
+  const typeOf = new Map(listed.map((spec) => [spec.name, spec.type]));
+  const replaced = observed.filter((policy) => typeOf.has(policy.name) && typeOf.get(policy.name) !== policy.type);
   const prunes = (policy: ObservedPolicy): boolean =>
     PERMISSION_KINDS.has(policy.type) ? (permissions?.length ?? 0) > 0 || prune.permissions === true : (policies?.length ?? 0) > 0 || prune.policies === true;
-  const removed = observed.filter((policy) => !listedNames.has(policy.name) && carriesDescriptionMarker(policy.description) && prunes(policy));
+  const resource = (name: string, policyType: string, id?: string) => ({ type: 'authorizationPolicy', client: target.client, name, policyType, ...(id === undefined ? {} : { id }) }) as const;
+  const planned = planKeycloakList({
+    ...clientWrites(target, 'authorization policy'),
+    desired: listed,
+    observed: observed.filter((policy) => !replaced.includes(policy)),
+    ...byName,
+    changes: changedFields,
+    // Each list's own prune rule decides, so the planner's is always on.
+    ours: (policy) => carriesDescriptionMarker(policy.description) && prunes(policy),
+    pruneWhenEmpty: true,
+    create: (spec) => ({ resource: resource(spec.name, spec.type), body: bodyOf(spec) }),
+    update: (spec, existing) => ({ resource: resource(spec.name, spec.type, existing.id), body: bodyOf(spec) }),
+    delete: (policy) => resource(policy.name, policy.type, policy.id),
+  });
   // Permissions first: removing a policy a permission still names would leave it naming nothing.
-  for (const policy of [...removed].sort((a, b) => Number(PERMISSION_KINDS.has(b.type)) - Number(PERMISSION_KINDS.has(a.type)))) {
-    target.plan.add(
-      { kind: 'keycloak.delete', ...target.call, resource: { type: 'authorizationPolicy', client: target.client, name: policy.name, policyType: policy.type, id: policy.id } },
-      'the spec no longer lists this authorization policy, which it created',
-    );
+  const deletes = [...planned.deletes].sort((a, b) => Number(PERMISSION_KINDS.has(b.observed.type)) - Number(PERMISSION_KINDS.has(a.observed.type)));
+  addSteps(target.plan, deletes.map((item) => item.step));
+  for (const { desired: spec, step } of planned.listed) {
+    const old = replaced.find((policy) => policy.name === spec.name);
+    if (old !== undefined) target.plan.add({ kind: 'keycloak.delete', ...target.call, resource: resource(old.name, old.type, old.id) }, `the spec makes ${spec.name} a ${spec.type} policy`);
+    addSteps(target.plan, [step]);
   }
-  for (const spec of listed) reconcileOne(target, spec, observed.find((policy) => policy.name === spec.name));
 }

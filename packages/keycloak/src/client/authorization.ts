@@ -5,6 +5,7 @@ import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import type { AuthorizationResourceSpec, AuthorizationScopeSpec, AuthorizationSettingsSpec } from './authorization-spec.js';
 import type { ManagedLists } from './spec.js';
 import type { ClientTarget } from './target.js';
+import { addSteps, byName, clientWrites, planKeycloakList } from '../list-writes.js';
 import { reconcilePolicies, type PolicyPrune } from './authorization-policies.js';
 
 // A client's authorization services: the resource server's settings, its scopes and its resources. Scopes
@@ -40,18 +41,8 @@ function reconcileSettings(target: ClientTarget, spec: AuthorizationSettingsSpec
 
 const SCOPE_FIELDS = ['displayName', 'iconUri'] as const;
 
-function reconcileScope(target: ClientTarget, scope: AuthorizationScopeSpec, existing: AuthorizationScopeRepresentation | undefined): void {
-  const base = { type: 'authorizationScope', client: target.client, name: scope.name } as const;
-  if (existing === undefined) {
-    target.plan.add({ kind: 'keycloak.create', ...target.call, resource: base, body: { ...scope } }, 'the spec lists this authorization scope');
-    return;
-  }
-  const changed = SCOPE_FIELDS.filter((field) => scope[field] !== undefined && scope[field] !== (existing[field] ?? ''));
-  if (changed.length === 0) return;
-  // A scope is replaced whole: fields the spec does not state are sent back as they are.
-  const body = Object.fromEntries(SCOPE_FIELDS.map((field) => [field, scope[field] ?? existing[field]]));
-  target.plan.add({ kind: 'keycloak.update', ...target.call, resource: { ...base, id: existing.id }, body, changed: [...changed] }, 'the authorization scope differs from the spec');
-}
+const scopeChanges = (scope: AuthorizationScopeSpec, existing: AuthorizationScopeRepresentation): string[] =>
+  SCOPE_FIELDS.filter((field) => scope[field] !== undefined && scope[field] !== (existing[field] ?? ''));
 
 type Attributes = Readonly<Record<string, readonly string[]>>;
 
@@ -75,27 +66,24 @@ function changedResourceFields(resource: AuthorizationResourceSpec, existing: Au
   return changed;
 }
 
-function reconcileResource(target: ClientTarget, resource: AuthorizationResourceSpec, existing: AuthorizationResourceRepresentation | undefined): void {
-  const base = { type: 'authorizationResource', client: target.client, name: resource.name } as const;
-  const scopes = (names: readonly string[]): { name: string }[] => names.map((name) => ({ name }));
-  if (existing === undefined) {
-    const body = { ...resource, scopes: scopes(resource.scopes ?? []), attributes: desiredAttributes(resource) };
-    target.plan.add({ kind: 'keycloak.create', ...target.call, resource: base, body }, 'the spec lists this authorization resource');
-    return;
-  }
-  const changed = changedResourceFields(resource, existing);
-  if (changed.length === 0) return;
-  // A resource is replaced whole: fields and attributes the spec does not state are sent back as they are.
-  const body = {
+/** What a resource's create sends: the spec's fields, its scopes by name, its attributes with our marker. */
+function resourceCreation(resource: AuthorizationResourceSpec): KeycloakBody {
+  return { ...resource, scopes: scopeRefs(resource.scopes ?? []), attributes: desiredAttributes(resource) };
+}
+
+/** A resource is replaced whole: fields and attributes the spec does not state are sent back as they are. */
+function resourceUpdate(resource: AuthorizationResourceSpec, existing: AuthorizationResourceRepresentation): KeycloakBody {
+  return {
     displayName: resource.displayName ?? existing.displayName,
     type: resource.type ?? existing.type,
     uris: resource.uris ?? existing.uris ?? [],
-    scopes: scopes(resource.scopes ?? scopeNames(existing)),
+    scopes: scopeRefs(resource.scopes ?? scopeNames(existing)),
     attributes: { ...existing.attributes, ...desiredAttributes(resource) },
     ownerManagedAccess: resource.ownerManagedAccess ?? existing.ownerManagedAccess ?? false,
   };
-  target.plan.add({ kind: 'keycloak.update', ...target.call, resource: { ...base, id: existing._id }, body, changed }, 'the authorization resource differs from the spec');
 }
+
+const scopeRefs = (names: readonly string[]): { name: string }[] => names.map((name) => ({ name }));
 
 /** The record for status: names sorted, and no field for an empty list. */
 function managedOf(scopes: readonly string[], resources: readonly string[]): ManagedAuthorization {
@@ -125,38 +113,49 @@ export function reconcileAuthorization(
   const resources = observed?.resources ?? [];
   const listedScopes = spec?.scopes ?? [];
   const listedResources = spec?.resources ?? [];
-  for (const scope of listedScopes) reconcileScope(target, scope, scopes.find((item) => item.name === scope.name));
-  for (const resource of listedResources) reconcileResource(target, resource, resources.find((item) => item.name === resource.name));
+  const address = (type: 'authorizationScope' | 'authorizationResource', name: string, id?: string) => ({ type, client: target.client, name, ...(id === undefined ? {} : { id }) }) as const;
+  const resourcePlan = planKeycloakList({
+    ...clientWrites(target, 'authorization resource'),
+    desired: listedResources,
+    observed: resources,
+    ...byName,
+    changes: changedResourceFields,
+    ours: (resource) => carriesMarker(resource.attributes) || recordedResources.includes(resource.name),
+    pruneWhenEmpty: prune.resources === true,
+    create: (resource) => ({ resource: address('authorizationResource', resource.name), body: resourceCreation(resource) }),
+    update: (resource, existing) => ({ resource: address('authorizationResource', resource.name, existing._id), body: resourceUpdate(resource, existing) }),
+    delete: (resource) => address('authorizationResource', resource.name, resource._id),
+  });
+  const removedResources = resourcePlan.deletes.map((item) => item.observed);
+  // Keycloak refuses (400) to delete a scope a resource still uses: one that a resource the spec does not
+  // manage uses stays, and stays recorded.
+  const resourceNames = new Set(listedResources.map((resource) => resource.name));
+  const remaining = resources.filter((resource) => !resourceNames.has(resource.name) && !removedResources.includes(resource));
+  const usedElsewhere = new Set(remaining.flatMap(scopeNames));
+  const scopePlan = planKeycloakList({
+    ...clientWrites(target, 'authorization scope'),
+    desired: listedScopes,
+    observed: scopes,
+    ...byName,
+    changes: scopeChanges,
+    ours: (scope) => recordedScopes.includes(scope.name) && !usedElsewhere.has(scope.name),
+    pruneWhenEmpty: prune.scopes === true,
+    create: (scope) => ({ resource: address('authorizationScope', scope.name), body: { ...scope } }),
+    // A scope is replaced whole: fields the spec does not state are sent back as they are.
+    update: (scope, existing) => ({ resource: address('authorizationScope', scope.name, existing.id), body: Object.fromEntries(SCOPE_FIELDS.map((field) => [field, scope[field] ?? existing[field]])) }),
+    delete: (scope) => address('authorizationScope', scope.name, scope.id),
+  });
+  addSteps(target.plan, scopePlan.listed.map((item) => item.step));
+  addSteps(target.plan, resourcePlan.listed.map((item) => item.step));
   // After the resources and scopes that permissions name, before any is removed; only when they were read
   // (or this plan enables authorization, which starts with none).
   if (observed === undefined || observed.policies !== undefined) reconcilePolicies(target, spec?.policies, spec?.permissions, observed?.policies ?? [], prune);
+  addSteps(target.plan, resourcePlan.deletes.map((item) => item.step));
+  addSteps(target.plan, scopePlan.deletes.map((item) => item.step));
 
-  const resourceNames = new Set(listedResources.map((resource) => resource.name));
-  const pruneResources = listedResources.length > 0 || prune.resources === true;
-  const removedResources = resources.filter((resource) => !resourceNames.has(resource.name) && pruneResources && (carriesMarker(resource.attributes) || recordedResources.includes(resource.name)));
-  for (const resource of removedResources) {
-    target.plan.add(
-      { kind: 'keycloak.delete', ...target.call, resource: { type: 'authorizationResource', client: target.client, name: resource.name, id: resource._id } },
-      'the spec no longer lists this authorization resource, which it created',
-    );
-  }
-
-  // Keycloak refuses (400) to delete a scope a resource still uses: one that a resource the spec does not
-  // manage uses stays, and stays recorded.
-  const remaining = resources.filter((resource) => !resourceNames.has(resource.name) && !removedResources.includes(resource));
-  const usedElsewhere = new Set(remaining.flatMap(scopeNames));
   const scopeNamesListed = new Set(listedScopes.map((scope) => scope.name));
-  const pruneScopes = listedScopes.length > 0 || prune.scopes === true;
-  const ourScopes = scopes.filter((scope) => !scopeNamesListed.has(scope.name) && recordedScopes.includes(scope.name));
-  const removedScopes = pruneScopes ? ourScopes.filter((scope) => !usedElsewhere.has(scope.name)) : [];
-  for (const scope of removedScopes) {
-    target.plan.add(
-      { kind: 'keycloak.delete', ...target.call, resource: { type: 'authorizationScope', client: target.client, name: scope.name, id: scope.id } },
-      'the spec no longer lists this authorization scope, which it created',
-    );
-  }
-
-  const keptScopes = ourScopes.filter((scope) => !removedScopes.includes(scope)).map((scope) => scope.name);
+  const removedScopes = scopePlan.deletes.map((item) => item.observed);
+  const keptScopes = scopes.filter((scope) => !scopeNamesListed.has(scope.name) && recordedScopes.includes(scope.name) && !removedScopes.includes(scope)).map((scope) => scope.name);
   const keptResources = resources.filter((resource) => !resourceNames.has(resource.name) && !removedResources.includes(resource) && (carriesMarker(resource.attributes) || recordedResources.includes(resource.name)));
   return managedOf([...listedScopes.map((scope) => scope.name), ...keptScopes], [...resourceNames, ...keptResources.map((resource) => resource.name)]);
 }

@@ -1,6 +1,6 @@
 import type { ProtocolMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { removesUnlisted } from '../prune.js';
+import { addKeycloakList, byName, clientWrites } from '../list-writes.js';
 import type { ProtocolMapperSpec } from './spec.js';
 import type { ClientTarget } from './target.js';
 
@@ -31,32 +31,21 @@ export function reconcileProtocolMappers(
   observed: readonly ProtocolMapperRepresentation[],
   clientProtocol: string,
 ): void {
-  const { plan, call, client } = target;
-  const listed = spec.wanted ?? [];
-  const byName = new Map(observed.map((mapper) => [mapper.name, mapper]));
-  for (const mapper of listed) {
-    const desired = desiredMapper(mapper, clientProtocol);
-    const existing = byName.get(mapper.name);
-    if (existing === undefined) {
-      plan.add({ kind: 'keycloak.create', ...call, resource: { type: 'clientMapper', client, name: mapper.name }, body: desired }, 'the spec lists this protocol mapper');
-      continue;
-    }
-    const changed = changedFields(desired, existing);
-    if (changed.length === 0 || existing.id === undefined) continue;
+  const resource = (name: string, id?: string) => ({ type: 'clientMapper', client: target.client, name, ...(id === undefined ? {} : { id }) }) as const;
+  addKeycloakList(target.plan, {
+    ...clientWrites(target, 'protocol mapper'),
+    desired: spec.wanted ?? [],
+    observed,
+    ...byName,
+    changes: (mapper, existing) => (existing.id === undefined ? [] : changedFields(desiredMapper(mapper, clientProtocol), existing)),
+    ours: (mapper) => mapper.id !== undefined && carriesMarker(mapper.config),
+    pruneWhenEmpty: spec.pruneWhenEmpty,
+    create: (mapper) => ({ resource: resource(mapper.name), body: desiredMapper(mapper, clientProtocol) }),
     // A mapper is replaced whole: config keys the spec does not state are sent back as they are.
-    const body = { ...desired, id: existing.id, config: { ...existing.config, ...desired.config } };
-    plan.add(
-      { kind: 'keycloak.update', ...call, resource: { type: 'clientMapper', client, name: mapper.name, id: existing.id }, body, changed },
-      'the protocol mapper differs from the spec',
-    );
-  }
-  if (!removesUnlisted(listed, spec.pruneWhenEmpty)) return;
-  const names = new Set(listed.map((mapper) => mapper.name));
-  for (const mapper of observed) {
-    if (names.has(mapper.name) || mapper.id === undefined || !carriesMarker(mapper.config)) continue;
-    plan.add(
-      { kind: 'keycloak.delete', ...call, resource: { type: 'clientMapper', client, name: mapper.name, id: mapper.id } },
-      'the spec no longer lists this protocol mapper, which it created',
-    );
-  }
+    update: (mapper, existing) => {
+      const desired = desiredMapper(mapper, clientProtocol);
+      return { resource: resource(mapper.name, existing.id), body: { ...desired, id: existing.id, config: { ...existing.config, ...desired.config } } };
+    },
+    delete: (mapper) => resource(mapper.name, mapper.id),
+  });
 }

@@ -1,6 +1,6 @@
 import type { ObservedRole } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { removesUnlisted } from '../prune.js';
+import { addKeycloakList, clientWrites } from '../list-writes.js';
 import type { ClientRoleSpec } from './spec.js';
 import type { ClientTarget } from './target.js';
 
@@ -27,31 +27,22 @@ function changedFields(role: ClientRoleSpec, observed: ObservedRole['role']): st
  * creates, or whose roles were not read.
  */
 export function reconcileClientRoles(target: ClientTarget, wanted: readonly ClientRoleSpec[] | undefined, observed: readonly ObservedRole[], pruneWhenEmpty: boolean): void {
-  const { plan, call, client } = target;
-  const listed = wanted ?? [];
-  const byName = new Map(observed.map((entry) => [entry.role.name, entry.role]));
-  for (const role of listed) {
-    const resource = { type: 'clientRole', client, name: role.name } as const;
-    const existing = byName.get(role.name);
-    if (existing === undefined) {
-      const body = { name: role.name, ...(role.description === undefined ? {} : { description: role.description }), attributes: desiredAttributes(role) };
-      plan.add({ kind: 'keycloak.create', ...call, resource, body }, 'the spec lists this client role');
-      continue;
-    }
-    const changed = changedFields(role, existing);
-    if (changed.length === 0) continue;
+  const resource = (name: string) => ({ type: 'clientRole', client: target.client, name }) as const;
+  addKeycloakList(target.plan, {
+    ...clientWrites(target, 'client role'),
+    desired: wanted ?? [],
+    observed,
+    desiredKey: (role) => role.name,
+    observedKey: (entry) => entry.role.name,
+    changes: (role, entry) => changedFields(role, entry.role),
+    ours: (entry) => carriesMarker(entry.role.attributes),
+    pruneWhenEmpty,
+    create: (role) => ({ resource: resource(role.name), body: { name: role.name, ...(role.description === undefined ? {} : { description: role.description }), attributes: desiredAttributes(role) } }),
     // A role's attributes are replaced whole: those the spec does not state are sent back as they are.
-    const body = {
-      name: role.name,
-      description: role.description ?? existing.description ?? '',
-      attributes: { ...existing.attributes, ...desiredAttributes(role) },
-    };
-    plan.add({ kind: 'keycloak.update', ...call, resource, body, changed }, 'the client role differs from the spec');
-  }
-  if (!removesUnlisted(listed, pruneWhenEmpty)) return;
-  const names = new Set(listed.map((role) => role.name));
-  for (const { role } of observed) {
-    if (names.has(role.name) || !carriesMarker(role.attributes)) continue;
-    plan.add({ kind: 'keycloak.delete', ...call, resource: { type: 'clientRole', client, name: role.name } }, 'the spec no longer lists this client role, which it created');
-  }
+    update: (role, { role: existing }) => ({
+      resource: resource(role.name),
+      body: { name: role.name, description: role.description ?? existing.description ?? '', attributes: { ...existing.attributes, ...desiredAttributes(role) } },
+    }),
+    delete: (entry) => resource(entry.role.name),
+  });
 }

@@ -4,7 +4,7 @@ import type { ObservedRole, RoleNames } from '../apis/keycloak/representations.j
 import type { ObservedReach, ReachRead } from '../apis/keycloak/role-reach.js';
 import { adminRoleOfGroup, adminRolesIn } from '../admin-roles.js';
 import { knownFrom, knownTogether, mergedRoles, statedRoles, type KnownRoles } from '../known-roles.js';
-import type { GroupSpec } from './group-spec.js';
+import type { GroupSpec } from './groups/spec.js';
 import { mapperAdminGrants, mapperGrantNames, type MapperProviders } from './mapper-grants.js';
 import { hasRoles } from './role-names.js';
 import type { KeycloakRealmSpec } from './spec.js';

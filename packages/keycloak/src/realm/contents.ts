@@ -1,13 +1,14 @@
 import type { ObservedRealm } from '../apis/keycloak/queries.js';
 import type { RealmSteps } from './context.js';
-import { planDefaultGroups } from './default-groups.js';
+import { planDefaultGroups } from './groups/default-groups.js';
 import { planDefaultRoles } from './default-roles.js';
-import { planGroups } from './groups.js';
+import { planGroups } from './groups/plan.js';
 import { toManaged, type RealmManaged } from './managed.js';
-import { planScopeMappings } from './scope-mappings.js';
+import { planScopeMappings } from './scope-mappings/plan.js';
 import { planScopeLinks } from './links.js';
 import { planRealmRoles } from './roles.js';
-import { doomedScopes, planClientScopes, planScopeDeletions } from './scopes.js';
+import { addSteps } from '../list-writes.js';
+import { planClientScopes } from './scopes.js';
 import type { KeycloakRealmSpec } from './spec.js';
 import { prunesWhenEmpty } from '../prune.js';
 
@@ -23,16 +24,15 @@ export function planContents(steps: RealmSteps, spec: KeycloakRealmSpec, observe
   const scopeSpecs = spec.clientScopes ?? [];
   const pruneScopes = prunesWhenEmpty(spec.pruneUnlisted, 'clientScopes');
   planRealmRoles(steps, spec.realmRoles ?? [], observed?.roles ?? [], prunesWhenEmpty(spec.pruneUnlisted, 'realmRoles'));
-  planClientScopes(steps, scopeSpecs, observed?.clientScopes ?? [], pruneScopes);
+  const wanted = { default: spec.defaultClientScopes ?? [], optional: spec.optionalClientScopes ?? [] };
+  const doomed = planClientScopes(steps, scopeSpecs, observed?.clientScopes ?? [], { pruneWhenEmpty: pruneScopes, linked: [...wanted.default, ...wanted.optional] });
   planGroups(steps, spec, observed === undefined ? [] : observed.groups);
   if (observed === undefined) return managed;
-  const wanted = { default: spec.defaultClientScopes ?? [], optional: spec.optionalClientScopes ?? [] };
-  const doomed = doomedScopes(scopeSpecs, [...wanted.default, ...wanted.optional], observed.clientScopes, pruneScopes);
   const linked = { default: observed.defaultClientScopes, optional: observed.optionalClientScopes };
-  planScopeLinks(steps, wanted, linked, observed.clientScopes, new Set(doomed.map((scope) => scope.name)));
+  planScopeLinks(steps, wanted, linked, observed.clientScopes, new Set(doomed.map((item) => item.observed.name)));
   // Before a scope the spec no longer lists is deleted: its mappings go with it.
   const scopeMappings = planScopeMappings(steps, spec.scopeMappings, observed.scopeMappings ?? [], managed?.scopeMappings);
-  planScopeDeletions(steps, doomed);
+  addSteps(steps.plan, doomed.map((item) => item.step));
   return toManaged({
     scopeMappings,
     defaultGroups: planDefaultGroups(steps, spec.defaultGroups, observed.defaultGroups ?? [], managed?.defaultGroups),

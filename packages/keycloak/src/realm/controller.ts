@@ -2,13 +2,14 @@ import { coreTypes, type ControllerDefinition } from '@keyward/vocabulary';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakRealmType } from '../types.js';
 import { decodeRealm } from './decode.js';
-import { observe, type RealmQueries } from './observe.js';
+import { observe } from './observe.js';
+import type { RealmQueries } from './types.js';
 import { reconcile } from './reconcile.js';
 import { reportFailure, reportInvalid } from './report.js';
 import type { KeycloakRealm } from './spec.js';
 import { keycloakRealmApis, type KeycloakRealmAction } from './vocabulary.js';
-import { federationSecretsWatch } from './federation-secrets.js';
-import { idpSecretsWatch } from './idp-secrets.js';
+import { federationSecretsWatch } from './user-federation/secrets.js';
+import { idpSecretsWatch } from './identity-providers/secrets.js';
 
 /** The KeycloakRealm controller as data, for @keyward/core's runtime. */
 export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQueries, KeycloakConfig, KeycloakRealmAction> = {

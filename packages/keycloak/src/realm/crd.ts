@@ -1,19 +1,19 @@
 import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
 import { endpointsSchema } from '../endpoints.js';
-import { groupsCrdSchema } from './group-schema.js';
-import { GROUP_PATH_PATTERN } from './group-spec.js';
+import { groupsCrdSchema } from './groups/crd.js';
+import { GROUP_PATH_PATTERN } from './groups/spec.js';
 import { realmManagedSchema } from './managed.js';
-import { scopeMappingsCrdSchema } from './scope-mapping-spec.js';
+import { scopeMappingsCrdSchema } from './scope-mappings/spec.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
-import { authenticationFlowsSchema, flowBindingsSchema } from './flow-crd.js';
-import { requiredActionsSchema } from './required-action-spec.js';
+import { authenticationFlowsSchema, flowBindingsSchema } from './flows/crd.js';
+import { requiredActionsSchema } from './required-actions/spec.js';
 import { pruneUnlistedSchema } from '../prune.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
-import { identityProvidersSchema } from './identity-provider-crd.js';
-import { organizationsSchema } from './organization-crd.js';
+import { identityProvidersSchema } from './identity-providers/crd.js';
+import { organizationsSchema } from './organizations/crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
-import { userFederationSchema, userFederationStatusSchema } from './user-federation-crd.js';
+import { userFederationSchema, userFederationStatusSchema } from './user-federation/crd.js';
 import {
   DELETION_POLICIES,
   DUPLICATE_EMAILS_MESSAGE,

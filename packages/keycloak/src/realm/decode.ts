@@ -2,8 +2,8 @@ import { readEndpoints } from '../endpoints.js';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { decodeStored, readConditions, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
 import { readRealmManaged } from './managed.js';
-import { readIdpStatus } from './idp-status.js';
-import { readFederationStatus } from './federation-status.js';
+import { readIdpStatus } from './identity-providers/status.js';
+import { readFederationStatus } from './user-federation/status.js';
 import { RealmSpecCodec, type KeycloakRealm, type KeycloakRealmStatus } from './spec.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -3,7 +3,7 @@ import type { KeycloakConfig } from '../config.js';
 import { ownershipOf } from '../ownership.js';
 import { reservedRealm } from '../reserved.js';
 import { REALM_FINALIZER } from '../types.js';
-import type { RealmQueries } from './observe.js';
+import type { RealmQueries } from './types.js';
 import { stalled } from './readiness.js';
 import { keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';

@@ -1,7 +1,7 @@
 // What a realm's status records as applied from the spec, where Keycloak or people may add to the same
 // lists: only what the spec listed before and lists no more is ever removed.
 import type { StatedRoles } from '../tracked-roles.js';
-import type { ScopeMappingSpec } from './scope-mapping-spec.js';
+import type { ScopeMappingSpec } from './scope-mappings/spec.js';
 
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions

@@ -1,36 +1,27 @@
-import { coreTypes, type GetQuery } from '@keyward/vocabulary';
-import type { KeycloakGrantReachQuery, KeycloakRealmQuery } from '../apis/keycloak/queries.js';
+import { coreTypes } from '@keyward/vocabulary';
+import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import { reservedRealm } from '../reserved.js';
-import { flowsRead } from './flows.js';
-import { readsRequiredActions } from './required-actions.js';
+import { flowsRead } from './flows/plan.js';
+import { readsRequiredActions } from './required-actions/plan.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
+import type { RealmQueries } from './types.js';
 import type { FlowsRead } from '../apis/keycloak/flow-representations.js';
-import { groupsQuery } from './groups.js';
-import { idpSecretQueries } from './idp-secrets.js';
-import { federationSecretQueries } from './federation-secrets.js';
-import { readsUserFederation } from './federation-plan.js';
-import { scopeMappingTargets } from './scope-mappings.js';
+import { groupsQuery } from './groups/plan.js';
+import { idpSecretQueries } from './identity-providers/secrets.js';
+import { federationSecretQueries } from './user-federation/secrets.js';
+import { readsUserFederation } from './user-federation/reconcile.js';
+import { scopeMappingTargets } from './scope-mappings/plan.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
-import { organizationsQuery } from './organization-reads.js';
+import { organizationsQuery } from './organizations/reads.js';
 import { grantReachRead } from './admin-grants.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
   const targets = scopeMappingTargets(cr.spec.scopeMappings, cr.status.managed?.scopeMappings);
   return targets === undefined ? {} : { scopeMappings: targets };
-}
-
-export interface RealmQueries {
-  readonly [name: string]: KeycloakRealmQuery | KeycloakGrantReachQuery | GetQuery | undefined;
-  /** Undefined without a configured Keycloak, or for another operator's realm. */
-  readonly realm: KeycloakRealmQuery | undefined;
-  /** The SMTP password Secret, when the spec names one: only its resourceVersion is used. */
-  readonly smtpPasswordSecret: GetQuery | undefined;
-  /** What the roles and groups the spec's grants name lead to in Keycloak, when it names some. */
-  readonly grantReach?: KeycloakGrantReachQuery | undefined;
 }
 
 /** Flows are read only for a spec that lists or binds some. */

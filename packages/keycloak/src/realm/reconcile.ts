@@ -8,13 +8,13 @@ import { planClientPolicies } from './client-policies.js';
 import { planContents } from './contents.js';
 import { toManaged } from './managed.js';
 import { planDeletion, realmFinalizer } from './deletion.js';
-import { planAuthentication } from './flows.js';
-import { planRequiredActions } from './required-actions.js';
+import { planAuthentication } from './flows/plan.js';
+import { planRequiredActions } from './required-actions/plan.js';
 import { prunesWhenEmpty } from '../prune.js';
 import { desiredRealm } from './desired.js';
 import { addDriftReport } from '../drift.js';
 import { diffRealm, realmCreation } from './diff.js';
-import type { RealmQueries } from './observe.js';
+import type { RealmInput } from './types.js';
 import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
@@ -22,12 +22,10 @@ import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportReadiness, reportRefusal } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
-import { planRealmIdentityProviders } from './idp-plan.js';
-import { planRealmUserFederation } from './federation-plan.js';
-import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations.js';
+import { planRealmIdentityProviders } from './identity-providers/reconcile.js';
+import { planRealmUserFederation } from './user-federation/reconcile.js';
+import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations/plan.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
-
-export type RealmInput = ReconcileInput<KeycloakRealm, RealmQueries, KeycloakConfig>;
 
 /** Whether the operator lets this object take over its realm, or flows in it, that no object made. */
 const adoptsUnowned = ({ primary: cr, config }: RealmInput): boolean => mayAdopt(config.keycloakAdoptUnownedNamespaces, cr.metadata.namespace, cr.spec.realmName);

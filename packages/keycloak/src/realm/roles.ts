@@ -1,7 +1,7 @@
 import { deepEqual } from '@keyward/vocabulary';
 import type { ObservedRole, RoleNames, RoleRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { removesUnlisted } from '../prune.js';
+import { addSteps, planKeycloakList, realmWrites } from '../list-writes.js';
 import { isBuiltInRealmRole } from './built-ins.js';
 import type { RealmSteps } from './context.js';
 import { NO_ROLES, hasRoles, rolesNotIn } from './role-names.js';
@@ -47,23 +47,23 @@ function planComposites(steps: RealmSteps, spec: RealmRoleSpec, held: RoleNames)
  * carry our marker are deleted, under the prune rule (see prune.ts). Built-in roles are never touched.
  */
 export function planRealmRoles(steps: RealmSteps, specs: readonly RealmRoleSpec[], observed: readonly ObservedRole[], pruneWhenEmpty: boolean): void {
-  const byName = new Map(observed.map((entry) => [entry.role.name, entry]));
-  for (const spec of specs) {
-    const desired = desiredRole(spec);
-    const current = byName.get(spec.name);
-    const resource = { type: 'realmRole', realm: steps.realm, name: spec.name } as const;
-    if (current === undefined) {
-      steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body: desired }, 'the spec lists it');
-      continue;
-    }
-    const changed = roleChanges(desired, current.role);
-    if (changed.length > 0) steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource, body: desired, changed }, 'it differs from the spec');
-  }
-  for (const spec of specs) planComposites(steps, spec, byName.get(spec.name)?.composites ?? NO_ROLES);
-  if (!removesUnlisted(specs, pruneWhenEmpty)) return;
-  const listed = new Set(specs.map((spec) => spec.name));
-  for (const { role } of observed) {
-    if (listed.has(role.name) || isBuiltInRealmRole(role.name) || !carriesMarker(role.attributes)) continue;
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource: { type: 'realmRole', realm: steps.realm, name: role.name } }, 'we made it and the spec no longer lists it');
-  }
+  const resource = (name: string) => ({ type: 'realmRole', realm: steps.realm, name }) as const;
+  const write = (spec: RealmRoleSpec) => ({ resource: resource(spec.name), body: desiredRole(spec) });
+  const roles = planKeycloakList({
+    ...realmWrites(steps),
+    desired: specs,
+    observed,
+    desiredKey: (spec) => spec.name,
+    observedKey: (entry) => entry.role.name,
+    changes: (spec, entry) => roleChanges(desiredRole(spec), entry.role),
+    ours: (entry) => carriesMarker(entry.role.attributes),
+    builtIn: isBuiltInRealmRole,
+    pruneWhenEmpty,
+    create: write,
+    update: write,
+    delete: (entry) => resource(entry.role.name),
+  });
+  addSteps(steps.plan, roles.listed.map((item) => item.step));
+  for (const item of roles.listed) planComposites(steps, item.desired, item.observed?.composites ?? NO_ROLES);
+  addSteps(steps.plan, roles.deletes.map((item) => item.step));
 }

@@ -1,7 +1,7 @@
-import type { Value } from '@keyward/vocabulary';
+import type { DeletedItem, Value } from '@keyward/vocabulary';
 import type { ClientScopeRepresentation, ProtocolMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
-import { removesUnlisted } from '../prune.js';
+import { addKeycloakList, addSteps, byName, planKeycloakList, realmWrites, type ListStep } from '../list-writes.js';
 import { isBuiltInClientScope } from './built-ins.js';
 import { differingKeys } from './compare.js';
 import type { RealmSteps } from './context.js';
@@ -48,64 +48,62 @@ function mapperChanges(desired: ProtocolMapperRepresentation, observed: Protocol
  * the prune rule.
  */
 function planMappers(steps: RealmSteps, spec: ClientScopeSpec, scope: { readonly name: string; readonly id: Value<string> }, observed: readonly ProtocolMapperRepresentation[], pruneWhenEmpty: boolean): void {
-  const byName = new Map(observed.map((mapper) => [mapper.name, mapper]));
-  const mappers = spec.protocolMappers ?? [];
-  for (const mapperSpec of mappers) {
-    const desired = desiredMapper(mapperSpec, spec);
-    const current = byName.get(mapperSpec.name);
-    const resource = { type: 'clientScopeMapper', realm: steps.realm, scope, name: mapperSpec.name } as const;
-    if (current === undefined) {
-      steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource, body: desired }, `client scope ${spec.name} lists it`);
-      continue;
-    }
-    const changed = mapperChanges(desired, current);
-    if (changed.length === 0 || current.id === undefined) continue;
-    const body = { ...desired, id: current.id, config: { ...current.config, ...desired.config } };
-    steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource: { ...resource, id: current.id }, body, changed }, 'it differs from the spec');
-  }
-  if (!removesUnlisted(mappers, pruneWhenEmpty)) return;
-  const listed = new Set(mappers.map((mapper) => mapper.name));
-  for (const mapper of observed) {
-    if (listed.has(mapper.name) || !carriesMarker(mapper.config) || mapper.id === undefined) continue;
-    const resource = { type: 'clientScopeMapper', realm: steps.realm, scope, name: mapper.name, id: mapper.id } as const;
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource }, `we made it and client scope ${spec.name} no longer lists it`);
-  }
+  const resource = (name: string, id?: string) => ({ type: 'clientScopeMapper', realm: steps.realm, scope, name, ...(id === undefined ? {} : { id }) }) as const;
+  addKeycloakList(steps.plan, {
+    call: steps.call,
+    reasons: { create: `client scope ${spec.name} lists it`, update: 'it differs from the spec', delete: `we made it and client scope ${spec.name} no longer lists it` },
+    desired: spec.protocolMappers ?? [],
+    observed,
+    ...byName,
+    changes: (mapper, current) => (current.id === undefined ? [] : mapperChanges(desiredMapper(mapper, spec), current)),
+    ours: (mapper) => carriesMarker(mapper.config) && mapper.id !== undefined,
+    pruneWhenEmpty,
+    create: (mapper) => ({ resource: resource(mapper.name), body: desiredMapper(mapper, spec) }),
+    update: (mapper, current) => {
+      const desired = desiredMapper(mapper, spec);
+      return { resource: resource(mapper.name, current.id), body: { ...desired, id: current.id, config: { ...current.config, ...desired.config } } };
+    },
+    delete: (mapper) => resource(mapper.name, mapper.id),
+  });
+}
+
+/** What else keeps an unlisted scope of ours: the realm's default and optional lists name it. */
+export interface ScopeKeeping {
+  readonly pruneWhenEmpty: boolean;
+  readonly linked: readonly string[];
 }
 
 /**
  * Listed client scopes: created or brought to the spec (so they carry our marker), with their protocol
- * mappers. A new scope's mappers use the id its creation returns.
+ * mappers. A new scope's mappers use the id its creation returns. Returns the deletions, which wait for the
+ * realm's scope lists: of scopes made by us (they carry our marker) listed neither as client scopes nor in the
+ * realm's default or optional lists, under the prune rule. Keycloak's built-in scopes are never among them.
  */
-export function planClientScopes(steps: RealmSteps, specs: readonly ClientScopeSpec[], observed: readonly ClientScopeRepresentation[], pruneWhenEmpty: boolean): void {
-  const byName = new Map(observed.map((scope) => [scope.name, scope]));
-  for (const spec of specs) {
-    const desired = desiredScope(spec);
-    const current = byName.get(spec.name);
-    if (current?.id === undefined) {
-      const created = steps.plan.add({ kind: 'keycloak.create', ...steps.call, resource: { type: 'clientScope', realm: steps.realm, name: spec.name }, body: desired }, 'the spec lists it');
-      planMappers(steps, spec, { name: spec.name, id: created.output('id') }, [], pruneWhenEmpty);
+export function planClientScopes(steps: RealmSteps, specs: readonly ClientScopeSpec[], observed: readonly ClientScopeRepresentation[], keeping: ScopeKeeping): readonly DeletedItem<ClientScopeRepresentation, ListStep>[] {
+  const resource = (name: string, id?: Value<string>) => ({ type: 'clientScope', realm: steps.realm, name, ...(id === undefined ? {} : { id }) }) as const;
+  const linked = new Set(keeping.linked);
+  const scopes = planKeycloakList({
+    ...realmWrites(steps),
+    desired: specs,
+    // A scope Keycloak shows without an id is made again, and is not deleted.
+    observed: observed.filter((scope) => scope.id !== undefined),
+    ...byName,
+    changes: (spec, current) => scopeChanges(desiredScope(spec), current),
+    ours: (scope) => carriesMarker(scope.attributes) && !linked.has(scope.name),
+    builtIn: isBuiltInClientScope,
+    pruneWhenEmpty: keeping.pruneWhenEmpty,
+    create: (spec) => ({ resource: resource(spec.name), body: desiredScope(spec) }),
+    update: (spec, current) => ({ resource: resource(spec.name, current.id), body: desiredScope(spec) }),
+    delete: (scope) => resource(scope.name, scope.id),
+  });
+  for (const { desired: spec, observed: current, step } of scopes.listed) {
+    if (step?.action.kind === 'keycloak.create') {
+      const created = steps.plan.add(step.action, step.reason);
+      planMappers(steps, spec, { name: spec.name, id: created.output('id') }, [], keeping.pruneWhenEmpty);
       continue;
     }
-    const resource = { type: 'clientScope', realm: steps.realm, name: spec.name, id: current.id } as const;
-    const changed = scopeChanges(desired, current);
-    if (changed.length > 0) steps.plan.add({ kind: 'keycloak.update', ...steps.call, resource, body: desired, changed }, 'it differs from the spec');
-    planMappers(steps, spec, { name: spec.name, id: current.id }, current.protocolMappers ?? [], pruneWhenEmpty);
+    addSteps(steps.plan, [step]);
+    if (current?.id !== undefined) planMappers(steps, spec, { name: spec.name, id: current.id }, current.protocolMappers ?? [], keeping.pruneWhenEmpty);
   }
-}
-
-/**
- * The scopes to delete under the prune rule: made by us (they carry our marker), listed neither as client
- * scopes nor in the realm's default or optional lists. Keycloak's built-in scopes are never among them.
- */
-export function doomedScopes(specs: readonly ClientScopeSpec[], linked: readonly string[], observed: readonly ClientScopeRepresentation[], pruneWhenEmpty: boolean): ClientScopeRepresentation[] {
-  if (!removesUnlisted(specs, pruneWhenEmpty)) return [];
-  const kept = new Set([...specs.map((spec) => spec.name), ...linked]);
-  return observed.filter((scope) => !kept.has(scope.name) && !isBuiltInClientScope(scope.name) && carriesMarker(scope.attributes) && scope.id !== undefined);
-}
-
-export function planScopeDeletions(steps: RealmSteps, doomed: readonly ClientScopeRepresentation[]): void {
-  for (const scope of doomed) {
-    const resource = { type: 'clientScope', realm: steps.realm, name: scope.name, ...(scope.id === undefined ? {} : { id: scope.id }) } as const;
-    steps.plan.add({ kind: 'keycloak.delete', ...steps.call, resource }, 'we made it and the spec no longer lists it');
-  }
+  return scopes.deletes;
 }

@@ -1,5 +1,5 @@
 import { coreTypes, type GetQuery, type KubeObject, type Observed } from '@keyward/vocabulary';
-import type { RealmQueries } from './observe.js';
+import type { RealmQueries } from './types.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 
 // The Secrets a field group of a realm reads values from: each read (for its labels and resourceVersion) under

@@ -1,8 +1,8 @@
 import type { Observed } from '@keyward/vocabulary';
-import type { RealmQueries } from './observe.js';
+import type { RealmQueries } from './types.js';
 import type { RealmSecretUse } from './secret-opt-in.js';
-import { idpSecretUses } from './idp-secrets.js';
-import { federationSecretUses } from './federation-secrets.js';
+import { idpSecretUses } from './identity-providers/secrets.js';
+import { federationSecretUses } from './user-federation/secrets.js';
 import type { KeycloakRealm } from './spec.js';
 
 /** Every Secret the realm's spec makes the operator read, as observed. */

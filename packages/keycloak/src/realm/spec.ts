@@ -2,16 +2,15 @@ import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
 import { atMost, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
-import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flow-spec.js';
-import { RequiredActionsCodec } from './required-action-spec.js';
-import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './group-spec.js';
+import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flows/spec.js';
+import { RequiredActionsCodec } from './required-actions/spec.js';
+import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './groups/spec.js';
 import type { RealmManaged } from './managed.js';
-import { ScopeMappingsCodec } from './scope-mapping-spec.js';
-import { IdentityProvidersCodec } from './identity-provider-spec.js';
+import { ScopeMappingsCodec } from './scope-mappings/spec.js';
+import { IdentityProvidersCodec } from './identity-providers/spec.js';
 import { pruneUnlistedCodec } from '../prune.js';
-import { UserFederationListCodec } from './user-federation-spec.js';
-import type { FederationProviderStatus } from './federation-status.js';
-import { OrganizationsCodec } from './organization-spec.js';
+import { UserFederationListCodec } from './user-federation/spec.js';
+import { OrganizationsCodec } from './organizations/spec.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -296,6 +295,20 @@ export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapperCodec>;
 export type SmtpServerSpec = t.TypeOf<typeof SmtpServerCodec>;
 export type ClientProfileSpec = t.TypeOf<typeof ClientProfileCodec>;
 export type ClientPolicySpec = t.TypeOf<typeof ClientPolicyCodec>;
+
+/** A user federation provider the spec lists, as status records it. */
+// A type, not an interface: it is plain JSON data and goes into plan templates as is.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+export type FederationProviderStatus = {
+  readonly name: string;
+  readonly providerId: string;
+  /** Keycloak's id of the component; absent until it has been read. */
+  readonly id?: string;
+  /** LDAP: whether Keycloak's connection test bound to the directory with the stored credential. */
+  readonly connectionTestPassed?: boolean;
+  /** Why the connection test failed, as Keycloak says it (AuthenticationFailure, ...). */
+  readonly connectionTestError?: string;
+};
 
 /** Status as the controller writes it; every field optional, so any stored status reads. */
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.

@@ -5,8 +5,8 @@ import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import type { RealmManaged } from './managed.js';
 import type { KeycloakRealm, KeycloakRealmStatus } from './spec.js';
-import { federationStatusFields, withoutFederationStatus, type FederationStatus } from './federation-status.js';
-import { idpStatusFields, withoutIdpStatus, type IdpStatus } from './idp-status.js';
+import { federationStatusFields, withoutFederationStatus, type FederationStatus } from './user-federation/status.js';
+import { idpStatusFields, withoutIdpStatus, type IdpStatus } from './identity-providers/status.js';
 
 export function realmRef(cr: { readonly metadata: { readonly namespace?: string; readonly name: string } }): ObjectRef {
   return { type: keycloakRealmType, namespace: cr.metadata.namespace ?? '', name: cr.metadata.name };

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DRIFT_REPAIRED, type Plan } from '@keyward/core';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
-import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
-import { BUILT_IN_FLOWS } from '../../src/realm/flow-spec.js';
+import { FLOW_MARKER } from '../../src/realm/flows/spec.js';
+import { BUILT_IN_FLOWS } from '../../src/realm/flows/spec.js';
 import { conditionOf, createRealm, patchSpec, realmRef, startRealmTestFile, statusOf, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';
 
 let env: ControllerEnv;

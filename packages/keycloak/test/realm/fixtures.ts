@@ -9,7 +9,7 @@ import { REALM_FINALIZER } from '../../src/types.js';
 import { decodeRealm } from '../../src/realm/decode.js';
 import { reconcile } from '../../src/realm/reconcile.js';
 import { REALM_SECRET_LABEL } from '../../src/realm/secret-opt-in.js';
-import { idpSecretQueryName } from '../../src/realm/idp-secrets.js';
+import { idpSecretQueryName } from '../../src/realm/identity-providers/secrets.js';
 import type { KeycloakRealm } from '../../src/realm/spec.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 

@@ -8,8 +8,8 @@ import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';
 import type { FlowExecutionRepresentation, ObservedFlow } from '../../src/apis/keycloak/flow-representations.js';
 import { describeResource } from '../../src/apis/keycloak/api.js';
-import { FLOW_MARKER } from '../../src/realm/flow-spec.js';
-import { flowsRead } from '../../src/realm/flows.js';
+import { FLOW_MARKER } from '../../src/realm/flows/spec.js';
+import { flowsRead } from '../../src/realm/flows/plan.js';
 import { RealmSpecCodec } from '../../src/realm/spec.js';
 import { convergeRealm, simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
 

@@ -10,7 +10,7 @@ import type { ObservedGroup } from '../../src/apis/keycloak/groups.js';
 import { keycloakRealmType } from '../../src/index.js';
 import { MANAGED_BY } from '../../src/ownership.js';
 import { decodeRealm } from '../../src/realm/decode.js';
-import { groupReads } from '../../src/realm/groups.js';
+import { groupReads } from '../../src/realm/groups/plan.js';
 import { observe } from '../../src/realm/observe.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { simulateKeycloak, type SimulatedKeycloak } from '../../src/testing.js';

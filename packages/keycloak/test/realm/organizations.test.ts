@@ -3,7 +3,7 @@ import { PlanBuilder, type Plan } from '@keyward/core';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { OrganizationRepresentation } from '../../src/apis/keycloak/representations.js';
 import { MANAGED_BY } from '../../src/ownership.js';
-import { ORGANIZATIONS_FOLLOW_UP_MS, planOrganizations } from '../../src/realm/organizations.js';
+import { ORGANIZATIONS_FOLLOW_UP_MS, planOrganizations } from '../../src/realm/organizations/plan.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decodeRealm } from '../../src/realm/decode.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';

@@ -6,7 +6,7 @@ import type { ObjectRef } from '@keyward/core';
 import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
 import { keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';
-import { readsRequiredActions } from '../../src/realm/required-actions.js';
+import { readsRequiredActions } from '../../src/realm/required-actions/plan.js';
 import { convergeRealm, simulatedConfig, type KeycloakWorld } from '../simulated-world.js';
 
 const config = simulatedConfig;

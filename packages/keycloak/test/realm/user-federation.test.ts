@@ -6,8 +6,8 @@ import type { ComponentRepresentation, ObservedFederationProvider } from '../../
 import { decodeRealm, readRealmStatus } from '../../src/realm/decode.js';
 import { observe } from '../../src/realm/observe.js';
 import { reconcile } from '../../src/realm/reconcile.js';
-import { planUserFederation, type FederationContext } from '../../src/realm/user-federation.js';
-import type { UserFederationSpec } from '../../src/realm/user-federation-spec.js';
+import { planUserFederation, type FederationContext } from '../../src/realm/user-federation/plan.js';
+import type { UserFederationSpec } from '../../src/realm/user-federation/spec.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { fixedEntropy } from '@keyward/core/testing';
 import { keycloakCall } from '../../src/server.js';

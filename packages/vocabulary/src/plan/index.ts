@@ -4,6 +4,7 @@ export * from './api.js';
 export * from './plan.js';
 export * from './queries.js';
 export * from './diff.js';
+export * from './managed-list.js';
 export * from './render.js';
 export * from './equality.js';
 export * from './merge-patch.js';

@@ -4,74 +4,55 @@ import type { KeycloakQuery } from './queries.js';
 import type { RoleNames } from './representations.js';
 import { describeTarget } from './scope-mappings.js';
 import { PERMISSION_KINDS } from './authorization.js';
+import type { ResourceOf, ResourceType } from './resource-types.js';
 
 const shown = (value: Value<string>): string => (isOutputRef(value) ? describeUnknown(value) : value);
 
 const clientText = (client: ClientAddress): string => `client ${client.clientId} in realm ${client.realm}`;
 
+const policyText = (resource: ResourceOf<'authorizationPolicy'>): string =>
+  resource.policyType === 'js'
+    // Keycloak 26 answers 404 to a JavaScript policy unless a script provider is deployed: say so where it fails.
+    ? `JavaScript authorization policy ${resource.name} of ${clientText(resource.client)} (Keycloak needs a deployed script provider for it)`
+    : `authorization ${resource.policyType} ${PERMISSION_KINDS.has(resource.policyType) ? 'permission' : 'policy'} ${resource.name} of ${clientText(resource.client)}`;
+
+/** How plans name each type of resource, one entry per type. */
+const DESCRIPTIONS: { readonly [T in ResourceType]: (resource: ResourceOf<T>) => string } = {
+  realm: (r) => `realm ${r.realm}`,
+  realmRole: (r) => `realm role ${r.name} in realm ${r.realm}`,
+  clientScope: (r) => `client scope ${r.name} in realm ${r.realm}`,
+  clientScopeMapper: (r) => `protocol mapper ${r.name} of client scope ${r.scope.name} in realm ${r.realm}`,
+  realmScopeLink: (r) => `client scope ${r.scope} in the ${r.list} client scopes of realm ${r.realm}`,
+  client: (r) => `client ${r.clientId} in realm ${r.realm}`,
+  clientRole: (r) => `role ${r.name} of ${clientText(r.client)}`,
+  clientMapper: (r) => `protocol mapper ${r.name} of ${clientText(r.client)}`,
+  clientScopeLink: (r) => `client scope ${r.scope} in the ${r.list} client scopes of ${clientText(r.client)}`,
+  clientProfiles: (r) => `the client profiles of realm ${r.realm}`,
+  clientPolicies: (r) => `the client policies of realm ${r.realm}`,
+  rotatedClientSecret: (r) => `the rotated secret of ${clientText(r.client)}`,
+  authenticationFlow: (r) => `authentication flow ${r.alias} in realm ${r.realm}`,
+  authenticationFlowCopy: (r) => `authentication flow ${r.alias} (a copy of ${r.from}) in realm ${r.realm}`,
+  flowExecution: (r) => `${r.subFlow ? 'sub-flow' : 'authenticator'} ${r.name} of authentication flow ${r.flow} in realm ${r.realm}`,
+  authenticatorConfig: (r) => `config ${r.alias} of authenticator ${r.execution.name} in realm ${r.realm}`,
+  requiredAction: (r) => `required action ${r.alias} in realm ${r.realm}`,
+  group: (r) => `group ${r.path} in realm ${r.realm}`,
+  defaultGroup: (r) => `group ${r.path} in the default groups of realm ${r.realm}`,
+  identityProvider: (r) => `identity provider ${r.alias} in realm ${r.realm}`,
+  identityProviderMapper: (r) => `mapper ${r.name} of identity provider ${r.alias} in realm ${r.realm}`,
+  authorizationSettings: (r) => `the authorization settings of ${clientText(r.client)}`,
+  authorizationScope: (r) => `authorization scope ${r.name} of ${clientText(r.client)}`,
+  authorizationResource: (r) => `authorization resource ${r.name} of ${clientText(r.client)}`,
+  component: (r) => (r.parent === undefined ? `user federation provider ${r.name} in realm ${r.realm}` : `mapper ${r.name} of user federation provider ${r.parent} in realm ${r.realm}`),
+  organization: (r) => `organization ${r.alias} in realm ${r.realm}`,
+  organizationIdentityProvider: (r) => `identity provider ${r.alias} of organization ${r.organization.alias} in realm ${r.realm}`,
+  authorizationPolicy: policyText,
+};
+
 /** A resource as people read it in a plan: "realm role admin in realm shop". */
 export function describeResource(resource: KeycloakResource): string {
-  switch (resource.type) {
-    case 'realm':
-      return `realm ${resource.realm}`;
-    case 'realmRole':
-      return `realm role ${resource.name} in realm ${resource.realm}`;
-    case 'clientScope':
-      return `client scope ${resource.name} in realm ${resource.realm}`;
-    case 'clientScopeMapper':
-      return `protocol mapper ${resource.name} of client scope ${resource.scope.name} in realm ${resource.realm}`;
-    case 'realmScopeLink':
-      return `client scope ${resource.scope} in the ${resource.list} client scopes of realm ${resource.realm}`;
-    case 'client':
-      return `client ${resource.clientId} in realm ${resource.realm}`;
-    case 'clientRole':
-      return `role ${resource.name} of ${clientText(resource.client)}`;
-    case 'clientMapper':
-      return `protocol mapper ${resource.name} of ${clientText(resource.client)}`;
-    case 'clientScopeLink':
-      return `client scope ${resource.scope} in the ${resource.list} client scopes of ${clientText(resource.client)}`;
-    case 'clientProfiles':
-      return `the client profiles of realm ${resource.realm}`;
-    case 'clientPolicies':
-      return `the client policies of realm ${resource.realm}`;
-    case 'rotatedClientSecret':
-      return `the rotated secret of ${clientText(resource.client)}`;
-    case 'authenticationFlow':
-      return `authentication flow ${resource.alias} in realm ${resource.realm}`;
-    case 'authenticationFlowCopy':
-      return `authentication flow ${resource.alias} (a copy of ${resource.from}) in realm ${resource.realm}`;
-    case 'flowExecution':
-      return `${resource.subFlow ? 'sub-flow' : 'authenticator'} ${resource.name} of authentication flow ${resource.flow} in realm ${resource.realm}`;
-    case 'authenticatorConfig':
-      return `config ${resource.alias} of authenticator ${resource.execution.name} in realm ${resource.realm}`;
-    case 'requiredAction':
-      return `required action ${resource.alias} in realm ${resource.realm}`;
-    case 'group':
-      return `group ${resource.path} in realm ${resource.realm}`;
-    case 'defaultGroup':
-      return `group ${resource.path} in the default groups of realm ${resource.realm}`;
-    case 'identityProvider':
-      return `identity provider ${resource.alias} in realm ${resource.realm}`;
-    case 'identityProviderMapper':
-      return `mapper ${resource.name} of identity provider ${resource.alias} in realm ${resource.realm}`;
-    case 'authorizationSettings':
-      return `the authorization settings of ${clientText(resource.client)}`;
-    case 'authorizationScope':
-      return `authorization scope ${resource.name} of ${clientText(resource.client)}`;
-    case 'authorizationResource':
-      return `authorization resource ${resource.name} of ${clientText(resource.client)}`;
-    case 'component':
-      return resource.parent === undefined ? `user federation provider ${resource.name} in realm ${resource.realm}` : `mapper ${resource.name} of user federation provider ${resource.parent} in realm ${resource.realm}`;
-    case 'organization':
-      return `organization ${resource.alias} in realm ${resource.realm}`;
-    case 'organizationIdentityProvider':
-      return `identity provider ${resource.alias} of organization ${resource.organization.alias} in realm ${resource.realm}`;
-    case 'authorizationPolicy':
-      return resource.policyType === 'js'
-        // Keycloak 26 answers 404 to a JavaScript policy unless a script provider is deployed: say so where it fails.
-        ? `JavaScript authorization policy ${resource.name} of ${clientText(resource.client)} (Keycloak needs a deployed script provider for it)`
-        : `authorization ${resource.policyType} ${PERMISSION_KINDS.has(resource.policyType) ? 'permission' : 'policy'} ${resource.name} of ${clientText(resource.client)}`;
-  }
+  // The table is keyed by type, so the entry found is the one for this resource: TypeScript cannot follow that
+  // correlation through an index, hence the cast.
+  return (DESCRIPTIONS[resource.type] as (resource: KeycloakResource) => string)(resource);
 }
 
 /** Whose roles a grant or revocation changes: "group /staff in realm shop". */

@@ -1,6 +1,6 @@
 import { KeywardError } from '@keyward/vocabulary/interpreter';
 import type { Value } from '@keyward/vocabulary';
-import type { KeycloakResource } from './actions.js';
+import type { ResourceOf } from './resource-types.js';
 import type { AuthenticatorConfigRepresentation, FlowExecutionRepresentation, FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { KeycloakJson } from './representations.js';
 
@@ -10,7 +10,16 @@ import type { KeycloakJson } from './representations.js';
 // and its required actions: a new realm has them registered but for some, a PUT replaces one whole.
 
 type Rep = Record<string, KeycloakJson | undefined>;
-type FlowResource = Extract<KeycloakResource, { readonly type: 'authenticationFlow' | 'authenticationFlowCopy' | 'flowExecution' | 'authenticatorConfig' | 'requiredAction' }>;
+type FlowResource = ResourceOf<'authenticationFlow' | 'authenticationFlowCopy' | 'flowExecution' | 'authenticatorConfig' | 'requiredAction'>;
+type Resolve = (value: Value<string>) => string;
+
+/** What a create, an update and a delete of one type do to a realm's flows. */
+interface FlowType<R extends FlowResource> {
+  create(state: RealmFlows, resource: R, body: Rep, resolve: Resolve): string;
+  update(state: RealmFlows, resource: R, body: Rep, resolve: Resolve): void;
+  /** Whether something was deleted. */
+  delete(state: RealmFlows, resource: R, resolve: Resolve, realm: string): boolean;
+}
 
 /** Required action providers Keycloak knows; a new realm has all but the last registered. */
 const REQUIRED_ACTION_PROVIDERS = ['TERMS_AND_CONDITIONS', 'UPDATE_PROFILE', 'VERIFY_EMAIL', 'CONFIGURE_TOTP', 'UPDATE_PASSWORD', 'delete_account'];
@@ -126,16 +135,23 @@ export class SimulatedFlows {
     if (sub !== undefined) this.#deepDelete(state, sub);
   }
 
-  create(realm: string, resource: FlowResource, body: Rep, resolve: (value: Value<string>) => string): string {
-    const state = this.#state(realm);
-    switch (resource.type) {
-      case 'authenticationFlow':
-        return this.#add(state, { alias: resource.alias, description: text(body['description']), providerId: text(body['providerId']) || 'basic-flow', topLevel: true, builtIn: false }, []).id;
-      case 'authenticationFlowCopy': {
+  /** What a create, an update and a delete do, one record per type. */
+  readonly #types: { readonly [T in FlowResource['type']]: FlowType<ResourceOf<T>> } = {
+    authenticationFlow: {
+      create: (state, resource, body) => this.#add(state, { alias: resource.alias, description: text(body['description']), providerId: text(body['providerId']) || 'basic-flow', topLevel: true, builtIn: false }, []).id,
+      update: (state, resource, body) => { this.#describe(state, resource.alias, body); },
+      delete: (state, resource, _resolve, realm) => this.#deleteFlow(state, resource.alias, realm),
+    },
+    authenticationFlowCopy: {
+      create: (state, resource, body) => {
         const source = this.#flow(state, resource.from);
         return this.#copy(state, source, text(body['newName']), source.description, true, text(body['newName'])).id;
-      }
-      case 'flowExecution': {
+      },
+      update: (state, resource, body) => { this.#describe(state, resource.alias, body); },
+      delete: (state, resource, _resolve, realm) => this.#deleteFlow(state, resource.alias, realm),
+    },
+    flowExecution: {
+      create: (state, resource, body) => {
         const parent = this.#flow(state, resource.flow);
         const priority = typeof body['priority'] === 'number' ? body['priority'] : Math.max(0, ...parent.steps.map((step) => step.priority)) + 1;
         if (!resource.subFlow) {
@@ -146,79 +162,13 @@ export class SimulatedFlows {
         const sub = this.#add(state, { alias: text(body['alias']), description: text(body['description']), topLevel: false, builtIn: false }, []);
         parent.steps.push({ id: this.#id('execution'), subFlow: sub.id, requirement: 'DISABLED', priority });
         return sub.id;
-      }
-      case 'authenticatorConfig': {
-        const { step } = this.#step(state, resolve(resource.execution.id));
-        const id = this.#id('config');
-        state.configs.set(id, { id, alias: text(body['alias']), config: { ...(body['config'] as Record<string, string> | undefined) } });
-        step.config = id;
-        return id;
-      }
-      case 'requiredAction': {
-        const provider = text(body['providerId']);
-        if (!REQUIRED_ACTION_PROVIDERS.includes(provider)) fail(400, 'BadRequest', 'Required Action Provider with given providerId not found');
-        if (state.requiredActions.has(provider)) fail(409, 'Conflict', 'A Required Action Provider with given alias already exists.');
-        const priority = Math.max(0, ...[...state.requiredActions.values()].map((action) => action.priority ?? 0)) + 1;
-        state.requiredActions.set(provider, { alias: provider, name: text(body['name']), providerId: provider, enabled: true, defaultAction: false, priority, config: {} });
-        return provider;
-      }
-    }
-  }
-
-  update(realm: string, resource: FlowResource, body: Rep, resolve: (value: Value<string>) => string): void {
-    const state = this.#state(realm);
-    switch (resource.type) {
-      case 'authenticationFlow':
-      case 'authenticationFlowCopy': {
-        const flow = this.#flow(state, resource.alias);
-        if (flow.builtIn) fail(400, 'BadRequest', 'Cannot update a built-in flow');
-        flow.description = text(body['description']);
-        return;
-      }
-      case 'flowExecution': {
+      },
+      update: (state, resource, body, resolve) => {
         const { step } = this.#step(state, resource.id === undefined ? this.#subFlowStep(state, resource.flow, resource.name) : resolve(resource.id));
         step.requirement = text(body['requirement']) || fail(500, 'InternalError', 'an execution update needs a requirement');
         if (typeof body['priority'] === 'number') step.priority = body['priority'];
-        return;
-      }
-      case 'authenticatorConfig': {
-        const config = state.configs.get(resource.id ?? '') ?? fail(404, 'NotFound', `config ${resource.alias} not found`);
-        config.alias = text(body['alias']);
-        config.config = { ...(body['config'] as Record<string, string> | undefined) };
-        return;
-      }
-      case 'requiredAction': {
-        if (!state.requiredActions.has(resource.alias)) fail(404, 'NotFound', 'Failed to find required action');
-        // Replaced whole, as Keycloak does: what the PUT leaves out is lost.
-        state.requiredActions.delete(resource.alias);
-        const alias = text(body['alias']);
-        if (alias !== '') state.requiredActions.set(alias, { alias, name: text(body['name']), providerId: text(body['providerId']), enabled: body['enabled'] === true, defaultAction: body['defaultAction'] === true, priority: typeof body['priority'] === 'number' ? body['priority'] : 0, config: { ...(body['config'] as Record<string, string> | undefined) } });
-        return;
-      }
-    }
-  }
-
-  #subFlowStep(state: RealmFlows, parent: string, alias: string): string {
-    const sub = this.#flow(state, alias);
-    const step = this.#flow(state, parent).steps.find((candidate) => candidate.subFlow === sub.id);
-    return step?.id ?? fail(404, 'NotFound', `sub-flow ${alias} not found in ${parent}`);
-  }
-
-  /** Whether something was deleted. */
-  delete(realm: string, resource: FlowResource, resolve: (value: Value<string>) => string): boolean {
-    const state = this.#realms.get(realm);
-    if (state === undefined) return false;
-    switch (resource.type) {
-      case 'authenticationFlow':
-      case 'authenticationFlowCopy': {
-        const flow = this.#byAlias(state, resource.alias);
-        if (flow === undefined) return false;
-        if (flow.builtIn) fail(400, 'BadRequest', 'Can\'t delete built in flow');
-        if (this.#bound(realm).includes(flow.alias)) fail(500, 'InternalError', 'unknown_error');
-        this.#deepDelete(state, flow);
-        return true;
-      }
-      case 'flowExecution': {
+      },
+      delete: (state, resource, resolve) => {
         if (resource.id === undefined) return false;
         const id = resolve(resource.id);
         for (const flow of state.flows.values()) {
@@ -229,12 +179,84 @@ export class SimulatedFlows {
           return true;
         }
         return false;
-      }
-      case 'authenticatorConfig':
-        return state.configs.delete(resource.id ?? '');
-      case 'requiredAction':
-        return state.requiredActions.delete(resource.alias);
-    }
+      },
+    },
+    authenticatorConfig: {
+      create: (state, resource, body, resolve) => {
+        const { step } = this.#step(state, resolve(resource.execution.id));
+        const id = this.#id('config');
+        state.configs.set(id, { id, alias: text(body['alias']), config: { ...(body['config'] as Record<string, string> | undefined) } });
+        step.config = id;
+        return id;
+      },
+      update: (state, resource, body) => {
+        const config = state.configs.get(resource.id ?? '') ?? fail(404, 'NotFound', `config ${resource.alias} not found`);
+        config.alias = text(body['alias']);
+        config.config = { ...(body['config'] as Record<string, string> | undefined) };
+      },
+      delete: (state, resource) => state.configs.delete(resource.id ?? ''),
+    },
+    requiredAction: {
+      create: (state, _resource, body) => {
+        const provider = text(body['providerId']);
+        if (!REQUIRED_ACTION_PROVIDERS.includes(provider)) fail(400, 'BadRequest', 'Required Action Provider with given providerId not found');
+        if (state.requiredActions.has(provider)) fail(409, 'Conflict', 'A Required Action Provider with given alias already exists.');
+        const priority = Math.max(0, ...[...state.requiredActions.values()].map((action) => action.priority ?? 0)) + 1;
+        state.requiredActions.set(provider, { alias: provider, name: text(body['name']), providerId: provider, enabled: true, defaultAction: false, priority, config: {} });
+        return provider;
+      },
+      update: (state, resource, body) => {
+        if (!state.requiredActions.has(resource.alias)) fail(404, 'NotFound', 'Failed to find required action');
+        // Replaced whole, as Keycloak does: what the PUT leaves out is lost.
+        state.requiredActions.delete(resource.alias);
+        const alias = text(body['alias']);
+        if (alias !== '') state.requiredActions.set(alias, { alias, name: text(body['name']), providerId: text(body['providerId']), enabled: body['enabled'] === true, defaultAction: body['defaultAction'] === true, priority: typeof body['priority'] === 'number' ? body['priority'] : 0, config: { ...(body['config'] as Record<string, string> | undefined) } });
+      },
+      delete: (state, resource) => state.requiredActions.delete(resource.alias),
+    },
+  };
+
+  /** The record of `resource`'s type. */
+  // The table is keyed by type, so the record found is the one for this resource: TypeScript cannot follow that
+  // correlation through an index, hence the cast.
+  #typeOf<R extends FlowResource>(resource: R): FlowType<R> {
+    return this.#types[resource.type] as unknown as FlowType<R>;
+  }
+
+  /** A top-level flow's description, which is all a PUT of it changes; a built-in one refuses. */
+  #describe(state: RealmFlows, alias: string, body: Rep): void {
+    const flow = this.#flow(state, alias);
+    if (flow.builtIn) fail(400, 'BadRequest', 'Cannot update a built-in flow');
+    flow.description = text(body['description']);
+  }
+
+  #deleteFlow(state: RealmFlows, alias: string, realm: string): boolean {
+    const flow = this.#byAlias(state, alias);
+    if (flow === undefined) return false;
+    if (flow.builtIn) fail(400, 'BadRequest', 'Can\'t delete built in flow');
+    if (this.#bound(realm).includes(flow.alias)) fail(500, 'InternalError', 'unknown_error');
+    this.#deepDelete(state, flow);
+    return true;
+  }
+
+  create(realm: string, resource: FlowResource, body: Rep, resolve: Resolve): string {
+    return this.#typeOf(resource).create(this.#state(realm), resource, body, resolve);
+  }
+
+  update(realm: string, resource: FlowResource, body: Rep, resolve: Resolve): void {
+    this.#typeOf(resource).update(this.#state(realm), resource, body, resolve);
+  }
+
+  #subFlowStep(state: RealmFlows, parent: string, alias: string): string {
+    const sub = this.#flow(state, alias);
+    const step = this.#flow(state, parent).steps.find((candidate) => candidate.subFlow === sub.id);
+    return step?.id ?? fail(404, 'NotFound', `sub-flow ${alias} not found in ${parent}`);
+  }
+
+  /** Whether something was deleted. */
+  delete(realm: string, resource: FlowResource, resolve: Resolve): boolean {
+    const state = this.#realms.get(realm);
+    return state === undefined ? false : this.#typeOf(resource).delete(state, resource, resolve, realm);
   }
 
   requiredActions(realm: string): RequiredActionRepresentation[] {

@@ -8,6 +8,7 @@ import { SimulatedFlows } from './simulator-flows.js';
 import { SimulatedAuthorization } from './simulator-authorization.js';
 import { SimulatedOrganizations } from './simulator-organizations.js';
 import type { KeycloakClientQuery, KeycloakQuery, ObservedClient, ObservedRealm } from './queries.js';
+import type { ResourceOf, ResourceType } from './resource-types.js';
 import { ReachWalk, type ObservedReach, type ReachRead, type RoleRef } from './role-reach.js';
 import { isAdminClientRole } from '../../admin-roles.js';
 import type { ObservedGroup } from './groups.js';
@@ -121,6 +122,29 @@ function setAtPath(body: Rep, path: string, value: string): void {
     target = object;
   }
   target[last] = list ? [value] : value;
+}
+
+/** How the simulator holds one type of resource: what a create, an update and a delete do to it. */
+interface SimulatedResource<R extends KeycloakResource> {
+  /** Returns the new resource's id. */
+  create(resource: R, body: Rep, context: HandlerContext): string;
+  update(resource: R, body: Rep, context: HandlerContext): void;
+  /** Whether something was deleted (false: it was already gone); `realm` is the resource's, which exists. */
+  delete(resource: R, context: HandlerContext, realm: StoredRealm): boolean;
+}
+
+type FlowResource = ResourceOf<'authenticationFlow' | 'authenticationFlowCopy' | 'flowExecution' | 'authenticatorConfig' | 'requiredAction'>;
+type AuthorizationResource = ResourceOf<'authorizationSettings' | 'authorizationScope' | 'authorizationResource' | 'authorizationPolicy'>;
+
+/** What a type does not allow: Keycloak has no such request. */
+const refused = (what: string) => (resource: KeycloakResource): never => fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot ${what}`);
+
+/** A partial update: attributes merged key by key, the rest replaced field by field; the id stays. */
+function merge(rep: Rep, body: Rep): void {
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'attributes') rep['attributes'] = { ...(rep['attributes'] as Rep | undefined), ...(value as Rep) };
+    else if (key !== 'id') rep[key] = value;
+  }
 }
 
 /**
@@ -259,45 +283,103 @@ export class SimulatedKeycloak {
     }
   }
 
-  #create(resource: KeycloakResource, body: Rep, context: HandlerContext): string {
-    const exists = (found: boolean): void => {
-      if (found) fail(409, 'Conflict', `${describeResource(resource)} already exists`);
-    };
-    switch (resource.type) {
-      case 'realm':
-        return this.#createRealm({ ...body, realm: resource.realm });
-      case 'realmRole': {
+  #conflict(resource: KeycloakResource, found: boolean): void {
+    if (found) fail(409, 'Conflict', `${describeResource(resource)} already exists`);
+  }
+
+  #identityProvider(realm: string, alias: string): StoredIdentityProvider {
+    return this.#realm(realm).identityProviders.get(alias) ?? notFound(`identity provider ${alias}`);
+  }
+
+  /** New mappers of a client or scope created with some, each with an id of its own. */
+  #newMappers(mappers: KeycloakJson | undefined): Map<string, Rep> {
+    return new Map(((mappers as Rep[] | undefined) ?? []).map((m) => { const id = this.#id('mapper'); return [id, { ...m, id }]; }));
+  }
+
+  /** Flows, their steps and configs, and required actions: held by SimulatedFlows. */
+  readonly #flowTypes: SimulatedResource<FlowResource> = {
+    create: (resource, body, context) => this.flows.create(resource.realm, resource, body, (value) => context.resolve(value)),
+    update: (resource, body, context) => { this.flows.update(resource.realm, resource, body, (value) => context.resolve(value)); },
+    delete: (resource, context) => this.flows.delete(resource.realm, resource, (value) => context.resolve(value)),
+  };
+
+  /** A client's authorization services: held by SimulatedAuthorization. */
+  readonly #authorizationTypes: SimulatedResource<AuthorizationResource> = {
+    create: (resource, body, context) => this.authorization.create(context.resolve(resource.client.id), resource, body),
+    update: (resource, body, context) => { this.authorization.update(context.resolve(resource.client.id), resource, body); },
+    delete: (resource, context) => this.authorization.delete(context.resolve(resource.client.id), resource),
+  };
+
+  /** The realm's client profiles and client policies: one list each, replaced whole. */
+  readonly #clientPolicyList: SimulatedResource<ResourceOf<'clientProfiles' | 'clientPolicies'>> = {
+    create: refused('be created'),
+    // Kept in the realm's representation, where GET /admin/realms/{realm} shows them.
+    update: (resource, body) => { this.#realm(resource.realm).rep[resource.type] = { ...body }; },
+    delete: (resource) => fail(405, 'MethodNotAllowed', `${describeResource(resource)} are replaced, not deleted`),
+  };
+
+  /** How the simulator holds each type of resource, one record per type. */
+  readonly #types: { readonly [T in ResourceType]: SimulatedResource<ResourceOf<T>> } = {
+    realm: {
+      create: (resource, body) => this.#createRealm({ ...body, realm: resource.realm }),
+      update: (resource, body) => { this.#updateRealm(resource.realm, body); },
+      delete: (resource) => {
+        this.flows.drop(resource.realm);
+        this.organizations.drop(resource.realm);
+        return this.#realms.delete(resource.realm);
+      },
+    },
+    realmRole: {
+      create: (resource, body) => {
         const realm = this.#realm(resource.realm);
-        exists(realm.roles.has(resource.name));
+        this.#conflict(resource, realm.roles.has(resource.name));
         realm.roles.set(resource.name, { rep: { ...body, name: resource.name, id: this.#id('role') }, composites: emptyRoles() });
         return resource.name;
-      }
-      case 'clientScope': {
+      },
+      update: (resource, body) => { merge((this.#realm(resource.realm).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep, body); },
+      delete: (resource, _context, realm) => realm.roles.delete(resource.name),
+    },
+    clientScope: {
+      create: (resource, body) => {
         const realm = this.#realm(resource.realm);
-        exists([...realm.scopes.values()].some((s) => s.rep['name'] === resource.name));
+        this.#conflict(resource, [...realm.scopes.values()].some((s) => s.rep['name'] === resource.name));
         const id = this.#id('scope');
-        const mappers = (body['protocolMappers'] as Rep[] | undefined) ?? [];
-        const { protocolMappers: _mappers, ...rest } = body;
-        realm.scopes.set(id, { rep: { ...rest, name: resource.name, id }, mappers: new Map(mappers.map((m) => { const mapperId = this.#id('mapper'); return [mapperId, { ...m, id: mapperId }]; })) });
+        const { protocolMappers, ...rest } = body;
+        realm.scopes.set(id, { rep: { ...rest, name: resource.name, id }, mappers: this.#newMappers(protocolMappers) });
         return id;
-      }
-      case 'clientScopeMapper': {
+      },
+      update: (resource, body, context) => { merge((this.#realm(resource.realm).scopes.get(context.resolve(resource.id ?? '')) ?? notFound(`client scope ${resource.name}`)).rep, body); },
+      delete: (resource, context, realm) => realm.scopes.delete(context.resolve(resource.id ?? '')),
+    },
+    clientScopeMapper: {
+      create: (resource, body, context) => {
         const scope = this.#realm(resource.realm).scopes.get(context.resolve(resource.scope.id)) ?? notFound(`client scope ${resource.scope.name}`);
-        exists([...scope.mappers.values()].some((m) => m['name'] === resource.name));
+        this.#conflict(resource, [...scope.mappers.values()].some((m) => m['name'] === resource.name));
         const id = this.#id('mapper');
         scope.mappers.set(id, { ...body, name: resource.name, id });
         return id;
-      }
-      case 'realmScopeLink': {
+      },
+      update: (resource, body, context) => {
+        const scope = this.#realm(resource.realm).scopes.get(context.resolve(resource.scope.id)) ?? notFound(`client scope ${resource.scope.name}`);
+        merge(scope.mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`), body);
+      },
+      delete: (resource, context, realm) => realm.scopes.get(context.resolve(resource.scope.id))?.mappers.delete(resource.id ?? '') ?? false,
+    },
+    realmScopeLink: {
+      create: (resource) => {
         const realm = this.#realm(resource.realm);
         const scope = this.#scope(realm, resource.scope);
         realm.defaultScopes[resource.list === 'default' ? 'optional' : 'default'].delete(resource.scope);
         realm.defaultScopes[resource.list].add(resource.scope);
         return text(scope.rep['id']);
-      }
-      case 'client': {
+      },
+      update: refused('be updated'),
+      delete: (resource, _context, realm) => realm.defaultScopes[resource.list].delete(resource.scope),
+    },
+    client: {
+      create: (resource, body) => {
         const realm = this.#realm(resource.realm);
-        exists([...realm.clients.values()].some((c) => c.rep['clientId'] === resource.clientId));
+        this.#conflict(resource, [...realm.clients.values()].some((c) => c.rep['clientId'] === resource.clientId));
         const id = this.#id('client');
         const confidential = body['publicClient'] !== true && body['bearerOnly'] !== true;
         const given = typeof body['secret'] === 'string' ? body['secret'] : undefined;
@@ -305,239 +387,169 @@ export class SimulatedKeycloak {
         realm.clients.set(id, {
           rep: { enabled: true, publicClient: false, ...rest, clientId: resource.clientId, id },
           secret: confidential ? (given ?? `generated-${id}`) : undefined,
-          mappers: new Map(((protocolMappers as Rep[] | undefined) ?? []).map((m) => { const mapperId = this.#id('mapper'); return [mapperId, { ...m, id: mapperId }]; })),
+          mappers: this.#newMappers(protocolMappers),
           roles: new Map(),
           scopes: { default: new Set(realm.defaultScopes.default), optional: new Set(realm.defaultScopes.optional) },
           serviceAccount: body['serviceAccountsEnabled'] === true ? { realm: new Set([`default-roles-${resource.realm}`]), clients: new Map() } : undefined,
         });
         return id;
-      }
-      case 'clientRole': {
+      },
+      update: (resource, body, context) => {
+        const client = this.#realm(resource.realm).clients.get(context.resolve(resource.id ?? '')) ?? notFound(`client ${resource.clientId}`);
+        const { secret, ...rest } = body;
+        if (typeof secret === 'string') client.secret = secret;
+        merge(client.rep, body);
+        delete client.rep['secret'];
+        if (rest['serviceAccountsEnabled'] === true && client.serviceAccount === undefined) client.serviceAccount = { realm: new Set([`default-roles-${resource.realm}`]), clients: new Map() };
+      },
+      delete: (resource, context, realm) => realm.clients.delete(context.resolve(resource.id ?? '')),
+    },
+    clientRole: {
+      create: (resource, body, context) => {
         const client = this.#client(resource.client, context);
-        exists(client.roles.has(resource.name));
+        this.#conflict(resource, client.roles.has(resource.name));
         client.roles.set(resource.name, { rep: { ...body, name: resource.name, id: this.#id('role') }, composites: emptyRoles() });
         return resource.name;
-      }
-      case 'clientMapper': {
+      },
+      update: (resource, body, context) => { merge((this.#client(resource.client, context).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep, body); },
+      delete: (resource, context, realm) => realm.clients.get(context.resolve(resource.client.id))?.roles.delete(resource.name) ?? false,
+    },
+    clientMapper: {
+      create: (resource, body, context) => {
         const client = this.#client(resource.client, context);
-        exists([...client.mappers.values()].some((m) => m['name'] === resource.name));
+        this.#conflict(resource, [...client.mappers.values()].some((m) => m['name'] === resource.name));
         const id = this.#id('mapper');
         client.mappers.set(id, { ...body, name: resource.name, id });
         return id;
-      }
-      case 'clientScopeLink': {
+      },
+      update: (resource, body, context) => { merge(this.#client(resource.client, context).mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`), body); },
+      delete: (resource, context, realm) => realm.clients.get(context.resolve(resource.client.id))?.mappers.delete(resource.id ?? '') ?? false,
+    },
+    clientScopeLink: {
+      create: (resource, _body, context) => {
         const realm = this.#realm(resource.client.realm);
         const client = this.#client(resource.client, context);
         const scope = this.#scope(realm, resource.scope);
         client.scopes[resource.list === 'default' ? 'optional' : 'default'].delete(resource.scope);
         client.scopes[resource.list].add(resource.scope);
         return text(scope.rep['id']);
-      }
-      case 'clientProfiles':
-      case 'clientPolicies':
-      case 'rotatedClientSecret':
-        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be created`);
-      case 'authenticationFlow':
-      case 'authenticationFlowCopy':
-      case 'flowExecution':
-      case 'authenticatorConfig':
-      case 'requiredAction':
-        return this.flows.create(resource.realm, resource, body, (value) => context.resolve(value));
-      case 'group': {
+      },
+      update: refused('be updated'),
+      delete: (resource, context, realm) => realm.clients.get(context.resolve(resource.client.id))?.scopes[resource.list].delete(resource.scope) ?? false,
+    },
+    clientProfiles: this.#clientPolicyList,
+    clientPolicies: this.#clientPolicyList,
+    rotatedClientSecret: {
+      create: refused('be created'),
+      update: refused('be updated'),
+      // The simulator does not rotate: no client of it has a rotated secret.
+      delete: () => false,
+    },
+    authenticationFlow: this.#flowTypes,
+    authenticationFlowCopy: this.#flowTypes,
+    flowExecution: this.#flowTypes,
+    authenticatorConfig: this.#flowTypes,
+    requiredAction: this.#flowTypes,
+    group: {
+      create: (resource, body, context) => {
         const realm = this.#realm(resource.realm);
         const parent = resource.parentId === undefined ? undefined : context.resolve(resource.parentId);
         if (parent !== undefined && !realm.groups.has(parent)) notFound(`the parent of group ${resource.path}`);
         const name = text(body['name']);
-        exists([...realm.groups.values()].some((g) => g.parent === parent && g.rep['name'] === name));
+        this.#conflict(resource, [...realm.groups.values()].some((g) => g.parent === parent && g.rep['name'] === name));
         const id = this.#id('group');
         realm.groups.set(id, { rep: { attributes: {}, ...body, id }, parent, roles: emptyRoles() });
         return id;
-      }
-      case 'defaultGroup': {
+      },
+      update: (resource, body, context) => {
+        // Keycloak replaces a group's attributes whole when the PUT has them.
+        const group = this.#realm(resource.realm).groups.get(context.resolve(resource.id ?? '')) ?? notFound(`group ${resource.path}`);
+        for (const [key, value] of Object.entries(body)) if (key !== 'id') group.rep[key] = value;
+      },
+      delete: (resource, context, realm) => this.#deleteGroup(realm, context.resolve(resource.id ?? '')),
+    },
+    defaultGroup: {
+      create: (resource) => {
         const realm = this.#realm(resource.realm);
         const id = this.#groupIdAt(realm, resource.path) ?? notFound(`group ${resource.path}`);
         realm.defaultGroups.add(id);
         return id;
-      }
-      case 'identityProvider': {
+      },
+      update: refused('be updated'),
+      delete: (resource, _context, realm) => realm.defaultGroups.delete(this.#groupIdAt(realm, resource.path) ?? ''),
+    },
+    identityProvider: {
+      create: (resource, body) => {
         const realm = this.#realm(resource.realm);
-        exists(realm.identityProviders.has(resource.alias));
+        this.#conflict(resource, realm.identityProviders.has(resource.alias));
         realm.identityProviders.set(resource.alias, { rep: identityProviderRep({ enabled: true, ...body, alias: resource.alias }, undefined), mappers: new Map() });
         return resource.alias;
-      }
-      case 'authorizationSettings':
-      case 'authorizationScope':
-      case 'authorizationResource':
-      case 'authorizationPolicy':
-        return this.authorization.create(context.resolve(resource.client.id), resource, body);
-      case 'identityProviderMapper': {
-        const provider = this.#identityProvider(resource.realm, resource.alias);
-        exists([...provider.mappers.values()].some((m) => m['name'] === resource.name));
-        const id = this.#id('idp-mapper');
-        provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
-        return id;
-      }
-      case 'component':
-        this.#realm(resource.realm);
-        return this.components.create(resource.realm, body);
-            case 'organization':
-        return this.organizations.create(resource.realm, { ...body, alias: resource.alias });
-      case 'organizationIdentityProvider':
-        return this.organizations.link(resource.realm, context.resolve(resource.organization.id), resource.alias);
-    }
-  }
-
-  #identityProvider(realm: string, alias: string): StoredIdentityProvider {
-    return this.#realm(realm).identityProviders.get(alias) ?? notFound(`identity provider ${alias}`);
-  }
-
-  #update(resource: KeycloakResource, body: Rep, context: HandlerContext): void {
-    const merge = (rep: Rep): void => {
-      for (const [key, value] of Object.entries(body)) {
-        if (key === 'attributes') rep['attributes'] = { ...(rep['attributes'] as Rep | undefined), ...(value as Rep) };
-        else if (key !== 'id') rep[key] = value;
-      }
-    };
-    switch (resource.type) {
-      case 'realm':
-        this.#updateRealm(resource.realm, body);
-        return;
-      case 'realmRole':
-        merge((this.#realm(resource.realm).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep);
-        return;
-      case 'clientScope':
-        merge((this.#realm(resource.realm).scopes.get(context.resolve(resource.id ?? '')) ?? notFound(`client scope ${resource.name}`)).rep);
-        return;
-      case 'clientScopeMapper': {
-        const scope = this.#realm(resource.realm).scopes.get(context.resolve(resource.scope.id)) ?? notFound(`client scope ${resource.scope.name}`);
-        merge(scope.mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`));
-        return;
-      }
-      case 'client': {
-        const client = this.#realm(resource.realm).clients.get(context.resolve(resource.id ?? '')) ?? notFound(`client ${resource.clientId}`);
-        const { secret, ...rest } = body;
-        if (typeof secret === 'string') client.secret = secret;
-        merge(client.rep);
-        delete client.rep['secret'];
-        if (rest['serviceAccountsEnabled'] === true && client.serviceAccount === undefined) client.serviceAccount = { realm: new Set([`default-roles-${resource.realm}`]), clients: new Map() };
-        return;
-      }
-      case 'clientRole':
-        merge((this.#client(resource.client, context).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep);
-        return;
-      case 'clientMapper':
-        merge(this.#client(resource.client, context).mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`));
-        return;
-      case 'group': {
-        // Keycloak replaces a group's attributes whole when the PUT has them.
-        const group = this.#realm(resource.realm).groups.get(context.resolve(resource.id ?? '')) ?? notFound(`group ${resource.path}`);
-        for (const [key, value] of Object.entries(body)) if (key !== 'id') group.rep[key] = value;
-        return;
-      }
-      case 'realmScopeLink':
-      case 'clientScopeLink':
-      case 'rotatedClientSecret':
-      case 'defaultGroup':
-        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
-      case 'clientProfiles':
-      case 'clientPolicies':
-        // Kept in the realm's representation, where GET /admin/realms/{realm} shows them.
-        this.#realm(resource.realm).rep[resource.type] = { ...body };
-        return;
-      case 'authenticationFlow':
-      case 'authenticationFlowCopy':
-      case 'flowExecution':
-      case 'authenticatorConfig':
-      case 'requiredAction':
-        this.flows.update(resource.realm, resource, body, (value) => context.resolve(value));
-        return;
-      case 'authorizationSettings':
-      case 'authorizationScope':
-      case 'authorizationResource':
-      case 'authorizationPolicy':
-        this.authorization.update(context.resolve(resource.client.id), resource, body);
-        return;
-      case 'identityProvider': {
+      },
+      update: (resource, body) => {
         // Keycloak replaces an identity provider whole: fields and config keys a PUT leaves out are gone.
         const provider = this.#identityProvider(resource.realm, resource.alias);
         provider.rep = identityProviderRep({ ...body, alias: resource.alias }, provider.rep);
-        return;
-      }
-      case 'identityProviderMapper': {
+      },
+      delete: (resource, _context, realm) => realm.identityProviders.delete(resource.alias),
+    },
+    identityProviderMapper: {
+      create: (resource, body) => {
+        const provider = this.#identityProvider(resource.realm, resource.alias);
+        this.#conflict(resource, [...provider.mappers.values()].some((m) => m['name'] === resource.name));
+        const id = this.#id('idp-mapper');
+        provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
+        return id;
+      },
+      update: (resource, body) => {
         const provider = this.#identityProvider(resource.realm, resource.alias);
         const current = provider.mappers.get(resource.id ?? '') ?? notFound(`mapper ${resource.name}`);
         provider.mappers.set(text(current['id']), { ...body, id: current['id'], name: resource.name, identityProviderAlias: resource.alias });
-        return;
-      }
-      case 'component':
-        this.components.update(resource.realm, context.resolve(resource.id ?? ''), body);
-        return;
-            case 'organization':
-        this.organizations.update(resource.realm, resource.id ?? '', { ...body, alias: resource.alias });
-        return;
-      case 'organizationIdentityProvider':
-        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} cannot be updated`);
-    }
+      },
+      delete: (resource, _context, realm) => realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false,
+    },
+    authorizationSettings: this.#authorizationTypes,
+    authorizationScope: this.#authorizationTypes,
+    authorizationResource: this.#authorizationTypes,
+    authorizationPolicy: this.#authorizationTypes,
+    component: {
+      create: (resource, body) => {
+        this.#realm(resource.realm);
+        return this.components.create(resource.realm, body);
+      },
+      update: (resource, body, context) => { this.components.update(resource.realm, context.resolve(resource.id ?? ''), body); },
+      delete: (resource, context) => this.components.delete(resource.realm, context.resolve(resource.id ?? '')),
+    },
+    organization: {
+      create: (resource, body) => this.organizations.create(resource.realm, { ...body, alias: resource.alias }),
+      update: (resource, body) => { this.organizations.update(resource.realm, resource.id ?? '', { ...body, alias: resource.alias }); },
+      delete: (resource) => this.organizations.delete(resource.realm, resource.id ?? ''),
+    },
+    organizationIdentityProvider: {
+      create: (resource, _body, context) => this.organizations.link(resource.realm, context.resolve(resource.organization.id), resource.alias),
+      update: refused('be updated'),
+      delete: (resource, context) => this.organizations.unlink(resource.realm, context.resolve(resource.organization.id), resource.alias),
+    },
+  };
+
+  /** The record of `resource`'s type. */
+  // The table is keyed by type, so the record found is the one for this resource: TypeScript cannot follow that
+  // correlation through an index, hence the cast.
+  #typeOf<R extends KeycloakResource>(resource: R): SimulatedResource<R> {
+    return this.#types[resource.type] as unknown as SimulatedResource<R>;
+  }
+
+  #create(resource: KeycloakResource, body: Rep, context: HandlerContext): string {
+    return this.#typeOf(resource).create(resource, body, context);
+  }
+
+  #update(resource: KeycloakResource, body: Rep, context: HandlerContext): void {
+    this.#typeOf(resource).update(resource, body, context);
   }
 
   /** Whether something was deleted (false: it was already gone). */
   #delete(resource: KeycloakResource, context: HandlerContext): boolean {
     const realm = this.#realms.get('client' in resource ? resource.client.realm : resource.realm);
-    if (realm === undefined) return false;
-    const client = (address: ClientAddress): StoredClient | undefined => realm.clients.get(context.resolve(address.id));
-    switch (resource.type) {
-      case 'realm':
-        this.flows.drop(resource.realm);
-        this.organizations.drop(resource.realm);
-        return this.#realms.delete(resource.realm);
-      case 'realmRole':
-        return realm.roles.delete(resource.name);
-      case 'clientScope':
-        return realm.scopes.delete(context.resolve(resource.id ?? ''));
-      case 'clientScopeMapper':
-        return realm.scopes.get(context.resolve(resource.scope.id))?.mappers.delete(resource.id ?? '') ?? false;
-      case 'realmScopeLink':
-        return realm.defaultScopes[resource.list].delete(resource.scope);
-      case 'client':
-        return realm.clients.delete(context.resolve(resource.id ?? ''));
-      case 'clientRole':
-        return client(resource.client)?.roles.delete(resource.name) ?? false;
-      case 'clientMapper':
-        return client(resource.client)?.mappers.delete(resource.id ?? '') ?? false;
-      case 'clientScopeLink':
-        return client(resource.client)?.scopes[resource.list].delete(resource.scope) ?? false;
-      case 'clientProfiles':
-      case 'clientPolicies':
-        return fail(405, 'MethodNotAllowed', `${describeResource(resource)} are replaced, not deleted`);
-      case 'rotatedClientSecret':
-        // The simulator does not rotate: no client of it has a rotated secret.
-        return false;
-      case 'authenticationFlow':
-      case 'authenticationFlowCopy':
-      case 'flowExecution':
-      case 'authenticatorConfig':
-      case 'requiredAction':
-        return this.flows.delete(resource.realm, resource, (value) => context.resolve(value));
-      case 'group':
-        return this.#deleteGroup(realm, context.resolve(resource.id ?? ''));
-      case 'defaultGroup':
-        return realm.defaultGroups.delete(this.#groupIdAt(realm, resource.path) ?? '');
-      case 'identityProvider':
-        return realm.identityProviders.delete(resource.alias);
-      case 'identityProviderMapper':
-        return realm.identityProviders.get(resource.alias)?.mappers.delete(resource.id ?? '') ?? false;
-      case 'authorizationSettings':
-      case 'authorizationScope':
-      case 'authorizationResource':
-      case 'authorizationPolicy':
-        return this.authorization.delete(context.resolve(resource.client.id), resource);
-      case 'component':
-        return this.components.delete(resource.realm, context.resolve(resource.id ?? ''));
-      case 'organization':
-        return this.organizations.delete(resource.realm, resource.id ?? '');
-      case 'organizationIdentityProvider':
-        return this.organizations.unlink(resource.realm, context.resolve(resource.organization.id), resource.alias);
-    }
+    return realm === undefined ? false : this.#typeOf(resource).delete(resource, context, realm);
   }
 
   #targetExists(realm: StoredRealm, target: ScopeMappingTarget): boolean {

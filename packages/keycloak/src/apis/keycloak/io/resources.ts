@@ -1,8 +1,9 @@
-// Where each kind of KeycloakResource lives in the admin API. Plans name scopes and mappers; the API wants
-// their ids, so a name is looked up when no id is given.
+// Where each type of KeycloakResource lives in the admin API, one record per type. Plans name scopes and
+// mappers; the API wants their ids, so a name is looked up when no id is given.
 import type { Value } from '@keyward/vocabulary';
 import type { Json } from '@keyward/vocabulary';
 import type { KeycloakResource } from '../actions.js';
+import type { ResourceOf, ResourceType } from '../resource-types.js';
 import { describeResource } from '../api.js';
 import { findExecutionId, findFlowId } from './flows.js';
 import { findGroupId } from './groups.js';
@@ -66,46 +67,20 @@ export interface ResourceItem {
   readonly updatePath?: string;
 }
 
-/** Scope links are made with a PUT of the item, not a POST to a collection. */
-export const isLink = (resource: KeycloakResource): boolean => resource.type === 'realmScopeLink' || resource.type === 'clientScopeLink' || resource.type === 'defaultGroup';
-
-/** Where a POST creates `resource` (not for links, see isLink). */
-export function collectionOf(resource: KeycloakResource, resolve: Resolve): string {
-  switch (resource.type) {
-    case 'realm': return realmsPath;
-    case 'realmRole': return realmRolesPath(resource.realm);
-    case 'clientScope': return clientScopesPath(resource.realm);
-    case 'clientScopeMapper': return mappersPath(clientScopePath(resource.realm, resolve(resource.scope.id)));
-    case 'client': return clientsPath(resource.realm);
-    case 'clientRole': return clientRolesPath(resource.client.realm, resolve(resource.client.id));
-    case 'clientMapper': return mappersPath(clientPath(resource.client.realm, resolve(resource.client.id)));
-    case 'authenticationFlow': return flowsPath(resource.realm);
-    case 'authenticationFlowCopy': return flowCopyPath(resource.realm, resource.from);
-    case 'flowExecution': return `${flowExecutionsPath(resource.realm, resource.flow)}/${resource.subFlow ? 'flow' : 'execution'}`;
-    case 'authenticatorConfig': return `${executionPath(resource.realm, resolve(resource.execution.id))}/config`;
-    case 'requiredAction': return registerRequiredActionPath(resource.realm);
-    case 'group': return resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId));
-    case 'identityProvider': return identityProvidersPath(resource.realm);
-    case 'identityProviderMapper': return identityProviderMappersPath(resource.realm, resource.alias);
-    case 'authorizationScope': return authorizationScopesPath(resource.client.realm, resolve(resource.client.id));
-    case 'authorizationResource': return authorizationResourcesPath(resource.client.realm, resolve(resource.client.id));
-    case 'authorizationPolicy':
-      return policyTypePath(resource.client.realm, resolve(resource.client.id), resource.policyType);
-    case 'authorizationSettings':
-      throw new TypeError(`${describeResource(resource)} are made with the client's authorizationServicesEnabled, not created`);
-    case 'component': return componentsPath(resource.realm);
-    case 'organization': return organizationsPath(resource.realm);
-    case 'organizationIdentityProvider': return organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id));
-    case 'realmScopeLink':
-    case 'clientScopeLink':
-    case 'defaultGroup':
-      throw new TypeError(`${describeResource(resource)} is linked by a PUT of its item, not created in a collection`);
-    case 'clientProfiles':
-    case 'clientPolicies':
-      throw new TypeError(`${describeResource(resource)} are replaced by a PUT of the list, not created`);
-    case 'rotatedClientSecret':
-      throw new TypeError(`${describeResource(resource)} is made by a regeneration, not created`);
-  }
+/** How the admin API addresses one type of resource. */
+interface ResourcePaths<R extends KeycloakResource> {
+  /** Where a POST creates it, or why nothing is created in a collection (see `link`). */
+  readonly collection: ((resource: R, resolve: Resolve) => string) | { readonly notCreated: string };
+  /** Where it is; undefined when a name it is looked up by names nothing (it is not there). */
+  readonly item: (resource: R, resolve: Resolve, reads: AdminReads) => ResourceItem | undefined | Promise<ResourceItem | undefined>;
+  /** Made with a PUT of the item, not a POST to a collection (scope links, default groups). */
+  readonly link?: true;
+  /** The body field holding the id of what a create makes, for the creates Keycloak answers with it and no Location. */
+  readonly createdIdField?: string;
+  /** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
+  readonly knownId?: (resource: R) => string;
+  /** What a create sends, when not the body. */
+  readonly createBody?: (resource: R, body: Record<string, unknown>) => unknown;
 }
 
 async function mapperItem(reads: AdminReads, ownerPath: string, name: string, id: string | undefined, owner: string): Promise<ResourceItem | undefined> {
@@ -113,112 +88,203 @@ async function mapperItem(reads: AdminReads, ownerPath: string, name: string, id
   return found === undefined ? undefined : { path: mapperPath(ownerPath, found), identity: { id: found, name } };
 }
 
-/** Where `resource` is; undefined when a name it is looked up by names nothing (it is not there). */
-export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads: AdminReads): Promise<ResourceItem | undefined> {
-  switch (resource.type) {
-    case 'realm':
-      // Sending the name keeps a PUT from renaming the realm.
-      return { path: realmPath(resource.realm), identity: { realm: resource.realm } };
-    case 'realmRole':
-      return { path: realmRolePath(resource.realm, resource.name), identity: { name: resource.name } };
-    case 'clientScope': {
+async function flowItem(reads: AdminReads, resolve: Resolve, realm: string, alias: string, given: Value<string> | undefined): Promise<ResourceItem | undefined> {
+  const id = given === undefined ? await findFlowId(reads, realm, alias) : resolve(given);
+  return id === undefined ? undefined : { path: flowPath(realm, id), identity: { id, alias } };
+}
+
+/** An authorization scope or resource: addressed by the id plans read; a PUT names it, or Keycloak answers 409 (a null name). */
+function authorizationItem(collection: (realm: string, client: string) => string): ResourcePaths<ResourceOf<'authorizationScope' | 'authorizationResource'>> {
+  return {
+    collection: (resource, resolve) => collection(resource.client.realm, resolve(resource.client.id)),
+    item: (resource, resolve) => (resource.id === undefined ? undefined : { path: itemPath(collection(resource.client.realm, resolve(resource.client.id)), resource.id), identity: { name: resource.name } }),
+  };
+}
+
+const clientPolicyList = (list: 'profiles' | 'policies'): ResourcePaths<ResourceOf<'clientProfiles' | 'clientPolicies'>> => ({
+  collection: { notCreated: 'are replaced by a PUT of the list, not created' },
+  item: (resource) => ({ path: clientPolicyListPath(resource.realm, list), identity: {} }),
+});
+
+const linked = { notCreated: 'is linked by a PUT of its item, not created in a collection' };
+
+const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T>> } = {
+  realm: {
+    collection: () => realmsPath,
+    // Sending the name keeps a PUT from renaming the realm.
+    item: (resource) => ({ path: realmPath(resource.realm), identity: { realm: resource.realm } }),
+  },
+  realmRole: {
+    collection: (resource) => realmRolesPath(resource.realm),
+    item: (resource) => ({ path: realmRolePath(resource.realm, resource.name), identity: { name: resource.name } }),
+  },
+  clientScope: {
+    collection: (resource) => clientScopesPath(resource.realm),
+    item: async (resource, resolve, reads) => {
       const id = resource.id === undefined ? await findClientScopeId(reads, resource.realm, resource.name) : resolve(resource.id);
       return id === undefined ? undefined : { path: clientScopePath(resource.realm, id), identity: { name: resource.name } };
-    }
-    case 'clientScopeMapper':
-      return mapperItem(reads, clientScopePath(resource.realm, resolve(resource.scope.id)), resource.name, resource.id, `client scope ${resource.scope.name}`);
-    case 'realmScopeLink': {
+    },
+  },
+  clientScopeMapper: {
+    collection: (resource, resolve) => mappersPath(clientScopePath(resource.realm, resolve(resource.scope.id))),
+    item: (resource, resolve, reads) => mapperItem(reads, clientScopePath(resource.realm, resolve(resource.scope.id)), resource.name, resource.id, `client scope ${resource.scope.name}`),
+  },
+  realmScopeLink: {
+    collection: linked,
+    link: true,
+    item: async (resource, _resolve, reads) => {
       const id = await findClientScopeId(reads, resource.realm, resource.scope);
       return id === undefined ? undefined : { path: itemPath(realmScopeListPath(resource.realm, resource.list), id), identity: {}, linkedId: id };
-    }
-    case 'client': {
+    },
+  },
+  client: {
+    collection: (resource) => clientsPath(resource.realm),
+    item: async (resource, resolve, reads) => {
       const id = resource.id === undefined ? (await findClient(reads, resource.realm, resource.clientId))?.id : resolve(resource.id);
       return id === undefined ? undefined : { path: clientPath(resource.realm, id), identity: { clientId: resource.clientId } };
-    }
-    case 'clientRole':
-      return { path: clientRolePath(resource.client.realm, resolve(resource.client.id), resource.name), identity: { name: resource.name } };
-    case 'clientMapper':
-      return mapperItem(reads, clientPath(resource.client.realm, resolve(resource.client.id)), resource.name, resource.id, `client ${resource.client.clientId}`);
-    case 'clientScopeLink': {
+    },
+  },
+  clientRole: {
+    collection: (resource, resolve) => clientRolesPath(resource.client.realm, resolve(resource.client.id)),
+    item: (resource, resolve) => ({ path: clientRolePath(resource.client.realm, resolve(resource.client.id), resource.name), identity: { name: resource.name } }),
+  },
+  clientMapper: {
+    collection: (resource, resolve) => mappersPath(clientPath(resource.client.realm, resolve(resource.client.id))),
+    item: (resource, resolve, reads) => mapperItem(reads, clientPath(resource.client.realm, resolve(resource.client.id)), resource.name, resource.id, `client ${resource.client.clientId}`),
+  },
+  clientScopeLink: {
+    collection: linked,
+    link: true,
+    item: async (resource, resolve, reads) => {
       const id = await findClientScopeId(reads, resource.client.realm, resource.scope);
       const list = clientScopeListPath(resource.client.realm, resolve(resource.client.id), resource.list);
       return id === undefined ? undefined : { path: itemPath(list, id), identity: {}, linkedId: id };
-    }
-    case 'clientProfiles':
-      return { path: clientPolicyListPath(resource.realm, 'profiles'), identity: {} };
-    case 'clientPolicies':
-      return { path: clientPolicyListPath(resource.realm, 'policies'), identity: {} };
-    case 'rotatedClientSecret':
-      return { path: rotatedClientSecretPath(resource.client.realm, resolve(resource.client.id)), identity: {} };
-    case 'authenticationFlow':
-    case 'authenticationFlowCopy': {
-      const given = resource.type === 'authenticationFlow' ? resource.id : undefined;
-      const id = given === undefined ? await findFlowId(reads, resource.realm, resource.alias) : resolve(given);
-      return id === undefined ? undefined : { path: flowPath(resource.realm, id), identity: { id, alias: resource.alias } };
-    }
-    case 'flowExecution': {
+    },
+  },
+  clientProfiles: clientPolicyList('profiles'),
+  clientPolicies: clientPolicyList('policies'),
+  rotatedClientSecret: {
+    collection: { notCreated: 'is made by a regeneration, not created' },
+    item: (resource, resolve) => ({ path: rotatedClientSecretPath(resource.client.realm, resolve(resource.client.id)), identity: {} }),
+  },
+  authenticationFlow: {
+    collection: (resource) => flowsPath(resource.realm),
+    item: (resource, resolve, reads) => flowItem(reads, resolve, resource.realm, resource.alias, resource.id),
+  },
+  authenticationFlowCopy: {
+    collection: (resource) => flowCopyPath(resource.realm, resource.from),
+    item: (resource, resolve, reads) => flowItem(reads, resolve, resource.realm, resource.alias, undefined),
+  },
+  flowExecution: {
+    collection: (resource) => `${flowExecutionsPath(resource.realm, resource.flow)}/${resource.subFlow ? 'flow' : 'execution'}`,
+    item: async (resource, resolve, reads) => {
       const id = resource.id === undefined ? await findExecutionId(reads, resource.realm, resource.flow, resource.name, resource.subFlow) : resolve(resource.id);
       return id === undefined ? undefined : { path: executionPath(resource.realm, id), updatePath: flowExecutionsPath(resource.realm, resource.flow), identity: { id } };
-    }
-    case 'authenticatorConfig':
-      return resource.id === undefined ? undefined : { path: authenticatorConfigPath(resource.realm, resource.id), identity: { id: resource.id } };
-    case 'requiredAction':
-      return { path: requiredActionPath(resource.realm, resource.alias), identity: { alias: resource.alias } };
-    case 'group':
-      // Plans address a group by the id they read or created; its PUT names it, or Keycloak would rename it.
-      return resource.id === undefined ? undefined : { path: groupItemPath(resource.realm, resolve(resource.id)), identity: { name: resource.path.slice(resource.path.lastIndexOf('/') + 1) } };
-    case 'defaultGroup': {
+    },
+  },
+  authenticatorConfig: {
+    collection: (resource, resolve) => `${executionPath(resource.realm, resolve(resource.execution.id))}/config`,
+    item: (resource) => (resource.id === undefined ? undefined : { path: authenticatorConfigPath(resource.realm, resource.id), identity: { id: resource.id } }),
+  },
+  requiredAction: {
+    collection: (resource) => registerRequiredActionPath(resource.realm),
+    item: (resource) => ({ path: requiredActionPath(resource.realm, resource.alias), identity: { alias: resource.alias } }),
+    // A required action is registered under its provider's id, which is its alias.
+    knownId: (resource) => resource.alias,
+  },
+  group: {
+    collection: (resource, resolve) => (resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId))),
+    // Plans address a group by the id they read or created; its PUT names it, or Keycloak would rename it.
+    item: (resource, resolve) => (resource.id === undefined ? undefined : { path: groupItemPath(resource.realm, resolve(resource.id)), identity: { name: resource.path.slice(resource.path.lastIndexOf('/') + 1) } }),
+  },
+  defaultGroup: {
+    collection: linked,
+    link: true,
+    item: async (resource, _resolve, reads) => {
       const id = await findGroupId(reads, resource.realm, resource.path);
       return id === undefined ? undefined : { path: itemPath(defaultGroupsPath(resource.realm), id), identity: {}, linkedId: id };
-    }
-    case 'identityProvider':
-      return { path: identityProviderPath(resource.realm, resource.alias), identity: { alias: resource.alias } };
-    case 'identityProviderMapper': {
+    },
+  },
+  identityProvider: {
+    collection: (resource) => identityProvidersPath(resource.realm),
+    item: (resource) => ({ path: identityProviderPath(resource.realm, resource.alias), identity: { alias: resource.alias } }),
+  },
+  identityProviderMapper: {
+    collection: (resource) => identityProviderMappersPath(resource.realm, resource.alias),
+    item: async (resource, _resolve, reads) => {
       const mappers = identityProviderMappersPath(resource.realm, resource.alias);
       const id = resource.id ?? (await findIdpMapperId(reads, mappers, resource.name, `identity provider ${resource.alias}`));
       return id === undefined ? undefined : { path: itemPath(mappers, id), identity: { id, name: resource.name, identityProviderAlias: resource.alias } };
-    }
-    case 'authorizationSettings':
-      return { path: resourceServerPath(resource.client.realm, resolve(resource.client.id)), identity: {} };
-    case 'authorizationScope':
-    case 'authorizationResource': {
-      // Plans address them by the id they read; a PUT names them, or Keycloak answers 409 (a null name).
-      const collection = collectionOf(resource, resolve);
-      return resource.id === undefined ? undefined : { path: itemPath(collection, resource.id), identity: { name: resource.name } };
-    }
-    case 'component': {
-      // Plans address a component by the id they read or created.
+    },
+  },
+  authorizationSettings: {
+    collection: { notCreated: "are made with the client's authorizationServicesEnabled, not created" },
+    item: (resource, resolve) => ({ path: resourceServerPath(resource.client.realm, resolve(resource.client.id)), identity: {} }),
+  },
+  authorizationScope: { ...authorizationItem(authorizationScopesPath), createdIdField: 'id' },
+  authorizationResource: { ...authorizationItem(authorizationResourcesPath), createdIdField: '_id' },
+  component: {
+    collection: (resource) => componentsPath(resource.realm),
+    // Plans address a component by the id they read or created.
+    item: (resource, resolve) => {
       if (resource.id === undefined) return undefined;
       const id = resolve(resource.id);
       return { path: itemPath(componentsPath(resource.realm), id), identity: { id, name: resource.name } };
-    }
-    case 'organization':
-      // Plans address an organization by the id they read; its PUT names the alias, or Keycloak refuses it.
-      return resource.id === undefined ? undefined : { path: organizationPath(resource.realm, resource.id), identity: { alias: resource.alias } };
-    case 'organizationIdentityProvider':
-      return { path: itemPath(organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id)), resource.alias), identity: {} };
-    case 'authorizationPolicy': {
-      // Deleted by id; updated (replaced whole) at its type's path, named, or Keycloak would blank the name.
-      const policies = authorizationPoliciesPath(resource.client.realm, resolve(resource.client.id));
-      return resource.id === undefined ? undefined : { path: itemPath(policies, resource.id), updatePath: itemPath(collectionOf(resource, resolve), resource.id), identity: { id: resource.id, name: resource.name } };
-    }
-  }
+    },
+  },
+  organization: {
+    collection: (resource) => organizationsPath(resource.realm),
+    // Plans address an organization by the id they read; its PUT names the alias, or Keycloak refuses it.
+    item: (resource) => (resource.id === undefined ? undefined : { path: organizationPath(resource.realm, resource.id), identity: { alias: resource.alias } }),
+  },
+  organizationIdentityProvider: {
+    collection: (resource, resolve) => organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id)),
+    item: (resource, resolve) => ({ path: itemPath(organizationIdentityProvidersPath(resource.realm, resolve(resource.organization.id)), resource.alias), identity: {} }),
+    // A link is the provider's alias, and its body is the alias alone.
+    knownId: (resource) => resource.alias,
+    createBody: (resource) => resource.alias,
+  },
+  authorizationPolicy: {
+    collection: (resource, resolve) => policyTypePath(resource.client.realm, resolve(resource.client.id), resource.policyType),
+    // Deleted by id; updated (replaced whole) at its type's path, named, or Keycloak would blank the name.
+    item: (resource, resolve) => {
+      if (resource.id === undefined) return undefined;
+      const client = resolve(resource.client.id);
+      const path = itemPath(authorizationPoliciesPath(resource.client.realm, client), resource.id);
+      return { path, updatePath: itemPath(policyTypePath(resource.client.realm, client, resource.policyType), resource.id), identity: { id: resource.id, name: resource.name } };
+    },
+    createdIdField: 'id',
+  },
+};
+
+/** The record of `resource`'s type. */
+// The table is keyed by type, so the record found is the one for this resource: TypeScript cannot follow that
+// correlation through an index, hence the cast.
+const pathsOf = <R extends KeycloakResource>(resource: R): ResourcePaths<R> => RESOURCE_PATHS[resource.type] as unknown as ResourcePaths<R>;
+
+/** Scope links and default groups are made with a PUT of the item, not a POST to a collection. */
+export const isLink = (resource: KeycloakResource): boolean => pathsOf(resource).link === true;
+
+/** Where a POST creates `resource` (not for links, see isLink). */
+export function collectionOf(resource: KeycloakResource, resolve: Resolve): string {
+  const { collection } = pathsOf(resource);
+  if (typeof collection === 'function') return collection(resource, resolve);
+  throw new TypeError(`${describeResource(resource)} ${collection.notCreated}`);
+}
+
+/** Where `resource` is; undefined when a name it is looked up by names nothing (it is not there). */
+export async function itemOf(resource: KeycloakResource, resolve: Resolve, reads: AdminReads): Promise<ResourceItem | undefined> {
+  return pathsOf(resource).item(resource, resolve, reads);
 }
 
 /** The body field holding the id of what a create makes, for the creates Keycloak answers with it and no Location. */
-export function createdIdField(resource: KeycloakResource): string | undefined {
-  if (resource.type === 'authorizationScope' || resource.type === 'authorizationPolicy') return 'id';
-  return resource.type === 'authorizationResource' ? '_id' : undefined;
-}
+export const createdIdField = (resource: KeycloakResource): string | undefined => pathsOf(resource).createdIdField;
 
 /** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
-export function knownId(resource: KeycloakResource): string | undefined {
-  // A required action is registered under its provider's id, which is its alias; a link is the provider's alias.
-  return resource.type === 'requiredAction' || resource.type === 'organizationIdentityProvider' ? resource.alias : undefined;
-}
+export const knownId = (resource: KeycloakResource): string | undefined => pathsOf(resource).knownId?.(resource);
 
-/** What a create sends: the body, but for an organization's link, whose body is the provider's alias alone. */
+/** What a create sends: the body, unless the type sends something else. */
 export function createBody(resource: KeycloakResource, body: Record<string, unknown>): unknown {
-  return resource.type === 'organizationIdentityProvider' ? resource.alias : body;
+  const make = pathsOf(resource).createBody;
+  return make === undefined ? body : make(resource, body);
 }
-

@@ -1,0 +1,31 @@
+import type { GetQuery, Observed } from '@keyward/vocabulary';
+import type { RealmQueries } from '../types.js';
+import type { RealmSecretUse } from '../secret-opt-in.js';
+import { observedSecret, secretChanged, secretQueries, secretsWatch, secretVersions, type SecretReads } from '../secret-reads.js';
+import type { KeycloakRealm, KeycloakRealmSpec } from '../spec.js';
+
+// The Secrets the user federation providers read their bind credential from: under the realm's Secret opt-in
+// rule like every Secret a realm reads, and sent again only once changed (status keeps their versions).
+
+const FEDERATION_SECRETS: SecretReads = { queryPrefix: 'userFederationSecret' };
+
+export function federationSecretNames(spec: KeycloakRealmSpec): string[] {
+  return [...new Set((spec.userFederation ?? []).flatMap((provider) => provider.connection?.bindCredentialSecret?.name ?? []))];
+}
+
+export const federationSecretQueries = (cr: KeycloakRealm): Record<string, GetQuery> => secretQueries(FEDERATION_SECRETS, cr.metadata.namespace, federationSecretNames(cr.spec));
+
+export function federationSecretUses(cr: KeycloakRealm, observed: Observed<RealmQueries>): RealmSecretUse[] {
+  return (cr.spec.userFederation ?? []).flatMap((provider) => {
+    const ref = provider.connection?.bindCredentialSecret;
+    return ref === undefined ? [] : [{ name: ref.name, holds: `the bind credential of user federation provider ${provider.name}`, reason: 'UserFederation', secret: observedSecret(FEDERATION_SECRETS, observed, ref.name) }];
+  });
+}
+
+export const federationSecretVersions = (cr: KeycloakRealm, observed: Observed<RealmQueries>): Record<string, string> => secretVersions(FEDERATION_SECRETS, observed, federationSecretNames(cr.spec));
+
+export const federationSecretChanged = (cr: KeycloakRealm, observed: Observed<RealmQueries>): ((name: string) => boolean) =>
+  secretChanged(FEDERATION_SECRETS, observed, cr.status.userFederationSecretVersions ?? {});
+
+/** For the controller: the Secrets are watched by name, so a changed or newly labelled one is acted upon. */
+export const federationSecretsWatch = secretsWatch(federationSecretNames);
