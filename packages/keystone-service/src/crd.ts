@@ -105,7 +105,7 @@ const crdWithoutNameRule = namespacedCrd({
           default: {},
           description: 'The fernet keys that sign tokens, in Secret <name>-fernet-keys, rotated by Keyward with Keystone\'s algorithm.',
           properties: {
-            rotationSchedule: { type: 'string', pattern: CRON_FIELD_PATTERN, default: DEFAULT_ROTATION_SCHEDULE, description: `Cron schedule (five fields, UTC) of fernet key rotation; default "${DEFAULT_ROTATION_SCHEDULE}", weekly at midnight on Sunday.` },
+            rotationSchedule: { type: 'string', pattern: CRON_FIELD_PATTERN, default: DEFAULT_ROTATION_SCHEDULE, description: `Cron schedule of fernet key rotation in UTC, five fields or a macro such as @daily; default "${DEFAULT_ROTATION_SCHEDULE}", weekly at midnight on Sunday.` },
             maxActiveKeys: keyCount('Keys kept: the staged key, the primary and the secondaries'),
           },
         },
