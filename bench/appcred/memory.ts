@@ -69,6 +69,7 @@ async function startOperator(environment: Environment, bundle: string, keystoneU
     '--keystone-url', keystoneUrl,
     '--lease-namespace', 'default',
     '--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`,
+    '--no-metrics-secure',
     '--health-bind-address', '0',
     '--log-format', 'json',
     '--log-level', 'warn',

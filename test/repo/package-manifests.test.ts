@@ -87,3 +87,28 @@ describe('package manifests', () => {
     }
   });
 });
+
+/** The Node release lines in support (22 in maintenance, 24 the active LTS), the oldest release of each we admit. */
+const SUPPORTED_NODE = '^22.12.0 || ^24.0.0';
+
+describe('the supported Node releases', () => {
+  it('are the LTS lines in support, in the root manifest that every published one repeats', () => {
+    expect(readManifest(join(root, 'package.json')).engines?.['node']).toBe(SUPPORTED_NODE);
+  });
+
+  it('include the image\'s Node, the newest LTS line, pinned to a release in every stage', () => {
+    const dockerfile = readFileSync(join(root, 'deploy/Dockerfile'), 'utf8');
+    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
+    expect(bases.length).toBeGreaterThan(0);
+    for (const base of bases) expect(base).toMatch(/^node:24\.\d+\.\d+-bookworm-slim( |$)/);
+  });
+
+  it('start at the release the operator bundle is compiled for', () => {
+    const bundle = readFileSync(join(root, 'packages/operator/scripts/bundle.ts'), 'utf8');
+    const oldest = /^\^(\d+)\.(\d+)\.\d+ /.exec(SUPPORTED_NODE);
+    expect(bundle).toContain(`target: 'node${oldest?.[1] ?? ''}.${oldest?.[2] ?? ''}'`);
+    // The Node types are those of the oldest line, so the compiler refuses an API it lacks.
+    const types = readManifest(join(root, 'node_modules/@types/node/package.json')).version;
+    expect(types.split('.')[0]).toBe(oldest?.[1]);
+  });
+});

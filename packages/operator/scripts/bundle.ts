@@ -46,7 +46,7 @@ const result = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20.19',
+  target: 'node22.12',
   // The CommonJS dependencies (winston, prom-client, ...) call require(), which an ES module has not.
   banner: { js: "import { createRequire as __keywardCreateRequire } from 'node:module'; const require = __keywardCreateRequire(import.meta.url);" },
   // V8 keeps a module's source in the heap: without comments and indentation the file takes 3.4 MiB less.

@@ -41,6 +41,11 @@ export interface OperatorConfig extends ConnectionConfig {
   readonly namespaces: readonly string[] | 'all';
   readonly leaderElection: { readonly enabled: boolean; readonly leaseName: string; readonly leaseNamespace: string };
   readonly metricsBindAddress: BindAddress | 'disabled';
+  /** HTTPS and TokenReview/SubjectAccessReview for /metrics; off: plain HTTP to anyone. */
+  readonly metricsSecure: boolean;
+  /** The secure metrics server's certificate and key files; absent: a self-signed certificate made at start. */
+  readonly metricsCertFile: string | undefined;
+  readonly metricsKeyFile: string | undefined;
   readonly healthBindAddress: BindAddress | 'disabled';
   /** Reconciles at once, per controller. */
   readonly concurrency: Readonly<Record<ControllerName, number>>;
@@ -114,6 +119,9 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
   const resolved = withSettings(resolveOptions(runOptions, command.opts(), env, facts), command, env, facts);
   if (!resolved.ok) return resolved;
   const { leaderElect, leaseName, leaseNamespace, logLevel, logFormat, ...rest } = resolved.config;
+  if ((rest.metricsCertFile === undefined) !== (rest.metricsKeyFile === undefined)) {
+    return { ok: false, error: '--metrics-cert-file and --metrics-key-file go together: give both, or neither for a self-signed certificate' };
+  }
   return {
     ok: true,
     config: deepFreeze({

@@ -189,8 +189,9 @@ export const runOptions = {
     parse: parseDns1123Label,
     fallback: (facts: RuntimeFacts) => facts.serviceAccountNamespace ?? 'default',
   },
-  // Loopback by default: the endpoints have no authentication, so exposing them is a decision the Deployment
-  // makes (it binds them to the pod IP, which the kubelet probes and the scraper reaches).
+  // Loopback by default: exposing them is a decision the Deployment makes (it binds them to the pod IP, which
+  // the kubelet probes and the scraper reaches); the probes have no authentication, the metrics do unless
+  // --no-metrics-secure.
   metricsBindAddress: {
     flags: '--metrics-bind-address <address>',
     env: 'KEYWARD_METRICS_BIND_ADDRESS',
@@ -198,6 +199,26 @@ export const runOptions = {
     defaultText: '127.0.0.1:8080',
     parse: parseBindAddress,
     fallback: (): BindAddress | 'disabled' => ({ host: '127.0.0.1', port: 8080 }),
+  },
+  metricsSecure: booleanOption('--metrics-secure', 'KEYWARD_METRICS_SECURE', 'serve metrics over HTTPS to callers whose token a TokenReview authenticates and a SubjectAccessReview allows to get /metrics', true, {
+    flags: '--no-metrics-secure',
+    description: 'serve metrics over plain HTTP to anyone who reaches the address',
+  }),
+  metricsCertFile: {
+    flags: '--metrics-cert-file <path>',
+    env: 'KEYWARD_METRICS_CERT_FILE',
+    description: "PEM certificate (chain) of the secure metrics server, with --metrics-key-file; read at start",
+    defaultText: 'a self-signed certificate made at start',
+    parse: optional(parseString),
+    fallback: absent,
+  },
+  metricsKeyFile: {
+    flags: '--metrics-key-file <path>',
+    env: 'KEYWARD_METRICS_KEY_FILE',
+    description: 'PEM private key of --metrics-cert-file',
+    defaultText: 'none',
+    parse: optional(parseString),
+    fallback: absent,
   },
   healthBindAddress: {
     flags: '--health-bind-address <address>',

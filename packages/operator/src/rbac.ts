@@ -15,10 +15,11 @@ export type RbacComponent = ControllerName;
 
 /**
  * Where a rule applies: the namespaces the operator watches (all of them: a ClusterRole; a list, as with
- * `--namespaces`: a Role in each), its own namespace (the leader Lease), or a namespace a controller's
- * configuration names (the enforcement namespace).
+ * `--namespaces`: a Role in each), the cluster whatever it watches (cluster-scoped resources: a ClusterRole in
+ * every install), its own namespace (the leader Lease), or a namespace a controller's configuration names
+ * (the enforcement namespace).
  */
-export type RuleScope = 'watched' | { readonly namespace: 'operator' } | { readonly namespace: 'configured'; readonly of: (settings: ModuleSettings) => string };
+export type RuleScope = 'watched' | 'cluster' | { readonly namespace: 'operator' } | { readonly namespace: 'configured'; readonly of: (settings: ModuleSettings) => string };
 
 export interface RbacRule {
   readonly apiGroups: readonly string[];
@@ -47,6 +48,9 @@ export const RBAC_RULES: Readonly<Record<RbacComponent, readonly RbacRule[]>> = 
     { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'patch'], scope: { namespace: 'operator' } },
     // Events go to the namespaces of the objects they are about; each is a new Event, never a patched series.
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'], scope: 'watched' },
+    // The secure metrics server asks who a scraper's token belongs to and whether it may get /metrics.
+    { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'], scope: 'cluster' },
+    { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'], scope: 'cluster' },
   ],
   ...Object.fromEntries(MODULES.map((module) => [module.definition.name, module.rbac.map((rule) => operatorRule(module, rule))])),
 };

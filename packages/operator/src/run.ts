@@ -1,6 +1,7 @@
 import { Manager, ResyncLoops, createLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
 import { MODULES, moduleNamed } from './controllers.js';
+import { metricsSecurity } from './metrics-security.js';
 import { missingCrdMessage } from './missing-crds.js';
 import { publishSettings } from './operator-settings-io.js';
 import { DEFAULT_CONCURRENCY } from './options.js';
@@ -22,11 +23,13 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
   const logger = createLogger({ level: config.log.level, format: config.log.format });
   const wiring = await wire(config, logger);
   const namespaces = config.namespaces === 'all' ? [undefined] : config.namespaces;
+  const security = metricsSecurity(config, wiring.kube);
   const manager = new Manager({
     kube: wiring.kube,
     logger,
     registry: wiring.metrics.registry,
     metricsAddress: address(config.metricsBindAddress),
+    ...(security === undefined ? {} : { metricsSecurity: security }),
     healthAddress: address(config.healthBindAddress),
     leaderElection: config.leaderElection.enabled
       ? { namespace: config.leaderElection.leaseNamespace, name: config.leaderElection.leaseName, identity: wiring.identity }

@@ -63,6 +63,9 @@ describe('parseRunConfig', () => {
       namespaces: 'all',
       leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
       metricsBindAddress: { host: '127.0.0.1', port: 8080 },
+      metricsSecure: true,
+      metricsCertFile: undefined,
+      metricsKeyFile: undefined,
       healthBindAddress: { host: '127.0.0.1', port: 8081 },
       concurrency: { 'keystone-appcred': 4, 'apikey-enforcement': 4, 'keycloak-realm': 4, 'keycloak-client': 4, 'keystone-service': 4 },
       maxRetryDelay: 300_000,
@@ -108,6 +111,9 @@ describe('parseRunConfig', () => {
       '--lease-name', 'leader',
       '--lease-namespace', 'ops',
       '--metrics-bind-address', '127.0.0.1:9090',
+      '--no-metrics-secure',
+      '--metrics-cert-file', 'tls.crt',
+      '--metrics-key-file', 'tls.key',
       '--health-bind-address', '0',
       '--concurrency', '2',
       '--max-retry-delay', '1m30s',
@@ -126,6 +132,9 @@ describe('parseRunConfig', () => {
       KEYWARD_LEASE_NAME: 'leader',
       KEYWARD_LEASE_NAMESPACE: 'ops',
       KEYWARD_METRICS_BIND_ADDRESS: '127.0.0.1:9090',
+      KEYWARD_METRICS_SECURE: 'false',
+      KEYWARD_METRICS_CERT_FILE: 'tls.crt',
+      KEYWARD_METRICS_KEY_FILE: 'tls.key',
       KEYWARD_HEALTH_BIND_ADDRESS: '0',
       KEYWARD_CONCURRENCY: '2',
       KEYWARD_MAX_RETRY_DELAY: '1m30s',
@@ -178,6 +187,9 @@ describe('parseRunConfig', () => {
       namespaces: ['team-a', 'team-b'],
       leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
       metricsBindAddress: { host: '127.0.0.1', port: 9090 },
+      metricsSecure: false,
+      metricsCertFile: 'tls.crt',
+      metricsKeyFile: 'tls.key',
       healthBindAddress: 'disabled',
       concurrency: { 'keystone-appcred': 2, 'apikey-enforcement': 2, 'keycloak-realm': 2, 'keycloak-client': 2, 'keystone-service': 2 },
       maxRetryDelay: 90_000,
@@ -187,6 +199,12 @@ describe('parseRunConfig', () => {
     };
     expect(flags).toEqual(expected);
     expect(env).toEqual(expected);
+  });
+
+  it('refuses a metrics certificate without its key, and a key without its certificate', () => {
+    for (const argv of [['--metrics-cert-file', 'tls.crt'], ['--metrics-key-file', 'tls.key']]) {
+      expect(parseRunConfig(argv, {})).toEqual({ ok: false, error: '--metrics-cert-file and --metrics-key-file go together: give both, or neither for a self-signed certificate' });
+    }
   });
 
   it('lets flags override environment variables', () => {

@@ -23,6 +23,7 @@ export const MANIFEST_TYPES: Readonly<Record<string, ResourceType>> = {
   ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
   Service: { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true },
   Deployment: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
+  PodDisruptionBudget: { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true },
   ...RBAC_TYPES,
 };
 
@@ -105,7 +106,9 @@ export async function generatedIdentity(admin: Client, install: RbacInstall): Pr
   const identity = await serviceAccountIdentity(install.operatorNamespace, install.serviceAccount);
   const objects = rbacManifests(install);
   for (const object of objects) await admin.apply(refOf(object), object);
-  await waitUntilAuthorized(identity, objects.filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole'));
+  // The roles bound to it; the metrics reader's is for scrapers and bound to nobody.
+  const bound = new Set(objects.filter((object) => object.kind.endsWith('Binding')).map((binding) => `${binding.metadata.namespace ?? ''}/${binding.metadata.name}`));
+  await waitUntilAuthorized(identity, objects.filter((object) => (object.kind === 'Role' || object.kind === 'ClusterRole') && bound.has(`${object.metadata.namespace ?? ''}/${object.metadata.name}`)));
   return identity;
 }
 

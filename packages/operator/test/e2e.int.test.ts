@@ -96,7 +96,7 @@ afterAll(async () => {
 describe('the keyward binary against the real environment', () => {
   it('makes an appcred Ready with a credential that authenticates, creates an approved APIKey enforcement Secret, and exposes metrics', async () => {
     const metricsPort = await freeLoopbackPort();
-    const operator = startOperator(['--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`]);
+    const operator = startOperator(['--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`, '--no-metrics-secure']);
     try {
       await createCr('ac-e2e');
       await waitReady(['ac-e2e']);

@@ -2,7 +2,7 @@
 // chart's Deployment tells the operator, so tests can ask `keyward rbac` and the option parser about the same
 // settings.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -55,14 +55,43 @@ export function runHelm(args: readonly string[]): HelmOutcome {
   }
 }
 
-/** `helm template` of the chart with `values`, as it is; a failure is an outcome, not an exception. */
-export function helmTemplateOutcome(options: RenderOptions): HelmOutcome {
+/** Runs the pinned Helm binary with `args` and a values file holding `values`. */
+export function runHelmWithValues(args: readonly string[], values: Values): HelmOutcome {
   const dir = mkdtempSync(join(tmpdir(), 'keyward-values-'));
   try {
     const valuesFile = join(dir, 'values.json');
     // JSON is YAML: the values file holds exactly these values, without a YAML writer's choices.
-    writeFileSync(valuesFile, JSON.stringify(options.values ?? {}));
-    return runHelm(['template', RELEASE, CHART_DIR, '--namespace', options.namespace, '--values', valuesFile, ...(options.includeCrds === true ? ['--include-crds'] : []), ...(options.skipSchemaValidation === true ? ['--skip-schema-validation'] : [])]);
+    writeFileSync(valuesFile, JSON.stringify(values));
+    return runHelm([...args, '--values', valuesFile]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `helm template` of the chart with `values`, as it is; a failure is an outcome, not an exception. */
+export function helmTemplateOutcome(options: RenderOptions): HelmOutcome {
+  return runHelmWithValues(
+    ['template', RELEASE, CHART_DIR, '--namespace', options.namespace, ...(options.includeCrds === true ? ['--include-crds'] : []), ...(options.skipSchemaValidation === true ? ['--skip-schema-validation'] : [])],
+    options.values ?? {},
+  );
+}
+
+/**
+ * `helm template` of an umbrella chart that has this chart as its one dependency (by a file:// reference, as a
+ * platform team's parent chart would), with the parent's `values`: this chart's own go under `keyward`.
+ */
+export function helmTemplateAsSubchartOutcome(namespace: string, values: Values): HelmOutcome {
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-umbrella-'));
+  try {
+    const parent = join(dir, 'platform');
+    mkdirSync(parent);
+    const { version } = parseStream(readFileSync(join(CHART_DIR, 'Chart.yaml'), 'utf8'), 'Chart.yaml')[0] as unknown as { version: string };
+    const chart = { apiVersion: 'v2', name: 'platform', version: '1.0.0', dependencies: [{ name: 'keyward', version, repository: `file://${CHART_DIR}` }] };
+    writeFileSync(join(parent, 'Chart.yaml'), JSON.stringify(chart));
+    writeFileSync(join(parent, 'values.json'), JSON.stringify(values));
+    const dependencies = runHelm(['dependency', 'build', parent]);
+    if (dependencies.status !== 0) return dependencies;
+    return runHelm(['template', RELEASE, parent, '--namespace', namespace, '--values', join(parent, 'values.json')]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -135,13 +135,15 @@ describe('deploy/helm/keyward on a real API server', () => {
     const config = parseRunConfig(container.args.slice(1), operatorEnvironment(container, release));
     if (!config.ok) throw new Error(config.error);
     expect([config.config.namespaces, config.config['enforcementNamespace'], config.config['keycloakAdminSecret']]).toEqual([watched, enforcement, { namespace: keycloakSecrets, name: 'keycloak-admin' }]);
+    const namespaces = [...watched, release, enforcement, keycloakSecrets, 'default', ''];
     const placesOf = (scope: RuleScope): readonly string[] => {
       if (scope === 'watched') return watched;
+      // A ClusterRole's grant holds wherever it is asked about.
+      if (scope === 'cluster') return namespaces;
       return [scope.namespace === 'operator' ? release : scope.of(config.config)];
     };
     const declared = RBAC_COMPONENTS.flatMap((component) => (RBAC_RULES[component] ?? []).flatMap((rule) => permissionsOf([rule]).map((permission) => ({ permission, places: placesOf(rule.scope) }))));
     const granted = new Set(declared.flatMap(({ permission, places }) => places.map((namespace) => describeProbe({ ...permission, namespace }))));
-    const namespaces = [...watched, release, enforcement, keycloakSecrets, 'default', ''];
     const unique = new Map<string, Probe>();
     for (const { permission } of declared) {
       for (const namespace of namespaces) {

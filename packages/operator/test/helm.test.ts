@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONTROLLER_NAMES, type ControllerName } from '../src/controllers.js';
 import { parseRunConfig } from '../src/config.js';
 import { operatorVersion } from '../src/version.js';
@@ -12,14 +14,17 @@ import {
   chartDefaults,
   helm,
   helmTemplate,
+  helmTemplateAsSubchartOutcome,
   helmTemplateOutcome,
   keywardRbacFor,
   operatorDeployment,
   operatorEnvironment,
   parseStream,
   runHelm,
+  runHelmWithValues,
   type Values,
 } from './helm-chart.js';
+import { promtool, promtoolTestRules, runPromtool } from './promtool.js';
 
 const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
 const isRbac = (object: Manifest): boolean => RBAC_KINDS.has(object.kind);
@@ -57,6 +62,14 @@ const VALUE_SETS: readonly (readonly [string, string, Values])[] = [
   ['keystone-service only, namespaced, another cluster domain', 'identity', { controllers: ['keystone-service'], namespaces: ['keystones'], keystoneService: { clusterDomain: 'cluster.example' } }],
 ];
 
+describe('the promtool binary', () => {
+  it('is built at the version tools/promtool/VERSION pins (scripts/setup builds it)', () => {
+    const pinned = readFileSync(join(DEPLOY_DIR, '..', 'tools', 'promtool', 'VERSION'), 'utf8').trim();
+    expect(promtool()).toContain(pinned);
+    expect(runPromtool(['--version']).stdout.split('\n')[0]).toBe(`promtool, version ${pinned} (branch: , revision: unknown)`);
+  });
+});
+
 describe('the Helm binary', () => {
   it('is built at the version tools/helm/VERSION pins (scripts/setup builds it)', () => {
     const pinned = readFileSync(join(DEPLOY_DIR, '..', 'tools', 'helm', 'VERSION'), 'utf8').trim();
@@ -80,10 +93,10 @@ describe('deploy/helm/keyward', () => {
     expect(operatorDeployment(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { image: { repository: 'registry.example/keyward', tag: '9.9.9' } } })).container.image).toBe('registry.example/keyward:9.9.9');
   });
 
-  it('renders by default the ServiceAccount, the RBAC, the Deployment and the metrics Service, in the release namespace', () => {
+  it('renders by default the ServiceAccount, the RBAC, the Deployment, its disruption budget and the metrics Service, in the release namespace', () => {
     const objects = helmTemplate({ namespace: 'ops' });
     const nonRbac = objects.filter((object) => !isRbac(object)).map(describeManifest).sort();
-    expect(nonRbac).toEqual(['Deployment ops/keyward', 'Service ops/keyward-metrics', 'ServiceAccount ops/keyward']);
+    expect(nonRbac).toEqual(['Deployment ops/keyward', 'PodDisruptionBudget ops/keyward', 'Service ops/keyward-metrics', 'ServiceAccount ops/keyward']);
     expect(objects.filter(isRbac).length).toBeGreaterThan(0);
   });
 
@@ -127,6 +140,77 @@ describe('deploy/helm/keyward', () => {
   });
 });
 
+describe('the chart\'s PodDisruptionBudget', () => {
+  const budgetsOf = (values: Values): Manifest[] => helmTemplate({ namespace: OPERATOR_NAMESPACE, values }).filter((object) => object.kind === 'PodDisruptionBudget');
+
+  it('keeps one of the two default replicas running through a drain, selecting exactly the Deployment\'s pods', () => {
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE });
+    const budget = objects.find((object) => object.kind === 'PodDisruptionBudget') as unknown as { apiVersion: string; metadata: { namespace: string }; spec: Record<string, unknown> } | undefined;
+    const { deployment } = operatorDeployment(objects);
+    expect(deployment.spec.replicas).toBe(2);
+    expect(budget?.apiVersion).toBe('policy/v1');
+    expect(budget?.metadata.namespace).toBe(OPERATOR_NAMESPACE);
+    expect(budget?.spec).toEqual({ minAvailable: 1, selector: { matchLabels: deployment.spec.selector.matchLabels } });
+  });
+
+  it('takes another minimum, a number or a percentage', () => {
+    expect(budgetsOf({ replicas: 3, podDisruptionBudget: { minAvailable: 2 } }).map((budget) => budget['spec'])).toEqual([expect.objectContaining({ minAvailable: 2 })]);
+    expect(budgetsOf({ podDisruptionBudget: { minAvailable: '50%' } }).map((budget) => budget['spec'])).toEqual([expect.objectContaining({ minAvailable: '50%' })]);
+  });
+
+  it.each([
+    ['one replica with leader election', { replicas: 1 }],
+    ['one replica without leader election', { replicas: 1, leaderElection: { enabled: false } }],
+    ['no replica', { replicas: 0 }],
+    ['two replicas, the budget turned off', { podDisruptionBudget: { enabled: false } }],
+  ])('is left out with %s, where it would block every drain or is not wanted', (_name, values) => {
+    expect(budgetsOf(values)).toEqual([]);
+  });
+
+  it.each([[{ podDisruptionBudget: { minAvailable: 0 } }], [{ podDisruptionBudget: { minAvailable: 'one' } }], [{ podDisruptionBudget: { maxUnavailable: 1 } }]])('refuses %j', (values) => {
+    const outcome = helmTemplateOutcome({ namespace: OPERATOR_NAMESPACE, values });
+    expect(outcome.status).not.toBe(0);
+    expect(outcome.stderr).toContain("at '/podDisruptionBudget");
+  });
+});
+
+describe('the chart\'s notes', () => {
+  const notesOf = (namespace: string, values: Values): string => {
+    const outcome = runHelmWithValues(['install', '--dry-run=client', RELEASE, CHART_DIR, '--namespace', namespace], values);
+    if (outcome.status !== 0) throw new Error(outcome.stderr);
+    return outcome.stdout.split('\nNOTES:\n')[1] ?? '';
+  };
+
+  it('say how to let Prometheus read the secure metrics, with the reader ClusterRole of the install', () => {
+    expect(notesOf('ops', {})).toContain('kubectl create clusterrolebinding prometheus-keyward-metrics-reader --clusterrole keyward-metrics-reader --serviceaccount');
+    expect(notesOf('ops', { namespaces: ['team-a'] })).toContain('--clusterrole keyward-metrics-reader-ops ');
+    expect(notesOf('ops', {})).toContain('self-signed');
+  });
+
+  it('say when the metrics are plain, and name the disruption budget only when there is one', () => {
+    expect(notesOf('ops', { metrics: { secure: false } })).toContain('Metrics: plain http on port 8080');
+    expect(notesOf('ops', {})).toContain('a PodDisruptionBudget keeps 1 running');
+    expect(notesOf('ops', { replicas: 1 })).not.toContain('PodDisruptionBudget');
+  });
+});
+
+describe('deploy/helm/keyward as a subchart', () => {
+  it('renders in an umbrella chart with no values, though Helm hands it the parent\'s global values', () => {
+    const outcome = helmTemplateAsSubchartOutcome(OPERATOR_NAMESPACE, {});
+    expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(operatorDeployment(parseStream(outcome.stdout, 'helm template')).deployment.metadata.namespace).toBe(OPERATOR_NAMESPACE);
+  });
+
+  it('takes the parent\'s global values and its own under its name, and still checks those', () => {
+    const outcome = helmTemplateAsSubchartOutcome('ops', { global: { region: 'eu-1' }, keyward: { controllers: ['keystone-appcred'] } });
+    expect(outcome.status).toBe(0);
+    expect(validRunConfig(parseStream(outcome.stdout, 'helm template'), 'ops').controllers).toEqual(['keystone-appcred']);
+    const refused = helmTemplateAsSubchartOutcome('ops', { global: { region: 'eu-1' }, keyward: { controllers: ['keystone'] } });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain("at '/controllers/0': value must be one of");
+  });
+});
+
 describe('the chart\'s RBAC', () => {
   it.each(VALUE_SETS)('is exactly what `keyward rbac` prints for the chart\'s operator: %s', async (_name, namespace, values) => {
     const objects = helmTemplate({ namespace, values });
@@ -151,9 +235,17 @@ describe('the chart\'s RBAC', () => {
     expect(rbacOf(helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { controllers: [controller] } }))).toEqual(rbacOf(overlay));
   });
 
-  it('holds no ClusterRole in a namespaced install, and a Role in each watched namespace', () => {
+  it('holds in a namespaced install no ClusterRole but the reviews of the secure metrics and the metrics reader, named after the release namespace, and a Role in each watched namespace', () => {
     const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { namespaces: ['team-a', 'team-b'] } });
-    expect(objects.filter((object) => object.kind.startsWith('Cluster'))).toEqual([]);
+    const clusterWide = objects.filter((object) => object.kind.startsWith('Cluster'));
+    expect(clusterWide.map(describeManifest).sort()).toEqual(['ClusterRole keyward-metrics-reader-keyward-system', 'ClusterRole keyward-runtime-keyward-system', 'ClusterRoleBinding keyward-runtime-keyward-system']);
+    expect(clusterWide.filter((object) => object.kind === 'ClusterRole').map((role) => role['rules'])).toEqual([
+      [
+        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+        { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+      ],
+      [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+    ]);
     const places = new Set(objects.filter((object) => object.kind === 'Role').map((role) => role.metadata.namespace));
     expect([...places].sort()).toEqual(['keyward-system', 'kuadrant', 'team-a', 'team-b']);
   });
@@ -196,6 +288,27 @@ describe('the chart\'s Deployment', () => {
     // The ServiceMonitor selects the Service by labels the Service carries.
     expect(service.metadata.labels).toEqual(expect.objectContaining(monitor.spec.selector.matchLabels));
     expect(monitor.spec.namespaceSelector).toEqual({ matchNames: [OPERATOR_NAMESPACE] });
+    // Secure metrics by default: HTTPS, with Prometheus's own token.
+    expect(monitor.spec.endpoints).toEqual([
+      { port: 'metrics', path: '/metrics', scheme: 'https', bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token', tlsConfig: { insecureSkipVerify: true }, interval: '30s' },
+    ]);
+  });
+
+  it('serves secure metrics by default, with a self-signed certificate unless given a TLS Secret, which the pod mounts', () => {
+    expect(validRunConfig(helmTemplate({ namespace: OPERATOR_NAMESPACE }), OPERATOR_NAMESPACE)).toMatchObject({ metricsSecure: true, metricsCertFile: undefined, metricsKeyFile: undefined });
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { tlsSecret: 'keyward-metrics-tls' } } });
+    const config = validRunConfig(objects, OPERATOR_NAMESPACE);
+    expect(config).toMatchObject({ metricsSecure: true, metricsCertFile: '/etc/keyward/metrics-tls/tls.crt', metricsKeyFile: '/etc/keyward/metrics-tls/tls.key' });
+    const { deployment, container } = operatorDeployment(objects);
+    expect(container['volumeMounts']).toContainEqual({ name: 'metrics-tls', mountPath: '/etc/keyward/metrics-tls', readOnly: true });
+    expect(deployment.spec.template.spec['volumes']).toContainEqual({ name: 'metrics-tls', secret: { secretName: 'keyward-metrics-tls' } });
+  });
+
+  it('serves plain metrics with metrics.secure off, and its ServiceMonitor scrapes them so', () => {
+    const objects = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { secure: false, tlsSecret: 'ignored', serviceMonitor: { enabled: true } } } });
+    expect(validRunConfig(objects, OPERATOR_NAMESPACE)).toMatchObject({ metricsSecure: false, metricsCertFile: undefined });
+    expect(operatorDeployment(objects).container['volumeMounts']).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+    const monitor = objects.find((object) => object.kind === 'ServiceMonitor') as unknown as { spec: { endpoints: unknown[] } };
     expect(monitor.spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
   });
 
@@ -322,6 +435,26 @@ describe('the chart\'s PrometheusRule', () => {
     expect(documented.length).toBe(5);
     expect(alerts.map((alert) => ({ expr: alert.expr, for: alert.for }))).toEqual(documented);
     expect(new Set(alerts.map((alert) => alert.alert)).size).toBe(alerts.length);
+  });
+
+  it('passes its promtool unit tests: one replica without election, every replica down, one Keystone error and many', () => {
+    const defaults = helmTemplate({ namespace: OPERATOR_NAMESPACE, values: { metrics: { prometheusRule: { enabled: true } } } });
+    const { spec } = defaults.find((object) => object.kind === 'PrometheusRule') as unknown as { spec: { groups: unknown } };
+    const outcome = promtoolTestRules(spec.groups, fileURLToPath(new URL('alerts.promtool.yaml', import.meta.url)));
+    expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(outcome.stdout).toContain('SUCCESS');
+  });
+
+  it('has no syntax or semantic errors by promtool check rules', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keyward-rules-'));
+    try {
+      writeFileSync(join(dir, 'rules.yaml'), JSON.stringify({ groups: rule.spec.groups }));
+      const outcome = runPromtool(['check', 'rules', join(dir, 'rules.yaml')]);
+      expect({ status: outcome.status, stderr: outcome.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(outcome.stdout).toContain(`SUCCESS: ${String(rule.spec.groups.flatMap((group) => group.rules).length)} rules found`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('labels every alert and the rule as the values say, and gives each a summary', () => {

@@ -35,7 +35,7 @@ const describeProbe = (probe: Probe): string =>
 
 /** Where a permission is granted in deploy/base, the install of the defaults: undefined for every namespace. */
 function namespaceOf(permission: Permission): string | undefined {
-  if (permission.scope === 'watched') return undefined;
+  if (permission.scope === 'watched' || permission.scope === 'cluster') return undefined;
   return permission.scope.namespace === 'operator' ? OPERATOR_NAMESPACE : permission.scope.of({});
 }
 
@@ -55,7 +55,7 @@ function declaredAllowed(components: readonly RbacComponent[], probe: Probe): bo
         permission.resource === probe.resource &&
         permission.subresource === probe.subresource &&
         permission.verb === probe.verb &&
-        (permission.scope === 'watched' || namespaceOf(permission) === probe.namespace),
+        (namespaceOf(permission) === undefined || namespaceOf(permission) === probe.namespace),
     ),
   );
 }

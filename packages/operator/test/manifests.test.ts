@@ -5,7 +5,7 @@ import { CONTROLLER_NAMES, type ControllerName } from '../src/controllers.js';
 import { parseRunConfig } from '../src/config.js';
 import { DEFAULT_SERVICE_ACCOUNT } from '../src/options.js';
 import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, rbacObjectName, type RbacComponent, type RbacRule, type RuleScope } from '../src/rbac.js';
-import { rbacManifests, type RbacInstall } from '../src/rbac-manifests.js';
+import { METRICS_READER, rbacManifests, type RbacInstall } from '../src/rbac-manifests.js';
 import { operatorVersion } from '../src/version.js';
 import {
   DEPLOY_DIR,
@@ -44,11 +44,13 @@ function rulesOf(component: RbacComponent): readonly RbacRule[] {
 
 /** Where a scope lands in the cluster-wide install: undefined for cluster-wide. */
 function namespaceOf(scope: RuleScope): string | undefined {
-  if (scope === 'watched') return undefined;
+  if (scope === 'watched' || scope === 'cluster') return undefined;
   return scope.namespace === 'operator' ? OPERATOR_NAMESPACE : scope.of(CLUSTER_WIDE);
 }
 
 const isRbac = (object: Manifest): boolean => RBAC_KINDS.has(object.kind);
+/** The operator's own roles: every Role and ClusterRole but the one for scrapers of its metrics. */
+const isOperatorRole = (object: Manifest): boolean => (object.kind === 'Role' || object.kind === 'ClusterRole') && !object.metadata.name.startsWith(METRICS_READER);
 /** Objects in a stable order, to compare sets of them. */
 const sorted = (objects: readonly unknown[]): unknown[] => [...objects].sort((a, b) => describeManifest(a as Manifest).localeCompare(describeManifest(b as Manifest)));
 const SERVICE_ACCOUNT = { kind: 'ServiceAccount', name: 'keyward', namespace: OPERATOR_NAMESPACE };
@@ -122,9 +124,11 @@ function grantedPermissions(objects: readonly Manifest[]): string[] {
     return `namespace ${String(object.metadata.namespace)}`;
   };
   return objects
-    .filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole')
+    .filter(isOperatorRole)
     .flatMap((role) => {
-      const component = role.metadata.name.replace(/^keyward-/, '');
+      // A namespaced install's ClusterRoles carry the operator's namespace after the component.
+      const name = role.metadata.name.replace(/^keyward-/, '');
+      const component = role.kind === 'ClusterRole' && name.endsWith(`-${OPERATOR_NAMESPACE}`) ? name.slice(0, -OPERATOR_NAMESPACE.length - 1) : name;
       const rules = role['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
       return permissionsOf(rules.map((rule) => ({ ...rule, scope: 'watched' }))).map(
         (permission) => `${component} ${scopeOf(role)} ${permission.apiGroup}/${permission.resource}${permission.subresource === undefined ? '' : `/${permission.subresource}`} ${permission.verb}`,
@@ -135,7 +139,7 @@ function grantedPermissions(objects: readonly Manifest[]): string[] {
 
 /** A declared scope as grantedPermissions names it: its namespace in the cluster-wide install by role. */
 function placeOf(scope: RuleScope): string {
-  if (scope === 'watched') return 'cluster';
+  if (scope === 'watched' || scope === 'cluster') return 'cluster';
   if (scope.namespace === 'operator') return 'operator';
   // Named by where it lands, as grantedPermissions names a Role: the Keycloak admin Secret's namespace defaults to the operator's.
   const namespace = scope.of(CLUSTER_WIDE);
@@ -157,7 +161,7 @@ function declaredPermissions(components: readonly RbacComponent[]): string[] {
 
 /** Every Role and ClusterRole is bound, by one binding of the same name, to the operator's ServiceAccount only. */
 function expectBoundToServiceAccount(objects: readonly Manifest[]): void {
-  const roles = objects.filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole');
+  const roles = objects.filter(isOperatorRole);
   const bindings = objects.filter((object) => object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding');
   expect(bindings.map(describeManifest).sort()).toEqual(roles.map((role) => describeManifest({ ...role, kind: `${role.kind}Binding` })).sort());
   for (const binding of bindings) {
@@ -196,6 +200,7 @@ describe('deploy/', () => {
         const namespaces = [...new Set(rulesOf(component).map((rule) => namespaceOf(rule.scope)))];
         return namespaces.flatMap((namespace) => (namespace === undefined ? [`ClusterRole ${name}`, `ClusterRoleBinding ${name}`] : [`Role ${namespace}/${name}`, `RoleBinding ${namespace}/${name}`]));
       }),
+      `ClusterRole ${METRICS_READER}`,
       `Deployment ${OPERATOR_NAMESPACE}/keyward`,
       `Service ${OPERATOR_NAMESPACE}/keyward-metrics`,
     ];
@@ -244,8 +249,14 @@ describe('deploy/base RBAC', () => {
   });
 
   it('names each role after its component', () => {
-    const roles = baseManifests().filter((object) => object.kind === 'Role' || object.kind === 'ClusterRole');
+    const roles = baseManifests().filter(isOperatorRole);
     expect([...new Set(roles.map((role) => role.metadata.name))].sort()).toEqual(RBAC_COMPONENTS.map(rbacObjectName).sort());
+  });
+
+  it('has a ClusterRole that lets scrapers get /metrics and nothing else, bound to nobody', () => {
+    const reader = baseManifests().filter((object) => object.metadata.name === METRICS_READER);
+    expect(reader.map(describeManifest)).toEqual([`ClusterRole ${METRICS_READER}`]);
+    expect(reader[0]?.['rules']).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
   });
 });
 
@@ -355,9 +366,11 @@ describe('deploy/overlays/namespaced', () => {
     );
   });
 
-  it('has Roles and RoleBindings only, exactly what `keyward rbac` prints for its Deployment\'s namespaces', () => {
+  it('has Roles and RoleBindings only but for the cluster-scoped reviews and the metrics reader, exactly what `keyward rbac` prints for its Deployment\'s namespaces', () => {
     const rbac = objects.filter(isRbac);
-    expect([...new Set(rbac.map((object) => object.kind))].sort()).toEqual(['Role', 'RoleBinding']);
+    expect([...new Set(rbac.map((object) => object.kind))].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
+    expect(rbac.filter((object) => object.kind.startsWith('Cluster')).map(describeManifest).sort()).toEqual(['ClusterRole keyward-metrics-reader-keyward-system', 'ClusterRole keyward-runtime-keyward-system', 'ClusterRoleBinding keyward-runtime-keyward-system']);
+    expect(grantedPermissions(rbac.filter((object) => object.kind === 'ClusterRole'))).toEqual(['runtime cluster authentication.k8s.io/tokenreviews create', 'runtime cluster authorization.k8s.io/subjectaccessreviews create']);
     expect(sorted(rbac)).toEqual(sorted(rbacManifests({ ...CLUSTER_WIDE, namespaces, controllers, enforcementNamespace })));
     expectBoundToServiceAccount(objects);
   });
@@ -365,9 +378,13 @@ describe('deploy/overlays/namespaced', () => {
   it('grants in each watched namespace what the base grants cluster-wide, and the same as the base elsewhere', () => {
     const granted = grantedPermissions(objects);
     const clusterWide = grantedPermissions(baseManifests());
+    // Cluster-scoped resources (the reviews) are granted cluster-wide in every install.
+    const clusterScoped = new Set(
+      RBAC_COMPONENTS.flatMap((component) => permissionsOf(rulesOf(component).filter((rule) => rule.scope === 'cluster')).map((permission) => `${component} cluster ${permission.apiGroup}/${permission.resource} ${permission.verb}`)),
+    );
     const expected = clusterWide.flatMap((permission) => {
       const [component, scope, ...rest] = permission.split(' ');
-      return scope === 'cluster' ? namespaces.map((namespace) => [component, `namespace ${namespace}`, ...rest].join(' ')) : [permission];
+      return scope === 'cluster' && !clusterScoped.has(permission) ? namespaces.map((namespace) => [component, `namespace ${namespace}`, ...rest].join(' ')) : [permission];
     });
     expect(granted).toEqual(expected.sort());
   });

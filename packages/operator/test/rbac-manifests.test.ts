@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { rbacManifests, type RbacInstall, type RbacObject, type RoleObject } from '../src/rbac-manifests.js';
+import { METRICS_READER, metricsReaderRole, rbacManifests, type RbacInstall, type RbacObject, type RoleObject } from '../src/rbac-manifests.js';
 
 const NAMESPACED: RbacInstall = {
   controllers: ['keystone-appcred', 'apikey-enforcement'],
@@ -9,10 +9,13 @@ const NAMESPACED: RbacInstall = {
   serviceAccount: 'keyward',
 };
 
-/** "Kind namespace/name: group/resource verbs; ..." for each role, sorted. */
+/** The reviews of the secure metrics server, in a ClusterRole of every install. */
+const REVIEWS = 'ClusterRole /keyward-runtime-ops: authentication.k8s.io/tokenreviews create; authorization.k8s.io/subjectaccessreviews create';
+
+/** "Kind namespace/name: group/resource verbs; ..." for each of the operator's roles, sorted. */
 function roles(objects: readonly RbacObject[]): string[] {
   return objects
-    .filter((object): object is RoleObject => object.kind === 'Role' || object.kind === 'ClusterRole')
+    .filter((object): object is RoleObject => (object.kind === 'Role' || object.kind === 'ClusterRole') && !object.metadata.name.startsWith(METRICS_READER))
     .map((role) => `${role.kind} ${role.metadata.namespace ?? ''}/${role.metadata.name}: ${role.rules.map((rule) => `${rule.apiGroups.join(',')}/${rule.resources.join(',')} ${rule.verbs.join(',')}`).join('; ')}`)
     .sort();
 }
@@ -20,6 +23,7 @@ function roles(objects: readonly RbacObject[]): string[] {
 describe('rbacManifests', () => {
   it('gives a namespaced install Roles in its namespaces, the Lease\'s and the enforcement namespace only', () => {
     expect(roles(rbacManifests(NAMESPACED))).toEqual([
+      REVIEWS,
       'Role gateway/keyward-apikey-enforcement: /secrets get,list,watch,create,delete',
       'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...['team-a', 'team-b'].flatMap((namespace) => [
@@ -45,12 +49,14 @@ describe('rbacManifests', () => {
       'Role team-a/keyward-runtime: events.k8s.io/events create',
     ];
     expect(roles(rbacManifests(keycloak))).toEqual([
+      REVIEWS,
       'Role ops/keyward-keycloak-client: /secrets get',
       'Role ops/keyward-keycloak-realm: /secrets get',
       'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...watched,
     ]);
     expect(roles(rbacManifests({ ...keycloak, keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' } }))).toEqual([
+      REVIEWS,
       'Role keycloak/keyward-keycloak-client: /secrets get',
       'Role keycloak/keyward-keycloak-realm: /secrets get',
       'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
@@ -67,6 +73,7 @@ describe('rbacManifests', () => {
       'ClusterRoleBinding /keyward-runtime',
       'ClusterRole /keyward-keystone-appcred',
       'ClusterRoleBinding /keyward-keystone-appcred',
+      'ClusterRole /keyward-metrics-reader',
     ]);
     for (const binding of objects.filter((object) => object.kind.endsWith('Binding'))) {
       expect(binding).toMatchObject({
@@ -74,5 +81,19 @@ describe('rbacManifests', () => {
         subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'ops' }],
       });
     }
+  });
+
+  it('adds, in every install, the ClusterRole that lets a scraper get /metrics, bound to nobody; a namespaced install\'s named after its namespace', () => {
+    const readerOf = (install: RbacInstall): RbacObject[] => rbacManifests(install).filter((object) => object.metadata.name.startsWith(METRICS_READER));
+    const role = (name: string): unknown => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels: { 'app.kubernetes.io/name': 'keyward' } }, rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] });
+    expect(readerOf({ ...NAMESPACED, namespaces: 'all' })).toEqual([role('keyward-metrics-reader')]);
+    expect(readerOf(NAMESPACED)).toEqual([role('keyward-metrics-reader-ops')]);
+    expect(readerOf(NAMESPACED)).toEqual([metricsReaderRole(NAMESPACED)]);
+  });
+
+  it('names the ClusterRoles of namespaced installs in namespaces of their own apart, so they can share a cluster', () => {
+    const clusterRoles = (operatorNamespace: string): string[] => rbacManifests({ ...NAMESPACED, operatorNamespace }).filter((object) => object.kind.startsWith('Cluster')).map((object) => `${object.kind} ${object.metadata.name}`);
+    expect(clusterRoles('ops')).toEqual(['ClusterRole keyward-runtime-ops', 'ClusterRoleBinding keyward-runtime-ops', 'ClusterRole keyward-metrics-reader-ops']);
+    expect(clusterRoles('ops-2').filter((name) => clusterRoles('ops').includes(name))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ export interface ControlPlaneBinaries {
   readonly kubeControllerManager: string;
 }
 
-function pinnedVersion(component: 'kube' | 'etcd' | 'helm'): string {
+function pinnedVersion(component: 'kube' | 'etcd' | 'helm' | 'promtool'): string {
   return readFileSync(join(repoRoot, 'tools', component, 'VERSION'), 'utf8').trim();
 }
 
@@ -29,6 +29,14 @@ export function controlPlaneBinaries(): ControlPlaneBinaries {
  */
 export function helmBinary(): string {
   return join(cacheDir(), 'helm', pinnedVersion('helm'), 'helm');
+}
+
+/**
+ * The pinned promtool, which runs the unit tests of the chart's alerts (`promtool test rules`). scripts/setup
+ * builds it (`tools/build.sh promtool`).
+ */
+export function promtoolBinary(): string {
+  return join(cacheDir(), 'promtool', pinnedVersion('promtool'), 'promtool');
 }
 
 /** The workload tier's node binaries, built from the same module and version as the control plane's. */

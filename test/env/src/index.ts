@@ -22,7 +22,7 @@ export type { SecretFinding } from './secret-scan.js';
 export { freeLoopbackPort } from './ports.js';
 export { isStored } from './etcd-store.js';
 export { processesInGroup } from './memory.js';
-export { helmBinary } from './binaries.js';
+export { helmBinary, promtoolBinary } from './binaries.js';
 export { createPodDatabase, oneShotPod, runPodOnce } from './pods.js';
 export type { OneShotPod, PodOutcome } from './pods.js';
 export { resolveServiceNames } from './workloads/service-names.js';

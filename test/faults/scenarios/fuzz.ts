@@ -67,7 +67,7 @@ const counts = {
 function operatorArgs(fault: FaultEnvironment, metricsPort: number): string[] {
   return [
     '--namespaces', namespace, '--enforcement-namespace', enforcementNamespace, '--keystone-url', fault.keystoneUrl, '--no-leader-elect',
-    '--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`, '--health-bind-address', '0', '--concurrency', '4',
+    '--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`, '--no-metrics-secure', '--health-bind-address', '0', '--concurrency', '4',
   ];
 }
 

@@ -46,7 +46,7 @@ try {
   await createAppCreds(fault, namespace, names);
   const metricsPort = await freePort();
   operator = startOperator(fault.info, [
-    '--namespaces', namespace, '--keystone-url', proxy.url, '--no-leader-elect', '--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`, '--health-bind-address', '0', '--concurrency', '4',
+    '--namespaces', namespace, '--keystone-url', proxy.url, '--no-leader-elect', '--metrics-bind-address', `127.0.0.1:${String(metricsPort)}`, '--no-metrics-secure', '--health-bind-address', '0', '--concurrency', '4',
   ]);
   const patchesSent = async (): Promise<number> => actionsSent(await scrape(metricsPort), 'k8s.patch');
   const creation = (await settle(fault, { namespace, names })).audit;

@@ -1,6 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import type { MetricsAccess } from './metrics-access.js';
+import type { ServingCertificate } from './self-signed-certificate.js';
 
 export interface EndpointsOptions {
   /** "127.0.0.1:8080", "[::1]:8080", ":8080" (all interfaces) or "0" to disable; port 0 picks a free port. */
@@ -11,6 +14,10 @@ export interface EndpointsOptions {
   readonly liveness?: () => boolean | Promise<boolean>;
   /** /readyz; ready when absent. */
   readonly readiness?: () => boolean | Promise<boolean>;
+  /** Serve HTTPS with this certificate instead of plain HTTP. */
+  readonly tls?: ServingCertificate;
+  /** Who may read /metrics; everyone when absent. The probes are never guarded. */
+  readonly metricsAccess?: MetricsAccess;
 }
 
 export interface Endpoints {
@@ -38,17 +45,21 @@ export function parseListenAddress(address: string): ListenAddress | undefined {
   return host === '' ? { port } : { host, port };
 }
 
-/** Serves /healthz, /readyz and /metrics over plain HTTP, as controller-runtime's probe and metrics servers do. */
+/**
+ * Serves /healthz, /readyz and /metrics, as controller-runtime's probe and metrics servers do: over plain HTTP,
+ * or over HTTPS with /metrics for the callers `metricsAccess` admits.
+ */
 export async function serveEndpoints(options: EndpointsOptions): Promise<Endpoints> {
   const address = parseListenAddress(options.address);
   if (address === undefined) return { port: 0, close: () => Promise.resolve() };
 
-  const server = createServer((request, response) => {
+  const handle: RequestListener = (request, response) => {
     respond(options, request, response).catch(() => {
       // respond() answers every failure itself; this only catches a response that broke mid-write.
       response.destroy();
     });
-  });
+  };
+  const server: Server = options.tls === undefined ? createServer(handle) : createTlsServer({ cert: options.tls.cert, key: options.tls.key }, handle);
   await listen(server, address, options.address);
   return {
     port: (server.address() as AddressInfo).port,
@@ -88,6 +99,11 @@ async function respond(options: EndpointsOptions, request: IncomingMessage, resp
       return;
     case '/metrics':
       if (options.registry !== undefined) {
+        const verdict = options.metricsAccess === undefined ? undefined : await options.metricsAccess(request.headers.authorization);
+        if (verdict !== undefined && !verdict.allowed) {
+          send(response, verdict.status, `${verdict.reason}\n`, verdict.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+          return;
+        }
         await metrics(response, options.registry);
         return;
       }

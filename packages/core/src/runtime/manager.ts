@@ -3,6 +3,8 @@ import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { ResourceType } from '@keyward/vocabulary';
 import type { RuntimeLogger } from './controller.js';
 import { serveEndpoints, type Endpoints } from './http-endpoints.js';
+import type { MetricsAccess } from './metrics-access.js';
+import type { ServingCertificate } from './self-signed-certificate.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { SharedInformers } from './shared-informers.js';
 import { crdName, isServed } from './served-types.js';
@@ -33,11 +35,14 @@ export interface ManagerOptions {
   /** Off: run at once, as the only replica. */
   readonly leaderElection?: LeaderElectionSettings | undefined;
   readonly metricsAddress?: string;
+  /** Serve the metrics over HTTPS with this certificate, to the callers `access` admits (see serveEndpoints). */
+  readonly metricsSecurity?: { readonly tls: ServingCertificate; readonly access: MetricsAccess };
   readonly healthAddress?: string;
   readonly registry?: Registry;
   readonly logger: RuntimeLogger;
   /** Called when leadership is lost without stop(); the operator exits so Kubernetes restarts it as a follower. */
   readonly onLostLeadership?: () => void;
+  /** Told true when this replica starts reconciling (at once without leader election), false when it stops leading. */
   readonly onLeadership?: (leading: boolean) => void;
   /** Runnables whose required types are not served: how that is said, and how often they are looked up again. */
   readonly missingTypes?: MissingTypeOptions;
@@ -89,10 +94,14 @@ export class Manager {
     const registry = this.#options.registry === undefined ? {} : { registry: this.#options.registry };
     // One address for both: one server answers the probes and the scrapes (the probes must not fall back to "healthy").
     const shared = healthAddress === metricsAddress;
-    this.#endpoints.push(await serveEndpoints({ address: metricsAddress, ...registry, ...(shared ? probes : {}) }));
+    const security = this.#options.metricsSecurity;
+    const secured = security === undefined ? {} : { tls: security.tls, metricsAccess: security.access };
+    this.#endpoints.push(await serveEndpoints({ address: metricsAddress, ...registry, ...secured, ...(shared ? probes : {}) }));
     if (!shared) this.#endpoints.push(await serveEndpoints({ address: healthAddress, ...probes }));
     const election = this.#options.leaderElection;
     if (election === undefined) {
+      // The only replica reconciles as the leader does: it says so, so "one leader" holds without election too.
+      this.#options.onLeadership?.(true);
       await this.#lead();
       return;
     }

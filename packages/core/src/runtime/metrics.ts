@@ -105,7 +105,7 @@ export class RuntimeMetrics {
     });
     this.leader = new Gauge({
       name: 'keyward_leader',
-      help: '1 while this replica holds the leader election lease, else 0.',
+      help: '1 while this replica reconciles: it holds the leader election lease, or runs without leader election; else 0.',
       registers,
     });
     this.informerRestarts = new Counter({

@@ -4,6 +4,9 @@ import type { Socket } from 'node:net';
 import { Registry } from 'prom-client';
 import { RuntimeMetrics } from '../../src/runtime/metrics.js';
 import { parseListenAddress, serveEndpoints, type Endpoints, type EndpointsOptions } from '../../src/runtime/http-endpoints.js';
+import { request as requestTls } from 'node:https';
+import { selfSignedCertificate } from '../../src/runtime/self-signed-certificate.js';
+import type { MetricsAccess } from '../../src/runtime/metrics-access.js';
 
 interface Answer {
   readonly status: number;
@@ -123,5 +126,50 @@ describe('serveEndpoints', () => {
     } finally {
       agent.destroy();
     }
+  });
+});
+
+/** A GET over HTTPS that trusts exactly `ca`, with an optional Authorization header. */
+function callTls(port: number, path: string, ca: string, authorization?: string): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = requestTls({ host: '127.0.0.1', port, path, ca, servername: 'localhost', agent: false, headers: authorization === undefined ? {} : { authorization } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }); });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('serveEndpoints over HTTPS', () => {
+  const tls = selfSignedCertificate({ commonName: 'keyward-metrics', hosts: ['localhost', '127.0.0.1'], notBefore: new Date(Date.now() - 60_000), validForDays: 1 });
+  const asked: (string | undefined)[] = [];
+  const access: MetricsAccess = (authorization) => {
+    asked.push(authorization);
+    if (authorization === 'Bearer scraper') return Promise.resolve({ allowed: true });
+    if (authorization === 'Bearer someone') return Promise.resolve({ allowed: false, status: 403, reason: 'someone may not get /metrics' });
+    return Promise.resolve({ allowed: false, status: 401, reason: 'a bearer token is required' });
+  };
+
+  it('serves the metrics to the callers the access check admits, and says why to the others', async () => {
+    const registry = new Registry();
+    new RuntimeMetrics(registry).leader.set(1);
+    const { port } = await serve({ registry, tls, metricsAccess: access, liveness: () => true });
+    const allowed = await callTls(port, '/metrics', tls.cert, 'Bearer scraper');
+    expect([allowed.status, allowed.body]).toEqual([200, expect.stringContaining('keyward_leader 1')]);
+    expect(await callTls(port, '/metrics', tls.cert, 'Bearer someone')).toMatchObject({ status: 403, body: 'someone may not get /metrics\n' });
+    const anonymous = await callTls(port, '/metrics', tls.cert);
+    expect([anonymous.status, anonymous.headers['www-authenticate']]).toEqual([401, 'Bearer']);
+    expect(asked).toEqual(['Bearer scraper', 'Bearer someone', undefined]);
+  });
+
+  it('answers the probes on the same server without asking, and refuses plain HTTP', async () => {
+    asked.length = 0;
+    const { port } = await serve({ registry: new Registry(), tls, metricsAccess: access, liveness: () => true, readiness: () => false });
+    expect((await callTls(port, '/healthz', tls.cert)).status).toBe(200);
+    expect((await callTls(port, '/readyz', tls.cert)).status).toBe(503);
+    expect(asked).toEqual([]);
+    await expect(call(port, '/healthz')).rejects.toThrow();
   });
 });

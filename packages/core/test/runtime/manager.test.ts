@@ -52,6 +52,19 @@ describe('Manager endpoints', () => {
     await manager.stop();
   });
 
+  it('says it leads when it runs without leader election, before its runnables start', async () => {
+    const told: string[] = [];
+    const manager = new Manager({
+      kube,
+      logger: quiet,
+      onLeadership: (leading) => { told.push(`leading ${String(leading)}`); },
+      runnables: () => [{ name: 'only', start: () => { told.push('started'); return Promise.resolve(); }, stop: () => Promise.resolve() }],
+    });
+    await manager.start();
+    expect(told).toEqual(['leading true', 'started']);
+    await manager.stop();
+  });
+
   it('ends a start that a stop cut short without an error: the runnables that failed to start because of the stop', async () => {
     let failStart = (): void => undefined;
     const manager = new Manager({

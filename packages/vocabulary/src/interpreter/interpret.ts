@@ -63,6 +63,26 @@ class Outputs implements HandlerContext {
     return outputs[ref.output];
   }
 
+  /**
+   * `action` as a log line may show it once its step ran: each reference to an output that is known by now and
+   * is plain text or a number replaced by that value (as formatted), so "create Secret ns/(known after apply)"
+   * reads "create Secret ns/ac-x-1a2b3-secret". Other outputs (sensitive values, objects) stay references.
+   */
+  shown<A extends AnyAction>(action: A): A {
+    const show = (value: unknown): unknown => {
+      if (isOutputRef(value)) {
+        const known = this.#byStep.get(value.step)?.[value.output];
+        return typeof known === 'string' || typeof known === 'number' ? applyFormat(value, typeof known === 'number' ? String(known) : known) : value;
+      }
+      if (Array.isArray(value)) return value.map(show);
+      if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+        return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, show(inner)]));
+      }
+      return value;
+    };
+    return show(action) as A;
+  }
+
   resolve<T>(value: Value<T>): T {
     return isOutputRef(value) ? (applyFormat(value, this.lookup(value)) as T) : value;
   }
@@ -72,11 +92,11 @@ class Outputs implements HandlerContext {
   }
 }
 
-function result<A extends AnyAction>(vocabulary: Vocabulary<A, never>, step: Pick<Step<A>, 'id' | 'reason' | 'action'>, outcome: StepOutcome, durationMs: number, error?: KeywardError): StepResult {
+function result<A extends AnyAction>(vocabulary: Vocabulary<A, never>, step: Pick<Step<A>, 'id' | 'reason' | 'action'>, outcome: StepOutcome, durationMs: number, error?: KeywardError, outputs?: Outputs): StepResult {
   return {
     id: step.id,
     kind: step.action.kind,
-    summary: vocabulary.describe(step.action),
+    summary: vocabulary.describe(outputs === undefined ? step.action : outputs.shown(step.action)),
     reason: step.reason,
     outcome,
     durationMs,
@@ -121,10 +141,10 @@ export async function interpret<A extends AnyAction>(plan: Plan<A>, executor: Ex
       const done = await runAction(executor, step.action, outputs);
       outputs.record(step.id, done.outputs);
       if (done.outcome === 'applied') applied.push(step);
-      results.push(result(executor.vocabulary, step, done.outcome, Date.now() - started));
+      results.push(result(executor.vocabulary, step, done.outcome, Date.now() - started, undefined, outputs));
     } catch (error) {
       failure = toKeywardError(error);
-      results.push(result(executor.vocabulary, step, 'failed', Date.now() - started, failure));
+      results.push(result(executor.vocabulary, step, 'failed', Date.now() - started, failure, outputs));
     }
     const last = results[results.length - 1];
     if (last !== undefined) options.onStep?.(last);

@@ -2,6 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { coreTypes } from '../../src/model/refs.js';
 import { vocabulary } from '../../src/plan/api.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
+import { formatOutput } from '../../src/plan/values.js';
+import { sensitive } from '../../src/model/sensitive.js';
+import type { KeystoneAction } from '../../src/apis/keystone/actions.js';
+import { simulateKeystone } from '../../src/apis/keystone/simulator.js';
 import { kubernetesApi, type KubernetesAction } from '../../src/apis/kubernetes/index.js';
 import { STOPPED, interpret } from '../../src/interpreter/interpret.js';
 import type { Executor, HandlerTable } from '../../src/interpreter/types.js';
@@ -58,5 +62,22 @@ describe('interpret with a signal', () => {
     const whole = await interpret(threeEvents(), executor(world.kube.handlers()), { signal: new AbortController().signal });
     expect(whole.ok).toBe(true);
     expect(world.events.map((e) => e.reason)).toEqual(['First', 'Second', 'Third']);
+  });
+});
+
+describe('step summaries', () => {
+  it('show an output known once its step ran: a name made from an id reads as the name, not "(known after apply)"', async () => {
+    const world = new InMemoryWorld({ keystone: simulateKeystone });
+    const userId = world.apis.keystone.addUser('nova', 'pw');
+    const plan = new PlanBuilder<KubernetesAction | KeystoneAction>();
+    const session = plan.add({ kind: 'keystone.authenticate', endpoint: 'memory', userName: 'nova', userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive('pw') }, 'log in').output('session');
+    const id = plan.add({ kind: 'keystone.createApplicationCredential', session, name: 'c1', description: 'd', roles: ['service'], unrestricted: false }, 'create').output('id');
+    const name = formatOutput(id, { before: 'nova-', length: 5, after: '-secret' });
+    plan.add({ kind: 'k8s.create', ref: { type: coreTypes.secret, namespace: 'ns', name }, object: { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'ns' } } }, 'store');
+
+    const result = await world.run(plan.build());
+    const [created] = world.apis.keystone.credentials(userId);
+    expect(result.steps[2]?.summary).toBe(`create Secret ns/nova-${(created?.id ?? '').slice(0, 5)}-secret`);
+    expect(result.steps[2]?.summary).not.toContain('known after apply');
   });
 });
