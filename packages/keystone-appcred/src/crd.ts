@@ -1,5 +1,5 @@
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary';
-import { ACCESS_RULE_PATH, ACCESS_RULE_SERVICE, DEFAULT_EXPIRATION_DAYS, DEFAULT_GRACE_PERIOD_DAYS, HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_ACCESS_RULES, MAX_EXPIRATION_DAYS, MAX_ROLES, ROLE_NAME, appCredType, keystoneApiType } from './api.js';
+import { ACIDSecretKey, ACSecretSecretKey, CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY, ACCESS_RULE_PATH, ACCESS_RULE_SERVICE, DEFAULT_EXPIRATION_DAYS, DEFAULT_GRACE_PERIOD_DAYS, HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_ACCESS_RULES, MAX_EXPIRATION_DAYS, MAX_ROLES, ROLE_NAME, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };
 const text = { type: 'string' };
@@ -27,15 +27,16 @@ export const appCredCrd = namespacedCrd({
     required: ['spec'],
     spec: {
       type: 'object',
+      description: 'The Keystone user the credential is for, what it may do, and how long each credential lives.',
       required: ['secret', 'passwordSelector', 'userName', 'roles'],
       // fieldPath: a rejection names spec.gracePeriodDays, as the codec does, rather than the whole spec.
       'x-kubernetes-validations': [{ rule: 'self.gracePeriodDays < self.expirationDays', message: GRACE_PERIOD_MESSAGE, fieldPath: '.gracePeriodDays' }],
       properties: {
-        secret: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Secret holding the service user password.' },
+        secret: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Name of the Secret, in this namespace, holding the service user\'s password.' },
         passwordSelector: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
-        userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential.' },
-        expirationDays: { type: 'integer', minimum: 2, maximum: MAX_EXPIRATION_DAYS, default: DEFAULT_EXPIRATION_DAYS, description: 'Lifetime of each credential in days (at most 100 years).' },
-        gracePeriodDays: { type: 'integer', minimum: 1, maximum: MAX_EXPIRATION_DAYS - 1, default: DEFAULT_GRACE_PERIOD_DAYS, description: 'Days before expiry at which the credential is rotated.' },
+        userName: { type: 'string', minLength: 1, description: 'Keystone user that owns the credential, in project service of domain Default.' },
+        expirationDays: { type: 'integer', minimum: 2, maximum: MAX_EXPIRATION_DAYS, default: DEFAULT_EXPIRATION_DAYS, description: `Lifetime of each credential in days, from 2 to ${String(MAX_EXPIRATION_DAYS)} (100 years); default ${String(DEFAULT_EXPIRATION_DAYS)}.` },
+        gracePeriodDays: { type: 'integer', minimum: 1, maximum: MAX_EXPIRATION_DAYS - 1, default: DEFAULT_GRACE_PERIOD_DAYS, description: `Days before expiry at which the credential is rotated, smaller than expirationDays; default ${String(DEFAULT_GRACE_PERIOD_DAYS)}.` },
         roles: {
           type: 'array',
           minItems: 1,
@@ -44,7 +45,7 @@ export const appCredCrd = namespacedCrd({
           'x-kubernetes-list-type': 'set',
           description: 'Roles the credential carries, each once.',
         },
-        unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts.' },
+        unrestricted: { type: 'boolean', default: false, description: 'Whether the credential may create credentials and trusts; default false.' },
         accessRules: {
           type: 'array',
           description: 'APIs the credential may call, each rule once; all when empty.',
@@ -65,18 +66,23 @@ export const appCredCrd = namespacedCrd({
     },
     status: {
       type: 'object',
+      description: 'The current credential, where it is stored, when it is rotated, and how the last reconcile went; written by the controller.',
       properties: {
-        acID: text,
-        secretName: text,
-        previousSecretName: text,
-        createdAt: timestamp,
-        expiresAt: timestamp,
-        rotationEligibleAt: timestamp,
-        lastRotated: timestamp,
-        observedGeneration: { type: 'integer', format: 'int64' },
-        securityHash: text,
+        acID: { ...text, description: 'Keystone id of the current application credential.' },
+        secretName: { ...text, description: `Name of the immutable Secret holding the current credential (keys ${ACIDSecretKey} and ${ACSecretSecretKey}); consumers read this one.` },
+        previousSecretName: { ...text, description: 'Name of the Secret of the credential before the last rotation, kept while a consumer holds it.' },
+        createdAt: { ...timestamp, description: 'When the current credential was created (RFC 3339).' },
+        expiresAt: { ...timestamp, description: 'When the current credential expires in Keystone (RFC 3339): its creation time plus expirationDays. A missing or past value rotates it.' },
+        rotationEligibleAt: { ...timestamp, description: 'When the current credential is rotated (RFC 3339): expiresAt minus gracePeriodDays; rotation follows as soon as this time has passed.' },
+        lastRotated: { ...timestamp, description: 'When a credential last replaced an earlier one (RFC 3339); not set by the first creation.' },
+        observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation of the spec this status describes.' },
+        securityHash: { ...text, description: 'Hash of the spec\'s roles, accessRules and unrestricted the current credential was created with; a spec that hashes differently rotates the credential.' },
         pendingACName: { type: 'string', description: 'Name of a credential being created, until its Secret is stored.' },
-        conditions: { type: 'array', items: conditionSchema },
+        conditions: {
+          type: 'array',
+          items: conditionSchema,
+          description: `${CONDITION_KEYSTONE_API_READY} (Keystone found), ${CONDITION_AC_READY} (the credential and its Secret exist) and ${CONDITION_READY} (both are True).`,
+        },
       },
     },
   },

@@ -1,5 +1,6 @@
 import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
-import { MAX_NAME_LENGTH, NAME_PATTERN, keystoneType } from './api.js';
+import { CONDITION_READY, MAX_NAME_LENGTH, NAME_PATTERN, STEP_CONDITIONS, keystoneType } from './api.js';
+import { MEMCACHED_PORT, MYSQL_PORT } from './keystone-conf.js';
 import { CRON_FIELD_PATTERN } from './cron-pattern.js';
 import { NAME_MESSAGE } from './decode.js';
 import { MIN_ACTIVE_KEYS } from './fernet.js';
@@ -20,8 +21,10 @@ import {
 
 const text = { type: 'string', minLength: 1 };
 const timestamp = { type: 'string', format: 'date-time' };
-const localRef = { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN } } };
-const iniName = { type: 'string', pattern: INI_NAME_PATTERN };
+/** A reference to an object in the Keystone's namespace, by name. */
+const refName = { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Name of the object, in the Keystone\'s namespace.' };
+const localRef = (description: string) => ({ type: 'object', description, required: ['name'], properties: { name: refName } });
+const iniName = (description: string) => ({ type: 'string', pattern: INI_NAME_PATTERN, description });
 const iniValue = { type: 'string', pattern: INI_VALUE_PATTERN };
 /**
  * A map of INI names. Its keys are checked by the codec only: a CEL rule over map keys of unbounded length
@@ -29,7 +32,13 @@ const iniValue = { type: 'string', pattern: INI_VALUE_PATTERN };
  */
 const iniMap = (values: object) => ({ type: 'object', additionalProperties: values });
 const iniSection = iniMap(iniValue);
-const keyCount = (description: string) => ({ type: 'integer', minimum: MIN_ACTIVE_KEYS, maximum: MAX_ACTIVE_KEYS_LIMIT, default: MIN_ACTIVE_KEYS, description });
+const keyCount = (description: string) => ({
+  type: 'integer',
+  minimum: MIN_ACTIVE_KEYS,
+  maximum: MAX_ACTIVE_KEYS_LIMIT,
+  default: MIN_ACTIVE_KEYS,
+  description: `${description}, from ${String(MIN_ACTIVE_KEYS)} to ${String(MAX_ACTIVE_KEYS_LIMIT)}; default ${String(MIN_ACTIVE_KEYS)}.`,
+});
 const exactlyOne = (a: string, b: string, message: string) => ({ rule: `has(self.${a}) != has(self.${b})`, message });
 
 /**
@@ -49,49 +58,75 @@ const crdWithoutNameRule = namespacedCrd({
     required: ['spec'],
     spec: {
       type: 'object',
+      description: 'The Keystone to run: its image, database, cache, keys, bootstrap and configuration.',
       required: ['image', 'database', 'bootstrap'],
       properties: {
-        replicas: { type: 'integer', minimum: 1, maximum: 1000, default: 3, description: 'API pods.' },
-        image: { type: 'object', required: ['repository', 'tag'], properties: { repository: text, tag: text } },
+        replicas: { type: 'integer', minimum: 1, maximum: 1000, default: 3, description: 'Keystone API pods, from 1 to 1000; default 3. With more than one, a PodDisruptionBudget keeps at least one available.' },
+        image: {
+          type: 'object',
+          description: 'The Keystone container image the API pods and the db_sync and bootstrap Jobs run; a new image runs db_sync again (not bootstrap).',
+          required: ['repository', 'tag'],
+          properties: {
+            repository: { ...text, description: 'Image repository, such as registry.example/keystone.' },
+            tag: { ...text, description: 'Image tag.' },
+          },
+        },
         database: {
           type: 'object',
           required: ['secretRef'],
           description: 'An existing server (host, port) or a MariaDB operator cluster (clusterRef); secretRef holds username and password.',
           'x-kubernetes-validations': [exactlyOne('host', 'clusterRef', DATABASE_ONE_OF), { rule: '!has(self.port) || has(self.host)', message: PORT_NEEDS_HOST }],
           properties: {
-            host: text,
-            port: { type: 'integer', minimum: 1, maximum: 65535 },
-            clusterRef: localRef,
-            database: { type: 'string', minLength: 1, default: 'keystone' },
-            secretRef: localRef,
+            host: { ...text, description: 'Host name or address of an existing MariaDB or MySQL server, used as given: the database must exist and the user hold its privileges. Exactly one of host and clusterRef.' },
+            port: { type: 'integer', minimum: 1, maximum: 65535, description: `Port of that server, only with host; default ${String(MYSQL_PORT)}.` },
+            clusterRef: localRef('A MariaDB operator MariaDB in this namespace: Keyward creates its Database, User and Grant, named after the Keystone, and connects to its Service. Exactly one of host and clusterRef.'),
+            database: { type: 'string', minLength: 1, default: 'keystone', description: 'Name of the database; default keystone.' },
+            secretRef: localRef('Secret with the keys username and password of the database user; the password reaches the pods only through a Secret, never the ConfigMap.'),
           },
         },
         cache: {
           type: 'object',
+          description: 'Memcached for Keystone\'s cache ([cache] in keystone.conf): a list of servers or a memcached cluster (clusterRef). Without it Keystone caches nothing.',
           'x-kubernetes-validations': [exactlyOne('servers', 'clusterRef', CACHE_ONE_OF)],
           properties: {
-            servers: { type: 'array', minItems: 1, 'x-kubernetes-list-type': 'set', items: { type: 'string', pattern: '^[^\\s,]+$' } },
-            clusterRef: localRef,
-            backend: { type: 'string', minLength: 1, default: DEFAULT_CACHE_BACKEND },
+            servers: {
+              type: 'array',
+              minItems: 1,
+              'x-kubernetes-list-type': 'set',
+              items: { type: 'string', pattern: '^[^\\s,]+$' },
+              description: 'Memcached servers as host:port, each once (no spaces or commas). Exactly one of servers and clusterRef.',
+            },
+            clusterRef: localRef(`A memcached cluster whose Service of that name in this namespace serves port ${String(MEMCACHED_PORT)}. Exactly one of servers and clusterRef.`),
+            backend: { type: 'string', minLength: 1, default: DEFAULT_CACHE_BACKEND, description: `The oslo.cache backend; default ${DEFAULT_CACHE_BACKEND}.` },
           },
         },
         fernet: {
           type: 'object',
           default: {},
+          description: 'The fernet keys that sign tokens, in Secret <name>-fernet-keys, rotated by Keyward with Keystone\'s algorithm.',
           properties: {
-            rotationSchedule: { type: 'string', pattern: CRON_FIELD_PATTERN, default: DEFAULT_ROTATION_SCHEDULE, description: 'Cron schedule (UTC) of fernet key rotation.' },
-            maxActiveKeys: keyCount('Keys kept: the staged key, the primary and the secondaries.'),
+            rotationSchedule: { type: 'string', pattern: CRON_FIELD_PATTERN, default: DEFAULT_ROTATION_SCHEDULE, description: `Cron schedule of fernet key rotation in UTC, five fields or a macro such as @daily; default "${DEFAULT_ROTATION_SCHEDULE}", weekly at midnight on Sunday.` },
+            maxActiveKeys: keyCount('Keys kept: the staged key, the primary and the secondaries'),
           },
         },
-        credentialKeys: { type: 'object', default: {}, properties: { maxActiveKeys: keyCount('Credential encryption keys created.') } },
+        credentialKeys: {
+          type: 'object',
+          default: {},
+          description: 'The keys that encrypt the credentials Keystone stores (its credential API), in Secret <name>-credential-keys; created once, never rotated.',
+          properties: { maxActiveKeys: keyCount('Credential encryption keys created') },
+        },
         bootstrap: {
           type: 'object',
           required: ['adminPasswordSecretRef'],
+          description: 'keystone-manage bootstrap: the admin user, project and roles, the region and the identity endpoints. It runs again when the admin password changes, and for nothing else.',
           properties: {
-            adminUser: { type: 'string', minLength: 1, default: 'admin' },
-            adminPasswordSecretRef: { ...localRef, properties: { ...localRef.properties, key: { type: 'string', minLength: 1, default: 'password' } } },
-            region: { type: 'string', pattern: INI_NAME_PATTERN, default: 'RegionOne' },
-            publicEndpoint: { type: 'string', pattern: '^https?://[^\\s]+$' },
+            adminUser: { type: 'string', minLength: 1, default: 'admin', description: 'Name of the admin user; default admin.' },
+            adminPasswordSecretRef: {
+              ...localRef('Secret with the admin user\'s password; a new password runs bootstrap again.'),
+              properties: { name: refName, key: { type: 'string', minLength: 1, default: 'password', description: 'Key of the password in that Secret; default password.' } },
+            },
+            region: { type: 'string', pattern: INI_NAME_PATTERN, default: 'RegionOne', description: 'Region of the identity endpoints (letters, digits, ".", "_" or "-"); default RegionOne.' },
+            publicEndpoint: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'Public URL of the identity API (http or https), registered as the public endpoint and set as public_endpoint in keystone.conf; default the in-cluster URL (status.endpoint).' },
           },
         },
         middleware: {
@@ -99,15 +134,16 @@ const crdWithoutNameRule = namespacedCrd({
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
           'x-kubernetes-validations': [{ rule: `self.all(m, !(m.name in ${JSON.stringify(BASE_FILTER_NAMES).replaceAll('"', "'")}))`, message: BASE_FILTER_MESSAGE }],
+          description: `WSGI filters added to Keystone's pipeline in api-paste.ini, each name once, placed in list order around the base filters (${BASE_FILTER_NAMES.join(', ')}).`,
           items: {
             type: 'object',
             required: ['name', 'filterFactory', 'position'],
             properties: {
-              name: iniName,
-              filterFactory: iniName,
-              position: { type: 'string', enum: [...POSITIONS] },
+              name: iniName('Name of the filter in the pipeline and of its [filter:<name>] section; not the name of a base filter.'),
+              filterFactory: iniName('The paste.filter_factory that makes the filter (letters, digits, ".", "_" or "-").'),
+              position: { type: 'string', enum: [...POSITIONS], description: 'Whether the filter stands before or after filter (or the whole base pipeline).' },
               filter: { type: 'string', enum: [...BASE_FILTER_NAMES], description: 'The base filter to stand before or after; the whole base pipeline when absent.' },
-              config: iniSection,
+              config: { ...iniSection, description: 'Further settings of the filter\'s section, key to one-line value; a paste.filter_factory here is ignored.' },
             },
           },
         },
@@ -115,25 +151,43 @@ const crdWithoutNameRule = namespacedCrd({
           type: 'array',
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
-          items: { type: 'object', required: ['name', 'configSection'], properties: { name: iniName, configSection: iniName, config: { ...iniSection, default: {} } } },
+          description: 'Keystone plugins configured through keystone.conf, each name once: each writes its config as one section; Keyward\'s own settings win over a plugin\'s.',
+          items: {
+            type: 'object',
+            required: ['name', 'configSection'],
+            properties: {
+              name: iniName('Name of the plugin, unique in the list.'),
+              configSection: iniName('The keystone.conf section its config goes into.'),
+              config: { ...iniSection, default: {}, description: 'Settings of that section, key to one-line value; default none.' },
+            },
+          },
         },
         policyOverrides: {
           type: 'object',
+          description: 'Policy rules over Keystone\'s defaults, written as policy.yaml: given here (rules) or read from a ConfigMap (configMapRef).',
           'x-kubernetes-validations': [exactlyOne('rules', 'configMapRef', POLICY_ONE_OF)],
-          properties: { rules: { type: 'object', additionalProperties: iniValue }, configMapRef: localRef },
+          properties: {
+            rules: { type: 'object', additionalProperties: iniValue, description: 'Rule name to check string ("admin_required"), one line each. Exactly one of rules and configMapRef.' },
+            configMapRef: localRef('A ConfigMap in this namespace whose policy.yaml (not empty) is used as it is. Exactly one of rules and configMapRef.'),
+          },
         },
-        extraConfig: iniMap(iniSection),
+        extraConfig: { ...iniMap(iniSection), description: 'keystone.conf settings, section to key to one-line value, applied last: they win over plugins and over Keyward\'s own settings (the escape hatch).' },
       },
     },
     status: {
       type: 'object',
+      description: 'How far the Keystone has come, written by the controller.',
       properties: {
-        observedGeneration: { type: 'integer', format: 'int64' },
-        conditions: { type: 'array', items: conditionSchema },
-        endpoint: { type: 'string' },
-        configMapName: { type: 'string' },
-        lastFernetRotation: timestamp,
-        nextFernetRotation: timestamp,
+        observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation of the spec this status describes.' },
+        conditions: {
+          type: 'array',
+          items: conditionSchema,
+          description: `One condition per step (${STEP_CONDITIONS.join(', ')}) and ${CONDITION_READY}, True when every step is.`,
+        },
+        endpoint: { type: 'string', description: 'In-cluster URL of the Identity v3 API, http://<name>.<namespace>.svc.<cluster domain>:5000/v3, once the API pods are ready.' },
+        configMapName: { type: 'string', description: 'Name of the immutable ConfigMap (keystone.conf, api-paste.ini, policy.yaml) the pods run with.' },
+        lastFernetRotation: { ...timestamp, description: 'When the fernet keys were last rotated (RFC 3339).' },
+        nextFernetRotation: { ...timestamp, description: 'When the fernet keys are next rotated, from rotationSchedule (RFC 3339).' },
       },
     },
   },

@@ -29,13 +29,13 @@ export const conditionSchema = {
   type: 'object',
   required: ['type', 'status'],
   properties: {
-    type: { type: 'string' },
-    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
-    reason: { type: 'string' },
-    message: { type: 'string' },
-    lastTransitionTime: { type: 'string', format: 'date-time' },
-    observedGeneration: { type: 'integer', format: 'int64' },
-    severity: { type: 'string' },
+    type: { type: 'string', description: 'What the condition is about, in CamelCase (Ready).' },
+    status: { type: 'string', enum: ['True', 'False', 'Unknown'], description: 'Whether the condition holds: True, False or Unknown (not known yet).' },
+    reason: { type: 'string', description: 'Why the status is what it is, one CamelCase word for programs and alerts to match on.' },
+    message: { type: 'string', description: 'Why the status is what it is, for people; never holds a password or key.' },
+    lastTransitionTime: { type: 'string', format: 'date-time', description: 'When the status last changed (RFC 3339); a new reason or message alone keeps it.' },
+    observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation of the object (its spec) the condition was set for.' },
+    severity: { type: 'string', description: 'How bad a False condition is (Error, Warning, Info), as openstack-k8s-operators write it; kept, never written by Keyward.' },
   },
 } as const;
 
