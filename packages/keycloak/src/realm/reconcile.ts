@@ -1,6 +1,5 @@
-import { PlanBuilder, cleanUp, withFinalizer, type KubeObject, type Plan, type ReconcileInput } from '@keyward/vocabulary';
+import { PlanBuilder, cleanUp, withFinalizer, type KubeObject, type Plan } from '@keyward/vocabulary';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
-import type { KeycloakConfig } from '../config.js';
 import { mayAdopt } from '../adoption.js';
 import { ADMIN_GRANT_REASON, adminGrantMessage, adminRoleGrants } from './admin-grants.js';
 import { claimRealm, type RealmClaim } from './claim.js';
