@@ -6,7 +6,7 @@
 import { Extractor, ExtractorConfig, CompilerState, ExtractorLogLevel, ExtractorMessageCategory, type ExtractorMessage, type IConfigFile } from '@microsoft/api-extractor';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entryPoints, exportedNameCounts, type EntryPoint } from './api-entry-points.js';
 
@@ -19,6 +19,7 @@ const TABLE_END = '<!-- api-counts:end -->';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ApiReportOutcome {
+  readonly entryPoints: number;
   /** Reports, relative to the root, that differ from the current API, are missing, or have no entry point left. */
   readonly changed: string[];
   /** Whether the table of counts in TABLE_FILE differs from the current counts. */
@@ -108,7 +109,7 @@ export function apiReports(root: string, update: boolean): ApiReportOutcome {
   const table = withTable(root, countsTable(entries));
   const tableChanged = table !== undefined && table.before !== table.after;
   if (update && table !== undefined && tableChanged) writeFileSync(table.path, table.after);
-  return { changed, tableChanged, problems };
+  return { entryPoints: entries.length, changed, tableChanged, problems };
 }
 
 function main(): number {
@@ -118,7 +119,8 @@ function main(): number {
     return 2;
   }
   const root = dir ?? repoRoot;
-  const { changed, tableChanged, problems } = apiReports(root, mode === 'update');
+  const started = Date.now();
+  const { entryPoints: count, changed, tableChanged, problems } = apiReports(root, mode === 'update');
   for (const problem of problems) console.error(problem);
   if (mode === 'update') {
     for (const report of changed) console.log(`updated ${report}`);
@@ -133,7 +135,7 @@ function main(): number {
     return 1;
   }
   if (problems.length > 0) return 1;
-  console.log(`API reports up to date (${relative(root, join(root, REPORT_FOLDER)) || '.'}/)`);
+  console.log(`The ${String(count)} API reports in ${REPORT_FOLDER}/ match the exports (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   return 0;
 }
 
