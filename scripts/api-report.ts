@@ -39,14 +39,22 @@ function extractorConfig(entry: EntryPoint, program: readonly string[], reportFo
         files: [...program],
       },
     },
-    apiReport: { enabled: true, reportFolder, reportTempFolder: tempFolder, reportFileName: entry.reportName },
+    apiReport: { enabled: true, reportFolder, reportTempFolder: tempFolder, reportFileName: entry.reportName, includeForgottenExports: true },
     docModel: { enabled: false },
     dtsRollup: { enabled: false },
     tsdocMetadata: { enabled: false },
     newlineKind: 'lf',
+    // prepare() applies none of API Extractor's defaults, so every rule that matters is spelled out here.
     messages: {
-      // The packages mark no release stages (@public, @beta): every exported name is public.
-      extractorMessageReporting: { 'ae-missing-release-tag': { logLevel: ExtractorLogLevel.None } },
+      compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
+      extractorMessageReporting: {
+        default: { logLevel: ExtractorLogLevel.Warning },
+        // The packages mark no release stages (@public, @beta): every exported name is public.
+        'ae-missing-release-tag': { logLevel: ExtractorLogLevel.None },
+        'ae-undocumented': { logLevel: ExtractorLogLevel.None },
+        // A type the API uses but the entry point does not export: recorded in the report, next to its declaration.
+        'ae-forgotten-export': { logLevel: ExtractorLogLevel.Warning, addToApiReportFile: true },
+      },
       // Doc comments are written for readers, not for a TSDoc parser.
       tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
     },
@@ -112,31 +120,42 @@ export function apiReports(root: string, update: boolean): ApiReportOutcome {
   return { entryPoints: entries.length, changed, tableChanged, problems };
 }
 
+/** What `check` prints: which reports differ and how to update them, or that all match; and whether it passed. */
+export function checkMessage(outcome: ApiReportOutcome, seconds: number): { passed: boolean; lines: string[] } {
+  const { entryPoints: count, changed, tableChanged, problems } = outcome;
+  if (changed.length > 0 || tableChanged) {
+    return {
+      passed: false,
+      lines: [
+        ...problems,
+        'The public API differs from the committed API reports:',
+        ...changed.map((report) => `  ${report}`),
+        ...(tableChanged ? [`  the table of exported names in ${TABLE_FILE}`] : []),
+        'If the change is meant, run `pnpm api:update` and commit the reports with the change; otherwise undo the change to the exports.',
+      ],
+    };
+  }
+  if (problems.length > 0) return { passed: false, lines: problems };
+  return { passed: true, lines: [`The ${String(count)} API reports in ${REPORT_FOLDER}/ match the exports (${seconds.toFixed(0)} s)`] };
+}
+
 function main(): number {
   const [mode, flag, dir] = process.argv.slice(2);
   if ((mode !== 'check' && mode !== 'update') || (flag !== undefined && (flag !== '--root' || dir === undefined))) {
     console.error('usage: api-report.ts check|update [--root DIR]');
     return 2;
   }
-  const root = dir ?? repoRoot;
   const started = Date.now();
-  const { entryPoints: count, changed, tableChanged, problems } = apiReports(root, mode === 'update');
-  for (const problem of problems) console.error(problem);
+  const outcome = apiReports(dir ?? repoRoot, mode === 'update');
   if (mode === 'update') {
-    for (const report of changed) console.log(`updated ${report}`);
-    if (tableChanged) console.log(`updated the table of exported names in ${TABLE_FILE}`);
-    return problems.length > 0 ? 1 : 0;
+    for (const problem of outcome.problems) console.error(problem);
+    for (const report of outcome.changed) console.log(`updated ${report}`);
+    if (outcome.tableChanged) console.log(`updated the table of exported names in ${TABLE_FILE}`);
+    return outcome.problems.length > 0 ? 1 : 0;
   }
-  if (changed.length > 0 || tableChanged) {
-    console.error('The public API differs from the committed API reports:');
-    for (const report of changed) console.error(`  ${report}`);
-    if (tableChanged) console.error(`  the table of exported names in ${TABLE_FILE}`);
-    console.error('If the change is meant, run `pnpm api:update` and commit the reports with the change; otherwise undo the change to the exports.');
-    return 1;
-  }
-  if (problems.length > 0) return 1;
-  console.log(`The ${String(count)} API reports in ${REPORT_FOLDER}/ match the exports (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  return 0;
+  const { passed, lines } = checkMessage(outcome, (Date.now() - started) / 1000);
+  for (const line of lines) (passed ? console.log : console.error)(line);
+  return passed ? 0 : 1;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main();
