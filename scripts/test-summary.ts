@@ -14,6 +14,8 @@ export const FILE_SHARE_WARNING = 0.08;
 export interface Phase {
   readonly name: string;
   readonly seconds: number;
+  /** A phase whose command failed; the summary marks it. */
+  readonly failed?: boolean;
 }
 
 /** The parts of jest's --json output the summary reads. */
@@ -34,14 +36,14 @@ export interface FileTime {
 
 const format = (seconds: number): string => seconds.toFixed(0).padStart(5);
 
-/** Phases as scripts/test records them: one "name<TAB>seconds" line each. */
+/** Phases as scripts/test records them: one "name<TAB>seconds<TAB>ok|failed" line each. */
 export function parsePhases(text: string): Phase[] {
   return text
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
-      const [name = '', seconds = ''] = line.split('\t');
-      return { name, seconds: Number(seconds) };
+      const [name = '', seconds = '', outcome = 'ok'] = line.split('\t');
+      return { name, seconds: Number(seconds), failed: outcome === 'failed' };
     });
 }
 
@@ -64,7 +66,7 @@ export function countLine(report: JestReport | undefined): string {
 export function summary(phases: readonly Phase[], report: JestReport | undefined, root: string, slowest = 10): string[] {
   const total = phases.reduce((sum, phase) => sum + phase.seconds, 0);
   const lines = ['== summary', 'phases (s):'];
-  for (const phase of phases) lines.push(`${format(phase.seconds)}  ${phase.name}`);
+  for (const phase of phases) lines.push(`${format(phase.seconds)}  ${phase.name}${phase.failed === true ? ' (failed)' : ''}`);
   lines.push(`${format(total)}  total (budget: ${String(BUDGET_SECONDS.warm)} warm, ${String(BUDGET_SECONDS.cold)} cold)`);
   if (report !== undefined) {
     const files = fileTimes(report, root);

@@ -41,6 +41,11 @@ describe('the test summary', () => {
     expect(warnings[0]).toContain('heavy.int.test.ts');
   });
 
+  it('marks the phases that failed, and only those', () => {
+    const phases = parsePhases('setup\t30\tok\ntypecheck, lint and API reports\t60\tfailed\ntests\t900\tok\n');
+    expect(summary(phases, undefined, root).slice(2, 5)).toEqual(['   30  setup', '   60  typecheck, lint and API reports (failed)', '  900  tests']);
+  });
+
   it('counts files that crashed before running as failures, and shows skipped tests', () => {
     expect(countLine(report({}, { numFailedTests: 1, numRuntimeErrorTestSuites: 2, numPendingTests: 1, numTodoTests: 1 }))).toBe('10 passed, 3 failed, 2 skipped');
   });
