@@ -18,7 +18,7 @@ import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 import { appCredType, keystoneType } from '@keyward/keystone-appcred';
 import { KeystoneAdmin, createPodDatabase, kubeConfigFor, rememberSecret, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
-import { applyBase, buildOperatorImage, example, helmRelease, importImage, isReady, killContainer, leaderPod, operatorPods, podMetric, type OperatorImage } from './in-cluster.js';
+import { applyBase, buildOperatorImage, example, helmRelease, importImage, isReady, killContainer, leaderPod, operatorPods, podMetric, scrape, type OperatorImage } from './in-cluster.js';
 import type { Values } from './helm-chart.js';
 import { SETTINGS_CONFIGMAP } from '../src/operator-settings.js';
 
@@ -33,6 +33,10 @@ const NEXT_TAG_SUFFIX = 'next';
 let env: WorkloadEnvironment;
 let kube: KubeClient;
 let image: OperatorImage;
+/** A bearer token the operator's metrics server lets in (see metricsScraperToken). */
+let scraperToken = '';
+const SCRAPER = 'keyward-metrics-scraper';
+const SERVICE_ACCOUNT_TYPE: ResourceType = { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true };
 /** The release namespace, which enforces the restricted Pod Security Standard. */
 const release = `keyward-${randomBytes(3).toString('hex')}`;
 /** Where the operator runs: the Helm release's namespace, then deploy/base's. */
@@ -103,8 +107,8 @@ async function leaderSettled(objects: number): Promise<number> {
   return waitFor(async () => {
     const leader = await leaderPod(kube, operatorNamespace);
     if (leader === undefined) return undefined;
-    const reconciles = await podMetric(leader, 'keyward_reconcile_total');
-    const queued = await podMetric(leader, 'keyward_workqueue_depth');
+    const reconciles = await podMetric(leader, scraperToken, 'keyward_reconcile_total');
+    const queued = await podMetric(leader, scraperToken, 'keyward_workqueue_depth');
     return reconciles >= objects && queued === 0 ? reconciles : undefined;
   }, { what: 'the leader to reconcile every object and empty its queues', timeoutMs: WAIT_MS, intervalMs: 2_000 });
 }
@@ -143,7 +147,29 @@ beforeAll(async () => {
   const keycloak = env.info.keycloak;
   if (keycloak === undefined) throw new Error('the environment has no Keycloak');
   await kube.create({ type: coreTypes.secret, namespace: release, name: 'keycloak-admin' }, { metadata: { name: 'keycloak-admin' }, stringData: { 'client-id': keycloak.clientId, 'client-secret': keycloak.clientSecret } });
+  scraperToken = await metricsScraperToken();
 }, 30 * 60_000);
+
+/**
+ * A token of a ServiceAccount bound to keyward-metrics-reader, the ClusterRole the chart and deploy/base make
+ * for scrapers: the operator serves its metrics over HTTPS to callers a TokenReview and a SubjectAccessReview let in.
+ */
+async function metricsScraperToken(): Promise<string> {
+  const core = kubeConfigFor(env.info).makeApiClient(CoreV1Api);
+  await kube.apply({ type: SERVICE_ACCOUNT_TYPE, namespace: 'default', name: SCRAPER }, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: SCRAPER, namespace: 'default' } });
+  await kube.apply(
+    { type: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false }, name: SCRAPER },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: SCRAPER },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'keyward-metrics-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: SCRAPER, namespace: 'default' }],
+    },
+  );
+  const request = await core.createNamespacedServiceAccountToken({ namespace: 'default', name: SCRAPER, body: { spec: { audiences: [], expirationSeconds: 3600 } } });
+  return rememberSecret(request.status?.token ?? '');
+}
 
 afterAll(async () => {
   process.stderr.write(`in-cluster install figures: ${JSON.stringify(figures)}\n`);
@@ -166,6 +192,17 @@ describe('deploy/helm/keyward installed with Helm, the operator in pods', () => 
     figures['install to Ready (s)'] = Math.round((Date.now() - started) / 1000);
     expect((await operatorPods(kube, release)).map((pod) => pod.metadata.name)).toContain(leader);
   }, WAIT_MS + 60_000);
+
+  it('serves its metrics through the Service over HTTPS to a scraper bound to keyward-metrics-reader, and to no one else', async () => {
+    const service = await kube.get({ type: coreTypes.service, namespace: release, name: 'keyward-metrics' });
+    const url = `https://${String((service?.['spec'] as { clusterIP?: string } | undefined)?.clusterIP)}:8080/metrics`;
+    const allowed = await waitFor(async () => {
+      const answer = await scrape(url, scraperToken);
+      return answer.status === 200 ? answer : undefined;
+    }, { what: 'the metrics through the Service', timeoutMs: 60_000, intervalMs: 1_000 });
+    expect(allowed.body).toContain('keyward_reconcile_total');
+    expect((await scrape(url, undefined)).status).toBe(401);
+  }, 90_000);
 
   it('talks to the API server as its own ServiceAccount, with a token the ServiceAccount admission plugin gave its pods', () => {
     const requests = readFileSync(env.info.auditLog, 'utf8').split('\n').filter((line) => line.includes(`"username":"${serviceAccount()}"`));
@@ -231,7 +268,7 @@ describe('deploy/helm/keyward installed with Helm, the operator in pods', () => 
     await leaderSettled(MANAGED_OBJECTS);
     const leaderObject = await leaderPod(kube, release);
     if (leaderObject === undefined) throw new Error('no leader');
-    const applied = await podMetric(leaderObject, 'keyward_actions_total', { outcome: 'applied' });
+    const applied = await podMetric(leaderObject, scraperToken, 'keyward_actions_total', { outcome: 'applied' });
     figures[`${figure}: actions applied`] = applied;
     figures[`${figure}: API writes`] = writesSince(since).length;
     expect(applied).toBe(0);
@@ -262,7 +299,7 @@ describe('deploy/helm/keyward installed with Helm, the operator in pods', () => 
     await leaderSettled(MANAGED_OBJECTS);
     const leader = await leaderPod(kube, release);
     if (leader === undefined) throw new Error('no leader');
-    figures['reinstall: actions applied'] = await podMetric(leader, 'keyward_actions_total', { outcome: 'applied' });
+    figures['reinstall: actions applied'] = await podMetric(leader, scraperToken, 'keyward_actions_total', { outcome: 'applied' });
     expect(figures['reinstall: actions applied']).toBe(0);
     expect(writesSince(since)).toEqual([]);
     expect(await managedState()).toEqual(before);
@@ -312,7 +349,7 @@ describe('deploy/base applied with the real kubectl (apply --server-side -k), on
     await leaderSettled(MANAGED_OBJECTS + 1);
     const leader = await leaderPod(kube, operatorNamespace);
     if (leader === undefined) throw new Error('no leader');
-    figures['kubectl apply -k: actions applied'] = await podMetric(leader, 'keyward_actions_total', { outcome: 'applied' });
+    figures['kubectl apply -k: actions applied'] = await podMetric(leader, scraperToken, 'keyward_actions_total', { outcome: 'applied' });
     expect(figures['kubectl apply -k: actions applied']).toBe(0);
     expect(writesSince(since)).toEqual([]);
     expect(await managedState({ withSettings: false })).toEqual(before);

@@ -2,6 +2,7 @@
 // workload tier's containerd, Helm against the tier's API server, the operator pods' leader and metrics, and the
 // repository's examples applied as a user applies them.
 import { execFile } from 'node:child_process';
+import { request as httpsRequest } from 'node:https';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -10,7 +11,7 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
 import type { KubeClient } from '@keyward/core/interpreter';
-import { holdForThisFile, httpCall, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
+import { holdForThisFile, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
 import { exampleTypes } from '../../../scripts/example-types.js';
 import { CHART_DIR, RELEASE, runHelm, type Values } from './helm-chart.js';
 
@@ -134,9 +135,30 @@ export async function leaderPod(kube: KubeClient, namespace: string): Promise<Po
   return (await operatorPods(kube, namespace)).find((pod) => holder.startsWith(`${pod.metadata.name}-`));
 }
 
-/** One pod's Prometheus metrics, summed per metric name over the series whose labels contain `labels`. */
-export async function podMetric(pod: PodObject, metric: string, labels: Readonly<Record<string, string>> = {}): Promise<number> {
-  const response = await httpCall(`http://${pod.status?.podIP ?? ''}:8080/metrics`);
+/**
+ * A GET of `url` over HTTPS as a scraper does it: with `token` as its bearer token when given, trusting the
+ * certificate the operator made for itself (as the chart's ServiceMonitor does).
+ */
+export function scrape(url: string, token: string | undefined): Promise<{ readonly status: number; readonly body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { rejectUnauthorized: false, agent: false, timeout: 10_000, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }); });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${url} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * One pod's Prometheus metrics, served over HTTPS to `token`'s bearer, summed per metric name over the series
+ * whose labels contain `labels`.
+ */
+export async function podMetric(pod: PodObject, token: string, metric: string, labels: Readonly<Record<string, string>> = {}): Promise<number> {
+  const response = await scrape(`https://${pod.status?.podIP ?? ''}:8080/metrics`, token);
   if (response.status !== 200) throw new Error(`metrics of ${pod.metadata.name}: HTTP ${String(response.status)}`);
   const wanted = Object.entries(labels).map(([name, value]) => `${name}="${value}"`);
   return response.body
