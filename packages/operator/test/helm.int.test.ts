@@ -185,8 +185,8 @@ describe('deploy/helm/keyward on a real API server', () => {
       'update Leases in the release namespace': actual[`update coordination.k8s.io/leases in ${release}`],
       'update Leases in a watched namespace': actual[`update coordination.k8s.io/leases in ${teamA}`],
       'patch KeycloakRealm status in a watched namespace': actual[`patch vriesdemichael.github.io/keycloakrealms/status in ${teamA}`],
-      'create Events in a watched namespace': actual[`create events.k8s.io/events in ${teamA}`],
-      'create Events in default': actual['create events.k8s.io/events in default'],
+      'create Events in a watched namespace': actual[`create events in ${teamA}`],
+      'create Events in default': actual['create events in default'],
     }).toEqual({
       'list KeystoneApplicationCredentials in a watched namespace': true,
       'list KeystoneApplicationCredentials everywhere': false,

@@ -115,8 +115,9 @@ async function leaderSettled(objects: number): Promise<number> {
 
 /**
  * Writes the operator's ServiceAccount made since `since` (the audit log's request time). Left out: the leader
- * Lease, and the settings every replica publishes for `keyward plan` at start, a server-side apply of what is
- * already there, which changes nothing (managedState holds that ConfigMap's resourceVersion).
+ * Lease, the token and access reviews its metrics server asks for (nothing stored), and the settings every
+ * replica publishes for `keyward plan` at start, a server-side apply of what is already there, which changes
+ * nothing (managedState holds that ConfigMap's resourceVersion).
  */
 function writesSince(since: Date): string[] {
   return readFileSync(env.info.auditLog, 'utf8')
@@ -124,7 +125,7 @@ function writesSince(since: Date): string[] {
     .filter((line) => line.includes(serviceAccount()))
     .map((line) => JSON.parse(line) as { stage: string; verb: string; requestReceivedTimestamp: string; user: { username: string }; objectRef?: { resource?: string; namespace?: string; name?: string } })
     .filter((event) => event.user.username === serviceAccount() && event.stage === 'ResponseComplete' && new Date(event.requestReceivedTimestamp) >= since)
-    .filter((event) => ['create', 'update', 'patch', 'delete'].includes(event.verb) && event.objectRef?.resource !== 'leases')
+    .filter((event) => ['create', 'update', 'patch', 'delete'].includes(event.verb) && !['leases', 'tokenreviews', 'subjectaccessreviews'].includes(event.objectRef?.resource ?? ''))
     .map((event) => `${event.verb} ${event.objectRef?.resource ?? ''} ${event.objectRef?.namespace ?? ''}/${event.objectRef?.name ?? ''}`)
     .filter((write) => write !== `patch configmaps ${operatorNamespace}/${SETTINGS_CONFIGMAP}`);
 }

@@ -92,7 +92,7 @@ function probes(): Probe[] {
     { apiGroup: 'keystone.openstack.org', resource: 'keystoneapis', verb: 'update', namespace: 'default' },
     { apiGroup: 'coordination.k8s.io', resource: 'leases', verb: 'delete', namespace: OPERATOR_NAMESPACE },
     { apiGroup: 'rbac.authorization.k8s.io', resource: 'clusterroles', verb: 'escalate', namespace: '' },
-    { apiGroup: '', resource: 'events', verb: 'create', namespace: 'default' },
+    { apiGroup: 'events.k8s.io', resource: 'events', verb: 'create', namespace: 'default' },
     // Verbs the code never uses, so none is granted.
     { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', verb: 'update', namespace: 'default' },
     { apiGroup: 'keystone.openstack.org', resource: 'keystoneapplicationcredentials', subresource: 'status', verb: 'get', namespace: 'default' },
@@ -221,8 +221,8 @@ describe('deploy/base on a real API server', () => {
       'service-only may patch Keystone status': actual['service-only: patch keystone.openstack.c5c3.io/keystones/status in default'],
       'keyward may create Leases in its namespace': actual[`keyward: create coordination.k8s.io/leases in ${OPERATOR_NAMESPACE}`],
       'keyward may create Leases in default': actual['keyward: create coordination.k8s.io/leases in default'],
-      'keyward may create events.k8s.io Events anywhere': actual['keyward: create events.k8s.io/events in all namespaces'],
-      'keyward may create core Events': actual['keyward: create events in default'],
+      'keyward may create core Events anywhere': actual['keyward: create events in all namespaces'],
+      'keyward may create events.k8s.io Events': actual['keyward: create events.k8s.io/events in default'],
     }).toEqual({
       'apikey-only may create Secrets in kuadrant': true,
       'apikey-only may create Secrets in default': false,
@@ -249,8 +249,8 @@ describe('deploy/base on a real API server', () => {
       'service-only may patch Keystone status': true,
       'keyward may create Leases in its namespace': true,
       'keyward may create Leases in default': false,
-      'keyward may create events.k8s.io Events anywhere': true,
-      'keyward may create core Events': false,
+      'keyward may create core Events anywhere': true,
+      'keyward may create events.k8s.io Events': false,
     });
   });
 });
