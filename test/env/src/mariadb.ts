@@ -24,15 +24,19 @@ const runningAsRoot = process.getuid?.() === 0;
 export async function startMariaDb(dir: string, ownership: Ownership, alsoListenOn?: string): Promise<StartedMariaDb> {
   const logFile = join(dir, 'mariadb.log');
   const dataDir = join(dir, 'mariadb');
+  // Its own folder for temporary tables: in the shared /tmp, a table of the bootstrap was seen to vanish while
+  // other environments started beside it ("Unknown table 'mysql.tmp_proxies_priv'"), failing the install.
+  const tmpDir = join(dir, 'mariadb-tmp');
   mkdirSync(dataDir, { recursive: true });
+  mkdirSync(tmpDir, { recursive: true });
   chmodSync(dir, 0o755);
   const userArgs = runningAsRoot ? ['--user=mysql'] : [];
-  if (runningAsRoot) await runCommand('mariadb', 'chown', ['mysql:mysql', dataDir], { logFile });
+  if (runningAsRoot) await runCommand('mariadb', 'chown', ['mysql:mysql', dataDir, tmpDir], { logFile });
 
   await runCommand(
     'mariadb',
     'mysql_install_db',
-    ['--no-defaults', `--datadir=${dataDir}`, ...userArgs, '--auth-root-authentication-method=normal', '--skip-test-db'],
+    ['--no-defaults', `--datadir=${dataDir}`, `--tmpdir=${tmpDir}`, ...userArgs, '--auth-root-authentication-method=normal', '--skip-test-db'],
     { logFile },
   );
 
@@ -45,6 +49,7 @@ export async function startMariaDb(dir: string, ownership: Ownership, alsoListen
       args: [
         '--no-defaults',
         `--datadir=${dataDir}`,
+        `--tmpdir=${tmpDir}`,
         ...userArgs,
         `--socket=${socket}`,
         `--port=${String(port)}`,
