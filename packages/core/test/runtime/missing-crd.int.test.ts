@@ -182,8 +182,8 @@ describe('a controller whose CRD is not installed', () => {
         seen.set(primary.metadata.name, observed['gizmos']?.map((gizmo) => gizmo.metadata.name));
         return new PlanBuilder<TestAction>().build();
       },
-      reportFailure: (_primary, failure) => {
-        failures.push(failure);
+      reportFailure: (primary, failure) => {
+        failures.push({ ...failure, object: primary.metadata.name });
         return new PlanBuilder<TestAction>().build();
       },
       reportInvalid: () => new PlanBuilder<TestAction>().build(),
