@@ -6,7 +6,9 @@
 // server through the kubernetes Service with their own ServiceAccount's token (the chart's RBAC and nothing else),
 // and Keystone and Keycloak on the node's address. The examples converge from the pods; the leader killed, another
 // pod takes over; an upgrade, a rollback and an uninstall followed by a new install each hand over without a write;
-// then the keystone-service example runs a Keystone in pods of its own; last, deploy/base applied with the real kubectl
+// then the keystone-service example runs a Keystone in pods of its own, and its application credential is made against
+// that Keystone, which the pods reach by its Service's name through the tier's cluster DNS; last, deploy/base applied
+// with the real kubectl
 // in place of the Helm release takes everything over without a write.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
@@ -17,14 +19,17 @@ import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 import { appCredType, keystoneType } from '@keyward/keystone-appcred';
+import { API_PORT } from '@keyward/keystone-service';
 import { KeystoneAdmin, createPodDatabase, kubeConfigFor, rememberSecret, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
-import { applyBase, buildOperatorImage, example, helmRelease, importImage, isReady, killContainer, leaderPod, operatorPods, podMetric, scrape, type OperatorImage } from './in-cluster.js';
+import { applyBase, buildOperatorImage, example, helmRelease, importImage, isReady, killContainer, leaderPod, operatorPods, podMetric, publishKeystoneApi, scrape, type OperatorImage } from './in-cluster.js';
 import type { Values } from './helm-chart.js';
 import { SETTINGS_CONFIGMAP } from '../src/operator-settings.js';
 
 const WAIT_MS = 180_000;
 /** The examples' objects the operator manages by the time Helm changes the release: two appcreds, an APIKey, a realm, a client. */
 const MANAGED_OBJECTS = 5;
+/** What the keystone-service example adds: the Keystone and the application credential made against it. */
+const KEYSTONE_SERVICE_OBJECTS = 2;
 /** Where deploy/base runs the operator. */
 const BASE_NAMESPACE = 'keyward-system';
 /** The upgrade's image: the same image under another tag, so the Deployment rolls its pods and nothing else changes. */
@@ -46,7 +51,6 @@ const figures: Record<string, number | string> = {};
 
 const values = (tag: string): Values => ({
   image: { repository: image.repository, tag, pullPolicy: 'Never' },
-  keystone: { url: env.info.keystone?.url ?? '' },
   keycloak: { url: env.info.keycloak?.url ?? '', adminSecret: `${release}/keycloak-admin` },
 });
 
@@ -96,8 +100,8 @@ async function managedState(options: { readonly withSettings: boolean } = { with
   for (const namespace of ['openstack', 'team-a', 'kuadrant', 'identity']) {
     for (const secret of (await kube.list(coreTypes.secret, { namespace })).items) state[`Secret ${namespace}/${secret.metadata.name}`] = secret.metadata.resourceVersion ?? '';
   }
-  for (const appcred of (await kube.list(appCredType, { namespace: 'openstack' })).items) {
-    state[`credential of ${appcred.metadata.name}`] = (appcred['status'] as { acID?: string } | undefined)?.acID ?? '';
+  for (const appcred of (await kube.listAll(appCredType)).items) {
+    state[`credential of ${appcred.metadata.namespace ?? ''}/${appcred.metadata.name}`] = (appcred['status'] as { acID?: string } | undefined)?.acID ?? '';
   }
   return state;
 }
@@ -145,6 +149,9 @@ beforeAll(async () => {
   // The chart's apikey-enforcement Role goes to the enforcement namespace, which must exist first (the chart's default).
   await kube.apply({ type: coreTypes.namespace, name: 'kuadrant' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kuadrant' } });
   await kube.apply({ type: coreTypes.namespace, name: 'openstack' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openstack' } });
+  // No Keystone URL in the operator's settings, as in a cluster: the appcred example's namespace has a KeystoneAPI
+  // naming the environment's Keystone (what keystone-operator would publish), the keystone-service example's its Keystone.
+  await publishKeystoneApi(kube, 'openstack', env.info.keystone?.url ?? '');
   const keycloak = env.info.keycloak;
   if (keycloak === undefined) throw new Error('the environment has no Keycloak');
   await kube.create({ type: coreTypes.secret, namespace: release, name: 'keycloak-admin' }, { metadata: { name: 'keycloak-admin' }, stringData: { 'client-id': keycloak.clientId, 'client-secret': keycloak.clientSecret } });
@@ -174,6 +181,8 @@ async function metricsScraperToken(): Promise<string> {
 
 afterAll(async () => {
   process.stderr.write(`in-cluster install figures: ${JSON.stringify(figures)}\n`);
+  // The environment never started: beforeAll's error is the one to read.
+  if ((env as WorkloadEnvironment | undefined) === undefined) return;
   // An attached environment outlives the run: the release goes (its ClusterRoles have fixed names), with its namespace.
   try {
     helmRelease(env.info.kubeconfig, release, 'uninstall');
@@ -306,7 +315,7 @@ describe('deploy/helm/keyward installed with Helm, the operator in pods', () => 
     expect(await managedState()).toEqual(before);
   }, 3 * WAIT_MS);
 
-  it('converges the keystone-service example from the pods: Keystone Ready in pods of its own', async () => {
+  it('converges the keystone-service example from the pods: Keystone Ready in pods of its own, and a credential made against it by its Service name', async () => {
     const { workloads } = env.info;
     const { database } = workloads;
     if (database === undefined) throw new Error('the environment has no database for pods');
@@ -323,6 +332,24 @@ describe('deploy/helm/keyward installed with Helm, the operator in pods', () => 
     const namespace = keystone?.metadata.namespace ?? '';
     await createPodDatabase(kubeConfigFor(env.info), namespace, workloads, 'keystone', { name: 'keystone-db', key: 'password' });
     await waitForReady(keystoneType, namespace, keystone?.metadata.name ?? '');
+
+    // The example's service user, made from the host through the Service's ClusterIP (kube-proxy answers there).
+    const endpoint = ((await kube.get({ type: keystoneType, namespace, name: keystone?.metadata.name ?? '' }))?.['status'] as { endpoint?: string } | undefined)?.endpoint ?? '';
+    expect(endpoint).toMatch(/^http:\/\/[a-z0-9-]+\.[a-z0-9-]+\.svc\.cluster\.local:/);
+    const service = await kube.get({ type: coreTypes.service, namespace, name: keystone?.metadata.name ?? '' });
+    const clusterIp = (service?.['spec'] as { clusterIP?: string } | undefined)?.clusterIP ?? '';
+    const adminPassword = (objects.find((object) => object.kind === 'Secret' && object.metadata.name === 'keystone-admin')?.['stringData'] as { password: string }).password;
+    const admin = await KeystoneAdmin.login({ url: `http://${clusterIp}:${String(API_PORT)}/v3`, username: 'admin', password: adminPassword, projectName: 'admin', domain: 'Default' }, rememberSecret);
+    const credential = await applyExample('keystone-service/appcred.yaml');
+    const appcred = credential.find((object) => object.kind === 'KeystoneApplicationCredential');
+    const spec = appcred?.['spec'] as { userName: string; passwordSelector: string };
+    const userPassword = (credential.find((object) => object.kind === 'Secret')?.['stringData'] as Record<string, string>)[spec.passwordSelector] ?? '';
+    const user = await admin.ensureServiceUser({ userName: spec.userName, password: userPassword });
+    // The pods reach that Keystone only by the endpoint's name: the credential is Ready once they resolved it.
+    await waitForReady(appCredType, namespace, appcred?.metadata.name ?? '');
+    const status = (await kube.get({ type: appCredType, namespace, name: appcred?.metadata.name ?? '' }))?.['status'] as { acID?: string; secretName?: string } | undefined;
+    expect(status?.secretName).toBeDefined();
+    expect(await admin.applicationCredentialIds(user.userId)).toContain(status?.acID);
   }, 2 * WAIT_MS);
 });
 
@@ -340,14 +367,12 @@ describe('deploy/base applied with the real kubectl (apply --server-side -k), on
     const since = new Date();
     const started = Date.now();
     await applyBase(env.info.kubeconfig, image, {
-      KEYWARD_KEYSTONE_URL: env.info.keystone?.url ?? '',
       KEYWARD_KEYCLOAK_URL: keycloak.url,
       KEYWARD_KEYCLOAK_ADMIN_SECRET: `${BASE_NAMESPACE}/keycloak-admin`,
     });
     await waitForRollout(image.tag);
     figures['kubectl apply -k to Ready (s)'] = Math.round((Date.now() - started) / 1000);
-    // The examples' objects and the Keystone of keystone-service.
-    await leaderSettled(MANAGED_OBJECTS + 1);
+    await leaderSettled(MANAGED_OBJECTS + KEYSTONE_SERVICE_OBJECTS);
     const leader = await leaderPod(kube, operatorNamespace);
     if (leader === undefined) throw new Error('no leader');
     figures['kubectl apply -k: actions applied'] = await podMetric(leader, scraperToken, 'keyward_actions_total', { outcome: 'applied' });

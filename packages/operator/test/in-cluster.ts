@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
-import type { KubeClient } from '@keyward/core/interpreter';
+import { ContentType, type KubeClient } from '@keyward/core/interpreter';
+import { keystoneApiType } from '@keyward/keystone-appcred';
 import { holdForThisFile, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
 import { exampleTypes } from '../../../scripts/example-types.js';
 import { CHART_DIR, RELEASE, runHelm, type Values } from './helm-chart.js';
@@ -176,4 +177,16 @@ export function example(path: string): { readonly type: ResourceType; readonly o
     if (type === undefined) throw new Error(`examples/${path}: no resource type for ${object.kind}`);
     return { type, object };
   });
+}
+
+/**
+ * A KeystoneAPI in `namespace` naming the Keystone at `url`, Ready, as keystone-operator publishes one: where an
+ * operator without a configured Keystone URL finds the Keystone of that namespace's credentials.
+ */
+export async function publishKeystoneApi(kube: KubeClient, namespace: string, url: string): Promise<void> {
+  const api = { type: keystoneApiType, namespace, name: 'keystone' };
+  await kube.apply(api, { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneAPI', metadata: { name: api.name, namespace } }, true);
+  await kube.patch(api, {
+    status: { apiEndpoints: { internal: url }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'the environment\'s Keystone', lastTransitionTime: new Date().toISOString().slice(0, 19) + 'Z' }] },
+  }, ContentType.mergePatch, 'status');
 }

@@ -66,9 +66,9 @@ export interface StartOptions {
   readonly keycloak?: boolean;
   /**
    * Start the workload tier too, so pods run (default false: most tests need none, and a machine runs one tier at a
-   * time): containerd, kubelet, kube-scheduler and kube-proxy on a bridge whose address is the node IP, where
-   * MariaDB listens as well, and kube-apiserver, Keystone and Keycloak instead of loopback (an operator in a pod
-   * reaches them there); kube-controller-manager then runs the controllers that workloads need.
+   * time): containerd, kubelet, kube-scheduler, kube-proxy and a cluster DNS on a bridge whose address is the node
+   * IP, where MariaDB listens as well, and kube-apiserver, Keystone and Keycloak instead of loopback (an operator in
+   * a pod reaches them there); kube-controller-manager then runs the controllers that workloads need.
    */
   readonly workloads?: boolean;
   /**

@@ -113,4 +113,10 @@ export class KeystoneAdmin {
     }
     return { userId: user.id, userName: options.userName, password: options.password, projectId: project.id, projectName, domain: 'Default' };
   }
+
+  /** The ids of a user's application credentials, as Keystone lists them. */
+  async applicationCredentialIds(userId: string): Promise<string[]> {
+    const listed = (await this.call('GET', `/users/${userId}/application_credentials`))['application_credentials'] as Named[] | undefined;
+    return (listed ?? []).map((credential) => credential.id);
+  }
 }

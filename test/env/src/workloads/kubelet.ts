@@ -7,6 +7,7 @@ import { freeLoopbackPort } from '../ports.js';
 import { ManagedProcess, type Ownership } from '../process.js';
 import { waitFor } from '../wait.js';
 import { CGROUP_ROOT } from './cgroups.js';
+import { CLUSTER_DOMAIN } from './cluster-dns-process.js';
 import { NODE_NETWORK } from './node-network.js';
 
 /** The one node's name. */
@@ -46,6 +47,9 @@ function kubeletConfig(options: KubeletOptions, port: number): string {
     containerRuntimeEndpoint: `unix://${options.containerdAddress}`,
     podLogsDir: options.podLogsDir,
     resolvConf: '/etc/resolv.conf',
+    // Pods resolve Service names through the tier's cluster DNS on the node IP (cluster-dns.ts).
+    clusterDNS: [NODE_NETWORK.nodeIp],
+    clusterDomain: CLUSTER_DOMAIN,
     evictionHard: { 'memory.available': '50Mi', 'nodefs.available': '1%', 'nodefs.inodesFree': '1%', 'imagefs.available': '1%' },
     imageGCHighThresholdPercent: 100,
     imageGCLowThresholdPercent: 99,

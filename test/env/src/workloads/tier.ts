@@ -6,6 +6,7 @@ import { step } from '../step.js';
 import { waitFor } from '../wait.js';
 import { ensureSystemPackages } from '../system-packages.js';
 import { createCgroupRoot } from './cgroups.js';
+import { startClusterDns } from './cluster-dns-process.js';
 import { startContainerd } from './containerd.js';
 import { ensureImages, importImages } from './images.js';
 import { startKubeProxy } from './kube-proxy.js';
@@ -67,8 +68,8 @@ export interface TierStart {
 
 /**
  * Starts the node: containerd with the tier's images, and once the control plane is up, kubelet (until its node is
- * Ready), kube-scheduler and kube-proxy. They use the admin kubeconfig, as kube-controller-manager does. Builds
- * whatever the caches lack first (packages, node binaries, images).
+ * Ready), kube-scheduler, kube-proxy and the cluster DNS. They use the admin kubeconfig, as kube-controller-manager
+ * does. Builds whatever the caches lack first (packages, node binaries, images).
  */
 export async function startWorkloadTier({ dir, ownership, log, controlPlane }: TierStart): Promise<WorkloadsInfo> {
   await ensureSystemPackages(log, 'workloads');
@@ -89,6 +90,7 @@ export async function startWorkloadTier({ dir, ownership, log, controlPlane }: T
   await Promise.all([
     step(log, 'kube-scheduler', () => startScheduler(binaries.kubeScheduler, kubeconfig, join(dir, 'kube-scheduler.log'), ownership)),
     step(log, 'kube-proxy', () => startKubeProxy(binaries.kubeProxy, kubeconfig, join(dir, 'kube-proxy.log'), ownership)),
+    step(log, 'cluster DNS', () => startClusterDns(kubeconfig, join(dir, 'cluster-dns.log'), ownership)),
   ]);
   return {
     nodeName: NODE_NAME,
