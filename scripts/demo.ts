@@ -2,27 +2,32 @@
 // MariaDB, Keystone and Keycloak, installs the CRDs, applies examples/, runs the keyward operator as its own
 // process and shows the objects' progress live until Ctrl-C, then stops everything it started. With
 // --workloads the environment runs pods too, and a Keystone object runs Keystone in them, with an application
-// credential created against it.
+// credential created against it. --in-cluster (which implies --workloads) runs the operator in pods instead, installed
+// as platform teams install it: its image built here and imported into the node, and the Helm chart installed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { KeystoneAdmin, TEST_CRD_FOLDERS, createPodDatabase, onShutdown, shutDown, startEnvironment, type Environment } from '@keyward/test-env';
 import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
-import { appCredType, keystoneApiType } from '@keyward/keystone-appcred';
+import { appCredType } from '@keyward/keystone-appcred';
 import { API_PORT, keystoneType } from '@keyward/keystone-service';
 import { apiKeyType, defaultAPIKeyConfig, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 import { exampleTypes } from './example-types.js';
+import { CHART_DIR, RELEASE, buildOperatorImage, importImage, publishKeystoneApi, runHelm } from './in-cluster-install.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** Run the operator in pods, installed with the Helm chart from an image built here. */
+const IN_CLUSTER = process.argv.includes('--in-cluster');
 /** Run pods too (the environment's workload tier), and Keystone in them. */
-const WORKLOADS = process.argv.includes('--workloads');
+const WORKLOADS = IN_CLUSTER || process.argv.includes('--workloads');
 /** Where the Keystone object of examples/keystone-service runs. */
 const IDENTITY = { namespace: 'identity', name: 'keystone' };
 
@@ -154,6 +159,40 @@ async function credentialAgainstKeystone(kube: KubeClient, adminPassword: string
   await applyFile(kube, 'examples/keystone-service/appcred.yaml', { GlancePassword: password }, undefined, () => undefined);
 }
 
+/**
+ * The operator in pods, as the README's Install section installs it: the image built from this checkout and
+ * imported into the node (no registry here), then the chart installed with Helm into the operator's namespace,
+ * which enforces the restricted Pod Security Standard, with a values file for this cluster. Waits until the
+ * Deployment is available.
+ */
+async function installOperator(environment: Environment, kube: KubeClient, keycloakUrl: string): Promise<void> {
+  const workloads = environment.info.workloads;
+  if (workloads === undefined) throw new Error('the environment runs no pods');
+  say('building the operator image (tools/build-operator-image.sh; at once once cached)');
+  const image = await buildOperatorImage();
+  await importImage(workloads, image, []);
+  say(`image ${image.repository}:${image.tag} imported into the node (${image.digest})`);
+  await kube.apply({ type: coreTypes.namespace, name: OPERATOR_NAMESPACE }, {
+    apiVersion: 'v1', kind: 'Namespace', metadata: { name: OPERATOR_NAMESPACE, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } },
+  }, true);
+  const valuesFile = join(environment.info.dir, 'keyward-values.yaml');
+  writeFileSync(valuesFile, stringify({
+    image: { repository: image.repository, tag: image.tag, pullPolicy: 'Never' },
+    keycloak: { url: keycloakUrl, adminSecret: `${KEYCLOAK_ADMIN_SECRET.namespace}/${KEYCLOAK_ADMIN_SECRET.name}` },
+  }));
+  const args = ['install', RELEASE, relative(root, CHART_DIR), '--namespace', OPERATOR_NAMESPACE, '--values', valuesFile];
+  say(`helm ${args.join(' ')}`);
+  const outcome = runHelm([...args, '--kubeconfig', environment.info.kubeconfig]);
+  if (outcome.status !== 0) throw new Error(`helm install failed: ${outcome.stderr}`);
+  const deployment = { type: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true }, namespace: OPERATOR_NAMESPACE, name: RELEASE };
+  for (;;) {
+    const status = (await kube.get(deployment))?.['status'] as { availableReplicas?: number; replicas?: number } | undefined;
+    if (status?.replicas !== undefined && status.availableReplicas === status.replicas) break;
+    await sleep(1_000);
+  }
+  say(`keyward operator running in pods: Deployment ${OPERATOR_NAMESPACE}/${RELEASE} available (helm list --namespace ${OPERATOR_NAMESPACE})`);
+}
+
 /** SIGTERM, and wait until it is gone. */
 async function stopOperator(operator: ChildProcess): Promise<void> {
   if (operator.exitCode !== null || operator.signalCode !== null) return;
@@ -202,29 +241,31 @@ async function main(): Promise<void> {
   // naming the environment's Keystone (what keystone-operator would publish), the identity namespace its Keystone.
   const keystoneAdminPassword = randomBytes(12).toString('hex');
   if (WORKLOADS) {
-    const api = { type: keystoneApiType, namespace: 'openstack', name: 'keystone' };
-    await kube.apply(api, { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneAPI', metadata: { name: api.name, namespace: api.namespace } }, true);
-    await kube.patch(api, {
-      status: { apiEndpoints: { internal: keystone.url }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'the environment\'s Keystone', lastTransitionTime: new Date().toISOString().slice(0, 19) + 'Z' }] },
-    }, ContentType.mergePatch, 'status');
+    await publishKeystoneApi(kube, 'openstack', keystone.url);
     say('KeystoneAPI openstack/keystone names the environment\'s Keystone');
     await applyKeystoneService(kube, environment, keystoneAdminPassword);
   }
 
-  const logFile = join(environment.info.dir, 'keyward.log');
-  const operator = startOperator(environment, WORKLOADS ? undefined : keystone.url, keycloak.url, logFile);
   // The table stops redrawing once stopping begins: on a terminal a redraw would erase what stopping prints.
   const display = { on: true };
-  onShutdown({
-    graceful: async (reason) => {
-      display.on = false;
-      say(`${reason}: stopping the operator`);
-      await stopOperator(operator);
-      say('operator stopped');
-    },
-    immediate: () => { operator.kill('SIGKILL'); },
-  });
-  say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
+  if (IN_CLUSTER) {
+    // The pods stop with the environment's node.
+    onShutdown({ graceful: () => { display.on = false; return Promise.resolve(); }, immediate: () => undefined });
+    await installOperator(environment, kube, keycloak.url);
+  } else {
+    const logFile = join(environment.info.dir, 'keyward.log');
+    const operator = startOperator(environment, WORKLOADS ? undefined : keystone.url, keycloak.url, logFile);
+    onShutdown({
+      graceful: async (reason) => {
+        display.on = false;
+        say(`${reason}: stopping the operator`);
+        await stopOperator(operator);
+        say('operator stopped');
+      },
+      immediate: () => { operator.kill('SIGKILL'); },
+    });
+    say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
+  }
   console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nKeystone: ${keystone.url}\nKeycloak: ${keycloak.url}\n`
     + `pnpm keyward plan --kubeconfig ${environment.info.kubeconfig} plans with the operator's settings (published in ${OPERATOR_NAMESPACE});\n`
     + 'run it from this checkout in another terminal (pnpm keyward runs the keyward binary from the sources)\nCtrl-C stops everything.\n');

@@ -1,20 +1,15 @@
 // Renders deploy/helm/keyward with the pinned Helm binary (`helm template`) for the tests, and reads what the
 // chart's Deployment tells the operator, so tests can ask `keyward rbac` and the option parser about the same
 // settings.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { helmBinary } from '@keyward/test-env';
 import { runCli } from '../src/cli.js';
-import { DEPLOY_DIR, type Manifest } from './deploy.js';
+import type { Manifest } from './deploy.js';
+import { CHART_DIR, RELEASE, runHelm, runHelmWithValues, type HelmOutcome, type Values } from '../../../scripts/in-cluster-install.js';
 
-export const CHART_DIR = join(DEPLOY_DIR, 'helm', 'keyward');
-export const RELEASE = 'keyward';
-
-/** Helm values, as a values file would hold them. */
-export type Values = Readonly<Record<string, unknown>>;
+export { CHART_DIR, RELEASE, helm, runHelm, runHelmWithValues, type HelmOutcome, type Values } from '../../../scripts/in-cluster-install.js';
 
 export interface RenderOptions {
   /** The release namespace (`helm template --namespace`). */
@@ -24,48 +19,6 @@ export interface RenderOptions {
   readonly includeCrds?: boolean;
   /** Do not check the values against values.schema.json (`--skip-schema-validation`). */
   readonly skipSchemaValidation?: boolean;
-}
-
-export interface HelmOutcome {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** The pinned Helm binary; throws with the command that builds it when it is missing. */
-export function helm(): string {
-  const binary = helmBinary();
-  if (!existsSync(binary)) {
-    throw new Error(`the pinned Helm binary is not built (expected at ${binary}): run scripts/setup, or tools/build.sh helm`);
-  }
-  return binary;
-}
-
-/** Runs the pinned Helm binary with `args`, with Helm's own folders in a temporary directory. */
-export function runHelm(args: readonly string[]): HelmOutcome {
-  const binary = helm();
-  const home = mkdtempSync(join(tmpdir(), 'keyward-helm-'));
-  try {
-    const env = { ...process.env, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data') };
-    const result = spawnSync(binary, [...args], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
-    if (result.error !== undefined) throw result.error;
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-}
-
-/** Runs the pinned Helm binary with `args` and a values file holding `values`. */
-export function runHelmWithValues(args: readonly string[], values: Values): HelmOutcome {
-  const dir = mkdtempSync(join(tmpdir(), 'keyward-values-'));
-  try {
-    const valuesFile = join(dir, 'values.json');
-    // JSON is YAML: the values file holds exactly these values, without a YAML writer's choices.
-    writeFileSync(valuesFile, JSON.stringify(values));
-    return runHelm([...args, '--values', valuesFile]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** `helm template` of the chart with `values`, as it is; a failure is an outcome, not an exception. */

@@ -10,22 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
-import { ContentType, type KubeClient } from '@keyward/core/interpreter';
-import { keystoneApiType } from '@keyward/keystone-appcred';
+import type { KubeClient } from '@keyward/core/interpreter';
 import { holdForThisFile, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
 import { exampleTypes } from '../../../scripts/example-types.js';
-import { CHART_DIR, RELEASE, runHelm, type Values } from './helm-chart.js';
+import { buildOperatorImage as buildImage, type OperatorImage } from '../../../scripts/in-cluster-install.js';
+
+export { helmRelease, importImage, publishKeystoneApi, type OperatorImage } from '../../../scripts/in-cluster-install.js';
 
 const run = promisify(execFile);
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** The operator image as tools/build-operator-image.sh built it. */
-export interface OperatorImage {
-  readonly repository: string;
-  readonly tag: string;
-  readonly archive: string;
-  readonly digest: string;
-}
 
 /**
  * Builds the operator image (at once when the cache holds it). The build compiles the workspace in place, which
@@ -34,38 +27,9 @@ export interface OperatorImage {
 export async function buildOperatorImage(): Promise<OperatorImage> {
   const release = await holdForThisFile('workspace build');
   try {
-    const { stdout } = await run(join(repository, 'tools', 'build-operator-image.sh'), [], { maxBuffer: 64 * 1024 * 1024 });
-    const [, reference, archive, digest] = stdout.trim().split('\n').at(-1)?.split(' ') ?? [];
-    const [name, tag] = reference?.split(':') ?? [];
-    if (name === undefined || tag === undefined || archive === undefined || digest === undefined) throw new Error(`unexpected output of tools/build-operator-image.sh: ${stdout}`);
-    return { repository: name, tag, archive, digest };
+    return await buildImage();
   } finally {
     release();
-  }
-}
-
-/** Imports the image into the tier's containerd, where kubelet finds it, also as `<repository>:<tag>` for each extra tag. */
-export async function importImage(workloads: WorkloadsInfo, image: OperatorImage, extraTags: readonly string[]): Promise<void> {
-  const ctr = (...args: string[]) => run('ctr', ['--address', workloads.containerdAddress, '--namespace', 'k8s.io', 'images', ...args], { maxBuffer: 16 * 1024 * 1024 });
-  await ctr('import', image.archive);
-  for (const tag of extraTags) await ctr('tag', '--force', `${image.repository}:${image.tag}`, `${image.repository}:${tag}`);
-}
-
-/** Runs Helm on the chart's release against the cluster of `kubeconfig`; fails with Helm's output. */
-export function helmRelease(kubeconfig: string, namespace: string, command: 'install' | 'upgrade' | 'rollback' | 'uninstall', values: Values = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'keyward-release-'));
-  try {
-    // JSON is YAML: the values file holds exactly these values.
-    const valuesFile = join(dir, 'values.json');
-    writeFileSync(valuesFile, JSON.stringify(values));
-    const args = [command, RELEASE];
-    if (command === 'install' || command === 'upgrade') args.push(CHART_DIR, '--values', valuesFile);
-    if (command === 'rollback') args.push('1');
-    const outcome = runHelm([...args, '--namespace', namespace, '--kubeconfig', kubeconfig]);
-    if (outcome.status !== 0) throw new Error(`helm ${command} failed (${String(outcome.status)}): ${outcome.stderr}`);
-    return outcome.stdout;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -177,16 +141,4 @@ export function example(path: string): { readonly type: ResourceType; readonly o
     if (type === undefined) throw new Error(`examples/${path}: no resource type for ${object.kind}`);
     return { type, object };
   });
-}
-
-/**
- * A KeystoneAPI in `namespace` naming the Keystone at `url`, Ready, as keystone-operator publishes one: where an
- * operator without a configured Keystone URL finds the Keystone of that namespace's credentials.
- */
-export async function publishKeystoneApi(kube: KubeClient, namespace: string, url: string): Promise<void> {
-  const api = { type: keystoneApiType, namespace, name: 'keystone' };
-  await kube.apply(api, { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneAPI', metadata: { name: api.name, namespace } }, true);
-  await kube.patch(api, {
-    status: { apiEndpoints: { internal: url }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'the environment\'s Keystone', lastTransitionTime: new Date().toISOString().slice(0, 19) + 'Z' }] },
-  }, ContentType.mergePatch, 'status');
 }
