@@ -2,7 +2,6 @@
 // workload tier's containerd, Helm against the tier's API server, the operator pods' leader and metrics, and the
 // repository's examples applied as a user applies them.
 import { execFile } from 'node:child_process';
-import { request as httpsRequest } from 'node:https';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -11,7 +10,7 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
 import type { KubeClient } from '@keyward/core/interpreter';
-import { holdForThisFile, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
+import { holdForThisFile, httpCall, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
 import { exampleTypes } from '../../../scripts/example-types.js';
 import { buildOperatorImage as buildImage, type OperatorImage } from '../../../scripts/in-cluster-install.js';
 
@@ -104,18 +103,9 @@ export async function leaderPod(kube: KubeClient, namespace: string): Promise<Po
  * A GET of `url` over HTTPS as a scraper does it: with `token` as its bearer token when given, trusting the
  * certificate the operator made for itself (as the chart's ServiceMonitor does).
  */
-export function scrape(url: string, token: string | undefined): Promise<{ readonly status: number; readonly body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { rejectUnauthorized: false, agent: false, timeout: 10_000, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }); });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`${url} timed out`)));
-    req.on('error', reject);
-    req.end();
-  });
+export async function scrape(url: string, token: string | undefined): Promise<{ readonly status: number; readonly body: string }> {
+  const { status, body } = await httpCall(url, { insecure: true, timeoutMs: 10_000, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  return { status, body };
 }
 
 /**

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { request } from 'node:https';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { KubeClient } from '@keyward/core/interpreter';
 import { RuntimeMetrics, serveEndpoints, type Endpoints } from '@keyward/core/runtime';
@@ -8,20 +7,10 @@ import { parseRunConfig } from '../src/config.js';
 import { metricsSecurity } from '../src/metrics-security.js';
 import { metricsReaderRole, type RbacInstall } from '../src/rbac-manifests.js';
 import { generatedIdentity } from './deployed-identity.js';
+import { scrape } from './in-cluster.js';
 
 /** A GET of /metrics over HTTPS (the certificate is self-signed: not verified), with a bearer token or none. */
-function scrape(port: number, token: string | undefined): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
-    const req = request({ host: '127.0.0.1', port, path: '/metrics', rejectUnauthorized: false, agent: false, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }); });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const scrapeLocal = (port: number, token: string | undefined): Promise<{ readonly status: number; readonly body: string }> => scrape(`https://127.0.0.1:${String(port)}/metrics`, token);
 
 describe('the secure metrics server against a real API server', () => {
   const admin = new KubeClient(adminKubeConfig());
@@ -79,18 +68,18 @@ describe('the secure metrics server against a real API server', () => {
     const port = endpoints?.port ?? 0;
     // The authorizer learns of a new binding a moment after it is written (a refusal is kept 10 s).
     const answer = await waitFor(async () => {
-      const scraped = await scrape(port, tokens.reader);
+      const scraped = await scrapeLocal(port, tokens.reader);
       return scraped.status === 200 ? scraped : undefined;
     }, { what: 'the reader to be let in', timeoutMs: 60_000, intervalMs: 1_000 });
     expect(answer.body).toContain('keyward_leader 1');
   });
 
   it('refuses a valid token whose ServiceAccount may not get /metrics with 403', async () => {
-    await expect(scrape(endpoints?.port ?? 0, tokens.stranger)).resolves.toEqual({ status: 403, body: `system:serviceaccount:${namespace}:stranger may not get /metrics\n` });
+    await expect(scrapeLocal(endpoints?.port ?? 0, tokens.stranger)).resolves.toEqual({ status: 403, body: `system:serviceaccount:${namespace}:stranger may not get /metrics\n` });
   });
 
   it('refuses a request without a token, or with one the API server does not know, with 401', async () => {
-    await expect(scrape(endpoints?.port ?? 0, undefined)).resolves.toEqual({ status: 401, body: 'a bearer token is required\n' });
-    await expect(scrape(endpoints?.port ?? 0, 'not-a-token')).resolves.toEqual({ status: 401, body: 'the token is not valid\n' });
+    await expect(scrapeLocal(endpoints?.port ?? 0, undefined)).resolves.toEqual({ status: 401, body: 'a bearer token is required\n' });
+    await expect(scrapeLocal(endpoints?.port ?? 0, 'not-a-token')).resolves.toEqual({ status: 401, body: 'the token is not valid\n' });
   });
 });

@@ -12,7 +12,11 @@ export interface HttpOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   /** PEM bundle to trust for https. */
-  readonly ca?: string;
+  readonly ca?: string | Buffer;
+  /** Do not verify the server's certificate: a self-signed one, as the operator's metrics server makes for itself. */
+  readonly insecure?: boolean;
+  /** A client certificate and its key, for a server that authenticates callers by one (the API server). */
+  readonly clientCertificate?: { readonly cert: string | Buffer; readonly key: string | Buffer };
   readonly timeoutMs?: number;
 }
 
@@ -28,6 +32,8 @@ export function httpCall(url: string, options: HttpOptions = {}): Promise<HttpRe
         // An explicit length: uWSGI's http-socket cannot read chunked request bodies.
         headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body ?? '')) },
         ca: options.ca,
+        ...options.clientCertificate,
+        ...(options.insecure === true ? { rejectUnauthorized: false } : {}),
         // A fresh connection per call: uWSGI's http-socket closes after each response, and a reused
         // keep-alive socket would fail with "socket hang up".
         agent: false,

@@ -1,5 +1,6 @@
-import { request as httpsRequest, type RequestOptions } from 'node:https';
+import type { RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { httpCall } from './http.js';
 
 /** What `kubectl get` shows: the API server's Table rendering of a collection's printer columns. */
 export interface PrintedTable {
@@ -16,17 +17,14 @@ export async function printedTable(config: KubeConfig, path: string): Promise<Pr
   if (server === undefined) throw new Error('the kubeconfig has no current cluster');
   const options: RequestOptions = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
   await config.applyToHTTPSOptions(options);
-  const text = await new Promise<string>((resolve, reject) => {
-    const call = httpsRequest(new URL(path, server), options, (response) => {
-      let data = '';
-      response.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      response.on('end', () => {
-        resolve(data);
-      });
-    });
-    call.on('error', reject);
-    call.end();
+  const { cert, key, ca } = options;
+  const response = await httpCall(new URL(path, server).toString(), {
+    headers: options.headers as Record<string, string>,
+    ...(typeof ca === 'string' || Buffer.isBuffer(ca) ? { ca } : {}),
+    ...((typeof cert === 'string' || Buffer.isBuffer(cert)) && (typeof key === 'string' || Buffer.isBuffer(key)) ? { clientCertificate: { cert, key } } : {}),
   });
+  if (response.status !== 200) throw new Error(`${path}: HTTP ${String(response.status)} ${response.body.slice(0, 200)}`);
+  const text = response.body;
   const parsed = JSON.parse(text) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
   return { columns: parsed.columnDefinitions.map((column) => column.name), rows: parsed.rows.map((row) => row.cells) };
 }
