@@ -50,7 +50,9 @@ const resourceSchema = {
 
 export const authorizationSettingsSchema = {
   type: 'object',
-  description: 'The client\'s authorization services (needs a confidential client with settings.serviceAccountsEnabled). Scopes and resources are managed by name when listed.',
+  description:
+    'The client\'s authorization services (needs a confidential client with settings.serviceAccountsEnabled): their settings, and the scopes, resources, policies and permissions listed, by name. ' +
+    'A spec that stops stating them leaves them on.',
   'x-kubernetes-validations': [
     {
       rule: '!has(self.resources) || self.resources.all(r, !has(r.scopes) || r.scopes.all(s, has(self.scopes) && self.scopes.exists(x, x.name == s)))',

@@ -48,11 +48,11 @@ const policySchema = {
         required: ['name'],
         properties: {
           name: { ...name, description: 'A realm role by name, or a client role as clientId/role.' },
-          required: { type: 'boolean', description: 'Whether the user must hold this role; of the roles not required, one suffices.' },
+          required: { type: 'boolean', description: 'Whether the user must hold this role, whatever other roles they hold.' },
         },
         description: 'A realm role by name, or a client role as clientId/role.',
       },
-      'role: the roles the user must hold.',
+      'role: the roles that grant; the user needs one of them, and each one marked required.',
     ),
     fetchRoles: { type: 'boolean', description: 'role: whether the user\'s roles are read from Keycloak rather than from the token.' },
     users: names('user: the users, by username.'),

@@ -144,7 +144,7 @@ const specSchema = {
           pattern: ROTATION_PERIOD_PATTERN,
           maxLength: 64,
           default: DEFAULT_GRACE_PERIOD,
-          description: 'Where Keycloak keeps a replaced secret valid (client-secret rotation), how long after a regeneration it is invalidated.',
+          description: `How long a replaced secret stays valid after a regeneration, where a client policy with Keycloak's secret-rotation executor keeps it; default ${DEFAULT_GRACE_PERIOD}.`,
         },
       },
     },
@@ -164,7 +164,7 @@ const specSchema = {
       // Untyped, so that both a string and the old boolean are stored.
       'x-kubernetes-preserve-unknown-fields': true,
     },
-    deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Delete the client in Keycloak with this object, or Retain it.' },
+    deletionPolicy: { type: 'string', enum: [...DELETION_POLICIES], default: 'Delete', description: 'Delete (the default) deletes the client in Keycloak with this object, when Keyward owns it; Retain leaves it there.' },
     authorizationSettings: authorizationSettingsSchema,
   },
 };
@@ -178,7 +178,7 @@ const statusSchema = {
     realm: { ...text, description: 'The Keycloak realm, from the realm object.' },
     clientUuid: { ...text, description: 'Keycloak\'s id of the client.' },
     endpoints: endpointsSchema,
-    secretName: { ...text, description: 'The credentials Secret.' },
+    secretName: { ...text, description: 'Name of the credentials Secret, in this namespace.' },
     lastSecretRotation: { ...timestamp, description: 'When the secret was last regenerated, or the rotation period began (RFC 3339); the next rotation is rotationPeriod after it.' },
     secretRegeneratedFor: { ...text, description: 'The regenerateSecret token last acted upon.' },
     managed: {

@@ -40,8 +40,8 @@ export const requiredActionsSchema = listMapOf('alias', {
     name: { type: 'string', description: 'The name users are shown.' },
     enabled: { type: 'boolean', description: 'Whether users can be given the action.' },
     defaultAction: { type: 'boolean', description: 'Whether every new user gets it.' },
-    priority: { type: 'integer', format: 'int32', minimum: 0, maximum: REQUIRED_ACTION_PRIORITY_MAX, description: 'Lower runs first.' },
-    config: { type: 'object', additionalProperties: { type: 'string' }, description: 'Compared on the keys given; Keycloak\'s other keys stay.' },
+    priority: { type: 'integer', format: 'int32', minimum: 0, maximum: REQUIRED_ACTION_PRIORITY_MAX, description: 'Where the action comes among those a user is asked for; lower first.' },
+    config: { type: 'object', additionalProperties: { type: 'string' }, description: 'The action\'s settings, compared on the keys given; Keycloak\'s other keys stay.' },
   },
 }, {
   maxItems: MAX_REQUIRED_ACTIONS,

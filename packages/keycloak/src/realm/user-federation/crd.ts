@@ -37,7 +37,7 @@ const provider = {
       type: 'object',
       description: 'LDAP: where the directory is and how Keycloak binds to it.',
       properties: {
-        url: { ...text, description: 'connectionUrl, e.g. ldaps://ldap.example.com' },
+        url: { ...text, description: 'The directory\'s URL (connectionUrl), e.g. ldaps://ldap.example.com.' },
         bindDn: { ...text, description: 'The DN Keycloak binds as (bindDn).' },
         bindCredentialSecret: {
           type: 'object',
