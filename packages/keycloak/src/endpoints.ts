@@ -26,5 +26,10 @@ export function readEndpoints(raw: unknown): RealmEndpoints | undefined {
 export const endpointsSchema = {
   type: 'object',
   description: 'The realm\'s OpenID Connect endpoints.',
-  properties: { issuer: { type: 'string' }, token: { type: 'string' }, userinfo: { type: 'string' }, jwks: { type: 'string' } },
+  properties: {
+    issuer: { type: 'string', description: 'The issuer URL tokens carry: <keycloak-url>/realms/<realm>.' },
+    token: { type: 'string', description: 'The token endpoint URL.' },
+    userinfo: { type: 'string', description: 'The userinfo endpoint URL.' },
+    jwks: { type: 'string', description: 'The URL of the realm\'s signing keys (JWKS).' },
+  },
 };

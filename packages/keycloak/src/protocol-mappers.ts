@@ -13,16 +13,16 @@ export function protocolMapperCodec(name: t.Type<string>) {
   ]);
 }
 
-/** The CRD schema of a protocol mapper, with the same rules as protocolMapperCodec. */
-export function protocolMapperSchema(name: object, protocolDescription?: string): object {
+/** The CRD schema of a protocol mapper, with the same rules as protocolMapperCodec; `protocolWhenLeftOut` names whose protocol it then takes. */
+export function protocolMapperSchema(name: object, protocolWhenLeftOut: string): object {
   return {
     type: 'object',
     required: ['name', 'protocolMapper'],
     properties: {
-      name,
-      protocol: { type: 'string', enum: [...PROTOCOLS], ...(protocolDescription === undefined ? {} : { description: protocolDescription }) },
-      protocolMapper: name,
-      config: { type: 'object', additionalProperties: { type: 'string' } },
+      name: { ...name, description: 'The mapper\'s name, its key in this list.' },
+      protocol: { type: 'string', enum: [...PROTOCOLS], description: `openid-connect or saml; ${protocolWhenLeftOut} when left out.` },
+      protocolMapper: { ...name, description: 'The mapper type (its provider id), e.g. oidc-usermodel-attribute-mapper.' },
+      config: { type: 'object', additionalProperties: { type: 'string' }, description: 'The mapper\'s settings (claim.name, user.attribute, ...), compared on the keys given.' },
     },
   };
 }

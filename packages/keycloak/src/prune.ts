@@ -16,6 +16,9 @@ export function pruneUnlistedCodec<const F extends readonly [string, ...string[]
   return uniqueList(t.array(oneOf(fields)));
 }
 
+/** The prune rule as a CRD description says it for the list `field` of pruneUnlisted (or the list it is part of). */
+export const pruneRuleDescription = (field: string): string => `Unlisted ones Keyward made are removed while the list names some, or when pruneUnlisted names ${field}; others are never touched.`;
+
 /** The CRD schema of a `pruneUnlisted` list over `fields`. */
 export function pruneUnlistedSchema(fields: readonly string[], what: string): Record<string, unknown> {
   return {

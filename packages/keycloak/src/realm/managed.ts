@@ -57,19 +57,30 @@ export function toManaged(managed: { readonly [K in keyof RealmManaged]?: RealmM
   return Object.keys(kept).length === 0 ? undefined : kept;
 }
 
-const list = { type: 'array', items: { type: 'string' } };
+const list = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
+const realmRoles = list('Realm roles, by name.');
+const clientRoles = { type: 'object', description: 'Client roles, by the clientId of their client.', additionalProperties: { type: 'array', items: { type: 'string' } } };
 
 export const realmManagedSchema = {
   type: 'object',
   description: 'Default groups, default roles, scope mappings, client profiles and client policies applied from the spec: only these are ever removed.',
   properties: {
-    defaultGroups: list,
-    clientProfiles: list,
-    clientPolicies: list,
-    defaultRoles: { type: 'object', properties: { realmRoles: list, clientRoles: { type: 'object', additionalProperties: list } } },
+    defaultGroups: list('Paths of the default groups the spec listed.'),
+    clientProfiles: list('Names of the client profiles the spec listed (Keycloak keeps no marker on them).'),
+    clientPolicies: list('Names of the client policies the spec listed (Keycloak keeps no marker on them).'),
+    defaultRoles: { type: 'object', description: 'The composites of the realm\'s default role the spec listed.', properties: { realmRoles, clientRoles } },
     scopeMappings: {
       type: 'array',
-      items: { type: 'object', properties: { clientScope: { type: 'string' }, client: { type: 'string' }, realmRoles: list, clientRoles: { type: 'object', additionalProperties: list } } },
+      description: 'The scope mapping entries the spec listed, each with the roles it mapped.',
+      items: {
+        type: 'object',
+        properties: {
+          clientScope: { type: 'string', description: 'The client scope the roles are mapped to, by name.' },
+          client: { type: 'string', description: 'The client the roles are mapped to, by clientId.' },
+          realmRoles,
+          clientRoles,
+        },
+      },
     },
   },
 };

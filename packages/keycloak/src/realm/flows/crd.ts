@@ -3,6 +3,7 @@ import {
   BUILT_IN_FLOW_MESSAGE,
   FLOW_ALIAS_MAX_LENGTH,
   FLOW_BINDINGS,
+  type FlowBinding,
   FLOW_DESCRIPTION_MAX_LENGTH,
   FLOW_PROVIDERS,
   MAX_EXECUTIONS,
@@ -11,6 +12,7 @@ import {
   REQUIREMENTS,
 } from './spec.js';
 import { listMapOf } from '../../list-schema.js';
+import { pruneRuleDescription } from '../../prune.js';
 
 // The schema of `authenticationFlows`: the rules flow-spec.ts's codec applies, but for the uniqueness of
 // sub-flow aliases across the realm, which only the codec checks. The schema states "exactly one of
@@ -25,7 +27,10 @@ const config = {
   type: 'object',
   required: ['alias', 'config'],
   description: 'The authenticator\'s configuration: its alias, unique in the realm, and its settings.',
-  properties: { alias, config: { type: 'object', additionalProperties: { type: 'string' } } },
+  properties: {
+    alias: { ...alias, description: 'The configuration\'s alias, unique in the realm.' },
+    config: { type: 'object', additionalProperties: { type: 'string' }, description: 'The authenticator\'s settings, compared on the keys given; Keycloak\'s other keys stay.' },
+  },
 };
 
 /** Executions below which sub-flows nest at most `depth` levels (a schema cannot recurse). */
@@ -34,12 +39,16 @@ function executions(depth: number): object {
     type: 'object',
     required: ['alias'],
     description: 'A sub-flow, its alias unique in the realm; its executions, when given, exactly those in that order.',
-    properties: { alias, description, executions: executions(depth - 1) },
+    properties: {
+      alias: { ...alias, description: 'The sub-flow\'s alias, unique in the realm.' },
+      description: { ...description, description: 'The sub-flow\'s description, set when it is made.' },
+      executions: executions(depth - 1),
+    },
   };
   return {
     type: 'array',
     maxItems: MAX_EXECUTIONS,
-    description: 'Exactly these steps, in this order.',
+    description: 'When given, exactly these steps, in this order; left out, the steps are left as they are.',
     items: {
       type: 'object',
       // Plain schema rules, not CEL: rules on items of lists nested this deep exceed the API server's cost budget.
@@ -49,7 +58,7 @@ function executions(depth: number): object {
       properties: {
         authenticator: { ...alias, description: 'The authenticator\'s provider id, e.g. auth-cookie.' },
         ...(subFlow === undefined ? {} : { subFlow }),
-        requirement: { type: 'string', enum: [...REQUIREMENTS] },
+        requirement: { type: 'string', enum: [...REQUIREMENTS], description: 'REQUIRED, ALTERNATIVE, DISABLED or CONDITIONAL; left out, as Keycloak has it (a new step starts DISABLED, or at its only choice).' },
         config,
       },
     },
@@ -60,16 +69,30 @@ export const authenticationFlowsSchema = listMapOf('alias', {
   type: 'object',
   required: ['alias'],
   properties: {
-    alias: { ...alias, 'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_FLOWS)})`, message: BUILT_IN_FLOW_MESSAGE }] },
-    description,
+    alias: {
+      ...alias,
+      description: 'The flow\'s alias, unique in the realm; not one of Keycloak\'s built-in flows.',
+      'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_FLOWS)})`, message: BUILT_IN_FLOW_MESSAGE }],
+    },
+    description: { ...description, description: 'The flow\'s description; Keyward adds its marker after it.' },
     providerId: { type: 'string', enum: [...FLOW_PROVIDERS], description: 'basic-flow (the default) for users, client-flow for clients.' },
     copyFrom: { ...alias, description: 'Made as a copy of this flow (e.g. a built-in one), then brought to the executions given.' },
     executions: executions(MAX_SUB_FLOW_DEPTH),
   },
-}, { maxItems: MAX_FLOWS, description: 'Authentication flows made and kept by this object; Keycloak\'s built-in flows are never changed.' });
+}, { maxItems: MAX_FLOWS, description: `Top-level authentication flows, by alias; Keycloak's built-in flows are never changed. ${pruneRuleDescription('authenticationFlows')}` });
+
+const BINDING_DESCRIPTIONS: Readonly<Record<FlowBinding, string>> = {
+  browserFlow: 'The flow of logins in a browser.',
+  registrationFlow: 'The flow of users registering themselves.',
+  directGrantFlow: 'The flow of direct grants (a username and password sent to the token endpoint).',
+  resetCredentialsFlow: 'The flow of resetting a forgotten password.',
+  clientAuthenticationFlow: 'The flow that authenticates clients.',
+  dockerAuthenticationFlow: 'The flow of Docker registry logins.',
+  firstBrokerLoginFlow: 'The flow of a user\'s first login through an identity provider.',
+};
 
 export const flowBindingsSchema = {
   type: 'object',
   description: 'The flows the realm uses, by alias (Keycloak\'s realm fields of these names); a binding left out is left as it is.',
-  properties: Object.fromEntries(FLOW_BINDINGS.map((field) => [field, alias])),
+  properties: Object.fromEntries(FLOW_BINDINGS.map((field) => [field, { ...alias, description: BINDING_DESCRIPTIONS[field] }])),
 };

@@ -11,20 +11,37 @@ import {
 } from './spec.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from '../secret-opt-in.js';
 import { listMapOf } from '../../list-schema.js';
+import { pruneRuleDescription } from '../../prune.js';
 
 // The schema of a realm's identity providers: the same rules as the codec in identity-provider-spec.ts.
 
 const name = { type: 'string', minLength: 1, maxLength: IDP_TEXT_MAX_LENGTH };
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
-const fromKeys = (keys: readonly string[], schema: object): Record<string, object> => Object.fromEntries(keys.map((key) => [key, schema]));
+const fromKeys = <K extends string>(keys: readonly K[], descriptions: Readonly<Record<K, string>>, schema: object): Record<string, object> =>
+  Object.fromEntries(keys.map((key) => [key, { ...schema, description: descriptions[key] }]));
+
+const FLAG_DESCRIPTIONS: Readonly<Record<(typeof IDP_FLAGS)[number], string>> = {
+  enabled: 'Whether users can log in through the provider.',
+  trustEmail: 'Whether email addresses from the provider count as verified.',
+  storeToken: 'Whether the provider\'s tokens are stored after a login.',
+  addReadTokenRoleOnCreate: 'Whether users the provider creates get the broker\'s read-token role, to read the stored tokens.',
+  linkOnly: 'Whether the provider only links accounts and cannot be used to log in.',
+  hideOnLogin: 'Whether the login page leaves out the provider\'s button.',
+};
+
+const TEXT_DESCRIPTIONS: Readonly<Record<(typeof IDP_TEXTS)[number], string>> = {
+  displayName: 'The name the login page shows for the provider.',
+  firstBrokerLoginFlowAlias: 'The flow run at a user\'s first login through the provider, by alias.',
+  postBrokerLoginFlowAlias: 'A flow run after every login through the provider, by alias.',
+};
 
 const mapper = {
   type: 'object',
   required: ['name', 'identityProviderMapper'],
   properties: {
-    name,
+    name: { ...name, description: 'The mapper\'s name, its key in this list.' },
     identityProviderMapper: { ...name, description: 'The mapper type, e.g. hardcoded-attribute-idp-mapper.' },
-    config: stringMap,
+    config: { ...stringMap, description: 'The mapper\'s settings, compared on the keys given; Keycloak\'s other keys stay.' },
   },
 };
 
@@ -32,10 +49,10 @@ const identityProvider = {
   type: 'object',
   required: ['alias', 'providerId'],
   properties: {
-    alias: { ...name, pattern: IDP_ALIAS_PATTERN },
+    alias: { ...name, pattern: IDP_ALIAS_PATTERN, description: 'The provider\'s alias, unique in the realm (part of its redirect URI).' },
     providerId: { ...name, description: 'oidc, keycloak-oidc, saml, github, google, ...' },
-    ...fromKeys(IDP_FLAGS, { type: 'boolean' }),
-    ...fromKeys(IDP_TEXTS, { type: 'string' }),
+    ...fromKeys(IDP_FLAGS, FLAG_DESCRIPTIONS, { type: 'boolean' }),
+    ...fromKeys(IDP_TEXTS, TEXT_DESCRIPTIONS, { type: 'string' }),
     config: { ...stringMap, description: 'Keycloak\'s config of the provider (clientId, authorizationUrl, ...); keys also in configSecrets are taken from there.' },
     configSecrets: {
       type: 'object',
@@ -46,16 +63,16 @@ const identityProvider = {
         type: 'object',
         required: ['name', 'key'],
         properties: {
-          name: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN },
-          key: { type: 'string', minLength: 1 },
+          name: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Name of the Secret.' },
+          key: { type: 'string', minLength: 1, description: 'Key of the value in that Secret.' },
         },
       },
     },
-    mappers: listMapOf('name', mapper, { maxItems: MAX_IDP_MAPPERS }),
+    mappers: listMapOf('name', mapper, { maxItems: MAX_IDP_MAPPERS, description: `The provider's mappers, by name; left out, not touched. ${pruneRuleDescription('identityProviders')}` }),
   },
 };
 
 export const identityProvidersSchema = listMapOf('alias', identityProvider, {
   maxItems: MAX_IDENTITY_PROVIDERS,
-  description: 'Identity providers of the realm, by alias. Those made from this list carry a marker in their config; only those are removed when the list stops naming them.',
+  description: `Identity providers of the realm, by alias; those made from this list carry a marker in their config. ${pruneRuleDescription('identityProviders')}`,
 });

@@ -1,3 +1,4 @@
+import { pruneRuleDescription } from '../../prune.js';
 import { MAX_ORGANIZATIONS, MAX_ORG_DOMAINS, MAX_ORG_LINKS, ORG_ALIAS_PATTERN, ORG_DOMAIN_PATTERN, ORG_TEXT_MAX_LENGTH } from './spec.js';
 
 // The schema of a realm's organizations: the same rules as the codec in organization-spec.ts (which also
@@ -10,7 +11,7 @@ const domain = {
   type: 'object',
   required: ['name'],
   properties: {
-    name: { ...text, pattern: ORG_DOMAIN_PATTERN },
+    name: { ...text, pattern: ORG_DOMAIN_PATTERN, description: 'The domain name, e.g. example.com.' },
     verified: { type: 'boolean', description: 'Whether the domain is verified (Keycloak\'s default: false).' },
   },
 };
@@ -20,10 +21,10 @@ const organization = {
   required: ['name'],
   'x-kubernetes-validations': [{ rule: `has(self.alias) || self.name.matches('${ORG_ALIAS_PATTERN}')`, fieldPath: '.name', message: 'without alias, the name is the alias: letters, digits, ., _ and - only' }],
   properties: {
-    name: text,
+    name: { ...text, description: 'The organization\'s name, unique in the realm; without alias, also its alias.' },
     alias: { ...text, pattern: ORG_ALIAS_PATTERN, description: 'Keycloak\'s key of the organization (default: the name); Keycloak cannot change it.' },
-    description: { type: 'string' },
-    enabled: { type: 'boolean' },
+    description: { type: 'string', description: 'The organization\'s description.' },
+    enabled: { type: 'boolean', description: 'Whether the organization is enabled; left out, as Keycloak has it.' },
     redirectUrl: { type: 'string', description: 'Where members go after their invitation or registration.' },
     domains: {
       type: 'array',
@@ -40,7 +41,7 @@ const organization = {
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['alias'],
       description: 'Identity providers of the realm, by alias, linked to the organization: exactly these when given and not empty. A provider belongs to one organization.',
-      items: { type: 'object', required: ['alias'], properties: { alias: { ...text, pattern: ORG_ALIAS_PATTERN } } },
+      items: { type: 'object', required: ['alias'], properties: { alias: { ...text, pattern: ORG_ALIAS_PATTERN, description: 'The alias of an identity provider of this realm.' } } },
     },
   },
 };
@@ -48,7 +49,7 @@ const organization = {
 export const organizationsSchema = {
   type: 'array',
   maxItems: MAX_ORGANIZATIONS,
-  description: 'Organizations of the realm (Keycloak 26; needs organizationsEnabled), by alias. Those made from this list carry a marker in their attributes; only those are removed when the list stops naming them.',
+  description: `Organizations of the realm (Keycloak 26; needs organizationsEnabled), by alias; those made from this list carry a marker in their attributes. ${pruneRuleDescription('organizations')}`,
   'x-kubernetes-list-type': 'map',
   'x-kubernetes-list-map-keys': ['name'],
   'x-kubernetes-validations': [{ rule: `self.all(o, self.exists_one(p, ${aliasOf('p')} == ${aliasOf('o')}))`, message: 'two organizations have the same alias' }],

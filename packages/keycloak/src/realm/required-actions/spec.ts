@@ -36,14 +36,16 @@ export const requiredActionsSchema = listMapOf('alias', {
   type: 'object',
   required: ['alias'],
   properties: {
-    alias: { type: 'string', minLength: 1, maxLength: REQUIRED_ACTION_ALIAS_MAX_LENGTH },
-    name: { type: 'string' },
-    enabled: { type: 'boolean' },
+    alias: { type: 'string', minLength: 1, maxLength: REQUIRED_ACTION_ALIAS_MAX_LENGTH, description: 'The action\'s alias: its provider\'s id, e.g. CONFIGURE_TOTP.' },
+    name: { type: 'string', description: 'The name users are shown.' },
+    enabled: { type: 'boolean', description: 'Whether users can be given the action.' },
     defaultAction: { type: 'boolean', description: 'Whether every new user gets it.' },
-    priority: { type: 'integer', format: 'int32', minimum: 0, maximum: REQUIRED_ACTION_PRIORITY_MAX, description: 'Lower runs first.' },
-    config: { type: 'object', additionalProperties: { type: 'string' }, description: 'Compared on the keys given; Keycloak\'s other keys stay.' },
+    priority: { type: 'integer', format: 'int32', minimum: 0, maximum: REQUIRED_ACTION_PRIORITY_MAX, description: 'Where the action comes among those a user is asked for; lower first.' },
+    config: { type: 'object', additionalProperties: { type: 'string' }, description: 'The action\'s settings, compared on the keys given; Keycloak\'s other keys stay.' },
   },
 }, {
   maxItems: MAX_REQUIRED_ACTIONS,
-  description: 'Required actions, by alias (their provider\'s id): registered when Keycloak has them unregistered, and set to the fields given.',
+  description:
+    'Required actions, by alias (their provider\'s id): registered when Keycloak has them unregistered, and set to the fields given. ' +
+    'Those this object registered (status.registeredRequiredActions) and no longer lists are unregistered while the list names some, or when pruneUnlisted names requiredActions.',
 });

@@ -60,10 +60,10 @@ export const scopeMappingsCrdSchema = {
     type: 'object',
     'x-kubernetes-validations': [{ rule: 'has(self.clientScope) != has(self.client)', message: ONE_TARGET_MESSAGE }],
     properties: {
-      clientScope: { type: 'string', minLength: 1, 'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_CLIENT_SCOPES)})`, message: BUILT_IN_SCOPE_MESSAGE }] },
-      client: { type: 'string', minLength: 1, description: 'A clientId.' },
-      realmRoles: nameSet,
-      clientRoles: { type: 'object', description: 'By clientId.', additionalProperties: nameSet },
+      clientScope: { type: 'string', minLength: 1, description: 'A client scope, by name; not one of Keycloak\'s built-in scopes.', 'x-kubernetes-validations': [{ rule: `!(self in ${celList(BUILT_IN_CLIENT_SCOPES)})`, message: BUILT_IN_SCOPE_MESSAGE }] },
+      client: { type: 'string', minLength: 1, description: 'A client, by clientId.' },
+      realmRoles: { ...nameSet, description: 'Realm roles the target may put in tokens, by name; left out, not touched.' },
+      clientRoles: { type: 'object', description: 'Client roles the target may put in tokens, by the clientId of their client; left out, not touched.', additionalProperties: nameSet },
     },
   },
 };
