@@ -7,11 +7,16 @@ import { SharedInformers } from '../../src/runtime/shared-informers.js';
 
 let admin: KubeClient;
 let namespace: string;
+/**
+ * The test's ConfigMaps carry this label and its informers select it: the controller manager publishes a
+ * kube-root-ca.crt ConfigMap into every namespace, whenever it gets to it, and that one must not count.
+ */
+const OURS = { suite: 'shared-informers' };
 
 beforeAll(async () => {
   admin = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('shared-informers');
-  await admin.create({ type: coreTypes.configMap, namespace, name: 'first' }, { metadata: { name: 'first' }, data: { n: '1' } });
+  await admin.create({ type: coreTypes.configMap, namespace, name: 'first' }, { metadata: { name: 'first', labels: OURS }, data: { n: '1' } });
 }, 120_000);
 
 afterAll(() => {
@@ -26,30 +31,27 @@ function countingClient(): { client: KubeClient; requests: KubeRequestInfo[] } {
 }
 
 describe('SharedInformers', () => {
-  // The controller manager publishes a kube-root-ca.crt ConfigMap into every namespace, whenever it gets to it.
-  const isOurs = (event: InformerEvent): boolean => event.object.metadata.name !== 'kube-root-ca.crt';
-
   it('lists and watches a scope once for every user, and replays what it holds to a late one', async () => {
     const { client, requests } = countingClient();
     const informers = new SharedInformers(client);
     try {
-      const first = informers.acquire({ type: coreTypes.configMap, namespace });
+      const first = informers.acquire({ type: coreTypes.configMap, namespace, labels: OURS });
       const firstSeen: string[] = [];
-      first.subscribe((event: InformerEvent) => { if (isOurs(event)) firstSeen.push(`${event.type} ${event.object.metadata.name}`); });
+      first.subscribe((event: InformerEvent) => { firstSeen.push(`${event.type} ${event.object.metadata.name}`); });
       await first.start();
 
-      const late = informers.acquire({ type: coreTypes.configMap, namespace });
+      const late = informers.acquire({ type: coreTypes.configMap, namespace, labels: OURS });
       const lateSeen: string[] = [];
-      late.subscribe((event: InformerEvent) => { if (isOurs(event)) lateSeen.push(`${event.type} ${event.object.metadata.name}`); });
+      late.subscribe((event: InformerEvent) => { lateSeen.push(`${event.type} ${event.object.metadata.name}`); });
       await late.start();
       expect([informers.size, firstSeen, lateSeen]).toEqual([1, ['added first'], ['added first']]);
 
-      await admin.create({ type: coreTypes.configMap, namespace, name: 'second' }, { metadata: { name: 'second' }, data: { n: '2' } });
+      await admin.create({ type: coreTypes.configMap, namespace, name: 'second' }, { metadata: { name: 'second', labels: OURS }, data: { n: '2' } });
       await waitFor(() => Promise.resolve(lateSeen.includes('added second') && firstSeen.includes('added second') ? true : undefined), { what: 'both users told', timeoutMs: 30_000, intervalMs: 50 });
       expect(requests.filter((request) => request.verb === 'list')).toHaveLength(1);
 
       // Another scope is another watch.
-      const labelled = informers.acquire({ type: coreTypes.configMap, namespace, labels: { team: 'a' } });
+      const labelled = informers.acquire({ type: coreTypes.configMap, namespace, labels: { ...OURS, team: 'a' } });
       await labelled.start();
       expect(informers.size).toBe(2);
       expect(labelled.list()).toEqual([]);
