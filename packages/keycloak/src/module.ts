@@ -104,11 +104,11 @@ const keycloakOptions = {
   },
 };
 
-/** Reading the admin Secret, where the operator runs. */
+/** Reading the admin Secret, where the operator runs, and watching it while objects wait on it. */
 const adminSecretRule: RbacRule<KeycloakConfig> = {
   apiGroups: [''],
   resources: ['secrets'],
-  verbs: ['get'],
+  verbs: ['get', 'list', 'watch'],
   scope: { namespace: (config) => config.keycloakAdminSecret?.namespace ?? config.keycloakOperatorNamespace },
 };
 

@@ -227,7 +227,7 @@ describe('keyward rbac', () => {
       );
     const enforcementRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'delete'] }];
     // The Keycloak controllers read their admin Secret in the operator's namespace, whatever the enforcement namespace.
-    const adminSecretRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }];
+    const adminSecretRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }];
     expect(roles(await printed(['--enforcement-namespace', 'gateway']))).toEqual({
       'keyward-system/keyward-runtime': [
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },

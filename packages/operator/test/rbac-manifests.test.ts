@@ -50,15 +50,15 @@ describe('rbacManifests', () => {
     ];
     expect(roles(rbacManifests(keycloak))).toEqual([
       REVIEWS,
-      'Role ops/keyward-keycloak-client: /secrets get',
-      'Role ops/keyward-keycloak-realm: /secrets get',
+      'Role ops/keyward-keycloak-client: /secrets get,list,watch',
+      'Role ops/keyward-keycloak-realm: /secrets get,list,watch',
       'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...watched,
     ]);
     expect(roles(rbacManifests({ ...keycloak, keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' } }))).toEqual([
       REVIEWS,
-      'Role keycloak/keyward-keycloak-client: /secrets get',
-      'Role keycloak/keyward-keycloak-realm: /secrets get',
+      'Role keycloak/keyward-keycloak-client: /secrets get,list,watch',
+      'Role keycloak/keyward-keycloak-realm: /secrets get,list,watch',
       'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
       ...watched,
     ]);

@@ -139,13 +139,13 @@ keycloak-realm:
   - { apiGroups: [vriesdemichael.github.io], resources: [keycloakrealms], verbs: [get, list, watch, patch], scope: watched }
   - { apiGroups: [vriesdemichael.github.io], resources: [keycloakrealms/status], verbs: [patch], scope: watched }
   - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch], scope: watched }
-  - { apiGroups: [""], resources: [secrets], verbs: [get], scope: keycloakAdminSecret }
+  - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch], scope: keycloakAdminSecret }
 keycloak-client:
   - { apiGroups: [vriesdemichael.github.io], resources: [keycloakclients], verbs: [get, list, watch, patch], scope: watched }
   - { apiGroups: [vriesdemichael.github.io], resources: [keycloakclients/status], verbs: [patch], scope: watched }
   - { apiGroups: [vriesdemichael.github.io], resources: [keycloakrealms], verbs: [get, list, watch], scope: watched }
   - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch, create, patch, delete], scope: watched }
-  - { apiGroups: [""], resources: [secrets], verbs: [get], scope: keycloakAdminSecret }
+  - { apiGroups: [""], resources: [secrets], verbs: [get, list, watch], scope: keycloakAdminSecret }
 keystone-service:
   - { apiGroups: [keystone.openstack.c5c3.io], resources: [keystones], verbs: [get, list, watch], scope: watched }
   - { apiGroups: [keystone.openstack.c5c3.io], resources: [keystones/status], verbs: [patch], scope: watched }

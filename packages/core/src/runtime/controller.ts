@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { objectKey, splitKey, runQueries, type ResourceType, type AnyAction, type AnyQuery, type ControllerDefinition, type SecondaryWatch, type KubeObject, type Plan, type Observed, type Queries, type QueryIn } from '@keyward/vocabulary';
+import { objectKey, splitKey, runQueries, type ResourceType, type AnyAction, type AnyQuery, type ControllerDefinition, type SecondaryWatch, type KubeObject, type Plan, type PlanFailure, type Observed, type Queries, type QueryIn } from '@keyward/vocabulary';
 import { errorPolicyOf, interpret, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { KeyedBackoffOptions } from './backoff.js';
@@ -397,6 +397,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     // Reported already, and the spec is the same: nothing new to say.
     if (this.#invalid.has(key) && this.#invalid.get(key) === generation) return { result: 'invalid', requeue: { kind: 'onChange' } };
 
+    let decided: P | undefined;
     const outcome = await runReconcile(this.#definition, object, {
       read: (queries) => this.#read(queries),
       run: (plan) => this.#run(plan, logger),
@@ -411,12 +412,14 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
             return;
           }
           this.#invalid.delete(key);
-          const { primary } = decision;
-          this.#references.track(key, (this.#definition.referenced ?? []).flatMap((watch) => watch.of(primary, this.#options.config).map((ref) => ({ ...ref, type: watch.type }))));
+          decided = decision.primary;
+          this.#track(key, decided);
           if (decision.kind === 'unreadable') this.#sayMissing(decision.error);
         },
         ran: (plan, result) => this.#options.observer?.onPlan?.(this.#definition.name, plan, result),
         failed: (failure, next) => {
+          // What it waits on while failing so is watched too, until it reconciles again.
+          if (decided !== undefined) this.#track(key, decided, failure);
           // A stale view (often of our own write): the next attempt sees the newer object. Worth a debug line.
           if (!next.report) logger.debug('stale view of the object; retrying', { step: failure.step });
           else logger.warn('reconcile failed', { step: failure.step, reason: failure.reason, problem: failure.message, next: next.next });
@@ -425,6 +428,12 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       },
     });
     return this.#keyReconcile(key, generation, outcome, logger);
+  }
+
+  /** Watches what the primary refers to now (and, after `failure`, what it waits on while failing so). */
+  #track(key: string, primary: P, failure?: PlanFailure): void {
+    const referenced = this.#definition.referenced ?? [];
+    this.#references.track(key, referenced.flatMap((watch) => watch.of(primary, this.#options.config, failure).map((ref) => ({ ...ref, type: watch.type }))));
   }
 
   /** The driver's outcome as the work queue, tests and tools see it; an invalid spec reported is remembered. */

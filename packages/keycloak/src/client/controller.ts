@@ -1,4 +1,5 @@
 import { coreTypes, owns, type ControllerDefinition } from '@keyward/vocabulary';
+import { adminSecretWhileRefused } from '../admin-secret-watch.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakClientType, keycloakRealmType } from '../types.js';
 import { decodeKeycloakClient } from './decode.js';
@@ -21,6 +22,7 @@ export const keycloakClientController: ControllerDefinition<KeycloakClient, Clie
     { type: keycloakRealmType, of: (client) => [realmObjectRef(client)] },
     // A provided client secret that appears or changes is pushed to Keycloak.
     { type: coreTypes.secret, of: (client) => (client.spec.clientSecret === undefined ? [] : [{ namespace: client.metadata.namespace, name: client.spec.clientSecret.name }]) },
+    adminSecretWhileRefused,
   ],
   // Keycloak's rate limit is charged by namespace.
   maxInFlightPerNamespace: (config) => config.keycloakNamespaceConcurrency,

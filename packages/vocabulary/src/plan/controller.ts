@@ -77,11 +77,12 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
    * consumer's Secret): each is watched by name while some primary refers to it, and a change wakes them.
    * Without a name, every object of the type in the namespace is watched (another operator's objects a
    * primary finds by namespace, such as KeystoneAPI). Reads of them are answered from these watches once
-   * they have listed. Pure.
+   * they have listed. `failure` is why the reconcile just failed, when it did: what an object waits on while
+   * it fails so (the operator's own credentials Secret, say) is watched until it reconciles again. Pure.
    */
   readonly referenced?: readonly {
     readonly type: ResourceType;
-    readonly of: (primary: P, config: C) => readonly { readonly namespace: string; readonly name?: string }[];
+    readonly of: (primary: P, config: C, failure?: PlanFailure) => readonly { readonly namespace: string; readonly name?: string }[];
   }[];
   /**
    * Objects of a secondary watch that belong to a primary object by name rather than by owner reference
