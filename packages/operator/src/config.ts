@@ -1,7 +1,7 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { ControllerName } from './controllers.js';
-import { commanderOptions, resolveOptions, type OptionSpecs } from './option-spec.js';
-import { crdsOptions, moduleOptions, planOptions, rbacOptions, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
+import { commanderOptions, groupedCommanderOptions, helpHeading, resolveOptions, type OptionSpecs } from './option-spec.js';
+import { GENERAL_GROUP, crdsOptions, moduleOptions, planOptions, rbacOptions, runHelpGroups, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
 import type { RbacInstall } from './rbac-manifests.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import type { BindAddress } from './values.js';
@@ -73,9 +73,14 @@ export type ConfigResult<C> = { readonly ok: true; readonly config: C } | { read
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The `run` command with its options and help, without an action. */
+/**
+ * The `run` command with its options and help, without an action. Its help lists the options by group:
+ * general, metrics and health, then each controller's (see OptionSpec.group).
+ */
 export function createRunCommand(): Command {
-  return commandWith('run', 'run the controllers against the cluster', runOptions);
+  const command = commandWith('run', 'run the controllers against the cluster', runOptions, runHelpGroups());
+  // --help with the general options, not under a heading of its own at the end.
+  return command.addHelpOption(new Option('-h, --help', 'display help for command').helpGroup(helpHeading(GENERAL_GROUP)));
 }
 
 /** The `plan` command with its options and help, without an action. */
@@ -86,7 +91,7 @@ export function createPlanCommand(): Command {
 /** The `crds` command with its one option, without an action: the CRDs depend on no controller setting. */
 export function createCrdsCommand(): Command {
   const command = new Command('crds').description('print the CRDs of the controllers as multi-document YAML').showHelpAfterError("run 'keyward crds --help' for usage");
-  for (const option of Object.values(crdsOptions).flatMap(commanderOptions)) command.addOption(option);
+  for (const option of Object.values(crdsOptions).flatMap((spec) => commanderOptions(spec))) command.addOption(option);
   return command;
 }
 
@@ -157,9 +162,12 @@ function withSettings<V extends object>(
   return settings.ok ? { ok: true, config: deepFreeze({ ...settings.values, ...resolved.values }), explicit: settings.explicit } : settings;
 }
 
-function commandWith(name: string, description: string, specs: OptionSpecs): Command {
+/** A command with its own options and the controllers' after them; in help under `helpGroups` when given. */
+function commandWith(name: string, description: string, specs: OptionSpecs, helpGroups?: readonly string[]): Command {
   const command = new Command(name).description(description).showHelpAfterError(`run 'keyward ${name} --help' for usage`);
-  for (const option of Object.values({ ...specs, ...moduleOptions }).flatMap(commanderOptions)) command.addOption(option);
+  const all = Object.values({ ...specs, ...moduleOptions });
+  const options = helpGroups === undefined ? all.flatMap((spec) => commanderOptions(spec)) : groupedCommanderOptions(all, helpGroups);
+  for (const option of options) command.addOption(option);
   return command;
 }
 

@@ -21,6 +21,11 @@ export interface OptionSpec<T> {
   readonly fallback: (facts: RuntimeFacts) => T;
   /** The value as the flag takes it, where that is not its plain text (see ConfigOption.format). */
   format?(value: T): string;
+  /**
+   * The heading help lists it under ("Metrics and health", a controller's name), for a command whose help
+   * groups its options; without one, the plain "Options".
+   */
+  readonly group?: string;
 }
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec<unknown>>>;
@@ -41,6 +46,28 @@ export function commanderOptions(spec: OptionSpec<unknown>): Option[] {
   const option = new Option(spec.flags, `${spec.description} (${details.join(', ')})`);
   if (spec.repeatable === true) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   return spec.negation === undefined ? [option] : [option, new Option(spec.negation.flags, spec.negation.description)];
+}
+
+/** A help group's heading as commander prints it. */
+export function helpHeading(group: string): string {
+  return `${group}:`;
+}
+
+/**
+ * The commander options of specs grouped in help under their `group`, the groups in the order of `order` and
+ * each group's options as given (commander prints the groups in the order their first options were added).
+ * Fails on a spec without a group or with one `order` leaves out, so no option lands in a group of its own.
+ */
+export function groupedCommanderOptions(specs: readonly OptionSpec<unknown>[], order: readonly string[]): Option[] {
+  const rank = (spec: OptionSpec<unknown>): number => {
+    const index = spec.group === undefined ? -1 : order.indexOf(spec.group);
+    if (index < 0) throw new Error(`option ${longFlag(spec)} has no help group among ${order.join(', ')}`);
+    return index;
+  };
+  return specs
+    .map((spec) => ({ spec, rank: rank(spec) }))
+    .sort((a, b) => a.rank - b.rank)
+    .flatMap(({ spec, rank }) => commanderOptions(spec).map((option) => option.helpGroup(helpHeading(order[rank] ?? ''))));
 }
 
 /**

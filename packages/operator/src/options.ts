@@ -1,5 +1,6 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
 import { formatDuration, type ConfigOption } from '@keyward/core';
+import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
 import { defaultKeycloakRateLimits } from '@keyward/keycloak/io';
 import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';
 import type { RuntimeFacts } from './runtime-facts.js';
@@ -61,15 +62,26 @@ function durationOption(flags: string, env: string, description: string, fallbac
   return { flags, env, description, defaultText: formatDuration(fallbackMs), parse: parseDurationWithin(bounds.minMs, bounds.maxMs), fallback: () => fallbackMs };
 }
 
+/** run's help groups before the controllers' own: the process and its cluster, then what it serves. */
+export const GENERAL_GROUP = 'General';
+export const SERVING_GROUP = 'Metrics and health';
+
+/** The help group of the options that `controllers` read: "keystone-appcred controller", "a and b controllers". */
+export function controllersGroup(controllers: readonly ControllerName[]): string {
+  const names = controllers.length <= 1 ? controllers.join('') : `${controllers.slice(0, -1).join(', ')} and ${String(controllers.at(-1))}`;
+  return `${names} controller${controllers.length === 1 ? '' : 's'}`;
+}
+
 /**
  * The options of the controller modules, which set fields of their configurations (a field two modules share
- * is one option). Every command takes them: run and plan configure the controllers with them, rbac places
- * the roles they name namespaces for.
+ * is one option, in the help group of all the modules that read it). Every command takes them: run and plan
+ * configure the controllers with them, rbac places the roles they name namespaces for.
  */
 export const moduleOptions: OptionSpecs = Object.fromEntries(
   MODULES.flatMap((module) => Object.entries(module.options as Readonly<Record<string, ConfigOption<unknown>>>).map(([key, option]): [string, OptionSpec<unknown>] => {
     const fallback = (module.defaultConfig as Readonly<Record<string, unknown>>)[key];
-    return [key, { ...option, fallback: () => fallback }];
+    const readers = MODULES.filter((other) => key in other.options).map((other) => other.definition.name);
+    return [key, { ...option, fallback: () => fallback, group: controllersGroup(readers) }];
   })).map(([key, spec], _, all): [string, OptionSpec<unknown>] => {
     // One field, one option: modules that share a field must agree on its flag and its default.
     const other = all.find(([otherKey, otherSpec]) => otherKey === key && (otherSpec.flags !== spec.flags || otherSpec.fallback({}) !== spec.fallback({})));
@@ -77,6 +89,11 @@ export const moduleOptions: OptionSpecs = Object.fromEntries(
     return [key, spec];
   }),
 );
+
+/** The groups of run's help in the order they print: the process's own, then the controllers' in their order. */
+export function runHelpGroups(): readonly string[] {
+  return [...new Set([GENERAL_GROUP, SERVING_GROUP, ...Object.values(moduleOptions).flatMap((spec) => (spec.group === undefined ? [] : [spec.group]))])];
+}
 
 // controller-runtime's client defaults: a resync of thousands of objects queues here, not in the API server.
 const DEFAULT_KUBE_API_QPS = 20;
@@ -88,7 +105,10 @@ const DEFAULT_KUBE_API_BURST = 30;
  */
 function keycloakRateLimitOptions() {
   const defaults = defaultKeycloakRateLimits;
+  // Listed with the options of the controllers that talk to Keycloak.
+  const group = controllersGroup([keycloakRealmModule, keycloakClientModule].map((module) => module.definition.name));
   const rate = (limit: 'namespace' | 'global' | 'token', what: string) => ({
+    group,
     flags: `--keycloak-${limit}-rate <per-second>`,
     env: `KEYWARD_KEYCLOAK_${limit.toUpperCase()}_RATE`,
     description: `Keycloak ${what} per second at most`,
@@ -97,6 +117,7 @@ function keycloakRateLimitOptions() {
     fallback: () => defaults[limit].ratePerSecond,
   });
   const burst = (limit: 'namespace' | 'global' | 'token', what: string) => ({
+    group,
     flags: `--keycloak-${limit}-burst <n>`,
     env: `KEYWARD_KEYCLOAK_${limit.toUpperCase()}_BURST`,
     description: `Keycloak ${what} at once above that rate after a quiet spell`,
@@ -118,6 +139,7 @@ function keycloakRateLimitOptions() {
 export const connectionOptions = {
   controllers: {
     flags: '--controllers <list>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_CONTROLLERS',
     description: `controllers to use, comma-separated: ${CONTROLLER_NAMES.join(', ')}`,
     defaultText: 'all',
@@ -126,6 +148,7 @@ export const connectionOptions = {
   },
   kubeconfig: {
     flags: '--kubeconfig <path>',
+    group: GENERAL_GROUP,
     env: 'KUBECONFIG',
     description: 'kubeconfig file to use (several, separated by ":", are merged as kubectl merges them)',
     defaultText: '~/.kube/config, else the in-cluster config in a pod',
@@ -134,6 +157,7 @@ export const connectionOptions = {
   },
   context: {
     flags: '--context <name>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_KUBE_CONTEXT',
     description: 'kubeconfig context to use instead of its current-context',
     defaultText: 'the current-context',
@@ -142,6 +166,7 @@ export const connectionOptions = {
   },
   kubeApiQps: {
     flags: '--kube-api-qps <n>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_KUBE_API_QPS',
     description: 'requests per second sent to the Kubernetes API at most, watches excepted',
     defaultText: String(DEFAULT_KUBE_API_QPS),
@@ -150,6 +175,7 @@ export const connectionOptions = {
   },
   kubeApiBurst: {
     flags: '--kube-api-burst <n>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_KUBE_API_BURST',
     description: 'requests sent to the Kubernetes API at once above that rate after a quiet spell',
     defaultText: String(DEFAULT_KUBE_API_BURST),
@@ -163,18 +189,23 @@ export const runOptions = {
   ...connectionOptions,
   namespaces: {
     flags: '--namespaces <list>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_NAMESPACES',
     description: 'namespaces to watch, comma-separated',
     defaultText: 'all',
     parse: parseNamespaces,
     fallback: (): readonly string[] | 'all' => 'all',
   },
-  leaderElect: booleanOption('--leader-elect', 'KEYWARD_LEADER_ELECT', 'reconcile only while holding the leader lease', true, {
-    flags: '--no-leader-elect',
-    description: 'reconcile without leader election (one replica only)',
-  }),
+  leaderElect: {
+    ...booleanOption('--leader-elect', 'KEYWARD_LEADER_ELECT', 'reconcile only while holding the leader lease', true, {
+      flags: '--no-leader-elect',
+      description: 'reconcile without leader election (one replica only)',
+    }),
+    group: GENERAL_GROUP,
+  },
   leaseName: {
     flags: '--lease-name <name>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_LEASE_NAME',
     description: 'name of the leader election Lease',
     defaultText: DEFAULT_LEASE_NAME,
@@ -183,6 +214,7 @@ export const runOptions = {
   },
   leaseNamespace: {
     flags: '--lease-namespace <namespace>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_LEASE_NAMESPACE',
     description: 'namespace of the leader election Lease',
     defaultText: "the pod's namespace, else default",
@@ -194,18 +226,23 @@ export const runOptions = {
   // --no-metrics-secure.
   metricsBindAddress: {
     flags: '--metrics-bind-address <address>',
+    group: SERVING_GROUP,
     env: 'KEYWARD_METRICS_BIND_ADDRESS',
     description: 'where to serve Prometheus metrics, [host]:port (":port" for every interface); "0" disables',
     defaultText: '127.0.0.1:8080',
     parse: parseBindAddress,
     fallback: (): BindAddress | 'disabled' => ({ host: '127.0.0.1', port: 8080 }),
   },
-  metricsSecure: booleanOption('--metrics-secure', 'KEYWARD_METRICS_SECURE', 'serve metrics over HTTPS to callers whose token a TokenReview authenticates and a SubjectAccessReview allows to get /metrics', true, {
-    flags: '--no-metrics-secure',
-    description: 'serve metrics over plain HTTP to anyone who reaches the address',
-  }),
+  metricsSecure: {
+    ...booleanOption('--metrics-secure', 'KEYWARD_METRICS_SECURE', 'serve metrics over HTTPS to callers whose token a TokenReview authenticates and a SubjectAccessReview allows to get /metrics', true, {
+      flags: '--no-metrics-secure',
+      description: 'serve metrics over plain HTTP to anyone who reaches the address',
+    }),
+    group: SERVING_GROUP,
+  },
   metricsCertFile: {
     flags: '--metrics-cert-file <path>',
+    group: SERVING_GROUP,
     env: 'KEYWARD_METRICS_CERT_FILE',
     description: "PEM certificate (chain) of the secure metrics server, with --metrics-key-file; read at start",
     defaultText: 'a self-signed certificate made at start',
@@ -214,6 +251,7 @@ export const runOptions = {
   },
   metricsKeyFile: {
     flags: '--metrics-key-file <path>',
+    group: SERVING_GROUP,
     env: 'KEYWARD_METRICS_KEY_FILE',
     description: 'PEM private key of --metrics-cert-file',
     defaultText: 'none',
@@ -222,6 +260,7 @@ export const runOptions = {
   },
   healthBindAddress: {
     flags: '--health-bind-address <address>',
+    group: SERVING_GROUP,
     env: 'KEYWARD_HEALTH_BIND_ADDRESS',
     description: 'where to serve /healthz and /readyz, [host]:port (":port" for every interface); "0" disables',
     defaultText: '127.0.0.1:8081',
@@ -230,28 +269,36 @@ export const runOptions = {
   },
   concurrency: {
     flags: '--concurrency <n>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_CONCURRENCY',
     description: 'reconciles at once per controller: n, or controller=n pairs such as keystone-appcred=2,apikey-enforcement=8',
     defaultText: String(DEFAULT_CONCURRENCY),
     parse: parseConcurrency(DEFAULT_CONCURRENCY),
     fallback: () => perController(() => DEFAULT_CONCURRENCY),
   },
-  maxRetryDelay: durationOption(
-    '--max-retry-delay <duration>',
-    'KEYWARD_MAX_RETRY_DELAY',
-    'longest wait between retries of a failing object; the wait doubles from 5ms up to it (an unreachable Keystone is asked less and less often)',
-    DEFAULT_MAX_RETRY_DELAY_MS,
-    { minMs: 1_000, maxMs: 24 * 3_600_000 },
-  ),
-  shutdownTimeout: durationOption(
-    '--shutdown-timeout <duration>',
-    'KEYWARD_SHUTDOWN_TIMEOUT',
-    "on SIGTERM, how long the steps in flight may take before the process exits anyway; keep it below the pod's termination grace period",
-    DEFAULT_SHUTDOWN_TIMEOUT_MS,
-    { minMs: 1_000, maxMs: 10 * 60_000 },
-  ),
+  maxRetryDelay: {
+    ...durationOption(
+      '--max-retry-delay <duration>',
+      'KEYWARD_MAX_RETRY_DELAY',
+      'longest wait between retries of a failing object; the wait doubles from 5ms up to it (an unreachable Keystone is asked less and less often)',
+      DEFAULT_MAX_RETRY_DELAY_MS,
+      { minMs: 1_000, maxMs: 24 * 3_600_000 },
+    ),
+    group: GENERAL_GROUP,
+  },
+  shutdownTimeout: {
+    ...durationOption(
+      '--shutdown-timeout <duration>',
+      'KEYWARD_SHUTDOWN_TIMEOUT',
+      "on SIGTERM, how long the steps in flight may take before the process exits anyway; keep it below the pod's termination grace period",
+      DEFAULT_SHUTDOWN_TIMEOUT_MS,
+      { minMs: 1_000, maxMs: 10 * 60_000 },
+    ),
+    group: GENERAL_GROUP,
+  },
   logLevel: {
     flags: '--log-level <level>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_LOG_LEVEL',
     description: `least severe level to log: ${LOG_LEVELS.join(', ')}`,
     defaultText: 'info',
@@ -260,6 +307,7 @@ export const runOptions = {
   },
   logFormat: {
     flags: '--log-format <format>',
+    group: GENERAL_GROUP,
     env: 'KEYWARD_LOG_FORMAT',
     description: `log line format: ${LOG_FORMATS.join(', ')}`,
     defaultText: 'json; text when stdout is a terminal',

@@ -5,14 +5,9 @@ import { metricsSecurity } from './metrics-security.js';
 import { missingCrdMessage } from './missing-crds.js';
 import { publishSettings } from './operator-settings-io.js';
 import { DEFAULT_CONCURRENCY } from './options.js';
-import { buildController, wire } from './wiring.js';
-import type { BindAddress } from './values.js';
-
-function address(bind: BindAddress | 'disabled'): string {
-  if (bind === 'disabled') return '0';
-  const host = bind.host === undefined ? '' : bind.host.includes(':') ? `[${bind.host}]` : bind.host;
-  return `${host}:${String(bind.port)}`;
-}
+import { listenAddress, startDetails } from './start-line.js';
+import { operatorVersion } from './version.js';
+import { apiServer, buildController, wire } from './wiring.js';
 
 /**
  * Runs the selected controllers until SIGTERM or SIGINT: then stops taking work, lets the steps in flight
@@ -28,14 +23,15 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
     kube: wiring.kube,
     logger,
     registry: wiring.metrics.registry,
-    metricsAddress: address(config.metricsBindAddress),
+    metricsAddress: listenAddress(config.metricsBindAddress),
     ...(security === undefined ? {} : { metricsSecurity: security }),
-    healthAddress: address(config.healthBindAddress),
+    healthAddress: listenAddress(config.healthBindAddress),
     leaderElection: config.leaderElection.enabled
       ? { namespace: config.leaderElection.leaseNamespace, name: config.leaderElection.leaseName, identity: wiring.identity }
       : undefined,
     onLeadership: (leading) => { wiring.metrics.leader.set(leading ? 1 : 0); },
     onLostLeadership: () => { process.exit(1); },
+    ...(wiring.reachability === undefined ? {} : { reachability: wiring.reachability }),
     // A controller whose CRD is missing is said once and left out; the others run, and it starts once the CRD is there.
     missingTypes: { message: (controller, type) => missingCrdMessage(controller, type, MODULES) },
     runnables: ({ informers }) => {
@@ -75,7 +71,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
-  logger.info('starting', { controllers: config.controllers, namespaces: config.namespaces, identity: wiring.identity });
+  logger.info('starting', startDetails(config, { version: operatorVersion(), server: apiServer(wiring.kube.kubeConfig), identity: wiring.identity, metricsOverHttps: security !== undefined }));
   await publishSettings(wiring.kube, config, logger);
   await manager.start();
   await stopped;

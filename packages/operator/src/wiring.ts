@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import type { AnyAction, AnyQuery } from '@keyward/core';
 import { KubeClient, type ApiSet } from '@keyward/core/interpreter';
 import {
+  ApiServerReachability,
   Controller,
   RuntimeMetrics,
   controllerMetrics,
@@ -37,24 +39,38 @@ export function instanceIdentity(): string {
   return `${hostname()}-${randomBytes(3).toString('hex')}`;
 }
 
+/** The API server a kubeconfig points at. */
+export function apiServer(kubeConfig: KubeConfig): string {
+  return kubeConfig.getCurrentCluster()?.server ?? 'none';
+}
+
 /** Everything the controllers share: one Kubernetes client, the API modules (Keystone clients, tokens) and metrics. */
 export interface Wiring {
   readonly kube: KubeClient;
   readonly apis: OperatorApis;
   readonly metrics: RuntimeMetrics;
   readonly identity: string;
+  /** Says when the API server cannot be reached; there when wire() was given a logger. */
+  readonly reachability?: ApiServerReachability;
   /** Stops the API modules' background work and closes the Kubernetes client. */
   close(): void;
 }
 
 /**
- * `logger`, when given, is told when an endpoint of an API goes down and when it answers again. Rejects with a
- * KubeconfigError, one line, when the kubeconfig cannot be used.
+ * `logger`, when given, is told when an endpoint of an API goes down and when it answers again, the
+ * Kubernetes API server's included. Rejects with a KubeconfigError, one line, when the kubeconfig cannot be
+ * used.
  */
 export async function wire(config: ConnectionConfig, logger?: RuntimeLogger): Promise<Wiring> {
   const metrics = new RuntimeMetrics();
-  const kube = new KubeClient(await loadKubeConfig(config.kubeconfig, { context: config.context }), {
-    onRequest: kubeRequestMetrics(metrics),
+  const kubeConfig = await loadKubeConfig(config.kubeconfig, { context: config.context });
+  const reachability = logger === undefined ? undefined : new ApiServerReachability(logger, { server: apiServer(kubeConfig) });
+  const requestMetrics = kubeRequestMetrics(metrics);
+  const kube = new KubeClient(kubeConfig, {
+    onRequest: reachability === undefined ? requestMetrics : (info) => {
+      requestMetrics(info);
+      reachability.onRequest(info);
+    },
     rateLimit: { ratePerSecond: config.kubeApiQps, burst: config.kubeApiBurst },
   });
   const identity = instanceIdentity();
@@ -74,6 +90,7 @@ export async function wire(config: ConnectionConfig, logger?: RuntimeLogger): Pr
     apis,
     metrics,
     identity,
+    ...(reachability === undefined ? {} : { reachability }),
     close: () => {
       apis.close();
       kube.close();
@@ -109,6 +126,7 @@ export function buildController(module: ErasedModule, wiring: Wiring, settings: 
     informers: settings.informers,
     ...(settings.resyncLoops === undefined ? {} : { resyncLoops: settings.resyncLoops }),
     logger: settings.logger,
+    ...(wiring.reachability === undefined ? {} : { reachability: wiring.reachability }),
     observer: controllerMetrics(wiring.metrics, name, () => depth()),
   });
   depth = () => controller.queueState().depth;

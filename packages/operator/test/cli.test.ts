@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { EXIT_CODES, runCli, type CliDependencies } from '../src/cli.js';
 import { parsePlanConfig, parseRunConfig, type OperatorConfig, type PlanConfig } from '../src/config.js';
-import { optionsTable } from '../src/option-spec.js';
+import { groupedCommanderOptions, optionsTable, type OptionSpec } from '../src/option-spec.js';
 import { moduleOptions, planOptions, rbacOptions, runOptions } from '../src/options.js';
 import { rbacManifests, type RbacObject, type RoleObject } from '../src/rbac-manifests.js';
 import { operatorVersion } from '../src/version.js';
@@ -79,6 +79,58 @@ describe('keyward run', () => {
     for (const spec of Object.values(runOptions)) {
       expect(squash(outcome.stdout)).toContain(squash(`${spec.flags} ${spec.description} (env: ${spec.env}, default: ${spec.defaultText})`));
     }
+  });
+});
+
+/** The options of a help text by heading, in print order: each heading with the flags listed under it. */
+function helpGroups(help: string): [string, string[]][] {
+  const groups: [string, string[]][] = [];
+  for (const line of help.split('\n')) {
+    if (/^\S.*:$/.test(line) && !line.startsWith('Usage:')) groups.push([line.slice(0, -1), []]);
+    const term = /^ {2}(-[^ ]*(?:, --[^ ]+)?(?: <[^>]+>)?)(?: {2,}|$)/.exec(line)?.[1];
+    if (term !== undefined) groups.at(-1)?.[1].push(term);
+  }
+  return groups;
+}
+
+describe('keyward run --help', () => {
+  it('lists the options in groups: general, metrics and health, then each controller\'s in the order of --controllers', async () => {
+    const groups = helpGroups((await cli(['run', '--help'])).stdout);
+    expect(groups.map(([heading]) => heading)).toEqual([
+      'General',
+      'Metrics and health',
+      'keystone-appcred controller',
+      'apikey-enforcement controller',
+      'keycloak-realm and keycloak-client controllers',
+      'keystone-service controller',
+    ]);
+    const under = (heading: string): string[] => groups.find(([name]) => name === heading)?.[1] ?? [];
+    expect(under('General')).toEqual(expect.arrayContaining(['--kubeconfig <path>', '--namespaces <list>', '--leader-elect', '--no-leader-elect', '--log-level <level>', '-h, --help']));
+    expect(under('Metrics and health')).toEqual([
+      '--metrics-bind-address <address>',
+      '--metrics-secure',
+      '--no-metrics-secure',
+      '--metrics-cert-file <path>',
+      '--metrics-key-file <path>',
+      '--health-bind-address <address>',
+    ]);
+    expect(under('apikey-enforcement controller')).toEqual(['--enforcement-namespace <namespace>']);
+    // The rate limits the operator sets for Keycloak sit with the options of the controllers that use it.
+    expect(under('keycloak-realm and keycloak-client controllers')).toEqual(expect.arrayContaining(['--keycloak-url <url>', '--keycloak-token-rate <per-second>', '--keycloak-allow-js-policies']));
+  });
+
+  it('lists every option, and its negation, in exactly one group', async () => {
+    const listed = helpGroups((await cli(['run', '--help'])).stdout).flatMap(([, flags]) => flags);
+    const specs: readonly OptionSpec<unknown>[] = [...Object.values(runOptions), ...Object.values(moduleOptions)];
+    const expected = specs.flatMap((spec) => [spec.flags, ...(spec.negation === undefined ? [] : [spec.negation.flags])]);
+    expect([...listed].sort()).toEqual([...expected, '-h, --help'].sort());
+  });
+
+  it('refuses an option without a group, or with one the command does not print', () => {
+    const spec = { ...runOptions.namespaces, group: 'Elsewhere' };
+    expect(() => groupedCommanderOptions([spec], ['General'])).toThrow('option --namespaces has no help group among General');
+    const { group: _none, ...ungrouped } = runOptions.namespaces;
+    expect(() => groupedCommanderOptions([ungrouped], ['General'])).toThrow('option --namespaces has no help group among General');
   });
 });
 

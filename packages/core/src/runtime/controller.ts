@@ -14,6 +14,7 @@ import { RecoveryWakeups } from './recovery-wakeups.js';
 import { objectReader, queryReader } from './query-reader.js';
 import { TypeNotServed, crdName } from './served-types.js';
 import { ResyncLoop, type ResyncLoops } from './resync-loop.js';
+import { unansweredKubeRequest, type ReachabilityReporter } from './reachability.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
 /** The namespace of a "namespace/name" key ("" for a cluster-scoped object's "name"). */
@@ -92,6 +93,12 @@ export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
   /** When to watch a namespace for a burst of `onBurst` reads; `false` never does. */
   readonly burstWatches?: BurstWatchOptions | false;
   readonly logger?: RuntimeLogger;
+  /**
+   * Told when a watch or list of its informers gets no answer from the API server and when one gets an answer
+   * again (ApiServerReachability says so at a bounded rate). With it, those failures are logged at debug
+   * level here; without it, each is a warning.
+   */
+  readonly reachability?: ReachabilityReporter;
   readonly observer?: ControllerObserver;
   readonly now?: () => Date;
   /** Random bytes; crypto's by default. */
@@ -160,12 +167,22 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#definition = definition;
     this.#options = options;
     this.#logger = (options.logger ?? silentLogger).child({ controller: definition.name });
+    const { reachability } = options;
     const problem = (resource: string) => (message: string, error?: unknown): void => {
-      this.#logger.warn(message, { resource, error: error instanceof Error ? error.message : error });
+      const detail = error instanceof Error ? error.message : error;
+      if (reachability !== undefined && unansweredKubeRequest(error, { timeouts: true })) {
+        reachability.unanswered(String(detail));
+        this.#logger.debug(message, { resource, error: detail });
+      } else {
+        this.#logger.warn(message, { resource, error: detail });
+      }
       options.observer?.onInformerProblem?.(resource, message);
     };
     // An informer accepted again after failures: the API server is back, so what waited for it is retried now.
-    const recovered = (resource: string) => (): void => { this.#recovered('kubernetes', { resource }); };
+    const recovered = (resource: string) => (): void => {
+      reachability?.answered();
+      this.#recovered('kubernetes', { resource });
+    };
     this.#ownInformers = options.informers === undefined ? new SharedInformers(options.kube) : undefined;
     const informers = options.informers ?? this.#ownInformers ?? new SharedInformers(options.kube);
     const user = (resource: string) => ({ onProblem: problem(resource), onRecovered: recovered(resource) });

@@ -16,6 +16,8 @@ export { BurstWatches } from './burst-watches.js';
 export type { BurstWatchOptions, BurstWatchReporter } from './burst-watches.js';
 export type { InformerEvent, InformerOptions } from './informer.js';
 export { Manager } from './manager.js';
+export { ApiServerReachability } from './reachability.js';
+export type { ApiServerReachabilityOptions, ReachabilityReporter } from './reachability.js';
 export type { ManagerOptions, MissingTypeOptions, Runnable, LeaderElectionSettings } from './manager.js';
 export { CRD_NOT_INSTALLED, TypeNotServed, crdName, isServed } from './served-types.js';
 export { queryReader } from './query-reader.js';

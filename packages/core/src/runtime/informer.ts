@@ -4,6 +4,7 @@ import { KeywardError, reasonForStatus } from '@keyward/vocabulary/interpreter';
 import type { ResourceType, KubeObject } from '@keyward/vocabulary';
 import { KeyedBackoff } from './backoff.js';
 import { ObjectCache, cachedForm, type InformerEvent } from './object-cache.js';
+import { unansweredKubeRequest } from './reachability.js';
 import { openWatch, watchStatusCode, type WatchEvent } from './watch-stream.js';
 
 export type { InformerEvent } from './object-cache.js';
@@ -392,9 +393,7 @@ export class Informer {
  * counted: a server too slow to answer may be one in trouble, which backing off spares.
  */
 function unanswered(error: unknown): boolean {
-  if (error instanceof KeywardError) return error.code === 0 && error.reason === 'Unavailable';
-  // What a watch request fails with: a system or stream error code (ECONNREFUSED, ERR_STREAM_PREMATURE_CLOSE).
-  return watchStatusCode(error) === undefined && typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string';
+  return unansweredKubeRequest(error, { timeouts: false });
 }
 
 /** How a watch that the server or the network ended (rather than the informer) ended. */

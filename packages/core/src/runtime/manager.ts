@@ -9,6 +9,7 @@ import { LeaderElector, type LeaderElectionOptions } from './leader-election.js'
 import { SharedInformers } from './shared-informers.js';
 import { crdName, isServed } from './served-types.js';
 import { whenServed } from './when-served.js';
+import { unansweredKubeRequest, type ReachabilityReporter } from './reachability.js';
 
 /** What the manager runs: a controller, or anything started and stopped with leadership. */
 export interface Runnable {
@@ -46,6 +47,12 @@ export interface ManagerOptions {
   readonly onLeadership?: (leading: boolean) => void;
   /** Runnables whose required types are not served: how that is said, and how often they are looked up again. */
   readonly missingTypes?: MissingTypeOptions;
+  /**
+   * Set when something says that the API server cannot be reached (ApiServerReachability, fed by the client's
+   * requests): the leader election's failures without an answer are then logged at debug level, not each as
+   * a warning.
+   */
+  readonly reachability?: ReachabilityReporter;
 }
 
 export interface MissingTypeOptions {
@@ -127,7 +134,10 @@ export class Manager {
           this.#options.onLostLeadership?.();
         }
       },
-      onProblem: (message, error) => logger.warn(message, { error: error instanceof Error ? error.message : error }),
+      onProblem: (message, error) => {
+        const quiet = this.#options.reachability !== undefined && unansweredKubeRequest(error, { timeouts: true });
+        logger[quiet ? 'debug' : 'warn'](message, { error: error instanceof Error ? error.message : error });
+      },
     });
     this.#elector.start();
     logger.info('waiting for leadership', { lease: `${election.namespace}/${election.name}`, identity: election.identity });

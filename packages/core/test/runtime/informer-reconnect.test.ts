@@ -1,53 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { freeLoopbackPort, waitFor } from '@keyward/test-env';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { coreTypes } from '@keyward/vocabulary';
 import { Informer } from '../../src/runtime/informer.js';
+import { FakeApiServer } from './fake-api-server.js';
 import { loopbackKubeConfig } from './loopback-cluster.js';
 
 // An API server that goes away for a while and comes back: the informer must try again within seconds
 // however long it was away, and tell when it is accepted again.
-
-type WatchAnswer = 'accept' | 'too-many-requests';
-
-/** Secrets of one namespace, as far as an informer needs them: a list, and watches that stay open. */
-class FakeApiServer {
-  watchAnswer: WatchAnswer = 'accept';
-  watchesAccepted = 0;
-  #server: Server | undefined;
-
-  constructor(readonly port: number) {}
-
-  async up(): Promise<void> {
-    const server = createServer((request, response) => { this.#answer(request, response); });
-    this.#server = server;
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  /** Gone at once: open watches are cut and new connections refused. */
-  async down(): Promise<void> {
-    const server = this.#server;
-    this.#server = undefined;
-    if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-
-  #answer(request: IncomingMessage, response: ServerResponse): void {
-    const json = { 'content-type': 'application/json' };
-    if (!(request.url ?? '').includes('watch=true')) {
-      response.writeHead(200, json).end(JSON.stringify({ kind: 'SecretList', apiVersion: 'v1', metadata: { resourceVersion: '10' }, items: [] }));
-    } else if (this.watchAnswer === 'too-many-requests') {
-      // What kube-apiserver answers while its watch cache warms up after a start.
-      response.writeHead(429, json).end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'TooManyRequests', code: 429 }));
-    } else {
-      this.watchesAccepted++;
-      response.writeHead(200, json);
-      response.flushHeaders();
-    }
-  }
-}
 
 /** The delays the informer announced ("...; retrying in 400 ms"), in order. */
 function delays(problems: readonly string[]): number[] {

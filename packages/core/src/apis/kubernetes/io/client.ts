@@ -19,8 +19,11 @@ export const ContentType = {
 export interface KubeRequestInfo {
   readonly verb: string;
   readonly resource: string;
+  /** 0: the server did not answer (refused, reset, timed out). */
   readonly status: number;
   readonly durationMs: number;
+  /** Why a request without an answer failed: "connect ECONNREFUSED 127.0.0.1:6443". */
+  readonly error?: string;
 }
 
 export interface KubeClientOptions {
@@ -232,13 +235,14 @@ export class KubeClient {
     if (url.protocol === 'https:' && this.#config.getCurrentCluster()?.proxyUrl === undefined) options.agent = this.#agent;
     const started = Date.now();
     const { status, text } = await send(url, options, payload).catch((error: unknown) => {
-      this.#options.onRequest?.({ verb: call.verb, resource: call.resource, status: 0, durationMs: Date.now() - started });
+      const cause = error instanceof Error ? error.message : String(error);
+      this.#options.onRequest?.({ verb: call.verb, resource: call.resource, status: 0, durationMs: Date.now() - started, error: cause });
       const timeout = error instanceof Error && error.message.includes('timed out');
       throw new KeywardError({
         api: 'kubernetes',
         code: 0,
         reason: timeout ? 'Timeout' : 'Unavailable',
-        message: `${call.what}: ${error instanceof Error ? error.message : String(error)}`,
+        message: `${call.what}: ${cause}`,
         retryable: true,
       });
     });
