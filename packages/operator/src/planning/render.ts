@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { renderPlanJson, renderPlanText, type AnyAction, type AnyQuery, type Plan, type Vocabulary } from '@keyward/core';
 import { conditionText, type ReadyCondition } from './conditions.js';
-import type { ObjectOutcome, RoundsEnd } from './rounds.js';
+import { failsToConverge, type ObjectOutcome, type RoundsEnd } from './rounds.js';
 
 /** What `keyward plan` says about one object. */
 export interface PlannedObject {
@@ -50,11 +50,6 @@ function endLine(end: RoundsEnd, rounds: number): string | undefined {
 
 function unreadableText({ reason, message }: { readonly reason: string; readonly message: string }): string {
   return `cannot read what it needs (${reason}): ${message}`;
-}
-
-/** Whether the reconciles shown for an object end in a failure the controller would report. */
-export function failsToConverge(outcome: ObjectOutcome): boolean {
-  return outcome.kind !== 'planned' || outcome.end.kind === 'failed' || outcome.end.kind === 'invalid' || outcome.end.kind === 'unreadable';
 }
 
 /** The object's condition on the cluster, where it says something: it is not Ready, or the plan shows a failure. */

@@ -41,6 +41,11 @@ export type ObjectOutcome =
   /** The plan of each reconcile in order, the first being what the controller would do now. */
   | { readonly kind: 'planned'; readonly plans: readonly Plan[]; readonly end: RoundsEnd };
 
+/** Whether the reconciles shown for an object end in a failure (a refused step or read, an invalid spec): it would not converge. */
+export function failsToConverge(outcome: ObjectOutcome): boolean {
+  return outcome.kind !== 'planned' || outcome.end.kind === 'failed' || outcome.end.kind === 'invalid' || outcome.end.kind === 'unreadable';
+}
+
 export interface RoundsOptions<C> {
   readonly config: C;
   readonly now: Date;
