@@ -267,7 +267,7 @@ async function main(): Promise<void> {
     say(`keyward operator started (pid ${String(operator.pid)}, log ${logFile})`);
   }
   console.log(`\nkubeconfig: ${environment.info.kubeconfig}\nKeystone: ${keystone.url}\nKeycloak: ${keycloak.url}\n`
-    + `pnpm keyward plan --kubeconfig ${environment.info.kubeconfig} plans with the operator's settings (published in ${OPERATOR_NAMESPACE});\n`
+    + `pnpm keyward plan --kubeconfig ${environment.info.kubeconfig} -A plans every namespace with the operator's settings (published in ${OPERATOR_NAMESPACE});\n`
     + 'run it from this checkout in another terminal (pnpm keyward runs the keyward binary from the sources)\nCtrl-C stops everything.\n');
 
   // Runs beside the table, which shows its progress (the Keystone's row, then the credential's).

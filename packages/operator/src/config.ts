@@ -58,7 +58,10 @@ export interface OperatorConfig extends ConnectionConfig {
 
 /** Everything `keyward plan` needs; frozen. */
 export interface PlanConfig extends ConnectionConfig {
+  /** The namespace given (-n); without it, the kubeconfig context's, as kubectl does. */
   readonly namespace: string | undefined;
+  /** -A: every namespace's objects. */
+  readonly allNamespaces: boolean;
   readonly name: string | undefined;
   readonly filename: string | undefined;
   readonly output: PlanOutput;
@@ -141,6 +144,9 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
 export function planConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<PlanConfig> {
   const resolved = withSettings(resolveOptions(planOptions, command.opts(), env, facts), command, env, facts);
   if (!resolved.ok) return resolved;
+  const { allNamespaces, namespace, filename } = resolved.config;
+  if (allNamespaces && namespace !== undefined) return { ok: false, error: '--all-namespaces and --namespace exclude each other: give one' };
+  if (allNamespaces && filename !== undefined) return { ok: false, error: '--all-namespaces selects the cluster\'s objects, --filename a file\'s: give one' };
   return { ok: true, config: deepFreeze({ ...resolved.config, explicitSettings: resolved.explicit }) };
 }
 

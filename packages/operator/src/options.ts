@@ -27,7 +27,7 @@ export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['json', 'text'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
-export const PLAN_OUTPUTS = ['text', 'json'] as const;
+export const PLAN_OUTPUTS = ['text', 'json', 'yaml'] as const;
 export type PlanOutput = (typeof PLAN_OUTPUTS)[number];
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -319,11 +319,12 @@ export const runOptions = {
 export const planOptions = {
   namespace: {
     flags: '-n, --namespace <namespace>',
-    description: 'plan only objects in this namespace',
-    defaultText: 'all',
+    description: 'plan only objects in this namespace; a file\'s objects without one go there',
+    defaultText: "the kubeconfig context's namespace, else default",
     parse: optional(parseDns1123Label),
     fallback: absent,
   },
+  allNamespaces: booleanOption('-A, --all-namespaces', undefined, 'plan the objects of every namespace instead of one (not with -n or -f)', false),
   name: {
     flags: '--name <name>',
     description: 'plan only objects with this name',
@@ -345,7 +346,7 @@ export const planOptions = {
     parse: parseOneOf(PLAN_OUTPUTS),
     fallback: (): PlanOutput => 'text',
   },
-  exitCode: booleanOption('--exit-code', undefined, 'exit with status 2 when anything would change, 0 when everything has converged', false),
+  exitCode: booleanOption('--exit-code', undefined, 'exit with status 3 when some object\'s reconcile would fail, else 2 when anything would change, 0 when everything has converged', false),
   operatorNamespace: {
     flags: '--operator-namespace <namespace>',
     env: 'KEYWARD_OPERATOR_NAMESPACE',

@@ -6,14 +6,15 @@ import type { PlanConfig } from './config.js';
 import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { installHint } from './missing-crds.js';
-import { withOperatorSettings } from './operator-settings.js';
+import { withOperatorSettings, type PlanSettings } from './operator-settings.js';
 import { lookUpSettings } from './operator-settings-io.js';
 import { keystoneSandbox } from './planning/keystone-sandbox.js';
 import { asApplied, isOfType, namespaceOf, readManifest } from './planning/manifest.js';
-import { renderJson, renderText, type MissingKind, type PlanEntry, type PlannedObject } from './planning/render.js';
-import { planRounds, type SandboxHandlers } from './planning/rounds.js';
+import { readyCondition } from './planning/conditions.js';
+import { renderJson, renderText, renderYaml, type MissingKind, type PlanEntry, type PlannedObject } from './planning/render.js';
+import { failsToConverge, planRounds, type SandboxHandlers } from './planning/rounds.js';
 import { KubeSandbox } from './planning/sandbox.js';
-import { settingsJson, settingsLine, shownSettings } from './planning/settings.js';
+import { settingsJson, settingsLine, shownSettings, type ShownSetting } from './planning/settings.js';
 import { wire } from './wiring.js';
 
 /**
@@ -64,7 +65,8 @@ async function planObject(module: ErasedModule, object: KubeObject, isNew: boole
     handlers: planning.handlers(),
   });
   const { namespace, name } = object.metadata;
-  return { entry: 'object', kind: module.definition.primary.type.kind, namespace, name, isNew, vocabulary: module.definition.apis, outcome };
+  const current = isNew ? undefined : readyCondition(object);
+  return { entry: 'object', kind: module.definition.primary.type.kind, namespace, name, isNew, ...(current === undefined ? {} : { current }), vocabulary: module.definition.apis, outcome };
 }
 
 function missing(module: ErasedModule, planning: Planning, inFile?: number): MissingKind {
@@ -72,15 +74,19 @@ function missing(module: ErasedModule, planning: Planning, inFile?: number): Mis
   return { entry: 'missing', kind: type.kind, crd: crdName(type), hint: installHint(type, planning.known), ...(inFile === undefined ? {} : { inFile }) };
 }
 
-/** Every object of the selected controllers on the cluster (narrowed by namespace and name). */
+/**
+ * Every object of the selected controllers on the cluster, in the namespace of -n, else the kubeconfig
+ * context's, or in all with -A (as kubectl selects them), narrowed by name.
+ */
 async function planCluster(modules: readonly ErasedModule[], planning: Planning): Promise<PlanEntry[]> {
   const entries: PlanEntry[] = [];
   const { config } = planning;
+  const namespace = config.allNamespaces ? undefined : config.namespace ?? contextNamespace(planning.kube);
   for (const module of modules) {
     const { type } = module.definition.primary;
     let objects: KubeObject[];
     try {
-      objects = (await planning.kube.listAll(type, { namespace: config.namespace })).items;
+      objects = (await planning.kube.listAll(type, { namespace })).items;
     } catch (error) {
       // A collection the API server does not know: the CRD is not installed, so there is nothing to plan.
       if (error instanceof KeywardError && error.code === 404) {
@@ -110,7 +116,7 @@ function sameContentFor(module: ErasedModule | undefined): (a: KubeObject, b: Ku
   return (a, b) => deepEqual(content(a), content(b));
 }
 
-/** The kubeconfig's namespace, where an object of the file without one goes (as kubectl does). */
+/** The kubeconfig context's namespace: what is planned without -n, and where an object of a file without one goes (as kubectl does). */
 function contextNamespace(kube: KubeClient): string {
   const config = kube.kubeConfig;
   return config.getContextObject(config.getCurrentContext())?.namespace ?? 'default';
@@ -156,7 +162,8 @@ async function planFile(file: string, modules: readonly ErasedModule[], planning
 
 /**
  * Failure when something could not be planned: a read failed, or (for a file) an object is invalid or of a kind
- * whose CRD is missing, as applying it would fail. Otherwise, with --exit-code, whether anything would change.
+ * whose CRD is missing, as applying it would fail. Otherwise, with --exit-code, whether some object's
+ * reconcile would fail, else whether anything would change.
  */
 function exitStatus(entries: readonly PlanEntry[], config: PlanConfig): number {
   const fromFile = config.filename !== undefined;
@@ -164,8 +171,19 @@ function exitStatus(entries: readonly PlanEntry[], config: PlanConfig): number {
     ? fromFile
     : entry.outcome.kind === 'unreadable' || (fromFile && entry.outcome.kind === 'invalid'));
   if (failed) return EXIT_CODES.failure;
-  const changes = entries.some((entry) => entry.entry === 'object' && entry.outcome.kind === 'planned' && entry.outcome.plans.some(changesAnything));
-  return config.exitCode && changes ? EXIT_CODES.changes : EXIT_CODES.ok;
+  if (!config.exitCode) return EXIT_CODES.ok;
+  const objects = entries.flatMap((entry) => (entry.entry === 'object' ? [entry.outcome] : []));
+  if (objects.some(failsToConverge)) return EXIT_CODES.fails;
+  return objects.some((outcome) => outcome.kind === 'planned' && outcome.plans.some(changesAnything)) ? EXIT_CODES.changes : EXIT_CODES.ok;
+}
+
+/** The output in the format --output asks for; the first line of the text says where the settings came from. */
+function rendered(entries: readonly PlanEntry[], config: PlanConfig, settings: PlanSettings, shown: readonly ShownSetting[]): string {
+  switch (config.output) {
+    case 'text': return `${settingsLine(settings, shown, config)}\n\n${renderText(entries)}`;
+    case 'json': return renderJson(entries, settingsJson(settings, shown, config));
+    case 'yaml': return renderYaml(entries, settingsJson(settings, shown, config));
+  }
 }
 
 /**
@@ -198,8 +216,7 @@ export async function planCommand(given: PlanConfig, write: (text: string) => vo
       now: new Date(),
     };
     const entries = config.filename === undefined ? await planCluster(modules, planning) : await planFile(config.filename, modules, planning);
-    const shown = shownSettings(modules);
-    write(`${config.output === 'json' ? renderJson(entries, settingsJson(settings, shown, config)) : `${settingsLine(settings, shown, config)}\n\n${renderText(entries)}`}\n`);
+    write(`${rendered(entries, config, settings, shownSettings(modules))}\n`);
     return exitStatus(entries, config);
   } finally {
     wiring.close();

@@ -178,8 +178,8 @@ describe('keyward plan', () => {
   });
 
   it('exits 2 on an invalid value', async () => {
-    const outcome = await cli(['plan', '-o', 'yaml']);
-    expect(outcome).toMatchObject({ status: EXIT_CODES.usage, stderr: 'error: invalid --output: "yaml" is not one of text, json\nrun \'keyward plan --help\' for usage\n', plans: [] });
+    const outcome = await cli(['plan', '-o', 'xml']);
+    expect(outcome).toMatchObject({ status: EXIT_CODES.usage, stderr: 'error: invalid --output: "xml" is not one of text, json, yaml\nrun \'keyward plan --help\' for usage\n', plans: [] });
   });
 
   it('documents its options in --help', async () => {

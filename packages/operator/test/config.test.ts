@@ -313,6 +313,7 @@ describe('parsePlanConfig', () => {
   it('has documented defaults', () => {
     expect(planConfig([])).toEqual({
       namespace: undefined,
+      allNamespaces: false,
       name: undefined,
       filename: undefined,
       output: 'text',
@@ -360,6 +361,7 @@ describe('parsePlanConfig', () => {
     );
     expect(config).toEqual({
       namespace: 'team-a',
+      allNamespaces: false,
       name: 'key.one',
       filename: 'keys.yaml',
       output: 'json',
@@ -408,12 +410,30 @@ describe('parsePlanConfig', () => {
 
   it('rejects invalid values in the same style, without a variable for plan-only options', () => {
     expect(planError(['--controllers', 'apikey,appcred'])).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "apikey,appcred" names unknown controller "apikey" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service)');
-    expect(planError(['-o', 'yaml'])).toBe('invalid --output: "yaml" is not one of text, json');
+    expect(planError(['-o', 'xml'])).toBe('invalid --output: "xml" is not one of text, json, yaml');
     expect(planError(['--namespace', 'Team'])).toBe('invalid --namespace: "Team" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
     expect(planError(['--name', 'a/b'])).toBe('invalid --name: "a/b" is not a DNS-1123 subdomain (an object name)');
     expect(planError([], { KEYWARD_CONTROLLERS: 'vault' })).toBe('invalid --controllers (KEYWARD_CONTROLLERS): "vault" names unknown controller "vault" (valid: keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service)');
     expect(planError([], { KEYWARD_REVOKE_ON_DELETE: '1' })).toBe('invalid --revoke-on-delete (KEYWARD_REVOKE_ON_DELETE): "1" is not true or false');
     expect(planError(['--leader-elect'])).toBe("unknown option '--leader-elect'");
+  });
+
+  it('selects namespaces as kubectl does: -n takes a value, none means the context\'s, -A means all', () => {
+    // Before, no -n meant every namespace; the context's namespace is now resolved where the kubeconfig is read.
+    expect(planConfig([])).toMatchObject({ namespace: undefined, allNamespaces: false });
+    expect(planConfig(['-n', 'team-a'])).toMatchObject({ namespace: 'team-a', allNamespaces: false });
+    expect(planConfig(['--namespace=team-a'])).toMatchObject({ namespace: 'team-a', allNamespaces: false });
+    expect(planConfig(['-A'])).toMatchObject({ namespace: undefined, allNamespaces: true });
+    expect(planConfig(['--all-namespaces'])).toMatchObject({ namespace: undefined, allNamespaces: true });
+    expect(planError(['-n'])).toBe("option '-n, --namespace <namespace>' argument missing");
+    expect(planError(['--namespace', ''])).toBe('invalid --namespace: "" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
+    expect(planError(['-n', '-A'])).toBe('invalid --namespace: "-A" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)');
+    expect(planError(['-A', '-n', 'team-a'])).toBe('--all-namespaces and --namespace exclude each other: give one');
+    expect(planError(['-A', '-f', 'keys.yaml'])).toBe('--all-namespaces selects the cluster\'s objects, --filename a file\'s: give one');
+  });
+
+  it('prints text, JSON or YAML', () => {
+    expect(['text', 'json', 'yaml'].map((output) => planConfig(['-o', output]).output)).toEqual(['text', 'json', 'yaml']);
   });
 });
 

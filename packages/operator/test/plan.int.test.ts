@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { right } from 'fp-ts/lib/Either.js';
-import { stringify } from 'yaml';
+import { parse as parseYaml, stringify } from 'yaml';
 import { WRITE_VERBS, adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, serviceAccountIdentity, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
 import { PlanBuilder, controlApi, coreTypes, defineControllerModule, kubernetesApi, sensitive, vocabulary, type AnyAction, type AnyQuery, type ControlAction, type ControllerDefinition, type KubeObject, type KubernetesAction, type ResourceType } from '@keyward/core';
 import { ContentType, KeystoneClient, KubeClient, type ApiSet } from '@keyward/core/interpreter';
+import { clusterTarget } from '@keyward/core/runtime';
+import { reconcileOnce } from '@keyward/core/testing';
 import { ACIDSecretKey, CR_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType } from '@keyward/apikey-enforcement';
 import { operatorApis } from '../src/apis.js';
 import { parsePlanConfig, type PlanConfig } from '../src/config.js';
-import { MODULES, type ErasedModule } from '../src/controllers.js';
+import { MODULES, moduleConfig, moduleNamed, type ErasedModule } from '../src/controllers.js';
+import { EXIT_CODES } from '../src/exit-codes.js';
 import { planCommand, type PlanCatalog } from '../src/plan.js';
 import { approval } from './requests.js';
 
@@ -160,6 +163,25 @@ describe('keyward plan against the live cluster', () => {
     // However the controllers are selected, plan only reads.
     const requests = await requestsOfPlanner();
     expect(requests.filter((request) => WRITE_VERBS.has(request.verb))).toEqual([]);
+  });
+
+  it('plans the kubeconfig context\'s namespace without -n, and every namespace with -A, as kubectl selects them', async () => {
+    const names = async (argv: readonly string[]): Promise<string[]> => {
+      const parsed = parsePlanConfig(['--operator-namespace', namespace, '--keystone-url', testEnvironment().keystone?.url ?? '', '--controllers', 'keystone-appcred', '-o', 'json', ...argv], {});
+      if (!parsed.ok) throw new Error(parsed.error);
+      let output = '';
+      expect(await planCommand(parsed.config, (text) => { output += text; })).toBe(EXIT_CODES.ok);
+      return (JSON.parse(output) as { objects: { namespace: string; name: string }[] }).objects.map((object) => `${object.namespace}/${object.name}`);
+    };
+    // The planner's kubeconfig names no namespace: its context's is `default`, which has none of the test's.
+    expect(await names(['--kubeconfig', planner.kubeconfig])).toEqual([]);
+    const inNamespace = join(manifests, 'kubeconfig-in-namespace');
+    const kubeconfig = parseYaml(readFileSync(planner.kubeconfig, 'utf8')) as { contexts: { context: Record<string, string> }[] };
+    for (const { context } of kubeconfig.contexts) context['namespace'] = namespace;
+    writeFileSync(inNamespace, stringify(kubeconfig), { mode: 0o600 });
+    expect(await names(['--kubeconfig', inNamespace])).toEqual([`${namespace}/ac-plan`]);
+    expect(await names(['--kubeconfig', planner.kubeconfig, '-A'])).toEqual([`${namespace}/ac-plan`]);
+    expect(await names(['--kubeconfig', inNamespace, '-n', 'default'])).toEqual([]);
   });
 
   it('configures the controllers with their options, as run does: --revoke-on-delete plans the revocation of a deleted CR\'s credential', async () => {
@@ -351,5 +373,87 @@ describe('keyward plan when a CRD is not installed', () => {
     expect(text.output).toContain(`Gadget: CRD gadgets.${group} is not installed; install it (it comes with the operator that owns it) (the object of the file cannot be created)`);
     expect(text.output).toContain(`KeystoneApplicationCredential ${namespace}/ac-plan`);
     expect(text.status).toBe(1);
+  });
+});
+
+describe('keyward plan of an object whose password Secret lacks its key', () => {
+  // A value in the Secret under another key: it must never show.
+  const OTHER_VALUE = `other-${randomBytes(12).toString('hex')}`;
+  const ref = () => ({ type: appCredType, namespace, name: 'ac-nokey' });
+  const spec = () => ({ secret: 'osp-nokey', passwordSelector: 'ServicePassword', userName, roles: ['service'] });
+  const missingKey = () => `Secret ${namespace}/osp-nokey has no key ServicePassword (or it is empty)`;
+
+  beforeAll(async () => {
+    rememberSecret(OTHER_VALUE);
+    await kube.create({ type: coreTypes.secret, namespace, name: 'osp-nokey' }, { metadata: { name: 'osp-nokey' }, stringData: { OtherKey: OTHER_VALUE } });
+  });
+
+  // Before, both plans showed a clean creation (the plan's Keystone stand-in logged in without reading the
+  // Secret), and --exit-code said 2, as for any change that converges.
+  it('plans a new object of a file as failing at the login, as the controller would, and exits 3 with --exit-code', async () => {
+    const file = manifest('nokey.yaml', [appCred('ac-nokey', spec())]);
+    const text = await plan(['--controllers', 'keystone-appcred', '-f', file, '--exit-code']);
+    expect(text.status).toBe(EXIT_CODES.fails);
+    expect(inOrder(text.output, [
+      `KeystoneApplicationCredential ${namespace}/ac-nokey (new)`,
+      'reconcile 1:', 'add finalizer',
+      'reconcile 2:', `authenticate to Keystone as ${userName}`,
+      `reconcile 2 fails at step 2, authenticate to Keystone as ${userName}`, `(PasswordKeyNotFound): ${missingKey()}`,
+      'the steps after it are not taken; the controller reports Ready=False PasswordKeyNotFound and retries with backoff',
+    ])).toBe(true);
+    expect(text.output).not.toContain('reconcile 3');
+    expect(text.output).not.toContain('now: ');
+    for (const secret of [PASSWORD, OTHER_VALUE]) expect(text.output).not.toContain(secret);
+
+    // Without --exit-code, the plan itself succeeded.
+    const json = await plan(['--controllers', 'keystone-appcred', '-f', file, '--output', 'json']);
+    expect(json.status).toBe(EXIT_CODES.ok);
+    const [object] = (JSON.parse(json.output) as { objects: Record<string, unknown>[] }).objects;
+    expect(object).toMatchObject({ name: 'ac-nokey', new: true, end: 'failed', step: 2, reason: 'PasswordKeyNotFound', message: missingKey(), then: 'retries with backoff', reported: { status: 'False', reason: 'PasswordKeyNotFound' } });
+    expect(object).not.toHaveProperty('current');
+    expect(await kube.get(ref())).toBeUndefined();
+  });
+
+  it('shows the condition the controller set, and the same failure, for the object on the cluster (--name)', async () => {
+    await kube.create(ref(), { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name: 'ac-nokey', namespace }, spec: spec() });
+    const module = moduleNamed('keystone-appcred');
+    const apis = operatorApis({ kube, identity: 'plan-test' }) as unknown as ApiSet<AnyAction, AnyQuery>;
+    try {
+      // The controller, through the one driver, against the real cluster: the finalizer, then the failed login.
+      const controllerConfig = moduleConfig(module, config([]));
+      for (let round = 0; round < 2; round++) await reconcileOnce(module.definition, clusterTarget(kube, apis), ref(), { config: controllerConfig });
+      const status = (await kube.get(ref()))?.['status'] as { conditions?: { type: string; status: string; reason: string; message: string }[] } | undefined;
+      const ready = status?.conditions?.find((condition) => condition.type === 'Ready');
+      expect(ready).toMatchObject({ status: 'False', reason: 'PasswordKeyNotFound', message: expect.stringContaining(missingKey()) as unknown });
+
+      const text = await plan(['--controllers', 'keystone-appcred', '--name', 'ac-nokey', '--exit-code']);
+      expect(text.status).toBe(EXIT_CODES.fails);
+      expect(inOrder(text.output, [
+        `KeystoneApplicationCredential ${namespace}/ac-nokey\n`,
+        `  now: Ready=False PasswordKeyNotFound: ${ready?.message ?? ''}\n`,
+        `authenticate to Keystone as ${userName}`,
+        `fails at step `, `, authenticate to Keystone as ${userName}`, `(PasswordKeyNotFound): ${missingKey()}`,
+        'the controller reports Ready=False PasswordKeyNotFound and retries with backoff',
+      ])).toBe(true);
+      for (const secret of [PASSWORD, OTHER_VALUE]) expect(text.output).not.toContain(secret);
+
+      // -o yaml says what -o json says (the two plans differ only in the time they plan at: the expiry asked for).
+      const yaml = await plan(['--controllers', 'keystone-appcred', '--name', 'ac-nokey', '--output', 'yaml']);
+      const json = await plan(['--controllers', 'keystone-appcred', '--name', 'ac-nokey', '--output', 'json']);
+      const [object, ...others] = (parseYaml(yaml.output) as { objects: Record<string, unknown>[] }).objects;
+      expect(others).toEqual([]);
+      const { plan: _plan, ...shown } = object ?? {};
+      const { plan: _jsonPlan, ...shownAsJson } = (JSON.parse(json.output) as { objects: Record<string, unknown>[] }).objects[0] ?? {};
+      expect(shown).toEqual(shownAsJson);
+      expect(shown).toMatchObject({ name: 'ac-nokey', current: { status: 'False', reason: 'PasswordKeyNotFound' }, end: 'failed', reason: 'PasswordKeyNotFound' });
+      for (const secret of [PASSWORD, OTHER_VALUE]) expect(yaml.output).not.toContain(secret);
+
+      // The plans wrote nothing: the controller's status is as it left it.
+      expect(((await kube.get(ref()))?.['status'] as typeof status)?.conditions?.find((condition) => condition.type === 'Ready')).toEqual(ready);
+    } finally {
+      apis.close();
+      await kube.patch(ref(), { metadata: { finalizers: null } }, ContentType.mergePatch);
+      await kube.delete(ref());
+    }
   });
 });

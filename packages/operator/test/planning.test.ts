@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
-import { PlanBuilder, coreTypes, kubernetesApi, vocabulary, type AnyQuery, type ControllerDefinition, type GetQuery, type KubeObject, type KubernetesAction, type ListQuery } from '@keyward/core';
+import { PlanBuilder, coreTypes, keystoneApi, kubernetesApi, vocabulary, type AnyQuery, type ControllerDefinition, type GetQuery, type KeystoneAction, type KubeObject, type KubernetesAction, type ListQuery } from '@keyward/core';
 import { interpret } from '@keyward/core/interpreter';
+import { keystoneSandbox } from '../src/planning/keystone-sandbox.js';
 import { NEW_UID, asApplied, namespaceOf } from '../src/planning/manifest.js';
+import { renderJson, renderText, renderYaml, type PlannedObject } from '../src/planning/render.js';
 import { planRounds } from '../src/planning/rounds.js';
 import { KubeSandbox } from '../src/planning/sandbox.js';
 
@@ -141,5 +143,103 @@ describe('planRounds', () => {
     const outcome = await rounds(definition);
     expect(outcome).toMatchObject({ kind: 'planned', end: { kind: 'failed', message: expect.stringContaining('not found') as unknown, then } });
     expect(outcome.kind === 'planned' ? outcome.plans : []).toHaveLength(1);
+  });
+});
+
+type LoginAction = KubernetesAction | KeystoneAction;
+
+/**
+ * Logs in to Keystone with the password of Secret ns/pw, key `password`, then says it is ready; reports a
+ * failure in its Ready condition, as the Keyward controllers do.
+ */
+const loginChecker: ControllerDefinition<KubeObject, Record<string, never>, null, LoginAction> = {
+  name: 'login-checker',
+  apis: vocabulary(kubernetesApi, keystoneApi),
+  primary: { type: coreTypes.configMap, decode: right },
+  secondary: () => [],
+  observe: () => ({}),
+  reconcile: ({ primary }) => {
+    const plan = new PlanBuilder<LoginAction>();
+    const ready = (primary['status'] as { conditions?: { status: string }[] } | undefined)?.conditions?.[0]?.status === 'True';
+    if (ready) return plan.build();
+    const ref = { type: coreTypes.configMap, namespace: 'ns', name: primary.metadata.name };
+    plan.add({
+      kind: 'keystone.authenticate', endpoint: 'http://keystone.test/v3', userName: 'svc', userDomain: 'Default', projectName: 'service', projectDomain: 'Default',
+      password: { kind: 'secretKey', namespace: 'ns', name: 'pw', key: 'password' },
+    }, 'log in');
+    plan.add({ kind: 'k8s.status', ref, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'logged in', lastTransitionTime: '2026-03-01T12:00:00Z' }] } }, 'say so');
+    return plan.build();
+  },
+  reportFailure: (primary, failure) => {
+    const plan = new PlanBuilder<LoginAction>();
+    const ref = { type: coreTypes.configMap, namespace: 'ns', name: primary.metadata.name };
+    const condition = { type: 'Ready', status: 'False', reason: failure.reason, message: `${failure.step} failed: ${failure.message}`, lastTransitionTime: '2026-03-01T12:00:00Z' };
+    plan.add({ kind: 'k8s.status', ref, status: { conditions: [condition] } }, 'report the failure');
+    return plan.build();
+  },
+  reportInvalid: () => ({ steps: [] }),
+};
+
+describe('planRounds with the Keystone stand-in', () => {
+  const PASSWORD = 'a-password-only-the-secret-has';
+  const checker = (status?: object): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'checker', namespace: 'ns', uid: 'uid-checker', resourceVersion: '7' }, ...(status === undefined ? {} : { status }) });
+  const passwordSecret = (data: Record<string, string>): KubeObject => ({ ...secret('pw'), data });
+  const plannedWith = async (password: KubeObject, object: KubeObject): Promise<PlannedObject> => {
+    const sandbox = new KubeSandbox(cluster([password, object]).read);
+    const outcome = await planRounds(loginChecker, object, { config: null, now: new Date('2026-03-01T12:00:00Z'), maxRounds: 6, sandbox, handlers: keystoneSandbox() });
+    return { entry: 'object', kind: 'ConfigMap', namespace: 'ns', name: 'checker', isNew: false, vocabulary: loginChecker.apis, outcome };
+  };
+
+  it('logs in with a password Secret that has the key, and settles', async () => {
+    const planned = await plannedWith(passwordSecret({ password: Buffer.from(PASSWORD).toString('base64') }), checker());
+    expect(planned.outcome).toMatchObject({ kind: 'planned', end: { kind: 'quiet' } });
+  });
+
+  // Before, the stand-in logged in whatever the Secret held: a CR whose Secret lacked its key planned a clean
+  // creation, while the controller set Ready=False PasswordKeyNotFound.
+  it('fails the login as the controller would when the Secret lacks the key, and shows the reported condition', async () => {
+    const planned = await plannedWith(passwordSecret({ other: Buffer.from(PASSWORD).toString('base64') }), checker());
+    expect(planned.outcome).toEqual({
+      kind: 'planned',
+      plans: [expect.anything()],
+      end: {
+        kind: 'failed', step: 1, summary: 'authenticate to Keystone as svc (project service, domain Default)', reason: 'PasswordKeyNotFound', message: 'Secret ns/pw has no key password (or it is empty)',
+        then: 'retries with backoff',
+        reported: { status: 'False', reason: 'PasswordKeyNotFound', message: 'authenticate to Keystone as svc (project service, domain Default) failed: Secret ns/pw has no key password (or it is empty)' },
+      },
+    });
+  });
+
+  it('renders the failure and the object\'s current condition, and no password', async () => {
+    const current = { status: 'False', reason: 'PasswordKeyNotFound', message: 'log in failed: Secret ns/pw has no key password (or it is empty)' } as const;
+    const planned = { ...await plannedWith(passwordSecret({ other: Buffer.from(PASSWORD).toString('base64') }), checker()), current };
+    const text = renderText([planned]);
+    expect(text).toContain('ConfigMap ns/checker\n  now: Ready=False PasswordKeyNotFound: log in failed: Secret ns/pw has no key password (or it is empty)\n');
+    expect(text).toContain('\n  fails at step 1, authenticate to Keystone as svc (project service, domain Default) (PasswordKeyNotFound): Secret ns/pw has no key password (or it is empty)\n'
+      + '  the steps after it are not taken; the controller reports Ready=False PasswordKeyNotFound and retries with backoff (later reconciles: not shown)');
+    expect(text).not.toContain(PASSWORD);
+    const [json] = (JSON.parse(renderJson([planned], {})) as { objects: unknown[] }).objects;
+    expect(json).toMatchObject({ current, end: 'failed', reason: 'PasswordKeyNotFound', then: 'retries with backoff', reported: { status: 'False', reason: 'PasswordKeyNotFound' } });
+    expect(renderYaml([planned], {})).not.toContain(PASSWORD);
+  });
+
+  it('shows a converged object\'s condition only when it is not Ready', async () => {
+    const ready = { status: 'True', reason: 'Ready', message: 'logged in' } as const;
+    const good = passwordSecret({ password: Buffer.from(PASSWORD).toString('base64') });
+    const converged = { ...await plannedWith(good, checker({ conditions: [{ type: 'Ready', ...ready, lastTransitionTime: '2026-03-01T11:00:00Z' }] })), current: ready };
+    expect(renderText([converged])).toBe('ConfigMap ns/checker\n  no changes');
+  });
+});
+
+describe('renderYaml', () => {
+  it('says what renderJson says, in YAML', async () => {
+    const { parse } = await import('yaml');
+    const sandbox = new KubeSandbox(cluster([secret('a')]).read);
+    const outcome = await planRounds(labeller, secret('a'), { config: null, now: new Date('2026-03-01T12:00:00Z'), maxRounds: 6, sandbox, handlers: {} });
+    const entries: PlannedObject[] = [{ entry: 'object', kind: 'Secret', namespace: 'ns', name: 'a', isNew: false, vocabulary: labeller.apis, outcome }];
+    const settings = { operatorNamespace: 'keyward-system', operator: null, reason: 'none there', values: {} };
+    const yaml = renderYaml(entries, settings);
+    expect(yaml).toMatch(/^settings:\n {2}operatorNamespace: keyward-system\n/);
+    expect(parse(yaml)).toEqual(JSON.parse(renderJson(entries, settings)));
   });
 });

@@ -1,19 +1,32 @@
-import { sensitive, type KeystoneAction } from '@keyward/core';
-import type { HandlerTable } from '@keyward/core/interpreter';
+import { Sensitive, coreTypes, sensitive, type KeystoneAction, type SecretKeyRef } from '@keyward/core';
+import { secretKeyValue, type HandlerContext, type HandlerTable } from '@keyward/core/interpreter';
 
 /** What stands for a value only Keystone can give; a credential's Secret is named after its first characters. */
 export const KNOWN_AFTER_APPLY = 'known-after-apply';
 
 /**
- * Keystone in a plan's sandbox: nothing is sent, every step succeeds, and what Keystone would return is a
- * stand-in (`known-after-apply`), so the reconciles that follow can be planned. Keystone has no reads that a
- * reconcile makes, so nothing a later reconcile sees depends on Keystone's answers beyond these outputs.
+ * Refuses a password Secret as the Keystone handler would (missing, not opted in, without the key), read from
+ * the plan's sandbox; the password itself is dropped unread by anything else.
+ */
+async function checkPassword(ref: SecretKeyRef, context: HandlerContext): Promise<void> {
+  if (context.readObject === undefined) throw new Error('the plan\'s Keystone stand-in needs the sandbox\'s reads');
+  secretKeyValue(await context.readObject({ type: coreTypes.secret, namespace: ref.namespace, name: ref.name }), ref);
+}
+
+/**
+ * Keystone in a plan's sandbox: nothing is sent, and what Keystone would return is a stand-in
+ * (`known-after-apply`), so the reconciles that follow can be planned. A login whose password Secret the
+ * handler would refuse (see secretKeyValue) fails here too, with the same error, since that needs only the
+ * cluster; every other step succeeds. Keystone has no reads that a reconcile makes, so nothing a later
+ * reconcile sees depends on Keystone's answers beyond these outputs.
  */
 export function keystoneSandbox(): HandlerTable<KeystoneAction> {
   let created = 0;
   return {
-    'keystone.authenticate': (action) =>
-      Promise.resolve({ outcome: 'unchanged', outputs: { session: { endpoint: action.endpoint, token: sensitive(KNOWN_AFTER_APPLY), userId: KNOWN_AFTER_APPLY } } }),
+    'keystone.authenticate': async (action, context) => {
+      if (!(action.password instanceof Sensitive)) await checkPassword(action.password, context);
+      return { outcome: 'unchanged', outputs: { session: { endpoint: action.endpoint, token: sensitive(KNOWN_AFTER_APPLY), userId: KNOWN_AFTER_APPLY } } };
+    },
     'keystone.createApplicationCredential': (action) => {
       created += 1;
       const id = `${KNOWN_AFTER_APPLY}-${String(created)}`;

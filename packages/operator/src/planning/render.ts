@@ -1,5 +1,7 @@
+import { stringify } from 'yaml';
 import { renderPlanJson, renderPlanText, type AnyAction, type AnyQuery, type Plan, type Vocabulary } from '@keyward/core';
-import type { ObjectOutcome, RoundsEnd } from './rounds.js';
+import { conditionText, type ReadyCondition } from './conditions.js';
+import { failsToConverge, type ObjectOutcome, type RoundsEnd } from './rounds.js';
 
 /** What `keyward plan` says about one object. */
 export interface PlannedObject {
@@ -9,6 +11,8 @@ export interface PlannedObject {
   readonly name: string;
   /** An object of the file that the cluster does not have yet. */
   readonly isNew: boolean;
+  /** The object's Ready condition on the cluster, when it exists and has one. */
+  readonly current?: ReadyCondition;
   readonly vocabulary: Vocabulary<AnyAction, AnyQuery>;
   readonly outcome: ObjectOutcome;
 }
@@ -35,10 +39,23 @@ function endLine(end: RoundsEnd, rounds: number): string | undefined {
     case 'limit': return `stopped after ${String(end.rounds)} reconciles that all change something; it may not settle`;
     case 'gone': return 'then the object is gone';
     case 'notSimulated': return `later reconciles: not shown (they depend on what the ${end.api} API does, which a plan does not simulate)`;
-    case 'failed': return `later reconciles: not shown (in the plan's sandbox, ${end.message}; then the controller ${end.then})`;
+    case 'failed': return [
+      `${rounds > 1 ? `reconcile ${String(rounds)} ` : ''}fails at step ${String(end.step)}, ${end.summary} (${end.reason}): ${end.message}`,
+      `  the steps after it are not taken; the controller ${end.reported === undefined ? '' : `reports ${conditionText(end.reported, false)} and `}${end.then} (later reconciles: not shown)`,
+    ].join('\n');
     case 'invalid': return `reconcile ${String(rounds + 1)}: invalid spec: ${end.message}`;
-    case 'unreadable': return `reconcile ${String(rounds + 1)}: cannot read what it needs: ${end.message}`;
+    case 'unreadable': return `reconcile ${String(rounds + 1)}: ${unreadableText(end)}`;
   }
+}
+
+function unreadableText({ reason, message }: { readonly reason: string; readonly message: string }): string {
+  return `cannot read what it needs (${reason}): ${message}`;
+}
+
+/** The object's condition on the cluster, where it says something: it is not Ready, or the plan shows a failure. */
+function currentLine(entry: PlannedObject): string[] {
+  const { current } = entry;
+  return current !== undefined && (current.status !== 'True' || failsToConverge(entry.outcome)) ? [`  now: ${conditionText(current)}`] : [];
 }
 
 function renderPlanned(plans: readonly Plan[], end: RoundsEnd, vocabulary: Vocabulary<AnyAction, AnyQuery>): string[] {
@@ -58,10 +75,11 @@ function renderEntry(entry: PlanEntry): string {
   }
   const title = `${entry.kind} ${entry.namespace === undefined ? '' : `${entry.namespace}/`}${entry.name}${entry.isNew ? ' (new)' : ''}`;
   const { outcome } = entry;
+  const head = [title, ...currentLine(entry)];
   switch (outcome.kind) {
-    case 'invalid': return `${title}\n  invalid spec: ${outcome.message}`;
-    case 'unreadable': return `${title}\n  cannot read what it needs: ${outcome.message}`;
-    case 'planned': return [title, ...renderPlanned(outcome.plans, outcome.end, entry.vocabulary)].join('\n');
+    case 'invalid': return [...head, `  invalid spec: ${outcome.message}`].join('\n');
+    case 'unreadable': return [...head, `  ${unreadableText(outcome)}`].join('\n');
+    case 'planned': return [...head, ...renderPlanned(outcome.plans, outcome.end, entry.vocabulary)].join('\n');
   }
 }
 
@@ -85,10 +103,10 @@ export function renderJson(entries: readonly PlanEntry[], settings: unknown): st
   const objects = entries.map((entry) => {
     if (entry.entry === 'missing') return { kind: entry.kind, notInstalled: entry.crd, hint: entry.hint, ...(entry.inFile === undefined ? {} : { inFile: entry.inFile }) };
     const { kind, namespace, name, outcome, vocabulary } = entry;
-    const base = { kind, namespace, name, ...(entry.isNew ? { new: true } : {}) };
+    const base = { kind, namespace, name, ...(entry.isNew ? { new: true } : {}), ...(entry.current === undefined ? {} : { current: entry.current }) };
     switch (outcome.kind) {
       case 'invalid': return { ...base, invalid: outcome.message };
-      case 'unreadable': return { ...base, unreadable: outcome.message };
+      case 'unreadable': return { ...base, unreadable: outcome.message, reason: outcome.reason };
       case 'planned': {
         const [first, ...later] = outcome.plans;
         return { ...base, plan: renderPlanJson(first ?? { steps: [] }, vocabulary), later: later.map((plan) => renderPlanJson(plan, vocabulary)), ...endJson(outcome.end) };
@@ -96,4 +114,9 @@ export function renderJson(entries: readonly PlanEntry[], settings: unknown): st
     }
   });
   return JSON.stringify({ settings, objects }, null, 2);
+}
+
+/** The same content as renderJson, in YAML (`-o yaml`): built from the JSON, so the two cannot differ. */
+export function renderYaml(entries: readonly PlanEntry[], settings: unknown): string {
+  return stringify(JSON.parse(renderJson(entries, settings)) as unknown, { lineWidth: 0 }).trimEnd();
 }

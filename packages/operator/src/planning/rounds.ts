@@ -1,6 +1,7 @@
 import { changesAnything, runQueries, type AnyAction, type ControllerDefinition, type KubeObject, type Plan, type Queries } from '@keyward/core';
 import { interpret, runReconcile, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/core/interpreter';
 import { fixedEntropy } from '@keyward/core/testing';
+import { readyCondition, type ReadyCondition } from './conditions.js';
 import type { KubeSandbox } from './sandbox.js';
 
 /** Why the reconciles shown end where they do. */
@@ -14,19 +15,36 @@ export type RoundsEnd =
   /** The last plan uses an API whose effect the sandbox cannot show; what follows depends on it. */
   | { readonly kind: 'notSimulated'; readonly api: string }
   /**
-   * A step of the last plan failed in the sandbox (as it may on the cluster); the failure was reported there as
-   * the controller's error policy says, and `then` says what the controller does next.
+   * A step of the last plan failed in the sandbox (as it will on the cluster: a Secret read refused, say); the
+   * failure was reported there as the controller's error policy says (`reported`: the Ready condition the
+   * controller writes then), and `then` says what the controller does next.
    */
-  | { readonly kind: 'failed'; readonly message: string; readonly then: string }
-  /** After the last plan, the object no longer decodes, or its reads fail. */
-  | { readonly kind: 'invalid' | 'unreadable'; readonly message: string };
+  | {
+    readonly kind: 'failed';
+    /** The failed step: its number in the plan (from 1) and what it does. */
+    readonly step: number;
+    readonly summary: string;
+    readonly reason: string;
+    readonly message: string;
+    readonly then: string;
+    readonly reported?: ReadyCondition;
+  }
+  /** After the last plan, the object no longer decodes. */
+  | { readonly kind: 'invalid'; readonly message: string }
+  /** After the last plan, the object's reads fail. */
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly message: string };
 
 /** What `keyward plan` found for one object. */
 export type ObjectOutcome =
   | { readonly kind: 'invalid'; readonly message: string }
-  | { readonly kind: 'unreadable'; readonly message: string }
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly message: string }
   /** The plan of each reconcile in order, the first being what the controller would do now. */
   | { readonly kind: 'planned'; readonly plans: readonly Plan[]; readonly end: RoundsEnd };
+
+/** Whether the reconciles shown for an object end in a failure (a refused step or read, an invalid spec): it would not converge. */
+export function failsToConverge(outcome: ObjectOutcome): boolean {
+  return outcome.kind !== 'planned' || outcome.end.kind === 'failed' || outcome.end.kind === 'invalid' || outcome.end.kind === 'unreadable';
+}
 
 export interface RoundsOptions<C> {
   readonly config: C;
@@ -75,7 +93,8 @@ export async function planRounds<P extends KubeObject, Q extends Queries, C, A e
   for (let round = 1; ; round++) {
     const outcome = await runReconcile(definition, current, {
       read: (queries) => runQueries(queries, (query) => sandbox.read(query)),
-      run: (plan) => interpret(plan, { handlers, vocabulary: definition.apis }),
+      // A handler reads what it needs (a password Secret) from the sandbox, as the controller's handlers read it.
+      run: (plan) => interpret(plan, { handlers, vocabulary: definition.apis }, { readObject: (objectRef) => sandbox.get(objectRef) }),
       config,
       now,
       entropy: fixedEntropy(),
@@ -86,18 +105,23 @@ export async function planRounds<P extends KubeObject, Q extends Queries, C, A e
     const { decision } = outcome;
     if (decision.kind === 'invalid') return plans.length === 0 ? { kind: 'invalid', message: decision.failure.message } : ended({ kind: 'invalid', message: decision.failure.message });
     if (decision.kind === 'unreadable') {
-      const message = toKeywardError(decision.error).message;
-      return plans.length === 0 ? { kind: 'unreadable', message } : ended({ kind: 'unreadable', message });
+      const { reason, message } = toKeywardError(decision.error);
+      return plans.length === 0 ? { kind: 'unreadable', reason, message } : ended({ kind: 'unreadable', reason, message });
     }
     plans.push(decision.plan);
     if (!changesAnything(decision.plan)) return ended({ kind: 'quiet' });
     if (round >= maxRounds) return ended({ kind: 'limit', rounds: round });
     const api = unsimulatedApi(decision.plan, handlers);
     if (api !== undefined) return ended({ kind: 'notSimulated', api });
-    const { requeue, result, error } = outcome;
+    const { requeue, result, error, report } = outcome;
     if (error !== undefined && requeue !== undefined && requeue.kind !== 'now' && requeue.kind !== 'done') {
       const failed = result?.steps.find((step) => step.outcome === 'failed');
-      return ended({ kind: 'failed', message: `${failed?.summary ?? 'a step'}: ${error.message}`, then: FOLLOWS[requeue.kind] });
+      const step = decision.plan.steps.findIndex((candidate) => candidate.id === failed?.id) + 1;
+      const reported = report === undefined ? undefined : readyCondition(await sandbox.get(ref));
+      return ended({
+        kind: 'failed', step, summary: failed?.summary ?? 'a step', reason: error.reason, message: error.message, then: FOLLOWS[requeue.kind],
+        ...(reported === undefined ? {} : { reported }),
+      });
     }
     const next = await sandbox.get(ref);
     if (next === undefined) return ended({ kind: 'gone' });

@@ -1,0 +1,24 @@
+import { findCondition, readConditions, type ConditionStatus, type KubeObject } from '@keyward/core';
+
+/** The condition every Keyward controller sums an object's state up in. */
+const READY = 'Ready';
+
+/** An object's Ready condition as a plan shows it. */
+export interface ReadyCondition {
+  readonly status: ConditionStatus;
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** The Ready condition of `object`'s status, if it has one. */
+export function readyCondition(object: KubeObject | undefined): ReadyCondition | undefined {
+  const ready = findCondition(readConditions((object?.['status'] as { readonly conditions?: unknown } | undefined)?.conditions), READY);
+  return ready === undefined ? undefined : { status: ready.status, reason: ready.reason, message: ready.message };
+}
+
+/** `Ready=False PasswordKeyNotFound: ...`, as `kubectl get` columns would tell it. */
+export function conditionText(condition: ReadyCondition, withMessage = true): string {
+  const reason = condition.reason === '' ? '' : ` ${condition.reason}`;
+  const message = withMessage && condition.message !== '' ? `: ${condition.message}` : '';
+  return `${READY}=${condition.status}${reason}${message}`;
+}
