@@ -8,6 +8,7 @@ import type { InformerEvent } from './informer.js';
 import { SharedInformers, type SharedInformer } from './shared-informers.js';
 import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
 import { ReferencedWatches } from './referenced-watches.js';
+import { WatchTroubleLog, type WatchTroubleReporter } from './watch-trouble.js';
 import { lazyEntropy } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
@@ -152,6 +153,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   /** Leaves the resync loop, for a definition that spreads its resync. */
   #leaveResyncLoop: (() => void) | undefined;
   readonly #references: ReferencedWatches;
+  readonly #trouble: WatchTroubleLog;
   readonly #bursts: BurstWatches | undefined;
   readonly #wakeups: RecoveryWakeups;
   #stopRecoveries: (() => void) | undefined;
@@ -160,15 +162,32 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#definition = definition;
     this.#options = options;
     this.#logger = (options.logger ?? silentLogger).child({ controller: definition.name });
-    const problem = (resource: string) => (message: string, error?: unknown): void => {
-      this.#logger.warn(message, { resource, error: error instanceof Error ? error.message : error });
-      options.observer?.onInformerProblem?.(resource, message);
+    // Each watch's problems go to the log through one WatchTroubleLog (an API server restart is two lines, not
+    // one per watch and retry), and each to the metrics.
+    this.#trouble = new WatchTroubleLog(this.#logger);
+    const reporter = (resource: string): WatchTroubleReporter => {
+      const watch = this.#trouble.watch(resource);
+      return {
+        ...watch,
+        problem: (message, error, retrying) => {
+          watch.problem(message, error, retrying);
+          options.observer?.onInformerProblem?.(resource, message);
+        },
+      };
     };
-    // An informer accepted again after failures: the API server is back, so what waited for it is retried now.
-    const recovered = (resource: string) => (): void => { this.#recovered('kubernetes', { resource }); };
     this.#ownInformers = options.informers === undefined ? new SharedInformers(options.kube) : undefined;
     const informers = options.informers ?? this.#ownInformers ?? new SharedInformers(options.kube);
-    const user = (resource: string) => ({ onProblem: problem(resource), onRecovered: recovered(resource) });
+    const user = (resource: string) => {
+      const watch = reporter(resource);
+      return {
+        onProblem: (message: string, error?: unknown, retrying?: boolean) => { watch.problem(message, error, retrying === true); },
+        // An informer accepted again after failures: the API server is back, so what waited for it is retried now.
+        onRecovered: () => {
+          watch.recovered();
+          this.#recovered('kubernetes', { resource });
+        },
+      };
+    };
     this.#primary = informers.acquire({ type: definition.primary.type, namespace: options.namespace }, user(definition.primary.type.plural));
     this.#secondary = definition.secondary(options.config).map((watch) => ({
       watch,
@@ -183,10 +202,12 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       ...(definition.maxInFlightPerNamespace === undefined ? {} : { maxInFlightPerLane: definition.maxInFlightPerNamespace(options.config) }),
     });
     this.#wakeups = new RecoveryWakeups((key) => { this.#queue.add(key); });
-    this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, problem('referenced objects'));
+    this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, reporter);
+    const bursts = reporter('burst watches');
     this.#bursts = options.burstWatches === false ? undefined : new BurstWatches(options.kube, {
       info: (message, meta) => this.#logger.info(message, meta),
-      problem: problem('burst watches'),
+      // A burst watch ends at its first problem: nothing to wait for.
+      problem: (message, error) => { bursts.problem(message, error, false); },
       watching: (namespaces) => options.observer?.onBurstWatches?.(definition.name, namespaces),
     }, options.burstWatches);
     this.#queries = options.apis.queries({
@@ -247,6 +268,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     await this.#bursts?.stop();
     await Promise.all([this.#primary.release(), ...this.#secondary.map(({ informer }) => informer.release())]);
     await this.#ownInformers?.stop();
+    this.#trouble.stop();
     this.#logger.info('controller stopped');
   }
 

@@ -1,0 +1,88 @@
+// A controller's watches failing all at once (the API server restarting) are one warning when it starts and
+// one line when they are all back, not one per watch and retry; one watch in trouble is told as before.
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { WatchTroubleLog } from '../../src/runtime/watch-trouble.js';
+
+interface Line { readonly level: string; readonly message: string; readonly meta: Record<string, unknown> | undefined }
+
+function recorded(): { lines: Line[]; log: WatchTroubleLog } {
+  const lines: Line[] = [];
+  const at = (level: string) => (message: string, meta?: Record<string, unknown>): void => { lines.push({ level, message, meta }); };
+  return { lines, log: new WatchTroubleLog({ warn: at('warn'), info: at('info') }) };
+}
+
+const refused = new Error('connect ECONNREFUSED 127.0.0.1:6443');
+
+beforeEach(() => { jest.useFakeTimers(); });
+afterEach(() => { jest.useRealTimers(); });
+
+describe('WatchTroubleLog', () => {
+  it('tells an API server restart that fails 30 watches, each retried five times, in two lines', () => {
+    const { lines, log } = recorded();
+    const watches = [...Array.from({ length: 28 }, () => log.watch('secrets')), log.watch('configmaps'), log.watch('keystoneapis')];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      for (const watch of watches) watch.problem('the watch failed; retrying in 2000 ms', refused, true);
+      jest.advanceTimersByTime(2_000);
+    }
+    for (const watch of watches.slice(1)) watch.recovered();
+    expect(lines.map((l) => l.level)).toEqual(['warn']);
+    watches[0]?.recovered();
+
+    expect(lines).toEqual([
+      {
+        level: 'warn',
+        message: 'many watches failed at once; retrying them quietly until they are back',
+        meta: { watches: 30, resources: { secrets: 28, configmaps: 1, keystoneapis: 1 }, problem: 'the watch failed; retrying in 2000 ms', error: refused.message },
+      },
+      { level: 'info', message: 'the watches are back', meta: { watches: 30, failedAttempts: 150, afterMs: 9_000 } },
+    ]);
+    // Calm again: the next trouble of one watch is told as it comes.
+    watches[0]?.problem('the watch failed; retrying in 200 ms', refused, true);
+    jest.advanceTimersByTime(1_000);
+    expect(lines).toHaveLength(3);
+    log.stop();
+  });
+
+  it('tells each problem of one watch in trouble, a second later', () => {
+    const { lines, log } = recorded();
+    const watch = log.watch('secrets');
+    watch.problem('the list failed; retrying in 200 ms', new Error('forbidden'), true);
+    watch.problem('the list failed; retrying in 400 ms', new Error('forbidden'), true);
+    expect(lines).toEqual([]);
+    jest.advanceTimersByTime(1_000);
+    expect(lines.map((l) => [l.level, l.message, l.meta])).toEqual([
+      ['warn', 'the list failed; retrying in 200 ms', { resource: 'secrets', error: 'forbidden' }],
+      ['warn', 'the list failed; retrying in 400 ms', { resource: 'secrets', error: 'forbidden' }],
+    ]);
+    log.stop();
+  });
+
+  it('reminds once a minute while watches stay failing, and a watch stopped meanwhile is not waited for', () => {
+    const { lines, log } = recorded();
+    const watches = Array.from({ length: 3 }, () => log.watch('secrets'));
+    for (const watch of watches) watch.problem('the watch failed; retrying in 2000 ms', refused, true);
+    jest.advanceTimersByTime(61_000);
+    expect(lines.map((l) => l.message)).toEqual(['many watches failed at once; retrying them quietly until they are back', 'watches still failing']);
+    watches[0]?.release();
+    watches[1]?.recovered();
+    watches[2]?.recovered();
+    expect(lines.map((l) => l.message).at(-1)).toBe('the watches are back');
+    jest.advanceTimersByTime(120_000);
+    expect(lines).toHaveLength(3);
+    log.stop();
+  });
+
+  it('does not wait for a watch that was back before the window closed', () => {
+    const { lines, log } = recorded();
+    const watches = Array.from({ length: 4 }, () => log.watch('secrets'));
+    for (const watch of watches) watch.problem('the watch failed; retrying in 200 ms', refused, true);
+    watches[3]?.recovered();
+    jest.advanceTimersByTime(1_000);
+    for (const watch of watches.slice(0, 3)) watch.recovered();
+    expect(lines.map((l) => [l.message, l.meta?.['watches']])).toEqual([
+      ['many watches failed at once; retrying them quietly until they are back', 4],
+      ['the watches are back', 4],
+    ]);
+    log.stop();
+  });
+});
