@@ -5,11 +5,9 @@ export interface WatchTroubleLogger {
 }
 
 export interface WatchTroubleOptions {
-  /** How long a problem is held to see whether other watches fail with it. Default 1 s. */
+  /** How long a failure is held to see whether other watches fail with it. Default 1 s. */
   readonly windowMs?: number;
-  /** Watches failing within one window that make a storm, told in one line. Default 3. */
-  readonly threshold?: number;
-  /** While a storm lasts, how often one line says how many watches are still failing. Default 60 s. */
+  /** While watches keep failing, how often one line says how many. Default 60 s. */
   readonly reminderMs?: number;
 }
 
@@ -17,61 +15,68 @@ export interface WatchTroubleOptions {
 export interface WatchTroubleReporter {
   /**
    * A problem of the watch. `retrying`: it failed and retries, and recovered() follows once the API server
-   * accepts it again; otherwise a one-off (a handler that threw, a silent watch restarted).
+   * accepts it again; otherwise a one-off (a handler that threw, a silent watch restarted), told at once.
    */
   problem(message: string, error: unknown, retrying: boolean): void;
   recovered(): void;
-  /** The watch is stopped: a storm does not wait for its return. */
+  /** The watch is stopped: nothing waits for its return. */
   release(): void;
 }
 
-interface Held {
-  readonly watch: object;
+/** One watch, known by identity; its resource names it in the log. */
+interface Watch {
   readonly resource: string;
+}
+
+interface Failure {
+  readonly watch: Watch;
   readonly message: string;
   readonly error: unknown;
-  readonly retrying: boolean;
 }
 
-interface Storm {
+/** Watches failing since a first failure was told, until they are all back. */
+interface Outage {
   readonly started: number;
-  readonly failing: Set<object>;
-  readonly watches: Set<object>;
+  readonly failing: Set<Watch>;
+  readonly watches: Set<Watch>;
   attempts: number;
-  reminder: NodeJS.Timeout | undefined;
+  last: Failure;
+  readonly reminder: NodeJS.Timeout;
 }
 
-const DEFAULTS = { windowMs: 1_000, threshold: 3, reminderMs: 60_000 } as const;
+const DEFAULTS = { windowMs: 1_000, reminderMs: 60_000 } as const;
 
 /**
- * The log of a controller's watches. One watch in trouble is told as before, each problem a warning (held for
- * `windowMs`). Many failing within one window (the API server restarting, say) is a storm: one warning says how
- * many watches failed and why, their retries are counted rather than logged, and one line says when they are
- * all back, so an outage costs two lines rather than one per watch and retry.
+ * The log of a controller's watches, which fail together when the API server restarts. A failure is held for
+ * `windowMs` to see what fails with it; then one warning tells it (the failure of one watch, or how many
+ * watches failed and why), the retries that follow are counted rather than logged, a reminder comes once a
+ * minute while they last, and one line tells when every watch is back. An outage costs two lines, whatever
+ * the number of watches and retries.
  */
 export class WatchTroubleLog {
   readonly #logger: WatchTroubleLogger;
   readonly #windowMs: number;
-  readonly #threshold: number;
   readonly #reminderMs: number;
-  #held: Held[] = [];
-  /** Watches whose last word within the window was a return, not a problem. */
-  readonly #backInWindow = new Set<object>();
+  #held: Failure[] = [];
+  /** Watches whose last word within the window was a return, not a failure. */
+  readonly #backInWindow = new Set<Watch>();
   #window: NodeJS.Timeout | undefined;
-  #storm: Storm | undefined;
+  #outage: Outage | undefined;
 
   constructor(logger: WatchTroubleLogger, options: WatchTroubleOptions = {}) {
     this.#logger = logger;
     this.#windowMs = options.windowMs ?? DEFAULTS.windowMs;
-    this.#threshold = options.threshold ?? DEFAULTS.threshold;
     this.#reminderMs = options.reminderMs ?? DEFAULTS.reminderMs;
   }
 
   /** A reporter for one watch of `resource` (its name in the log). */
   watch(resource: string): WatchTroubleReporter {
-    const watch = {};
+    const watch: Watch = { resource };
     return {
-      problem: (message, error, retrying) => { this.#problem({ watch, resource, message, error, retrying }); },
+      problem: (message, error, retrying) => {
+        if (retrying) this.#failed({ watch, message, error });
+        else this.#logger.warn(message, { resource, error: errorText(error) });
+      },
       recovered: () => { this.#recovered(watch); },
       release: () => {
         this.#held = this.#held.filter((held) => held.watch !== watch);
@@ -82,73 +87,76 @@ export class WatchTroubleLog {
 
   /** Writes what is held and stops the timers. */
   stop(): void {
-    this.#flush();
-    this.#endStorm();
+    this.#tell();
+    clearInterval(this.#outage?.reminder);
+    this.#outage = undefined;
   }
 
-  #problem(held: Held): void {
-    const storm = this.#storm;
-    if (storm !== undefined) {
-      storm.attempts++;
-      storm.watches.add(held.watch);
-      if (held.retrying) storm.failing.add(held.watch);
+  #failed(failure: Failure): void {
+    const outage = this.#outage;
+    if (outage !== undefined) {
+      outage.attempts++;
+      outage.last = failure;
+      outage.watches.add(failure.watch);
+      outage.failing.add(failure.watch);
       return;
     }
-    this.#held.push(held);
-    this.#backInWindow.delete(held.watch);
-    this.#window ??= setTimeout(() => { this.#flush(); }, this.#windowMs).unref();
+    this.#held.push(failure);
+    this.#backInWindow.delete(failure.watch);
+    this.#window ??= setTimeout(() => { this.#tell(); }, this.#windowMs).unref();
   }
 
-  /** The window is over: a storm if enough watches failed in it, else each problem as it came. */
-  #flush(): void {
+  /** The window is over: one line for what failed in it, and an outage that counts the rest while it lasts. */
+  #tell(): void {
     clearTimeout(this.#window);
     this.#window = undefined;
     const held = this.#held;
     const back = new Set(this.#backInWindow);
     this.#held = [];
     this.#backInWindow.clear();
+    const [first] = held;
+    if (first === undefined) return;
     const watches = new Set(held.map((h) => h.watch));
-    if (watches.size < this.#threshold) {
-      for (const { resource, message, error } of held) this.#logger.warn(message, { resource, error: errorText(error) });
+    if (watches.size === 1) this.#logger.warn(first.message, { resource: first.watch.resource, error: errorText(first.error), failedAttempts: held.length });
+    else this.#logger.warn('many watches failed at once', { watches: watches.size, resources: resourcesOf(watches), problem: first.message, error: errorText(first.error) });
+    const failing = new Set([...watches].filter((watch) => !back.has(watch)));
+    if (failing.size === 0) return;
+    const outage: Outage = {
+      started: Date.now(),
+      failing,
+      watches,
+      attempts: held.length,
+      last: held.at(-1) ?? first,
+      reminder: setInterval(() => {
+        const { last } = outage;
+        this.#logger.warn('watches still failing', { watches: outage.failing.size, failedAttempts: outage.attempts, problem: last.message, error: errorText(last.error) });
+      }, this.#reminderMs).unref(),
+    };
+    this.#outage = outage;
+  }
+
+  #recovered(watch: Watch): void {
+    const outage = this.#outage;
+    if (outage === undefined) {
+      if (this.#held.some((h) => h.watch === watch)) this.#backInWindow.add(watch);
       return;
     }
-    const failing = new Set(held.filter((h) => h.retrying && !back.has(h.watch)).map((h) => h.watch));
-    const [first] = held;
-    this.#logger.warn('many watches failed at once; retrying them quietly until they are back', {
-      watches: watches.size,
-      resources: countBy(held, watches),
-      ...(first === undefined ? {} : { problem: first.message, error: errorText(first.error) }),
+    if (!outage.failing.delete(watch) || outage.failing.size > 0) return;
+    this.#logger.info(outage.watches.size === 1 ? 'the watch is back' : 'the watches are back', {
+      watches: outage.watches.size,
+      resources: resourcesOf(outage.watches),
+      failedAttempts: outage.attempts,
+      afterMs: Date.now() - outage.started,
     });
-    if (failing.size === 0) return;
-    const storm: Storm = { started: Date.now(), failing, watches, attempts: held.length, reminder: undefined };
-    storm.reminder = setInterval(() => {
-      this.#logger.warn('watches still failing', { watches: storm.failing.size, failedAttempts: storm.attempts });
-    }, this.#reminderMs).unref();
-    this.#storm = storm;
-  }
-
-  #recovered(watch: object): void {
-    const storm = this.#storm;
-    if (storm === undefined && this.#held.some((h) => h.watch === watch)) this.#backInWindow.add(watch);
-    if (storm === undefined || !storm.failing.delete(watch) || storm.failing.size > 0) return;
-    this.#logger.info('the watches are back', { watches: storm.watches.size, failedAttempts: storm.attempts, afterMs: Date.now() - storm.started });
-    this.#endStorm();
-  }
-
-  #endStorm(): void {
-    clearInterval(this.#storm?.reminder);
-    this.#storm = undefined;
+    clearInterval(outage.reminder);
+    this.#outage = undefined;
   }
 }
 
 /** How many of the watches are of each resource. */
-function countBy(held: readonly Held[], watches: ReadonlySet<object>): Record<string, number> {
-  const resourceOf = new Map(held.map((h) => [h.watch, h.resource]));
+function resourcesOf(watches: Iterable<Watch>): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const watch of watches) {
-    const resource = resourceOf.get(watch) ?? 'unknown';
-    counts[resource] = (counts[resource] ?? 0) + 1;
-  }
+  for (const { resource } of watches) counts[resource] = (counts[resource] ?? 0) + 1;
   return counts;
 }
 

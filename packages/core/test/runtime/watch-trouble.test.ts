@@ -1,5 +1,5 @@
 // A controller's watches failing all at once (the API server restarting) are one warning when it starts and
-// one line when they are all back, not one per watch and retry; one watch in trouble is told as before.
+// one line when they are all back, not one per watch and retry; one failing watch likewise.
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { WatchTroubleLog } from '../../src/runtime/watch-trouble.js';
 
@@ -28,41 +28,48 @@ describe('WatchTroubleLog', () => {
     expect(lines.map((l) => l.level)).toEqual(['warn']);
     watches[0]?.recovered();
 
+    const resources = { secrets: 28, configmaps: 1, keystoneapis: 1 };
     expect(lines).toEqual([
-      {
-        level: 'warn',
-        message: 'many watches failed at once; retrying them quietly until they are back',
-        meta: { watches: 30, resources: { secrets: 28, configmaps: 1, keystoneapis: 1 }, problem: 'the watch failed; retrying in 2000 ms', error: refused.message },
-      },
-      { level: 'info', message: 'the watches are back', meta: { watches: 30, failedAttempts: 150, afterMs: 9_000 } },
+      { level: 'warn', message: 'many watches failed at once', meta: { watches: 30, resources, problem: 'the watch failed; retrying in 2000 ms', error: refused.message } },
+      { level: 'info', message: 'the watches are back', meta: { watches: 30, resources, failedAttempts: 150, afterMs: 9_000 } },
     ]);
-    // Calm again: the next trouble of one watch is told as it comes.
+    // Over: the next failure is told again.
     watches[0]?.problem('the watch failed; retrying in 200 ms', refused, true);
     jest.advanceTimersByTime(1_000);
     expect(lines).toHaveLength(3);
     log.stop();
   });
 
-  it('tells each problem of one watch in trouble, a second later', () => {
+  it('tells one failing watch once, and its return', () => {
     const { lines, log } = recorded();
     const watch = log.watch('secrets');
     watch.problem('the list failed; retrying in 200 ms', new Error('forbidden'), true);
     watch.problem('the list failed; retrying in 400 ms', new Error('forbidden'), true);
     expect(lines).toEqual([]);
     jest.advanceTimersByTime(1_000);
+    watch.problem('the list failed; retrying in 800 ms', new Error('forbidden'), true);
+    jest.advanceTimersByTime(1_000);
+    watch.recovered();
     expect(lines.map((l) => [l.level, l.message, l.meta])).toEqual([
-      ['warn', 'the list failed; retrying in 200 ms', { resource: 'secrets', error: 'forbidden' }],
-      ['warn', 'the list failed; retrying in 400 ms', { resource: 'secrets', error: 'forbidden' }],
+      ['warn', 'the list failed; retrying in 200 ms', { resource: 'secrets', error: 'forbidden', failedAttempts: 2 }],
+      ['info', 'the watch is back', { watches: 1, resources: { secrets: 1 }, failedAttempts: 3, afterMs: 1_000 }],
     ]);
     log.stop();
   });
 
-  it('reminds once a minute while watches stay failing, and a watch stopped meanwhile is not waited for', () => {
+  it('tells a one-off problem at once', () => {
+    const { lines, log } = recorded();
+    log.watch('secrets').problem('a handler threw', new Error('boom'), false);
+    expect(lines.map((l) => [l.level, l.message, l.meta])).toEqual([['warn', 'a handler threw', { resource: 'secrets', error: 'boom' }]]);
+    log.stop();
+  });
+
+  it('reminds once a minute while watches keep failing, and a watch stopped meanwhile is not waited for', () => {
     const { lines, log } = recorded();
     const watches = Array.from({ length: 3 }, () => log.watch('secrets'));
     for (const watch of watches) watch.problem('the watch failed; retrying in 2000 ms', refused, true);
     jest.advanceTimersByTime(61_000);
-    expect(lines.map((l) => l.message)).toEqual(['many watches failed at once; retrying them quietly until they are back', 'watches still failing']);
+    expect(lines.map((l) => l.message)).toEqual(['many watches failed at once', 'watches still failing']);
     watches[0]?.release();
     watches[1]?.recovered();
     watches[2]?.recovered();
@@ -80,7 +87,7 @@ describe('WatchTroubleLog', () => {
     jest.advanceTimersByTime(1_000);
     for (const watch of watches.slice(0, 3)) watch.recovered();
     expect(lines.map((l) => [l.message, l.meta?.['watches']])).toEqual([
-      ['many watches failed at once; retrying them quietly until they are back', 4],
+      ['many watches failed at once', 4],
       ['the watches are back', 4],
     ]);
     log.stop();
