@@ -89,6 +89,12 @@ export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
    * same period share one. Without it, such a controller has a loop of its own.
    */
   readonly resyncLoops?: ResyncLoops;
+  /**
+   * The log of watch trouble shared with the other controllers of the process: an API server restart, which
+   * fails every watch of every controller, is then told once for them all. Without it, the controller has
+   * its own.
+   */
+  readonly watchTrouble?: WatchTroubleLog;
   readonly backoff?: KeyedBackoffOptions;
   /** When to watch a namespace for a burst of `onBurst` reads; `false` never does. */
   readonly burstWatches?: BurstWatchOptions | false;
@@ -153,7 +159,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   /** Leaves the resync loop, for a definition that spreads its resync. */
   #leaveResyncLoop: (() => void) | undefined;
   readonly #references: ReferencedWatches;
-  readonly #trouble: WatchTroubleLog;
+  /** A log of watch trouble of its own, when the options gave none to share. */
+  readonly #ownTrouble: WatchTroubleLog | undefined;
   readonly #bursts: BurstWatches | undefined;
   readonly #wakeups: RecoveryWakeups;
   #stopRecoveries: (() => void) | undefined;
@@ -164,9 +171,10 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#logger = (options.logger ?? silentLogger).child({ controller: definition.name });
     // Each watch's problems go to the log through one WatchTroubleLog (an API server restart is two lines, not
     // one per watch and retry), and each to the metrics.
-    this.#trouble = new WatchTroubleLog(this.#logger);
+    this.#ownTrouble = options.watchTrouble === undefined ? new WatchTroubleLog(this.#logger) : undefined;
+    const trouble = options.watchTrouble ?? this.#ownTrouble ?? new WatchTroubleLog(this.#logger);
     const reporter = (resource: string): WatchTroubleReporter => {
-      const watch = this.#trouble.watch(resource);
+      const watch = trouble.watch(resource);
       return {
         ...watch,
         problem: (message, error, retrying) => {
@@ -268,7 +276,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     await this.#bursts?.stop();
     await Promise.all([this.#primary.release(), ...this.#secondary.map(({ informer }) => informer.release())]);
     await this.#ownInformers?.stop();
-    this.#trouble.stop();
+    this.#ownTrouble?.stop();
     this.#logger.info('controller stopped');
   }
 
