@@ -4,6 +4,7 @@ export interface WatchTroubleLogger {
   info(message: string, meta?: Record<string, unknown>): unknown;
 }
 
+/** How long failures are held and how often a lasting outage is recalled. */
 export interface WatchTroubleOptions {
   /** How long a failure is held to see whether other watches fail with it. Default 1 s. */
   readonly windowMs?: number;
@@ -18,6 +19,7 @@ export interface WatchTroubleReporter {
    * accepts it again; otherwise a one-off (a handler that threw, a silent watch restarted), told at once.
    */
   problem(message: string, error: unknown, retrying: boolean): void;
+  /** The API server accepted the watch again after a failure. */
   recovered(): void;
   /** The watch is stopped: nothing waits for its return. */
   release(): void;
