@@ -9,7 +9,6 @@ import { coreTypes, vocabulary, PlanBuilder, controlApi, kubernetesApi, type Con
 import { controlRuntime, apiSet } from '@keyward/vocabulary/interpreter';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
-import { keystoneClientPool, keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';
 import { Controller, type RuntimeLogger } from '../../src/runtime/controller.js';
 
 const NAMESPACE = 'default';
@@ -53,7 +52,6 @@ const problems: string[] = [];
 let env: Environment;
 let kube: KubeClient;
 let controller: Controller<KubeObject, Record<string, never>, null, TestAction>;
-const pool = keystoneClientPool();
 const names = Array.from({ length: PRIMARIES }, (_, i) => `restart-${String(i)}`);
 
 const passwordSecret = (name: string, password: string) => ({ metadata: { name: `${name}-password` }, stringData: { password } });
@@ -66,7 +64,7 @@ beforeAll(async () => {
     await kube.create({ type: coreTypes.configMap, namespace: NAMESPACE, name }, { metadata: { name, labels: { [LABEL]: 'yes' } }, data: { secret: `${name}-password` } });
   }
   const kubernetes = kubernetesRuntime(kube, { reportingController: 'keyward.dev/test', reportingInstance: 'test' });
-  const apis = apiSet(kubernetes, keystoneRuntime({ kube, clients: pool }), controlRuntime);
+  const apis = apiSet(kubernetes, controlRuntime);
   controller = new Controller(definition, {
     kube, apis, config: null, namespace: NAMESPACE, logger, burstWatches: false,
     observer: { onInformerProblem: (resource) => problems.push(resource) },
@@ -77,7 +75,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await controller.stop();
-  pool.close();
   kube.close();
   await env.stop();
 });

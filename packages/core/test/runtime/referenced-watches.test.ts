@@ -3,11 +3,11 @@
 // names are kept without their data.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { freeLoopbackPort, waitFor } from '@keyward/test-env';
+import { freeLoopbackPort } from '@keyward/test-env';
 import { coreTypes, type KubeObject } from '@keyward/vocabulary';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { ReferencedWatches } from '../../src/runtime/referenced-watches.js';
-import { loopbackKubeConfig } from './loopback-cluster.js';
+import { loopbackKubeConfig, until } from './loopback-cluster.js';
 
 const NAMESPACE = 'ns';
 const PREFIX = `/api/v1/namespaces/${NAMESPACE}/secrets`;
@@ -75,9 +75,6 @@ const noTrouble = { problem: () => undefined, recovered: () => undefined, releas
 const names = Array.from({ length: 20 }, (_, i) => `password-${String(i)}`);
 const owner = (name: string): string => `${NAMESPACE}/cr-of-${name}`;
 
-async function until(what: string, condition: () => boolean): Promise<void> {
-  await waitFor(() => Promise.resolve(condition() ? true : undefined), { what, timeoutMs: 20_000, intervalMs: 10 });
-}
 
 let cleanup: (() => Promise<void>) | undefined;
 
