@@ -121,7 +121,7 @@ export const keycloakRealmModule = defineControllerModule({
     // patch: the finalizer. Status is a merge patch of the status subresource.
     { apiGroups: [GROUP], resources: ['keycloakrealms'], verbs: ['get', 'list', 'watch', 'patch'], scope: 'watched' },
     { apiGroups: [GROUP], resources: ['keycloakrealms/status'], verbs: ['patch'], scope: 'watched' },
-    // The SMTP password Secret, watched by name while a realm names it.
+    // The Secrets a realm names (its SMTP password), watched in its namespace while a realm names one.
     { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
     adminSecretRule,
   ],

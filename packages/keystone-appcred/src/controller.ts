@@ -20,8 +20,8 @@ export const appCredController: ControllerDefinition<KeystoneApplicationCredenti
   primary: { type: appCredType, decode: decodeAppCred },
   secondary: () => [{ type: coreTypes.secret, labels: { [LABEL_APPLICATION_CREDENTIALS]: 'true' }, mapToPrimary: secretToCr }],
   referenced: [
-    // The password Secret is watched by name: a CR waiting for it continues as soon as it appears or changes,
-    // and its login reads the password from the watch.
+    // The password Secret, watched with the others of the namespace in one watch: a CR waiting for it continues
+    // as soon as it appears or changes, and its login reads the password from the watch.
     { type: coreTypes.secret, of: (cr) => [{ namespace: cr.metadata.namespace, name: cr.spec.secret }] },
     // Without a configured URL, the KeystoneAPIs of the CR's namespace: read from the watch, and a change (a
     // new endpoint, readiness) wakes the CRs there. Not a secondary watch, which would keep the controller

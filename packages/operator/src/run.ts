@@ -1,4 +1,4 @@
-import { Manager, ResyncLoops, createLogger } from '@keyward/core/runtime';
+import { Manager, ResyncLoops, WatchTroubleLog, createLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
 import { MODULES, moduleNamed } from './controllers.js';
 import { metricsSecurity } from './metrics-security.js';
@@ -18,6 +18,8 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
   const logger = createLogger({ level: config.log.level, format: config.log.format });
   const wiring = await wire(config, logger);
   const namespaces = config.namespaces === 'all' ? [undefined] : config.namespaces;
+  // One for every controller and namespace: an API server restart fails all their watches, and is told once.
+  const watchTrouble = new WatchTroubleLog(logger);
   const security = metricsSecurity(config, wiring.kube);
   const manager = new Manager({
     kube: wiring.kube,
@@ -47,6 +49,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
             settings: config,
             informers,
             resyncLoops,
+            watchTrouble,
             logger,
           }),
         ),
@@ -63,6 +66,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
         process.exit(1);
       }, config.shutdownTimeout);
       void manager.stop().then(() => {
+        watchTrouble.stop();
         wiring.apis.close();
         clearTimeout(deadline);
         resolve();

@@ -17,6 +17,7 @@ import {
   type RuntimeLogger,
   type Runnable,
   type SharedInformers,
+  type WatchTroubleLog,
 } from '@keyward/core/runtime';
 import { FairRateLimiter, KeycloakRateLimitMetrics, defaultKeycloakRateLimits, type KeycloakRateLimits } from '@keyward/keycloak/io';
 import { operatorApis, type OperatorApis } from './apis.js';
@@ -108,6 +109,8 @@ export interface ControllerSettings {
   readonly informers: SharedInformers;
   /** The term's resync loops: the controllers that spread their resync share one per period (else each has its own). */
   readonly resyncLoops?: ResyncLoops;
+  /** The process's log of watch trouble: an API server restart is told once for every controller. */
+  readonly watchTrouble?: WatchTroubleLog;
   readonly logger: RuntimeLogger;
 }
 
@@ -125,6 +128,7 @@ export function buildController(module: ErasedModule, wiring: Wiring, settings: 
     backoff: { maxMs: settings.maxRetryDelayMs },
     informers: settings.informers,
     ...(settings.resyncLoops === undefined ? {} : { resyncLoops: settings.resyncLoops }),
+    ...(settings.watchTrouble === undefined ? {} : { watchTrouble: settings.watchTrouble }),
     logger: settings.logger,
     ...(wiring.reachability === undefined ? {} : { reachability: wiring.reachability }),
     observer: controllerMetrics(wiring.metrics, name, () => depth()),

@@ -8,6 +8,7 @@ import type { InformerEvent } from './informer.js';
 import { SharedInformers, type SharedInformer } from './shared-informers.js';
 import { WorkQueue, type WorkQueueObserver } from './work-queue.js';
 import { ReferencedWatches } from './referenced-watches.js';
+import { WatchTroubleLog, type WatchTroubleReporter } from './watch-trouble.js';
 import { lazyEntropy } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
@@ -89,6 +90,12 @@ export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
    * same period share one. Without it, such a controller has a loop of its own.
    */
   readonly resyncLoops?: ResyncLoops;
+  /**
+   * The log of watch trouble shared with the other controllers of the process: an API server restart, which
+   * fails every watch of every controller, is then told once for them all. Without it, the controller has
+   * its own.
+   */
+  readonly watchTrouble?: WatchTroubleLog;
   readonly backoff?: KeyedBackoffOptions;
   /** When to watch a namespace for a burst of `onBurst` reads; `false` never does. */
   readonly burstWatches?: BurstWatchOptions | false;
@@ -159,6 +166,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   /** Leaves the resync loop, for a definition that spreads its resync. */
   #leaveResyncLoop: (() => void) | undefined;
   readonly #references: ReferencedWatches;
+  /** A log of watch trouble of its own, when the options gave none to share. */
+  readonly #ownTrouble: WatchTroubleLog | undefined;
   readonly #bursts: BurstWatches | undefined;
   readonly #wakeups: RecoveryWakeups;
   #stopRecoveries: (() => void) | undefined;
@@ -167,25 +176,45 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#definition = definition;
     this.#options = options;
     this.#logger = (options.logger ?? silentLogger).child({ controller: definition.name });
+    // Each watch's problems go to the log through one WatchTroubleLog (an API server restart is two lines, not
+    // one per watch and retry), and each to the metrics. A watch the API server does not answer at all is the
+    // reachability report's to tell, when there is one (one line for the outage, however many watches wait).
     const { reachability } = options;
-    const problem = (resource: string) => (message: string, error?: unknown): void => {
-      const detail = error instanceof Error ? error.message : error;
-      if (reachability !== undefined && unansweredKubeRequest(error, { timeouts: true })) {
-        reachability.unanswered(String(detail));
-        this.#logger.debug(message, { resource, error: detail });
-      } else {
-        this.#logger.warn(message, { resource, error: detail });
-      }
-      options.observer?.onInformerProblem?.(resource, message);
-    };
-    // An informer accepted again after failures: the API server is back, so what waited for it is retried now.
-    const recovered = (resource: string) => (): void => {
-      reachability?.answered();
-      this.#recovered('kubernetes', { resource });
+    this.#ownTrouble = options.watchTrouble === undefined ? new WatchTroubleLog(this.#logger) : undefined;
+    const trouble = options.watchTrouble ?? this.#ownTrouble ?? new WatchTroubleLog(this.#logger);
+    const reporter = (resource: string): WatchTroubleReporter => {
+      const watch = trouble.watch(resource);
+      return {
+        ...watch,
+        problem: (message, error, retrying) => {
+          if (reachability !== undefined && unansweredKubeRequest(error, { timeouts: true })) {
+            const detail = error instanceof Error ? error.message : String(error);
+            reachability.unanswered(detail);
+            this.#logger.debug(message, { resource, error: detail });
+          } else {
+            watch.problem(message, error, retrying);
+          }
+          options.observer?.onInformerProblem?.(resource, message);
+        },
+        recovered: () => {
+          reachability?.answered();
+          watch.recovered();
+        },
+      };
     };
     this.#ownInformers = options.informers === undefined ? new SharedInformers(options.kube) : undefined;
     const informers = options.informers ?? this.#ownInformers ?? new SharedInformers(options.kube);
-    const user = (resource: string) => ({ onProblem: problem(resource), onRecovered: recovered(resource) });
+    const user = (resource: string) => {
+      const watch = reporter(resource);
+      return {
+        onProblem: (message: string, error?: unknown, retrying?: boolean) => { watch.problem(message, error, retrying === true); },
+        // An informer accepted again after failures: the API server is back, so what waited for it is retried now.
+        onRecovered: () => {
+          watch.recovered();
+          this.#recovered('kubernetes', { resource });
+        },
+      };
+    };
     this.#primary = informers.acquire({ type: definition.primary.type, namespace: options.namespace }, user(definition.primary.type.plural));
     this.#secondary = definition.secondary(options.config).map((watch) => ({
       watch,
@@ -200,10 +229,12 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       ...(definition.maxInFlightPerNamespace === undefined ? {} : { maxInFlightPerLane: definition.maxInFlightPerNamespace(options.config) }),
     });
     this.#wakeups = new RecoveryWakeups((key) => { this.#queue.add(key); });
-    this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, problem('referenced objects'));
+    this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, reporter);
+    const bursts = reporter('burst watches');
     this.#bursts = options.burstWatches === false ? undefined : new BurstWatches(options.kube, {
       info: (message, meta) => this.#logger.info(message, meta),
-      problem: problem('burst watches'),
+      // A burst watch ends at its first problem: nothing to wait for.
+      problem: (message, error) => { bursts.problem(message, error, false); },
       watching: (namespaces) => options.observer?.onBurstWatches?.(definition.name, namespaces),
     }, options.burstWatches);
     this.#queries = options.apis.queries({
@@ -264,6 +295,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     await this.#bursts?.stop();
     await Promise.all([this.#primary.release(), ...this.#secondary.map(({ informer }) => informer.release())]);
     await this.#ownInformers?.stop();
+    this.#ownTrouble?.stop();
     this.#logger.info('controller stopped');
   }
 

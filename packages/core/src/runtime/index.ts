@@ -28,3 +28,5 @@ export { SharedInformers } from './shared-informers.js';
 export { ResyncLoop, ResyncLoops } from './resync-loop.js';
 export type { ResyncLoopOptions, ResyncMember } from './resync-loop.js';
 export type { InformerScope, InformerUser, SharedInformer } from './shared-informers.js';
+export { WatchTroubleLog } from './watch-trouble.js';
+export type { WatchTroubleLogger, WatchTroubleOptions, WatchTroubleReporter } from './watch-trouble.js';

@@ -3,7 +3,7 @@ import { fieldSelector, labelSelector, resourcePath } from '../apis/kubernetes/i
 import { KeywardError, reasonForStatus } from '@keyward/vocabulary/interpreter';
 import type { ResourceType, KubeObject } from '@keyward/vocabulary';
 import { KeyedBackoff } from './backoff.js';
-import { ObjectCache, cachedForm, type InformerEvent } from './object-cache.js';
+import { ObjectCache, cachedForm, type InformerEvent, type ServerObject } from './object-cache.js';
 import { unansweredKubeRequest } from './reachability.js';
 import { openWatch, watchStatusCode, type WatchEvent } from './watch-stream.js';
 
@@ -19,6 +19,11 @@ export interface InformerOptions {
   readonly name?: string | undefined;
   /** A field selector (`type=Opaque`) that narrows what is listed, watched and cached, ANDed with the name. */
   readonly fields?: string | undefined;
+  /**
+   * What the cache keeps of each object, applied as it arrives (a Secret no one asked for, kept without its
+   * data, say). The subscribers and reads see the kept form.
+   */
+  readonly transform?: ((object: KubeObject) => KubeObject) | undefined;
   /** Restart a watch that has delivered nothing (not even a bookmark) for this long. Default 5 minutes. */
   readonly silenceTimeoutMs?: number;
   /** Server-side watch timeout sent as timeoutSeconds (default random 5-10 minutes, as client-go does). */
@@ -31,8 +36,11 @@ export interface InformerOptions {
    * long it was away. Errors the server answers with back off up to backoff.maxMs.
    */
   readonly reconnectMaxMs?: number;
-  /** Told about restarts and errors, for logs (don't import winston). console.warn by default. */
-  readonly onProblem?: (message: string, error?: unknown) => void;
+  /**
+   * Told about restarts and errors, for logs (don't import winston). console.warn by default. `retrying`: the
+   * list or watch failed and is retried, and onRecovered follows once the server accepts it again.
+   */
+  readonly onProblem?: (message: string, error?: unknown, retrying?: boolean) => void;
   /** Told when, after failed attempts, the server accepts a list or a watch again. Must not throw. */
   readonly onRecovered?: () => void;
 }
@@ -84,9 +92,10 @@ export class Informer {
   readonly #labels: Readonly<Record<string, string>> | undefined;
   readonly #name: string | undefined;
   readonly #fields: string | undefined;
+  readonly #transform: (object: KubeObject) => KubeObject;
   readonly #silenceMs: number;
   readonly #watchTimeoutSeconds: number | undefined;
-  readonly #onProblem: (message: string, error?: unknown) => void;
+  readonly #onProblem: (message: string, error?: unknown, retrying?: boolean) => void;
   readonly #onRecovered: () => void;
   readonly #backoff: KeyedBackoff;
   readonly #reconnectMaxMs: number;
@@ -114,6 +123,7 @@ export class Informer {
     this.#labels = options.labels;
     this.#name = options.name;
     this.#fields = options.fields;
+    this.#transform = options.transform ?? ((object) => object);
     this.#silenceMs = options.silenceTimeoutMs ?? DEFAULT_SILENCE_MS;
     this.#watchTimeoutSeconds = options.watchTimeoutSeconds;
     this.#onProblem = options.onProblem ?? ((message, error) => { console.warn(`informer: ${message}`, error ?? ''); });
@@ -235,7 +245,7 @@ export class Informer {
     this.#accepted();
     this.#resourceVersion = listed.resourceVersion;
     this.#lists++;
-    this.#dispatch(this.#cache.replace(listed.items.map((item) => cachedForm(this.#type, item))));
+    this.#dispatch(this.#cache.replace(listed.items.map((item) => this.#kept(item))));
     if (!this.#synced) {
       this.#synced = true;
       this.#sync?.resolve();
@@ -313,13 +323,17 @@ export class Informer {
       case 'ADDED':
       case 'MODIFIED':
       case 'DELETED': {
-        const object = cachedForm(this.#type, event.object);
+        const object = this.#kept(event.object);
         this.#resourceVersion = object.metadata.resourceVersion ?? this.#resourceVersion;
         const change = event.type === 'DELETED' ? this.#cache.remove(object) : this.#cache.upsert(object);
         if (change !== undefined) this.#dispatch([change]);
         return undefined;
       }
     }
+  }
+
+  #kept(object: ServerObject): KubeObject {
+    return this.#transform(cachedForm(this.#type, object));
   }
 
   #dispatch(events: readonly InformerEvent[]): void {
@@ -351,7 +365,7 @@ export class Informer {
     if (this.#stopping) return;
     this.#failing = true;
     const delay = this.#nextDelay(error !== undefined && unanswered(error));
-    this.#problem(`${what}; retrying in ${String(delay)} ms`, error);
+    this.#problem(`${what}; retrying in ${String(delay)} ms`, error, true);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => { this.#interrupt = undefined; resolve(); }, delay);
       this.#interrupt = () => {
@@ -374,9 +388,9 @@ export class Informer {
     return withoutAnswer ? Math.min(delay, this.#reconnectMaxMs) : delay;
   }
 
-  #problem(message: string, error?: unknown): void {
+  #problem(message: string, error?: unknown, retrying = false): void {
     try {
-      this.#onProblem(`${this.#describe()}: ${message}`, error);
+      this.#onProblem(`${this.#describe()}: ${message}`, error, retrying);
     } catch {
       // A failing logger must not stop the informer.
     }

@@ -11,7 +11,7 @@ export interface InformerScope {
 
 /** What one user of a shared informer is told about, besides the objects. */
 export interface InformerUser {
-  readonly onProblem?: (message: string, error?: unknown) => void;
+  readonly onProblem?: (message: string, error?: unknown, retrying?: boolean) => void;
   readonly onRecovered?: () => void;
 }
 
@@ -99,8 +99,8 @@ export class SharedInformers {
       type: scope.type,
       namespace: scope.namespace,
       labels: scope.labels,
-      onProblem: (message, error) => {
-        for (const user of users) user.onProblem?.(message, error);
+      onProblem: (message, error, retrying) => {
+        for (const user of users) user.onProblem?.(message, error, retrying);
       },
       onRecovered: () => {
         for (const user of users) user.onRecovered?.();

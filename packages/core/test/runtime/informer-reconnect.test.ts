@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { freeLoopbackPort, waitFor } from '@keyward/test-env';
+import { freeLoopbackPort } from '@keyward/test-env';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { coreTypes } from '@keyward/vocabulary';
 import { Informer } from '../../src/runtime/informer.js';
 import { FakeApiServer } from './fake-api-server.js';
-import { loopbackKubeConfig } from './loopback-cluster.js';
+import { loopbackKubeConfig, until } from './loopback-cluster.js';
 
 // An API server that goes away for a while and comes back: the informer must try again within seconds
 // however long it was away, and tell when it is accepted again.
@@ -17,9 +17,6 @@ function delays(problems: readonly string[]): number[] {
   });
 }
 
-async function until(what: string, condition: () => boolean): Promise<void> {
-  await waitFor(() => Promise.resolve(condition() ? true : undefined), { what, timeoutMs: 20_000, intervalMs: 20 });
-}
 
 let cleanup: (() => Promise<void>) | undefined;
 

@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import { waitFor } from '@keyward/test-env';
 
 /** A kubeconfig for a server on loopback that no real cluster stands behind (a closed port, a fake API server). */
 export function loopbackKubeConfig(port: number, protocol: 'http' | 'https' = 'https'): KubeConfig {
@@ -11,4 +12,9 @@ export function loopbackKubeConfig(port: number, protocol: 'http' | 'https' = 'h
     currentContext: 'loopback',
   });
   return config;
+}
+
+/** Waits until `condition` holds (20 s at most), as a fake server's state changes. */
+export async function until(what: string, condition: () => boolean): Promise<void> {
+  await waitFor(() => Promise.resolve(condition() ? true : undefined), { what, timeoutMs: 20_000, intervalMs: 10 });
 }

@@ -89,7 +89,8 @@ describe('a list that asks only if the type is served', () => {
     const missing = failing(notFound);
     const problems: string[] = [];
     const woken: string[] = [];
-    const watches = new ReferencedWatches(missing.kube, (owner) => { woken.push(owner); }, (message) => { problems.push(message); });
+    const reporter = { problem: (message: string) => { problems.push(message); }, recovered: () => undefined, release: () => undefined };
+    const watches = new ReferencedWatches(missing.kube, (owner) => { woken.push(owner); }, () => reporter);
     try {
       watches.track('ns/a', [{ type: gizmos, namespace: 'ns' }]);
       await waitUntil(() => watches.notServed(gizmos, 'ns'));

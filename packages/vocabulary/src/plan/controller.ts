@@ -74,11 +74,13 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
   readonly reportInvalid: (object: KubeObject, failure: DecodeFailure, now: Date) => Plan<A>;
   /**
    * Objects a primary names but does not own and that carry no labels of ours (a password Secret, a
-   * consumer's Secret): each is watched by name while some primary refers to it, and a change wakes them.
-   * Without a name, every object of the type in the namespace is watched (another operator's objects a
-   * primary finds by namespace, such as KeystoneAPI). Reads of them are answered from these watches once
-   * they have listed. `failure` is why the reconcile just failed, when it did: what an object waits on while
-   * it fails so (the operator's own credentials Secret, say) is watched until it reconciles again. Pure.
+   * consumer's Secret): watched while some primary refers to them, one watch per type and namespace however
+   * many are named there (objects no primary names are held without their content), and a change wakes the
+   * primaries that name the object. Without a name, every object of the type in the namespace is referred to
+   * (another operator's objects a primary finds by namespace, such as KeystoneAPI). Reads of them are
+   * answered from these watches once they have listed. `failure` is why the reconcile just failed, when it
+   * did: what an object waits on while it fails so (the operator's own credentials Secret, say) is watched
+   * until it reconciles again. Pure.
    */
   readonly referenced?: readonly {
     readonly type: ResourceType;
