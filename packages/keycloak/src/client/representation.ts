@@ -77,12 +77,20 @@ export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject, flow
   return { fields, attributes };
 }
 
-/** The body that creates the client: every field the spec states. */
+/**
+ * What a new client gets where the spec is silent and the Keycloak operator Keyward replaces defaulted
+ * otherwise than Keycloak does (both off in Keycloak): a manifest migrated from it keeps the password grant and
+ * front-channel logout. Only at creation: a client that exists keeps what it has unless the spec states it, so
+ * an upgrade of Keyward turns nothing on.
+ */
+export const CLIENT_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = { directAccessGrantsEnabled: true, frontchannelLogout: true };
+
+/** The body that creates the client: every field the spec states, over the creation defaults. */
 export function creationBody(clientId: string, desired: DesiredClient): KeycloakBody {
   const overrides = desired.fields[FLOW_OVERRIDES];
   // A new client has no override to remove.
   const effective = overrides === undefined ? {} : { [FLOW_OVERRIDES]: effectiveOverrides(overrides) as Readonly<Record<string, string>> };
-  return { clientId, ...desired.fields, ...effective, attributes: desired.attributes };
+  return { clientId, ...CLIENT_CREATION_DEFAULTS, ...desired.fields, ...effective, attributes: desired.attributes };
 }
 
 const asSet = (value: KeycloakJson | undefined): Set<unknown> | undefined => (Array.isArray(value) ? new Set(value) : undefined);

@@ -128,13 +128,21 @@ export function diffRealm(desired: DesiredRealm, observed: RealmRepresentation, 
 }
 
 /**
- * The POST that creates the realm: every managed field, the SMTP password read from its Secret. A policy the
- * spec states in part is completed with Keycloak's defaults, which Keycloak would otherwise leave unset.
+ * What a new realm gets where the spec is silent and the Keycloak operator Keyward replaces defaulted otherwise
+ * than Keycloak does (off in Keycloak): a migrated realm's login page keeps its "forgot password" link. Only at
+ * creation: a realm that exists keeps what it has unless the spec states it.
+ */
+export const REALM_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = { resetPasswordAllowed: true };
+
+/**
+ * The POST that creates the realm: every managed field over the creation defaults, the SMTP password read from
+ * its Secret. A policy the spec states in part is completed with Keycloak's defaults, which Keycloak would
+ * otherwise leave unset.
  */
 export function realmCreation(desired: DesiredRealm): { readonly body: KeycloakBody; readonly secretFields?: SecretFields } {
   const defaults = POLICIES.filter((policy) => Object.keys(desired.fields).some((field) => policy.holds(field))).map((policy) => policy.defaults);
   return {
-    body: Object.assign({}, ...defaults, desired.fields) as KeycloakBody,
+    body: Object.assign({}, REALM_CREATION_DEFAULTS, ...defaults, desired.fields) as KeycloakBody,
     ...(desired.smtpPassword === undefined || !isJsonObject(desired.fields['smtpServer']) ? {} : { secretFields: { [SMTP_PASSWORD]: desired.smtpPassword } }),
   };
 }
