@@ -482,7 +482,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   /** Watches what the primary refers to now (and, after `failure`, what it waits on while failing so). */
   #track(key: string, primary: P, failure?: PlanFailure): void {
     const referenced = this.#definition.referenced ?? [];
-    this.#references.track(key, referenced.flatMap((watch) => watch.of(primary, this.#options.config, failure).map((ref) => ({ ...ref, type: watch.type }))));
+    this.#references.track(key, referenced.flatMap((watch) => watch.of(primary, this.#options.config, failure).map((ref) => ({ ...ref, type: watch.type, wakesOn: watch.wakesOn }))));
   }
 
   /** The driver's outcome as the work queue, tests and tools see it; an invalid spec reported is remembered. */

@@ -4,21 +4,25 @@ import { KeywardError, type WatchedByReference } from '@keyward/vocabulary/inter
 import { Informer } from './informer.js';
 import type { WatchTroubleReporter } from './watch-trouble.js';
 
+/** Which updates of a referenced object wake the primary that refers to it (every one, when absent). */
+export type WakesOn = (before: KubeObject, after: KubeObject) => boolean;
+
 /** What a primary refers to: one object by name, or (without a name) every object of the type in the namespace. */
 export interface Reference {
   readonly type: ResourceType;
   readonly namespace: string;
   readonly name?: string | undefined;
+  readonly wakesOn?: WakesOn | undefined;
 }
 
 /** The one watch of a type in a namespace, and who refers to what it holds. */
 interface Scope {
   readonly informer: Informer;
   readonly reporter: WatchTroubleReporter;
-  /** Owners that refer to every object of the type in the namespace. */
-  readonly everyObject: Set<string>;
-  /** Owners of each name referenced. */
-  readonly byName: Map<string, Set<string>>;
+  /** Owners that refer to every object of the type in the namespace, with the updates that wake them. */
+  readonly everyObject: Map<string, WakesOn | undefined>;
+  /** Owners of each name referenced, with the updates that wake them. */
+  readonly byName: Map<string, Map<string, WakesOn | undefined>>;
   /** Cached copies kept as an outline (metadata only): nobody referred to them when they arrived. */
   readonly outlines: WeakSet<KubeObject>;
   /** Whole copies read by name for a name referenced after its outline arrived, until the watch brings news of it. */
@@ -127,15 +131,15 @@ export class ReferencedWatches implements WatchedByReference {
     const key = scopeKeyOf(ref.type, ref.namespace);
     const scope = this.#scopes.get(key) ?? this.#start(key, ref.type, ref.namespace);
     if (ref.name === undefined) {
-      scope.everyObject.add(owner);
+      scope.everyObject.set(owner, ref.wakesOn);
       return;
     }
     const owners = scope.byName.get(ref.name);
     if (owners !== undefined) {
-      owners.add(owner);
+      owners.set(owner, ref.wakesOn);
       return;
     }
-    scope.byName.set(ref.name, new Set([owner]));
+    scope.byName.set(ref.name, new Map([[owner, ref.wakesOn]]));
     this.#fetchIfOutlined(scope, ref.type, ref.namespace, ref.name);
   }
 
@@ -159,13 +163,14 @@ export class ReferencedWatches implements WatchedByReference {
         reporter.recovered();
       },
     });
-    const scope: Scope = { informer, reporter, everyObject: new Set(), byName: new Map(), outlines: new WeakSet(), fetched: new Map(), notServed: false };
+    const scope: Scope = { informer, reporter, everyObject: new Map(), byName: new Map(), outlines: new WeakSet(), fetched: new Map(), notServed: false };
     this.#scopes.set(key, scope);
-    informer.subscribe(({ object }) => {
-      const { name } = object.metadata;
+    informer.subscribe((event) => {
+      const { name } = event.object.metadata;
       scope.fetched.delete(name);
-      for (const owner of scope.everyObject) this.wake(owner);
-      for (const owner of scope.byName.get(name) ?? []) this.wake(owner);
+      for (const [owner, wakesOn] of [...scope.everyObject, ...(scope.byName.get(name) ?? [])]) {
+        if (event.type !== 'updated' || wakesOn === undefined || wakesOn(event.old, event.object)) this.wake(owner);
+      }
     });
     informer.start().catch(() => undefined);
     return scope;

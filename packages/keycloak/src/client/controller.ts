@@ -4,7 +4,7 @@ import type { KeycloakConfig } from '../config.js';
 import { keycloakClientType, keycloakRealmType } from '../types.js';
 import { decodeKeycloakClient } from './decode.js';
 import { observeClient, type ClientQueries } from './observe.js';
-import { realmObjectRef } from './realm.js';
+import { realmObjectRef, realmViewChanged } from './realm.js';
 import { reconcileClient } from './reconcile.js';
 import { reportClientFailure, reportInvalidClient } from './report.js';
 import type { KeycloakClient } from './spec.js';
@@ -18,8 +18,9 @@ export const keycloakClientController: ControllerDefinition<KeycloakClient, Clie
   // The credentials Secret: a change to it (or its deletion) has it written again.
   secondary: () => [owns(coreTypes.secret, keycloakClientType)],
   referenced: [
-    // A realm that appears, grants the namespace or becomes ready wakes its clients.
-    { type: keycloakRealmType, of: (client) => [realmObjectRef(client)] },
+    // A realm that appears, grants the namespace or is made in Keycloak wakes its clients; its own status
+    // changes (applying an edit, a failed login) do not.
+    { type: keycloakRealmType, of: (client) => [realmObjectRef(client)], wakesOn: realmViewChanged },
     // A provided client secret that appears or changes is pushed to Keycloak.
     { type: coreTypes.secret, of: (client) => (client.spec.clientSecret === undefined ? [] : [{ namespace: client.metadata.namespace, name: client.spec.clientSecret.name }]) },
     adminSecretWhileRefused,

@@ -1,4 +1,4 @@
-import { isConditionTrue, readConditions, type KubeObject } from '@keyward/vocabulary';
+import { deepEqual, type KubeObject } from '@keyward/vocabulary';
 import type { KeycloakClient } from './spec.js';
 
 // What a client needs of its KeycloakRealm object, read from the object as stored: the realm's own codec is
@@ -24,8 +24,12 @@ export interface RealmView {
   readonly grants: readonly string[];
   /** The namespace of the operator that manages the realm, when the object names one. */
   readonly operatorNamespace: string | undefined;
-  /** Whether its Ready condition is True (the realm exists in Keycloak as its spec says). */
-  readonly ready: boolean;
+  /**
+   * Whether the realm exists in Keycloak, made or taken over by its object (its status records Keycloak's id).
+   * Not whether it is Ready: a realm being updated, or whose operator cannot log in for a while, is still there,
+   * and its clients go on rather than flap to waiting.
+   */
+  readonly exists: boolean;
 }
 
 const fieldsOf = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
@@ -38,9 +42,12 @@ export function readRealm(object: KubeObject): RealmView {
     realmName: textOf(spec['realmName']),
     grants: Array.isArray(grants) ? grants.filter((g): g is string => typeof g === 'string') : [],
     operatorNamespace: textOf(fieldsOf(spec['operatorRef'])['namespace']),
-    ready: isConditionTrue(readConditions(fieldsOf(object['status'])['conditions']), 'Ready'),
+    exists: textOf(fieldsOf(object['status'])['realmId']) !== undefined,
   };
 }
+
+/** A realm object's update matters to its clients only when what they read of it changed. */
+export const realmViewChanged = (before: KubeObject, after: KubeObject): boolean => !deepEqual(readRealm(before), readRealm(after));
 
 /** Whether the realm grants the client's namespace its clients; the message says why not. */
 export type GrantDecision = { readonly granted: true } | { readonly granted: false; readonly message: string };

@@ -97,7 +97,7 @@ function resolve(input: ClientInput): Resolved | Stop {
   if (forbidden !== undefined) return forbidden;
   const jsRefused = refusedJsPolicies(client.spec, config.keycloakAllowJsPolicies);
   if (jsRefused !== undefined) return { readiness: stalled('JavaScriptPoliciesNotAllowed', jsRefused), warn: true };
-  if (!realm.ready) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to be ready`));
+  if (!realm.exists) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to make its realm in Keycloak`));
   if (client.status.realm !== realm.realmName) {
     return stop(reconciling('RealmFound', `realm ${realm.realmName} found; reading the client from Keycloak`), { realm: realm.realmName }, 'read the client from Keycloak in the realm now recorded');
   }

@@ -44,8 +44,12 @@ export function clientObject(spec: Record<string, unknown> = baseSpec, status: R
   return decoded.right;
 }
 
-/** A KeycloakRealm object as its controller leaves it. */
-export function realmObject(options: { grants?: string[]; ready?: boolean; realmName?: string; operatorNamespace?: string } = {}): KubeObject {
+/**
+ * A KeycloakRealm object as its controller leaves it: Ready, with Keycloak's id of the realm it made. `ready:
+ * false` is a realm not made yet; `made` a realm made in Keycloak whatever its Ready (an edit being applied).
+ */
+export function realmObject(options: { grants?: string[]; ready?: boolean; made?: boolean; realmName?: string; operatorNamespace?: string } = {}): KubeObject {
+  const made = options.made ?? options.ready !== false;
   return {
     apiVersion: 'vriesdemichael.github.io/v1',
     kind: 'KeycloakRealm',
@@ -55,7 +59,10 @@ export function realmObject(options: { grants?: string[]; ready?: boolean; realm
       clientAuthorizationGrants: options.grants ?? [NS],
       ...(options.operatorNamespace === undefined ? {} : { operatorRef: { namespace: options.operatorNamespace } }),
     },
-    status: { conditions: [{ type: 'Ready', status: options.ready === false ? 'False' : 'True', reason: 'Ready', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    status: {
+      conditions: [{ type: 'Ready', status: options.ready === false ? 'False' : 'True', reason: options.ready === false ? 'Applying' : 'Ready', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+      ...(made ? { realmId: `${REALM}-id` } : {}),
+    },
   };
 }
 

@@ -68,7 +68,7 @@ describe('realm resolution and grants', () => {
     expect(planFor(clientObject(baseSpec, { realm: REALM }, { deletionTimestamp: '2026-03-01T00:00:00Z' }), { realm, client: keycloakClient() }).steps).toEqual([]);
   });
 
-  it('waits for a realm that is not ready, and for a Keycloak that is not configured', () => {
+  it('waits for a realm not made in Keycloak yet, and for a Keycloak that is not configured', () => {
     expect(conditionOf(planFor(clientObject(), { realm: realmObject({ ready: false }) }), 'Reconciling')).toMatchObject({ reason: 'WaitingForRealm' });
     const unconfigured = planFor(clientObject(), {}, NOW, { ...config, keycloakUrl: undefined });
     expect(keycloakWrites(unconfigured)).toEqual([]);

@@ -85,6 +85,11 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
   readonly referenced?: readonly {
     readonly type: ResourceType;
     readonly of: (primary: P, config: C, failure?: PlanFailure) => readonly { readonly namespace: string; readonly name?: string }[];
+    /**
+     * Which updates of a referenced object wake the primaries that refer to it: what they read of it changed.
+     * Every update does when absent; an object that appears or goes away always does. Pure.
+     */
+    readonly wakesOn?: (before: KubeObject, after: KubeObject) => boolean;
   }[];
   /**
    * Objects of a secondary watch that belong to a primary object by name rather than by owner reference
