@@ -6,7 +6,9 @@ import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 import { pruneUnlistedSchema } from '../prune.js';
 import { authorizationClientRule, authorizationSettingsSchema } from './authorization-crd.js';
 import {
+  CLIENT_ID_MAX_LENGTH,
   CLIENT_PRUNABLE_FIELDS,
+  CLIENT_ROLE_NAME_MAX_LENGTH,
   BEARER_ONLY_PUBLIC_MESSAGE,
   DELETION_POLICIES,
   MAX_LIFESPAN_SECONDS,
@@ -57,7 +59,7 @@ const specSchema = {
   required: ['clientId', 'realmRef'],
   'x-kubernetes-validations': crossFieldRules,
   properties: {
-    clientId: { ...nonEmpty, description: 'The clientId in Keycloak.', 'x-kubernetes-validations': immutable('clientId is immutable: a different clientId is a different client; create a new KeycloakClient') },
+    clientId: { ...nonEmpty, maxLength: CLIENT_ID_MAX_LENGTH, description: 'The clientId in Keycloak.', 'x-kubernetes-validations': immutable('clientId is immutable: a different clientId is a different client; create a new KeycloakClient') },
     clientName: text,
     description: text,
     realmRef: {
@@ -98,7 +100,7 @@ const specSchema = {
     defaultClientScopes: nameSet,
     optionalClientScopes: nameSet,
     protocolMappers: listMapOf('name', protocolMapperSchema(nonEmpty)),
-    clientRoles: listMapOf('name', { type: 'object', required: ['name'], properties: { name: nonEmpty, description: text, attributes: stringMap } }),
+    clientRoles: listMapOf('name', { type: 'object', required: ['name'], properties: { name: { ...nonEmpty, maxLength: CLIENT_ROLE_NAME_MAX_LENGTH }, description: text, attributes: stringMap } }),
     pruneUnlisted: pruneUnlistedSchema(CLIENT_PRUNABLE_FIELDS, 'client roles, protocol mappers, authorization scopes or resources'),
     serviceAccountRoles: {
       type: 'object',

@@ -21,6 +21,7 @@ import {
   INT32_MAX,
   MAX_SUB_OBJECTS,
   NAME_MAX_LENGTH,
+  REALM_NAME_MAX_LENGTH,
   NAMESPACE_MAX_LENGTH,
   NAMESPACE_PATTERN,
   REALM_NAME_PATTERN,
@@ -155,6 +156,7 @@ const spec = {
   properties: {
     realmName: {
       ...name,
+      maxLength: REALM_NAME_MAX_LENGTH,
       pattern: REALM_NAME_PATTERN,
       description: 'The realm\'s name in Keycloak; cannot be changed.',
       'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: REALM_NAME_IMMUTABLE_MESSAGE }],
