@@ -9,11 +9,15 @@ import { keycloakRealmCrd } from '../src/realm/crd.js';
 import { baseSpec as clientSpec } from './client/harness.js';
 import { baseSpec as realmSpec, realmObject } from './realm/fixtures.js';
 
-type Schema = { readonly maxLength?: number; readonly properties?: Readonly<Record<string, Schema>>; readonly items?: Schema };
+interface Schema {
+  readonly maxLength?: number;
+  readonly properties?: Readonly<Record<string, Schema>>;
+  readonly items?: Schema;
+}
 
-const specSchemaOf = (crd: typeof keycloakRealmCrd | typeof keycloakClientCrd): Schema => {
-  const root = crd.spec.versions[0]?.schema.openAPIV3Schema as Schema | undefined;
-  return root?.properties?.['spec'] ?? {};
+const specSchemaOf = (crd: typeof keycloakRealmCrd): Schema => {
+  const root: Schema = crd.spec.versions[0].schema.openAPIV3Schema;
+  return root.properties?.['spec'] ?? {};
 };
 
 const clientObject = (spec: unknown) => ({ apiVersion: 'vriesdemichael.github.io/v1', kind: 'KeycloakClient', metadata: { name: 'shop', namespace: 'team-a', uid: 'u', generation: 1 }, spec });

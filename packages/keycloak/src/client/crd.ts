@@ -158,6 +158,7 @@ const statusSchema = {
     secretName: { ...text, description: 'The credentials Secret.' },
     lastSecretRotation: timestamp,
     secretRegeneratedFor: { ...text, description: 'The regenerateSecret token last acted upon.' },
+    refusedGeneration: { type: 'integer', format: 'int64', description: 'The generation whose spec Keycloak refused; it is not sent again until the spec changes.' },
     managed: {
       type: 'object',
       description: 'Scope links and service-account roles applied from the spec: only these are ever removed.',

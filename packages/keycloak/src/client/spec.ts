@@ -205,6 +205,8 @@ export type KeycloakClientStatus = {
   /** The regenerateSecret token last acted upon. */
   readonly secretRegeneratedFor?: string;
   readonly managed?: ManagedLists;
+  /** The generation whose spec Keycloak refused (HTTP 400): it is not sent again until the spec changes. */
+  readonly refusedGeneration?: number;
 };
 
 export interface KeycloakClient {

@@ -18,7 +18,7 @@ import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
-import { realmRef, reportReadiness, reportRefusal } from './status.js';
+import { realmRef, reportProblem, reportReadiness } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
 import { planRealmIdentityProviders } from './identity-providers/reconcile.js';
@@ -114,12 +114,12 @@ function reconcileHeld(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput
   }
   const claim = claimRealm(cr.spec.realmName, observed.realm?.realm, cr.metadata, adoptsUnowned(input));
   if (claim.kind === 'refused') {
-    reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
+    reportProblem(plan, cr, stalled(claim.reason, claim.message), now);
     return;
   }
   const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles, observed.grantReach);
   if (adminGrants.length > 0) {
-    reportRefusal(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
+    reportProblem(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
     return;
   }
   planManaged(plan, input, call, config.keycloakUrl, claim);

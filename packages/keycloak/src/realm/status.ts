@@ -1,6 +1,6 @@
-import { addStatusIfChanged, deepEqual, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
+import { addStatusIfChanged, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
 import type { ObjectRef } from '@keyward/vocabulary';
-import { readinessConditions, type Readiness } from '../readiness.js';
+import { isNewProblem, readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import type { RealmManaged } from './managed.js';
@@ -61,12 +61,12 @@ export function reportReadiness(plan: PlanSteps<StatusAction>, cr: KeycloakRealm
 }
 
 /**
- * Reports a refusal only a change of the spec (or of Keycloak) lifts: the status, and a Warning event when the
- * status changes, so people are told once rather than on every resync.
+ * Reports a problem: the status, and a Warning event when the problem is new to the Ready condition, so
+ * people are told once per transition rather than on every retry or resync.
  */
-export function reportRefusal(plan: PlanSteps<StatusAction | EventAction>, cr: KeycloakRealm, readiness: Readiness, now: Date): void {
-  const status = realmStatus(cr.status, readiness, cr.metadata.generation, now);
-  if (deepEqual(cr.status, status)) return;
+export function reportProblem(plan: PlanSteps<StatusAction | EventAction>, cr: KeycloakRealm, readiness: Readiness, now: Date): void {
+  const news = isNewProblem(cr.status.conditions, readiness);
   reportReadiness(plan, cr, readiness, now);
+  if (!news) return;
   plan.add({ kind: 'k8s.event', regarding: { ...realmRef(cr), uid: cr.metadata.uid }, type: 'Warning', reason: readiness.reason, note: readiness.message, action: 'Reconcile' }, 'tell people why nothing is changed');
 }
