@@ -12,7 +12,7 @@ import { NOW, REALM, baseSpec, clientObject, keycloakClient, planFor, realmObjec
 const statusWritten = (plan: Plan<ClientAction>): Record<string, unknown> => {
   const status = actionsOf(plan, 'k8s.status')[0]?.status;
   if (status === undefined) throw new Error('the plan writes no status');
-  return status as Record<string, unknown>;
+  return status;
 };
 
 const readyOf = (status: Record<string, unknown>) => (status['conditions'] as { type: string; reason: string }[]).find((c) => c.type === 'Ready');

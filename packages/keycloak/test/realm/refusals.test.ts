@@ -11,7 +11,7 @@ import { NOW, baseSpec, decoded, observedRealm, plan, realmObject } from './fixt
 const statusWritten = (p: Plan<KeycloakRealmAction>): Record<string, unknown> => {
   const status = actionsOf(p, 'k8s.status')[0]?.status;
   if (status === undefined) throw new Error('the plan writes no status');
-  return status as Record<string, unknown>;
+  return status;
 };
 const eventsOf = (p: Plan<KeycloakRealmAction>) => actionsOf(p, 'k8s.event').map((event) => `${event.type} ${event.reason}`);
 
