@@ -1,0 +1,139 @@
+// Refusals against the real Keycloak 26: a spec Keycloak refuses with 400 is sent once, whatever wakes the
+// object afterwards (its realm changing, a resync, a restart of the operator), until the spec changes; and a
+// realm or client the operator may not take over is told by one Warning event, not one per wake-up.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { KubeObject, ObjectRef } from '@keyward/core';
+import { createTestNamespace, waitFor } from '@keyward/test-env';
+import {
+  clientRef,
+  conditionOf,
+  controllerEnv,
+  createClient,
+  createRealm,
+  patchSpec,
+  realmRef,
+  startOperator,
+  statusOf,
+  unique,
+  waitForReady,
+  WAIT_MS,
+  type ControllerEnv,
+  type Operator,
+} from './harness.js';
+
+let env: ControllerEnv;
+let team: string;
+let other: string;
+let operator: Operator;
+/** Every operator this file started, the one running last. */
+const operators: Operator[] = [];
+const sharedRealm = unique('kcx-shared');
+const handMade = unique('kcx-hand');
+
+const start = async (): Promise<Operator> => {
+  operator = await startOperator(env.kube, { name: 'refusals', namespaces: [team, other], config: env.config() });
+  operators.push(operator);
+  return operator;
+};
+
+beforeAll(async () => {
+  env = await controllerEnv('kcx');
+  team = await createTestNamespace('kcx-team');
+  other = await createTestNamespace('kcx-other');
+  await start();
+  await createRealm(env.kube, team, 'shared', { realmName: sharedRealm, clientAuthorizationGrants: [team, other] });
+  await waitForReady(env.kube, realmRef(team, 'shared'));
+}, 180_000);
+
+afterAll(async () => {
+  await operator.stop();
+  for (const realm of [sharedRealm, handMade]) await env.admin.deleteRealm(realm);
+  env.close();
+});
+
+/** Waits for the object to be refused at its current generation with `reason`. */
+async function refusedWith(ref: ObjectRef, reason: string): Promise<KubeObject | undefined> {
+  return waitFor(async () => {
+    const object = await env.kube.get(ref);
+    const ready = conditionOf(object, 'Ready');
+    if (ready?.status !== 'False' || ready.reason !== reason || statusOf(object)['observedGeneration'] !== object?.metadata.generation) {
+      throw new Error(`Ready ${ready?.status ?? 'unknown'} (${ready?.reason ?? 'no condition'}): ${ready?.message ?? ''}`);
+    }
+    return object;
+  }, { what: `${ref.name} to be refused with ${reason}`, timeoutMs: WAIT_MS, intervalMs: 200 });
+}
+
+const clientReconciles = (): number => operator.reconciles.get('keycloak-client') ?? 0;
+
+/** Runs `wake` and waits until the client controller has finished `count` more reconciles. */
+async function afterClientReconciles(wake: () => unknown, count = 1): Promise<void> {
+  const before = clientReconciles();
+  await wake();
+  await waitFor(() => (clientReconciles() >= before + count ? true : undefined), { what: 'the client controller to reconcile', timeoutMs: WAIT_MS, intervalMs: 100 });
+}
+
+/** The Warning events about the object `name` in `namespace`, by reason. */
+async function warnings(namespace: string, name: string): Promise<string[]> {
+  const events = await env.kube.raw<{ items: { reason: string; type: string; regarding: { name: string } }[] }>({ method: 'GET', path: `/apis/events.k8s.io/v1/namespaces/${namespace}/events`, what: 'list events', verb: 'list', resource: 'events' });
+  return events.items.filter((event) => event.regarding.name === name && event.type === 'Warning').map((event) => event.reason).sort();
+}
+
+/** Client creations Keycloak refused with 400, across every operator this file started. */
+const refusedCreations = (): number => operators.flatMap((o) => o.requests).filter((r) => r.operation === 'create_client' && r.status === 400).length;
+
+describe('a spec Keycloak refuses with 400', () => {
+  // The codec and the schema take any rootUrl; Keycloak 26 refuses one with the javascript: scheme.
+  const illegal = { clientId: unique('kcx-illegal'), realmRef: { name: 'shared', namespace: team }, rootUrl: 'javascript:alert(1)' };
+  const ref = (): ObjectRef => clientRef(team, 'illegal');
+
+  it('is sent once, and its generation recorded', async () => {
+    await createClient(env.kube, team, 'illegal', illegal);
+    const refused = await refusedWith(ref(), 'BadRequest');
+    expect(conditionOf(refused, 'Ready')?.message).toContain('Root URL uses an illegal scheme');
+    expect(statusOf(refused)['refusedGeneration']).toBe(refused?.metadata.generation);
+    expect(refusedCreations()).toBe(1);
+  });
+
+  it('is not sent again when its realm changes, on a resync, or after a restart of the operator', async () => {
+    await afterClientReconciles(() => patchSpec(env.kube, realmRef(team, 'shared'), { displayName: 'Shared, changed' }));
+    await afterClientReconciles(() => { operator.resync(); });
+    await operator.stop();
+    await start();
+    await waitFor(() => (clientReconciles() >= 1 ? true : undefined), { what: 'the restarted operator to reconcile the client', timeoutMs: WAIT_MS, intervalMs: 100 });
+    expect(refusedCreations()).toBe(1);
+    expect(await warnings(team, 'illegal')).toEqual(['BadRequest']);
+  });
+
+  it('is sent again once the spec changes, and the record goes when Keycloak takes it', async () => {
+    await patchSpec(env.kube, ref(), { rootUrl: 'https://shop.example.com' });
+    const ready = await waitForReady(env.kube, ref());
+    expect(statusOf(ready)).not.toHaveProperty('refusedGeneration');
+    expect(refusedCreations()).toBe(1);
+  });
+});
+
+describe('what the operator may not take over is told by one Warning event', () => {
+  it('a hand-made realm (NotOwned), through a resync and a change of its spec', async () => {
+    expect(await env.admin.send('POST', '/realms', { realm: handMade, enabled: true })).toBe(201);
+    await createRealm(env.kube, team, 'hand-made', { realmName: handMade });
+    await refusedWith(realmRef(team, 'hand-made'), 'NotOwned');
+    operator.resync();
+    await patchSpec(env.kube, realmRef(team, 'hand-made'), { displayName: 'Still not mine' });
+    await refusedWith(realmRef(team, 'hand-made'), 'NotOwned');
+    expect(await warnings(team, 'hand-made')).toEqual(['NotOwned']);
+  });
+
+  it('a realm another object owns (OwnedByAnother), and a client of a clientId another namespace holds', async () => {
+    const clientId = unique('kcx-taken');
+    await createClient(env.kube, other, 'first', { clientId, realmRef: { name: 'shared', namespace: team } });
+    await waitForReady(env.kube, clientRef(other, 'first'));
+    await createClient(env.kube, team, 'second', { clientId, realmRef: { name: 'shared', namespace: team } });
+    await createRealm(env.kube, other, 'copy', { realmName: sharedRealm });
+    await refusedWith(clientRef(team, 'second'), 'Conflict');
+    await refusedWith(realmRef(other, 'copy'), 'OwnedByAnother');
+    await afterClientReconciles(() => { operator.resync(); }, 2);
+    await refusedWith(realmRef(other, 'copy'), 'OwnedByAnother');
+    expect(await warnings(team, 'second')).toEqual(['Conflict']);
+    expect(await warnings(other, 'copy')).toEqual(['OwnedByAnother']);
+  });
+});
