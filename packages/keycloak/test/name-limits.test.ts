@@ -16,8 +16,8 @@ interface Schema {
 }
 
 const specSchemaOf = (crd: typeof keycloakRealmCrd): Schema => {
-  const root: Schema = crd.spec.versions[0].schema.openAPIV3Schema;
-  return root.properties?.['spec'] ?? {};
+  const spec: Schema = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+  return spec;
 };
 
 const clientObject = (spec: unknown) => ({ apiVersion: 'vriesdemichael.github.io/v1', kind: 'KeycloakClient', metadata: { name: 'shop', namespace: 'team-a', uid: 'u', generation: 1 }, spec });

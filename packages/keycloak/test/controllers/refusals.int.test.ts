@@ -71,7 +71,7 @@ const clientReconciles = (): number => operator.reconciles.get('keycloak-client'
 async function afterClientReconciles(wake: () => unknown, count = 1): Promise<void> {
   const before = clientReconciles();
   await wake();
-  await waitFor(() => (clientReconciles() >= before + count ? true : undefined), { what: 'the client controller to reconcile', timeoutMs: WAIT_MS, intervalMs: 100 });
+  await waitFor(() => Promise.resolve(clientReconciles() >= before + count ? true : undefined), { what: 'the client controller to reconcile', timeoutMs: WAIT_MS, intervalMs: 100 });
 }
 
 /** The Warning events about the object `name` in `namespace`, by reason. */
@@ -101,7 +101,7 @@ describe('a spec Keycloak refuses with 400', () => {
     await afterClientReconciles(() => { operator.resync(); });
     await operator.stop();
     await start();
-    await waitFor(() => (clientReconciles() >= 1 ? true : undefined), { what: 'the restarted operator to reconcile the client', timeoutMs: WAIT_MS, intervalMs: 100 });
+    await waitFor(() => Promise.resolve(clientReconciles() >= 1 ? true : undefined), { what: 'the restarted operator to reconcile the client', timeoutMs: WAIT_MS, intervalMs: 100 });
     expect(refusedCreations()).toBe(1);
     expect(await warnings(team, 'illegal')).toEqual(['BadRequest']);
   });
@@ -154,7 +154,7 @@ describe('an outage of Keycloak', () => {
       await proxy.close();
       await patchSpec(env.kube, realmRef(namespace, 'realm'), { displayName: 'During the outage' });
       // Tried again and again (the breaker's refusals, its probes) while the realm says it is down.
-      await waitFor(() => (behind.requests.filter((r) => r.status === 0).length >= 6 ? true : undefined), { what: 'retries against the closed proxy', timeoutMs: WAIT_MS, intervalMs: 100 });
+      await waitFor(() => Promise.resolve(behind.requests.filter((r) => r.status === 0).length >= 6 ? true : undefined), { what: 'retries against the closed proxy', timeoutMs: WAIT_MS, intervalMs: 100 });
       behind.resync();
       await waitFor(async () => (conditionOf(await env.kube.get(realmRef(namespace, 'realm')), 'Ready')?.status === 'False' ? true : undefined), { what: 'the realm to report the outage', timeoutMs: WAIT_MS, intervalMs: 100 });
       const told = await warnings(namespace, 'realm');
