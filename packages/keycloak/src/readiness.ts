@@ -28,13 +28,14 @@ export function readinessConditions(current: readonly Condition[] | undefined, r
 }
 
 /**
- * Whether `readiness` is news to people: a problem the Ready condition does not state yet (it is True, or False
- * for another reason). A Warning event is told on such a transition only, not on every retry or resync.
+ * Whether `readiness` is news to people: a problem the Ready condition does not state yet for this generation
+ * of the spec (it is True, False for another reason, or about an earlier spec). A Warning event is told on
+ * such a transition only, not on every retry, wake-up or resync.
  */
-export function isNewProblem(current: readonly Condition[] | undefined, readiness: Readiness): boolean {
+export function isNewProblem(current: readonly Condition[] | undefined, readiness: Readiness, generation: number | undefined): boolean {
   if (readiness.state === 'ready') return false;
   const stated = findCondition(current, 'Ready');
-  return stated?.status !== 'False' || stated.reason !== readiness.reason;
+  return stated?.status !== 'False' || stated.reason !== readiness.reason || stated.observedGeneration !== generation;
 }
 
 /** The reason of a server error Keycloak answered the same way as the last time. */

@@ -226,7 +226,7 @@ function maintain(plan: Builder, resolved: Resolved, found: ObservedClient): voi
 /** A client in Keycloak that is not ours: nothing is changed, and its secret was never read. */
 function refuse(plan: Builder, resolved: Resolved, readiness: Readiness): void {
   const { primary: client, now } = resolved.input;
-  const news = isNewProblem(client.status.conditions, readiness);
+  const news = isNewProblem(client.status.conditions, readiness, client.metadata.generation);
   addClientStatus(plan, client, readiness, now, { realm: resolved.realm });
   if (news) addWarning(plan, { ...clientRef(client), uid: client.metadata.uid }, readiness);
 }
@@ -295,7 +295,7 @@ function reconcileHeld(plan: Builder, input: ClientInput): void {
     addDriftReport(plan, client, clientRef(client), describeClient(client, resolved.realm));
     return;
   }
-  const news = isNewProblem(client.status.conditions, resolved.readiness);
+  const news = isNewProblem(client.status.conditions, resolved.readiness, client.metadata.generation);
   addClientStatus(plan, client, resolved.readiness, input.now, resolved.changes);
   if (news && resolved.warn === true) addWarning(plan, { ...clientRef(client), uid: client.metadata.uid }, resolved.readiness);
   if (resolved.followUp !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: FOLLOW_UP_MS }, resolved.followUp);

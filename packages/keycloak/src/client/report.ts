@@ -25,7 +25,7 @@ function report(ref: Regarding, current: KeycloakClientStatus, generation: numbe
 export function reportClientFailure(client: KeycloakClient, failure: PlanFailure, now: Date): Plan<ClientAction> {
   const readiness = failureReadiness(client.status.conditions, failure);
   const refused = refusedByKeycloak(failure) ? { refusedGeneration: client.metadata.generation } : {};
-  const news = isNewProblem(client.status.conditions, readiness);
+  const news = isNewProblem(client.status.conditions, readiness, client.metadata.generation);
   return report({ ...clientRef(client), uid: client.metadata.uid }, client.status, client.metadata.generation, readiness, now, () => news, refused);
 }
 

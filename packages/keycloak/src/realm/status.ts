@@ -61,11 +61,11 @@ export function reportReadiness(plan: PlanSteps<StatusAction>, cr: KeycloakRealm
 }
 
 /**
- * Reports a problem: the status, and a Warning event when the problem is new to the Ready condition, so
- * people are told once per transition rather than on every retry or resync.
+ * Reports a problem: the status, and a Warning event when the problem is new to the Ready condition (or to
+ * this spec), so people are told once per transition rather than on every retry or resync.
  */
 export function reportProblem(plan: PlanSteps<StatusAction | EventAction>, cr: KeycloakRealm, readiness: Readiness, now: Date): void {
-  const news = isNewProblem(cr.status.conditions, readiness);
+  const news = isNewProblem(cr.status.conditions, readiness, cr.metadata.generation);
   reportReadiness(plan, cr, readiness, now);
   if (!news) return;
   plan.add({ kind: 'k8s.event', regarding: { ...realmRef(cr), uid: cr.metadata.uid }, type: 'Warning', reason: readiness.reason, note: readiness.message, action: 'Reconcile' }, 'tell people why nothing is changed');

@@ -24,6 +24,14 @@ describe('a realm it may not take over', () => {
     expect(eventsOf(first)).toEqual([`Warning ${reason}`]);
     expect(plan(realmObject(baseSpec, { status: statusWritten(first) }), { realm }).steps).toEqual([]);
   });
+
+  it('is told again for a new spec it still refuses', () => {
+    const realm = observedRealm({ realmFields: { attributes: {} } });
+    const first = plan(realmObject(baseSpec), { realm });
+    const edited = { ...realmObject({ ...baseSpec, displayName: 'Edited' }, { status: statusWritten(first) }) };
+    const next = plan({ ...edited, metadata: { ...edited.metadata, generation: 4 } }, { realm });
+    expect(eventsOf(next)).toEqual(['Warning NotOwned']);
+  });
 });
 
 const failure = (reason: string, message: string): PlanFailure => ({ step: 'create realm shop', action: 'keycloak.create', reason, message, retryable: true });
