@@ -1,5 +1,6 @@
 import { PlanBuilder, deepEqual, type DecodeFailure, type KubeObject, type ObjectRef, type Plan, type PlanFailure } from '@keyward/vocabulary';
-import { failureReadiness, isNewProblem, refusedByKeycloak, type Readiness } from '../readiness.js';
+import { failureReadiness, isNewProblem, refusedByKeycloak } from '../problems.js';
+import type { Readiness } from '../readiness.js';
 import { readClientStatus } from './decode.js';
 import type { KeycloakClient, KeycloakClientStatus } from './spec.js';
 import { addWarning, clientObjectRef, clientRef, stalled, statusWith, type StatusChanges } from './status.js';

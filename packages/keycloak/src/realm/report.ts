@@ -1,7 +1,7 @@
 import { PlanBuilder, addStatusIfChanged, type DecodeFailure, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
 import { readRealmStatus } from './decode.js';
 import { stalled } from './readiness.js';
-import { failureReadiness } from '../readiness.js';
+import { failureReadiness } from '../problems.js';
 import type { KeycloakRealm } from './spec.js';
 import { realmRef, realmStatus, reportProblem } from './status.js';
 import type { KeycloakRealmAction } from './vocabulary.js';

@@ -1,6 +1,7 @@
 import { addStatusIfChanged, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
 import type { ObjectRef } from '@keyward/vocabulary';
-import { isNewProblem, readinessConditions, type Readiness } from '../readiness.js';
+import { isNewProblem } from '../problems.js';
+import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import type { RealmManaged } from './managed.js';
