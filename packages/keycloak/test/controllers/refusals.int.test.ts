@@ -19,6 +19,7 @@ import {
   statusOf,
   unique,
   waitForReady,
+  waitForRefusal,
   WAIT_MS,
   type ControllerEnv,
   type Operator,
@@ -54,17 +55,7 @@ afterAll(async () => {
   env.close();
 });
 
-/** Waits for the object to be refused at its current generation with `reason`. */
-async function refusedWith(ref: ObjectRef, reason: string): Promise<KubeObject | undefined> {
-  return waitFor(async () => {
-    const object = await env.kube.get(ref);
-    const ready = conditionOf(object, 'Ready');
-    if (ready?.status !== 'False' || ready.reason !== reason || statusOf(object)['observedGeneration'] !== object?.metadata.generation) {
-      throw new Error(`Ready ${ready?.status ?? 'unknown'} (${ready?.reason ?? 'no condition'}): ${ready?.message ?? ''}`);
-    }
-    return object;
-  }, { what: `${ref.name} to be refused with ${reason}`, timeoutMs: WAIT_MS, intervalMs: 200 });
-}
+const refusedWith = (ref: ObjectRef, reason: string): Promise<KubeObject | undefined> => waitForRefusal(env.kube, ref, reason);
 
 /** Reconciles the operator's controller finished: "keycloak-realm", "keycloak-client". */
 const reconciles = (controller: string): number => operator.reconciles.get(controller) ?? 0;
