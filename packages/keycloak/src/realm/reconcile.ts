@@ -73,6 +73,8 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
     registeredRequiredActions,
     managed: managed ?? null,
+    // Keycloak is sent this spec: a refusal of an earlier one is over.
+    refusedGeneration: null,
     identityProviders,
     userFederation,
   };
@@ -122,6 +124,8 @@ function reconcileHeld(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput
     reportProblem(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
     return;
   }
+  // Keycloak refused this very spec (status says so and why): sending it again cannot help, only an edit can.
+  if (cr.status.refusedGeneration === cr.metadata.generation) return;
   planManaged(plan, input, call, config.keycloakUrl, claim);
   addDriftReport(plan, cr, realmRef(cr), `realm ${cr.spec.realmName}`);
 }

@@ -1,7 +1,7 @@
 import { PlanBuilder, addStatusIfChanged, type DecodeFailure, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
 import { readRealmStatus } from './decode.js';
 import { stalled } from './readiness.js';
-import { failureReadiness } from '../problems.js';
+import { failureReadiness, refusedByKeycloak } from '../problems.js';
 import type { KeycloakRealm } from './spec.js';
 import { realmRef, realmStatus, reportProblem } from './status.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
@@ -13,7 +13,9 @@ import type { KeycloakRealmAction } from './vocabulary.js';
  */
 export function reportFailure(cr: KeycloakRealm, failure: PlanFailure, now: Date): Plan<KeycloakRealmAction> {
   const plan = new PlanBuilder<KeycloakRealmAction>();
-  reportProblem(plan, cr, failureReadiness(cr.status.conditions, failure), now);
+  // A spec Keycloak refused records its generation: nothing sends it again (a restart neither) until it changes.
+  const refused = refusedByKeycloak(failure) ? { refusedGeneration: cr.metadata.generation } : {};
+  reportProblem(plan, cr, failureReadiness(cr.status.conditions, failure), now, refused);
   return plan.build();
 }
 

@@ -339,6 +339,8 @@ export type KeycloakRealmStatus = {
   readonly userFederation?: readonly FederationProviderStatus[];
   /** The resourceVersion of each Secret whose bind credential Keycloak was last sent, by name. */
   readonly userFederationSecretVersions?: Readonly<Record<string, string>>;
+  /** The generation whose spec Keycloak refused (HTTP 400): it is not sent again until the spec changes. */
+  readonly refusedGeneration?: number;
 };
 
 export interface KeycloakRealm {

@@ -33,6 +33,7 @@ let operator: Operator;
 const operators: Operator[] = [];
 const sharedRealm = unique('kcx-shared');
 const handMade = unique('kcx-hand');
+const refusedRealm = unique('kcx-refused');
 
 const start = async (): Promise<Operator> => {
   operator = await startOperator(env.kube, { name: 'refusals', namespaces: [team, other], config: env.config() });
@@ -51,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await operator.stop();
-  for (const realm of [sharedRealm, handMade]) await env.admin.deleteRealm(realm);
+  for (const realm of [sharedRealm, handMade, refusedRealm]) await env.admin.deleteRealm(realm);
   env.close();
 });
 
@@ -108,6 +109,25 @@ describe('a spec Keycloak refuses with 400', () => {
   });
 });
 
+describe('a realm spec Keycloak refuses with 400', () => {
+  // The codec and the schema take any providerId; Keycloak refuses one it has no provider for.
+  const ref = (): ObjectRef => realmRef(team, 'refused');
+  const creations = (): number => operators.flatMap((o) => o.requests).filter((r) => r.operation === 'create_identityProvider' && r.status === 400).length;
+
+  it('is sent once across a resync and a change of its labels, and again once the spec changes', async () => {
+    await createRealm(env.kube, team, 'refused', { realmName: refusedRealm, identityProviders: [{ alias: 'nowhere', providerId: 'no-such-provider' }] });
+    const refused = await refusedWith(ref(), 'BadRequest');
+    expect(statusOf(refused)['refusedGeneration']).toBe(refused?.metadata.generation);
+    await afterReconciles(() => { operator.resync(); }, 2, 'keycloak-realm');
+    await afterReconciles(() => env.kube.patch(ref(), { metadata: { labels: { woken: 'yes' } } }, ContentType.mergePatch), 1, 'keycloak-realm');
+    expect(creations()).toBe(1);
+    await patchSpec(env.kube, ref(), { identityProviders: null });
+    const ready = await waitForReady(env.kube, ref());
+    expect(statusOf(ready)).not.toHaveProperty('refusedGeneration');
+    expect(creations()).toBe(1);
+  });
+});
+
 describe('what the operator may not take over is told by one Warning event', () => {
   it('a hand-made realm (NotOwned), through a resync and a change of its labels', async () => {
     // A realm's creation may outlast the admin client's patience on a loaded machine; Keycloak finishes it anyway.
@@ -145,7 +165,8 @@ describe('an outage of Keycloak', () => {
       await createRealm(env.kube, namespace, 'realm', { realmName: realm });
       await waitForReady(env.kube, realmRef(namespace, 'realm'));
       await proxy.close();
-      await patchSpec(env.kube, realmRef(namespace, 'realm'), { displayName: 'During the outage' });
+      // Woken with its spec as it is: each retry and wake-up meets the same outage.
+      behind.resync();
       // Tried again and again (the breaker's refusals, its probes) while the realm says it is down.
       await waitFor(() => Promise.resolve(behind.requests.filter((r) => r.status === 0).length >= 6 ? true : undefined), { what: 'retries against the closed proxy', timeoutMs: WAIT_MS, intervalMs: 100 });
       behind.resync();

@@ -52,3 +52,25 @@ describe('a failed step', () => {
     expect(reportFailure(decoded(realmObject(baseSpec, { status: statusWritten(second) })), broken, NOW).steps).toEqual([]);
   });
 });
+
+describe('a spec Keycloak refused (400)', () => {
+  const badRequest: PlanFailure = { step: 'create identity provider x', action: 'keycloak.create', reason: 'BadRequest', message: 'HTTP 400: invalid provider', retryable: false };
+  const realm = observedRealm();
+  const refused = reportFailure(decoded(realmObject(baseSpec)), badRequest, NOW);
+
+  it('is Stalled, told once, and its generation recorded', () => {
+    expect(statusWritten(refused)['refusedGeneration']).toBe(3);
+    expect(eventsOf(refused)).toEqual(['Warning BadRequest']);
+  });
+
+  it('is not sent again while the generation is the same', () => {
+    expect(plan(realmObject({ ...baseSpec, displayName: 'Not yet' }, { status: statusWritten(refused) }), { realm }).steps).toEqual([]);
+  });
+
+  it('is sent again once the spec changed, and the record goes', () => {
+    const edited = realmObject({ ...baseSpec, displayName: 'Edited' }, { status: statusWritten(refused) });
+    const next = plan({ ...edited, metadata: { ...edited.metadata, generation: 4 } }, { realm });
+    expect(next.steps.map((step) => step.action.kind)).toContain('keycloak.update');
+    expect(statusWritten(next)).not.toHaveProperty('refusedGeneration');
+  });
+});
