@@ -12,6 +12,7 @@ import { WatchTroubleLog, type WatchTroubleReporter } from './watch-trouble.js';
 import { lazyEntropy } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
+import { RepeatedFailures } from './repeated-failures.js';
 import { objectReader, queryReader } from './query-reader.js';
 import { TypeNotServed, crdName } from './served-types.js';
 import { ResyncLoop, type ResyncLoops } from './resync-loop.js';
@@ -170,6 +171,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   readonly #ownTrouble: WatchTroubleLog | undefined;
   readonly #bursts: BurstWatches | undefined;
   readonly #wakeups: RecoveryWakeups;
+  readonly #repeats: RepeatedFailures;
   #stopRecoveries: (() => void) | undefined;
 
   constructor(definition: ControllerDefinition<P, Q, C, A>, options: ControllerOptions<C, A, QueryIn<Q>>) {
@@ -229,6 +231,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       ...(definition.maxInFlightPerNamespace === undefined ? {} : { maxInFlightPerLane: definition.maxInFlightPerNamespace(options.config) }),
     });
     this.#wakeups = new RecoveryWakeups((key) => { this.#queue.add(key); });
+    this.#repeats = new RepeatedFailures(this.#queue);
     this.#references = new ReferencedWatches(options.kube, (key) => { this.#queue.add(key); }, reporter);
     const bursts = reporter('burst watches');
     this.#bursts = options.burstWatches === false ? undefined : new BurstWatches(options.kube, {
@@ -270,7 +273,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#primary.subscribe((event) => { this.#onPrimary(event); });
     for (const { watch, informer } of this.#secondary) {
       informer.subscribe((event) => {
-        for (const key of watch.mapToPrimary(event.object)) if (this.#inScope(key)) this.#queue.add(key);
+        for (const key of watch.mapToPrimary(event.object)) if (this.#inScope(key)) this.#repeats.changed(key);
       });
     }
     await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
@@ -391,6 +394,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       this.#invalid.delete(key);
       this.#waiting.delete(key);
       this.#wakeups.forget(key);
+      this.#repeats.forget(key);
       this.#queue.forget(key);
       this.#references.forget(key);
       // The key's next run finds the object gone and removes its orphans.
@@ -434,6 +438,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     // A failure only a change can fix: our own status writes do not wake it (an invalid spec has its memo).
     if (requeue.kind === 'onChange' && result.result === 'error') this.#waiting.add(key);
     this.#wakeups.settled(key, mark, result.error);
+    this.#repeats.settled(key, requeue.kind === 'backoff' ? result.error : undefined);
   }
 
   /** One reconcile of one key, from the cache's current object. Exposed for tests and tools. */

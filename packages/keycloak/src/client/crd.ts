@@ -6,7 +6,9 @@ import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 import { pruneRuleDescription, pruneUnlistedSchema } from '../prune.js';
 import { authorizationClientRule, authorizationSettingsSchema } from './authorization-crd.js';
 import {
+  CLIENT_ID_MAX_LENGTH,
   CLIENT_PRUNABLE_FIELDS,
+  CLIENT_ROLE_NAME_MAX_LENGTH,
   BEARER_ONLY_PUBLIC_MESSAGE,
   DELETION_POLICIES,
   MAX_LIFESPAN_SECONDS,
@@ -58,7 +60,7 @@ const specSchema = {
   required: ['clientId', 'realmRef'],
   'x-kubernetes-validations': crossFieldRules,
   properties: {
-    clientId: { ...nonEmpty, description: 'The clientId in Keycloak.', 'x-kubernetes-validations': immutable('clientId is immutable: a different clientId is a different client; create a new KeycloakClient') },
+    clientId: { ...nonEmpty, maxLength: CLIENT_ID_MAX_LENGTH, description: 'The clientId in Keycloak.', 'x-kubernetes-validations': immutable('clientId is immutable: a different clientId is a different client; create a new KeycloakClient') },
     clientName: { ...text, description: 'The client\'s display name (Keycloak\'s name).' },
     description: { ...text, description: 'The client\'s description.' },
     realmRef: {
@@ -104,7 +106,7 @@ const specSchema = {
       type: 'object',
       required: ['name'],
       properties: {
-        name: { ...nonEmpty, description: 'The role\'s name.' },
+        name: { ...nonEmpty, maxLength: CLIENT_ROLE_NAME_MAX_LENGTH, description: 'The role\'s name.' },
         description: { ...text, description: 'The role\'s description; left out, as Keycloak has it.' },
         attributes: { ...stringMap, description: 'The role\'s attributes, compared key by key; keys left out stay.' },
       },
@@ -181,6 +183,7 @@ const statusSchema = {
     secretName: { ...text, description: 'Name of the credentials Secret, in this namespace.' },
     lastSecretRotation: { ...timestamp, description: 'When the secret was last regenerated, or the rotation period began (RFC 3339); the next rotation is rotationPeriod after it.' },
     secretRegeneratedFor: { ...text, description: 'The regenerateSecret token last acted upon.' },
+    refusedGeneration: { type: 'integer', format: 'int64', description: 'The generation whose spec Keycloak refused; it is not sent again until the spec changes.' },
     managed: {
       type: 'object',
       description: 'Scope links and service-account roles applied from the spec: only these are ever removed.',

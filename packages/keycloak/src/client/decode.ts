@@ -35,7 +35,9 @@ export function readClientStatus(raw: unknown): KeycloakClientStatus {
     const value = text(s[key]);
     if (value !== undefined) status[key] = value;
   }
-  if (typeof s['observedGeneration'] === 'number') status['observedGeneration'] = s['observedGeneration'];
+  for (const key of ['observedGeneration', 'refusedGeneration']) {
+    if (typeof s[key] === 'number') status[key] = s[key];
+  }
   if (Array.isArray(s['conditions'])) status['conditions'] = readConditions(s['conditions']);
   const endpoints = readEndpoints(s['endpoints']);
   if (endpoints !== undefined) status['endpoints'] = endpoints;

@@ -7,6 +7,7 @@ import { mayAdopt } from '../adoption.js';
 import { ownershipOf, type OwnerObject } from '../ownership.js';
 import { RESERVED_REASON, reservedClient } from '../reserved.js';
 import { claimClient } from './claim.js';
+import { isNewProblem } from '../problems.js';
 import type { Readiness } from '../readiness.js';
 import { CLIENT_FINALIZER } from '../types.js';
 import { reconcileContents } from './contents.js';
@@ -56,7 +57,7 @@ interface Stop {
   readonly readiness: Readiness;
   readonly changes?: StatusChanges;
   readonly followUp?: string;
-  /** Tell people with a Warning event too (once: only when the status changes). */
+  /** Tell people with a Warning event too (once: when the problem is new to the Ready condition). */
   readonly warn?: boolean;
 }
 
@@ -92,7 +93,7 @@ function resolve(input: ClientInput): Resolved | Stop {
   const reserved = reservedClient(realm.realmName, client.spec.clientId);
   if (reserved !== undefined) return { readiness: stalled(RESERVED_REASON, reserved), warn: true };
   const grant = grantFor(realm, ref, client.metadata.namespace);
-  if (!grant.granted) return stop(stalled('NotAuthorized', grant.message));
+  if (!grant.granted) return { readiness: stalled('NotAuthorized', grant.message), warn: true };
   const forbidden = forbiddenRoles(input, realm.realmName);
   if (forbidden !== undefined) return forbidden;
   const jsRefused = refusedJsPolicies(client.spec, config.keycloakAllowJsPolicies);
@@ -129,6 +130,8 @@ function reachedStatus(resolved: Resolved, id: Value<string>, renewal: SecretRen
     endpoints: realmEndpoints(resolved.url, resolved.realm),
     ...(renewal === undefined ? {} : { lastSecretRotation: renewal.lastSecretRotation, secretRegeneratedFor: renewal.secretRegeneratedFor }),
     managed: Object.keys(managed).length === 0 ? undefined : managed,
+    // Reached Keycloak with this spec: a refusal of an earlier one is over.
+    refusedGeneration: undefined,
   };
 }
 
@@ -224,7 +227,9 @@ function maintain(plan: Builder, resolved: Resolved, found: ObservedClient): voi
 /** A client in Keycloak that is not ours: nothing is changed, and its secret was never read. */
 function refuse(plan: Builder, resolved: Resolved, readiness: Readiness): void {
   const { primary: client, now } = resolved.input;
+  const news = isNewProblem(client.status.conditions, readiness, client.metadata.generation);
   addClientStatus(plan, client, readiness, now, { realm: resolved.realm });
+  if (news) addWarning(plan, { ...clientRef(client), uid: client.metadata.uid }, readiness);
 }
 
 function reconcileInRealm(plan: Builder, resolved: Resolved): void {
@@ -284,12 +289,15 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
 function reconcileHeld(plan: Builder, input: ClientInput): void {
   const { primary: client } = input;
   const resolved = resolve(input);
+  // Keycloak refused this very spec (status says so and why): sending it again cannot help, only an edit can.
+  if ('call' in resolved && client.status.refusedGeneration === client.metadata.generation) return;
   if ('call' in resolved) {
     reconcileInRealm(plan, resolved);
     addDriftReport(plan, client, clientRef(client), describeClient(client, resolved.realm));
     return;
   }
-  const reported = addClientStatus(plan, client, resolved.readiness, input.now, resolved.changes);
-  if (reported && resolved.warn === true) addWarning(plan, { ...clientRef(client), uid: client.metadata.uid }, resolved.readiness);
+  const news = isNewProblem(client.status.conditions, resolved.readiness, client.metadata.generation);
+  addClientStatus(plan, client, resolved.readiness, input.now, resolved.changes);
+  if (news && resolved.warn === true) addWarning(plan, { ...clientRef(client), uid: client.metadata.uid }, resolved.readiness);
   if (resolved.followUp !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: FOLLOW_UP_MS }, resolved.followUp);
 }

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { pruneUnlistedCodec } from '../prune.js';
-import { integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { boundedText, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
@@ -19,6 +19,10 @@ export const CLIENT_PRUNABLE_FIELDS = ['clientRoles', 'protocolMappers', ...AUTH
 /** A namespace name: a DNS-1123 label. */
 export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 export const NAMESPACE_MAX_LENGTH = 63;
+/** Keycloak 26.7.3 stores a clientId of at most 255 characters; a longer one is answered with HTTP 500 (measured). */
+export const CLIENT_ID_MAX_LENGTH = 255;
+/** Keycloak 26.7.3 stores a client role name of at most 255 characters (measured). */
+export const CLIENT_ROLE_NAME_MAX_LENGTH = 255;
 /** A key of a Secret's data. */
 export const SECRET_KEY_PATTERN = '^[-._a-zA-Z0-9]+$';
 export const SECRET_KEY_MAX_LENGTH = 253;
@@ -92,13 +96,13 @@ export const ClientSettingsCodec = t.partial({
 
 export const ProtocolMapperCodec = protocolMapperCodec(text);
 
-export const ClientRoleCodec = t.intersection([t.type({ name: text }), t.partial({ description: t.string, attributes: stringMap })]);
+export const ClientRoleCodec = t.intersection([t.type({ name: boundedText(CLIENT_ROLE_NAME_MAX_LENGTH) }), t.partial({ description: t.string, attributes: stringMap })]);
 
 export const ServiceAccountRolesCodec = t.partial({ realmRoles: nameSet, clientRoles: t.record(t.string, nameSet) });
 
 const SpecFields = t.intersection([
   t.type({
-    clientId: text,
+    clientId: boundedText(CLIENT_ID_MAX_LENGTH),
     realmRef: RealmRefCodec,
     deletionPolicy: withDefault(oneOf(DELETION_POLICIES), 'Delete'),
   }),
@@ -201,6 +205,8 @@ export type KeycloakClientStatus = {
   /** The regenerateSecret token last acted upon. */
   readonly secretRegeneratedFor?: string;
   readonly managed?: ManagedLists;
+  /** The generation whose spec Keycloak refused (HTTP 400): it is not sent again until the spec changes. */
+  readonly refusedGeneration?: number;
 };
 
 export interface KeycloakClient {

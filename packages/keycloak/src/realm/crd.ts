@@ -21,6 +21,7 @@ import {
   INT32_MAX,
   MAX_SUB_OBJECTS,
   NAME_MAX_LENGTH,
+  REALM_NAME_MAX_LENGTH,
   NAMESPACE_MAX_LENGTH,
   NAMESPACE_PATTERN,
   REALM_NAME_PATTERN,
@@ -230,6 +231,7 @@ const spec = {
   properties: {
     realmName: {
       ...name,
+      maxLength: REALM_NAME_MAX_LENGTH,
       pattern: REALM_NAME_PATTERN,
       description: 'The realm\'s name in Keycloak; cannot be changed.',
       'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: REALM_NAME_IMMUTABLE_MESSAGE }],
@@ -373,6 +375,7 @@ const status = {
     identityProviderSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose identity provider config values were last sent to Keycloak, by name.' },
     userFederation: userFederationStatusSchema,
     userFederationSecretVersions: { type: 'object', additionalProperties: text, description: 'The resourceVersion of each Secret whose bind credential was last sent to Keycloak, by name.' },
+    refusedGeneration: { type: 'integer', format: 'int64', description: 'The generation whose spec Keycloak refused; it is not sent again until the spec changes.' },
   },
 };
 

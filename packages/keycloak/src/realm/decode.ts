@@ -17,7 +17,9 @@ export function readRealmStatus(raw: unknown): KeycloakRealmStatus {
   const fields = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const status: Record<string, unknown> = {};
   if (Array.isArray(fields['conditions'])) status['conditions'] = readConditions(fields['conditions']);
-  if (typeof fields['observedGeneration'] === 'number') status['observedGeneration'] = fields['observedGeneration'];
+  for (const key of ['observedGeneration', 'refusedGeneration']) {
+    if (typeof fields[key] === 'number') status[key] = fields[key];
+  }
   for (const key of ['realmId', 'smtpPasswordVersion', 'message']) {
     const value = text(fields[key]);
     if (value !== undefined) status[key] = value;

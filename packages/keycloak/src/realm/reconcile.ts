@@ -18,7 +18,7 @@ import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { KeycloakRealm } from './spec.js';
-import { realmRef, reportReadiness, reportRefusal } from './status.js';
+import { realmRef, reportProblem, reportReadiness } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
 import { realmSecretUses } from './secret-uses.js';
 import { planRealmIdentityProviders } from './identity-providers/reconcile.js';
@@ -73,6 +73,8 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
     smtpPasswordVersion: cr.spec.smtpServer?.passwordSecret === undefined ? null : secret?.metadata.resourceVersion ?? null,
     registeredRequiredActions,
     managed: managed ?? null,
+    // Keycloak is sent this spec: a refusal of an earlier one is over.
+    refusedGeneration: null,
     identityProviders,
     userFederation,
   };
@@ -114,14 +116,16 @@ function reconcileHeld(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput
   }
   const claim = claimRealm(cr.spec.realmName, observed.realm?.realm, cr.metadata, adoptsUnowned(input));
   if (claim.kind === 'refused') {
-    reportReadiness(plan, cr, stalled(claim.reason, claim.message), now);
+    reportProblem(plan, cr, stalled(claim.reason, claim.message), now);
     return;
   }
   const adminGrants = adminRoleGrants(cr.spec, observed.realm?.roles, observed.grantReach);
   if (adminGrants.length > 0) {
-    reportRefusal(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
+    reportProblem(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
     return;
   }
+  // Keycloak refused this very spec (status says so and why): sending it again cannot help, only an edit can.
+  if (cr.status.refusedGeneration === cr.metadata.generation) return;
   planManaged(plan, input, call, config.keycloakUrl, claim);
   addDriftReport(plan, cr, realmRef(cr), `realm ${cr.spec.realmName}`);
 }

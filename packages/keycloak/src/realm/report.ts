@@ -1,18 +1,21 @@
 import { PlanBuilder, addStatusIfChanged, type DecodeFailure, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
 import { readRealmStatus } from './decode.js';
-import { reconciling, stalled } from './readiness.js';
+import { stalled } from './readiness.js';
+import { failureReadiness, refusedByKeycloak } from '../problems.js';
 import type { KeycloakRealm } from './spec.js';
-import { realmRef, realmStatus, reportReadiness } from './status.js';
+import { realmRef, realmStatus, reportProblem } from './status.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 
 /**
  * A failed read or step: Ready=False naming the step and why. Reconciling while the failure is retried
- * (5xx, network), Stalled when it waits for someone to change something (a 4xx Keycloak refused).
+ * (5xx, network), Stalled when it waits for someone to change something (a 4xx Keycloak refused); a Warning
+ * event for each new problem.
  */
 export function reportFailure(cr: KeycloakRealm, failure: PlanFailure, now: Date): Plan<KeycloakRealmAction> {
   const plan = new PlanBuilder<KeycloakRealmAction>();
-  const message = `${failure.step} failed: ${failure.message}`;
-  reportReadiness(plan, cr, failure.retryable ? reconciling(failure.reason, message) : stalled(failure.reason, message), now);
+  // A spec Keycloak refused records its generation: nothing sends it again (a restart neither) until it changes.
+  const refused = refusedByKeycloak(failure) ? { refusedGeneration: cr.metadata.generation } : {};
+  reportProblem(plan, cr, failureReadiness(cr.status.conditions, failure), now, refused);
   return plan.build();
 }
 

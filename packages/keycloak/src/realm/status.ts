@@ -1,5 +1,6 @@
-import { addStatusIfChanged, deepEqual, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
+import { addStatusIfChanged, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
 import type { ObjectRef } from '@keyward/vocabulary';
+import { isNewProblem } from '../problems.js';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';
 import type { RealmEndpoints } from '../endpoints.js';
@@ -26,6 +27,8 @@ export interface RealmFacts {
   readonly identityProviders?: IdpStatus | undefined;
   /** The user federation part of the status; absent: keep what status has. */
   readonly userFederation?: FederationStatus | undefined;
+  /** The generation Keycloak refused; null: none (Keycloak took the spec); absent: keep what status has. */
+  readonly refusedGeneration?: number | null;
 }
 
 /**
@@ -33,12 +36,13 @@ export interface RealmFacts {
  * keeps, so an unchanged status compares equal and is not written.
  */
 export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, generation: number | undefined, now: Date, facts: RealmFacts = {}): KeycloakRealmStatus {
-  const { smtpPasswordVersion: _version, managed: _managed, registeredRequiredActions: _registered, ...kept } = current;
+  const { smtpPasswordVersion: _version, managed: _managed, registeredRequiredActions: _registered, refusedGeneration: _refused, ...kept } = current;
   const withoutIdp = facts.identityProviders === undefined ? kept : withoutIdpStatus(kept);
   const rest = facts.userFederation === undefined ? withoutIdp : withoutFederationStatus(withoutIdp);
   const registered = facts.registeredRequiredActions ?? current.registeredRequiredActions ?? [];
   const version = facts.smtpPasswordVersion === undefined ? current.smtpPasswordVersion : facts.smtpPasswordVersion ?? undefined;
   const managed = facts.managed === undefined ? current.managed : facts.managed ?? undefined;
+  const refused = facts.refusedGeneration === undefined ? current.refusedGeneration : facts.refusedGeneration ?? undefined;
   return {
     ...rest,
     conditions: readinessConditions(current.conditions, readiness, generation, now),
@@ -52,6 +56,7 @@ export function realmStatus(current: KeycloakRealmStatus, readiness: Readiness, 
     ...(managed === undefined ? {} : { managed }),
     ...(facts.identityProviders === undefined ? {} : idpStatusFields(facts.identityProviders)),
     ...(facts.userFederation === undefined ? {} : federationStatusFields(facts.userFederation)),
+    ...(refused === undefined ? {} : { refusedGeneration: refused }),
   };
 }
 
@@ -61,12 +66,12 @@ export function reportReadiness(plan: PlanSteps<StatusAction>, cr: KeycloakRealm
 }
 
 /**
- * Reports a refusal only a change of the spec (or of Keycloak) lifts: the status, and a Warning event when the
- * status changes, so people are told once rather than on every resync.
+ * Reports a problem: the status, and a Warning event when the problem is new to the Ready condition (or to
+ * this spec), so people are told once per transition rather than on every retry or resync.
  */
-export function reportRefusal(plan: PlanSteps<StatusAction | EventAction>, cr: KeycloakRealm, readiness: Readiness, now: Date): void {
-  const status = realmStatus(cr.status, readiness, cr.metadata.generation, now);
-  if (deepEqual(cr.status, status)) return;
-  reportReadiness(plan, cr, readiness, now);
+export function reportProblem(plan: PlanSteps<StatusAction | EventAction>, cr: KeycloakRealm, readiness: Readiness, now: Date, facts?: RealmFacts): void {
+  const news = isNewProblem(cr.status.conditions, readiness, cr.metadata.generation);
+  reportReadiness(plan, cr, readiness, now, facts);
+  if (!news) return;
   plan.add({ kind: 'k8s.event', regarding: { ...realmRef(cr), uid: cr.metadata.uid }, type: 'Warning', reason: readiness.reason, note: readiness.message, action: 'Reconcile' }, 'tell people why nothing is changed');
 }

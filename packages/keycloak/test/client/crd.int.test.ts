@@ -44,6 +44,10 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   }, undefined],
   ['an unknown prunable field', { ...base, pruneUnlisted: ['clientScopes'] }, 'spec.pruneUnlisted[0]'],
   ['no clientId', { realmRef: { name: 'shared' } }, 'spec.clientId'],
+  // Keycloak 26.7.3 stores clientIds and client role names of at most 255 characters.
+  ['the longest clientId Keycloak stores', { ...base, clientId: 'c'.repeat(255) }, undefined],
+  ['a clientId longer than Keycloak stores', { ...base, clientId: 'c'.repeat(256) }, 'spec.clientId'],
+  ['a client role name longer than Keycloak stores', { ...base, clientRoles: [{ name: 'n'.repeat(256) }] }, 'spec.clientRoles[0].name'],
   ['a realmRef namespace that is no namespace', { ...base, realmRef: { name: 'shared', namespace: 'Team_A' } }, 'spec.realmRef.namespace'],
   ['a redirect URI twice', { ...base, redirectUris: ['a', 'a'] }, 'spec.redirectUris[1]'],
   ['a rotation period of zero', { ...base, secretRotation: { enabled: true, rotationPeriod: '0d' } }, 'spec.secretRotation.rotationPeriod'],

@@ -46,7 +46,7 @@ describe('realm resolution and grants', () => {
   it('a namespace the realm does not grant is stalled with no Keycloak or Secret write, and its Secret is left alone', () => {
     const existing = storedSecret({ metadata: { name: `${NAME}-credentials`, namespace: NS }, stringData: { [CREDENTIALS_KEYS.clientSecret]: 'old' } });
     const plan = planFor(clientObject(), { realm: realmObject({ grants: ['team-b'] }), client: keycloakClient(), credentials: existing });
-    expect(actionKinds(plan)).toEqual(['k8s.status']);
+    expect(actionKinds(plan)).toEqual(['k8s.status', 'k8s.event']);
     expect(conditionOf(plan, 'Stalled')).toMatchObject({
       status: 'True',
       reason: 'NotAuthorized',
@@ -283,7 +283,7 @@ describe('ownership', () => {
 
   it('refuses a client another object owns: stalled, naming the owner, with no write to Keycloak or any Secret', () => {
     const plan = planFor(clientObject(), { client: victim });
-    expect(actionKinds(plan)).toEqual(['k8s.status']);
+    expect(actionKinds(plan)).toEqual(['k8s.status', 'k8s.event']);
     expect(conditionOf(plan, 'Stalled')).toMatchObject({ reason: 'Conflict', message: 'client shop-web in realm shared belongs to KeycloakClient team-b/victim; it is not changed, and its secret is not read' });
     expect(actionsOf(plan, 'k8s.status')[0]?.status).not.toHaveProperty('clientUuid');
   });

@@ -294,6 +294,18 @@ export async function waitForReady(kube: KubeClient, ref: ObjectRef, what = `${r
   }, { what, timeoutMs: WAIT_MS, intervalMs: 200 });
 }
 
+/** Waits for the object to be refused at its current generation with `reason`; a timeout names what it is instead. */
+export async function waitForRefusal(kube: KubeClient, ref: ObjectRef, reason: string): Promise<KubeObject | undefined> {
+  return waitFor(async () => {
+    const object = await kube.get(ref);
+    const ready = conditionOf(object, 'Ready');
+    if (ready?.status !== 'False' || ready.reason !== reason || statusOf(object)['observedGeneration'] !== object?.metadata.generation) {
+      throw new Error(`Ready ${ready?.status ?? 'unknown'} (${ready?.reason ?? 'no condition'}): ${ready?.message ?? ''}`);
+    }
+    return object;
+  }, { what: `${ref.name} to be refused with ${reason}`, timeoutMs: WAIT_MS, intervalMs: 200 });
+}
+
 /** Waits until `test` holds for the object as stored. */
 export async function waitForObject(kube: KubeClient, ref: ObjectRef, what: string, test: (object: KubeObject | undefined) => boolean): Promise<KubeObject | undefined> {
   return waitFor(async () => {

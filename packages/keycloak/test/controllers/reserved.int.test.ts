@@ -17,9 +17,9 @@ import {
   realmRef,
   secretRef,
   startOperator,
-  statusOf,
   unique,
   waitForReady,
+  waitForRefusal,
   writesIn,
   WAIT_MS,
   type ControllerEnv,
@@ -51,17 +51,7 @@ afterAll(async () => {
   env.close();
 });
 
-/** Waits for the object to be refused at its current generation with `reason`; a timeout names what it is instead. */
-async function refusedWith(ref: ObjectRef, reason: string): Promise<KubeObject | undefined> {
-  return waitFor(async () => {
-    const object = await env.kube.get(ref);
-    const ready = conditionOf(object, 'Ready');
-    if (ready?.status !== 'False' || ready.reason !== reason || statusOf(object)['observedGeneration'] !== object?.metadata.generation) {
-      throw new Error(`Ready ${ready?.status ?? 'unknown'} (${ready?.reason ?? 'no condition'}): ${ready?.message ?? ''}`);
-    }
-    return object;
-  }, { what: `${ref.name} to be refused with ${reason}`, timeoutMs: WAIT_MS, intervalMs: 200 });
-}
+const refusedWith = (ref: ObjectRef, reason: string): Promise<KubeObject | undefined> => waitForRefusal(env.kube, ref, reason);
 
 const names = (roles: Json[] | undefined): string[] => (roles ?? []).map((role) => String(role['name'])).sort();
 const defaultRolesOf = async (realm: string): Promise<string[]> => names(await env.admin.get<Json[]>(`/realms/${realm}/roles/default-roles-${realm}/composites`));

@@ -66,6 +66,9 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['no spec', undefined, 'spec'],
   ['no realmName', { displayName: 'x' }, 'spec.realmName'],
   ['a realmName with a slash', { realmName: 'a/b' }, 'spec.realmName'],
+  // Keycloak 26.7.3 stores realm names of at most 237 characters.
+  ['the longest realmName Keycloak stores', { realmName: 'r'.repeat(237) }, undefined],
+  ['a realmName longer than Keycloak stores', { realmName: 'r'.repeat(238) }, 'spec.realmName'],
   ['an unknown sslRequired', { ...baseSpec, security: { sslRequired: 'sometimes' } }, 'spec.security.sslRequired'],
   ['duplicate emails with login by email', { ...baseSpec, security: { duplicateEmailsAllowed: true, loginWithEmailAllowed: true } }, 'spec.security.duplicateEmailsAllowed'],
   ['duplicate emails without email logins', { ...baseSpec, security: { duplicateEmailsAllowed: true, loginWithEmailAllowed: false } }, undefined],

@@ -33,7 +33,7 @@ describe('decoding a KeycloakRealm', () => {
   it.each([
     ['no spec', undefined, 'spec: required'],
     ['no realmName', { displayName: 'x' }, 'spec.realmName: required'],
-    ['a realmName with a slash', { realmName: 'a/b' }, 'spec.realmName: expected a string of 1 to 255 characters (letters, digits, - and _, starting and ending with a letter or digit), got "a/b"'],
+    ['a realmName with a slash', { realmName: 'a/b' }, 'spec.realmName: expected a string of 1 to 237 characters (letters, digits, - and _, starting and ending with a letter or digit), got "a/b"'],
     ['an unknown sslRequired', { ...baseSpec, security: { sslRequired: 'sometimes' } }, 'spec.security.sslRequired: expected one of none, external, all, got "sometimes"'],
     ['duplicate emails with login by email', { ...baseSpec, security: { duplicateEmailsAllowed: true, loginWithEmailAllowed: true } }, 'spec.security.duplicateEmailsAllowed: duplicateEmailsAllowed cannot be combined with registrationEmailAsUsername or loginWithEmailAllowed (Keycloak turns them off)'],
     ['duplicate emails with email as username', { ...baseSpec, security: { duplicateEmailsAllowed: true, registrationEmailAsUsername: true } }, 'spec.security.duplicateEmailsAllowed: duplicateEmailsAllowed cannot be combined with registrationEmailAsUsername or loginWithEmailAllowed (Keycloak turns them off)'],
