@@ -7,13 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
-import { join } from 'node:path';
+import { relative, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
 import { KeystoneAdmin, TEST_CRD_FOLDERS, createPodDatabase, onShutdown, shutDown, startEnvironment, type Environment } from '@keyward/test-env';
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
 import { API_PORT, keystoneType } from '@keyward/keystone-service';

@@ -10,8 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { coreTypes, isConditionTrue, type KubeObject } from '@keyward/core';
-import { ContentType, KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { coreTypes, type KubeObject } from '@keyward/vocabulary';
+import { isConditionTrue } from '@keyward/vocabulary/model';
+import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller, createLogger } from '@keyward/core/runtime';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, apiKeyController, type APIKey, apiKeyType, decodeAPIKey, enforcementSecret, enforcementSecretRef, managedLabels } from '@keyward/apikey-enforcement';
 import type { Environment } from '@keyward/test-env';

@@ -1,6 +1,6 @@
 // What the appcred benchmarks set up: a Keystone service user, its password Secret and CRs that use them.
 import { randomBytes } from 'node:crypto';
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
 import { ContentType, type KubeClient } from '@keyward/core/interpreter';
 import { CONDITION_READY, appCredType, keystoneApiType } from '@keyward/keystone-appcred';
 import { KeystoneAdmin, type EnvironmentInfo } from '@keyward/test-env';

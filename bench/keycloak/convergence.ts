@@ -7,22 +7,14 @@
 // Targets: controller time at most 1.3 x the floor's; the resync reads Keycloak and writes nothing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { coreTypes, type KubeObject } from '@keyward/core';
-import { ContentType, KeywardError, KubeClient } from '@keyward/core/interpreter';
-import {
-  CLIENT_FINALIZER,
-  CREDENTIALS_KEYS,
-  REALM_FINALIZER,
-  credentialsSecretName,
-  decodeRealm,
-  desiredRealm,
-  keycloakCall,
-  keycloakClientType,
-  keycloakRealmType,
-  ownershipAttributes,
-  realmEndpoints,
-  type KeycloakConfig,
-} from '@keyward/keycloak';
+import { coreTypes, type KubeObject } from '@keyward/vocabulary';
+import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { CLIENT_FINALIZER, CREDENTIALS_KEYS, REALM_FINALIZER, credentialsSecretName, decodeRealm, keycloakClientType, keycloakRealmType, type KeycloakConfig } from '@keyward/keycloak';
+import { desiredRealm } from '../../packages/keycloak/src/realm/desired.js';
+import { keycloakCall } from '../../packages/keycloak/src/server.js';
+import { ownershipAttributes } from '../../packages/keycloak/src/ownership.js';
+import { realmEndpoints } from '../../packages/keycloak/src/endpoints.js';
 import { FairRateLimiter, defaultKeycloakRateLimits, keycloakRuntime } from '@keyward/keycloak/io';
 import type { Environment } from '@keyward/test-env';
 import { requestsDuring } from '../support/api-server-requests.js';

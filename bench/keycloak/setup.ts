@@ -1,8 +1,9 @@
 // What the Keycloak benchmarks set up: the admin credentials Secret, KeycloakRealm and KeycloakClient objects,
 // and both controllers as the operator builds them (one Kubernetes client, the Keycloak runtime with its
 // fair rate limiter shared by both controllers).
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
-import { KubeClient, apiSet, controlRuntime, kubernetesRuntime, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
+import { KubeClient, kubernetesRuntime, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller, type ControllerObserver } from '@keyward/core/runtime';
 import {
   defaultKeycloakConfig,

@@ -9,27 +9,19 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
+import { coreTypes, type KubeObject, type ResourceType, sensitive, type Sensitive } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
-import {
-  KEY_BYTES,
-  bootstrapRunKey,
-  configData,
-  configMapName,
-  connectionUrl,
-  dbSyncRunKey,
-  decodeKeystone,
-  deploymentReady,
-  initialRepository,
-  internalEndpoint,
-  keysFrom,
-  keystoneType,
-  names,
-  objects,
-  podDisruptionBudgetType,
-} from '@keyward/keystone-service';
+import { KEY_BYTES, initialRepository, keysFrom } from '../../packages/keystone-service/src/fernet.js';
+import { bootstrapRunKey, dbSyncRunKey } from '../../packages/keystone-service/src/run-keys.js';
+import { configData, deploymentReady } from '../../packages/keystone-service/src/reconcile.js';
+import { configMapName } from '../../packages/keystone-service/src/config-map.js';
+import { connectionUrl } from '../../packages/keystone-service/src/keystone-conf.js';
+import { decodeKeystone, internalEndpoint, keystoneType, names } from '@keyward/keystone-service';
+import * as objects from '../../packages/keystone-service/src/objects.js';
+import { podDisruptionBudgetType } from '../../packages/keystone-service/src/api.js';
 import type { Environment, WorkloadEnvironment } from '@keyward/test-env';
-import { formatTime, resolveTemplate, sensitive, type ObjectTemplate, type Sensitive } from '@keyward/vocabulary';
+import { formatTime } from '@keyward/vocabulary/model';
+import { resolveTemplate, type ObjectTemplate } from '@keyward/vocabulary/plan';
 import { CLUSTER_DOMAIN, conditionOf, databaseOf, keystoneController, keystoneObject, keystoneRef, prepareNamespace } from '../../packages/keystone-service/test/pods/harness.js';
 import { difference } from '../support/counts.js';
 import { waitSettled } from '../support/idle.js';

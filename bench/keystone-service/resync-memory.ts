@@ -8,9 +8,10 @@
 // after the first adds at most 1 MiB of RSS (and of heap).
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { coreTypes } from '@keyward/core';
+import { coreTypes } from '@keyward/vocabulary';
 import { KubeClient } from '@keyward/core/interpreter';
-import { keystoneType, names, podDisruptionBudgetType } from '@keyward/keystone-service';
+import { keystoneType, names } from '@keyward/keystone-service';
+import { podDisruptionBudgetType } from '../../packages/keystone-service/src/api.js';
 import { databaseOf, keystoneController, keystoneObject, keystoneRef, prepareNamespace, writesOf } from '../../packages/keystone-service/test/pods/harness.js';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { difference } from '../support/counts.js';

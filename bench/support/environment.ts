@@ -1,7 +1,7 @@
 // The environment a benchmark starts for itself, with the CRDs the integration tests install.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coreTypes } from '@keyward/core';
+import { coreTypes } from '@keyward/vocabulary';
 import type { KubeClient } from '@keyward/core/interpreter';
 import { TEST_CRD_FOLDERS, startEnvironment, type Environment } from '@keyward/test-env';
 

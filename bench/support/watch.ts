@@ -1,7 +1,7 @@
 // The moment a set of objects reaches a state, seen through a watch (exact to the event, and cheaper for the
 // API server than polling with lists while the thing measured runs).
 import { performance } from 'node:perf_hooks';
-import type { KubeObject, ResourceType } from '@keyward/core';
+import type { KubeObject, ResourceType } from '@keyward/vocabulary';
 import type { KubeClient } from '@keyward/core/interpreter';
 import { Informer } from '@keyward/core/runtime';
 

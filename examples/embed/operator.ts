@@ -3,7 +3,8 @@
 //   npm install @keyward/core @keyward/keystone-appcred @kubernetes/client-node
 //   node operator.js
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller, Manager, RuntimeMetrics, createLogger } from '@keyward/core/runtime';
 import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { coreTypes } from '@keyward/core';
-import { KubeClient, apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/vocabulary';
+import { KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import { Ledger, RECORD_LABEL, ledgerController, ledgerRuntime } from './ledger.js';
 

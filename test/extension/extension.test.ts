@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, renderPlanText } from '@keyward/core';
-import { KubeClient, apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { coreTypes, renderPlanText, InMemoryWorld, reconcileOnce } from '@keyward/vocabulary';
+import { KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller } from '@keyward/core/runtime';
-import { InMemoryWorld, actionKinds, reconcileOnce } from '@keyward/core/testing';
+import { actionKinds } from '@keyward/vocabulary/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Ledger, RECORD_LABEL, entryOf, ledgerController, ledgerRuntime, simulateLedger } from './ledger.js';
 

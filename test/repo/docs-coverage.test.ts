@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { ReconcileResult } from '@keyward/core/runtime';
-import { keycloakApi } from '@keyward/keycloak';
+import { keycloakApi } from '@keyward/keycloak/api';
 import { controlApi, keystoneApi, kubernetesApi } from '@keyward/vocabulary';
 import type { ApiSet, StepOutcome } from '@keyward/vocabulary/interpreter';
 import type { OperatorApis } from '../../packages/operator/src/apis.js';

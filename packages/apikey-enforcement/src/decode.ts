@@ -1,5 +1,7 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored, type Condition, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
+import { decodeStored } from '@keyward/vocabulary/plan';
+import { type Condition, type KubeObject } from '@keyward/vocabulary';
+import { type DecodeFailure } from '@keyward/vocabulary/model';
 import { SpecCodec, type APIKey } from './api.js';
 
 function conditionsOf(status: unknown): Condition[] {

@@ -1,4 +1,5 @@
-import { coreTypes, sensitive, type ObjectRef, type ObjectTemplate } from '@keyward/vocabulary';
+import { coreTypes, sensitive, type ObjectRef } from '@keyward/vocabulary';
+import { type ObjectTemplate } from '@keyward/vocabulary/plan';
 import {
   ANNOTATION_PLAN_ID,
   ANNOTATION_USER_ID,

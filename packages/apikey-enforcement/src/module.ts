@@ -1,4 +1,5 @@
-import { defineControllerModule, parseDns1123Label } from '@keyward/vocabulary';
+import { defineControllerModule } from '@keyward/vocabulary';
+import { parseDns1123Label } from '@keyward/vocabulary/model';
 import { defaultAPIKeyConfig } from './config.js';
 import { apiKeyController } from './controller.js';
 import { apiKeyCrd } from './crd.js';

@@ -1,4 +1,6 @@
-import { coreTypes, findCondition, isConditionTrue, type BurstRead, type GetQuery } from '@keyward/vocabulary';
+import { coreTypes, findCondition } from '@keyward/vocabulary';
+import { isConditionTrue } from '@keyward/vocabulary/model';
+import { type BurstRead, type GetQuery } from '@keyward/vocabulary/plan';
 import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { enforcementSecretRef, managedLabels } from './enforcement-secret.js';

@@ -1,4 +1,5 @@
-import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/vocabulary';
+import { controlApi, kubernetesApi, vocabulary } from '@keyward/vocabulary';
+import { type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
 
 /** What the APIKey enforcement controller's plans may do: Kubernetes objects only (and requeues). */
 export type APIKeyAction = KubernetesAction | ControlAction;

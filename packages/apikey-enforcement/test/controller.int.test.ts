@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/core';
-import { ContentType, KubeClient, apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
+import { ContentType, KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import { apiKeyType, enforcementSecretName } from '../src/api.js';
 import { apiKeyController } from '../src/controller.js';

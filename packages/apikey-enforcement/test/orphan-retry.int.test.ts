@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
-import { coreTypes, type KubernetesAction, type KubernetesQuery } from '@keyward/core';
-import { ContentType, KeywardError, KubeClient, apiSet, controlRuntime, kubernetesRuntime, type ApiRuntime } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/vocabulary';
+import { type KubernetesAction, type KubernetesQuery } from '@keyward/vocabulary/plan';
+import { ContentType, KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
+import { KeywardError, apiSet, controlRuntime, type ApiRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import { apiKeyType, enforcementSecretName } from '../src/api.js';
 import { apiKeyController } from '../src/controller.js';

@@ -1,4 +1,5 @@
-import { convergedOnSpec, driftRepairedEvent, type ConvergedView, type EventAction, type ObjectRef, type Plan, type PlanSteps } from '@keyward/vocabulary';
+import { convergedOnSpec, driftRepairedEvent, type ConvergedView, type EventAction, type PlanSteps } from '@keyward/vocabulary/plan';
+import { type ObjectRef, type Plan } from '@keyward/vocabulary';
 import type { KeycloakAction } from './apis/keycloak/actions.js';
 import { describeHolder, describeResource } from './apis/keycloak/api.js';
 

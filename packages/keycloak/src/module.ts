@@ -1,4 +1,6 @@
-import { accept, defineControllerModule, formatDuration, parseBoolean, parseDuration, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed, type RbacRule } from '@keyward/vocabulary';
+import { accept, formatDuration, parseBoolean, parseDuration, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed } from '@keyward/vocabulary/model';
+import { defineControllerModule } from '@keyward/vocabulary';
+import { type RbacRule } from '@keyward/vocabulary/plan';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
 import { ADOPT_FLAG, parseAdoptionScopes, parseRetiredAdoptSwitch } from './adoption.js';

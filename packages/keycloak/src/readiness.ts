@@ -1,4 +1,5 @@
-import { setConditions, type Condition, type DesiredCondition } from '@keyward/vocabulary';
+import { setConditions, type DesiredCondition } from '@keyward/vocabulary/model';
+import { type Condition } from '@keyward/vocabulary';
 
 /**
  * Where a KeycloakRealm or KeycloakClient stands, as its conditions say it (kstatus style): Ready, or

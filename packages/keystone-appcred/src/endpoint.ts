@@ -1,4 +1,5 @@
-import { findCondition, readConditions, type Condition, type KubeObject } from '@keyward/vocabulary';
+import { findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
 
 export type KeystoneEndpoint =
   | { readonly usable: true; readonly url: string; readonly source: string }

@@ -1,4 +1,5 @@
-import { defineControllerModule, parseBoolean, parseHttpUrl } from '@keyward/vocabulary';
+import { defineControllerModule } from '@keyward/vocabulary';
+import { parseBoolean, parseHttpUrl } from '@keyward/vocabulary/model';
 import { defaultAppCredConfig } from './config.js';
 import { appCredController } from './controller.js';
 import { appCredCrd } from './crd.js';

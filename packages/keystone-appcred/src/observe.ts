@@ -1,4 +1,5 @@
-import { coreTypes, type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/vocabulary';
+import { coreTypes } from '@keyward/vocabulary';
+import { type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/vocabulary/plan';
 import { keystoneApiType, keystoneType, serviceOf, type KeystoneApplicationCredential } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { credentialLabels } from './secrets.js';

@@ -1,4 +1,5 @@
-import { controlApi, keystoneApi, kubernetesApi, vocabulary, type ControlAction, type KeystoneAction, type KubernetesAction } from '@keyward/vocabulary';
+import { controlApi, keystoneApi, kubernetesApi, vocabulary } from '@keyward/vocabulary';
+import { type ControlAction, type KeystoneAction, type KubernetesAction } from '@keyward/vocabulary/plan';
 
 /** What the appcred controller's plans may do: Kubernetes objects, Keystone credentials, requeues. */
 export type AppCredAction = KubernetesAction | KeystoneAction | ControlAction;

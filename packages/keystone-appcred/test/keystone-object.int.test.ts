@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
-import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/core';
-import { ContentType, KeystoneClient, KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/vocabulary';
+import { ContentType, KeystoneClient, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller, type RuntimeLogger } from '@keyward/core/runtime';
 import { appCredType, keystoneApiType, keystoneType, type AppCredStatus } from '../src/api.js';
 import { appCredController } from '../src/controller.js';

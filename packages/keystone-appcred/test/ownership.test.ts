@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { findCondition, type KubeObject } from '@keyward/core';
-import { fixedEntropy, reconcileOnce, type FakeClock } from '@keyward/core/testing';
+import { findCondition, type KubeObject, reconcileOnce } from '@keyward/vocabulary';
+import { fixedEntropy, type FakeClock } from '@keyward/vocabulary/testing';
 import { appCredType } from '../src/api.js';
 import { appCredController } from '../src/controller.js';
 import { NS, baseSpec, config, cr, credentials, crRef, secretRef, secretsOf, setup, type AppCredWorld } from './harness.js';

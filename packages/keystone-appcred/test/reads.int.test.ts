@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
-import { coreTypes, findCondition } from '@keyward/core';
-import { ContentType, KubeClient, apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime, type KubeRequestInfo } from '@keyward/core/interpreter';
+import { coreTypes, findCondition } from '@keyward/vocabulary';
+import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime, type KubeRequestInfo } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { Controller } from '@keyward/core/runtime';
 import { appCredType, keystoneApiType } from '../src/api.js';
 import { appCredController } from '../src/controller.js';

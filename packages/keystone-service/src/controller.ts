@@ -1,4 +1,5 @@
-import { coreTypes, owns, type ControllerDefinition, type KubeObject, type SecondaryWatch } from '@keyward/vocabulary';
+import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
+import { owns, type SecondaryWatch } from '@keyward/vocabulary/plan';
 import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, externalSecretType, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { decodeKeystone } from './decode.js';

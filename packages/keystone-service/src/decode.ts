@@ -1,6 +1,8 @@
 import type { Either } from 'fp-ts/lib/Either.js';
 import { left } from 'fp-ts/lib/Either.js';
-import { decodeStored, isDateTime, readConditions, type DecodeFailure, type KubeObject } from '@keyward/vocabulary';
+import { decodeStored } from '@keyward/vocabulary/plan';
+import { isDateTime, type DecodeFailure, readConditions } from '@keyward/vocabulary/model';
+import { type KubeObject } from '@keyward/vocabulary';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './api.js';
 import { KeystoneSpecCodec, type Keystone, type KeystoneStatus } from './spec.js';
 

@@ -1,4 +1,6 @@
-import { coreTypes, formatTime, sensitive, type Json, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/vocabulary';
+import { coreTypes, sensitive, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/vocabulary';
+import { formatTime } from '@keyward/vocabulary/model';
+import { type Json } from '@keyward/vocabulary/plan';
 import { ANNOTATION_ROTATED_AT } from './api.js';
 import { nextRun, parseCron } from './cron.js';
 import { initialRepository, keysFrom, repositoryProblem, rotate, indices, type KeyRepository } from './fernet.js';

@@ -1,4 +1,5 @@
-import { defineControllerModule, parseDns1123Subdomain } from '@keyward/vocabulary';
+import { defineControllerModule } from '@keyward/vocabulary';
+import { parseDns1123Subdomain } from '@keyward/vocabulary/model';
 import { GROUP, MARIADB_GROUP } from './api.js';
 import { defaultKeystoneServiceConfig } from './config.js';
 import { keystoneServiceController } from './controller.js';

@@ -1,4 +1,5 @@
-import { findCondition, readConditions, type KubeObject } from '@keyward/vocabulary';
+import { findCondition, type KubeObject } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
 
 // Reading other objects field by field: they come from the API server and other writers, never trusted to
 // have the shape we wrote.

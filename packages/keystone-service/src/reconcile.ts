@@ -1,18 +1,6 @@
-import {
-  PlanBuilder,
-  addApplyIfChanged,
-  addStatusIfChanged,
-  coreTypes,
-  formatTime,
-  sensitive,
-  type DecodeFailure,
-  type KubeObject,
-  type ObjectRef,
-  type Plan,
-  type PlanFailure,
-  type ReconcileInput,
-  type Sensitive,
-} from '@keyward/vocabulary';
+import { PlanBuilder, coreTypes, sensitive, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput, type Sensitive } from '@keyward/vocabulary';
+import { addApplyIfChanged, addStatusIfChanged } from '@keyward/vocabulary/plan';
+import { formatTime, type DecodeFailure } from '@keyward/vocabulary/model';
 import type {
   STEP_CONDITIONS} from './api.js';
 import {

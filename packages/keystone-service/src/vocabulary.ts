@@ -1,4 +1,5 @@
-import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/vocabulary';
+import { controlApi, kubernetesApi, vocabulary } from '@keyward/vocabulary';
+import { type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
 
 /** What the Keystone controller's plans may do: Kubernetes objects and requeues. */
 export type KeystoneAction = KubernetesAction | ControlAction;

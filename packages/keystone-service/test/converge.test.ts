@@ -2,9 +2,12 @@
 // runs no pods, so the test plays the Deployment and Job controllers: it marks Jobs complete and the
 // Deployment available by hand. The real pods come with the workload tier's integration tests.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
-import { FakeClock, InMemoryWorld, actionKinds, converge as convergeKit, fixedEntropy, reconcileOnce } from '@keyward/core/testing';
-import { ANNOTATION_RUN_KEY, defaultKeystoneServiceConfig, externalSecretType, indices, keystoneServiceController, keystoneType, podType, type KeyRepository } from '../src/index.js';
+import { coreTypes, findCondition, type KubeObject, type ObjectRef, InMemoryWorld, converge as convergeKit, reconcileOnce } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
+import { FakeClock, actionKinds, fixedEntropy } from '@keyward/vocabulary/testing';
+import { ANNOTATION_RUN_KEY, externalSecretType, podType } from '../src/api.js';
+import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
+import { indices, type KeyRepository } from '../src/fernet.js';
 import { b64, baseSpec, namespace, putInputs, putKeystone } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
-import { KeywardError, KubeClient } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KubeClient } from '@keyward/core/interpreter';
 import { decodeKeystone, keystoneType } from '../src/index.js';
 import { baseSpec } from './fixtures.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { CRON_FIELD_PATTERN, nextRun, parseCron } from '../src/index.js';
+import { CRON_FIELD_PATTERN } from '../src/cron-pattern.js';
+import { nextRun, parseCron } from '../src/cron.js';
 
 function next(expression: string, after: string): string | undefined {
   const parsed = parseCron(expression);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { KEY_BYTES, KEY_LENGTH, fernetKey, indices, initialRepository, isFernetKey, keysFrom, repositoryProblem, rotate } from '../src/index.js';
+import { KEY_BYTES, KEY_LENGTH, fernetKey, indices, initialRepository, isFernetKey, keysFrom, repositoryProblem, rotate } from '../src/fernet.js';
 
 const key = (n: number): string => fernetKey(Uint8Array.from({ length: KEY_BYTES }, (_, i) => (n * 13 + i) % 256));
 

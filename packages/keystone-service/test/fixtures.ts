@@ -1,5 +1,5 @@
-import { coreTypes, type KubeObject } from '@keyward/core';
-import type { InMemoryWorld } from '@keyward/core/testing';
+import { coreTypes, type KubeObject } from '@keyward/vocabulary';
+import type { InMemoryWorld } from '@keyward/vocabulary';
 import { keystoneType } from '../src/index.js';
 
 export const namespace = 'identity';

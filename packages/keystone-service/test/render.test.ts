@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { KeystoneSpecCodec, apiPasteSections, configMapName, contentHash, keystoneConf, pipeline, policyYaml, renderIni, type KeystoneSpec } from '../src/index.js';
+import { KeystoneSpecCodec } from '../src/spec.js';
+import { apiPasteSections, pipeline } from '../src/paste.js';
+import { configMapName, contentHash, policyYaml } from '../src/config-map.js';
+import { keystoneConf } from '../src/keystone-conf.js';
+import { renderIni } from '../src/ini.js';
+import { type KeystoneSpec } from '../src/index.js';
 import { baseSpec } from './fixtures.js';
 
 function spec(extra: Record<string, unknown> = {}): KeystoneSpec {

@@ -1,4 +1,7 @@
-import { apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime, type KubeClient, type KeystoneClientOptions } from '@keyward/core/interpreter';
+import { apiSet, controlRuntime, type ApiSet } from '@keyward/vocabulary/interpreter';
+import type { ControlAction, KeystoneAction, KubernetesAction, KubernetesQuery } from '@keyward/vocabulary/plan';
+import type { KeycloakAction, KeycloakQuery } from '@keyward/keycloak/api';
+import { keystoneRuntime, kubernetesRuntime, type KubeClient, type KeystoneClientOptions } from '@keyward/core/interpreter';
 import { keycloakRuntime, type KeycloakRuntimeOptions } from '@keyward/keycloak/io';
 
 export interface OperatorApiOptions {
@@ -10,7 +13,7 @@ export interface OperatorApiOptions {
 }
 
 /** Every API module the operator ships, put together; the controllers' modules are checked against it. */
-export function operatorApis({ kube, identity, keystone, keycloak }: OperatorApiOptions) {
+export function operatorApis({ kube, identity, keystone, keycloak }: OperatorApiOptions): ApiSet<KubernetesAction | KeystoneAction | KeycloakAction | ControlAction, KubernetesQuery | KeycloakQuery> {
   return apiSet(
     kubernetesRuntime(kube, { reportingController: 'keyward.dev/operator', reportingInstance: identity }),
     keystoneRuntime({ kube, ...(keystone === undefined ? {} : { client: keystone }) }),

@@ -1,5 +1,6 @@
-import type { AnyAction, ControllerModule, KubeObject, Queries, UnhandledKinds } from '@keyward/core';
-import type { ApiSet } from '@keyward/core/interpreter';
+import type { AnyAction, ControllerModule, KubeObject } from '@keyward/vocabulary';
+import type { Queries, UnhandledKinds } from '@keyward/vocabulary/plan';
+import type { ApiSet } from '@keyward/vocabulary/interpreter';
 import { appCredModule } from '@keyward/keystone-appcred';
 import { apiKeyModule } from '@keyward/apikey-enforcement';
 import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';

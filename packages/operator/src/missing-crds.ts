@@ -1,4 +1,4 @@
-import type { ResourceType } from '@keyward/core';
+import type { ResourceType } from '@keyward/vocabulary';
 import { crdName } from '@keyward/core/runtime';
 import type { ErasedModule } from './controllers.js';
 

@@ -1,5 +1,6 @@
-import { coreTypes } from '@keyward/core';
-import { KeywardError, type KubeClient } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/vocabulary';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { type KubeClient } from '@keyward/core/interpreter';
 import type { RuntimeLogger } from '@keyward/core/runtime';
 import type { OperatorConfig } from './config.js';
 import { SETTINGS_CONFIGMAP, publishedSettings, readPublished, settingsConfigMap, type Lookup } from './operator-settings.js';

@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/core';
+import { deepEqual } from '@keyward/vocabulary/plan';
 import type { OperatorConfig, PlanConfig } from './config.js';
 import type { OptionSpec, OptionSpecs } from './option-spec.js';
 import { moduleOptions } from './options.js';

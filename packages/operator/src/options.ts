@@ -1,5 +1,6 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
-import { formatDuration, type ConfigOption } from '@keyward/core';
+import { formatDuration } from '@keyward/vocabulary/model';
+import { type ConfigOption } from '@keyward/vocabulary/plan';
 import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
 import { defaultKeycloakRateLimits } from '@keyward/keycloak/io';
 import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';

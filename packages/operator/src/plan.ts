@@ -1,6 +1,8 @@
 import { isRight } from 'fp-ts/lib/Either.js';
-import { changesAnything, coreTypes, deepEqual, type AnyAction, type AnyQuery, type GetQuery, type KubeObject, type ResourceType } from '@keyward/core';
-import { KeywardError, controlRuntime, type ApiSet, type KubeClient } from '@keyward/core/interpreter';
+import { changesAnything, deepEqual, type GetQuery, type AnyQuery } from '@keyward/vocabulary/plan';
+import { coreTypes, type AnyAction, type KubeObject, type ResourceType } from '@keyward/vocabulary';
+import { KeywardError, controlRuntime, type ApiSet } from '@keyward/vocabulary/interpreter';
+import { type KubeClient } from '@keyward/core/interpreter';
 import { crdName, isServed, queryReader } from '@keyward/core/runtime';
 import type { PlanConfig } from './config.js';
 import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';

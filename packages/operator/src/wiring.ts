@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import type { AnyAction, AnyQuery } from '@keyward/core';
-import { KubeClient, type ApiSet } from '@keyward/core/interpreter';
+import type { AnyAction } from '@keyward/vocabulary';
+import type { AnyQuery } from '@keyward/vocabulary/plan';
+import { KubeClient } from '@keyward/core/interpreter';
+import { type ApiSet } from '@keyward/vocabulary/interpreter';
 import {
   ApiServerReachability,
   Controller,

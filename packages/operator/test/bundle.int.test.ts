@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { coreTypes, findCondition, type Condition } from '@keyward/core';
+import { coreTypes, findCondition, type Condition } from '@keyward/vocabulary';
 import { KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
 import { adminKubeConfig, createTestNamespace, freeLoopbackPort, holdForThisFile, httpCall, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';

@@ -1,6 +1,6 @@
 // Identities bound to the roles deploy/base ships, for tests that must run the operator with exactly the
 // permissions a cluster would give it.
-import type { ResourceType } from '@keyward/core';
+import type { ResourceType } from '@keyward/vocabulary';
 import { kubeConfigFor, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
 import { KubeClient as Client } from '@keyward/core/interpreter';
 import { defaultAPIKeyConfig } from '@keyward/apikey-enforcement';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, freeLoopbackPort, httpCall, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
-import { coreTypes, findCondition, sensitive, type Condition } from '@keyward/core';
+import { coreTypes, findCondition, sensitive, type Condition } from '@keyward/vocabulary';
 import { ContentType, KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';

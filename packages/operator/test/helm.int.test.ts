@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import type { ResourceType } from '@keyward/core';
+import type { ResourceType } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { parseRunConfig } from '../src/config.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
-import { coreTypes, type KubeObject, type ResourceType } from '@keyward/core';
+import { coreTypes, type KubeObject, type ResourceType } from '@keyward/vocabulary';
 import type { KubeClient } from '@keyward/core/interpreter';
 import { holdForThisFile, httpCall, kubectlBinary, type WorkloadsInfo } from '@keyward/test-env';
 import { exampleTypes } from '../../../scripts/example-types.js';

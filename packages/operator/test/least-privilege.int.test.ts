@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, kubeConfigFor, rememberSecret, waitFor } from '@keyward/test-env';
-import { coreTypes } from '@keyward/core';
+import { coreTypes } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { SETTINGS_CONFIGMAP, SETTINGS_KEY } from '../src/operator-settings.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ResourceType } from '@keyward/core';
+import type { ResourceType } from '@keyward/vocabulary';
 import { KubeClient } from '@keyward/core/interpreter';
 import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, type Permission, type RbacComponent, type RbacRule } from '../src/rbac.js';

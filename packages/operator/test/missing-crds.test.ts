@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
-import { coreTypes } from '@keyward/core';
+import { coreTypes } from '@keyward/vocabulary';
 import { KubeClient } from '@keyward/core/interpreter';
 import { RuntimeMetrics, SharedInformers, type RuntimeLogger } from '@keyward/core/runtime';
 import { apiKeyType } from '@keyward/apikey-enforcement';

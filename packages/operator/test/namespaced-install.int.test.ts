@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
-import { coreTypes, findCondition, type Condition } from '@keyward/core';
+import { coreTypes, findCondition, type Condition } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '@keyward/core/interpreter';
 import { appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';

@@ -92,14 +92,14 @@ describe('the npm packages, installed outside the workspace', () => {
     await expect(runIn(project(), [
       "const appcred = await import('@keyward/keystone-appcred');",
       "const runtime = await import('@keyward/core/runtime');",
-      "const core = await import('@keyward/core');",
-      "console.log(JSON.stringify({ name: appcred.getACCRName('barbican'), reconcile: typeof appcred.reconcile, controller: typeof runtime.Controller, plan: typeof core.PlanBuilder }));",
+      "const kernel = await import('@keyward/vocabulary');",
+      "console.log(JSON.stringify({ name: appcred.getACCRName('barbican'), reconcile: typeof appcred.reconcile, controller: typeof runtime.Controller, plan: typeof kernel.PlanBuilder }));",
     ])).resolves.toEqual({ name: 'ac-barbican', reconcile: 'function', controller: 'function', plan: 'function' });
   });
 
   it('imports the Keycloak vocabulary, its runtime and its in-memory Keycloak from the installed package', async () => {
     await expect(runIn(project(), [
-      "const keycloak = await import('@keyward/keycloak');",
+      "const keycloak = await import('@keyward/keycloak/api');",
       "const io = await import('@keyward/keycloak/io');",
       "const testing = await import('@keyward/keycloak/testing');",
       "console.log(JSON.stringify({ api: keycloak.keycloakApi.name, runtime: typeof io.keycloakRuntime, simulator: typeof testing.simulateKeycloak }));",
@@ -130,7 +130,7 @@ describe('the npm packages, installed outside the workspace', () => {
     // Its io half records metrics with prom-client itself; the rest of the runtime comes with @keyward/core.
     expect(installed.filter((name) => IO_LIBRARIES.includes(name) && name !== 'prom-client')).toEqual([]);
     await expect(runIn(pureKeycloak(), [
-      "const keycloak = await import('@keyward/keycloak');",
+      "const keycloak = await import('@keyward/keycloak/api');",
       "const testing = await import('@keyward/keycloak/testing');",
       "const io = await import('@keyward/keycloak/io').then(() => 'found', (error) => error.code);",
       "console.log(JSON.stringify({ api: keycloak.keycloakApi.name, simulator: typeof testing.simulateKeycloak, io }));",

@@ -2,7 +2,7 @@
 // does none of it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, testEnvironment, testKeycloak } from '@keyward/test-env';
-import { coreTypes } from '@keyward/core';
+import { coreTypes } from '@keyward/vocabulary';
 import { KubeClient } from '@keyward/core/interpreter';
 import { keycloakRealmType } from '@keyward/keycloak';
 import { parsePlanConfig } from '../src/config.js';

@@ -2,7 +2,7 @@
 // and does none of it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, testEnvironment } from '@keyward/test-env';
-import { coreTypes } from '@keyward/core';
+import { coreTypes } from '@keyward/vocabulary';
 import { KubeClient } from '@keyward/core/interpreter';
 import { keystoneType } from '@keyward/keystone-service';
 import { parsePlanConfig } from '../src/config.js';

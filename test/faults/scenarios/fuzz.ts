@@ -5,7 +5,8 @@
 // codecs give the same verdicts, and no condition or event the operator writes holds a raw control or bidi
 // character.
 import { readFile } from 'node:fs/promises';
-import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ResourceType } from '@keyward/core';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
 import { resourcePath } from '@keyward/core/interpreter';
 import { API_KEY_DATA_KEY, CONDITION_FAILED, OUR_FAILURE_REASONS, apiKeyType } from '@keyward/apikey-enforcement';
 import { CONDITION_AC_READY, appCredType, readStatus } from '@keyward/keystone-appcred';

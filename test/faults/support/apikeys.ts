@@ -1,6 +1,6 @@
 // Approved APIKeys for a fault scenario, and which of their enforcement Secrets exist.
 import { randomBytes } from 'node:crypto';
-import { coreTypes } from '@keyward/core';
+import { coreTypes } from '@keyward/vocabulary';
 import { ContentType } from '@keyward/core/interpreter';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, apiKeyOf, apiKeyType, managedLabels } from '@keyward/apikey-enforcement';
 import type { FaultEnvironment } from './environment.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coreTypes, sensitive } from '@keyward/core';
+import { coreTypes, sensitive } from '@keyward/vocabulary';
 import { KeystoneClient, KubeClient } from '@keyward/core/interpreter';
 import {
   ENV_FILE_VARIABLE,

@@ -1,7 +1,5 @@
-// The impure half of @keyward/core: each API module's runtime (its client and handlers) and the HTTP transport,
-// with the interpreter's pure engine from @keyward/vocabulary that runs plans through them. Handler tables are
-// reached through the runtimes.
-export * from '@keyward/vocabulary/interpreter';
+// Each API module's runtime (its client and handlers) and the HTTP transport. The engine that runs plans through
+// them is @keyward/vocabulary/interpreter; handler tables are reached through the runtimes.
 export { KubeClient, ContentType, FIELD_MANAGER } from '../apis/kubernetes/io/client.js';
 export type { KubeClientOptions, KubeRequestInfo, KubeCall, ListResult } from '../apis/kubernetes/io/client.js';
 export type { KubernetesHandlerOptions } from '../apis/kubernetes/io/handlers.js';

@@ -1,4 +1,5 @@
-import { runQueries, type AnyAction, type AnyQuery } from '@keyward/vocabulary';
+import { runQueries, type AnyQuery } from '@keyward/vocabulary/plan';
+import { type AnyAction } from '@keyward/vocabulary';
 import { interpret, type ApiSet } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { ReconcileTarget } from '@keyward/vocabulary/testing';

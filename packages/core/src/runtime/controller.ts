@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { objectKey, splitKey, runQueries, type ResourceType, type AnyAction, type AnyQuery, type ControllerDefinition, type SecondaryWatch, type KubeObject, type Plan, type PlanFailure, type Observed, type Queries, type QueryIn } from '@keyward/vocabulary';
+import { objectKey, splitKey } from '@keyward/vocabulary/model';
+import { runQueries, type SecondaryWatch, type Queries, type QueryIn, type AnyQuery } from '@keyward/vocabulary/plan';
+import { type ResourceType, type AnyAction, type ControllerDefinition, type KubeObject, type Plan, type PlanFailure, type Observed } from '@keyward/vocabulary';
 import { errorPolicyOf, interpret, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { KeyedBackoffOptions } from './backoff.js';

@@ -1,4 +1,5 @@
-import { isDriftRepairedEvent, type Plan } from '@keyward/vocabulary';
+import { isDriftRepairedEvent } from '@keyward/vocabulary/plan';
+import { type Plan } from '@keyward/vocabulary';
 import type { AvailabilityListener, PlanResult } from '@keyward/vocabulary/interpreter';
 import type { KubeRequestInfo } from '../apis/kubernetes/io/client.js';
 import type { HttpRequestObserver } from '../interpreter/http/types.js';

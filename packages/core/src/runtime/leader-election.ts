@@ -1,7 +1,8 @@
 import { KeywardError } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import { resourcePath } from '../apis/kubernetes/io/paths.js';
-import { apiVersionOf, coreTypes, describeRef, type ObjectRef, type KubeObject } from '@keyward/vocabulary';
+import { apiVersionOf, describeRef } from '@keyward/vocabulary/model';
+import { coreTypes, type ObjectRef, type KubeObject } from '@keyward/vocabulary';
 
 /** The calls the elector makes; a KubeClient has them (tests pass a fake). */
 export type LeaseClient = Pick<KubeClient, 'get' | 'create' | 'raw'>;

@@ -1,6 +1,6 @@
 import { createLogger as createWinstonLogger, format, transports, type Logger, type Logform } from 'winston';
 import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { SENSITIVE_MASK, isSensitive } from '@keyward/vocabulary';
+import { SENSITIVE_MASK, isSensitive } from '@keyward/vocabulary/model';
 
 export type { Logger } from 'winston';
 

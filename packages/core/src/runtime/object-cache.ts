@@ -1,4 +1,6 @@
-import { apiVersionOf, objectKey, type ResourceType, type KubeObject, type ObjectMeta } from '@keyward/vocabulary';
+import { apiVersionOf, objectKey } from '@keyward/vocabulary/model';
+import { type ResourceType, type KubeObject } from '@keyward/vocabulary';
+import { type ObjectMeta } from '@keyward/vocabulary/plan';
 
 export type InformerEvent =
   | { readonly type: 'added'; readonly object: KubeObject }

@@ -1,4 +1,5 @@
-import type { AnyQuery, ObjectRef, ResourceType, KubeObject, GetQuery } from '@keyward/vocabulary';
+import type { AnyQuery, GetQuery } from '@keyward/vocabulary/plan';
+import type { ObjectRef, ResourceType, KubeObject } from '@keyward/vocabulary';
 import { KeywardError, type QueryHandler } from '@keyward/vocabulary/interpreter';
 import { TypeNotServed } from './served-types.js';
 

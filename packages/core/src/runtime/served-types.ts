@@ -1,6 +1,7 @@
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { apiVersionOf, type ResourceType } from '@keyward/vocabulary';
+import { apiVersionOf } from '@keyward/vocabulary/model';
+import { type ResourceType } from '@keyward/vocabulary';
 
 /** `<plural>.<group>`: the name of the CRD that serves a type (a core type has no CRD; its plural alone). */
 export function crdName(type: Pick<ResourceType, 'group' | 'plural'>): string {

@@ -1,5 +1,5 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
-import type { ObjectMeta } from '@keyward/vocabulary';
+import type { ObjectMeta } from '@keyward/vocabulary/plan';
 import type { ServerObject } from './object-cache.js';
 
 /** One line of a watch response, checked: objects have metadata with a name, statuses a code. */

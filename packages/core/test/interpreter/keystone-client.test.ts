@@ -13,7 +13,8 @@ import {
 import { TokenCache, type PasswordAuthenticator } from '../../src/apis/keystone/io/token-cache.js';
 import { keystoneClientPool } from '../../src/apis/keystone/io/runtime.js';
 import { keystoneHandlers } from '../../src/apis/keystone/io/handlers.js';
-import { PlanBuilder, keystoneApi, sensitive, vocabulary, type KeystoneAction } from '@keyward/vocabulary';
+import { PlanBuilder, keystoneApi, sensitive, vocabulary } from '@keyward/vocabulary';
+import { type KeystoneAction } from '@keyward/vocabulary/plan';
 import { interpret } from '@keyward/vocabulary/interpreter';
 import { keystoneFailure } from './keystone-failure.js';
 import { ManualClock } from './manual-clock.js';

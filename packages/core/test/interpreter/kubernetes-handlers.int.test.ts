@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
-import { coreTypes, sensitive, vocabulary, PlanBuilder, kubernetesApi, type ResourceType, type Plan, type KubernetesAction } from '@keyward/vocabulary';
+import { coreTypes, sensitive, vocabulary, PlanBuilder, kubernetesApi, type ResourceType, type Plan } from '@keyward/vocabulary';
+import { type KubernetesAction } from '@keyward/vocabulary/plan';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesHandlers } from '../../src/apis/kubernetes/io/handlers.js';
 import { interpret, KeywardError, type Executor, type PlanResult } from '@keyward/vocabulary/interpreter';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment } from '@keyward/test-env';
-import { coreTypes, sensitive, PlanBuilder, renderPlanText, type KeystoneAction, type KubernetesAction } from '@keyward/vocabulary';
+import { coreTypes, sensitive, PlanBuilder, renderPlanText } from '@keyward/vocabulary';
+import { type KeystoneAction, type KubernetesAction } from '@keyward/vocabulary/plan';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { KeystoneClient } from '../../src/apis/keystone/io/client.js';

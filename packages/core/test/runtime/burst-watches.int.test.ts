@@ -3,7 +3,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { adminKubeConfig, createTestNamespace, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { KubeClient, type KubeRequestInfo } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesQueries } from '../../src/apis/kubernetes/io/queries.js';
-import { coreTypes, type BurstRead, type GetQuery, type KubeObject } from '@keyward/vocabulary';
+import { coreTypes, type KubeObject } from '@keyward/vocabulary';
+import { type BurstRead, type GetQuery } from '@keyward/vocabulary/plan';
 import { BurstWatches, type BurstWatchOptions } from '../../src/runtime/burst-watches.js';
 
 const SECRETS = 40;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { left, right } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { coreTypes, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type ControlAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
+import { coreTypes, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
+import { type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { keystoneClientPool, keystoneRuntime } from '../../src/apis/keystone/io/runtime.js';

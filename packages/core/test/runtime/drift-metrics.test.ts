@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import { PlanBuilder, coreTypes, driftRepairedEvent, type KubernetesAction } from '@keyward/vocabulary';
+import { PlanBuilder, coreTypes } from '@keyward/vocabulary';
+import { driftRepairedEvent, type KubernetesAction } from '@keyward/vocabulary/plan';
 import type { PlanResult, StepOutcome } from '@keyward/vocabulary/interpreter';
 import { RuntimeMetrics } from '../../src/runtime/metrics.js';
 import { controllerMetrics } from '../../src/runtime/instrumentation.js';

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { objectKey, deepEqual, defineApi, vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type PlanFailure, type ControlAction, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
+import { objectKey } from '@keyward/vocabulary/model';
+import { deepEqual, defineApi, type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
+import { vocabulary, PlanBuilder, controlApi, kubernetesApi, type ResourceType, type ControllerDefinition, type PlanFailure, type KubeObject } from '@keyward/vocabulary';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { controlRuntime, apiSet, defineApiRuntime, KeywardError } from '@keyward/vocabulary/interpreter';

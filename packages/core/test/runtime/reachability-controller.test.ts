@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
 import { freeLoopbackPort, waitFor } from '@keyward/test-env';
-import { PlanBuilder, controlApi, coreTypes, kubernetesApi, vocabulary, type ControlAction, type ControllerDefinition, type KubeObject, type KubernetesAction } from '@keyward/vocabulary';
+import { PlanBuilder, controlApi, coreTypes, kubernetesApi, vocabulary, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
+import { type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
 import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';

@@ -2,7 +2,8 @@
 // objects included), by the API server before that or when no watch covers them. A list of a type that may
 // not be served is answered with undefined when it is not.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, type ListQuery, type ResourceType, type KubeObject } from '@keyward/vocabulary';
+import { coreTypes, type ResourceType, type KubeObject } from '@keyward/vocabulary';
+import { type ListQuery } from '@keyward/vocabulary/plan';
 import type { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesQueries } from '../../src/apis/kubernetes/io/queries.js';
 import { KeywardError, type WatchedByReference } from '@keyward/vocabulary/interpreter';

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
 import { ContentType, KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
-import { FIELD_CONFLICT, coreTypes, type ApplyAction, type KubeObject, type ObjectTemplate, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
+import { FIELD_CONFLICT, type ApplyAction, type ObjectTemplate } from '@keyward/vocabulary/plan';
+import { coreTypes, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
 import { apiSet, interpret, type PlanResult } from '@keyward/vocabulary/interpreter';
 import { InMemoryWorld } from '@keyward/vocabulary/testing';
 

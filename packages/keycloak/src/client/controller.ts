@@ -1,4 +1,5 @@
-import { coreTypes, owns, type ControllerDefinition } from '@keyward/vocabulary';
+import { coreTypes, type ControllerDefinition } from '@keyward/vocabulary';
+import { owns } from '@keyward/vocabulary/plan';
 import { adminSecretWhileRefused } from '../admin-secret-watch.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakClientType, keycloakRealmType } from '../types.js';

@@ -1,4 +1,5 @@
-import { coreTypes, type GetQuery } from '@keyward/vocabulary';
+import { coreTypes } from '@keyward/vocabulary';
+import { type GetQuery } from '@keyward/vocabulary/plan';
 import type { KeycloakClientQuery, KeycloakFlowsQuery, KeycloakGrantReachQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakCall } from '../server.js';

@@ -1,4 +1,5 @@
-import { Sensitive, type KubeObject, type SecretKeyRef } from '@keyward/vocabulary';
+import { Sensitive, type KubeObject } from '@keyward/vocabulary';
+import { type SecretKeyRef } from '@keyward/vocabulary/plan';
 import type { KeycloakClient } from './spec.js';
 
 /** The Secret key the spec names as the client secret to set in Keycloak. */

@@ -1,4 +1,5 @@
-import { PlanBuilder, addFreshnessGuard, withFinalizer, type Finalizer, type Plan, type ReconcileInput, type Sensitive, type Value } from '@keyward/vocabulary';
+import { PlanBuilder, type Plan, type ReconcileInput, type Sensitive } from '@keyward/vocabulary';
+import { addFreshnessGuard, withFinalizer, type Finalizer, type Value } from '@keyward/vocabulary/plan';
 import { refusedJsPolicies } from './js-policy-guard.js';
 import type { ClientAddress, KeycloakCall } from '../apis/keycloak/actions.js';
 import type { ObservedClient } from '../apis/keycloak/queries.js';

@@ -1,4 +1,6 @@
-import { PlanBuilder, deepEqual, type DecodeFailure, type KubeObject, type ObjectRef, type Plan, type PlanFailure } from '@keyward/vocabulary';
+import { PlanBuilder, type KubeObject, type ObjectRef, type Plan, type PlanFailure } from '@keyward/vocabulary';
+import { deepEqual } from '@keyward/vocabulary/plan';
+import { type DecodeFailure } from '@keyward/vocabulary/model';
 import { failureReadiness, isNewProblem, refusedByKeycloak } from '../problems.js';
 import type { Readiness } from '../readiness.js';
 import { readClientStatus } from './decode.js';

@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/vocabulary';
+import { deepEqual } from '@keyward/vocabulary/plan';
 import type { KeycloakBody } from '../apis/keycloak/actions.js';
 import type { ClientRepresentation, KeycloakJson } from '../apis/keycloak/representations.js';
 import { ownershipAttributes, type OwnerObject } from '../ownership.js';

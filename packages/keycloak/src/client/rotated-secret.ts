@@ -1,4 +1,4 @@
-import { formatTime, parseDuration } from '@keyward/vocabulary';
+import { formatTime, parseDuration } from '@keyward/vocabulary/model';
 
 /**
  * Client attributes of Keycloak's client-secret rotation (a client policy with the secret-rotation executor):

@@ -1,4 +1,4 @@
-import { formatTime, parseDuration } from '@keyward/vocabulary';
+import { formatTime, parseDuration } from '@keyward/vocabulary/model';
 import { regenerateTokenOf, type KeycloakClient } from './spec.js';
 
 /** What to do about a confidential client's secret now, and what status then says about it. */

@@ -1,17 +1,6 @@
-import {
-  DNS1123_SUBDOMAIN_MAX_LENGTH,
-  addApplyIfChanged,
-  coreTypes,
-  sensitive,
-  truncateWithHash,
-  type ApplyAction,
-  type KubeObject,
-  type ObjectRef,
-  type ObjectTemplate,
-  type PlanSteps,
-  type Sensitive,
-  type Value,
-} from '@keyward/vocabulary';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '@keyward/vocabulary/model';
+import { addApplyIfChanged, type ApplyAction, type ObjectTemplate, type PlanSteps, type Value } from '@keyward/vocabulary/plan';
+import { coreTypes, sensitive, type KubeObject, type ObjectRef, type Sensitive } from '@keyward/vocabulary';
 import { realmEndpoints } from '../endpoints.js';
 import type { KeycloakClient } from './spec.js';
 

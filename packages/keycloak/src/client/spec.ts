@@ -1,6 +1,8 @@
 import * as t from 'io-ts';
 import { pruneUnlistedCodec } from '../prune.js';
-import { boundedText, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule, type Condition, type StoredMeta } from '@keyward/vocabulary';
+import { boundedText, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule } from '@keyward/vocabulary/model';
+import { type Condition } from '@keyward/vocabulary';
+import { type StoredMeta } from '@keyward/vocabulary/plan';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';

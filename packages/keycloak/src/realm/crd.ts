@@ -1,4 +1,5 @@
-import { conditionColumn, conditionSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN, namespacedCrd } from '@keyward/vocabulary';
+import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary/plan';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/vocabulary/model';
 import { endpointsSchema } from '../endpoints.js';
 import { groupsCrdSchema } from './groups/crd.js';
 import { GROUP_PATH_PATTERN } from './groups/spec.js';

@@ -1,4 +1,5 @@
-import type { Finalizer, Observed, PlanBuilder } from '@keyward/vocabulary';
+import type { Finalizer } from '@keyward/vocabulary/plan';
+import type { Observed, PlanBuilder } from '@keyward/vocabulary';
 import type { KeycloakConfig } from '../config.js';
 import { ownershipOf } from '../ownership.js';
 import { reservedRealm } from '../reserved.js';

@@ -1,4 +1,5 @@
-import { PlanBuilder, cleanUp, withFinalizer, type KubeObject, type Plan } from '@keyward/vocabulary';
+import { PlanBuilder, type KubeObject, type Plan } from '@keyward/vocabulary';
+import { cleanUp, withFinalizer } from '@keyward/vocabulary/plan';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import { mayAdopt } from '../adoption.js';
 import { ADMIN_GRANT_REASON, adminGrantMessage, adminRoleGrants } from './admin-grants.js';

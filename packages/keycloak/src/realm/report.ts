@@ -1,4 +1,6 @@
-import { PlanBuilder, addStatusIfChanged, type DecodeFailure, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
+import { PlanBuilder, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
+import { addStatusIfChanged } from '@keyward/vocabulary/plan';
+import { type DecodeFailure } from '@keyward/vocabulary/model';
 import { readRealmStatus } from './decode.js';
 import { stalled } from './readiness.js';
 import { failureReadiness, refusedByKeycloak } from '../problems.js';

@@ -1,4 +1,5 @@
-import type { KubeObject, SecretKeyRef } from '@keyward/vocabulary';
+import type { KubeObject } from '@keyward/vocabulary';
+import type { SecretKeyRef } from '@keyward/vocabulary/plan';
 import type { Readiness } from '../readiness.js';
 import { stalled } from './readiness.js';
 

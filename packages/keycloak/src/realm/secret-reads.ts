@@ -1,4 +1,5 @@
-import { coreTypes, type GetQuery, type KubeObject, type Observed } from '@keyward/vocabulary';
+import { coreTypes, type KubeObject, type Observed } from '@keyward/vocabulary';
+import { type GetQuery } from '@keyward/vocabulary/plan';
 import type { RealmQueries } from './types.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 

@@ -1,4 +1,4 @@
-import { addStatusIfChanged, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary';
+import { addStatusIfChanged, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary/plan';
 import type { ObjectRef } from '@keyward/vocabulary';
 import { isNewProblem } from '../problems.js';
 import { readinessConditions, type Readiness } from '../readiness.js';

@@ -1,4 +1,5 @@
-import { controlApi, kubernetesApi, vocabulary, type ControlAction, type KubernetesAction } from '@keyward/vocabulary';
+import { controlApi, kubernetesApi, vocabulary } from '@keyward/vocabulary';
+import { type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
 import type { KeycloakAction } from '../apis/keycloak/actions.js';
 import { keycloakApi } from '../apis/keycloak/api.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlanBuilder, decode } from '@keyward/core';
-import { actionKinds, actionsOf } from '@keyward/core/testing';
+import { PlanBuilder } from '@keyward/vocabulary';
+import { decode } from '@keyward/vocabulary/model';
+import { actionKinds, actionsOf } from '@keyward/vocabulary/testing';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { ObservedAuthorization } from '../../src/apis/keycloak/authorization.js';
 import { reconcileAuthorization } from '../../src/client/authorization.js';

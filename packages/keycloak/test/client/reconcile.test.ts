@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
-import { Sensitive, findCondition, isOutputRef, readConditions, renderPlanText, type Plan } from '@keyward/core';
-import { actionKinds, actionsOf, fixedEntropy } from '@keyward/core/testing';
+import { Sensitive, findCondition, renderPlanText, type Plan } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
+import { isOutputRef } from '@keyward/vocabulary/plan';
+import { actionKinds, actionsOf, fixedEntropy } from '@keyward/vocabulary/testing';
 import { CLIENT_FINALIZER } from '../../src/types.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD } from '../../src/ownership.js';
 import { observeClient } from '../../src/client/observe.js';

@@ -5,12 +5,16 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ObjectRef, type Plan } from '@keyward/core';
-import { ContentType, KeywardError, KubeClient, apiSet, controlRuntime, kubernetesRuntime, type HttpRequestInfo, type PlanResult } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
+import { ContentType, KubeClient, kubernetesRuntime, type HttpRequestInfo } from '@keyward/core/interpreter';
+import { KeywardError, apiSet, controlRuntime, type PlanResult } from '@keyward/vocabulary/interpreter';
 import { Controller, ResyncLoops, RuntimeMetrics, controllerMetrics, createLogger, type KeyReconcile, type KeyedBackoffOptions } from '@keyward/core/runtime';
 import { adminKubeConfig, createTestNamespace, httpCall, rememberSecret, testKeycloak, testLogFile, waitFor } from '@keyward/test-env';
 import type { KeycloakCall } from '../../src/apis/keycloak/actions.js';
-import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakClientAction, type KeycloakConfig, type KeycloakRealmAction } from '../../src/index.js';
+import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakConfig } from '../../src/index.js';
+import type { KeycloakClientAction } from '../../src/index.js';
+import { type KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { keycloakRuntime, type KeycloakRuntime } from '../../src/io.js';
 
 export const API_VERSION = 'vriesdemichael.github.io/v1';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { KeywardError } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 import {
   defaultKeycloakRateLimits,
   FairRateLimiter,

@@ -1,8 +1,9 @@
 // Authentication flows of a KeycloakRealm against the in-memory Keycloak: made, copied, their steps added,
 // removed, reordered and configured, converged to zero writes, pruned only when ours, built-ins untouched.
 import { describe, expect, it } from '@jest/globals';
-import { findCondition, readConditions, type KubeObject, type ObjectRef } from '@keyward/core';
-import { FakeClock, InMemoryWorld, reconcileOnce } from '@keyward/core/testing';
+import { findCondition, type KubeObject, type ObjectRef, InMemoryWorld, reconcileOnce } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
+import { FakeClock } from '@keyward/vocabulary/testing';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';

@@ -2,8 +2,9 @@
 // as Keycloak's PUT replaces them), unregistered ones registered and recorded; under the prune rule only those
 // this object registered are unregistered again.
 import { describe, expect, it } from '@jest/globals';
-import type { ObjectRef } from '@keyward/core';
-import { FakeClock, InMemoryWorld } from '@keyward/core/testing';
+import type { ObjectRef } from '@keyward/vocabulary';
+import { FakeClock } from '@keyward/vocabulary/testing';
+import { InMemoryWorld } from '@keyward/vocabulary';
 import { keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';
 import { readsRequiredActions } from '../../src/realm/required-actions/plan.js';

@@ -3,12 +3,15 @@
 // Service's ClusterIP (kube-proxy) or to one pod at its IP on the node bridge.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { coreTypes, findCondition, readConditions, type Condition, type KubeObject, type ObjectRef } from '@keyward/core';
-import { apiSet, controlRuntime, keystoneRuntime, kubernetesRuntime, type KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef } from '@keyward/vocabulary';
+import { readConditions } from '@keyward/vocabulary/model';
+import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
+import { keystoneRuntime, kubernetesRuntime, type KubeClient } from '@keyward/core/interpreter';
 import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
 import { Controller, createLogger, type KeyReconcile, type RuntimeLogger } from '@keyward/core/runtime';
 import { createPodDatabase, httpCall, kubeConfigFor, passwordAuthBody, testLogFile, waitFor, type WorkloadEnvironment } from '@keyward/test-env';
-import { API_PORT, keystoneServiceController, keystoneType, names, podType, type KeystoneAction } from '../../src/index.js';
+import { API_PORT, keystoneServiceController, keystoneType, names, type KeystoneAction } from '../../src/index.js';
+import { podType } from '../../src/api.js';
 
 /** The cluster's DNS domain the controller renders in-cluster URLs with. */
 export const CLUSTER_DOMAIN = 'cluster.local';

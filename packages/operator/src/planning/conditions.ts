@@ -1,4 +1,5 @@
-import { findCondition, readConditions, type ConditionStatus, type KubeObject } from '@keyward/core';
+import { findCondition, type KubeObject } from '@keyward/vocabulary';
+import { readConditions, type ConditionStatus } from '@keyward/vocabulary/model';
 
 /** The condition every Keyward controller sums an object's state up in. */
 const READY = 'Ready';

@@ -1,6 +1,7 @@
-import { changesAnything, runQueries, type AnyAction, type ControllerDefinition, type KubeObject, type Plan, type Queries } from '@keyward/core';
-import { interpret, runReconcile, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/core/interpreter';
-import { fixedEntropy } from '@keyward/core/testing';
+import { changesAnything, runQueries, type Queries } from '@keyward/vocabulary/plan';
+import { type AnyAction, type ControllerDefinition, type KubeObject, type Plan, runReconcile } from '@keyward/vocabulary';
+import { interpret, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/vocabulary/interpreter';
+import { fixedEntropy } from '@keyward/vocabulary/testing';
 import { readyCondition, type ReadyCondition } from './conditions.js';
 import type { KubeSandbox } from './sandbox.js';
 

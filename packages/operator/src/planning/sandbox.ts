@@ -1,6 +1,9 @@
-import { objectKey, type AnyAction, type AnyQuery, type GetQuery, type KubeObject, type ListIfServedQuery, type ListQuery, type ObjectRef, type ResourceType } from '@keyward/core';
-import { FIELD_MANAGER, type HandlerContext, type HandlerResult } from '@keyward/core/interpreter';
-import { SimulatedKubernetes } from '@keyward/core/testing';
+import { objectKey } from '@keyward/vocabulary/model';
+import { type AnyAction, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
+import { type AnyQuery, type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/vocabulary/plan';
+import { FIELD_MANAGER } from '@keyward/core/interpreter';
+import { type HandlerContext, type HandlerResult } from '@keyward/vocabulary/interpreter';
+import { SimulatedKubernetes } from '@keyward/vocabulary/testing';
 
 function keyOf(type: Pick<ResourceType, 'group' | 'plural'>, namespace: string | undefined, name: string): string {
   return `${type.group}/${type.plural}/${objectKey(namespace, name)}`;

@@ -1,4 +1,5 @@
-import type { Produces, SecretKeyRef, Sensitive, Template, Value } from '@keyward/vocabulary';
+import type { Produces, SecretKeyRef, Template, Value } from '@keyward/vocabulary/plan';
+import type { Sensitive } from '@keyward/vocabulary';
 import type { RoleNames } from './representations.js';
 import type { ScopeMappingTarget } from './scope-mappings.js';
 

@@ -3,3 +3,4 @@ export type * from './actions.js';
 export type * from './queries.js';
 export type * from './representations.js';
 export { keycloakApi, describeResource, describeRoles } from './api.js';
+export { ownershipAttributes, ownershipOf } from '../../ownership.js';

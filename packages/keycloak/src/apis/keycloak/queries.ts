@@ -1,4 +1,5 @@
-import type { Returns, Sensitive } from '@keyward/vocabulary';
+import type { Returns } from '@keyward/vocabulary/plan';
+import type { Sensitive } from '@keyward/vocabulary';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
 import type { ObservedAuthorization } from './authorization.js';

@@ -1,4 +1,4 @@
-import { deepEqual, type Value } from '@keyward/vocabulary';
+import { deepEqual, type Value } from '@keyward/vocabulary/plan';
 import type { RoleHolder } from '../../apis/keycloak/actions.js';
 import { groupPath, type GroupReads, type ObservedGroup } from '../../apis/keycloak/groups.js';
 import type { RoleNames } from '../../apis/keycloak/representations.js';

@@ -1,4 +1,5 @@
-import { sensitive, type Sensitive, type ApplicationCredentialSummary, type CreatedApplicationCredential as CreatedCredentialOutput, type KeystoneAccessRule as AccessRule } from '@keyward/vocabulary';
+import { sensitive, type Sensitive } from '@keyward/vocabulary';
+import { type ApplicationCredentialSummary, type CreatedApplicationCredential as CreatedCredentialOutput, type KeystoneAccessRule as AccessRule } from '@keyward/vocabulary/plan';
 import type { EndpointAvailability } from '@keyward/vocabulary/interpreter';
 import { ApplicationCredentialListBody, CreatedApplicationCredentialBody, TokenBody, badResponse, decodeBody } from './decode.js';
 import type { HttpTransport } from '../../../interpreter/http/transport.js';

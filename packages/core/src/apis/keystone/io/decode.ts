@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decode } from '@keyward/vocabulary';
+import { decode } from '@keyward/vocabulary/model';
 import { KeywardError } from '@keyward/vocabulary/interpreter';
 import { defaultErrorDetail } from '../../../interpreter/http/error-detail.js';
 import type { HttpResponse as KeystoneResponse } from '../../../interpreter/http/types.js';

@@ -1,4 +1,5 @@
-import { Sensitive, type KeystoneAction, type KeystoneSession, type SecretKeyRef } from '@keyward/vocabulary';
+import { Sensitive } from '@keyward/vocabulary';
+import { type KeystoneAction, type KeystoneSession, type SecretKeyRef } from '@keyward/vocabulary/plan';
 import { KeywardError, type HandlerContext, type HandlerTable } from '@keyward/vocabulary/interpreter';
 import type { KeystoneClient } from './client.js';
 import type { TokenCache } from './token-cache.js';

@@ -1,7 +1,8 @@
 import { defineApiRuntime, AvailabilityListeners, type ApiRuntime, type AvailabilityListener, type AvailabilitySource } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from '../../kubernetes/io/client.js';
 import { readSecretKey } from '../../kubernetes/io/secret-key.js';
-import { keystoneApi, type KeystoneAction } from '@keyward/vocabulary';
+import { keystoneApi } from '@keyward/vocabulary';
+import { type KeystoneAction } from '@keyward/vocabulary/plan';
 import { KeystoneClient, type KeystoneClientOptions } from './client.js';
 import { keystoneHandlers } from './handlers.js';
 import { TokenCache } from './token-cache.js';

@@ -1,7 +1,9 @@
 import { Agent, request, type RequestOptions } from 'node:https';
 import { request as plainRequest } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { apiVersionOf, describeRef, FIELD_MANAGER, type ObjectRef, type ResourceType, type KubeObject, type ObjectMeta } from '@keyward/vocabulary';
+import { apiVersionOf, describeRef } from '@keyward/vocabulary/model';
+import { FIELD_MANAGER, type ObjectMeta } from '@keyward/vocabulary/plan';
+import { type ObjectRef, type ResourceType, type KubeObject } from '@keyward/vocabulary';
 import { KeywardError, isRetryableStatus, reasonForStatus } from '@keyward/vocabulary/interpreter';
 import { RateLimiter } from '../../../interpreter/rate/rate-limiter.js';
 import type { TokenBucketLimit } from '../../../interpreter/rate/token-bucket.js';

@@ -1,4 +1,6 @@
-import { describeRef, hasStatedContent, FIELD_CONFLICT, mergePatch, DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash, eventNote, type ObjectRef, type KubeObject, type KubernetesAction, type ObservedFinalizers, type Precondition, type Json } from '@keyward/vocabulary';
+import { describeRef, DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash, eventNote } from '@keyward/vocabulary/model';
+import { hasStatedContent, FIELD_CONFLICT, mergePatch, type KubernetesAction, type ObservedFinalizers, type Precondition, type Json } from '@keyward/vocabulary/plan';
+import { type ObjectRef, type KubeObject } from '@keyward/vocabulary';
 import { KeywardError, type HandlerTable } from '@keyward/vocabulary/interpreter';
 import { ContentType, type KubeClient } from './client.js';
 import { resourcePath } from './paths.js';

@@ -1,4 +1,5 @@
-import { apiVersionOf, type ResourceType } from '@keyward/vocabulary';
+import { apiVersionOf } from '@keyward/vocabulary/model';
+import { type ResourceType } from '@keyward/vocabulary';
 import { KeywardError } from '@keyward/vocabulary/interpreter';
 
 /**

@@ -1,4 +1,5 @@
-import { hasLabels, type ObjectRef, type ResourceType, type KubeObject, type GetQuery, type KubernetesQuery } from '@keyward/vocabulary';
+import { hasLabels, type GetQuery, type KubernetesQuery } from '@keyward/vocabulary/plan';
+import { type ObjectRef, type ResourceType, type KubeObject } from '@keyward/vocabulary';
 import { KeywardError, type CacheView, type QueryScope, type QueryTable } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from './client.js';
 

@@ -1,5 +1,6 @@
 import { defineApiRuntime, type ApiRuntime } from '@keyward/vocabulary/interpreter';
-import { kubernetesApi, type KubernetesAction, type KubernetesQuery } from '@keyward/vocabulary';
+import { kubernetesApi } from '@keyward/vocabulary';
+import { type KubernetesAction, type KubernetesQuery } from '@keyward/vocabulary/plan';
 import type { KubeClient } from './client.js';
 import { kubernetesHandlers, type KubernetesHandlerOptions } from './handlers.js';
 import { kubernetesQueries } from './queries.js';

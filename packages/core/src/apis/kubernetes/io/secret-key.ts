@@ -1,4 +1,5 @@
-import { coreTypes, type ObjectRef, type KubeObject, type Sensitive, type SecretKeyRef } from '@keyward/vocabulary';
+import { coreTypes, type ObjectRef, type KubeObject, type Sensitive } from '@keyward/vocabulary';
+import { type SecretKeyRef } from '@keyward/vocabulary/plan';
 import { secretKeyValue } from '@keyward/vocabulary/interpreter';
 import type { KubeClient } from './client.js';
 

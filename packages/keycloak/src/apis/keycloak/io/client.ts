@@ -1,5 +1,6 @@
 import type { Sensitive } from '@keyward/vocabulary';
-import { KeywardError, type HttpRequest, type HttpResponse, type HttpTransport } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { type HttpRequest, type HttpResponse, type HttpTransport } from '@keyward/core/interpreter';
 import type { KeycloakCall } from '../actions.js';
 import type { AdminTokenCache } from './tokens.js';
 

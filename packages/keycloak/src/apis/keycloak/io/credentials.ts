@@ -1,5 +1,6 @@
 import { coreTypes, sensitive, type Sensitive } from '@keyward/vocabulary';
-import { KeywardError, type KubeClient } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { type KubeClient } from '@keyward/core/interpreter';
 import type { KeycloakServer } from '../actions.js';
 
 /** Where a server's admin credentials are kept. */

@@ -1,4 +1,5 @@
-import { KeywardError, type HttpResponse } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { type HttpResponse } from '@keyward/core/interpreter';
 import type { KeycloakObject } from '../representations.js';
 
 function isObject(value: unknown): value is KeycloakObject {

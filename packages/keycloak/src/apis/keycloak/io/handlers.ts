@@ -1,5 +1,6 @@
-import { sensitive, type SecretKeyRef, type Sensitive } from '@keyward/vocabulary';
-import type { HandlerContext, HandlerTable } from '@keyward/core/interpreter';
+import { sensitive, type Sensitive } from '@keyward/vocabulary';
+import { type SecretKeyRef } from '@keyward/vocabulary/plan';
+import type { HandlerContext, HandlerTable } from '@keyward/vocabulary/interpreter';
 import type { KeycloakAction, KeycloakCall, KeycloakGrantRolesAction, KeycloakRevokeRolesAction, RoleHolder } from '../actions.js';
 import { describeResource, keycloakApi } from '../api.js';
 import type { KeycloakObject } from '../representations.js';

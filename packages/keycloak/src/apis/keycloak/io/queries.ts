@@ -1,5 +1,5 @@
 import { sensitive, type Sensitive } from '@keyward/vocabulary';
-import type { QueryTable } from '@keyward/core/interpreter';
+import type { QueryTable } from '@keyward/vocabulary/interpreter';
 import { ownershipOf } from '../../../ownership.js';
 import type { FlowName, KeycloakClientQuery, KeycloakFlowsQuery, KeycloakGrantReachQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
 import type { ObservedReach } from '../role-reach.js';

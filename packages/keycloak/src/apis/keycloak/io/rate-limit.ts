@@ -1,4 +1,5 @@
-import { Fifo, KeywardError, TokenBucket } from '@keyward/core/interpreter';
+import { Fifo, TokenBucket } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/vocabulary/interpreter';
 import { validateKeycloakRateLimits, type KeycloakRateLimits } from './rate-limit-limits.js';
 
 export { defaultKeycloakRateLimits, validateKeycloakRateLimits } from './rate-limit-limits.js';

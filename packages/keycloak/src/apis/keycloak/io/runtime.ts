@@ -1,4 +1,5 @@
-import { defineApiRuntime, readSecretKey, type ApiRuntime, type HttpRequestObserver, type KubeClient } from '@keyward/core/interpreter';
+import { defineApiRuntime, type ApiRuntime } from '@keyward/vocabulary/interpreter';
+import { readSecretKey, type HttpRequestObserver, type KubeClient } from '@keyward/core/interpreter';
 import type { KeycloakAction } from '../actions.js';
 import { keycloakApi } from '../api.js';
 import type { KeycloakQuery } from '../queries.js';

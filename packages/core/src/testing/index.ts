@@ -1,2 +1,0 @@
-// Kept so existing imports work: the code lives in @keyward/vocabulary.
-export * from '@keyward/vocabulary/testing';
