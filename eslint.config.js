@@ -1,8 +1,8 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Libraries that do I/O. Only core's interpreter and runtime, Keycloak's io/, the operator and the test
-// environment may import them; @keyward/vocabulary and the domain packages stay pure so a policy can be tested
+// Libraries that do I/O. Only @keyward/runtime, Keycloak's io/, the operator and the test environment may
+// import them; @keyward/kernel and the domain packages stay pure so a policy can be tested
 // as a function, and so installing them brings none of these libraries (their package.json does not list them).
 const ioModules = ['@kubernetes/client-node', 'axios', 'bottleneck', 'winston', 'prom-client'];
 const ioBuiltins = ['http', 'https', 'fs', 'fs/promises', 'net', 'child_process'].flatMap((m) => [m, `node:${m}`]);
@@ -12,22 +12,21 @@ const pureRule = {
     {
       paths: [...ioModules, ...ioBuiltins].map((name) => ({
         name,
-        message: 'Pure code must not do I/O: describe it as an Action or Query and let @keyward/core interpret it.',
+        message: 'Pure code must not do I/O: describe it as an Action or Query and let @keyward/runtime interpret it.',
       })),
       patterns: [
         {
-          // The generic plan engine (interpreter/interpret, types, errors) does no I/O; the API handlers do.
+          // The kernel's plan engine (interpreter/) does no I/O; the API modules' clients and handlers do.
           group: [
-            // @keyward/core is where the I/O libraries are installed; pure code takes the same names from
-            // @keyward/vocabulary, which its package depends on.
-            '@keyward/core',
-            '@keyward/core/*',
+            // @keyward/runtime is where the I/O libraries are installed; pure code takes the same names from
+            // @keyward/kernel, which its package depends on.
+            '@keyward/runtime',
+            '@keyward/runtime/*',
             // An API module's I/O half (its client and handlers) lives in its io/ folder.
             '**/apis/*/io/**',
-            '**/interpreter/handlers*',
             '**/runtime/**',
           ],
-          message: 'Pure code imports @keyward/vocabulary (and its /interpreter engine and /testing kit), never @keyward/core.',
+          message: 'Pure code imports @keyward/kernel (and its /interpreter engine and /testing kit), never @keyward/runtime.',
         },
       ],
     },
@@ -60,9 +59,9 @@ export default tseslint.config(
       'packages/keystone-service/src/**/*.ts',
       'packages/apikey-enforcement/src/**/*.ts',
       'packages/keycloak/src/**/*.ts',
-      'packages/vocabulary/src/**/*.ts',
+      'packages/kernel/src/**/*.ts',
     ],
-    // Keycloak's runtime half sends through @keyward/core's HTTP transport: the package has core as a peer.
+    // Keycloak's runtime half sends through @keyward/runtime's HTTP transport: the package has core as a peer.
     ignores: ['packages/keycloak/src/apis/keycloak/io/**', 'packages/keycloak/src/io.ts'],
     rules: pureRule,
   },

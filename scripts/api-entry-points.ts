@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 export interface EntryPoint {
-  /** "@keyward/vocabulary" */
+  /** "@keyward/kernel" */
   readonly packageName: string;
   /** "." or "./model", as in the package's `exports`. */
   readonly subpath: string;
   readonly packageDir: string;
   /** The declaration file the entry point's `types` condition names, absolute. */
   readonly typesFile: string;
-  /** The report's file name without ".api.md": "vocabulary", "vocabulary-model". */
+  /** The report's file name without ".api.md": "kernel", "kernel-model". */
   readonly reportName: string;
 }
 
@@ -21,7 +21,7 @@ interface PackageJson {
   readonly exports?: Record<string, string | Record<string, string>>;
 }
 
-/** "@keyward/core" with "./model" is "core-model"; the package root is "core". */
+/** "@keyward/kernel" with "./model" is "kernel-model"; the package root is "kernel". */
 export function reportNameOf(packageName: string, subpath: string): string {
   const base = packageName.replace(/^@[^/]+\//, '');
   const entry = subpath.replace(/^\.\/?/, '').replaceAll('/', '-');

@@ -1,6 +1,6 @@
 // The resource type of every kind that examples/ holds, for what applies those files as a user would: the demo,
 // and the test that installs the chart in pods.
-import { coreTypes, type ResourceType } from '@keyward/vocabulary';
+import { coreTypes, type ResourceType } from '@keyward/kernel';
 import { apiKeyType } from '@keyward/apikey-enforcement';
 import { keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 import { appCredType } from '@keyward/keystone-appcred';

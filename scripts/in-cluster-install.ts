@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { helmBinary, type WorkloadsInfo } from '@keyward/test-env';
-import { ContentType, type KubeClient } from '@keyward/core/interpreter';
+import { ContentType, type KubeClient } from '@keyward/runtime/io';
 import { keystoneApiType } from '@keyward/keystone-appcred';
 
 const run = promisify(execFile);

@@ -10,11 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { coreTypes, type KubeObject } from '@keyward/vocabulary';
-import { isConditionTrue } from '@keyward/vocabulary/model';
-import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller, createLogger } from '@keyward/core/runtime';
+import { coreTypes, type KubeObject } from '@keyward/kernel';
+import { isConditionTrue } from '@keyward/kernel/model';
+import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller, createLogger } from '@keyward/runtime/controller';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, apiKeyController, type APIKey, apiKeyType, decodeAPIKey, enforcementSecret, enforcementSecretRef, managedLabels } from '@keyward/apikey-enforcement';
 import type { Environment } from '@keyward/test-env';
 import { requestsDuring } from '../support/api-server-requests.js';

@@ -5,11 +5,11 @@
 // over the run. Then a full resync of the converged CRs.
 // Targets: controller time at most 1.3 x the floor's; the resync makes no API writes and no Keystone calls.
 import { randomBytes } from 'node:crypto';
-import { DAY_MS, formatTime } from '@keyward/vocabulary/model';
-import { coreTypes, sensitive, type KubeObject } from '@keyward/vocabulary';
-import { ContentType, KeystoneClient, KubeClient, keystoneRuntime, kubernetesRuntime, type KeystoneToken, type PasswordAuthRequest } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { DAY_MS, formatTime } from '@keyward/kernel/model';
+import { coreTypes, sensitive, type KubeObject } from '@keyward/kernel';
+import { ContentType, KeystoneClient, KubeClient, keystoneRuntime, kubernetesRuntime, type KeystoneToken, type PasswordAuthRequest } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller } from '@keyward/runtime/controller';
 import { ACIDSecretKey, ACSecretSecretKey, CONDITION_AC_READY, CONDITION_READY, CR_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredController, appCredType, defaultAppCredConfig, keystoneApiType, serviceOf } from '@keyward/keystone-appcred';
 import { CONDITION_KEYSTONE_API_READY, SECRET_PROTECTION_FINALIZER, SERVICE_DOMAIN, SERVICE_PROJECT, credentialSecretName } from '../../packages/keystone-appcred/src/api.js';
 import { computeSecurityHash } from '../../packages/keystone-appcred/src/security-hash.js';

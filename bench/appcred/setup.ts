@@ -1,7 +1,7 @@
 // What the appcred benchmarks set up: a Keystone service user, its password Secret and CRs that use them.
 import { randomBytes } from 'node:crypto';
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
-import { ContentType, type KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/kernel';
+import { ContentType, type KubeClient } from '@keyward/runtime/io';
 import { CONDITION_READY, appCredType, keystoneApiType } from '@keyward/keystone-appcred';
 import { KeystoneAdmin, type EnvironmentInfo } from '@keyward/test-env';
 import { createNamespace } from '../support/environment.js';

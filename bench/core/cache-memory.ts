@@ -1,7 +1,7 @@
 // Memory of 10,000 cached Secrets with and without managedFields stripping (run with --expose-gc).
 // Target: stripping saves at least 30% of the cache's heap for objects written by a few field managers.
-import { ObjectCache, cachedForm } from '@keyward/core/runtime';
-import { coreTypes } from '@keyward/vocabulary';
+import { ObjectCache, cachedForm } from '@keyward/runtime/controller';
+import { coreTypes } from '@keyward/kernel';
 
 const COUNT = 10_000;
 

@@ -1,11 +1,11 @@
 // Requests a full resync of 1,000 converged objects sends to the API server, counted by the API server itself
 // (apiserver_request_total). Target: zero writes and zero reads (everything is served from the informer cache).
 import { right } from 'fp-ts/lib/Either.js';
-import { PlanBuilder, kubernetesApi, vocabulary, type ControllerDefinition, type KubeObject, type ResourceType } from '@keyward/vocabulary';
-import { addStatusIfChanged, type KubernetesAction } from '@keyward/vocabulary/plan';
-import { KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { PlanBuilder, kubernetesApi, vocabulary, type ControllerDefinition, type KubeObject, type ResourceType } from '@keyward/kernel';
+import { addStatusIfChanged, type KubernetesAction } from '@keyward/kernel/plan';
+import { KubeClient, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller } from '@keyward/runtime/controller';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
 import { waitIdle, waitSettled } from '../support/idle.js';

@@ -1,9 +1,9 @@
 // Runtime overhead of a no-op reconcile and work-queue throughput, in process (no I/O).
 // Target: at least 20,000 no-op reconciles per second on one core; overhead per reconcile under 50 µs.
 import { performance } from 'node:perf_hooks';
-import { PlanBuilder, coreTypes, InMemoryWorld } from '@keyward/vocabulary';
-import { type KubernetesAction } from '@keyward/vocabulary/plan';
-import { WorkQueue } from '@keyward/core/runtime';
+import { PlanBuilder, coreTypes, InMemoryWorld } from '@keyward/kernel';
+import { type KubernetesAction } from '@keyward/kernel/plan';
+import { WorkQueue } from '@keyward/runtime/controller';
 
 const KEYS = 20_000;
 

@@ -7,9 +7,9 @@
 // Targets: controller time at most 1.3 x the floor's; the resync reads Keycloak and writes nothing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { coreTypes, type KubeObject } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { coreTypes, type KubeObject } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import { CLIENT_FINALIZER, CREDENTIALS_KEYS, REALM_FINALIZER, credentialsSecretName, decodeRealm, keycloakClientType, keycloakRealmType, type KeycloakConfig } from '@keyward/keycloak';
 import { desiredRealm } from '../../packages/keycloak/src/realm/desired.js';
 import { keycloakCall } from '../../packages/keycloak/src/server.js';

@@ -15,7 +15,7 @@
 //   time, to measure head-of-line blocking in the work queue before the limiter.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeClient } from '@keyward/core/interpreter';
+import { KubeClient } from '@keyward/runtime/io';
 import { defaultKeycloakConfig, keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
 import { defaultKeycloakRateLimits, type KeycloakRateLimits } from '@keyward/keycloak/io';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';

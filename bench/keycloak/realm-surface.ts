@@ -7,9 +7,9 @@
 // Targets: the realm converges (Ready); each resync makes 0 Keycloak writes and 0 API writes, and the second
 // reads what the first did.
 import { loadavg } from 'node:os';
-import { coreTypes } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
-import type { ReconcileResult } from '@keyward/core/runtime';
+import { coreTypes } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
+import type { ReconcileResult } from '@keyward/runtime/controller';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, keycloakRealmType } from '@keyward/keycloak';
 import { FairRateLimiter, defaultKeycloakRateLimits } from '@keyward/keycloak/io';
 import { requestsDuring } from '../support/api-server-requests.js';

@@ -1,7 +1,7 @@
 // Keycloak requests as the runtime's HTTP observer sees them (every attempt, retries included), by operation
 // name and answer, split into admin reads, admin writes, token requests and the breaker's probes.
 import { performance } from 'node:perf_hooks';
-import type { HttpRequestInfo, HttpRequestObserver } from '@keyward/core/interpreter';
+import type { HttpRequestInfo, HttpRequestObserver } from '@keyward/runtime/io';
 import { difference, type Counts } from '../support/counts.js';
 
 /** Operation names of the admin reads (io/queries.ts, lookups.ts, roles.ts, reads.ts). */

@@ -1,10 +1,10 @@
 // What the Keycloak benchmarks set up: the admin credentials Secret, KeycloakRealm and KeycloakClient objects,
 // and both controllers as the operator builds them (one Kubernetes client, the Keycloak runtime with its
 // fair rate limiter shared by both controllers).
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
-import { KubeClient, kubernetesRuntime, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller, type ControllerObserver } from '@keyward/core/runtime';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/kernel';
+import { KubeClient, kubernetesRuntime, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller, type ControllerObserver } from '@keyward/runtime/controller';
 import {
   defaultKeycloakConfig,
   keycloakClientController,

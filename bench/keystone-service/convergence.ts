@@ -9,8 +9,8 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { coreTypes, type KubeObject, type ResourceType, sensitive, type Sensitive } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, type KubeObject, type ResourceType, sensitive, type Sensitive } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { KEY_BYTES, initialRepository, keysFrom } from '../../packages/keystone-service/src/fernet.js';
 import { bootstrapRunKey, dbSyncRunKey } from '../../packages/keystone-service/src/run-keys.js';
 import { configData, deploymentReady } from '../../packages/keystone-service/src/reconcile.js';
@@ -20,8 +20,8 @@ import { decodeKeystone, internalEndpoint, keystoneType, names } from '@keyward/
 import * as objects from '../../packages/keystone-service/src/objects.js';
 import { podDisruptionBudgetType } from '../../packages/keystone-service/src/api.js';
 import type { Environment, WorkloadEnvironment } from '@keyward/test-env';
-import { formatTime } from '@keyward/vocabulary/model';
-import { resolveTemplate, type ObjectTemplate } from '@keyward/vocabulary/plan';
+import { formatTime } from '@keyward/kernel/model';
+import { resolveTemplate, type ObjectTemplate } from '@keyward/kernel/plan';
 import { CLUSTER_DOMAIN, conditionOf, databaseOf, keystoneController, keystoneObject, keystoneRef, prepareNamespace } from '../../packages/keystone-service/test/pods/harness.js';
 import { difference } from '../support/counts.js';
 import { waitSettled } from '../support/idle.js';

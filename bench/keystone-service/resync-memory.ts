@@ -8,8 +8,8 @@
 // after the first adds at most 1 MiB of RSS (and of heap).
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { coreTypes } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
 import { keystoneType, names } from '@keyward/keystone-service';
 import { podDisruptionBudgetType } from '../../packages/keystone-service/src/api.js';
 import { databaseOf, keystoneController, keystoneObject, keystoneRef, prepareNamespace, writesOf } from '../../packages/keystone-service/test/pods/harness.js';

@@ -2,9 +2,9 @@
 // against the environment's MariaDB), namespaces prepared as the pod tests prepare them, and waits seen
 // through watches.
 import { randomBytes } from 'node:crypto';
-import type { KubeObject, ResourceType } from '@keyward/vocabulary';
-import { coreTypes } from '@keyward/vocabulary';
-import type { KubeClient } from '@keyward/core/interpreter';
+import type { KubeObject, ResourceType } from '@keyward/kernel';
+import { coreTypes } from '@keyward/kernel';
+import type { KubeClient } from '@keyward/runtime/io';
 import { TEST_CRD_FOLDERS, startEnvironment, waitFor, type Environment, type WorkloadEnvironment } from '@keyward/test-env';
 import { conditionOf, statusOf } from '../../packages/keystone-service/test/pods/harness.js';
 import { inRepository } from '../support/environment.js';

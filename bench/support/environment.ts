@@ -1,8 +1,8 @@
 // The environment a benchmark starts for itself, with the CRDs the integration tests install.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coreTypes } from '@keyward/vocabulary';
-import type { KubeClient } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import type { KubeClient } from '@keyward/runtime/io';
 import { TEST_CRD_FOLDERS, startEnvironment, type Environment } from '@keyward/test-env';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));

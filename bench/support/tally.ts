@@ -1,6 +1,6 @@
 // Client-side counts of what one process's clients asked of the API server and of Keystone, by call and
 // answer: for comparing a controller's requests with a floor script's.
-import type { KeystoneRequestObserver, KubeRequestInfo } from '@keyward/core/interpreter';
+import type { KeystoneRequestObserver, KubeRequestInfo } from '@keyward/runtime/io';
 import { sumOfVerbs, total, type Counts } from './counts.js';
 
 const KUBE_WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete']);

@@ -1,9 +1,9 @@
 // The moment a set of objects reaches a state, seen through a watch (exact to the event, and cheaper for the
 // API server than polling with lists while the thing measured runs).
 import { performance } from 'node:perf_hooks';
-import type { KubeObject, ResourceType } from '@keyward/vocabulary';
-import type { KubeClient } from '@keyward/core/interpreter';
-import { Informer } from '@keyward/core/runtime';
+import type { KubeObject, ResourceType } from '@keyward/kernel';
+import type { KubeClient } from '@keyward/runtime/io';
+import { Informer } from '@keyward/runtime/controller';
 
 export interface Arrival {
   /** Resolves when `count` objects first meet the condition. */

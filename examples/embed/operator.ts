@@ -1,11 +1,11 @@
 // A small operator of your own that embeds Keyward's KeystoneApplicationCredential reconciler with the core
 // runtime: one controller, leader election, metrics on :8080 and health on :8081, graceful shutdown.
-//   npm install @keyward/core @keyward/keystone-appcred @kubernetes/client-node
+//   npm install @keyward/runtime @keyward/keystone-appcred @kubernetes/client-node
 //   node operator.js
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller, Manager, RuntimeMetrics, createLogger } from '@keyward/core/runtime';
+import { KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller, Manager, RuntimeMetrics, createLogger } from '@keyward/runtime/controller';
 import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
 
 const logger = createLogger();

@@ -1,8 +1,8 @@
 // Testing a policy as a pure function: no cluster, no Keystone. The reconciler gets data and returns a plan;
 // the in-memory world runs plans through the real interpreter, so a whole lifecycle is a few function calls.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes } from '@keyward/vocabulary';
-import { FakeClock, InMemoryWorld, actionKinds, isQuiet, reconcileOnce, simulateKeystone } from '@keyward/vocabulary/testing';
+import { coreTypes } from '@keyward/kernel';
+import { FakeClock, InMemoryWorld, actionKinds, isQuiet, reconcileOnce, simulateKeystone } from '@keyward/kernel/testing';
 import { appCredController, appCredType, defaultAppCredConfig, readStatus } from '@keyward/keystone-appcred';
 
 const config = { ...defaultAppCredConfig, keystoneUrl: 'http://keystone.example/v3' };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { coreTypes } from '@keyward/vocabulary';
-import { KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { coreTypes } from '@keyward/kernel';
+import { KubeClient, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller } from '@keyward/runtime/controller';
 import { Ledger, RECORD_LABEL, ledgerController, ledgerRuntime } from './ledger.js';
 
 let kube: KubeClient;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, renderPlanText, InMemoryWorld, reconcileOnce } from '@keyward/vocabulary';
-import { KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller } from '@keyward/core/runtime';
-import { actionKinds } from '@keyward/vocabulary/testing';
+import { coreTypes, renderPlanText, InMemoryWorld, reconcileOnce } from '@keyward/kernel';
+import { KubeClient, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller } from '@keyward/runtime/controller';
+import { actionKinds } from '@keyward/kernel/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Ledger, RECORD_LABEL, entryOf, ledgerController, ledgerRuntime, simulateLedger } from './ledger.js';
 

@@ -3,10 +3,10 @@
 // Everything a new domain needs is here: the API's types, presentations, handler, query answer and
 // simulator, and the controller definition that declares the APIs it uses.
 import { right } from 'fp-ts/lib/Either.js';
-import { PlanBuilder, coreTypes, kubernetesApi, controlApi, vocabulary, type AnyAction, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
-import { type AnyQuery, defineApi, type ControlAction, type KubernetesAction, type Produces, type Returns } from '@keyward/vocabulary/plan';
-import { defineApiRuntime, type ApiRuntime } from '@keyward/vocabulary/interpreter';
-import type { ApiSimulator } from '@keyward/vocabulary/testing';
+import { PlanBuilder, coreTypes, kubernetesApi, controlApi, vocabulary, type AnyAction, type ControllerDefinition, type KubeObject } from '@keyward/kernel';
+import { type AnyQuery, defineApi, type ControlAction, type KubernetesAction, type Produces, type Returns } from '@keyward/kernel/plan';
+import { defineApiRuntime, type ApiRuntime } from '@keyward/kernel/interpreter';
+import type { ApiSimulator } from '@keyward/kernel/testing';
 
 // The pure half: types and presentations.
 

@@ -64,8 +64,8 @@ describe('the API reports', () => {
   );
 
   it('names a report after its package without the scope and its entry point', () => {
-    expect(reportNameOf('@keyward/vocabulary', '.')).toBe('vocabulary');
-    expect(reportNameOf('@keyward/core', './model')).toBe('core-model');
-    expect(reportNameOf('@keyward/core', './a/b')).toBe('core-a-b');
+    expect(reportNameOf('@keyward/kernel', '.')).toBe('kernel');
+    expect(reportNameOf('@keyward/runtime', './io')).toBe('runtime-io');
+    expect(reportNameOf('@keyward/runtime', './a/b')).toBe('runtime-a-b');
   });
 });

@@ -2,10 +2,10 @@
 // value a metric label takes from a closed set (in operations.md). The values come from the code itself.
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import type { ReconcileResult } from '@keyward/core/runtime';
+import type { ReconcileResult } from '@keyward/runtime/controller';
 import { keycloakApi } from '@keyward/keycloak/api';
-import { controlApi, keystoneApi, kubernetesApi } from '@keyward/vocabulary';
-import type { ApiSet, StepOutcome } from '@keyward/vocabulary/interpreter';
+import { controlApi, keystoneApi, kubernetesApi } from '@keyward/kernel';
+import type { ApiSet, StepOutcome } from '@keyward/kernel/interpreter';
 import type { OperatorApis } from '../../packages/operator/src/apis.js';
 import { CONTROLLER_NAMES } from '../../packages/operator/src/controllers.js';
 import { deployedCrds, fieldsBelow } from './crd-fields.js';

@@ -74,7 +74,7 @@ describe('package manifests', () => {
         copyFileSync(join(root, file), join(scratch, file));
       };
       ['package.json', 'pnpm-workspace.yaml', '.changeset/config.json', ...[...workspacePackages().keys()].map((folder) => `${folder}/package.json`)].forEach(copy);
-      writeFileSync(join(scratch, '.changeset/new-query.md'), "---\n'@keyward/core': minor\n---\n\nA new query kind.\n");
+      writeFileSync(join(scratch, '.changeset/new-query.md'), "---\n'@keyward/runtime': minor\n---\n\nA new query kind.\n");
       await run(process.execPath, [join(root, 'node_modules/@changesets/cli/bin.js'), 'version'], { cwd: scratch });
 
       const before = published();

@@ -10,12 +10,12 @@ import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The libraries only @keyward/core, Keycloak's io/ and the operator may bring: network, logging, metrics. */
-const IO_PACKAGES = ['@kubernetes/client-node', 'axios', 'bottleneck', 'winston', 'prom-client', '@keyward/core'];
+/** The libraries only @keyward/runtime, Keycloak's io/ and the operator may bring: network, logging, metrics. */
+const IO_PACKAGES = ['@kubernetes/client-node', 'axios', 'bottleneck', 'winston', 'prom-client', '@keyward/runtime'];
 const IO_BUILTINS = ['http', 'https', 'http2', 'net', 'tls', 'fs', 'fs/promises', 'child_process'];
 
-/** Packages a user installs for pure code, by folder; the entry points that need @keyward/core are left out. */
-const PURE_PACKAGES = ['vocabulary', 'keystone-appcred', 'apikey-enforcement', 'keystone-service', 'keycloak'];
+/** Packages a user installs for pure code, by folder; the entry points that need @keyward/runtime are left out. */
+const PURE_PACKAGES = ['kernel', 'keystone-appcred', 'apikey-enforcement', 'keystone-service', 'keycloak'];
 const RUNTIME_ENTRIES = new Set(['@keyward/keycloak/io']);
 
 interface Manifest {
@@ -24,13 +24,13 @@ interface Manifest {
   readonly exports: Readonly<Record<string, { readonly '@keyward/source': string }>>;
 }
 
-const manifests = new Map(PURE_PACKAGES.concat('core').map((folder): [string, Manifest] => {
+const manifests = new Map(PURE_PACKAGES.concat('runtime').map((folder): [string, Manifest] => {
   const manifest = JSON.parse(readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8')) as Manifest;
   return [manifest.name, manifest];
 }));
 const folderOf = (name: string): string => join(root, 'packages', name.replace('@keyward/', ''));
 
-/** '@keyward/vocabulary/testing' -> ['@keyward/vocabulary', './testing']; 'fp-ts/lib/Either.js' -> ['fp-ts', ...]. */
+/** '@keyward/kernel/testing' -> ['@keyward/kernel', './testing']; 'fp-ts/lib/Either.js' -> ['fp-ts', ...]. */
 function splitSpecifier(specifier: string): [string, string] {
   const parts = specifier.split('/');
   const length = specifier.startsWith('@') ? 2 : 1;
@@ -68,7 +68,7 @@ function importsReachedFrom(name: string, entry: string): Reached[] {
       }
       reached.push({ from: owner, file: file.slice(root.length), specifier });
       const [pkg, subpath] = splitSpecifier(specifier);
-      if (manifests.has(pkg) && pkg !== '@keyward/core') pending.push([pkg, sourceOf(pkg, subpath)]);
+      if (manifests.has(pkg) && pkg !== '@keyward/runtime') pending.push([pkg, sourceOf(pkg, subpath)]);
     }
   }
   return reached;
@@ -86,14 +86,14 @@ const isBuiltin = (specifier: string): boolean => specifier.startsWith('node:') 
 
 describe('the pure packages', () => {
   it('are the packages and entry points we expect', () => {
-    expect(pureEntries.map(([specifier]) => specifier)).toEqual(expect.arrayContaining(['@keyward/vocabulary', '@keyward/vocabulary/testing', '@keyward/keystone-appcred', '@keyward/keycloak', '@keyward/keycloak/testing']));
+    expect(pureEntries.map(([specifier]) => specifier)).toEqual(expect.arrayContaining(['@keyward/kernel', '@keyward/kernel/testing', '@keyward/keystone-appcred', '@keyward/keycloak', '@keyward/keycloak/testing']));
   });
 
   it('follows imports through relative paths and into the workspace packages', () => {
     const reached = importsReachedFrom('@keyward/keystone-appcred', '.');
     expect(reached).toEqual(expect.arrayContaining([
       { from: '@keyward/keystone-appcred', file: 'packages/keystone-appcred/src/api.ts', specifier: 'io-ts' },
-      { from: '@keyward/vocabulary', file: 'packages/vocabulary/src/model/names.ts', specifier: 'node:crypto' },
+      { from: '@keyward/kernel', file: 'packages/kernel/src/model/names.ts', specifier: 'node:crypto' },
     ]));
   });
 
@@ -106,7 +106,7 @@ describe('the pure packages', () => {
     expect(undeclared).toEqual([]);
   });
 
-  it.each(PURE_PACKAGES)('%s does not install @keyward/core or, but for Keycloak\'s metrics, an I/O library', (folder) => {
+  it.each(PURE_PACKAGES)('%s does not install @keyward/runtime or, but for Keycloak\'s metrics, an I/O library', (folder) => {
     const manifest = [...manifests.values()].find((candidate) => folderOf(candidate.name) === join(root, 'packages', folder));
     expect(manifest?.dependencies).toBeDefined();
     const installed = Object.keys(manifest?.dependencies ?? {}).filter((dependency) => IO_PACKAGES.includes(dependency));

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, dateTime, kubernetesName, truncateWithHash } from '@keyward/vocabulary/model';
-import { type Condition, type ResourceType } from '@keyward/vocabulary';
-import { type StoredMeta } from '@keyward/vocabulary/plan';
+import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, dateTime, kubernetesName, truncateWithHash } from '@keyward/kernel/model';
+import { type Condition, type ResourceType } from '@keyward/kernel';
+import { type StoredMeta } from '@keyward/kernel/plan';
 
 export const GROUP = 'devportal.kuadrant.io';
 export const VERSION = 'v1alpha1';

@@ -1,4 +1,4 @@
-import { coreTypes, type ControllerDefinition } from '@keyward/vocabulary';
+import { coreTypes, type ControllerDefinition } from '@keyward/kernel';
 import { apiKeyType, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { decodeAPIKey } from './decode.js';
@@ -7,7 +7,7 @@ import { observe, waitsForConsumerSecret, type APIKeyQueries } from './observe.j
 import { orphanPlan, reconcile, reportFailure, reportInvalid } from './reconcile.js';
 import { apiKeyApis, type APIKeyAction } from './vocabulary.js';
 
-/** The APIKey enforcement controller as data, for @keyward/core's runtime. */
+/** The APIKey enforcement controller as data, for @keyward/runtime's runtime. */
 export const apiKeyController: ControllerDefinition<APIKey, APIKeyQueries, APIKeyConfig, APIKeyAction> = {
   name: 'apikey-enforcement',
   apis: apiKeyApis,

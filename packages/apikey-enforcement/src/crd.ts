@@ -1,5 +1,5 @@
-import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary/plan';
-import { dateTimeSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/vocabulary/model';
+import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
+import { dateTimeSchema, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
 import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, CONDITION_PENDING, FailureReason, apiKeyType } from './api.js';
 
 const text = { type: 'string' };

@@ -1,7 +1,7 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored } from '@keyward/vocabulary/plan';
-import { type Condition, type KubeObject } from '@keyward/vocabulary';
-import { type DecodeFailure } from '@keyward/vocabulary/model';
+import { decodeStored } from '@keyward/kernel/plan';
+import { type Condition, type KubeObject } from '@keyward/kernel';
+import { type DecodeFailure } from '@keyward/kernel/model';
 import { SpecCodec, type APIKey } from './api.js';
 
 function conditionsOf(status: unknown): Condition[] {

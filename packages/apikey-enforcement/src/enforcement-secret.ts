@@ -1,5 +1,5 @@
-import { coreTypes, sensitive, type ObjectRef } from '@keyward/vocabulary';
-import { type ObjectTemplate } from '@keyward/vocabulary/plan';
+import { coreTypes, sensitive, type ObjectRef } from '@keyward/kernel';
+import { type ObjectTemplate } from '@keyward/kernel/plan';
 import {
   ANNOTATION_PLAN_ID,
   ANNOTATION_USER_ID,

@@ -1,5 +1,5 @@
-import { defineControllerModule } from '@keyward/vocabulary';
-import { parseDns1123Label } from '@keyward/vocabulary/model';
+import { defineControllerModule } from '@keyward/kernel';
+import { parseDns1123Label } from '@keyward/kernel/model';
 import { defaultAPIKeyConfig } from './config.js';
 import { apiKeyController } from './controller.js';
 import { apiKeyCrd } from './crd.js';

@@ -1,6 +1,6 @@
-import { coreTypes, findCondition } from '@keyward/vocabulary';
-import { isConditionTrue } from '@keyward/vocabulary/model';
-import { type BurstRead, type GetQuery } from '@keyward/vocabulary/plan';
+import { coreTypes, findCondition } from '@keyward/kernel';
+import { isConditionTrue } from '@keyward/kernel/model';
+import { type BurstRead, type GetQuery } from '@keyward/kernel/plan';
 import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';
 import { enforcementSecretRef, managedLabels } from './enforcement-secret.js';

@@ -1,6 +1,6 @@
-import { PlanBuilder, coreTypes, type Condition, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput } from '@keyward/vocabulary';
-import { addStatusIfChanged } from '@keyward/vocabulary/plan';
-import { isConditionTrue, setCondition, type DecodeFailure } from '@keyward/vocabulary/model';
+import { PlanBuilder, coreTypes, type Condition, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput } from '@keyward/kernel';
+import { addStatusIfChanged } from '@keyward/kernel/plan';
+import { isConditionTrue, setCondition, type DecodeFailure } from '@keyward/kernel/model';
 import type { APIKeyAction } from './vocabulary.js';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, FailureReason, OUR_FAILURE_REASONS, apiKeyType, type APIKey } from './api.js';
 import type { APIKeyConfig } from './config.js';

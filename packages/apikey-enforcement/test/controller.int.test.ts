@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
-import { ContentType, KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/kernel';
+import { ContentType, KubeClient, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller } from '@keyward/runtime/controller';
 import { apiKeyType, enforcementSecretName } from '../src/api.js';
 import { apiKeyController } from '../src/controller.js';
 

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, crdCodecDisagreements } from '@keyward/test-env';
-import type { KubeObject } from '@keyward/vocabulary';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { KubeClient } from '@keyward/core/interpreter';
+import type { KubeObject } from '@keyward/kernel';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { KubeClient } from '@keyward/runtime/io';
 import { apiKeyType } from '../src/api.js';
 import { apiKeyCrd } from '../src/crd.js';
 import { decodeAPIKey } from '../src/decode.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { isDns1123Subdomain } from '@keyward/vocabulary/model';
+import { isDns1123Subdomain } from '@keyward/kernel/model';
 import { enforcementSecretName } from '../src/api.js';
 
 const alnum = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
-import { coreTypes } from '@keyward/vocabulary';
-import { type KubernetesAction, type KubernetesQuery } from '@keyward/vocabulary/plan';
-import { ContentType, KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
-import { KeywardError, apiSet, controlRuntime, type ApiRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { coreTypes } from '@keyward/kernel';
+import { type KubernetesAction, type KubernetesQuery } from '@keyward/kernel/plan';
+import { ContentType, KubeClient, kubernetesRuntime } from '@keyward/runtime/io';
+import { KeywardError, apiSet, controlRuntime, type ApiRuntime } from '@keyward/kernel/interpreter';
+import { Controller } from '@keyward/runtime/controller';
 import { apiKeyType, enforcementSecretName } from '../src/api.js';
 import { apiKeyController } from '../src/controller.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { inspect } from 'node:util';
-import { coreTypes, findCondition, renderPlanJson, renderPlanText, type Condition, InMemoryWorld, reconcileOnce } from '@keyward/vocabulary';
-import { FakeClock, actionKinds, fixedEntropy, isQuiet } from '@keyward/vocabulary/testing';
+import { coreTypes, findCondition, renderPlanJson, renderPlanText, type Condition, InMemoryWorld, reconcileOnce } from '@keyward/kernel';
+import { FakeClock, actionKinds, fixedEntropy, isQuiet } from '@keyward/kernel/testing';
 import { apiKeyType, enforcementSecretName, type APIKey } from '../src/api.js';
 import { apiKeyController } from '../src/controller.js';
 import { decodeAPIKey } from '../src/decode.js';

@@ -1,4 +1,4 @@
-import { coreTypes, type PlanFailure, type ResourceType } from '@keyward/vocabulary';
+import { coreTypes, type PlanFailure, type ResourceType } from '@keyward/kernel';
 import type { KeycloakConfig } from './config.js';
 
 /** Why a reconcile fails when the fault is the operator's own admin credentials, not the object. */

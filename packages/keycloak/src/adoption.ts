@@ -1,7 +1,7 @@
 // Which objects may take over a realm or client that no object owns (made by hand or by another tool). The
 // operator names them by namespace, optionally narrowed to one realm: an operator-wide switch would let any
 // tenant namespace take over any team's hand-made realm, first come first served.
-import { accept, commaList, isDns1123Label, parseBoolean, reject, type Parsed } from '@keyward/vocabulary/model';
+import { accept, commaList, isDns1123Label, parseBoolean, reject, type Parsed } from '@keyward/kernel/model';
 import { REALM_NAME_PATTERN } from './realm/spec.js';
 
 /** `namespace` (any realm) or `namespace/realm` (that realm only). */

@@ -1,5 +1,5 @@
-import { convergedOnSpec, driftRepairedEvent, type ConvergedView, type EventAction, type PlanSteps } from '@keyward/vocabulary/plan';
-import { type ObjectRef, type Plan } from '@keyward/vocabulary';
+import { convergedOnSpec, driftRepairedEvent, type ConvergedView, type EventAction, type PlanSteps } from '@keyward/kernel/plan';
+import { type ObjectRef, type Plan } from '@keyward/kernel';
 import type { KeycloakAction } from './apis/keycloak/actions.js';
 import { describeHolder, describeResource } from './apis/keycloak/api.js';
 

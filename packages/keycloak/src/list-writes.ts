@@ -1,4 +1,4 @@
-import { managedListSteps, planManagedList, type ManagedList, type ManagedListPlan, type PlanSteps } from '@keyward/vocabulary/plan';
+import { managedListSteps, planManagedList, type ManagedList, type ManagedListPlan, type PlanSteps } from '@keyward/kernel/plan';
 import type {
   KeycloakAction,
   KeycloakBody,

@@ -1,6 +1,6 @@
-import { accept, formatDuration, parseBoolean, parseDuration, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed } from '@keyward/vocabulary/model';
-import { defineControllerModule } from '@keyward/vocabulary';
-import { type RbacRule } from '@keyward/vocabulary/plan';
+import { accept, formatDuration, parseBoolean, parseDuration, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed } from '@keyward/kernel/model';
+import { defineControllerModule } from '@keyward/kernel';
+import { type RbacRule } from '@keyward/kernel/plan';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
 import { ADOPT_FLAG, parseAdoptionScopes, parseRetiredAdoptSwitch } from './adoption.js';

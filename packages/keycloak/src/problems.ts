@@ -1,6 +1,6 @@
 // How problems are told: which are news (a Warning event), how a failure reads in status, and which
 // failures Keycloak's answer makes final for the spec as it stands.
-import { findCondition, type Condition, type PlanFailure } from '@keyward/vocabulary';
+import { findCondition, type Condition, type PlanFailure } from '@keyward/kernel';
 import type { Readiness } from './readiness.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { oneOf } from '@keyward/vocabulary/model';
+import { oneOf } from '@keyward/kernel/model';
 
 // What realms (in their client scopes) and clients declare alike: protocol mappers.
 

@@ -1,4 +1,4 @@
-import { oneOf, uniqueList } from '@keyward/vocabulary/model';
+import { oneOf, uniqueList } from '@keyward/kernel/model';
 import * as t from 'io-ts';
 
 // One rule for every list of things Keyward makes inside a realm or client: a list that names some is the

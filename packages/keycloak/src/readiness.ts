@@ -1,5 +1,5 @@
-import { setConditions, type DesiredCondition } from '@keyward/vocabulary/model';
-import { type Condition } from '@keyward/vocabulary';
+import { setConditions, type DesiredCondition } from '@keyward/kernel/model';
+import { type Condition } from '@keyward/kernel';
 
 /**
  * Where a KeycloakRealm or KeycloakClient stands, as its conditions say it (kstatus style): Ready, or

@@ -1,4 +1,4 @@
-import type { ResourceType } from '@keyward/vocabulary';
+import type { ResourceType } from '@keyward/kernel';
 
 /** The API group of the existing Kopf-based operator, kept so its objects are ours unchanged. */
 export const GROUP = 'vriesdemichael.github.io';

@@ -1,8 +1,8 @@
 // How the admin-role guard follows grants to what they reach: client roles' composites, groups and their
 // parents, mappers' groups, service-account roles; and what it reads of Keycloak to know (only what grants name).
 import { describe, expect, it } from '@jest/globals';
-import { FakeClock } from '@keyward/vocabulary/testing';
-import { InMemoryWorld, reconcileOnce } from '@keyward/vocabulary';
+import { FakeClock } from '@keyward/kernel/testing';
+import { InMemoryWorld, reconcileOnce } from '@keyward/kernel';
 import fc from 'fast-check';
 import { adminRoleOfGroup, adminRolesIn, type CompositesOf } from '../src/admin-roles.js';
 import { ReachWalk, groupAndParents, type ObservedReach } from '../src/apis/keycloak/role-reach.js';

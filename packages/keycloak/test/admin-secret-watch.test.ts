@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { PlanFailure } from '@keyward/vocabulary';
+import type { PlanFailure } from '@keyward/kernel';
 import { adminSecretWhileRefused } from '../src/admin-secret-watch.js';
 import { defaultKeycloakConfig } from '../src/config.js';
 

@@ -3,9 +3,9 @@
 // same clientId is refused. Fast proof that the diffs and the simulator agree; the real server is proved in
 // the integration tests.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, findCondition, type KubeObject, type ObjectRef, InMemoryWorld } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
-import { FakeClock } from '@keyward/vocabulary/testing';
+import { coreTypes, findCondition, type KubeObject, type ObjectRef, InMemoryWorld } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { FakeClock } from '@keyward/kernel/testing';
 import { CREDENTIALS_KEYS, REALM_SECRET_LABEL, keycloakClientType, keycloakRealmType } from '../src/index.js';
 import { simulateKeycloak } from '../src/testing.js';
 import { convergeAt, type KeycloakWorld } from './simulated-world.js';

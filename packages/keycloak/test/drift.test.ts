@@ -1,8 +1,8 @@
 // Drift: a realm or client Ready at its generation whose reconcile still writes to Keycloak was changed there
 // out of band; the plan sets it back and records a DriftRepaired Warning event naming fields, never values.
 import { describe, expect, it } from '@jest/globals';
-import { DRIFT_REPAIRED, type EventAction } from '@keyward/vocabulary/plan';
-import { type Plan } from '@keyward/vocabulary';
+import { DRIFT_REPAIRED, type EventAction } from '@keyward/kernel/plan';
+import { type Plan } from '@keyward/kernel';
 import { MASKED_SECRET } from '../src/realm/diff.js';
 import { realmStatus } from '../src/realm/status.js';
 import { baseSpec as realmSpec, NOW as REALM_NOW, URL as REALM_URL, decoded, observedRealm, plan as realmPlan, realmObject, secret } from './realm/fixtures.js';

@@ -1,8 +1,8 @@
 // What the tests that run controllers against the in-memory Keycloak share: the operator's settings and the world.
 import { expect } from '@jest/globals';
-import type { AnyAction, ObjectRef, Plan } from '@keyward/vocabulary';
-import { converge, type InMemoryWorld } from '@keyward/vocabulary';
-import { type FakeClock, type ReconcileOnceResult } from '@keyward/vocabulary/testing';
+import type { AnyAction, ObjectRef, Plan } from '@keyward/kernel';
+import { converge, type InMemoryWorld } from '@keyward/kernel';
+import { type FakeClock, type ReconcileOnceResult } from '@keyward/kernel/testing';
 import { defaultKeycloakConfig, keycloakClientController, keycloakRealmController, keycloakRealmType, type KeycloakConfig } from '../src/index.js';
 import { type KeycloakRealmAction } from '../src/realm/vocabulary.js';
 import type { SimulatedKeycloak } from '../src/testing.js';

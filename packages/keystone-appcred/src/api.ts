@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { DNS1123_LABEL_MAX_LENGTH, atMost, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, patternedText, uniqueList, withDefault } from '@keyward/vocabulary/model';
-import { type Condition, type ResourceType } from '@keyward/vocabulary';
-import { type StoredMeta } from '@keyward/vocabulary/plan';
+import { DNS1123_LABEL_MAX_LENGTH, atMost, integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, patternedText, uniqueList, withDefault } from '@keyward/kernel/model';
+import { type Condition, type ResourceType } from '@keyward/kernel';
+import { type StoredMeta } from '@keyward/kernel/plan';
 
 /** Secret key holding the application credential's ID (upstream's ACIDSecretKey). */
 export const ACIDSecretKey = 'AC_ID';

@@ -1,4 +1,4 @@
-import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
+import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/kernel';
 import { LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType, getACCRName, keystoneApiType, keystoneType, type KeystoneApplicationCredential } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { decodeAppCred } from './decode.js';
@@ -13,7 +13,7 @@ export function secretToCr(secret: KubeObject): string[] {
   return service === undefined || namespace === undefined ? [] : [`${namespace}/${getACCRName(service)}`];
 }
 
-/** The KeystoneApplicationCredential controller as data, for @keyward/core's runtime. */
+/** The KeystoneApplicationCredential controller as data, for @keyward/runtime's runtime. */
 export const appCredController: ControllerDefinition<KeystoneApplicationCredential, AppCredQueries, AppCredConfig, AppCredAction> = {
   name: 'keystone-appcred',
   apis: appCredApis,

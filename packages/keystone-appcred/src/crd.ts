@@ -1,5 +1,5 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/vocabulary/model';
-import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary/plan';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
+import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
 import { ACIDSecretKey, ACSecretSecretKey, CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY, ACCESS_RULE_PATH, ACCESS_RULE_SERVICE, DEFAULT_EXPIRATION_DAYS, DEFAULT_GRACE_PERIOD_DAYS, HTTP_METHODS, GRACE_PERIOD_MESSAGE, MAX_ACCESS_RULES, MAX_EXPIRATION_DAYS, MAX_ROLES, ROLE_NAME, appCredType, keystoneApiType } from './api.js';
 
 const timestamp = { type: 'string', format: 'date-time' };

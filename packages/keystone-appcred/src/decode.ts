@@ -1,7 +1,7 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored } from '@keyward/vocabulary/plan';
-import { isDns1123Subdomain, type DecodeFailure, readConditions } from '@keyward/vocabulary/model';
-import { type KubeObject } from '@keyward/vocabulary';
+import { decodeStored } from '@keyward/kernel/plan';
+import { isDns1123Subdomain, type DecodeFailure, readConditions } from '@keyward/kernel/model';
+import { type KubeObject } from '@keyward/kernel';
 import { SpecCodec, type AppCredStatus, type KeystoneApplicationCredential } from './api.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -1,5 +1,5 @@
-import { findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
+import { findCondition, type Condition, type KubeObject } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
 
 export type KeystoneEndpoint =
   | { readonly usable: true; readonly url: string; readonly source: string }

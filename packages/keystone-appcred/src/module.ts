@@ -1,5 +1,5 @@
-import { defineControllerModule } from '@keyward/vocabulary';
-import { parseBoolean, parseHttpUrl } from '@keyward/vocabulary/model';
+import { defineControllerModule } from '@keyward/kernel';
+import { parseBoolean, parseHttpUrl } from '@keyward/kernel/model';
 import { defaultAppCredConfig } from './config.js';
 import { appCredController } from './controller.js';
 import { appCredCrd } from './crd.js';

@@ -1,5 +1,5 @@
-import { coreTypes } from '@keyward/vocabulary';
-import { type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/vocabulary/plan';
+import { coreTypes } from '@keyward/kernel';
+import { type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
 import { keystoneApiType, keystoneType, serviceOf, type KeystoneApplicationCredential } from './api.js';
 import type { AppCredConfig } from './config.js';
 import { credentialLabels } from './secrets.js';

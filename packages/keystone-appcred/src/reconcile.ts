@@ -1,6 +1,6 @@
-import { DAY_MS, formatTime, type DecodeFailure, type DesiredCondition } from '@keyward/vocabulary/model';
-import { PlanBuilder, coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput } from '@keyward/vocabulary';
-import { addFreshnessGuard, addStatusIfChanged, cleanUp, deepEqual, formatOutput, withFinalizer, type Finalizer, type KeystoneAuthenticateAction, type KeystoneSession, type OutputRef, type StepHandle } from '@keyward/vocabulary/plan';
+import { DAY_MS, formatTime, type DecodeFailure, type DesiredCondition } from '@keyward/kernel/model';
+import { PlanBuilder, coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput } from '@keyward/kernel';
+import { addFreshnessGuard, addStatusIfChanged, cleanUp, deepEqual, formatOutput, withFinalizer, type Finalizer, type KeystoneAuthenticateAction, type KeystoneSession, type OutputRef, type StepHandle } from '@keyward/kernel/plan';
 import type { AppCredAction } from './vocabulary.js';
 import {
   CONDITION_AC_READY,

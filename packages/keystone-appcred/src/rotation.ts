@@ -1,4 +1,4 @@
-import { DAY_MS, formatTime } from '@keyward/vocabulary/model';
+import { DAY_MS, formatTime } from '@keyward/kernel/model';
 import { computeSecurityHash } from './security-hash.js';
 import type { KeystoneApplicationCredential } from './api.js';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@keyward/vocabulary';
+import type { KubeObject } from '@keyward/kernel';
 import { ACIDSecretKey, CONSUMER_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, SECRET_PROTECTION_FINALIZER } from './api.js';
 
 /** The labels every credential Secret of a service carries: how we find them, and how consumers do. */

@@ -1,5 +1,5 @@
-import { setConditions, summaryCondition, type DesiredCondition } from '@keyward/vocabulary/model';
-import { type Condition } from '@keyward/vocabulary';
+import { setConditions, summaryCondition, type DesiredCondition } from '@keyward/kernel/model';
+import { type Condition } from '@keyward/kernel';
 import { CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY } from './api.js';
 
 export const KEYSTONE_API_READY: DesiredCondition = { type: CONDITION_KEYSTONE_API_READY, status: 'True', reason: 'Ready', message: 'KeystoneAPI ready' };

@@ -1,5 +1,5 @@
-import { controlApi, keystoneApi, kubernetesApi, vocabulary } from '@keyward/vocabulary';
-import { type ControlAction, type KeystoneAction, type KubernetesAction } from '@keyward/vocabulary/plan';
+import { controlApi, keystoneApi, kubernetesApi, vocabulary } from '@keyward/kernel';
+import { type ControlAction, type KeystoneAction, type KubernetesAction } from '@keyward/kernel/plan';
 
 /** What the appcred controller's plans may do: Kubernetes objects, Keystone credentials, requeues. */
 export type AppCredAction = KubernetesAction | KeystoneAction | ControlAction;

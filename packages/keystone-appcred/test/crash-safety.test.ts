@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { Plan } from '@keyward/vocabulary';
-import type { FakeClock } from '@keyward/vocabulary/testing';
+import type { Plan } from '@keyward/kernel';
+import type { FakeClock } from '@keyward/kernel/testing';
 import type { AppCredAction } from '../src/vocabulary.js';
 import { convergeCr, cr, credentials, days, plan, reconcileCr, secretsOf, setup, type AppCredWorld } from './harness.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, crdCodecDisagreements, printedTable } from '@keyward/test-env';
-import type { KubeObject } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import type { KubeObject } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import { MAX_EXPIRATION_DAYS, appCredType } from '../src/api.js';
 import { appCredCrd } from '../src/crd.js';
 import { decodeAppCred } from '../src/decode.js';

@@ -1,7 +1,7 @@
 // Where a KeystoneApplicationCredential finds its Keystone: the configured URL, the namespace's KeystoneAPI (as
 // upstream), else a Keystone object of keystone-service; and what it says while none is usable.
 import { describe, expect, it } from '@jest/globals';
-import type { KubeObject } from '@keyward/vocabulary';
+import type { KubeObject } from '@keyward/kernel';
 import { keystoneEndpoint, type KeystoneEndpoint } from '../src/endpoint.js';
 
 const NS = 'openstack';

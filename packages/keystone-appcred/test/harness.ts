@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { DAY_MS } from '@keyward/vocabulary/model';
-import { coreTypes, type KubeObject, type Plan, InMemoryWorld, converge, reconcileOnce } from '@keyward/vocabulary';
-import { FakeClock, actionKinds, fixedEntropy, simulateKeystone, type ReconcileOnceResult, type SimulatedKeystone } from '@keyward/vocabulary/testing';
+import { DAY_MS } from '@keyward/kernel/model';
+import { coreTypes, type KubeObject, type Plan, InMemoryWorld, converge, reconcileOnce } from '@keyward/kernel';
+import { FakeClock, actionKinds, fixedEntropy, simulateKeystone, type ReconcileOnceResult, type SimulatedKeystone } from '@keyward/kernel/testing';
 import { appCredType, keystoneApiType, type KeystoneApplicationCredential } from '../src/api.js';
 import { defaultAppCredConfig, type AppCredConfig } from '../src/config.js';
 import { appCredController } from '../src/controller.js';

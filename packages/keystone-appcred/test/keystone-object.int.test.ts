@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
-import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/vocabulary';
-import { ContentType, KeystoneClient, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller, type RuntimeLogger } from '@keyward/core/runtime';
+import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/kernel';
+import { ContentType, KeystoneClient, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller, type RuntimeLogger } from '@keyward/runtime/controller';
 import { appCredType, keystoneApiType, keystoneType, type AppCredStatus } from '../src/api.js';
 import { appCredController } from '../src/controller.js';
 import { readStatus } from '../src/decode.js';

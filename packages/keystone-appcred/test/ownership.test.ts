@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { findCondition, type KubeObject, reconcileOnce } from '@keyward/vocabulary';
-import { fixedEntropy, type FakeClock } from '@keyward/vocabulary/testing';
+import { findCondition, type KubeObject, reconcileOnce } from '@keyward/kernel';
+import { fixedEntropy, type FakeClock } from '@keyward/kernel/testing';
 import { appCredType } from '../src/api.js';
 import { appCredController } from '../src/controller.js';
 import { NS, baseSpec, config, cr, credentials, crRef, secretRef, secretsOf, setup, type AppCredWorld } from './harness.js';

@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
-import { coreTypes, findCondition } from '@keyward/vocabulary';
-import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime, type KubeRequestInfo } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { Controller } from '@keyward/core/runtime';
+import { coreTypes, findCondition } from '@keyward/kernel';
+import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime, type KubeRequestInfo } from '@keyward/runtime/io';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { Controller } from '@keyward/runtime/controller';
 import { appCredType, keystoneApiType } from '../src/api.js';
 import { appCredController } from '../src/controller.js';
 import { readStatus } from '../src/decode.js';

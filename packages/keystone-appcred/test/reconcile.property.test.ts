@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { renderPlanText, type Condition, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
-import { entropyOf } from '@keyward/vocabulary/testing';
+import { renderPlanText, type Condition, type KubeObject, type Plan, type PlanFailure } from '@keyward/kernel';
+import { entropyOf } from '@keyward/kernel/testing';
 import { ACCESS_RULE_PATH, CONDITION_AC_READY, CONDITION_KEYSTONE_API_READY, CONDITION_READY, CR_FINALIZER, HTTP_METHODS, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, MAX_EXPIRATION_DAYS, ROLE_NAME, SECRET_PROTECTION_FINALIZER } from '../src/api.js';
 import type { AppCredConfig } from '../src/config.js';
 import { decodeAppCred } from '../src/decode.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { inspect } from 'node:util';
-import { findCondition, renderPlanJson, renderPlanText } from '@keyward/vocabulary';
-import { actionKinds, isQuiet } from '@keyward/vocabulary/testing';
+import { findCondition, renderPlanJson, renderPlanText } from '@keyward/kernel';
+import { actionKinds, isQuiet } from '@keyward/kernel/testing';
 import { computeSecurityHash } from '../src/security-hash.js';
 import { appCredApis } from '../src/vocabulary.js';
 import { NS, PASSWORD, baseSpec, config, cr, credentials, crRef, days, plan, reconcileCr, secretRef, secretsOf, setup } from './harness.js';

@@ -1,4 +1,4 @@
-import type { ResourceType } from '@keyward/vocabulary';
+import type { ResourceType } from '@keyward/kernel';
 
 export const GROUP = 'keystone.openstack.c5c3.io';
 export const VERSION = 'v1alpha1';

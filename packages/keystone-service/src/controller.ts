@@ -1,5 +1,5 @@
-import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
-import { owns, type SecondaryWatch } from '@keyward/vocabulary/plan';
+import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/kernel';
+import { owns, type SecondaryWatch } from '@keyward/kernel/plan';
 import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, externalSecretType, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { decodeKeystone } from './decode.js';
@@ -23,7 +23,7 @@ function byInstance(type: SecondaryWatch['type']): SecondaryWatch {
   };
 }
 
-/** The Keystone controller as data, for @keyward/core's runtime. */
+/** The Keystone controller as data, for @keyward/runtime's runtime. */
 export const keystoneServiceController: ControllerDefinition<Keystone, KeystoneQueries, KeystoneServiceConfig, KeystoneAction> = {
   name: 'keystone-service',
   apis: keystoneServiceApis,

@@ -1,5 +1,5 @@
-import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary/plan';
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/vocabulary/model';
+import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
 import { CONDITION_READY, MAX_NAME_LENGTH, NAME_PATTERN, STEP_CONDITIONS, keystoneType } from './api.js';
 import { MEMCACHED_PORT, MYSQL_PORT } from './keystone-conf.js';
 import { CRON_FIELD_PATTERN } from './cron-pattern.js';

@@ -1,8 +1,8 @@
 import type { Either } from 'fp-ts/lib/Either.js';
 import { left } from 'fp-ts/lib/Either.js';
-import { decodeStored } from '@keyward/vocabulary/plan';
-import { isDateTime, type DecodeFailure, readConditions } from '@keyward/vocabulary/model';
-import { type KubeObject } from '@keyward/vocabulary';
+import { decodeStored } from '@keyward/kernel/plan';
+import { isDateTime, type DecodeFailure, readConditions } from '@keyward/kernel/model';
+import { type KubeObject } from '@keyward/kernel';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './api.js';
 import { KeystoneSpecCodec, type Keystone, type KeystoneStatus } from './spec.js';
 

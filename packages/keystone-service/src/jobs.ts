@@ -1,5 +1,5 @@
-import { coreTypes, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/vocabulary';
-import { type ObjectTemplate } from '@keyward/vocabulary/plan';
+import { coreTypes, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/kernel';
+import { type ObjectTemplate } from '@keyward/kernel/plan';
 import { ANNOTATION_RUN_KEY } from './api.js';
 import { annotation, conditionTrue, field } from './read.js';
 import type { Keystone } from './spec.js';

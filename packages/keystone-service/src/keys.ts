@@ -1,6 +1,6 @@
-import { coreTypes, sensitive, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/vocabulary';
-import { formatTime } from '@keyward/vocabulary/model';
-import { type Json } from '@keyward/vocabulary/plan';
+import { coreTypes, sensitive, type KubeObject, type PlanBuilder, type Sensitive } from '@keyward/kernel';
+import { formatTime } from '@keyward/kernel/model';
+import { type Json } from '@keyward/kernel/plan';
 import { ANNOTATION_ROTATED_AT } from './api.js';
 import { nextRun, parseCron } from './cron.js';
 import { initialRepository, keysFrom, repositoryProblem, rotate, indices, type KeyRepository } from './fernet.js';

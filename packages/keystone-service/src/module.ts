@@ -1,5 +1,5 @@
-import { defineControllerModule } from '@keyward/vocabulary';
-import { parseDns1123Subdomain } from '@keyward/vocabulary/model';
+import { defineControllerModule } from '@keyward/kernel';
+import { parseDns1123Subdomain } from '@keyward/kernel/model';
 import { GROUP, MARIADB_GROUP } from './api.js';
 import { defaultKeystoneServiceConfig } from './config.js';
 import { keystoneServiceController } from './controller.js';

@@ -1,5 +1,5 @@
-import type { Json, ObjectTemplate, OwnerReference } from '@keyward/vocabulary/plan';
-import type { Sensitive } from '@keyward/vocabulary';
+import type { Json, ObjectTemplate, OwnerReference } from '@keyward/kernel/plan';
+import type { Sensitive } from '@keyward/kernel';
 import {
   ANNOTATION_ROTATED_AT,
   ANNOTATION_RUN_KEY,

@@ -1,5 +1,5 @@
-import { coreTypes, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
-import { type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/vocabulary/plan';
+import { coreTypes, type ObjectRef, type ResourceType } from '@keyward/kernel';
+import { type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
 import { LABEL_CONFIG_OF, commonLabels, externalSecretType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import type { Keystone } from './spec.js';

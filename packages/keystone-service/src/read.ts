@@ -1,5 +1,5 @@
-import { findCondition, type KubeObject } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
+import { findCondition, type KubeObject } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
 
 // Reading other objects field by field: they come from the API server and other writers, never trusted to
 // have the shape we wrote.

@@ -1,6 +1,6 @@
-import { PlanBuilder, coreTypes, sensitive, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput, type Sensitive } from '@keyward/vocabulary';
-import { addApplyIfChanged, addStatusIfChanged } from '@keyward/vocabulary/plan';
-import { formatTime, type DecodeFailure } from '@keyward/vocabulary/model';
+import { PlanBuilder, coreTypes, sensitive, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput, type Sensitive } from '@keyward/kernel';
+import { addApplyIfChanged, addStatusIfChanged } from '@keyward/kernel/plan';
+import { formatTime, type DecodeFailure } from '@keyward/kernel/model';
 import type {
   STEP_CONDITIONS} from './api.js';
 import {

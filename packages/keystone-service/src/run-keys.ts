@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { Sensitive } from '@keyward/vocabulary';
+import type { Sensitive } from '@keyward/kernel';
 
 /**
  * The bootstrap Job's re-run key: an HMAC of the admin password keyed with the object's uid, so it changes

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault } from '@keyward/vocabulary/model';
-import { type Condition } from '@keyward/vocabulary';
-import { type StoredMeta } from '@keyward/vocabulary/plan';
+import { integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault } from '@keyward/kernel/model';
+import { type Condition } from '@keyward/kernel';
+import { type StoredMeta } from '@keyward/kernel/plan';
 import { parseCron } from './cron.js';
 import { MIN_ACTIVE_KEYS } from './fernet.js';
 import { BASE_FILTER_NAMES } from './paste.js';

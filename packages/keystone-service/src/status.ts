@@ -1,5 +1,5 @@
-import { setConditions, summaryCondition, type ConditionStatus, type DesiredCondition } from '@keyward/vocabulary/model';
-import { type Condition } from '@keyward/vocabulary';
+import { setConditions, summaryCondition, type ConditionStatus, type DesiredCondition } from '@keyward/kernel/model';
+import { type Condition } from '@keyward/kernel';
 import { CONDITION_READY, STEP_CONDITIONS, type StepCondition } from './api.js';
 
 /** What one step of the pipeline says about itself. */

@@ -1,5 +1,5 @@
-import { controlApi, kubernetesApi, vocabulary } from '@keyward/vocabulary';
-import { type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
+import { controlApi, kubernetesApi, vocabulary } from '@keyward/kernel';
+import { type ControlAction, type KubernetesAction } from '@keyward/kernel/plan';
 
 /** What the Keystone controller's plans may do: Kubernetes objects and requeues. */
 export type KeystoneAction = KubernetesAction | ControlAction;

@@ -2,9 +2,9 @@
 // runs no pods, so the test plays the Deployment and Job controllers: it marks Jobs complete and the
 // Deployment available by hand. The real pods come with the workload tier's integration tests.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, findCondition, type KubeObject, type ObjectRef, InMemoryWorld, converge as convergeKit, reconcileOnce } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
-import { FakeClock, actionKinds, fixedEntropy } from '@keyward/vocabulary/testing';
+import { coreTypes, findCondition, type KubeObject, type ObjectRef, InMemoryWorld, converge as convergeKit, reconcileOnce } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { FakeClock, actionKinds, fixedEntropy } from '@keyward/kernel/testing';
 import { ANNOTATION_RUN_KEY, externalSecretType, podType } from '../src/api.js';
 import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
 import { indices, type KeyRepository } from '../src/fernet.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace } from '@keyward/test-env';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { KubeClient } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { KubeClient } from '@keyward/runtime/io';
 import { decodeKeystone, keystoneType } from '../src/index.js';
 import { baseSpec } from './fixtures.js';
 

@@ -1,5 +1,5 @@
-import { coreTypes, type KubeObject } from '@keyward/vocabulary';
-import type { InMemoryWorld } from '@keyward/vocabulary';
+import { coreTypes, type KubeObject } from '@keyward/kernel';
+import type { InMemoryWorld } from '@keyward/kernel';
 import { keystoneType } from '../src/index.js';
 
 export const namespace = 'identity';

@@ -4,8 +4,8 @@
 // Ready conditions. The controller creates Database and User, the Grant once the User is ready, and the
 // db_sync Job once all three are, each step woken by the watch on those objects.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { coreTypes, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { adminKubeConfig, createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
 import { MARIADB_GROUP } from '../src/api.js';
 import { mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names } from '../src/index.js';

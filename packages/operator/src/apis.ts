@@ -1,7 +1,7 @@
-import { apiSet, controlRuntime, type ApiSet } from '@keyward/vocabulary/interpreter';
-import type { ControlAction, KeystoneAction, KubernetesAction, KubernetesQuery } from '@keyward/vocabulary/plan';
+import { apiSet, controlRuntime, type ApiSet } from '@keyward/kernel/interpreter';
+import type { ControlAction, KeystoneAction, KubernetesAction, KubernetesQuery } from '@keyward/kernel/plan';
 import type { KeycloakAction, KeycloakQuery } from '@keyward/keycloak/api';
-import { keystoneRuntime, kubernetesRuntime, type KubeClient, type KeystoneClientOptions } from '@keyward/core/interpreter';
+import { keystoneRuntime, kubernetesRuntime, type KubeClient, type KeystoneClientOptions } from '@keyward/runtime/io';
 import { keycloakRuntime, type KeycloakRuntimeOptions } from '@keyward/keycloak/io';
 
 export interface OperatorApiOptions {

@@ -1,6 +1,6 @@
-import type { AnyAction, ControllerModule, KubeObject } from '@keyward/vocabulary';
-import type { Queries, UnhandledKinds } from '@keyward/vocabulary/plan';
-import type { ApiSet } from '@keyward/vocabulary/interpreter';
+import type { AnyAction, ControllerModule, KubeObject } from '@keyward/kernel';
+import type { Queries, UnhandledKinds } from '@keyward/kernel/plan';
+import type { ApiSet } from '@keyward/kernel/interpreter';
 import { appCredModule } from '@keyward/keystone-appcred';
 import { apiKeyModule } from '@keyward/apikey-enforcement';
 import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { KubeClient } from '@keyward/core/interpreter';
-import { kubeMetricsAccess, selfSignedCertificate, type MetricsAccess, type ServingCertificate } from '@keyward/core/runtime';
+import type { KubeClient } from '@keyward/runtime/io';
+import { kubeMetricsAccess, selfSignedCertificate, type MetricsAccess, type ServingCertificate } from '@keyward/runtime/controller';
 import type { OperatorConfig } from './config.js';
 
 /** How long the self-signed certificate is valid; a restart makes a new one. */

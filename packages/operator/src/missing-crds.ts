@@ -1,5 +1,5 @@
-import type { ResourceType } from '@keyward/vocabulary';
-import { crdName } from '@keyward/core/runtime';
+import type { ResourceType } from '@keyward/kernel';
+import { crdName } from '@keyward/runtime/controller';
 import type { ErasedModule } from './controllers.js';
 
 /**

@@ -1,7 +1,7 @@
-import { coreTypes } from '@keyward/vocabulary';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { type KubeClient } from '@keyward/core/interpreter';
-import type { RuntimeLogger } from '@keyward/core/runtime';
+import { coreTypes } from '@keyward/kernel';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { type KubeClient } from '@keyward/runtime/io';
+import type { RuntimeLogger } from '@keyward/runtime/controller';
 import type { OperatorConfig } from './config.js';
 import { SETTINGS_CONFIGMAP, publishedSettings, readPublished, settingsConfigMap, type Lookup } from './operator-settings.js';
 import { operatorVersion } from './version.js';

@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/vocabulary/plan';
+import { deepEqual } from '@keyward/kernel/plan';
 import type { OperatorConfig, PlanConfig } from './config.js';
 import type { OptionSpec, OptionSpecs } from './option-spec.js';
 import { moduleOptions } from './options.js';

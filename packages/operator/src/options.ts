@@ -1,6 +1,6 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
-import { formatDuration } from '@keyward/vocabulary/model';
-import { type ConfigOption } from '@keyward/vocabulary/plan';
+import { formatDuration } from '@keyward/kernel/model';
+import { type ConfigOption } from '@keyward/kernel/plan';
 import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
 import { defaultKeycloakRateLimits } from '@keyward/keycloak/io';
 import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';

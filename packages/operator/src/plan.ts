@@ -1,9 +1,9 @@
 import { isRight } from 'fp-ts/lib/Either.js';
-import { changesAnything, deepEqual, type GetQuery, type AnyQuery } from '@keyward/vocabulary/plan';
-import { coreTypes, type AnyAction, type KubeObject, type ResourceType } from '@keyward/vocabulary';
-import { KeywardError, controlRuntime, type ApiSet } from '@keyward/vocabulary/interpreter';
-import { type KubeClient } from '@keyward/core/interpreter';
-import { crdName, isServed, queryReader } from '@keyward/core/runtime';
+import { changesAnything, deepEqual, type GetQuery, type AnyQuery } from '@keyward/kernel/plan';
+import { coreTypes, type AnyAction, type KubeObject, type ResourceType } from '@keyward/kernel';
+import { KeywardError, controlRuntime, type ApiSet } from '@keyward/kernel/interpreter';
+import { type KubeClient } from '@keyward/runtime/io';
+import { crdName, isServed, queryReader } from '@keyward/runtime/controller';
 import type { PlanConfig } from './config.js';
 import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';

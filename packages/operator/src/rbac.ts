@@ -1,4 +1,4 @@
-import type { RbacRule as ModuleRbacRule } from '@keyward/vocabulary/plan';
+import type { RbacRule as ModuleRbacRule } from '@keyward/kernel/plan';
 import type { ModuleSettings } from './config.js';
 import { MODULES, moduleConfig, type ControllerName, type ErasedModule } from './controllers.js';
 

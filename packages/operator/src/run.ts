@@ -1,4 +1,4 @@
-import { Manager, ResyncLoops, WatchTroubleLog, createLogger } from '@keyward/core/runtime';
+import { Manager, ResyncLoops, WatchTroubleLog, createLogger } from '@keyward/runtime/controller';
 import type { OperatorConfig } from './config.js';
 import { MODULES, moduleNamed } from './controllers.js';
 import { metricsSecurity } from './metrics-security.js';

@@ -1,7 +1,7 @@
-import { accept, commaList, formatDuration, isDns1123Label, parseDuration, parsePositiveInteger, reject, type Parsed } from '@keyward/vocabulary/model';
+import { accept, commaList, formatDuration, isDns1123Label, parseDuration, parsePositiveInteger, reject, type Parsed } from '@keyward/kernel/model';
 
-export { accept, commaList, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parseOneOf, parsePositiveInteger, parseString, reject } from '@keyward/vocabulary/model';
-export type { Parsed } from '@keyward/vocabulary/model';
+export { accept, commaList, parseBoolean, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parseOneOf, parsePositiveInteger, parseString, reject } from '@keyward/kernel/model';
+export type { Parsed } from '@keyward/kernel/model';
 import { CONTROLLER_NAMES, isControllerName, type ControllerName } from './controllers.js';
 
 /** A listening address; `host` undefined means every interface. */

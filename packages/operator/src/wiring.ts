@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import type { AnyAction } from '@keyward/vocabulary';
-import type { AnyQuery } from '@keyward/vocabulary/plan';
-import { KubeClient } from '@keyward/core/interpreter';
-import { type ApiSet } from '@keyward/vocabulary/interpreter';
+import type { AnyAction } from '@keyward/kernel';
+import type { AnyQuery } from '@keyward/kernel/plan';
+import { KubeClient } from '@keyward/runtime/io';
+import { type ApiSet } from '@keyward/kernel/interpreter';
 import {
   ApiServerReachability,
   Controller,
@@ -20,7 +20,7 @@ import {
   type Runnable,
   type SharedInformers,
   type WatchTroubleLog,
-} from '@keyward/core/runtime';
+} from '@keyward/runtime/controller';
 import { FairRateLimiter, KeycloakRateLimitMetrics, defaultKeycloakRateLimits, type KeycloakRateLimits } from '@keyward/keycloak/io';
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';

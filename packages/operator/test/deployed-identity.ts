@@ -1,8 +1,8 @@
 // Identities bound to the roles deploy/base ships, for tests that must run the operator with exactly the
 // permissions a cluster would give it.
-import type { ResourceType } from '@keyward/vocabulary';
+import type { ResourceType } from '@keyward/kernel';
 import { kubeConfigFor, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
-import { KubeClient as Client } from '@keyward/core/interpreter';
+import { KubeClient as Client } from '@keyward/runtime/io';
 import { defaultAPIKeyConfig } from '@keyward/apikey-enforcement';
 import { rbacObjectName, type RbacComponent } from '../src/rbac.js';
 import { rbacManifests, type RbacInstall } from '../src/rbac-manifests.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import type { ResourceType } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import type { ResourceType } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { parseRunConfig } from '../src/config.js';
 import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, type RuleScope } from '../src/rbac.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, kubeConfigFor, rememberSecret, waitFor } from '@keyward/test-env';
-import { coreTypes } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { SETTINGS_CONFIGMAP, SETTINGS_KEY } from '../src/operator-settings.js';
 import { deployedIdentity, type DeployedIdentity } from './deployed-identity.js';

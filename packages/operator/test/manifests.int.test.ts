@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ResourceType } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
+import type { ResourceType } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
 import { adminKubeConfig, createTestNamespace, kubeConfigFor, serviceAccountIdentity, waitFor } from '@keyward/test-env';
 import { RBAC_COMPONENTS, RBAC_RULES, permissionsOf, type Permission, type RbacComponent, type RbacRule } from '../src/rbac.js';
 import { OPERATOR_NAMESPACE, baseManifests, type Manifest } from './deploy.js';

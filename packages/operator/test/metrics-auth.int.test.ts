@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { KubeClient } from '@keyward/core/interpreter';
-import { RuntimeMetrics, serveEndpoints, type Endpoints } from '@keyward/core/runtime';
+import { KubeClient } from '@keyward/runtime/io';
+import { RuntimeMetrics, serveEndpoints, type Endpoints } from '@keyward/runtime/controller';
 import { adminKubeConfig, createTestNamespace, kubeConfigFor, rememberSecret, waitFor } from '@keyward/test-env';
 import { parseRunConfig } from '../src/config.js';
 import { metricsSecurity } from '../src/metrics-security.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
-import { coreTypes } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
-import { RuntimeMetrics, SharedInformers, type RuntimeLogger } from '@keyward/core/runtime';
+import { coreTypes } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
+import { RuntimeMetrics, SharedInformers, type RuntimeLogger } from '@keyward/runtime/controller';
 import { apiKeyType } from '@keyward/apikey-enforcement';
 import { keystoneApiType } from '@keyward/keystone-appcred';
 import { keystoneType, mariaDbDatabaseType } from '@keyward/keystone-service';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
-import { coreTypes, findCondition, type Condition } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { appCredType } from '@keyward/keystone-appcred';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { CONTROLLER_NAMES } from '../src/controllers.js';

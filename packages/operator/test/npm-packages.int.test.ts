@@ -10,13 +10,13 @@ import { holdForThisFile } from '@keyward/test-env';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const PACKAGES = ['vocabulary', 'core', 'keystone-appcred', 'apikey-enforcement', 'keycloak'];
+const PACKAGES = ['kernel', 'runtime', 'keystone-appcred', 'apikey-enforcement', 'keycloak'];
 /** What a program that only plans needs: the appcred helpers and reconciler, and the pure package under them. */
-const PURE_APPCRED = ['vocabulary', 'keystone-appcred'];
-/** Keycloak's pure entry points: its vocabulary, reconcilers and in-memory Keycloak. */
-const PURE_KEYCLOAK = ['vocabulary', 'keycloak'];
+const PURE_APPCRED = ['kernel', 'keystone-appcred'];
+/** Keycloak's pure entry points: its API module, reconcilers and in-memory Keycloak. */
+const PURE_KEYCLOAK = ['kernel', 'keycloak'];
 /** The libraries only the runtime needs; a pure install must not bring any of them. */
-const IO_LIBRARIES = ['@kubernetes/client-node', 'axios', 'winston', 'prom-client', 'bottleneck', '@keyward/core'];
+const IO_LIBRARIES = ['@kubernetes/client-node', 'axios', 'winston', 'prom-client', 'bottleneck', '@keyward/runtime'];
 const MAX_PURE_INSTALL_BYTES = 10 * 1024 * 1024;
 
 /** A scratch npm project with the given tarballs installed, as a user's `npm install` would. */
@@ -88,16 +88,16 @@ describe('the npm packages, installed outside the workspace', () => {
     if (scratch !== '') await rm(scratch, { recursive: true, force: true });
   });
 
-  it('imports getACCRName, the appcred reconciler and the core runtime from the installed packages', async () => {
+  it('imports getACCRName, the appcred reconciler and the runtime from the installed packages', async () => {
     await expect(runIn(project(), [
       "const appcred = await import('@keyward/keystone-appcred');",
-      "const runtime = await import('@keyward/core/runtime');",
-      "const kernel = await import('@keyward/vocabulary');",
+      "const runtime = await import('@keyward/runtime/controller');",
+      "const kernel = await import('@keyward/kernel');",
       "console.log(JSON.stringify({ name: appcred.getACCRName('barbican'), reconcile: typeof appcred.reconcile, controller: typeof runtime.Controller, plan: typeof kernel.PlanBuilder }));",
     ])).resolves.toEqual({ name: 'ac-barbican', reconcile: 'function', controller: 'function', plan: 'function' });
   });
 
-  it('imports the Keycloak vocabulary, its runtime and its in-memory Keycloak from the installed package', async () => {
+  it('imports the Keycloak API module, its runtime and its in-memory Keycloak from the installed package', async () => {
     await expect(runIn(project(), [
       "const keycloak = await import('@keyward/keycloak/api');",
       "const io = await import('@keyward/keycloak/io');",
@@ -112,22 +112,22 @@ describe('the npm packages, installed outside the workspace', () => {
     expect(bytes).toBeGreaterThan(0);
     expect(bytes).toBeLessThan(MAX_PURE_INSTALL_BYTES);
     const installed = await installedPackages(pure());
-    expect(installed).toEqual(expect.arrayContaining(['@keyward/keystone-appcred', '@keyward/vocabulary', 'io-ts']));
+    expect(installed).toEqual(expect.arrayContaining(['@keyward/keystone-appcred', '@keyward/kernel', 'io-ts']));
     expect(installed.filter((name) => IO_LIBRARIES.includes(name))).toEqual([]);
   });
 
-  it('imports getACCRName and the appcred reconciler from that install, and the core runtime is not there', async () => {
+  it('imports getACCRName and the appcred reconciler from that install, and the runtime is not there', async () => {
     await expect(runIn(pure(), [
       "const appcred = await import('@keyward/keystone-appcred');",
-      "const runtime = await import('@keyward/core/runtime').then(() => 'found', (error) => error.code);",
+      "const runtime = await import('@keyward/runtime/controller').then(() => 'found', (error) => error.code);",
       "console.log(JSON.stringify({ name: appcred.getACCRName('barbican'), reconcile: typeof appcred.reconcile, module: appcred.appCredModule.crds.length, runtime }));",
     ])).resolves.toEqual({ name: 'ac-barbican', reconcile: 'function', module: 1, runtime: 'ERR_MODULE_NOT_FOUND' });
   });
 
-  it('installs @keyward/keycloak without core for its vocabulary and in-memory Keycloak; its io entry needs core', async () => {
+  it('installs @keyward/keycloak without the runtime for its API module and in-memory Keycloak; its io entry needs the runtime', async () => {
     const installed = await installedPackages(pureKeycloak());
-    expect(installed).toEqual(expect.arrayContaining(['@keyward/keycloak', '@keyward/vocabulary']));
-    // Its io half records metrics with prom-client itself; the rest of the runtime comes with @keyward/core.
+    expect(installed).toEqual(expect.arrayContaining(['@keyward/keycloak', '@keyward/kernel']));
+    // Its io half records metrics with prom-client itself; the rest of the runtime comes with @keyward/runtime.
     expect(installed.filter((name) => IO_LIBRARIES.includes(name) && name !== 'prom-client')).toEqual([]);
     await expect(runIn(pureKeycloak(), [
       "const keycloak = await import('@keyward/keycloak/api');",

@@ -2,10 +2,10 @@
 // code that plans the operator's own: a program embedding Keyward passes its controller modules and APIs.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, testEnvironment } from '@keyward/test-env';
-import { coreTypes, defineControllerModule, type AnyAction } from '@keyward/vocabulary';
-import { type AnyQuery } from '@keyward/vocabulary/plan';
-import { KubeClient, kubernetesRuntime } from '@keyward/core/interpreter';
-import { apiSet, controlRuntime, type ApiSet } from '@keyward/vocabulary/interpreter';
+import { coreTypes, defineControllerModule, type AnyAction } from '@keyward/kernel';
+import { type AnyQuery } from '@keyward/kernel/plan';
+import { KubeClient, kubernetesRuntime } from '@keyward/runtime/io';
+import { apiSet, controlRuntime, type ApiSet } from '@keyward/kernel/interpreter';
 import { Ledger, RECORD_LABEL, ledgerController, ledgerRuntime } from '../../../test/extension/ledger.js';
 import type { ErasedModule } from '../src/controllers.js';
 import { parsePlanConfig } from '../src/config.js';

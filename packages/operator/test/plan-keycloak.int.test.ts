@@ -2,8 +2,8 @@
 // does none of it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, testEnvironment, testKeycloak } from '@keyward/test-env';
-import { coreTypes } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
 import { keycloakRealmType } from '@keyward/keycloak';
 import { parsePlanConfig } from '../src/config.js';
 import { planCommand } from '../src/plan.js';

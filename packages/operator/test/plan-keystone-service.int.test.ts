@@ -2,8 +2,8 @@
 // and does none of it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, testEnvironment } from '@keyward/test-env';
-import { coreTypes } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
 import { keystoneType } from '@keyward/keystone-service';
 import { parsePlanConfig } from '../src/config.js';
 import { planCommand } from '../src/plan.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
-import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
 import { appCredType } from '@keyward/keystone-appcred';
 import { parsePlanConfig } from '../src/config.js';
 import { EXIT_CODES } from '../src/exit-codes.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { right } from 'fp-ts/lib/Either.js';
-import { PlanBuilder, coreTypes, keystoneApi, kubernetesApi, vocabulary, type ControllerDefinition, type KubeObject } from '@keyward/vocabulary';
-import { type AnyQuery, type GetQuery, type KeystoneAction, type KubernetesAction, type ListQuery } from '@keyward/vocabulary/plan';
-import { interpret } from '@keyward/vocabulary/interpreter';
+import { PlanBuilder, coreTypes, keystoneApi, kubernetesApi, vocabulary, type ControllerDefinition, type KubeObject } from '@keyward/kernel';
+import { type AnyQuery, type GetQuery, type KeystoneAction, type KubernetesAction, type ListQuery } from '@keyward/kernel/plan';
+import { interpret } from '@keyward/kernel/interpreter';
 import { keystoneSandbox } from '../src/planning/keystone-sandbox.js';
 import { NEW_UID, asApplied, namespaceOf } from '../src/planning/manifest.js';
 import { renderJson, renderText, renderYaml, type PlannedObject } from '../src/planning/render.js';

@@ -1,5 +1,5 @@
 // Small helpers for tests that act as the operator's identity or as the API owner.
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
 
 /** An APIKey status as the devportal writes it when the API owner approves or denies the key. */
 export function approval(type: 'Approved' | 'Denied'): { status: { conditions: Record<string, string>[] } } {

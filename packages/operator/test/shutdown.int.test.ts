@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminKubeConfig, createTestNamespace, testEnvironment, waitFor } from '@keyward/test-env';
-import { coreTypes } from '@keyward/vocabulary';
-import { KubeClient } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import { KubeClient } from '@keyward/runtime/io';
 import { appCredType } from '@keyward/keystone-appcred';
 import { exited, startKeyward } from './operator-process.js';
 

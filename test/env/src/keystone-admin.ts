@@ -33,7 +33,7 @@ interface Named {
   readonly name: string;
 }
 
-/** Admin calls the tests need to set Keystone up. Not product code: Keyward's Keystone client lives in @keyward/core. */
+/** Admin calls the tests need to set Keystone up. Not product code: Keyward's Keystone client lives in @keyward/runtime. */
 export class KeystoneAdmin {
   private constructor(
     private readonly url: string,

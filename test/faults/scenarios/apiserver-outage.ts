@@ -4,7 +4,7 @@
 // each deleted CR must be released by its finalizer. With leader election the leader cannot renew during the
 // outage and exits (status 1, by design); a supervisor starts it again as a Deployment would.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { coreTypes, type ResourceType } from '@keyward/vocabulary';
+import { coreTypes, type ResourceType } from '@keyward/kernel';
 import { apiKeyType, enforcementSecretName } from '@keyward/apikey-enforcement';
 import { appCredType } from '@keyward/keystone-appcred';
 import { isStored, waitFor } from '@keyward/test-env';

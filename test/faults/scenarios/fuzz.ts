@@ -5,9 +5,9 @@
 // codecs give the same verdicts, and no condition or event the operator writes holds a raw control or bidi
 // character.
 import { readFile } from 'node:fs/promises';
-import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
-import { resourcePath } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ResourceType } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { resourcePath } from '@keyward/runtime/io';
 import { API_KEY_DATA_KEY, CONDITION_FAILED, OUR_FAILURE_REASONS, apiKeyType } from '@keyward/apikey-enforcement';
 import { CONDITION_AC_READY, appCredType, readStatus } from '@keyward/keystone-appcred';
 import { sendJson, toJson, waitFor } from '@keyward/test-env';

@@ -1,7 +1,7 @@
 // Approved APIKeys for a fault scenario, and which of their enforcement Secrets exist.
 import { randomBytes } from 'node:crypto';
-import { coreTypes } from '@keyward/vocabulary';
-import { ContentType } from '@keyward/core/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import { ContentType } from '@keyward/runtime/io';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, apiKeyOf, apiKeyType, managedLabels } from '@keyward/apikey-enforcement';
 import type { FaultEnvironment } from './environment.js';
 

@@ -1,6 +1,6 @@
 // Counts what a fault did to KeystoneApplicationCredentials: credentials nothing names, CRs with more than
 // they should hold, Secrets beyond the current and previous one, CRs not Ready.
-import { coreTypes, findCondition, type KubeObject } from '@keyward/vocabulary';
+import { coreTypes, findCondition, type KubeObject } from '@keyward/kernel';
 import { CONDITION_READY, appCredType, readStatus, serviceOf, type AppCredStatus } from '@keyward/keystone-appcred';
 import { waitFor } from '@keyward/test-env';
 import type { FaultEnvironment } from './environment.js';

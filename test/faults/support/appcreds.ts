@@ -1,6 +1,6 @@
 // The KeystoneApplicationCredentials a scenario works on: created for the environment's service user, and
 // rotated by moving their expiry into the past.
-import { ContentType } from '@keyward/core/interpreter';
+import { ContentType } from '@keyward/runtime/io';
 import { appCredType } from '@keyward/keystone-appcred';
 import { PASSWORD_KEY, PASSWORD_SECRET, type FaultEnvironment } from './environment.js';
 

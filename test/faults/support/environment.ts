@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coreTypes, sensitive } from '@keyward/vocabulary';
-import { KeystoneClient, KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, sensitive } from '@keyward/kernel';
+import { KeystoneClient, KubeClient } from '@keyward/runtime/io';
 import {
   ENV_FILE_VARIABLE,
   KeystoneAdmin,

@@ -1,8 +1,8 @@
 // What the fuzz scenario asks of each message: the codec's verdict on an object, whether an API server
 // rejection or an InvalidSpec message names the field, and whether a text holds a raw control or bidi character.
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { escapeInvisible, isDns1123Subdomain } from '@keyward/vocabulary/model';
-import { type KubeObject } from '@keyward/vocabulary';
+import { escapeInvisible, isDns1123Subdomain } from '@keyward/kernel/model';
+import { type KubeObject } from '@keyward/kernel';
 import { decodeAPIKey } from '@keyward/apikey-enforcement';
 import { decodeAppCred } from '@keyward/keystone-appcred';
 import type { FuzzKind } from './fuzz-objects.js';

@@ -2,8 +2,8 @@
 // window, an object that still changes more than once is in a hot loop, and the reconciles run meanwhile say
 // whether anything but retries with backoff keeps the operator busy.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ResourceType } from '@keyward/vocabulary';
-import { Informer } from '@keyward/core/runtime';
+import type { ResourceType } from '@keyward/kernel';
+import { Informer } from '@keyward/runtime/controller';
 import { waitFor } from '@keyward/test-env';
 import { progress, type FaultEnvironment } from './environment.js';
 import { difference, queueDepth, reconcileCounts, scrape } from './metrics.js';

@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/vocabulary/plan';
+import { deepEqual } from '@keyward/kernel/plan';
 import type { KeycloakBody } from '../apis/keycloak/actions.js';
 import { PERMISSION_KINDS, type ObservedPolicy, type PolicyParts } from '../apis/keycloak/authorization.js';
 import { carriesDescriptionMarker, markedDescription } from '../description-marker.js';

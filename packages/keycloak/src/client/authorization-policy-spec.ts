@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { boundedText, oneOf, uniqueList } from '@keyward/vocabulary/model';
+import { boundedText, oneOf, uniqueList } from '@keyward/kernel/model';
 import { DESCRIPTION_MARKER } from '../description-marker.js';
 
 // The policies and permissions of a client's authorization services, as a codec; authorization-policy-crd.ts

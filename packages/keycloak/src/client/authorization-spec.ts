@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, oneOf, uniqueList, withFieldRule } from '@keyward/vocabulary/model';
+import { atMost, oneOf, uniqueList, withFieldRule } from '@keyward/kernel/model';
 import { MANAGED_BY } from '../ownership.js';
 import { policyListFields } from './authorization-policy-spec.js';
 

@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/vocabulary/plan';
+import { deepEqual } from '@keyward/kernel/plan';
 import type { AuthorizationResourceRepresentation, AuthorizationScopeRepresentation, AuthorizationSettingsRepresentation, ObservedAuthorization } from '../apis/keycloak/authorization.js';
 import type { KeycloakBody } from '../apis/keycloak/actions.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';

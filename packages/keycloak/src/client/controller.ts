@@ -1,5 +1,5 @@
-import { coreTypes, type ControllerDefinition } from '@keyward/vocabulary';
-import { owns } from '@keyward/vocabulary/plan';
+import { coreTypes, type ControllerDefinition } from '@keyward/kernel';
+import { owns } from '@keyward/kernel/plan';
 import { adminSecretWhileRefused } from '../admin-secret-watch.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakClientType, keycloakRealmType } from '../types.js';
@@ -11,7 +11,7 @@ import { reportClientFailure, reportInvalidClient } from './report.js';
 import type { KeycloakClient } from './spec.js';
 import { clientApis, type ClientAction } from './vocabulary.js';
 
-/** The KeycloakClient controller as data, for @keyward/core's runtime. */
+/** The KeycloakClient controller as data, for @keyward/runtime's runtime. */
 export const keycloakClientController: ControllerDefinition<KeycloakClient, ClientQueries, KeycloakConfig, ClientAction> = {
   name: 'keycloak-client',
   apis: clientApis,

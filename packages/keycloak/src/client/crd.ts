@@ -1,5 +1,5 @@
-import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/vocabulary/plan';
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/vocabulary/model';
+import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
 import { endpointsSchema } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakClientType } from '../types.js';

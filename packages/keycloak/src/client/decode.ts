@@ -1,7 +1,7 @@
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored } from '@keyward/vocabulary/plan';
-import { readConditions, type DecodeFailure } from '@keyward/vocabulary/model';
-import { type KubeObject } from '@keyward/vocabulary';
+import { decodeStored } from '@keyward/kernel/plan';
+import { readConditions, type DecodeFailure } from '@keyward/kernel/model';
+import { type KubeObject } from '@keyward/kernel';
 import { readEndpoints } from '../endpoints.js';
 import { ClientSpecCodec, type KeycloakClient, type KeycloakClientStatus, type ManagedLists } from './spec.js';
 

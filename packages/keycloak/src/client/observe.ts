@@ -1,5 +1,5 @@
-import { coreTypes } from '@keyward/vocabulary';
-import { type GetQuery } from '@keyward/vocabulary/plan';
+import { coreTypes } from '@keyward/kernel';
+import { type GetQuery } from '@keyward/kernel/plan';
 import type { KeycloakClientQuery, KeycloakFlowsQuery, KeycloakGrantReachQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakCall } from '../server.js';

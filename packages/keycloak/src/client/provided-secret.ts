@@ -1,5 +1,5 @@
-import { Sensitive, type KubeObject } from '@keyward/vocabulary';
-import { type SecretKeyRef } from '@keyward/vocabulary/plan';
+import { Sensitive, type KubeObject } from '@keyward/kernel';
+import { type SecretKeyRef } from '@keyward/kernel/plan';
 import type { KeycloakClient } from './spec.js';
 
 /** The Secret key the spec names as the client secret to set in Keycloak. */

@@ -1,5 +1,5 @@
-import { deepEqual } from '@keyward/vocabulary/plan';
-import { type KubeObject } from '@keyward/vocabulary';
+import { deepEqual } from '@keyward/kernel/plan';
+import { type KubeObject } from '@keyward/kernel';
 import type { KeycloakClient } from './spec.js';
 
 // What a client needs of its KeycloakRealm object, read from the object as stored: the realm's own codec is

@@ -1,5 +1,5 @@
-import { PlanBuilder, type Plan, type ReconcileInput, type Sensitive } from '@keyward/vocabulary';
-import { addFreshnessGuard, withFinalizer, type Finalizer, type Value } from '@keyward/vocabulary/plan';
+import { PlanBuilder, type Plan, type ReconcileInput, type Sensitive } from '@keyward/kernel';
+import { addFreshnessGuard, withFinalizer, type Finalizer, type Value } from '@keyward/kernel/plan';
 import { refusedJsPolicies } from './js-policy-guard.js';
 import type { ClientAddress, KeycloakCall } from '../apis/keycloak/actions.js';
 import type { ObservedClient } from '../apis/keycloak/queries.js';

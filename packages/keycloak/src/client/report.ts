@@ -1,6 +1,6 @@
-import { PlanBuilder, type KubeObject, type ObjectRef, type Plan, type PlanFailure } from '@keyward/vocabulary';
-import { deepEqual } from '@keyward/vocabulary/plan';
-import { type DecodeFailure } from '@keyward/vocabulary/model';
+import { PlanBuilder, type KubeObject, type ObjectRef, type Plan, type PlanFailure } from '@keyward/kernel';
+import { deepEqual } from '@keyward/kernel/plan';
+import { type DecodeFailure } from '@keyward/kernel/model';
 import { failureReadiness, isNewProblem, refusedByKeycloak } from '../problems.js';
 import type { Readiness } from '../readiness.js';
 import { readClientStatus } from './decode.js';

@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/vocabulary/plan';
+import { deepEqual } from '@keyward/kernel/plan';
 import type { KeycloakBody } from '../apis/keycloak/actions.js';
 import type { ClientRepresentation, KeycloakJson } from '../apis/keycloak/representations.js';
 import { ownershipAttributes, type OwnerObject } from '../ownership.js';

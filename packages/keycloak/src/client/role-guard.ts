@@ -1,4 +1,4 @@
-import { accept, commaList, reject, type Parsed } from '@keyward/vocabulary/model';
+import { accept, commaList, reject, type Parsed } from '@keyward/kernel/model';
 import { adminRolesReached, isAdminClientRole, namedWithReach, shownRole, type CompositesOf } from '../admin-roles.js';
 import { rolesOf, type ReachRead } from '../apis/keycloak/role-reach.js';
 import type { ServiceAccountRolesSpec } from './spec.js';

@@ -1,4 +1,4 @@
-import { formatTime, parseDuration } from '@keyward/vocabulary/model';
+import { formatTime, parseDuration } from '@keyward/kernel/model';
 
 /**
  * Client attributes of Keycloak's client-secret rotation (a client policy with the secret-rotation executor):

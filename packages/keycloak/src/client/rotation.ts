@@ -1,4 +1,4 @@
-import { formatTime, parseDuration } from '@keyward/vocabulary/model';
+import { formatTime, parseDuration } from '@keyward/kernel/model';
 import { regenerateTokenOf, type KeycloakClient } from './spec.js';
 
 /** What to do about a confidential client's secret now, and what status then says about it. */

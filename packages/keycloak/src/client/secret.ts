@@ -1,6 +1,6 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '@keyward/vocabulary/model';
-import { addApplyIfChanged, type ApplyAction, type ObjectTemplate, type PlanSteps, type Value } from '@keyward/vocabulary/plan';
-import { coreTypes, sensitive, type KubeObject, type ObjectRef, type Sensitive } from '@keyward/vocabulary';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, truncateWithHash } from '@keyward/kernel/model';
+import { addApplyIfChanged, type ApplyAction, type ObjectTemplate, type PlanSteps, type Value } from '@keyward/kernel/plan';
+import { coreTypes, sensitive, type KubeObject, type ObjectRef, type Sensitive } from '@keyward/kernel';
 import { realmEndpoints } from '../endpoints.js';
 import type { KeycloakClient } from './spec.js';
 

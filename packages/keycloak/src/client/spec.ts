@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import { pruneUnlistedCodec } from '../prune.js';
-import { boundedText, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule } from '@keyward/vocabulary/model';
-import { type Condition } from '@keyward/vocabulary';
-import { type StoredMeta } from '@keyward/vocabulary/plan';
+import { boundedText, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule } from '@keyward/kernel/model';
+import { type Condition } from '@keyward/kernel';
+import { type StoredMeta } from '@keyward/kernel/plan';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';

@@ -1,5 +1,5 @@
-import { deepEqual, type EventAction, type ObjectTemplate, type PlanSteps, type StatusAction, type Template } from '@keyward/vocabulary/plan';
-import { type ObjectRef } from '@keyward/vocabulary';
+import { deepEqual, type EventAction, type ObjectTemplate, type PlanSteps, type StatusAction, type Template } from '@keyward/kernel/plan';
+import { type ObjectRef } from '@keyward/kernel';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakClientType } from '../types.js';
 import type { KeycloakClient, KeycloakClientStatus } from './spec.js';

@@ -1,4 +1,4 @@
-import type { PlanSteps } from '@keyward/vocabulary/plan';
+import type { PlanSteps } from '@keyward/kernel/plan';
 import type { ClientAddress, KeycloakAction, KeycloakCall } from '../apis/keycloak/actions.js';
 
 /** Where the steps for one client's contents go: the plan, the server and rate limit, and the client. */

@@ -1,4 +1,4 @@
-import { deepEqual } from '@keyward/vocabulary/plan';
+import { deepEqual } from '@keyward/kernel/plan';
 import type { KeycloakJson, KeycloakObject } from '../apis/keycloak/representations.js';
 import type { RealmSteps } from './context.js';
 import type { RealmManaged } from './managed.js';

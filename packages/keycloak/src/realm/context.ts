@@ -1,4 +1,4 @@
-import type { PlanBuilder } from '@keyward/vocabulary';
+import type { PlanBuilder } from '@keyward/kernel';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import { coreTypes, type ControllerDefinition } from '@keyward/vocabulary';
+import { coreTypes, type ControllerDefinition } from '@keyward/kernel';
 import type { KeycloakConfig } from '../config.js';
 import { keycloakRealmType } from '../types.js';
 import { decodeRealm } from './decode.js';
@@ -12,7 +12,7 @@ import { federationSecretsWatch } from './user-federation/secrets.js';
 import { idpSecretsWatch } from './identity-providers/secrets.js';
 import { adminSecretWhileRefused } from '../admin-secret-watch.js';
 
-/** The KeycloakRealm controller as data, for @keyward/core's runtime. */
+/** The KeycloakRealm controller as data, for @keyward/runtime's runtime. */
 export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQueries, KeycloakConfig, KeycloakRealmAction> = {
   name: 'keycloak-realm',
   apis: keycloakRealmApis,

@@ -1,8 +1,8 @@
 import { readEndpoints } from '../endpoints.js';
 import type { Either } from 'fp-ts/lib/Either.js';
-import { decodeStored } from '@keyward/vocabulary/plan';
-import { readConditions, type DecodeFailure } from '@keyward/vocabulary/model';
-import { type KubeObject } from '@keyward/vocabulary';
+import { decodeStored } from '@keyward/kernel/plan';
+import { readConditions, type DecodeFailure } from '@keyward/kernel/model';
+import { type KubeObject } from '@keyward/kernel';
 import { readRealmManaged } from './managed.js';
 import { readIdpStatus } from './identity-providers/status.js';
 import { readFederationStatus } from './user-federation/status.js';

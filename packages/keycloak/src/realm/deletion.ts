@@ -1,5 +1,5 @@
-import type { Finalizer } from '@keyward/vocabulary/plan';
-import type { Observed, PlanBuilder } from '@keyward/vocabulary';
+import type { Finalizer } from '@keyward/kernel/plan';
+import type { Observed, PlanBuilder } from '@keyward/kernel';
 import type { KeycloakConfig } from '../config.js';
 import { ownershipOf } from '../ownership.js';
 import { reservedRealm } from '../reserved.js';

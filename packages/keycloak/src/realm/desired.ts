@@ -1,4 +1,4 @@
-import type { SecretKeyRef } from '@keyward/vocabulary/plan';
+import type { SecretKeyRef } from '@keyward/kernel/plan';
 import type { KeycloakJson } from '../apis/keycloak/representations.js';
 import { ownershipAttributes } from '../ownership.js';
 import type { KeycloakRealm, KeycloakRealmSpec, SmtpServerSpec } from './spec.js';

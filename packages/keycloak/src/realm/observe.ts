@@ -1,4 +1,4 @@
-import { coreTypes } from '@keyward/vocabulary';
+import { coreTypes } from '@keyward/kernel';
 import type { KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import type { KeycloakConfig } from '../config.js';

@@ -1,5 +1,5 @@
-import { PlanBuilder, type KubeObject, type Plan } from '@keyward/vocabulary';
-import { cleanUp, withFinalizer } from '@keyward/vocabulary/plan';
+import { PlanBuilder, type KubeObject, type Plan } from '@keyward/kernel';
+import { cleanUp, withFinalizer } from '@keyward/kernel/plan';
 import type { KeycloakCall } from '../apis/keycloak/actions.js';
 import { mayAdopt } from '../adoption.js';
 import { ADMIN_GRANT_REASON, adminGrantMessage, adminRoleGrants } from './admin-grants.js';

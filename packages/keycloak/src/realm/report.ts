@@ -1,6 +1,6 @@
-import { PlanBuilder, type KubeObject, type Plan, type PlanFailure } from '@keyward/vocabulary';
-import { addStatusIfChanged } from '@keyward/vocabulary/plan';
-import { type DecodeFailure } from '@keyward/vocabulary/model';
+import { PlanBuilder, type KubeObject, type Plan, type PlanFailure } from '@keyward/kernel';
+import { addStatusIfChanged } from '@keyward/kernel/plan';
+import { type DecodeFailure } from '@keyward/kernel/model';
 import { readRealmStatus } from './decode.js';
 import { stalled } from './readiness.js';
 import { failureReadiness, refusedByKeycloak } from '../problems.js';

@@ -1,4 +1,4 @@
-import type { DeletedItem, Value } from '@keyward/vocabulary/plan';
+import type { DeletedItem, Value } from '@keyward/kernel/plan';
 import type { ClientScopeRepresentation, ProtocolMapperRepresentation } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import { addKeycloakList, addSteps, byName, planKeycloakList, realmWrites, type ListStep } from '../list-writes.js';

@@ -1,5 +1,5 @@
-import type { KubeObject } from '@keyward/vocabulary';
-import type { SecretKeyRef } from '@keyward/vocabulary/plan';
+import type { KubeObject } from '@keyward/kernel';
+import type { SecretKeyRef } from '@keyward/kernel/plan';
 import type { Readiness } from '../readiness.js';
 import { stalled } from './readiness.js';
 

@@ -1,5 +1,5 @@
-import { coreTypes, type KubeObject, type Observed } from '@keyward/vocabulary';
-import { type GetQuery } from '@keyward/vocabulary/plan';
+import { coreTypes, type KubeObject, type Observed } from '@keyward/kernel';
+import { type GetQuery } from '@keyward/kernel/plan';
 import type { RealmQueries } from './types.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from './spec.js';
 

@@ -1,4 +1,4 @@
-import type { Observed } from '@keyward/vocabulary';
+import type { Observed } from '@keyward/kernel';
 import type { RealmQueries } from './types.js';
 import type { RealmSecretUse } from './secret-opt-in.js';
 import { idpSecretUses } from './identity-providers/secrets.js';

@@ -1,9 +1,9 @@
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import * as t from 'io-ts';
-import { atMost, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule } from '@keyward/vocabulary/model';
-import { type Condition } from '@keyward/vocabulary';
-import { type StoredMeta } from '@keyward/vocabulary/plan';
+import { atMost, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule } from '@keyward/kernel/model';
+import { type Condition } from '@keyward/kernel';
+import { type StoredMeta } from '@keyward/kernel/plan';
 import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flows/spec.js';
 import { RequiredActionsCodec } from './required-actions/spec.js';
 import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './groups/spec.js';

@@ -1,5 +1,5 @@
-import { addStatusIfChanged, type EventAction, type PlanSteps, type StatusAction } from '@keyward/vocabulary/plan';
-import type { ObjectRef } from '@keyward/vocabulary';
+import { addStatusIfChanged, type EventAction, type PlanSteps, type StatusAction } from '@keyward/kernel/plan';
+import type { ObjectRef } from '@keyward/kernel';
 import { isNewProblem } from '../problems.js';
 import { readinessConditions, type Readiness } from '../readiness.js';
 import { keycloakRealmType } from '../types.js';

@@ -1,7 +1,7 @@
 // The types the realm's planners share, in a file of their own: the queries a realm reads and the input of its
 // reconcile. observe.ts and reconcile.ts import the planners, so the planners import these from here.
-import type { GetQuery } from '@keyward/vocabulary/plan';
-import type { ReconcileInput } from '@keyward/vocabulary';
+import type { GetQuery } from '@keyward/kernel/plan';
+import type { ReconcileInput } from '@keyward/kernel';
 import type { KeycloakGrantReachQuery, KeycloakRealmQuery } from '../apis/keycloak/queries.js';
 import type { KeycloakConfig } from '../config.js';
 import type { KeycloakRealm } from './spec.js';

@@ -1,5 +1,5 @@
-import { controlApi, kubernetesApi, vocabulary } from '@keyward/vocabulary';
-import { type ControlAction, type KubernetesAction } from '@keyward/vocabulary/plan';
+import { controlApi, kubernetesApi, vocabulary } from '@keyward/kernel';
+import { type ControlAction, type KubernetesAction } from '@keyward/kernel/plan';
 import type { KeycloakAction } from '../apis/keycloak/actions.js';
 import { keycloakApi } from '../apis/keycloak/api.js';
 

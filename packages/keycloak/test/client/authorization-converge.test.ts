@@ -2,9 +2,9 @@
 // plans nothing. Fast proof that the planner and the simulator agree; the real server is proved in the
 // integration test.
 import { describe, expect, it } from '@jest/globals';
-import type { ObjectRef } from '@keyward/vocabulary';
-import { FakeClock } from '@keyward/vocabulary/testing';
-import { InMemoryWorld } from '@keyward/vocabulary';
+import type { ObjectRef } from '@keyward/kernel';
+import { FakeClock } from '@keyward/kernel/testing';
+import { InMemoryWorld } from '@keyward/kernel';
 import { keycloakClientType, keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';
 import { convergeAt, type KeycloakWorld } from '../simulated-world.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlanBuilder } from '@keyward/vocabulary';
-import { decode } from '@keyward/vocabulary/model';
-import { actionKinds, actionsOf } from '@keyward/vocabulary/testing';
+import { PlanBuilder } from '@keyward/kernel';
+import { decode } from '@keyward/kernel/model';
+import { actionKinds, actionsOf } from '@keyward/kernel/testing';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { ObservedPolicy } from '../../src/apis/keycloak/authorization.js';
 import { reconcilePolicies } from '../../src/client/authorization-policies.js';

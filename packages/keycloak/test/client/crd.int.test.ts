@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, waitFor } from '@keyward/test-env';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { KubeClient } from '@keyward/core/interpreter';
-import type { ResourceType } from '@keyward/vocabulary';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { KubeClient } from '@keyward/runtime/io';
+import type { ResourceType } from '@keyward/kernel';
 import { keycloakClientType } from '../../src/types.js';
 import { keycloakClientCrd } from '../../src/client/crd.js';
 import { decodeKeycloakClient } from '../../src/client/decode.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlanBuilder } from '@keyward/vocabulary';
-import { actionKinds, actionsOf } from '@keyward/vocabulary/testing';
+import { PlanBuilder } from '@keyward/kernel';
+import { actionKinds, actionsOf } from '@keyward/kernel/testing';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import { clientChanges, desiredClient } from '../../src/client/representation.js';
 import { reconcileClientRoles } from '../../src/client/roles.js';

@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { Sensitive, type KubeObject, type Plan } from '@keyward/vocabulary';
-import { formatTime } from '@keyward/vocabulary/model';
-import { fixedEntropy } from '@keyward/vocabulary/testing';
+import { Sensitive, type KubeObject, type Plan } from '@keyward/kernel';
+import { formatTime } from '@keyward/kernel/model';
+import { fixedEntropy } from '@keyward/kernel/testing';
 import type { ObservedClient } from '../../src/apis/keycloak/queries.js';
 import { defaultKeycloakConfig, type KeycloakConfig } from '../../src/config.js';
 import { ownershipAttributes } from '../../src/ownership.js';
@@ -11,7 +11,7 @@ import { FOLLOW_UP_MS, reconcileClient } from '../../src/client/reconcile.js';
 import type { ClientQueries } from '../../src/client/observe.js';
 import type { KeycloakClient } from '../../src/client/spec.js';
 import type { ClientAction } from '../../src/client/vocabulary.js';
-import type { Observed } from '@keyward/vocabulary';
+import type { Observed } from '@keyward/kernel';
 
 export const NS = 'team-a';
 export const NAME = 'shop';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decode } from '@keyward/vocabulary/model';
+import { decode } from '@keyward/kernel/model';
 import { refusedJsPolicies } from '../../src/client/js-policy-guard.js';
 import { ClientSpecCodec, type KeycloakClientSpec } from '../../src/client/spec.js';
 import { baseSpec } from './harness.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
-import { Sensitive, findCondition, renderPlanText, type Plan } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
-import { isOutputRef } from '@keyward/vocabulary/plan';
-import { actionKinds, actionsOf, fixedEntropy } from '@keyward/vocabulary/testing';
+import { Sensitive, findCondition, renderPlanText, type Plan } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { isOutputRef } from '@keyward/kernel/plan';
+import { actionKinds, actionsOf, fixedEntropy } from '@keyward/kernel/testing';
 import { CLIENT_FINALIZER } from '../../src/types.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD } from '../../src/ownership.js';
 import { observeClient } from '../../src/client/observe.js';

@@ -2,8 +2,8 @@
 // (400) not sent again until the spec changes, and a server error Keycloak answers the same way on every try
 // named as such.
 import { describe, expect, it } from '@jest/globals';
-import type { Plan, PlanFailure } from '@keyward/vocabulary';
-import { actionKinds, actionsOf } from '@keyward/vocabulary/testing';
+import type { Plan, PlanFailure } from '@keyward/kernel';
+import { actionKinds, actionsOf } from '@keyward/kernel/testing';
 import { reportClientFailure } from '../../src/client/report.js';
 import type { ClientAction } from '../../src/client/vocabulary.js';
 import { NOW, REALM, baseSpec, clientObject, keycloakClient, planFor, realmObject } from './harness.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { DAY_MS, HOUR_MS } from '@keyward/vocabulary/model';
-import { isOutputRef } from '@keyward/vocabulary/plan';
-import { actionKinds, actionsOf } from '@keyward/vocabulary/testing';
+import { DAY_MS, HOUR_MS } from '@keyward/kernel/model';
+import { isOutputRef } from '@keyward/kernel/plan';
+import { actionKinds, actionsOf } from '@keyward/kernel/testing';
 import { CREDENTIALS_KEYS } from '../../src/client/secret.js';
 import { NOW, REALM, at, baseSpec, clientObject, keycloakClient, planFor, storedSecret } from './harness.js';
 

@@ -4,7 +4,7 @@
 // regenerateSecret firing once per token; and dangerous service-account roles refused unless the operator allows
 // them. Each client namespace has an operator of its own, so the Keycloak requests made for it are told apart.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { coreTypes, type KubeObject } from '@keyward/vocabulary';
+import { coreTypes, type KubeObject } from '@keyward/kernel';
 import { createTestNamespace, rememberSecret, waitFor } from '@keyward/test-env';
 import { CREDENTIALS_KEYS } from '../../src/index.js';
 import {

@@ -3,7 +3,7 @@
 // realm display name changed through the admin API and sets both back by itself, each repair recorded once
 // as a DriftRepaired Warning event (field names, no values) and in keyward_drift_repairs_total.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { KubeObject } from '@keyward/vocabulary';
+import type { KubeObject } from '@keyward/kernel';
 import { createTestNamespace, waitFor } from '@keyward/test-env';
 import {
   clientRef,

@@ -3,8 +3,8 @@
 // added, removed and reordered, an out-of-band change repaired, zero writes once converged, pruning of our
 // flows only, a hand-made flow of a listed alias refused, and every built-in flow as a fresh realm has it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DRIFT_REPAIRED } from '@keyward/vocabulary/plan';
-import { type Plan } from '@keyward/vocabulary';
+import { DRIFT_REPAIRED } from '@keyward/kernel/plan';
+import { type Plan } from '@keyward/kernel';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
 import { FLOW_MARKER, BUILT_IN_FLOWS } from '../../src/realm/flows/spec.js';
 import { conditionOf, createRealm, patchSpec, realmRef, startRealmTestFile, statusOf, waitForObject, waitForReady, writesIn, type ControllerEnv, type Operator, type RealmTestFile } from './harness.js';

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
-import { ContentType, KubeClient, kubernetesRuntime, type HttpRequestInfo } from '@keyward/core/interpreter';
-import { KeywardError, apiSet, controlRuntime, type PlanResult } from '@keyward/vocabulary/interpreter';
-import { Controller, ResyncLoops, RuntimeMetrics, controllerMetrics, createLogger, type KeyReconcile, type KeyedBackoffOptions } from '@keyward/core/runtime';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { ContentType, KubeClient, kubernetesRuntime, type HttpRequestInfo } from '@keyward/runtime/io';
+import { KeywardError, apiSet, controlRuntime, type PlanResult } from '@keyward/kernel/interpreter';
+import { Controller, ResyncLoops, RuntimeMetrics, controllerMetrics, createLogger, type KeyReconcile, type KeyedBackoffOptions } from '@keyward/runtime/controller';
 import { adminKubeConfig, createTestNamespace, httpCall, rememberSecret, testKeycloak, testLogFile, waitFor } from '@keyward/test-env';
 import type { KeycloakCall } from '../../src/apis/keycloak/actions.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType, defaultKeycloakConfig, type KeycloakConfig } from '../../src/index.js';

@@ -4,7 +4,7 @@
 // updated, an out-of-band change repaired, the password rotated through the Secret, a Kerberos provider
 // beside it, a missing opt-in label reported, ours pruned only; and nothing written once converged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import { rememberSecret } from '@keyward/test-env';
 import { REALM_SECRET_LABEL } from '../../src/index.js';
 import { LDAP_ADMIN_DN, LDAP_PEOPLE_DN, startLdapServer, type LdapServer } from '../ldap-server.js';

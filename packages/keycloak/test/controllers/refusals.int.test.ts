@@ -3,8 +3,8 @@
 // realm or client the operator may not take over, and an outage of Keycloak, are told by one Warning event
 // per transition, not one per wake-up or retry.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { KubeObject, ObjectRef } from '@keyward/vocabulary';
-import { ContentType } from '@keyward/core/interpreter';
+import type { KubeObject, ObjectRef } from '@keyward/kernel';
+import { ContentType } from '@keyward/runtime/io';
 import { createTestNamespace, waitFor } from '@keyward/test-env';
 import {
   clientRef,

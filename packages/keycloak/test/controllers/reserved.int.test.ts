@@ -5,7 +5,7 @@
 // roles' composites and groups made by hand), and a hand-made realm is adopted only by a namespace the
 // operator's scope names.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { KubeObject, ObjectRef } from '@keyward/vocabulary';
+import type { KubeObject, ObjectRef } from '@keyward/kernel';
 import { createTestNamespace, testKeycloak, waitFor } from '@keyward/test-env';
 import {
   clientRef,

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { sensitive } from '@keyward/vocabulary';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { sensitive } from '@keyward/kernel';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KeycloakCall } from '../../src/apis/keycloak/actions.js';
 import { KeycloakAdminClient, AdminTokenCache, adminCredentialsFrom, keycloakTransportPool, type AdminCredentials, type KeycloakTransportPool } from '../../src/io.js';
 

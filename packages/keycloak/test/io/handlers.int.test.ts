@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Sensitive } from '@keyward/vocabulary';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { Sensitive } from '@keyward/kernel';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import { masterTokenUrl, rememberSecret, testKeycloak } from '@keyward/test-env';
 import type { ClientAddress, KeycloakAction, KeycloakResource } from '../../src/apis/keycloak/actions.js';
 import type { ObservedRealm } from '../../src/apis/keycloak/queries.js';

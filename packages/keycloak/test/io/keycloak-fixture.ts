@@ -1,10 +1,10 @@
 // What the Keycloak io integration tests share: a test namespace with the admin credentials Secrets, a
 // runtime against the real Keycloak, and a handler context for actions without outputs of earlier steps.
 import { randomBytes } from 'node:crypto';
-import { coreTypes } from '@keyward/vocabulary';
-import { isOutputRef, resolveTemplate, type OutputRef, type Value } from '@keyward/vocabulary/plan';
-import { KubeClient, type HttpRequestInfo } from '@keyward/core/interpreter';
-import { type HandlerContext } from '@keyward/vocabulary/interpreter';
+import { coreTypes } from '@keyward/kernel';
+import { isOutputRef, resolveTemplate, type OutputRef, type Value } from '@keyward/kernel/plan';
+import { KubeClient, type HttpRequestInfo } from '@keyward/runtime/io';
+import { type HandlerContext } from '@keyward/kernel/interpreter';
 import { adminKubeConfig, createTestNamespace, testKeycloak } from '@keyward/test-env';
 import type { KeycloakAction, KeycloakCall, KeycloakServer } from '../../src/apis/keycloak/actions.js';
 import { keycloakRuntime, type KeycloakRuntime } from '../../src/io.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sensitive } from '@keyward/vocabulary';
+import { sensitive } from '@keyward/kernel';
 import { rememberSecret } from '@keyward/test-env';
 import type { KeycloakAction, KeycloakCall } from '../../src/apis/keycloak/actions.js';
 import type { KeycloakClientQuery } from '../../src/apis/keycloak/queries.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import {
   defaultKeycloakRateLimits,
   FairRateLimiter,

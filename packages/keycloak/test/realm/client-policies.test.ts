@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlanBuilder } from '@keyward/vocabulary';
+import { PlanBuilder } from '@keyward/kernel';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import { mergedList, planClientPolicies, policyRepresentation, profileRepresentation } from '../../src/realm/client-policies.js';
 import type { RealmManaged } from '../../src/realm/managed.js';

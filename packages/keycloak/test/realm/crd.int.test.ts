@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { adminKubeConfig, createTestNamespace, printedTable, type PrintedTable } from '@keyward/test-env';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import { keycloakRealmType } from '../../src/types.js';
 import { REALM_NAME_IMMUTABLE_MESSAGE } from '../../src/realm/crd.js';
 import { decodeRealm } from '../../src/realm/decode.js';

@@ -1,9 +1,9 @@
 // A realm's default groups and default roles: the spec's added, what it listed before (status) and lists no
 // more removed, Keycloak's own defaults and what people added never; then against the in-memory Keycloak.
 import { describe, expect, it } from '@jest/globals';
-import type { Plan } from '@keyward/vocabulary';
-import { FakeClock } from '@keyward/vocabulary/testing';
-import { InMemoryWorld } from '@keyward/vocabulary';
+import type { Plan } from '@keyward/kernel';
+import { FakeClock } from '@keyward/kernel/testing';
+import { InMemoryWorld } from '@keyward/kernel';
 import { convergeRealm } from '../simulated-world.js';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import { keycloakRealmType } from '../../src/index.js';

@@ -1,6 +1,6 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { KubeObject, Plan } from '@keyward/vocabulary';
-import { fixedEntropy } from '@keyward/vocabulary/testing';
+import type { KubeObject, Plan } from '@keyward/kernel';
+import { fixedEntropy } from '@keyward/kernel/testing';
 import type { ObservedRealm } from '../../src/apis/keycloak/queries.js';
 import type { ClientScopeRepresentation, ObservedRole } from '../../src/apis/keycloak/representations.js';
 import { defaultKeycloakConfig, type KeycloakConfig } from '../../src/config.js';

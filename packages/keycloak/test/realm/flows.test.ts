@@ -1,9 +1,9 @@
 // Authentication flows of a KeycloakRealm against the in-memory Keycloak: made, copied, their steps added,
 // removed, reordered and configured, converged to zero writes, pruned only when ours, built-ins untouched.
 import { describe, expect, it } from '@jest/globals';
-import { findCondition, type KubeObject, type ObjectRef, InMemoryWorld, reconcileOnce } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
-import { FakeClock } from '@keyward/vocabulary/testing';
+import { findCondition, type KubeObject, type ObjectRef, InMemoryWorld, reconcileOnce } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { FakeClock } from '@keyward/kernel/testing';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { keycloakRealmController, keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';

@@ -1,9 +1,9 @@
 // Realm groups: what is read, and the pure plan for creating, updating and pruning them; then the same
 // spec against the in-memory Keycloak until it converges, and an out-of-band change repaired.
 import { describe, expect, it } from '@jest/globals';
-import type { Plan } from '@keyward/vocabulary';
-import { FakeClock } from '@keyward/vocabulary/testing';
-import { InMemoryWorld } from '@keyward/vocabulary';
+import type { Plan } from '@keyward/kernel';
+import { FakeClock } from '@keyward/kernel/testing';
+import { InMemoryWorld } from '@keyward/kernel';
 import { convergeRealm } from '../simulated-world.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Plan } from '@keyward/vocabulary';
+import type { Plan } from '@keyward/kernel';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { IdentityProviderRepresentation, ObservedIdentityProvider } from '../../src/apis/keycloak/representations.js';
 import { MANAGED_BY } from '../../src/ownership.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlanBuilder, type Plan } from '@keyward/vocabulary';
+import { PlanBuilder, type Plan } from '@keyward/kernel';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { OrganizationRepresentation } from '../../src/apis/keycloak/representations.js';
 import { MANAGED_BY } from '../../src/ownership.js';

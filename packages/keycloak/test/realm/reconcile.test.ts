@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Plan, PlanFailure } from '@keyward/vocabulary';
+import type { Plan, PlanFailure } from '@keyward/kernel';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
 import { REALM_FINALIZER } from '../../src/types.js';

@@ -1,8 +1,8 @@
 // A KeycloakRealm tells what it cannot do by one Warning event per new problem: a realm it may not take over,
 // a Keycloak that does not answer, a server error Keycloak answers the same way on every try.
 import { describe, expect, it } from '@jest/globals';
-import type { Plan, PlanFailure } from '@keyward/vocabulary';
-import { actionsOf } from '@keyward/vocabulary/testing';
+import type { Plan, PlanFailure } from '@keyward/kernel';
+import { actionsOf } from '@keyward/kernel/testing';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
 import { reportFailure } from '../../src/realm/report.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';

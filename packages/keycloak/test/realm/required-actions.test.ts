@@ -2,9 +2,9 @@
 // as Keycloak's PUT replaces them), unregistered ones registered and recorded; under the prune rule only those
 // this object registered are unregistered again.
 import { describe, expect, it } from '@jest/globals';
-import type { ObjectRef } from '@keyward/vocabulary';
-import { FakeClock } from '@keyward/vocabulary/testing';
-import { InMemoryWorld } from '@keyward/vocabulary';
+import type { ObjectRef } from '@keyward/kernel';
+import { FakeClock } from '@keyward/kernel/testing';
+import { InMemoryWorld } from '@keyward/kernel';
 import { keycloakRealmType } from '../../src/index.js';
 import { simulateKeycloak } from '../../src/testing.js';
 import { readsRequiredActions } from '../../src/realm/required-actions/plan.js';

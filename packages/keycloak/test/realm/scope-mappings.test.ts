@@ -1,9 +1,9 @@
 // Realm scope mappings: which targets are read, the roles mapped and unmapped (only those the spec listed
 // before), the codec's verdicts, and convergence against the in-memory Keycloak.
 import { describe, expect, it } from '@jest/globals';
-import type { Plan } from '@keyward/vocabulary';
-import { FakeClock } from '@keyward/vocabulary/testing';
-import { InMemoryWorld } from '@keyward/vocabulary';
+import type { Plan } from '@keyward/kernel';
+import { FakeClock } from '@keyward/kernel/testing';
+import { InMemoryWorld } from '@keyward/kernel';
 import { convergeRealm } from '../simulated-world.js';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { ObservedScopeMapping } from '../../src/apis/keycloak/scope-mappings.js';

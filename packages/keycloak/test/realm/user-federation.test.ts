@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PlanBuilder, type KubeObject, type Plan } from '@keyward/vocabulary';
+import { PlanBuilder, type KubeObject, type Plan } from '@keyward/kernel';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { KeycloakAction } from '../../src/apis/keycloak/actions.js';
 import type { ComponentRepresentation, ObservedFederationProvider } from '../../src/apis/keycloak/components.js';
@@ -9,7 +9,7 @@ import { reconcile } from '../../src/realm/reconcile.js';
 import { planUserFederation, type FederationContext } from '../../src/realm/user-federation/plan.js';
 import type { UserFederationSpec } from '../../src/realm/user-federation/spec.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
-import { fixedEntropy } from '@keyward/vocabulary/testing';
+import { fixedEntropy } from '@keyward/kernel/testing';
 import { keycloakCall } from '../../src/server.js';
 import { NOW, baseSpec, config, decoded, observedRealm, realmObject, secret } from './fixtures.js';
 

@@ -3,12 +3,12 @@
 // Service's ClusterIP (kube-proxy) or to one pod at its IP on the node bridge.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef } from '@keyward/vocabulary';
-import { readConditions } from '@keyward/vocabulary/model';
-import { apiSet, controlRuntime } from '@keyward/vocabulary/interpreter';
-import { keystoneRuntime, kubernetesRuntime, type KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
+import { keystoneRuntime, kubernetesRuntime, type KubeClient } from '@keyward/runtime/io';
 import { appCredController, defaultAppCredConfig } from '@keyward/keystone-appcred';
-import { Controller, createLogger, type KeyReconcile, type RuntimeLogger } from '@keyward/core/runtime';
+import { Controller, createLogger, type KeyReconcile, type RuntimeLogger } from '@keyward/runtime/controller';
 import { createPodDatabase, httpCall, kubeConfigFor, passwordAuthBody, testLogFile, waitFor, type WorkloadEnvironment } from '@keyward/test-env';
 import { API_PORT, keystoneServiceController, keystoneType, names, type KeystoneAction } from '../../src/index.js';
 import { podType } from '../../src/api.js';

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { AuthorizationV1Api } from '@kubernetes/client-node';
-import { coreTypes, type KubeObject, type ObjectRef } from '@keyward/vocabulary';
-import { ContentType, KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, type KubeObject, type ObjectRef } from '@keyward/kernel';
+import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { KeystoneAdmin, kubeConfigFor, rememberSecret, resolveServiceNames, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
 import { appCredType } from '@keyward/keystone-appcred';
 import { names } from '../../src/index.js';

@@ -1,5 +1,5 @@
-import { findCondition, type KubeObject } from '@keyward/vocabulary';
-import { readConditions, type ConditionStatus } from '@keyward/vocabulary/model';
+import { findCondition, type KubeObject } from '@keyward/kernel';
+import { readConditions, type ConditionStatus } from '@keyward/kernel/model';
 
 /** The condition every Keyward controller sums an object's state up in. */
 const READY = 'Ready';

@@ -1,6 +1,6 @@
-import { Sensitive, coreTypes, sensitive } from '@keyward/vocabulary';
-import { type KeystoneAction, type SecretKeyRef } from '@keyward/vocabulary/plan';
-import { secretKeyValue, type HandlerContext, type HandlerTable } from '@keyward/vocabulary/interpreter';
+import { Sensitive, coreTypes, sensitive } from '@keyward/kernel';
+import { type KeystoneAction, type SecretKeyRef } from '@keyward/kernel/plan';
+import { secretKeyValue, type HandlerContext, type HandlerTable } from '@keyward/kernel/interpreter';
 
 /** What stands for a value only Keystone can give; a credential's Secret is named after its first characters. */
 export const KNOWN_AFTER_APPLY = 'known-after-apply';

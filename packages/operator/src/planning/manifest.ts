@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { apiVersionOf, formatTime } from '@keyward/vocabulary/model';
-import { type KubeObject, type ResourceType } from '@keyward/vocabulary';
+import { apiVersionOf, formatTime } from '@keyward/kernel/model';
+import { type KubeObject, type ResourceType } from '@keyward/kernel';
 
 /** The uid of an object that does not exist yet: the API server gives it one when it is created. */
 export const NEW_UID = '(known after apply)';

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import { renderPlanJson, renderPlanText, type AnyAction, type Plan } from '@keyward/vocabulary';
-import { type AnyQuery, type Vocabulary } from '@keyward/vocabulary/plan';
+import { renderPlanJson, renderPlanText, type AnyAction, type Plan } from '@keyward/kernel';
+import { type AnyQuery, type Vocabulary } from '@keyward/kernel/plan';
 import { conditionText, type ReadyCondition } from './conditions.js';
 import { failsToConverge, type ObjectOutcome, type RoundsEnd } from './rounds.js';
 

@@ -1,7 +1,7 @@
-import { changesAnything, runQueries, type Queries } from '@keyward/vocabulary/plan';
-import { type AnyAction, type ControllerDefinition, type KubeObject, type Plan, runReconcile } from '@keyward/vocabulary';
-import { interpret, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/vocabulary/interpreter';
-import { fixedEntropy } from '@keyward/vocabulary/testing';
+import { changesAnything, runQueries, type Queries } from '@keyward/kernel/plan';
+import { type AnyAction, type ControllerDefinition, type KubeObject, type Plan, runReconcile } from '@keyward/kernel';
+import { interpret, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/kernel/interpreter';
+import { fixedEntropy } from '@keyward/kernel/testing';
 import { readyCondition, type ReadyCondition } from './conditions.js';
 import type { KubeSandbox } from './sandbox.js';
 

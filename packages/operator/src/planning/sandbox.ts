@@ -1,9 +1,9 @@
-import { objectKey } from '@keyward/vocabulary/model';
-import { type AnyAction, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/vocabulary';
-import { type AnyQuery, type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/vocabulary/plan';
-import { FIELD_MANAGER } from '@keyward/core/interpreter';
-import { type HandlerContext, type HandlerResult } from '@keyward/vocabulary/interpreter';
-import { SimulatedKubernetes } from '@keyward/vocabulary/testing';
+import { objectKey } from '@keyward/kernel/model';
+import { type AnyAction, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/kernel';
+import { type AnyQuery, type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
+import { FIELD_MANAGER } from '@keyward/runtime/io';
+import { type HandlerContext, type HandlerResult } from '@keyward/kernel/interpreter';
+import { SimulatedKubernetes } from '@keyward/kernel/testing';
 
 function keyOf(type: Pick<ResourceType, 'group' | 'plural'>, namespace: string | undefined, name: string): string {
   return `${type.group}/${type.plural}/${objectKey(namespace, name)}`;

@@ -1,4 +1,4 @@
-import type { ConfigOption } from '@keyward/vocabulary/plan';
+import type { ConfigOption } from '@keyward/kernel/plan';
 import type { ModuleSettings } from '../config.js';
 import { longFlag } from '../option-spec.js';
 import { settingText, type PlanSettings, type SettingOrigin } from '../operator-settings.js';

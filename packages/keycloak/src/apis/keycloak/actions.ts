@@ -1,5 +1,5 @@
-import type { Produces, SecretKeyRef, Template, Value } from '@keyward/vocabulary/plan';
-import type { Sensitive } from '@keyward/vocabulary';
+import type { Produces, SecretKeyRef, Template, Value } from '@keyward/kernel/plan';
+import type { Sensitive } from '@keyward/kernel';
 import type { RoleNames } from './representations.js';
 import type { ScopeMappingTarget } from './scope-mappings.js';
 

@@ -1,4 +1,4 @@
-import { defineApi, describeUnknown, isOutputRef, type Value } from '@keyward/vocabulary/plan';
+import { defineApi, describeUnknown, isOutputRef, type Value } from '@keyward/kernel/plan';
 import type { ClientAddress, KeycloakAction, KeycloakResource, RoleHolder } from './actions.js';
 import type { KeycloakQuery } from './queries.js';
 import type { RoleNames } from './representations.js';

@@ -1,5 +1,5 @@
-import type { Returns } from '@keyward/vocabulary/plan';
-import type { Sensitive } from '@keyward/vocabulary';
+import type { Returns } from '@keyward/kernel/plan';
+import type { Sensitive } from '@keyward/kernel';
 import type { OwnerObject } from '../../ownership.js';
 import type { KeycloakCall } from './actions.js';
 import type { ObservedAuthorization } from './authorization.js';

@@ -1,4 +1,4 @@
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KeycloakResource } from './actions.js';
 import type { AuthorizationResourceRepresentation, AuthorizationScopeRepresentation, ObservedAuthorization, ObservedPolicy, PolicyParts } from './authorization.js';
 import type { KeycloakJson } from './representations.js';

@@ -1,4 +1,4 @@
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRepresentation, type ObservedFederationProvider } from './components.js';
 import type { KeycloakJson } from './representations.js';
 

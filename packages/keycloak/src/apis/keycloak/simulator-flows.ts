@@ -1,5 +1,5 @@
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import type { Value } from '@keyward/vocabulary/plan';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import type { Value } from '@keyward/kernel/plan';
 import type { ResourceOf } from './resource-types.js';
 import type { AuthenticatorConfigRepresentation, FlowExecutionRepresentation, FlowsRead, ObservedFlow, RequiredActionRepresentation } from './flow-representations.js';
 import type { KeycloakJson } from './representations.js';

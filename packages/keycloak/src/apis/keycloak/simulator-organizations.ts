@@ -1,4 +1,4 @@
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KeycloakJson, OrganizationRepresentation } from './representations.js';
 
 // The organizations of the in-memory Keycloak, with the behaviour of Keycloak 26.7 that Keyward relies on:

@@ -1,7 +1,7 @@
-import { KeywardError, type HandlerContext, type HandlerTable, type QueryTable } from '@keyward/vocabulary/interpreter';
-import type { SimulatedKubernetes } from '@keyward/vocabulary/testing';
-import { sensitive } from '@keyward/vocabulary';
-import { type Json } from '@keyward/vocabulary/plan';
+import { KeywardError, type HandlerContext, type HandlerTable, type QueryTable } from '@keyward/kernel/interpreter';
+import type { SimulatedKubernetes } from '@keyward/kernel/testing';
+import { sensitive } from '@keyward/kernel';
+import { type Json } from '@keyward/kernel/plan';
 import { ownershipOf } from '../../ownership.js';
 import type { ClientAddress, KeycloakAction, KeycloakBody, KeycloakResource, RoleHolder, ScopeList, SecretFields } from './actions.js';
 import { describeResource, keycloakApi } from './api.js';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, boundedText, oneOf, uniqueList } from '@keyward/vocabulary/model';
+import { atMost, boundedText, oneOf, uniqueList } from '@keyward/kernel/model';
 import { DESCRIPTION_MARKER } from '../../description-marker.js';
 
 // Authentication flows of a KeycloakRealm as a codec; flow-crd.ts states the same rules as a schema.

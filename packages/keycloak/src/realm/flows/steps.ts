@@ -1,5 +1,5 @@
 import type { AuthenticatorConfigRepresentation, FlowExecutionRepresentation } from '../../apis/keycloak/flow-representations.js';
-import type { Value } from '@keyward/vocabulary/plan';
+import type { Value } from '@keyward/kernel/plan';
 import { differingKeys } from '../compare.js';
 import type { RealmSteps } from '../context.js';
 import type { AuthenticatorConfigSpec, ExecutionSpec } from './spec.js';

@@ -1,4 +1,4 @@
-import { deepEqual, type Value } from '@keyward/vocabulary/plan';
+import { deepEqual, type Value } from '@keyward/kernel/plan';
 import type { RoleHolder } from '../../apis/keycloak/actions.js';
 import { groupPath, type GroupReads, type ObservedGroup } from '../../apis/keycloak/groups.js';
 import type { RoleNames } from '../../apis/keycloak/representations.js';

@@ -1,6 +1,6 @@
 // The `groups` of a KeycloakRealm spec as a codec; group-schema.ts states the same rules for the CRD.
 import * as t from 'io-ts';
-import { minLengthString, uniqueList } from '@keyward/vocabulary/model';
+import { minLengthString, uniqueList } from '@keyward/kernel/model';
 
 /** How deep groups nest in a spec (top level is 1): a CRD schema cannot recurse, so each level is spelled out. */
 export const MAX_GROUP_DEPTH = 5;

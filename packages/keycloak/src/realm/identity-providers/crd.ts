@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/vocabulary/model';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
 import {
   CONFIG_SECRET_KEY_PATTERN,
   IDP_ALIAS_PATTERN,

@@ -1,5 +1,5 @@
-import type { GetQuery } from '@keyward/vocabulary/plan';
-import type { Observed } from '@keyward/vocabulary';
+import type { GetQuery } from '@keyward/kernel/plan';
+import type { Observed } from '@keyward/kernel';
 import type { RealmQueries } from '../types.js';
 import type { IdpSecretsContext } from './plan.js';
 import type { RealmSecretUse } from '../secret-opt-in.js';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, kubernetesName, minLengthString, patternedText, uniqueList } from '@keyward/vocabulary/model';
+import { atMost, kubernetesName, minLengthString, patternedText, uniqueList } from '@keyward/kernel/model';
 
 // A realm's identity providers as a spec lists them: the codec here, the same rules as a schema in
 // identity-provider-crd.ts.

@@ -1,4 +1,4 @@
-import type { Value } from '@keyward/vocabulary/plan';
+import type { Value } from '@keyward/kernel/plan';
 import type { RealmSteps } from '../context.js';
 import { organizationAlias, type OrganizationSpec } from './spec.js';
 

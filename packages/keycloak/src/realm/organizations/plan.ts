@@ -1,4 +1,4 @@
-import { deepEqual, type Value } from '@keyward/vocabulary/plan';
+import { deepEqual, type Value } from '@keyward/kernel/plan';
 import type { ObservedRealm } from '../../apis/keycloak/queries.js';
 import type { KeycloakJson, OrganizationRepresentation } from '../../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../../ownership.js';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, patternedText, uniqueList } from '@keyward/vocabulary/model';
+import { atMost, patternedText, uniqueList } from '@keyward/kernel/model';
 
 // A realm's organizations as a spec lists them: the codec here, the same rules as a schema in
 // organization-crd.ts. Keycloak 26 keys an organization by its alias, which it takes from the name when none

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { integerInRange, uniqueList } from '@keyward/vocabulary/model';
+import { integerInRange, uniqueList } from '@keyward/kernel/model';
 import { listMapOf } from '../../list-schema.js';
 
 // Required actions of a KeycloakRealm as a codec; required-action-crd.ts states the same rules as a schema.

@@ -1,6 +1,6 @@
 // The `scopeMappings` of a KeycloakRealm spec: the codec, and the CRD schema stating the same rules.
 import * as t from 'io-ts';
-import { minLengthString, uniqueList } from '@keyward/vocabulary/model';
+import { minLengthString, uniqueList } from '@keyward/kernel/model';
 import type { ScopeMappingTarget } from '../../apis/keycloak/scope-mappings.js';
 import type { StatedRoles } from '../../tracked-roles.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope } from '../built-ins.js';

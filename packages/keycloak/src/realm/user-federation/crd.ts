@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/vocabulary/model';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
 import { pruneRuleDescription } from '../../prune.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from '../secret-opt-in.js';
 import { EDIT_MODES, FEDERATION_PROVIDERS, FEDERATION_TEXT_MAX_LENGTH, MAX_FEDERATION_MAPPERS, MAX_FEDERATION_PROVIDERS } from './spec.js';

@@ -1,4 +1,4 @@
-import type { SecretKeyRef, Value } from '@keyward/vocabulary/plan';
+import type { SecretKeyRef, Value } from '@keyward/kernel/plan';
 import type { KeycloakBody } from '../../apis/keycloak/actions.js';
 import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRepresentation, type ObservedFederationProvider } from '../../apis/keycloak/components.js';
 import { MANAGED_BY_KEYWARD } from '../../ownership.js';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, boundedText, kubernetesName, minLengthString, uniqueList } from '@keyward/vocabulary/model';
+import { atMost, boundedText, kubernetesName, minLengthString, uniqueList } from '@keyward/kernel/model';
 
 // A realm's user federation providers (LDAP and Kerberos) as a spec lists them: the codec here, the same rules
 // as a schema in user-federation-crd.ts. Keycloak keeps each provider as a component whose config is a map of

@@ -1,6 +1,6 @@
-import { Sensitive } from '@keyward/vocabulary';
-import { isOutputRef, type Json, type SecretKeyRef, type Template } from '@keyward/vocabulary/plan';
-import type { HandlerContext } from '@keyward/vocabulary/interpreter';
+import { Sensitive } from '@keyward/kernel';
+import { isOutputRef, type Json, type SecretKeyRef, type Template } from '@keyward/kernel/plan';
+import type { HandlerContext } from '@keyward/kernel/interpreter';
 import type { KeycloakBody, SecretFields } from '../actions.js';
 
 /** A body ready to send: Sensitive leaves are revealed by the transport, and every secret in it is masked in errors. */

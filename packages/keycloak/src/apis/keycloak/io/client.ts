@@ -1,6 +1,6 @@
-import type { Sensitive } from '@keyward/vocabulary';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { type HttpRequest, type HttpResponse, type HttpTransport } from '@keyward/core/interpreter';
+import type { Sensitive } from '@keyward/kernel';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { type HttpRequest, type HttpResponse, type HttpTransport } from '@keyward/runtime/io';
 import type { KeycloakCall } from '../actions.js';
 import type { AdminTokenCache } from './tokens.js';
 

@@ -1,6 +1,6 @@
-import { coreTypes, sensitive, type Sensitive } from '@keyward/vocabulary';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { type KubeClient } from '@keyward/core/interpreter';
+import { coreTypes, sensitive, type Sensitive } from '@keyward/kernel';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { type KubeClient } from '@keyward/runtime/io';
 import type { KeycloakServer } from '../actions.js';
 
 /** Where a server's admin credentials are kept. */

@@ -1,5 +1,5 @@
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { type HttpResponse } from '@keyward/core/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { type HttpResponse } from '@keyward/runtime/io';
 import type { KeycloakObject } from '../representations.js';
 
 function isObject(value: unknown): value is KeycloakObject {

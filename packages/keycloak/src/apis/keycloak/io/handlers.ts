@@ -1,6 +1,6 @@
-import { sensitive, type Sensitive } from '@keyward/vocabulary';
-import { type SecretKeyRef } from '@keyward/vocabulary/plan';
-import type { HandlerContext, HandlerTable } from '@keyward/vocabulary/interpreter';
+import { sensitive, type Sensitive } from '@keyward/kernel';
+import { type SecretKeyRef } from '@keyward/kernel/plan';
+import type { HandlerContext, HandlerTable } from '@keyward/kernel/interpreter';
 import type { KeycloakAction, KeycloakCall, KeycloakGrantRolesAction, KeycloakRevokeRolesAction, RoleHolder } from '../actions.js';
 import { describeResource, keycloakApi } from '../api.js';
 import type { KeycloakObject } from '../representations.js';

@@ -1,5 +1,5 @@
 // What the admin API addresses by id, found by the names plans use.
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import type { ClientRepresentation, ClientScopeRepresentation, IdentityProviderMapperRepresentation, KeycloakObject, ProtocolMapperRepresentation } from '../representations.js';
 import { clientPath, clientScopesPath, clientsPath, mappersPath, serviceAccountUserPath } from './paths.js';
 import type { AdminReads } from './reads.js';

@@ -1,5 +1,5 @@
-import { sensitive, type Sensitive } from '@keyward/vocabulary';
-import type { QueryTable } from '@keyward/vocabulary/interpreter';
+import { sensitive, type Sensitive } from '@keyward/kernel';
+import type { QueryTable } from '@keyward/kernel/interpreter';
 import { ownershipOf } from '../../../ownership.js';
 import type { FlowName, KeycloakClientQuery, KeycloakFlowsQuery, KeycloakGrantReachQuery, KeycloakQuery, KeycloakRealmQuery, ObservedClient, ObservedRealm } from '../queries.js';
 import type { ObservedReach } from '../role-reach.js';

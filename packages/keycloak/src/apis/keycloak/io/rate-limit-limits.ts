@@ -1,4 +1,4 @@
-import type { TokenBucketLimit } from '@keyward/core/interpreter';
+import type { TokenBucketLimit } from '@keyward/runtime/io';
 
 export type { TokenBucketLimit };
 

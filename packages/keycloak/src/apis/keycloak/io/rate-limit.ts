@@ -1,5 +1,5 @@
-import { Fifo, TokenBucket } from '@keyward/core/interpreter';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
+import { Fifo, TokenBucket } from '@keyward/runtime/io';
+import { KeywardError } from '@keyward/kernel/interpreter';
 import { validateKeycloakRateLimits, type KeycloakRateLimits } from './rate-limit-limits.js';
 
 export { defaultKeycloakRateLimits, validateKeycloakRateLimits } from './rate-limit-limits.js';

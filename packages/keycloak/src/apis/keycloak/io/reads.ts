@@ -1,4 +1,4 @@
-import type { HttpResponse } from '@keyward/core/interpreter';
+import type { HttpResponse } from '@keyward/runtime/io';
 import type { KeycloakCall } from '../actions.js';
 import type { KeycloakObject } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';

@@ -1,6 +1,6 @@
 // Where each type of KeycloakResource lives in the admin API, one record per type. Plans name scopes and
 // mappers; the API wants their ids, so a name is looked up when no id is given.
-import type { Value, Json } from '@keyward/vocabulary/plan';
+import type { Value, Json } from '@keyward/kernel/plan';
 import type { KeycloakResource } from '../actions.js';
 import type { ResourceOf, ResourceType } from '../resource-types.js';
 import { describeResource } from '../api.js';

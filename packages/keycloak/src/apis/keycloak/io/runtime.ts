@@ -1,5 +1,5 @@
-import { defineApiRuntime, type ApiRuntime } from '@keyward/vocabulary/interpreter';
-import { readSecretKey, type HttpRequestObserver, type KubeClient } from '@keyward/core/interpreter';
+import { defineApiRuntime, type ApiRuntime } from '@keyward/kernel/interpreter';
+import { readSecretKey, type HttpRequestObserver, type KubeClient } from '@keyward/runtime/io';
 import type { KeycloakAction } from '../actions.js';
 import { keycloakApi } from '../api.js';
 import type { KeycloakQuery } from '../queries.js';

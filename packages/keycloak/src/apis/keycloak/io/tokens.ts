@@ -1,6 +1,6 @@
-import { sensitive, type Sensitive } from '@keyward/vocabulary';
-import { KeywardError } from '@keyward/vocabulary/interpreter';
-import { type HttpForm, type HttpTransport } from '@keyward/core/interpreter';
+import { sensitive, type Sensitive } from '@keyward/kernel';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { type HttpForm, type HttpTransport } from '@keyward/runtime/io';
 import type { KeycloakServer } from '../actions.js';
 import type { KeycloakJson, KeycloakObject } from '../representations.js';
 import type { AdminCredentials, CredentialsSecret } from './credentials.js';

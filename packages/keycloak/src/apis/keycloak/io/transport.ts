@@ -1,4 +1,4 @@
-import { HttpTransport, defaultErrorDetail, type HttpResponse, type HttpTransportOptions } from '@keyward/core/interpreter';
+import { HttpTransport, defaultErrorDetail, type HttpResponse, type HttpTransportOptions } from '@keyward/runtime/io';
 
 /** Everything of the generic transport but what makes it Keycloak's (and the URL, which is the server's). */
 export type KeycloakTransportOptions = Omit<HttpTransportOptions, 'api' | 'label' | 'baseUrl' | 'probePath' | 'decodeError' | 'authHeaders'>;

@@ -1,5 +1,5 @@
-import { AvailabilityListeners, type AvailabilityListener, type AvailabilitySource } from '@keyward/vocabulary/interpreter';
-import { type HttpTransport } from '@keyward/core/interpreter';
+import { AvailabilityListeners, type AvailabilityListener, type AvailabilitySource } from '@keyward/kernel/interpreter';
+import { type HttpTransport } from '@keyward/runtime/io';
 import { keycloakTransport, type KeycloakTransportOptions } from './transport.js';
 
 /** Keycloak transports by server URL, created on first use, and the availability changes of them all. */

@@ -1,0 +1,61 @@
+import { defineApiRuntime, AvailabilityListeners, type ApiRuntime, type AvailabilityListener, type AvailabilitySource } from '@keyward/kernel/interpreter';
+import type { KubeClient } from '../../kubernetes/io/client.js';
+import { readSecretKey } from '../../kubernetes/io/secret-key.js';
+import { keystoneApi } from '@keyward/kernel';
+import { type KeystoneAction } from '@keyward/kernel/plan';
+import { KeystoneClient, type KeystoneClientOptions } from './client.js';
+import { keystoneHandlers } from './handlers.js';
+import { TokenCache } from './token-cache.js';
+
+/** Keystone clients by endpoint, created on first use, and the availability changes of them all. */
+export interface KeystoneClientPool extends AvailabilitySource {
+  (endpoint: string): KeystoneClient;
+  /** Stops every client's probing; for a pool that is no longer used. */
+  close(): void;
+}
+
+/** Keystone clients, one per endpoint (so each has its own limiter and breaker), created on first use. */
+export function keystoneClientPool(options: Omit<KeystoneClientOptions, 'baseUrl'> = {}): KeystoneClientPool {
+  const clients = new Map<string, KeystoneClient>();
+  const changes = new AvailabilityListeners();
+  const clientFor = (endpoint: string): KeystoneClient => {
+    let client = clients.get(endpoint);
+    if (client === undefined) {
+      client = new KeystoneClient({ ...options, baseUrl: endpoint });
+      client.availability.subscribe((change) => { changes.emit(change); });
+      clients.set(endpoint, client);
+    }
+    return client;
+  };
+  return Object.assign(clientFor, {
+    subscribe: (listener: AvailabilityListener) => changes.subscribe(listener),
+    close: () => {
+      for (const client of clients.values()) client.availability.close();
+    },
+  });
+}
+
+export interface KeystoneRuntimeOptions {
+  /** Reads the passwords that authenticate actions name by Secret. */
+  readonly kube: KubeClient;
+  /** Options of each endpoint's client (timeouts, limiter, request observer); ignored when `clients` is given. */
+  readonly client?: Omit<KeystoneClientOptions, 'baseUrl'>;
+  /** A pool to share (with a test, say); by default one is created. */
+  readonly clients?: KeystoneClientPool;
+  readonly tokens?: TokenCache;
+}
+
+/** The Keystone API module's runtime: a client per endpoint, tokens reused until shortly before they expire. */
+export function keystoneRuntime(options: KeystoneRuntimeOptions): ApiRuntime<KeystoneAction> & { readonly clients: KeystoneClientPool } {
+  const clients = options.clients ?? keystoneClientPool(options.client);
+  return {
+    ...defineApiRuntime<KeystoneAction>({
+      api: keystoneApi,
+      handlers: keystoneHandlers({ clientFor: clients, tokens: options.tokens ?? new TokenCache(), readSecretKey: (ref, context) => readSecretKey(options.kube, ref, context.readObject) }),
+      queries: () => ({}),
+      availability: clients,
+      close: () => { clients.close(); },
+    }),
+    clients,
+  };
+}
