@@ -24,6 +24,7 @@ export interface FairRateLimitNames {
   readonly kind: string;
 }
 
+/** The words of a limiter whose API names none of its own. */
 export const defaultFairRateLimitNames: FairRateLimitNames = { api: 'http', label: 'HTTP', tenant: 'tenant', kind: 'tenant' };
 
 /** Throws a RangeError naming the first unusable field, e.g. "tenant.ratePerSecond". */
