@@ -44,7 +44,8 @@ export class KeycloakAdminClient {
   /** One request; a 401 comes back as an answer, so that `send` can log in again. */
   async #sendOnce(call: KeycloakCall, request: AdminRequest): Promise<{ readonly response: HttpResponse; readonly token: Sensitive }> {
     // The token before the limiter's turn: requests that took their turn and then all waited for one login
-    // would go out together, above the rate.
+    // would go out together, above the rate. One that expires while its request waits is answered 401, and
+    // `send` logs in again.
     const token = await this.#options.tokens.token(call.server);
     const response = await this.#options.transportFor(call.server.url).send({
       ...request,
