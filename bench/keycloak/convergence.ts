@@ -15,7 +15,7 @@ import { desiredRealm } from '../../packages/keycloak/src/realm/desired.js';
 import { keycloakCall } from '../../packages/keycloak/src/server.js';
 import { ownershipAttributes } from '../../packages/keycloak/src/ownership.js';
 import { realmEndpoints } from '../../packages/keycloak/src/endpoints.js';
-import { FairRateLimiter, defaultKeycloakRateLimits, keycloakRuntime } from '@keyward/keycloak/io';
+import { defaultKeycloakRateLimits, keycloakRateLimiter, keycloakRuntime } from '@keyward/keycloak/io';
 import type { Environment } from '@keyward/test-env';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
@@ -59,7 +59,7 @@ async function controllerPhase(environment: Environment, kube: KubeClient, confi
   const tally = new KeycloakTally();
   const kubeTally = new RequestTally();
   const controllers = keycloakControllers(environment, config, {
-    limiter: new FairRateLimiter(defaultKeycloakRateLimits), concurrency: CONCURRENCY, keycloakObserver: tally.observer, onKubeRequest: kubeTally.onKubeRequest,
+    limiter: keycloakRateLimiter(), concurrency: CONCURRENCY, keycloakObserver: tally.observer, onKubeRequest: kubeTally.onKubeRequest,
   });
   const realms = await whenEachNamespace(kube, keycloakRealmType, new Map(namespaces.map((n) => [n, 1])), isReady);
   const clients = await whenEachNamespace(kube, keycloakClientType, new Map(namespaces.map((n) => [n, CLIENTS_PER_REALM])), isReady);
@@ -110,7 +110,7 @@ async function floorPhase(environment: Environment, kube: KubeClient, config: Ke
   const tally = new KeycloakTally();
   const kubeTally = new RequestTally();
   const client = new KubeClient(environment.kubeConfig(), { onRequest: kubeTally.onKubeRequest });
-  const runtime = keycloakRuntime({ kube: client, limiter: new FairRateLimiter(defaultKeycloakRateLimits), observer: tally.observer });
+  const runtime = keycloakRuntime({ kube: client, limiter: keycloakRateLimiter(), observer: tally.observer });
   try {
     const span = await measured(async () => {
       const realms = (await client.listAll(keycloakRealmType)).items.filter((realm) => namespaces.includes(realm.metadata.namespace ?? ''));
@@ -167,7 +167,7 @@ async function sendUntilDone(admin: Admin, call: ReturnType<typeof callFor>, req
 /** Realms created (and left) before anything is measured, so that neither side pays for a cold Keycloak. */
 async function warmUp(environment: Environment, config: KeycloakConfig): Promise<void> {
   const kube = new KubeClient(environment.kubeConfig());
-  const runtime = keycloakRuntime({ kube, limiter: new FairRateLimiter(defaultKeycloakRateLimits) });
+  const runtime = keycloakRuntime({ kube, limiter: keycloakRateLimiter() });
   try {
     await promisePool(Array.from({ length: 8 }, (_, i) => `warm-up-${String(i)}`), CONCURRENCY, async (realm) => {
       await sendUntilDone(runtime.admin, callFor(config, OPERATOR_NAMESPACE), { method: 'POST', path: '/realms', operation: 'create_realm', description: `create realm ${realm}`, body: { realm, enabled: true }, accept: [409] });

@@ -17,7 +17,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeClient } from '@keyward/runtime/io';
 import { defaultKeycloakConfig, keycloakClientType, keycloakRealmType } from '@keyward/keycloak';
-import { defaultKeycloakRateLimits, type KeycloakRateLimits } from '@keyward/keycloak/io';
+import type { FairRateLimits } from '@keyward/runtime/io';
+import { defaultKeycloakRateLimits } from '@keyward/keycloak/io';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
 import { waitSettled } from '../support/idle.js';
 import { inBatches } from '../support/pool.js';
@@ -35,9 +36,9 @@ import { createClient, createRealm, isReady, keycloakConfig, keycloakControllers
 const BIG_CLIENTS = 400;
 const SMALL_NAMESPACES = 20;
 const SMALL_CLIENTS = 10;
-const LIMITS: KeycloakRateLimits = {
+const LIMITS: FairRateLimits = {
   ...defaultKeycloakRateLimits,
-  namespace: { ratePerSecond: 2, burst: 2 },
+  tenant: { ratePerSecond: 2, burst: 2 },
   global: { ratePerSecond: 10, burst: 1 },
 };
 /** More than the objects: no reconcile waits for a worker, only for its namespace's cap and the limiter. */
@@ -152,7 +153,7 @@ async function limiterPhase(run: Run) {
   // What a client needs, as the small namespaces (all Ready, few limiter timeouts) show it; the floor of the
   // whole run is the global limit over every client's requests, or the big namespace's own limit over its own.
   const perClient = small.reduce((n, s) => n + s.requests, 0) / (run.small.length * SMALL_CLIENTS);
-  const floorMs = Math.max((perClient * (BIG_CLIENTS + run.small.length * SMALL_CLIENTS)) / globalRate, (perClient * BIG_CLIENTS) / LIMITS.namespace.ratePerSecond) * 1000;
+  const floorMs = Math.max((perClient * (BIG_CLIENTS + run.small.length * SMALL_CLIENTS)) / globalRate, (perClient * BIG_CLIENTS) / LIMITS.tenant.ratePerSecond) * 1000;
   const firstSmallReady = Math.min(...run.small.map((namespace) => run.arrivals.reachedAt.get(namespace) ?? finished));
   const backlogShares = namespaces.map((namespace) => requestsOf(run, namespace, started, firstSmallReady));
   const windows = windowedJain(run, namespaces, started, finished);

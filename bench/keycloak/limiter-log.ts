@@ -1,13 +1,18 @@
 // The fair limiter with every admin acquisition and timeout recorded per namespace, and the figures the
 // fairness benchmark reports from them (pure functions of the recorded times).
 import { performance } from 'node:perf_hooks';
-import { FairRateLimiter } from '@keyward/keycloak/io';
+import { FairRateLimiter, type FairRateLimits } from '@keyward/runtime/io';
+import { keycloakRateLimitNames } from '@keyward/keycloak/io';
 
 /** A FairRateLimiter that records when each admin request charged to a namespace was let through or gave up. */
 export class RecordingLimiter extends FairRateLimiter {
   /** performance.now() of every admin acquisition, per namespace, in order. */
   readonly acquired = new Map<string, number[]>();
   readonly timedOut = new Map<string, number>();
+
+  constructor(limits: FairRateLimits) {
+    super(limits, { names: keycloakRateLimitNames });
+  }
 
   override async acquire(namespace: string): Promise<void> {
     try {

@@ -11,7 +11,7 @@ import { coreTypes } from '@keyward/kernel';
 import { KubeClient } from '@keyward/runtime/io';
 import type { ReconcileResult } from '@keyward/runtime/controller';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, keycloakRealmType } from '@keyward/keycloak';
-import { FairRateLimiter, defaultKeycloakRateLimits } from '@keyward/keycloak/io';
+import { defaultKeycloakRateLimits, keycloakRateLimiter } from '@keyward/keycloak/io';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { difference, type Counts } from '../support/counts.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
@@ -190,7 +190,7 @@ try {
   const tally = new KeycloakTally();
   const results = new Map<ReconcileResult, number>();
   const controllers = keycloakControllers(environment, config, {
-    limiter: new FairRateLimiter(defaultKeycloakRateLimits), concurrency: CONCURRENCY, keycloakObserver: tally.observer,
+    limiter: keycloakRateLimiter(), concurrency: CONCURRENCY, keycloakObserver: tally.observer,
     observer: { onReconcile: (controller, result) => { if (controller === 'keycloak-realm') results.set(result, (results.get(result) ?? 0) + 1); } },
   });
   const ready = await whenCount(setup, { type: keycloakRealmType, namespace: NAMESPACE }, 1, isReady);
@@ -224,7 +224,7 @@ try {
     const first = await resync();
     const second = await resync();
     const untilReady = requestsOf(atReady, {});
-    const limits = defaultKeycloakRateLimits.namespace;
+    const limits = defaultKeycloakRateLimits.tenant;
     const admin = untilReady.reads + untilReady.writes;
 
     console.log(JSON.stringify({

@@ -2,7 +2,7 @@
 // and both controllers as the operator builds them (one Kubernetes client, the Keycloak runtime with its
 // fair rate limiter shared by both controllers).
 import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/kernel';
-import { KubeClient, kubernetesRuntime, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/runtime/io';
+import { KubeClient, kubernetesRuntime, type FairRateLimiter, type HttpRequestObserver, type KubeRequestInfo } from '@keyward/runtime/io';
 import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
 import { Controller, type ControllerObserver } from '@keyward/runtime/controller';
 import {
@@ -13,7 +13,7 @@ import {
   keycloakRealmType,
   type KeycloakConfig,
 } from '@keyward/keycloak';
-import { keycloakRuntime, type FairRateLimiter } from '@keyward/keycloak/io';
+import { keycloakRuntime } from '@keyward/keycloak/io';
 import type { Environment } from '@keyward/test-env';
 import { createNamespace } from '../support/environment.js';
 

@@ -1,5 +1,5 @@
 // The impure half of @keyward/keycloak: the Keycloak API module's runtime, its admin client and token cache,
-// and the fair rate limiter every admin request passes.
+// and the figures and names of core's fair rate limiter that every admin request passes.
 export { keycloakRuntime } from './apis/keycloak/io/runtime.js';
 export type { KeycloakRuntime, KeycloakRuntimeOptions } from './apis/keycloak/io/runtime.js';
 export { KeycloakAdminClient } from './apis/keycloak/io/client.js';
@@ -12,5 +12,4 @@ export { keycloakTransport, keycloakErrorDetail } from './apis/keycloak/io/trans
 export type { KeycloakTransportOptions } from './apis/keycloak/io/transport.js';
 export { keycloakTransportPool } from './apis/keycloak/io/transports.js';
 export type { KeycloakTransportPool } from './apis/keycloak/io/transports.js';
-export * from './apis/keycloak/io/rate-limit.js';
-export { KeycloakRateLimitMetrics } from './apis/keycloak/io/rate-limit-metrics.js';
+export { defaultKeycloakRateLimits, keycloakRateLimitNames, keycloakRateLimiter } from './apis/keycloak/io/rate-limits.js';

@@ -105,7 +105,8 @@ const DEFAULT_KUBE_API_BURST = 30;
  * bucket and from the global one; token requests have their own.
  */
 function keycloakRateLimitOptions() {
-  const defaults = defaultKeycloakRateLimits;
+  // The flags name a tenant's limit after what it is for Keycloak: a namespace.
+  const defaults = { namespace: defaultKeycloakRateLimits.tenant, global: defaultKeycloakRateLimits.global, token: defaultKeycloakRateLimits.token };
   // Listed with the options of the controllers that talk to Keycloak.
   const group = controllersGroup([keycloakRealmModule, keycloakClientModule].map((module) => module.definition.name));
   const rate = (limit: 'namespace' | 'global' | 'token', what: string) => ({

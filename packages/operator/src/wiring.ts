@@ -3,35 +3,20 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import type { AnyAction } from '@keyward/kernel';
 import type { AnyQuery } from '@keyward/kernel/plan';
-import { KubeClient } from '@keyward/runtime/io';
+import { KubeClient, type FairRateLimits } from '@keyward/runtime/io';
 import { type ApiSet } from '@keyward/kernel/interpreter';
-import {
-  ApiServerReachability,
-  Controller,
-  RuntimeMetrics,
-  controllerMetrics,
-  endpointAvailabilityLog,
-  endpointAvailabilityMetrics,
-  httpRequestMetrics,
-  keystoneRequestMetrics,
-  kubeRequestMetrics,
-  type ResyncLoops,
-  type RuntimeLogger,
-  type Runnable,
-  type SharedInformers,
-  type WatchTroubleLog,
-} from '@keyward/runtime/controller';
-import { FairRateLimiter, KeycloakRateLimitMetrics, defaultKeycloakRateLimits, type KeycloakRateLimits } from '@keyward/keycloak/io';
+import { ApiServerReachability, Controller, FairRateLimitMetrics, RuntimeMetrics, controllerMetrics, endpointAvailabilityLog, endpointAvailabilityMetrics, httpRequestMetrics, keystoneRequestMetrics, kubeRequestMetrics, type ResyncLoops, type RuntimeLogger, type Runnable, type SharedInformers, type WatchTroubleLog } from '@keyward/runtime/controller';
+import { defaultKeycloakRateLimits, keycloakRateLimitNames, keycloakRateLimiter } from '@keyward/keycloak/io';
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';
 import { moduleConfig, type ErasedModule } from './controllers.js';
 import { loadKubeConfig } from './kubeconfig.js';
 
 /** The Keycloak rate limits the options set. */
-export function keycloakRateLimits(config: ConnectionConfig): KeycloakRateLimits {
+export function keycloakRateLimits(config: ConnectionConfig): FairRateLimits {
   return {
     ...defaultKeycloakRateLimits,
-    namespace: { ratePerSecond: config.keycloakNamespaceRate, burst: config.keycloakNamespaceBurst },
+    tenant: { ratePerSecond: config.keycloakNamespaceRate, burst: config.keycloakNamespaceBurst },
     global: { ratePerSecond: config.keycloakGlobalRate, burst: config.keycloakGlobalBurst },
     token: { ratePerSecond: config.keycloakTokenRate, burst: config.keycloakTokenBurst },
   };
@@ -77,8 +62,8 @@ export async function wire(config: ConnectionConfig, logger?: RuntimeLogger): Pr
     rateLimit: { ratePerSecond: config.kubeApiQps, burst: config.kubeApiBurst },
   });
   const identity = instanceIdentity();
-  const limiterMetrics = new KeycloakRateLimitMetrics(metrics.registry);
-  const keycloakLimiter = new FairRateLimiter(keycloakRateLimits(config), { observer: limiterMetrics.observer });
+  const limiterMetrics = new FairRateLimitMetrics(metrics.registry, keycloakRateLimitNames);
+  const keycloakLimiter = keycloakRateLimiter(keycloakRateLimits(config), { observer: limiterMetrics.observer });
   limiterMetrics.watchBudgets(keycloakLimiter);
   const apis = operatorApis({
     kube,

@@ -30,12 +30,12 @@ afterAll(() => {
 /** A client whose credential reads, token-bucket and admin-bucket acquisitions are counted; no pause is waited out. */
 function setup(options: { readonly now?: () => number; readonly credentials?: () => AdminCredentials } = {}) {
   const counts = { credentialReads: 0, tokenAcquires: 0, adminAcquires: [] as string[] };
-  const transports = keycloakTransportPool({ sleep: () => Promise.resolve() });
-  pools.push(transports);
   const limiter = {
     acquire: (namespace: string) => { counts.adminAcquires.push(namespace); return Promise.resolve(); },
     acquireToken: () => { counts.tokenAcquires += 1; return Promise.resolve(); },
   };
+  const transports = keycloakTransportPool({ sleep: () => Promise.resolve(), tenantLimiter: limiter });
+  pools.push(transports);
   const tokens = new AdminTokenCache({
     readCredentials: () => {
       counts.credentialReads += 1;
@@ -45,7 +45,7 @@ function setup(options: { readonly now?: () => number; readonly credentials?: ()
     limiter,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  return { counts, admin: new KeycloakAdminClient({ transportFor: transports, tokens, limiter }) };
+  return { counts, admin: new KeycloakAdminClient({ transportFor: transports, tokens }) };
 }
 
 const tokenAnswer = (token: string) => [200, { access_token: token, expires_in: 60, token_type: 'Bearer' }] as const;

@@ -1,6 +1,8 @@
 export * from './backoff.js';
 export * from './work-queue.js';
 export * from './metrics.js';
+export { FairRateLimitMetrics } from './fair-rate-limit-metrics.js';
+export type { RateLimitBudgetSource } from './fair-rate-limit-metrics.js';
 export * from './http-endpoints.js';
 export { kubeMetricsAccess } from './metrics-access.js';
 export type { AccessVerdict, KubeMetricsAccessOptions, MetricsAccess } from './metrics-access.js';

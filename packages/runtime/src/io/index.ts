@@ -20,3 +20,7 @@ export type { TokenBucketLimit } from './rate/token-bucket.js';
 export { Fifo } from './rate/fifo.js';
 export { RateLimiter, systemRateLimiterClock } from './rate/rate-limiter.js';
 export type { RateLimiterClock } from './rate/rate-limiter.js';
+export { FairRateLimiter, fairLimiterClock } from './rate/fair-rate-limiter.js';
+export type { FairRateLimiterOptions, RateLimitBudgets, RateLimitObserver, RateLimitType } from './rate/fair-rate-limiter.js';
+export { defaultFairRateLimitNames, validateFairRateLimits } from './rate/fair-rate-limits.js';
+export type { FairRateLimitNames, FairRateLimits } from './rate/fair-rate-limits.js';

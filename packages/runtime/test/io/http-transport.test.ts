@@ -11,6 +11,9 @@ import type { HttpRequest, HttpRequestInfo, HttpResponse, HttpTransportOptions }
 import { sensitive } from '@keyward/kernel';
 import { httpRequestMetrics } from '../../src/controller/instrumentation.js';
 import { RuntimeMetrics } from '../../src/controller/metrics.js';
+import { FairRateLimiter } from '../../src/io/rate/fair-rate-limiter.js';
+import { FakeLimiterClock } from './fair-rate-limit-clock.js';
+import { limits } from './fair-rate-limit-harness.js';
 import { ManualClock } from './manual-clock.js';
 
 const ORIGIN = 'http://api.example.test';
@@ -314,32 +317,31 @@ describe('limiters', () => {
     };
   }
 
-  it('gives each bucket its own limiter, so one tenant queues behind itself and not the others', async () => {
-    const tenantA = held('/a', 2);
+  it('gives each tenant its own turn in the tenant limiter, so one tenant queues behind itself and not the others', async () => {
+    nock(ORIGIN).get('/api/a').times(2).reply(200, { path: '/a' });
     nock(ORIGIN).get('/api/b').reply(200, { path: '/b' });
-    const { http } = transport({ limiter: { maxConcurrent: 10 }, bucketLimiter: { maxConcurrent: 1 } });
+    const clock = new FakeLimiterClock();
+    const tenantLimiter = new FairRateLimiter(limits({ tenant: { ratePerSecond: 1, burst: 1 } }), { clock });
+    const { http } = transport({ limiter: { maxConcurrent: 10 }, tenantLimiter });
     const done: string[] = [];
-    const send = (path: string, bucket: string) => http.send(get(path, { bucket })).then(() => done.push(`${bucket}${path}`));
+    const send = (path: string, tenant: string) => http.send(get(path, { tenant })).then(() => done.push(`${tenant}${path}`));
 
     const calls = [send('/a', 'tenant-a'), send('/a', 'tenant-a'), send('/b', 'tenant-b')];
-    await turnsUntil(() => done.length === 1);
+    await turnsUntil(() => done.length === 2);
     await someTurns();
 
-    // Tenant a's second request waits for its first; tenant b's went past both.
-    expect(done).toEqual(['tenant-b/b']);
-    expect(tenantA.arrived()).toBe(1);
-    tenantA.releaseOne();
-    await turnsUntil(() => tenantA.arrived() === 2);
-    tenantA.releaseOne();
+    // Tenant a's second request waits for its tenant's next token; tenant b's went past it.
+    expect([...done].sort()).toEqual(['tenant-a/a', 'tenant-b/b']);
+    await clock.advance(1000);
     await Promise.all(calls);
-    expect(done).toEqual(['tenant-b/b', 'tenant-a/a', 'tenant-a/a']);
+    expect(done.slice(2)).toEqual(['tenant-a/a']);
   });
 
-  it('limits a bucket in addition to the endpoint', async () => {
+  it('limits a tenant in addition to the endpoint', async () => {
     const server = held('/a', 3);
-    const { http } = transport({ limiter: { maxConcurrent: 1 }, bucketLimiter: { maxConcurrent: 5 } });
+    const { http } = transport({ limiter: { maxConcurrent: 1 }, tenantLimiter: new FairRateLimiter(limits({}), { clock: new FakeLimiterClock() }) });
 
-    const calls = [http.send(get('/a', { bucket: 'x' })), http.send(get('/a', { bucket: 'y' })), http.send(get('/a'))];
+    const calls = [http.send(get('/a', { tenant: 'x' })), http.send(get('/a', { tenant: 'y' })), http.send(get('/a'))];
     await turnsUntil(() => server.arrived() === 1);
     await someTurns();
 
@@ -351,16 +353,41 @@ describe('limiters', () => {
     await Promise.all(calls);
   });
 
-  it('ignores buckets when no bucket limiter is configured', async () => {
+  it('ignores tenants when no tenant limiter is configured', async () => {
     const server = held('/a', 2);
     const { http } = transport({ limiter: { maxConcurrent: 10 } });
 
-    const calls = [http.send(get('/a', { bucket: 'x' })), http.send(get('/a', { bucket: 'x' }))];
+    const calls = [http.send(get('/a', { tenant: 'x' })), http.send(get('/a', { tenant: 'x' }))];
     await turnsUntil(() => server.arrived() === 2);
     server.releaseOne();
     server.releaseOne();
 
     await Promise.all(calls);
+  });
+
+  it('charges every attempt to the tenant, retries included', async () => {
+    const server = answers('get', '/a', [503], [200]);
+    const acquired: string[] = [];
+    const tenantLimiter = { acquire: (tenant: string) => { acquired.push(tenant); return Promise.resolve(); } };
+    const { http } = transport({ tenantLimiter });
+
+    expect((await http.send(get('/a', { tenant: 'team-a' }))).status).toBe(200);
+    expect({ calls: server.calls(), acquired }).toEqual({ calls: 2, acquired: ['team-a', 'team-a'] });
+  });
+
+  it("fails a request that waited too long for its tenant's turn with the limiter's error, sending nothing", async () => {
+    const server = answers('get', '/a', [200]);
+    const clock = new FakeLimiterClock();
+    const tenantLimiter = new FairRateLimiter(limits({ tenant: { ratePerSecond: 1, burst: 1 }, maxWaitMs: 500 }), { clock });
+    const { http } = transport({ tenantLimiter });
+
+    expect((await http.send(get('/a', { tenant: 'team-a' }))).status).toBe(200);
+    const second = failure(http.send(get('/a', { tenant: 'team-a' })));
+    await clock.advance(500);
+    expect(await second).toMatchObject({ code: 429, reason: 'RateLimited', retryable: true });
+    expect(server.calls()).toBe(1);
+    // A request that was never sent says nothing about the endpoint.
+    expect(http.availability.available).toBe(true);
   });
 
   it('reports the time an attempt queued and was on the wire, by the injected clock', async () => {

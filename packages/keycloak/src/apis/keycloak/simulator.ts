@@ -258,6 +258,14 @@ export class SimulatedKeycloak {
     return [...realm.scopes.values()].find((s) => s.rep['name'] === name) ?? notFound(`client scope ${name}`);
   }
 
+  /** Links the realm's scope `name` into `list` of `lists` (out of the other list, as Keycloak moves it); returns the scope's id. */
+  #linkScope(realm: StoredRealm, lists: Record<ScopeList, Set<string>>, list: ScopeList, name: string): string {
+    const scope = this.#scope(realm, name);
+    lists[list === 'default' ? 'optional' : 'default'].delete(name);
+    lists[list].add(name);
+    return text(scope.rep['id']);
+  }
+
   #roleOf(realm: StoredRealm, holder: RoleHolder, context: HandlerContext): StoredRole['composites'] {
     if (holder.type === 'serviceAccount') {
       const client = this.#client(holder.client, context);
@@ -290,6 +298,21 @@ export class SimulatedKeycloak {
 
   #identityProvider(realm: string, alias: string): StoredIdentityProvider {
     return this.#realm(realm).identityProviders.get(alias) ?? notFound(`identity provider ${alias}`);
+  }
+
+  /** Adds a mapper named `name` with an id of its own (prefixed `prefix`), or fails with 409 if one has that name; returns the id. */
+  #addMapper(mappers: Map<string, Rep>, resource: KeycloakResource, name: string, rep: Rep, prefix = 'mapper'): string {
+    this.#conflict(resource, [...mappers.values()].some((m) => m['name'] === name));
+    const id = this.#id(prefix);
+    mappers.set(id, { ...rep, name, id });
+    return id;
+  }
+
+  /** Adds a role named `name`, or fails with 409 if there is one; returns the name, the role's id in plans. */
+  #addRole(roles: Map<string, StoredRole>, resource: KeycloakResource, name: string, body: Rep): string {
+    this.#conflict(resource, roles.has(name));
+    roles.set(name, { rep: { ...body, name, id: this.#id('role') }, composites: emptyRoles() });
+    return name;
   }
 
   /** New mappers of a client or scope created with some, each with an id of its own. */
@@ -331,12 +354,7 @@ export class SimulatedKeycloak {
       },
     },
     realmRole: {
-      create: (resource, body) => {
-        const realm = this.#realm(resource.realm);
-        this.#conflict(resource, realm.roles.has(resource.name));
-        realm.roles.set(resource.name, { rep: { ...body, name: resource.name, id: this.#id('role') }, composites: emptyRoles() });
-        return resource.name;
-      },
+      create: (resource, body) => this.#addRole(this.#realm(resource.realm).roles, resource, resource.name, body),
       update: (resource, body) => { merge((this.#realm(resource.realm).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep, body); },
       delete: (resource, _context, realm) => realm.roles.delete(resource.name),
     },
@@ -355,10 +373,7 @@ export class SimulatedKeycloak {
     clientScopeMapper: {
       create: (resource, body, context) => {
         const scope = this.#realm(resource.realm).scopes.get(context.resolve(resource.scope.id)) ?? notFound(`client scope ${resource.scope.name}`);
-        this.#conflict(resource, [...scope.mappers.values()].some((m) => m['name'] === resource.name));
-        const id = this.#id('mapper');
-        scope.mappers.set(id, { ...body, name: resource.name, id });
-        return id;
+        return this.#addMapper(scope.mappers, resource, resource.name, body);
       },
       update: (resource, body, context) => {
         const scope = this.#realm(resource.realm).scopes.get(context.resolve(resource.scope.id)) ?? notFound(`client scope ${resource.scope.name}`);
@@ -369,10 +384,7 @@ export class SimulatedKeycloak {
     realmScopeLink: {
       create: (resource) => {
         const realm = this.#realm(resource.realm);
-        const scope = this.#scope(realm, resource.scope);
-        realm.defaultScopes[resource.list === 'default' ? 'optional' : 'default'].delete(resource.scope);
-        realm.defaultScopes[resource.list].add(resource.scope);
-        return text(scope.rep['id']);
+        return this.#linkScope(realm, realm.defaultScopes, resource.list, resource.scope);
       },
       update: refused('be updated'),
       delete: (resource, _context, realm) => realm.defaultScopes[resource.list].delete(resource.scope),
@@ -406,35 +418,17 @@ export class SimulatedKeycloak {
       delete: (resource, context, realm) => realm.clients.delete(context.resolve(resource.id ?? '')),
     },
     clientRole: {
-      create: (resource, body, context) => {
-        const client = this.#client(resource.client, context);
-        this.#conflict(resource, client.roles.has(resource.name));
-        client.roles.set(resource.name, { rep: { ...body, name: resource.name, id: this.#id('role') }, composites: emptyRoles() });
-        return resource.name;
-      },
+      create: (resource, body, context) => this.#addRole(this.#client(resource.client, context).roles, resource, resource.name, body),
       update: (resource, body, context) => { merge((this.#client(resource.client, context).roles.get(resource.name) ?? notFound(`role ${resource.name}`)).rep, body); },
       delete: (resource, context, realm) => realm.clients.get(context.resolve(resource.client.id))?.roles.delete(resource.name) ?? false,
     },
     clientMapper: {
-      create: (resource, body, context) => {
-        const client = this.#client(resource.client, context);
-        this.#conflict(resource, [...client.mappers.values()].some((m) => m['name'] === resource.name));
-        const id = this.#id('mapper');
-        client.mappers.set(id, { ...body, name: resource.name, id });
-        return id;
-      },
+      create: (resource, body, context) => this.#addMapper(this.#client(resource.client, context).mappers, resource, resource.name, body),
       update: (resource, body, context) => { merge(this.#client(resource.client, context).mappers.get(resource.id ?? '') ?? notFound(`protocol mapper ${resource.name}`), body); },
       delete: (resource, context, realm) => realm.clients.get(context.resolve(resource.client.id))?.mappers.delete(resource.id ?? '') ?? false,
     },
     clientScopeLink: {
-      create: (resource, _body, context) => {
-        const realm = this.#realm(resource.client.realm);
-        const client = this.#client(resource.client, context);
-        const scope = this.#scope(realm, resource.scope);
-        client.scopes[resource.list === 'default' ? 'optional' : 'default'].delete(resource.scope);
-        client.scopes[resource.list].add(resource.scope);
-        return text(scope.rep['id']);
-      },
+      create: (resource, _body, context) => this.#linkScope(this.#realm(resource.client.realm), this.#client(resource.client, context).scopes, resource.list, resource.scope),
       update: refused('be updated'),
       delete: (resource, context, realm) => realm.clients.get(context.resolve(resource.client.id))?.scopes[resource.list].delete(resource.scope) ?? false,
     },
@@ -494,13 +488,7 @@ export class SimulatedKeycloak {
       delete: (resource, _context, realm) => realm.identityProviders.delete(resource.alias),
     },
     identityProviderMapper: {
-      create: (resource, body) => {
-        const provider = this.#identityProvider(resource.realm, resource.alias);
-        this.#conflict(resource, [...provider.mappers.values()].some((m) => m['name'] === resource.name));
-        const id = this.#id('idp-mapper');
-        provider.mappers.set(id, { ...body, name: resource.name, identityProviderAlias: resource.alias, id });
-        return id;
-      },
+      create: (resource, body) => this.#addMapper(this.#identityProvider(resource.realm, resource.alias).mappers, resource, resource.name, { ...body, identityProviderAlias: resource.alias }, 'idp-mapper'),
       update: (resource, body) => {
         const provider = this.#identityProvider(resource.realm, resource.alias);
         const current = provider.mappers.get(resource.id ?? '') ?? notFound(`mapper ${resource.name}`);

@@ -1,41 +1,29 @@
 import Bottleneck from 'bottleneck';
-import type { HttpLimiterOptions } from './types.js';
+import type { HttpLimiterOptions, TenantRateLimiter } from './types.js';
 
 const DEFAULT_MAX_CONCURRENT = 10;
 
-function limiter(options: HttpLimiterOptions | undefined): Bottleneck {
-  return new Bottleneck({ maxConcurrent: options?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, minTime: options?.minTimeMs ?? 0 });
-}
-
 /**
- * The endpoint's limiter and, when bucket options are given, one limiter per bucket, created on first use.
- * A request queues in its bucket first and only then in the endpoint's limiter, so a tenant's burst waits in
- * its own queue and the endpoint's slots go round the tenants that have work.
+ * The tenant limiter, when there is one, and the endpoint's. A request charged to a tenant waits for its
+ * tenant's turn first and only then queues in the endpoint's limiter, so a tenant's burst waits behind
+ * itself and the endpoint's slots go round the tenants that have work.
  */
 export class Limiters {
   readonly #endpoint: Bottleneck;
-  readonly #bucketOptions: HttpLimiterOptions | undefined;
-  readonly #buckets = new Map<string, Bottleneck>();
+  readonly #tenants: TenantRateLimiter | undefined;
 
-  constructor(endpoint: HttpLimiterOptions | undefined, bucket: HttpLimiterOptions | undefined) {
-    this.#endpoint = limiter(endpoint);
-    this.#bucketOptions = bucket;
+  constructor(endpoint: HttpLimiterOptions | undefined, tenants: TenantRateLimiter | undefined) {
+    this.#endpoint = new Bottleneck({ maxConcurrent: endpoint?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, minTime: endpoint?.minTimeMs ?? 0 });
+    this.#tenants = tenants;
   }
 
-  /** Runs `job` once the bucket's limiter (if any) and then the endpoint's let it go; `job` must not reject. */
-  schedule<T>(bucket: string | undefined, job: () => Promise<T>): Promise<T> {
-    const throughEndpoint = (): Promise<T> => this.#endpoint.schedule(job);
-    const own = this.#bucket(bucket);
-    return own === undefined ? throughEndpoint() : own.schedule(throughEndpoint);
-  }
-
-  #bucket(name: string | undefined): Bottleneck | undefined {
-    if (name === undefined || this.#bucketOptions === undefined) return undefined;
-    let found = this.#buckets.get(name);
-    if (found === undefined) {
-      found = limiter(this.#bucketOptions);
-      this.#buckets.set(name, found);
-    }
-    return found;
+  /**
+   * Runs `job` once the tenant's limiter (if the request names a tenant and there is a limiter) and then the
+   * endpoint's let it go; `job` must not reject. Rejects with the tenant limiter's RateLimited error when the
+   * request waited too long for its turn: then nothing was sent.
+   */
+  async schedule<T>(tenant: string | undefined, job: () => Promise<T>): Promise<T> {
+    if (tenant !== undefined && this.#tenants !== undefined) await this.#tenants.acquire(tenant);
+    return this.#endpoint.schedule(job);
   }
 }

@@ -57,7 +57,7 @@ function isTimeout(code: string | undefined): boolean {
 }
 
 /**
- * Sends requests to one endpoint of a JSON HTTP API: limiters (the endpoint's and each bucket's), a timeout,
+ * Sends requests to one endpoint of a JSON HTTP API: limiters (the tenants' and the endpoint's), a timeout,
  * retries with backoff, a breaker that fails fast while the endpoint is down, and every failure turned into a
  * KeywardError whose message masks the request's secrets. The HTTP client's own errors (which hold the
  * request, token and body included) never escape.
@@ -83,7 +83,7 @@ export class HttpTransport {
     this.#api = options.api;
     this.#label = options.label ?? options.api;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#limiters = new Limiters(options.limiter, options.bucketLimiter);
+    this.#limiters = new Limiters(options.limiter, options.tenantLimiter);
     this.#retry = new RetryPolicy(options.retry);
     this.#observer = options.observer;
     this.#decodeError = options.decodeError ?? defaultErrorDetail;
@@ -182,7 +182,7 @@ export class HttpTransport {
   async #timed<T extends Exchange | Refused>(prepared: Prepared, attempt: number, send: () => Promise<T>): Promise<T> {
     const queuedAt = this.#now();
     let sentAt = queuedAt;
-    const exchange = await this.#limiters.schedule(prepared.request.bucket, () => {
+    const exchange = await this.#limiters.schedule(prepared.request.tenant, () => {
       sentAt = this.#now();
       return send();
     });

@@ -3,7 +3,12 @@ import type { BreakerSettings } from '@keyward/kernel/interpreter';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'PUT' | 'DELETE' | 'POST' | 'PATCH';
 
-/** How hard requests may press an endpoint, or one bucket of it. */
+/** Takes turns between tenants: resolves when a request charged to `tenant` may go, or rejects with a KeywardError. */
+export interface TenantRateLimiter {
+  acquire(tenant: string): Promise<void>;
+}
+
+/** How hard requests may press an endpoint. */
 export interface HttpLimiterOptions {
   /** Requests in flight at the same time (default 10). */
   readonly maxConcurrent?: number;
@@ -36,7 +41,7 @@ export interface HttpRequestInfo {
   readonly status: number;
   /** Time on the wire, from sending the request to the end of the answer or the failure. */
   readonly durationMs: number;
-  /** Time the attempt queued in the limiters (its bucket's, then the endpoint's) before it was sent. */
+  /** Time the attempt queued in the limiters (its tenant's, then the endpoint's) before it was sent. */
   readonly limiterWaitMs: number;
   /** 1 for the first attempt of a request, 2 for its first retry, ... */
   readonly attempt: number;
@@ -76,11 +81,11 @@ export interface HttpTransportOptions {
   /** The endpoint's limiter, shared by all requests. */
   readonly limiter?: HttpLimiterOptions;
   /**
-   * The limiter of each bucket a request names, created on first use, in addition to the endpoint's: one
-   * tenant's burst then queues in its own bucket instead of filling the endpoint's slots. Without it buckets
+   * Where a request charged to a tenant waits for its turn before the endpoint's limiter (a FairRateLimiter,
+   * which may be shared by the transports of several endpoints); each attempt waits again. Without it tenants
    * are ignored.
    */
-  readonly bucketLimiter?: HttpLimiterOptions;
+  readonly tenantLimiter?: TenantRateLimiter;
   readonly retry?: HttpRetryOptions;
   readonly observer?: HttpRequestObserver;
   /** How an unavailable endpoint is probed (see EndpointBreaker). */
@@ -131,6 +136,6 @@ export interface HttpRequest {
    * safely, and not for POST and PATCH; true for a POST the server treats as idempotent, false to try once.
    */
   readonly retry?: boolean;
-  /** The bucket (a tenant) whose limiter this request also queues in; see HttpTransportOptions.bucketLimiter. */
-  readonly bucket?: string;
+  /** The tenant this request is charged to; see HttpTransportOptions.tenantLimiter. */
+  readonly tenant?: string;
 }

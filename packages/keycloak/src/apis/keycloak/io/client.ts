@@ -4,20 +4,18 @@ import { type HttpRequest, type HttpResponse, type HttpTransport } from '@keywar
 import type { KeycloakCall } from '../actions.js';
 import type { AdminTokenCache } from './tokens.js';
 
-/** An admin API request: its path is relative to /admin; the token and the rate limit are the client's business. */
-export type AdminRequest = Omit<HttpRequest, 'token' | 'bucket'>;
+/** An admin API request: its path is relative to /admin; the token and the tenant charged are the client's business. */
+export type AdminRequest = Omit<HttpRequest, 'token' | 'tenant'>;
 
 export interface KeycloakAdminClientOptions {
-  /** The transport of a server URL (one per server, so each has its own breaker). */
+  /** The transport of a server URL (one per server, so each has its own breaker); its tenant limiter takes turns between namespaces. */
   readonly transportFor: (url: string) => HttpTransport;
   readonly tokens: AdminTokenCache;
-  /** Every admin request waits here first, charged to the namespace that caused it. */
-  readonly limiter: { acquire(namespace: string): Promise<void> };
 }
 
 /**
- * Sends admin API requests to whichever server a call names: each waits for the rate limiter (charged to
- * the call's namespace), then goes out with the server's admin token. A token Keycloak refuses (401) is
+ * Sends admin API requests to whichever server a call names, with the server's admin token, charged to the
+ * call's namespace: the transport's rate limiter takes turns between namespaces. A token Keycloak refuses (401) is
  * forgotten and the request is sent once more with a new one, logged in with the credentials the Secret
  * holds now.
  */
@@ -46,16 +44,15 @@ export class KeycloakAdminClient {
 
   /** One request; a 401 comes back as an answer, so that `send` can log in again. */
   async #sendOnce(call: KeycloakCall, request: AdminRequest): Promise<{ readonly response: HttpResponse; readonly token: Sensitive }> {
-    // The token first: requests that took their turn from the limiter and then all waited for one login would
-    // go out together, above the rate. After the wait the cached token is taken again (at once, unless it
-    // expired meanwhile).
-    await this.#options.tokens.token(call.server);
-    await this.#options.limiter.acquire(call.chargeTo);
+    // The token before the limiter's turn: requests that took their turn and then all waited for one login
+    // would go out together, above the rate. One that expires while its request waits is answered 401, and
+    // `send` logs in again.
     const token = await this.#options.tokens.token(call.server);
     const response = await this.#options.transportFor(call.server.url).send({
       ...request,
       path: `/admin${request.path}`,
       token,
+      tenant: call.chargeTo,
       accept: [...(request.accept ?? []), 401],
     });
     return { response, token };

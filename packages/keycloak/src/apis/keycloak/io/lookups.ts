@@ -1,8 +1,8 @@
 // What the admin API addresses by id, found by the names plans use.
 import { KeywardError } from '@keyward/kernel/interpreter';
-import type { ClientRepresentation, ClientScopeRepresentation, IdentityProviderMapperRepresentation, KeycloakObject, ProtocolMapperRepresentation } from '../representations.js';
+import type { ClientRepresentation, KeycloakObject } from '../representations.js';
 import { clientPath, clientScopesPath, clientsPath, mappersPath, serviceAccountUserPath } from './paths.js';
-import type { AdminReads } from './reads.js';
+import type { AdminRead, AdminReads } from './reads.js';
 
 export type WithId<R> = R & { readonly id: string };
 
@@ -30,26 +30,22 @@ export async function clientIdOf(reads: AdminReads, realm: string, id: string): 
   return client?.clientId;
 }
 
+type Named = KeycloakObject & { readonly id: string; readonly name: string };
+
+/** The id of the item named `name` in the list `read` reads; undefined when there is none (or no list). */
+async function idByName(reads: AdminReads, read: Omit<AdminRead<Named>, 'fields'>, name: string): Promise<string | undefined> {
+  const items = await reads.list<Named>({ ...read, fields: ['id', 'name'] });
+  return items?.find((item) => item.name === name)?.id;
+}
+
 /** A client scope's id by its name. */
-export async function findClientScopeId(reads: AdminReads, realm: string, name: string): Promise<string | undefined> {
-  const scopes = await reads.list<WithId<ClientScopeRepresentation>>({
-    path: clientScopesPath(realm),
-    operation: 'list_client_scopes',
-    description: `list the client scopes of realm ${realm}`,
-    fields: ['id', 'name'],
-  });
-  return scopes?.find((scope) => scope.name === name)?.id;
+export function findClientScopeId(reads: AdminReads, realm: string, name: string): Promise<string | undefined> {
+  return idByName(reads, { path: clientScopesPath(realm), operation: 'list_client_scopes', description: `list the client scopes of realm ${realm}` }, name);
 }
 
 /** A protocol mapper's id by its name, among those of a client scope or client (its path). */
-export async function findMapperId(reads: AdminReads, ownerPath: string, name: string, owner: string): Promise<string | undefined> {
-  const mappers = await reads.list<WithId<ProtocolMapperRepresentation>>({
-    path: mappersPath(ownerPath),
-    operation: 'list_protocol_mappers',
-    description: `list the protocol mappers of ${owner}`,
-    fields: ['id', 'name'],
-  });
-  return mappers?.find((mapper) => mapper.name === name)?.id;
+export function findMapperId(reads: AdminReads, ownerPath: string, name: string, owner: string): Promise<string | undefined> {
+  return idByName(reads, { path: mappersPath(ownerPath), operation: 'list_protocol_mappers', description: `list the protocol mappers of ${owner}` }, name);
 }
 
 /** The id of the user behind a client's service account; undefined when the client has none. */
@@ -64,12 +60,6 @@ export async function serviceAccountUserId(reads: AdminReads, realm: string, cli
 }
 
 /** An identity provider mapper's id by its name, among those at `mappersPath`. */
-export async function findIdpMapperId(reads: AdminReads, mappersPath: string, name: string, owner: string): Promise<string | undefined> {
-  const mappers = await reads.list<WithId<IdentityProviderMapperRepresentation>>({
-    path: mappersPath,
-    operation: 'list_identity_provider_mappers',
-    description: `list the mappers of ${owner}`,
-    fields: ['id', 'name'],
-  });
-  return mappers?.find((mapper) => mapper.name === name)?.id;
+export function findIdpMapperId(reads: AdminReads, mappersPath: string, name: string, owner: string): Promise<string | undefined> {
+  return idByName(reads, { path: mappersPath, operation: 'list_identity_provider_mappers', description: `list the mappers of ${owner}` }, name);
 }

@@ -1,5 +1,5 @@
 import { defineApiRuntime, type ApiRuntime } from '@keyward/kernel/interpreter';
-import { readSecretKey, type HttpRequestObserver, type KubeClient } from '@keyward/runtime/io';
+import { readSecretKey, type FairRateLimiter, type FairRateLimits, type HttpRequestObserver, type KubeClient } from '@keyward/runtime/io';
 import type { KeycloakAction } from '../actions.js';
 import { keycloakApi } from '../api.js';
 import type { KeycloakQuery } from '../queries.js';
@@ -7,7 +7,7 @@ import { KeycloakAdminClient } from './client.js';
 import { readAdminCredentials } from './credentials.js';
 import { keycloakHandlers } from './handlers.js';
 import { keycloakQueries } from './queries.js';
-import { FairRateLimiter, defaultKeycloakRateLimits, type KeycloakRateLimits } from './rate-limit.js';
+import { keycloakRateLimiter } from './rate-limits.js';
 import { AdminTokenCache } from './tokens.js';
 import type { KeycloakTransportOptions } from './transport.js';
 import { keycloakTransportPool, type KeycloakTransportPool } from './transports.js';
@@ -18,9 +18,9 @@ export interface KeycloakRuntimeOptions {
   /** A limiter to share (between runtimes, or with a test); by default one is made from `limits`. */
   readonly limiter?: FairRateLimiter;
   /** The limits of the limiter made here (default: defaultKeycloakRateLimits); ignored when `limiter` is given. */
-  readonly limits?: KeycloakRateLimits;
+  readonly limits?: FairRateLimits;
   /** Options of each server's transport (timeouts, retries, breaker). */
-  readonly transport?: Omit<KeycloakTransportOptions, 'observer'>;
+  readonly transport?: Omit<KeycloakTransportOptions, 'observer' | 'tenantLimiter'>;
   /** Told about every HTTP attempt, token requests and probes included. */
   readonly observer?: HttpRequestObserver;
   /** Milliseconds since the epoch, for token expiry; injectable for tests. */
@@ -35,19 +35,20 @@ export interface KeycloakRuntime extends ApiRuntime<KeycloakAction, KeycloakQuer
 
 /**
  * The Keycloak API module's runtime: a transport per server URL, admin tokens per server and credentials
- * Secret, and every admin request through the fair rate limiter.
+ * Secret, and every admin request through the fair rate limiter, its namespace the tenant.
  */
 export function keycloakRuntime(options: KeycloakRuntimeOptions): KeycloakRuntime {
   const { kube } = options;
-  const transports = keycloakTransportPool({ ...options.transport, ...(options.observer === undefined ? {} : { observer: options.observer }) });
-  const limiter = options.limiter ?? new FairRateLimiter(options.limits ?? defaultKeycloakRateLimits);
+  const limiter = options.limiter ?? keycloakRateLimiter(options.limits);
+  // Every server's admin requests take their namespace's turn in the one limiter.
+  const transports = keycloakTransportPool({ ...options.transport, tenantLimiter: limiter, ...(options.observer === undefined ? {} : { observer: options.observer }) });
   const tokens = new AdminTokenCache({
     readCredentials: (secret) => readAdminCredentials(kube, secret),
     transportFor: transports,
     limiter,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  const admin = new KeycloakAdminClient({ transportFor: transports, tokens, limiter });
+  const admin = new KeycloakAdminClient({ transportFor: transports, tokens });
   return {
     ...defineApiRuntime<KeycloakAction, KeycloakQuery>({
       api: keycloakApi,

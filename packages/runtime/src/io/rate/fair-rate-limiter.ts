@@ -1,19 +1,15 @@
-import { Fifo, TokenBucket } from '@keyward/runtime/io';
 import { KeywardError } from '@keyward/kernel/interpreter';
-import { validateKeycloakRateLimits, type KeycloakRateLimits } from './rate-limit-limits.js';
+import { Fifo } from './fifo.js';
+import { defaultFairRateLimitNames, validateFairRateLimits, type FairRateLimitNames, type FairRateLimits } from './fair-rate-limits.js';
+import type { RateLimiterClock } from './rate-limiter.js';
+import { TokenBucket } from './token-bucket.js';
 
-export { defaultKeycloakRateLimits, validateKeycloakRateLimits } from './rate-limit-limits.js';
-export type { KeycloakRateLimits, TokenBucketLimit } from './rate-limit-limits.js';
-
-/** Time and one-shot timers, injectable so tests drive time. `now` is monotonic milliseconds. */
-export interface LimiterClock {
-  now(): number;
-  /** Calls `callback` once after `ms`; the returned function cancels it. */
-  setTimer(ms: number, callback: () => void): () => void;
-}
-
-export const realLimiterClock: LimiterClock = {
-  // Monotonic, unlike Date.now(), so a wall-clock step neither releases nor stalls waiters.
+/**
+ * Timers that keep the process alive while someone waits (unlike systemRateLimiterClock's): a command whose
+ * only pending work is a request waiting for its turn must not exit. `now` is monotonic, unlike Date.now(),
+ * so a wall-clock step neither releases nor stalls waiters.
+ */
+export const fairLimiterClock: RateLimiterClock = {
   now: () => performance.now(),
   setTimer: (ms, callback) => {
     const handle = setTimeout(callback, ms);
@@ -23,14 +19,14 @@ export const realLimiterClock: LimiterClock = {
   },
 };
 
-export type RateLimitType = 'namespace' | 'global' | 'token';
+export type RateLimitType = 'tenant' | 'global' | 'token';
 
-/** Hooks for metrics, per limit type and never per object; each is optional and must not throw. */
+/** Hooks for metrics, per limit type and never per tenant; each is optional and must not throw. */
 export interface RateLimitObserver {
   /**
-   * A request took a token of `limit`; `waitMs` is the part of its wait that limit caused. An admin request
-   * reports twice: 'namespace' for the time its own namespace held it (its queue and its bucket), 'global'
-   * for the rest, so the two add up to its whole wait.
+   * A request took a token of `limit`; `waitMs` is the part of its wait that limit caused. A tenant's request
+   * reports twice: 'tenant' for the time its own tenant held it (its queue and its bucket), 'global' for the
+   * rest, so the two add up to its whole wait.
    */
   readonly onAcquired?: (limit: RateLimitType, waitMs: number) => void;
   /** A request gave up after `waitMs`, held by `limit` at that moment. */
@@ -43,17 +39,19 @@ export interface RateLimitBudgets {
   readonly global: number;
   /** Tokens in the token-endpoint bucket. */
   readonly token: number;
-  /** Namespaces with admin requests waiting. */
-  readonly namespacesWaiting: number;
-  readonly adminRequestsWaiting: number;
+  /** Tenants with requests waiting. */
+  readonly tenantsWaiting: number;
+  readonly tenantRequestsWaiting: number;
   readonly tokenRequestsWaiting: number;
-  /** Namespaces whose bucket is remembered: those waiting and those that used it too recently to be full again. */
-  readonly namespacesTracked: number;
+  /** Tenants whose bucket is remembered: those waiting and those that used it too recently to be full again. */
+  readonly tenantsTracked: number;
 }
 
 export interface FairRateLimiterOptions {
-  readonly clock?: LimiterClock;
+  readonly clock?: RateLimiterClock;
   readonly observer?: RateLimitObserver;
+  /** What errors call the API and its tenants (default: defaultFairRateLimitNames). */
+  readonly names?: FairRateLimitNames;
 }
 
 interface Waiter {
@@ -63,12 +61,12 @@ interface Waiter {
   readonly reject: (error: KeywardError) => void;
 }
 
-/** A namespace's own bucket and its admin requests in arrival order. */
-interface NamespaceLane {
+/** A tenant's own bucket and its requests in arrival order. */
+interface TenantLane {
   readonly name: string;
   readonly bucket: TokenBucket;
   readonly waiters: Fifo<Waiter>;
-  /** When the head waiter has (or had) its namespace's token; from then on only the global limit holds it. */
+  /** When the head waiter has (or had) its tenant's token; from then on only the global limit holds it. */
   headOwnTokenAt: number;
 }
 
@@ -76,57 +74,59 @@ interface NamespaceLane {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Token buckets for Keycloak requests: an admin request takes a token from its namespace's bucket and one
- * from the global bucket; a token-endpoint request takes one from its own bucket.
+ * Token buckets for an API's requests: a request charged to a tenant takes a token from that tenant's
+ * bucket and one from the global bucket; a token-endpoint request takes one from its own bucket.
  *
- * Fair: namespaces with waiters take turns at the global bucket (round-robin, each namespace's requests in
- * arrival order), and a namespace whose own bucket is empty is passed over without holding up the next, so
- * a big backlog in one namespace delays another's requests by at most one turn each.
+ * Fair: tenants with waiters take turns at the global bucket (round-robin, each tenant's requests in
+ * arrival order), and a tenant whose own bucket is empty is passed over without holding up the next, so a
+ * big backlog of one tenant delays another's requests by at most one turn each.
  *
  * Event-driven: a single timer is set for the next moment anyone can proceed or time out, and none at all
- * while nobody waits, so an idle limiter keeps no process alive.
+ * while nobody waits.
  */
 export class FairRateLimiter {
-  readonly #limits: KeycloakRateLimits;
-  readonly #clock: LimiterClock;
+  readonly #limits: FairRateLimits;
+  readonly #names: FairRateLimitNames;
+  readonly #clock: RateLimiterClock;
   readonly #observer: RateLimitObserver;
   readonly #global: TokenBucket;
   readonly #token: TokenBucket;
   readonly #tokenWaiters = new Fifo<Waiter>();
-  /** Every namespace whose bucket may not be full; a forgotten one starts over full, which is what it would be. */
-  readonly #lanes = new Map<string, NamespaceLane>();
-  /** Namespaces with waiters, in turn order: the first with a token of its own goes next, then to the back. */
-  readonly #turns = new Map<string, NamespaceLane>();
-  /** Namespaces without waiters and when their queue emptied, oldest first. */
+  /** Every tenant whose bucket may not be full; a forgotten one starts over full, which is what it would be. */
+  readonly #lanes = new Map<string, TenantLane>();
+  /** Tenants with waiters, in turn order: the first with a token of its own goes next, then to the back. */
+  readonly #turns = new Map<string, TenantLane>();
+  /** Tenants without waiters and when their queue emptied, oldest first. */
   readonly #idleSince = new Map<string, number>();
-  /** Every namespace bucket refills from empty within this time, so one idle that long is full. */
-  readonly #namespaceRefillMs: number;
-  #adminWaiting = 0;
+  /** Every tenant bucket refills from empty within this time, so one idle that long is full. */
+  readonly #tenantRefillMs: number;
+  #tenantWaiting = 0;
   #timer: { readonly at: number; readonly cancel: () => void } | undefined;
 
-  constructor(limits: KeycloakRateLimits, options: FairRateLimiterOptions = {}) {
-    validateKeycloakRateLimits(limits);
+  constructor(limits: FairRateLimits, options: FairRateLimiterOptions = {}) {
+    this.#names = options.names ?? defaultFairRateLimitNames;
+    validateFairRateLimits(limits, this.#names);
     this.#limits = limits;
-    this.#clock = options.clock ?? realLimiterClock;
+    this.#clock = options.clock ?? fairLimiterClock;
     this.#observer = options.observer ?? {};
     const now = this.#clock.now();
     this.#global = new TokenBucket(limits.global, now);
     this.#token = new TokenBucket(limits.token, now);
-    this.#namespaceRefillMs = new TokenBucket(limits.namespace, now).refillMs;
+    this.#tenantRefillMs = new TokenBucket(limits.tenant, now).refillMs;
   }
 
-  /** Resolves once an admin request charged to `namespace` may go; rejects with RateLimited after maxWaitMs. */
-  acquire(namespace: string): Promise<void> {
+  /** Resolves once a request charged to `tenant` may go; rejects with RateLimited after maxWaitMs. */
+  acquire(tenant: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const now = this.#clock.now();
-      const lane = this.#laneOf(namespace, now);
+      const lane = this.#laneOf(tenant, now);
       lane.waiters.push({ enqueuedAt: now, deadline: now + this.#limits.maxWaitMs, resolve, reject });
-      this.#adminWaiting += 1;
+      this.#tenantWaiting += 1;
       if (lane.waiters.size === 1) {
         lane.headOwnTokenAt = lane.bucket.readyAt(now);
-        this.#idleSince.delete(namespace);
-        // A namespace that starts waiting joins the back of the round.
-        this.#turns.set(namespace, lane);
+        this.#idleSince.delete(tenant);
+        // A tenant that starts waiting joins the back of the round.
+        this.#turns.set(tenant, lane);
       }
       this.#pump(now);
     });
@@ -146,18 +146,18 @@ export class FairRateLimiter {
     return {
       global: Math.max(0, this.#global.available(now)),
       token: Math.max(0, this.#token.available(now)),
-      namespacesWaiting: this.#turns.size,
-      adminRequestsWaiting: this.#adminWaiting,
+      tenantsWaiting: this.#turns.size,
+      tenantRequestsWaiting: this.#tenantWaiting,
       tokenRequestsWaiting: this.#tokenWaiters.size,
-      namespacesTracked: this.#lanes.size,
+      tenantsTracked: this.#lanes.size,
     };
   }
 
-  #laneOf(namespace: string, now: number): NamespaceLane {
-    let lane = this.#lanes.get(namespace);
+  #laneOf(tenant: string, now: number): TenantLane {
+    let lane = this.#lanes.get(tenant);
     if (lane === undefined) {
-      lane = { name: namespace, bucket: new TokenBucket(this.#limits.namespace, now), waiters: new Fifo(), headOwnTokenAt: now };
-      this.#lanes.set(namespace, lane);
+      lane = { name: tenant, bucket: new TokenBucket(this.#limits.tenant, now), waiters: new Fifo(), headOwnTokenAt: now };
+      this.#lanes.set(tenant, lane);
     }
     return lane;
   }
@@ -165,10 +165,10 @@ export class FairRateLimiter {
   /** Lets through everyone who may go now, rejects whoever waited too long, and sets the timer for the rest. */
   #pump(now: number): void {
     this.#serveTokenRequests(now);
-    this.#serveAdminRequests(now);
+    this.#serveTenantRequests(now);
     // After serving, so a token that arrives exactly at a deadline is still given.
     this.#expire(now);
-    this.#forgetFullIdleNamespaces(now);
+    this.#forgetFullIdleTenants(now);
     this.#arm(now);
   }
 
@@ -181,7 +181,7 @@ export class FairRateLimiter {
     }
   }
 
-  #serveAdminRequests(now: number): void {
+  #serveTenantRequests(now: number): void {
     while (this.#global.hasToken(now)) {
       const lane = this.#nextInTurn(now);
       const waiter = lane?.waiters.shift();
@@ -189,19 +189,19 @@ export class FairRateLimiter {
       const ownTokenAt = lane.headOwnTokenAt;
       lane.bucket.take(now);
       this.#global.take(now);
-      this.#adminWaiting -= 1;
+      this.#tenantWaiting -= 1;
       // Served: to the back of the round, or out of it if this was its last waiter.
       this.#turns.delete(lane.name);
       this.#headLeft(lane, now);
       waiter.resolve();
-      const namespaceWaitMs = Math.max(0, Math.min(ownTokenAt, now) - waiter.enqueuedAt);
-      this.#observer.onAcquired?.('namespace', namespaceWaitMs);
-      this.#observer.onAcquired?.('global', now - waiter.enqueuedAt - namespaceWaitMs);
+      const tenantWaitMs = Math.max(0, Math.min(ownTokenAt, now) - waiter.enqueuedAt);
+      this.#observer.onAcquired?.('tenant', tenantWaitMs);
+      this.#observer.onAcquired?.('global', now - waiter.enqueuedAt - tenantWaitMs);
     }
   }
 
-  /** The first namespace in turn order that has a token of its own; the ones before it keep their place. */
-  #nextInTurn(now: number): NamespaceLane | undefined {
+  /** The first tenant in turn order that has a token of its own; the ones before it keep their place. */
+  #nextInTurn(now: number): TenantLane | undefined {
     for (const lane of this.#turns.values()) {
       if (lane.bucket.hasToken(now)) return lane;
     }
@@ -209,7 +209,7 @@ export class FairRateLimiter {
   }
 
   /** Bookkeeping after a lane's head was served or timed out; a lane that still waits is (re-)added to the round's back. */
-  #headLeft(lane: NamespaceLane, now: number): void {
+  #headLeft(lane: TenantLane, now: number): void {
     if (lane.waiters.size > 0) {
       lane.headOwnTokenAt = lane.bucket.readyAt(now);
       if (!this.#turns.has(lane.name)) this.#turns.set(lane.name, lane);
@@ -221,10 +221,11 @@ export class FairRateLimiter {
 
   /** Waiters share one maxWaitMs and queue in arrival order, so only queue heads can be due. */
   #expire(now: number): void {
+    const { label } = this.#names;
     for (let waiter = this.#tokenWaiters.peek(); waiter !== undefined && waiter.deadline <= now; waiter = this.#tokenWaiters.peek()) {
       this.#tokenWaiters.shift();
       const retryAfterMs = tokensTimeMs(this.#tokenWaiters.size + 1, this.#limits.token.ratePerSecond);
-      waiter.reject(rateLimited('Keycloak token request', now - waiter.enqueuedAt, retryAfterMs,
+      waiter.reject(this.#rateLimited(`${label} token request`, now - waiter.enqueuedAt, retryAfterMs,
         `the token limit (${perSecond(this.#limits.token.ratePerSecond)}) has ${String(this.#tokenWaiters.size)} more requests queued`));
       this.#observer.onTimedOut?.('token', now - waiter.enqueuedAt);
     }
@@ -232,31 +233,48 @@ export class FairRateLimiter {
     for (const lane of this.#turns.values()) {
       for (let waiter = lane.waiters.peek(); waiter !== undefined && waiter.deadline <= now; waiter = lane.waiters.peek()) {
         lane.waiters.shift();
-        this.#adminWaiting -= 1;
-        const heldByNamespace = now < lane.headOwnTokenAt;
+        this.#tenantWaiting -= 1;
+        const heldByTenant = now < lane.headOwnTokenAt;
         this.#headLeft(lane, now);
-        waiter.reject(heldByNamespace ? this.#namespaceTimeout(lane, now - waiter.enqueuedAt) : this.#globalTimeout(lane, now - waiter.enqueuedAt));
-        this.#observer.onTimedOut?.(heldByNamespace ? 'namespace' : 'global', now - waiter.enqueuedAt);
+        waiter.reject(heldByTenant ? this.#tenantTimeout(lane, now - waiter.enqueuedAt) : this.#globalTimeout(lane, now - waiter.enqueuedAt));
+        this.#observer.onTimedOut?.(heldByTenant ? 'tenant' : 'global', now - waiter.enqueuedAt);
       }
     }
   }
 
-  #namespaceTimeout(lane: NamespaceLane, waitedMs: number): KeywardError {
-    const rate = this.#limits.namespace.ratePerSecond;
-    return rateLimited(`Keycloak admin request for namespace ${lane.name}`, waitedMs, tokensTimeMs(lane.waiters.size + 1, rate),
-      `the namespace's limit (${perSecond(rate)}) has ${String(lane.waiters.size)} more of its requests queued`);
+  #tenantTimeout(lane: TenantLane, waitedMs: number): KeywardError {
+    const rate = this.#limits.tenant.ratePerSecond;
+    return this.#rateLimited(this.#subject(lane), waitedMs, tokensTimeMs(lane.waiters.size + 1, rate),
+      `the ${this.#names.tenant}'s limit (${perSecond(rate)}) has ${String(lane.waiters.size)} more of its requests queued`);
   }
 
-  #globalTimeout(lane: NamespaceLane, waitedMs: number): KeywardError {
+  #globalTimeout(lane: TenantLane, waitedMs: number): KeywardError {
     const rate = this.#limits.global.ratePerSecond;
-    return rateLimited(`Keycloak admin request for namespace ${lane.name}`, waitedMs, tokensTimeMs(this.#adminWaiting + 1, rate),
-      `the global limit (${perSecond(rate)}) is shared by ${String(this.#turns.size)} namespaces with ${String(this.#adminWaiting)} requests queued`);
+    return this.#rateLimited(this.#subject(lane), waitedMs, tokensTimeMs(this.#tenantWaiting + 1, rate),
+      `the global limit (${perSecond(rate)}) is shared by ${String(this.#turns.size)} ${this.#names.tenant}s with ${String(this.#tenantWaiting)} requests queued`);
   }
 
-  /** Bounds memory by the namespaces active within one refill time; their buckets are full again by then. */
-  #forgetFullIdleNamespaces(now: number): void {
+  /** "Keycloak admin request for namespace team-a" */
+  #subject(lane: TenantLane): string {
+    const { label, kind, tenant } = this.#names;
+    return `${label} ${kind} request for ${tenant} ${lane.name}`;
+  }
+
+  #rateLimited(subject: string, waitedMs: number, retryAfterMs: number, cause: string): KeywardError {
+    return new KeywardError({
+      api: this.#names.api,
+      code: 429,
+      reason: 'RateLimited',
+      message: `${subject} gave up after waiting ${String(Math.round(waitedMs))} ms: ${cause}`,
+      retryable: true,
+      retryAfterMs,
+    });
+  }
+
+  /** Bounds memory by the tenants active within one refill time; their buckets are full again by then. */
+  #forgetFullIdleTenants(now: number): void {
     for (const [name, since] of this.#idleSince) {
-      if (now - since < this.#namespaceRefillMs) return;
+      if (now - since < this.#tenantRefillMs) return;
       this.#idleSince.delete(name);
       this.#lanes.delete(name);
     }
@@ -289,7 +307,7 @@ export class FairRateLimiter {
         ownTokenAt = Math.min(ownTokenAt, lane.bucket.readyAt(now));
         next = Math.min(next, lane.waiters.peek()?.deadline ?? Infinity);
       }
-      // Someone is served once some namespace has its own token and the global bucket has one too.
+      // Someone is served once some tenant has its own token and the global bucket has one too.
       next = Math.min(next, Math.max(this.#global.readyAt(now), ownTokenAt));
     }
     return next === Infinity ? undefined : next;
@@ -303,15 +321,4 @@ function tokensTimeMs(tokens: number, ratePerSecond: number): number {
 
 function perSecond(rate: number): string {
   return `${String(rate)}/s`;
-}
-
-function rateLimited(subject: string, waitedMs: number, retryAfterMs: number, cause: string): KeywardError {
-  return new KeywardError({
-    api: 'keycloak',
-    code: 429,
-    reason: 'RateLimited',
-    message: `${subject} gave up after waiting ${String(Math.round(waitedMs))} ms: ${cause}`,
-    retryable: true,
-    retryAfterMs,
-  });
 }

@@ -1,10 +1,7 @@
-import {
-  FairRateLimiter,
-  type KeycloakRateLimits,
-  type RateLimitObserver,
-  type TokenBucketLimit,
-} from '../../src/apis/keycloak/io/rate-limit.js';
-import { FakeLimiterClock } from './rate-limit-clock.js';
+import { FairRateLimiter, type RateLimitObserver } from '../../src/io/rate/fair-rate-limiter.js';
+import type { FairRateLimitNames, FairRateLimits } from '../../src/io/rate/fair-rate-limits.js';
+import type { TokenBucketLimit } from '../../src/io/rate/token-bucket.js';
+import { FakeLimiterClock } from './fair-rate-limit-clock.js';
 
 /** A request let through: whose, and when. */
 export interface Grant {
@@ -21,9 +18,12 @@ export interface Rejection {
 
 const generous: TokenBucketLimit = { ratePerSecond: 1000, burst: 1000 };
 
+/** The words of the limiter's first user, whose tenants are namespaces, so messages read as its operators see them. */
+export const namespaceWords: FairRateLimitNames = { api: 'keycloak', label: 'Keycloak', tenant: 'namespace', kind: 'admin' };
+
 /** Limits for a test: whatever it does not name is too generous to matter. */
-export function limits(overrides: Partial<KeycloakRateLimits>): KeycloakRateLimits {
-  return { namespace: generous, global: generous, token: generous, maxWaitMs: 3_600_000, ...overrides };
+export function limits(overrides: Partial<FairRateLimits>): FairRateLimits {
+  return { tenant: generous, global: generous, token: generous, maxWaitMs: 3_600_000, ...overrides };
 }
 
 /** A limiter on a fake clock that records every grant and rejection in order. */
@@ -33,11 +33,12 @@ export class LimiterHarness {
   readonly grants: Grant[] = [];
   readonly rejections: Rejection[] = [];
 
-  constructor(rateLimits: KeycloakRateLimits, observer?: RateLimitObserver) {
-    this.limiter = new FairRateLimiter(rateLimits, observer === undefined ? { clock: this.clock } : { clock: this.clock, observer });
+  constructor(rateLimits: FairRateLimits, observer?: RateLimitObserver) {
+    const options = { clock: this.clock, names: namespaceWords };
+    this.limiter = new FairRateLimiter(rateLimits, observer === undefined ? options : { ...options, observer });
   }
 
-  /** Queues `count` admin requests for `namespace`, labelled namespace/1, namespace/2, ... */
+  /** Queues `count` requests charged to the tenant `namespace`, labelled namespace/1, namespace/2, ... */
   admin(namespace: string, count = 1): void {
     for (let i = 1; i <= count; i++) this.#track(`${namespace}/${String(i)}`, this.limiter.acquire(namespace));
   }

@@ -1,13 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { KeywardError } from '@keyward/kernel/interpreter';
-import {
-  defaultKeycloakRateLimits,
-  FairRateLimiter,
-  type KeycloakRateLimits,
-  type RateLimitType,
-} from '../../src/apis/keycloak/io/rate-limit.js';
-import { settle } from './rate-limit-clock.js';
-import { LimiterHarness, limits } from './rate-limit-harness.js';
+import { FairRateLimiter, type RateLimitType } from '../../src/io/rate/fair-rate-limiter.js';
+import type { FairRateLimits } from '../../src/io/rate/fair-rate-limits.js';
+import { settle } from './fair-rate-limit-clock.js';
+import { LimiterHarness, limits, namespaceWords } from './fair-rate-limit-harness.js';
 
 describe('FairRateLimiter token buckets', () => {
   it('lets a full burst through at once, then one request per refill interval', async () => {
@@ -21,7 +17,7 @@ describe('FairRateLimiter token buckets', () => {
   });
 
   it('refills while idle, but never beyond the burst', async () => {
-    const harness = new LimiterHarness(limits({ namespace: { ratePerSecond: 2, burst: 3 } }));
+    const harness = new LimiterHarness(limits({ tenant: { ratePerSecond: 2, burst: 3 } }));
     harness.admin('team-a', 3);
     await harness.clock.advance(60_000);
     harness.admin('team-b', 1);
@@ -41,7 +37,7 @@ describe('FairRateLimiter token buckets', () => {
 
   it('gives token-endpoint requests their own bucket, untouched by admin backlogs and charged to no namespace', async () => {
     const harness = new LimiterHarness(limits({
-      namespace: { ratePerSecond: 1, burst: 1 },
+      tenant: { ratePerSecond: 1, burst: 1 },
       global: { ratePerSecond: 1, burst: 1 },
       token: { ratePerSecond: 2, burst: 2 },
     }));
@@ -50,7 +46,7 @@ describe('FairRateLimiter token buckets', () => {
     harness.token(4);
     await settle();
     expect(harness.timesOf('token/')).toEqual([0, 0]);
-    expect(harness.limiter.budgets()).toMatchObject({ global: 0, token: 0, adminRequestsWaiting: 5, tokenRequestsWaiting: 2 });
+    expect(harness.limiter.budgets()).toMatchObject({ global: 0, token: 0, tenantRequestsWaiting: 5, tokenRequestsWaiting: 2 });
 
     await harness.clock.advance(1000);
     expect(harness.timesOf('token/')).toEqual([0, 0, 500, 1000]);
@@ -91,7 +87,7 @@ describe('FairRateLimiter fairness', () => {
 
   it('passes over a namespace whose own bucket is empty instead of letting it block the next', async () => {
     const harness = new LimiterHarness(limits({
-      namespace: { ratePerSecond: 1, burst: 1 },
+      tenant: { ratePerSecond: 1, burst: 1 },
       global: { ratePerSecond: 2, burst: 1 },
     }));
     harness.admin('a', 2);
@@ -107,7 +103,7 @@ describe('FairRateLimiter fairness', () => {
   });
 
   it('lets a new namespace through at once while another waits only for its own bucket', async () => {
-    const harness = new LimiterHarness(limits({ namespace: { ratePerSecond: 1, burst: 1 } }));
+    const harness = new LimiterHarness(limits({ tenant: { ratePerSecond: 1, burst: 1 } }));
     harness.admin('busy', 3);
     await harness.clock.advance(10);
     harness.admin('quiet', 1);
@@ -130,7 +126,7 @@ describe('FairRateLimiter time-outs', () => {
     expect(error).toBeInstanceOf(KeywardError);
     expect(error).toMatchObject({ api: 'keycloak', code: 429, reason: 'RateLimited', retryable: true, retryAfterMs: 1000 });
     expect((error as KeywardError).message).toMatch(/namespace team-a .*1500 ms.*global limit \(1\/s\)/);
-    expect(harness.limiter.budgets().adminRequestsWaiting).toBe(0);
+    expect(harness.limiter.budgets().tenantRequestsWaiting).toBe(0);
 
     // The token the rejected request would have taken at 2000 ms goes to the next one.
     harness.admin('team-b', 1);
@@ -149,13 +145,13 @@ describe('FairRateLimiter time-outs', () => {
   it('names the limit that held a request: its namespace, the global bucket, or the token bucket', async () => {
     const timedOut: [RateLimitType, number][] = [];
     const harness = new LimiterHarness(
-      limits({ namespace: { ratePerSecond: 0.1, burst: 1 }, token: { ratePerSecond: 0.1, burst: 1 }, maxWaitMs: 500 }),
+      limits({ tenant: { ratePerSecond: 0.1, burst: 1 }, token: { ratePerSecond: 0.1, burst: 1 }, maxWaitMs: 500 }),
       { onTimedOut: (limit, waitMs) => { timedOut.push([limit, waitMs]); } },
     );
     harness.admin('slow', 2);
     harness.token(2);
     await harness.clock.runUntilIdle();
-    expect(timedOut).toEqual([['token', 500], ['namespace', 500]]);
+    expect(timedOut).toEqual([['token', 500], ['tenant', 500]]);
     expect(harness.rejections.map((rejection) => (rejection.error as KeywardError).message)).toEqual([
       expect.stringMatching(/^Keycloak token request gave up after waiting 500 ms: the token limit \(0\.1\/s\)/) as unknown,
       expect.stringMatching(/^Keycloak admin request for namespace slow gave up after waiting 500 ms: the namespace's limit \(0\.1\/s\)/) as unknown,
@@ -179,13 +175,13 @@ describe('FairRateLimiter waits as observed', () => {
   it('splits an admin request\'s wait between its namespace and the global bucket', async () => {
     const acquired: [RateLimitType, number][] = [];
     const harness = new LimiterHarness(
-      limits({ namespace: { ratePerSecond: 1, burst: 1 }, global: { ratePerSecond: 0.5, burst: 1 } }),
+      limits({ tenant: { ratePerSecond: 1, burst: 1 }, global: { ratePerSecond: 0.5, burst: 1 } }),
       { onAcquired: (limit, waitMs) => { acquired.push([limit, waitMs]); } },
     );
     harness.admin('a', 2);
     await harness.clock.runUntilIdle();
     // a/2 had its namespace's token at 1000 ms and the global one at 2000 ms.
-    expect(acquired).toEqual([['namespace', 0], ['global', 0], ['namespace', 1000], ['global', 1000]]);
+    expect(acquired).toEqual([['tenant', 0], ['global', 0], ['tenant', 1000], ['global', 1000]]);
   });
 });
 
@@ -226,25 +222,25 @@ describe('FairRateLimiter timers', () => {
 describe('FairRateLimiter memory', () => {
   it('forgets namespaces once their buckets are full again, and remembers those still refilling', async () => {
     // Refilling from empty takes burst / rate = 2 s.
-    const harness = new LimiterHarness(limits({ namespace: { ratePerSecond: 1, burst: 2 } }));
+    const harness = new LimiterHarness(limits({ tenant: { ratePerSecond: 1, burst: 2 } }));
     for (let i = 0; i < 100; i++) harness.admin(`ns-${String(i)}`, 1);
     harness.admin('drained', 2);
     await settle();
-    expect(harness.limiter.budgets().namespacesTracked).toBe(101);
+    expect(harness.limiter.budgets().tenantsTracked).toBe(101);
 
     await harness.clock.advance(1000);
     harness.admin('other', 1);
     await settle();
-    expect(harness.limiter.budgets().namespacesTracked).toBe(102);
+    expect(harness.limiter.budgets().tenantsTracked).toBe(102);
 
     await harness.clock.advance(1000);
     harness.admin('other', 1);
     await settle();
-    expect(harness.limiter.budgets().namespacesTracked).toBe(1);
+    expect(harness.limiter.budgets().tenantsTracked).toBe(1);
   });
 
   it('does not hand a namespace a fresh burst while its bucket is still refilling', async () => {
-    const harness = new LimiterHarness(limits({ namespace: { ratePerSecond: 1, burst: 2 } }));
+    const harness = new LimiterHarness(limits({ tenant: { ratePerSecond: 1, burst: 2 } }));
     harness.admin('a', 2);
     await harness.clock.advance(1000);
     harness.admin('b', 1);
@@ -254,19 +250,11 @@ describe('FairRateLimiter memory', () => {
   });
 });
 
-describe('Keycloak rate limits', () => {
-  it('default to 5/s burst 10 per namespace and 50/s burst 100 globally', () => {
-    expect(defaultKeycloakRateLimits).toMatchObject({
-      namespace: { ratePerSecond: 5, burst: 10 },
-      global: { ratePerSecond: 50, burst: 100 },
-    });
-    expect(() => new FairRateLimiter(defaultKeycloakRateLimits)).not.toThrow();
-  });
-
+describe('FairRateLimiter limits', () => {
   const valid = limits({});
-  const invalid: [string, KeycloakRateLimits][] = [
-    ['namespace.ratePerSecond', { ...valid, namespace: { ratePerSecond: 0, burst: 10 } }],
-    ['namespace.burst', { ...valid, namespace: { ratePerSecond: 5, burst: 0.5 } }],
+  const invalid: [string, FairRateLimits][] = [
+    ['tenant.ratePerSecond', { ...valid, tenant: { ratePerSecond: 0, burst: 10 } }],
+    ['tenant.burst', { ...valid, tenant: { ratePerSecond: 5, burst: 0.5 } }],
     ['global.ratePerSecond', { ...valid, global: { ratePerSecond: -1, burst: 10 } }],
     ['global.burst', { ...valid, global: { ratePerSecond: 5, burst: Number.NaN } }],
     ['token.ratePerSecond', { ...valid, token: { ratePerSecond: Number.POSITIVE_INFINITY, burst: 1 } }],
@@ -274,6 +262,6 @@ describe('Keycloak rate limits', () => {
     ['maxWaitMs', { ...valid, maxWaitMs: 0 }],
   ];
   it.each(invalid)('refuses an unusable %s, naming it', (field, rateLimits) => {
-    expect(() => new FairRateLimiter(rateLimits)).toThrow(new RegExp(`^Keycloak rate limit ${field.replace('.', '\\.')} must be`));
+    expect(() => new FairRateLimiter(rateLimits, { names: namespaceWords })).toThrow(new RegExp(`^Keycloak rate limit ${field.replace('.', '\\.')} must be`));
   });
 });

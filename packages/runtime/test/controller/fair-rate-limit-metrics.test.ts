@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import { KeycloakRateLimitMetrics } from '../../src/apis/keycloak/io/rate-limit-metrics.js';
-import { settle } from './rate-limit-clock.js';
-import { LimiterHarness, limits } from './rate-limit-harness.js';
+import { FairRateLimitMetrics } from '../../src/controller/fair-rate-limit-metrics.js';
+import { settle } from '../io/fair-rate-limit-clock.js';
+import { LimiterHarness, limits, namespaceWords } from '../io/fair-rate-limit-harness.js';
 
 /** A metric's samples keyed by series: `name{label=value,...}` with labels sorted, or just `name`. */
 async function valuesOf(registry: Registry, name: string): Promise<Record<string, number>> {
@@ -16,12 +16,12 @@ async function valuesOf(registry: Registry, name: string): Promise<Record<string
   }));
 }
 
-describe('KeycloakRateLimitMetrics', () => {
+describe('FairRateLimitMetrics', () => {
   it('counts acquisitions and time-outs per limit type and observes waits in seconds', async () => {
     const registry = new Registry();
-    const metrics = new KeycloakRateLimitMetrics(registry);
+    const metrics = new FairRateLimitMetrics(registry, namespaceWords);
     const harness = new LimiterHarness(
-      limits({ namespace: { ratePerSecond: 1, burst: 1 }, token: { ratePerSecond: 1, burst: 1 }, maxWaitMs: 1500 }),
+      limits({ tenant: { ratePerSecond: 1, burst: 1 }, token: { ratePerSecond: 1, burst: 1 }, maxWaitMs: 1500 }),
       metrics.observer,
     );
     harness.admin('team-a', 3);
@@ -49,7 +49,7 @@ describe('KeycloakRateLimitMetrics', () => {
 
   it('reports the watched limiter\'s budgets and queues when scraped', async () => {
     const registry = new Registry();
-    const metrics = new KeycloakRateLimitMetrics(registry);
+    const metrics = new FairRateLimitMetrics(registry, namespaceWords);
     const harness = new LimiterHarness(limits({ global: { ratePerSecond: 1, burst: 4 }, token: { ratePerSecond: 1, burst: 3 } }));
     metrics.watchBudgets(harness.limiter);
     harness.admin('team-a', 6);
@@ -73,7 +73,7 @@ describe('KeycloakRateLimitMetrics', () => {
 
   it('reports no budgets before a limiter is watched', async () => {
     const registry = new Registry();
-    new KeycloakRateLimitMetrics(registry);
+    new FairRateLimitMetrics(registry, namespaceWords);
     expect(await valuesOf(registry, 'keyward_keycloak_rate_limit_budget_tokens')).toEqual({});
   });
 });

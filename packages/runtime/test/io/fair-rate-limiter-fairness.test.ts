@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { type Grant, LimiterHarness, limits } from './rate-limit-harness.js';
+import { type Grant, LimiterHarness, limits } from './fair-rate-limit-harness.js';
 
 // The benchmark's scenario, at limits the limiter and not Keycloak sets: 400 requests from one namespace and
 // 10 from each of 20 others, all queued at once; the big namespace's are queued first, the worst case.
@@ -41,7 +41,7 @@ describe('FairRateLimiter under one big backlog and many small ones', () => {
   let harness: LimiterHarness;
 
   beforeAll(async () => {
-    harness = new LimiterHarness(limits({ global: GLOBAL, namespace: NAMESPACE }));
+    harness = new LimiterHarness(limits({ global: GLOBAL, tenant: NAMESPACE }));
     harness.admin('big', BIG_REQUESTS);
     for (const name of smallNames) harness.admin(name, SMALL_REQUESTS);
     await harness.clock.runUntilIdle();

@@ -1,4 +1,4 @@
-import type { LimiterClock } from '../../src/apis/keycloak/io/rate-limit.js';
+import type { RateLimiterClock } from '../../src/io/rate/rate-limiter.js';
 
 interface PendingTimer {
   readonly at: number;
@@ -13,8 +13,8 @@ export function settle(): Promise<void> {
   });
 }
 
-/** A deterministic LimiterClock: time moves only when a test advances it, firing due timers in order. */
-export class FakeLimiterClock implements LimiterClock {
+/** A deterministic RateLimiterClock: time moves only when a test advances it, firing due timers in order. */
+export class FakeLimiterClock implements RateLimiterClock {
   #now = 0;
   #seq = 0;
   readonly #pending = new Set<PendingTimer>();
