@@ -73,7 +73,7 @@ export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpel
     const source = parentOf(result, from.parent, false);
     if (source === undefined || !(from.key in source)) continue;
     const value = spelling.convert === undefined ? source[from.key] : spelling.convert(source[from.key]);
-    delete source[from.key];
+    Reflect.deleteProperty(source, from.key);
     notes.push(upstreamNote(spelling));
     if (spelling.keyward === undefined) continue;
     const to = split(spelling.keyward);
