@@ -56,16 +56,21 @@ export function upstreamNote(spelling: UpstreamSpelling): string {
   return spelling.keyward === undefined ? `${spelling.upstream} has no effect (${spelling.ignoredBecause ?? 'Keyward does not use it'})` : `${spelling.upstream} is read as ${spelling.keyward}`;
 }
 
-/** The message when a spec states both spellings of one field with different values. */
-export const bothSpellingsMessage = (spelling: UpstreamSpelling): string =>
-  `${spelling.upstream} and ${spelling.keyward ?? ''} are the same field (the first is the Kopf operator's spelling) and differ: state one of them`;
+/**
+ * The message when a spec states both spellings of one field: refused when they differ, and always for a list
+ * or an object (the API server's CEL cannot compare two of them, whose schemas are distinct types).
+ */
+export const bothSpellingsMessage = (spelling: UpstreamSpelling, scalar: boolean): string =>
+  `${spelling.upstream} and ${spelling.keyward ?? ''} are the same field (the first is the Kopf operator's spelling)${scalar ? ' and differ' : ''}: state one of them`;
+
+const isScalar = (value: unknown): boolean => typeof value !== 'object' || value === null;
 
 /**
  * `spec` in Keyward's spellings: each upstream field it states moved to Keyward's field (or dropped, when
  * Keyward does not use it), with the notes of what was read. A field stated in both spellings with different
  * values is a problem naming both.
  */
-export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpelling[]): { readonly spec: Fields; readonly notes: string[] } | { readonly conflict: UpstreamSpelling } {
+export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpelling[]): { readonly spec: Fields; readonly notes: string[] } | { readonly conflict: UpstreamSpelling; readonly scalar: boolean } {
   const result: Fields = { ...spec };
   const notes: string[] = [];
   for (const spelling of spellings) {
@@ -79,7 +84,7 @@ export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpel
     const to = split(spelling.keyward);
     const target = parentOf(result, to.parent, true);
     if (target === undefined) continue;
-    if (to.key in target && !sameJson(target[to.key], value)) return { conflict: spelling };
+    if (to.key in target && (!isScalar(value) || !sameJson(target[to.key], value))) return { conflict: spelling, scalar: isScalar(value) };
     target[to.key] = value;
   }
   return { spec: result, notes };
@@ -94,7 +99,7 @@ export function acceptingUpstreamSpellings<A extends object>(codec: t.Type<A, un
       const read = isFields(u) ? toKeywardSpelling(u, spellings) : { spec: u, notes: [] };
       if ('conflict' in read) {
         const path = read.conflict.upstream.split('.').map((key) => ({ key, type: t.unknown, actual: undefined }));
-        return t.failure(u, [...c, ...path], bothSpellingsMessage(read.conflict));
+        return t.failure(u, [...c, ...path], bothSpellingsMessage(read.conflict, read.scalar));
       }
       // The context holds the value decoded, so that messages name the fields inside it as the API server does.
       const last = c[c.length - 1];
@@ -128,7 +133,20 @@ function withProperty(schema: Schema, path: readonly string[], key: string, prop
   return { ...schema, properties: { ...properties, [head]: withProperty(child, rest, key, property) } };
 }
 
-/** The spec's schema with each upstream field, described as what it means. */
+/** CEL: every object on the way to `path` (dotted, below self) and the field itself are there. */
+const presence = (path: string): string => path.split('.').map((_, index, keys) => `has(self.${keys.slice(0, index + 1).join('.')})`).join(' && ');
+
+/** The API server's side of the codec's refusal: both spellings stated, with different values. */
+function sameValueRule(spelling: UpstreamSpelling & { readonly keyward: string }, scalar: boolean): object {
+  const both = `${presence(spelling.upstream)} && ${presence(spelling.keyward)}`;
+  return {
+    rule: scalar ? `!(${both}) || self.${spelling.upstream} == self.${spelling.keyward}` : `!(${both})`,
+    message: bothSpellingsMessage(spelling, scalar),
+    fieldPath: `.${spelling.upstream}`,
+  };
+}
+
+/** The spec's schema with each upstream field, described as what it means, refusing both spellings that differ. */
 export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings: readonly UpstreamSpelling[]): S {
   let schema = spec as Schema;
   for (const spelling of spellings) {
@@ -141,7 +159,13 @@ export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings
       : `The Kopf operator's spelling of ${spelling.keyward}, read as that field (stating both with different values is refused).${meant?.description === undefined ? '' : ` ${meant.description}`}`;
     schema = withProperty(schema, from.parent, from.key, { ...base, description });
   }
-  return schema as S;
+  const rules = spellings.flatMap(({ keyward, ...spelling }) => {
+    if (keyward === undefined) return [];
+    const type = schemaAt(schema, keyward.split('.'))?.['type'];
+    return [sameValueRule({ ...spelling, keyward }, type !== 'object' && type !== 'array')];
+  });
+  const existing = (schema['x-kubernetes-validations'] ?? []) as readonly object[];
+  return { ...schema, 'x-kubernetes-validations': [...existing, ...rules] } as S;
 }
 
 /** The note for a Ready message: what the spec said in the Kopf operator's spellings, or nothing. */

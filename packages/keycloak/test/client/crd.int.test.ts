@@ -35,6 +35,11 @@ const base = { clientId: 'shop', realmRef: { name: 'shared' } };
 
 const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
   ['the least spec', base, undefined],
+  ['the Kopf operator\'s spellings', {
+    ...base, protocol: 'docker-v2', secretName: 'shop-oidc', manageSecret: false, settings: { clientAuthenticatorType: 'client-jwt', alwaysDisplayInConsole: true },
+    authenticationFlows: { browserFlow: 'browser', directGrantFlow: 'direct grant', clientAuthenticationFlow: 'clients' }, secretRotation: { enabled: true, rotationTime: '03:00', timezone: 'UTC' },
+  }, undefined],
+  ['both spellings of a flow override, differing', { ...base, authenticationFlows: { browserFlow: 'a' }, authenticationFlowOverrides: { browser: 'b' } }, 'spec.authenticationFlows.browserFlow'],
   ['a full spec', {
     ...base, realmRef: { name: 'shared', namespace: 'platform' }, clientName: 'Shop', protocol: 'openid-connect', redirectUris: ['https://shop/cb'],
     settings: { pkceCodeChallengeMethod: 'S256', accessTokenLifespan: 300, serviceAccountsEnabled: true },
