@@ -72,26 +72,29 @@ describe('a realm in the Kopf operator\'s spellings', () => {
 });
 
 describe('a client in the Kopf operator\'s spellings', () => {
-  it('decodes its flow overrides, and drops what Keycloak has no place for, saying so', () => {
+  it('decodes its flow overrides and keeps its rotation time, and drops what Keycloak has no place for, saying so', () => {
     const spec = decodedClient({
       ...clientSpec,
       authenticationFlows: { browserFlow: 'browser', directGrantFlow: 'direct grant', clientAuthenticationFlow: 'clients' },
       secretRotation: { enabled: true, rotationPeriod: '30d', rotationTime: '03:00', timezone: 'Europe/Amsterdam' },
     });
     expect(spec['authenticationFlowOverrides']).toEqual({ browser: 'browser', directGrant: 'direct grant' });
-    expect(spec['secretRotation']).toEqual({ enabled: true, rotationPeriod: '30d', gracePeriod: '1h' });
+    expect(spec['secretRotation']).toEqual({ enabled: true, rotationPeriod: '30d', gracePeriod: '1h', rotationTime: '03:00', timezone: 'Europe/Amsterdam' });
     expect(spec['upstreamSpellings']).toEqual([
       'authenticationFlows.browserFlow is read as authenticationFlowOverrides.browser',
       'authenticationFlows.directGrantFlow is read as authenticationFlowOverrides.directGrant',
       'authenticationFlows.clientAuthenticationFlow has no effect (Keycloak overrides only the browser and direct grant flows per client; bind it for the realm (flowBindings.clientAuthenticationFlow))',
-      'secretRotation.rotationTime has no effect (the secret is rotated when rotationPeriod has passed since the last rotation, at any time of day)',
-      'secretRotation.timezone has no effect (the secret is rotated when rotationPeriod has passed since the last rotation, at any time of day)',
     ]);
   });
 
   it('takes the Kopf operator\'s settings, protocol and secret fields as they are', () => {
     const spec = decodedClient({ ...clientSpec, protocol: 'docker-v2', secretName: 'shop-oidc', manageSecret: false, settings: { clientAuthenticatorType: 'client-jwt', alwaysDisplayInConsole: true } });
     expect(spec).toMatchObject({ protocol: 'docker-v2', secretName: 'shop-oidc', manageSecret: false, settings: { clientAuthenticatorType: 'client-jwt', alwaysDisplayInConsole: true } });
+  });
+
+  it('refuses a time zone the runtime does not know, naming the field', () => {
+    const result = decodeKeycloakClient(clientObject({ ...clientSpec, secretRotation: { enabled: true, rotationTime: '03:00', timezone: 'Mars/Olympus' } }));
+    expect(isLeft(result) ? result.left.message : '').toBe('spec.secretRotation.timezone: is no time zone this operator knows (an IANA name such as Europe/Amsterdam or UTC)');
   });
 
   it('refuses a flow override stated in both spellings with different values, naming both', () => {

@@ -5,6 +5,7 @@ import { withUpstreamSpellingSchemas } from '../upstream-spellings.js';
 import { CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
 import { keycloakClientType } from '../types.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { DEFAULT_TIMEZONE, ROTATION_TIME_PATTERN, TIMEZONE_PATTERN } from './rotation-time.js';
 import { pruneRuleDescription, pruneUnlistedSchema } from '../prune.js';
 import { authorizationClientRule, authorizationSettingsSchema } from './authorization-crd.js';
 import {
@@ -149,6 +150,8 @@ const specSchema = {
       properties: {
         enabled: { type: 'boolean', default: false, description: 'Whether the secret is regenerated every rotationPeriod; default false.' },
         rotationPeriod: { type: 'string', pattern: ROTATION_PERIOD_PATTERN, maxLength: 64, default: '90d', description: 'How long after status.lastSecretRotation the secret is regenerated, like "90d", "720h" or "30m"; default 90d.' },
+        rotationTime: { type: 'string', pattern: ROTATION_TIME_PATTERN, maxLength: 5, description: 'The time of day (HH:MM, in timezone) the secret is regenerated at once rotationPeriod has passed; left out, as soon as it has.' },
+        timezone: { type: 'string', pattern: TIMEZONE_PATTERN, maxLength: 64, description: `The time zone of rotationTime, an IANA name such as Europe/Amsterdam; default ${DEFAULT_TIMEZONE}.` },
         gracePeriod: {
           type: 'string',
           pattern: ROTATION_PERIOD_PATTERN,

@@ -5,6 +5,7 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { ROTATION_TIME_PATTERN, TIMEZONE_PATTERN, isKnownTimezone } from './rotation-time.js';
 import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
 import { CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
 import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettingsCodec, authorizationAllowed } from './authorization-spec.js';
@@ -60,6 +61,14 @@ const namespaceName = matching(`a namespace name (a DNS-1123 label of at most ${
 const secretKey = matching('a Secret key (letters, digits, "-", "_" and ".")', SECRET_KEY_PATTERN, SECRET_KEY_MAX_LENGTH);
 const rotationPeriod = matching('a duration such as "90d", "720h" or "30m" (units ms, s, m, h, d; not zero)', ROTATION_PERIOD_PATTERN, 64);
 const lifespan = integerInRange(1, MAX_LIFESPAN_SECONDS);
+const zoneName = matching('a time zone name such as Europe/Amsterdam or UTC', TIMEZONE_PATTERN, 64);
+/** A zone name the runtime knows; the schema can check only its characters. */
+const timezone = new t.Type<string>(
+  zoneName.name,
+  (u): u is string => zoneName.is(u) && isKnownTimezone(u),
+  (u, c) => (zoneName.is(u) && isKnownTimezone(u) ? t.success(u) : t.failure(u, c, zoneName.is(u) ? 'is no time zone this operator knows (an IANA name such as Europe/Amsterdam or UTC)' : undefined)),
+  t.identity,
+);
 const text = minLengthString(1);
 const stringMap = t.record(t.string, t.string);
 const stringSet = uniqueList(t.array(t.string));
@@ -137,7 +146,10 @@ const SpecFields = t.intersection([
     clientSecret: t.type({ name: kubernetesName(), key: secretKey }),
     secretName: kubernetesName(),
     manageSecret: t.boolean,
-    secretRotation: t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
+    secretRotation: t.intersection([
+      t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
+      t.partial({ rotationTime: matching('a time of day, HH:MM', ROTATION_TIME_PATTERN, 5), timezone: timezone }),
+    ]),
     regenerateSecret: regenerateToken,
     authenticationFlowOverrides: t.partial({ browser: text, directGrant: text }),
     pruneUnlisted: pruneUnlistedCodec(CLIENT_PRUNABLE_FIELDS),

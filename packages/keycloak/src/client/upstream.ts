@@ -10,14 +10,4 @@ export const CLIENT_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
     ignoredBecause: 'Keycloak overrides only the browser and direct grant flows per client; bind it for the realm (flowBindings.clientAuthenticationFlow)',
     schema: { type: 'string' },
   },
-  {
-    upstream: 'secretRotation.rotationTime',
-    ignoredBecause: 'the secret is rotated when rotationPeriod has passed since the last rotation, at any time of day',
-    schema: { type: 'string' },
-  },
-  {
-    upstream: 'secretRotation.timezone',
-    ignoredBecause: 'the secret is rotated when rotationPeriod has passed since the last rotation, at any time of day',
-    schema: { type: 'string' },
-  },
 ];
