@@ -15,8 +15,6 @@ export interface UpstreamSpelling {
   readonly ignoredBecause?: string;
   /** Its schema when it has no Keyward field to take the schema from. */
   readonly schema?: object;
-  /** The value as Keyward's field takes it, when the shapes differ. */
-  readonly convert?: (value: unknown) => unknown;
 }
 
 /** What decoding read in the Kopf operator's spellings, for the Ready message; absent when nothing. */
@@ -49,8 +47,6 @@ const split = (path: string): { readonly parent: string[]; readonly key: string 
   return { parent: parts.slice(0, -1), key: parts[parts.length - 1] ?? path };
 };
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /** The note a spelling gives when a spec used it. */
 export function upstreamNote(spelling: UpstreamSpelling): string {
   return spelling.keyward === undefined ? `${spelling.upstream} has no effect (${spelling.ignoredBecause ?? 'Keyward does not use it'})` : `${spelling.upstream} is read as ${spelling.keyward}`;
@@ -77,14 +73,14 @@ export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpel
     const from = split(spelling.upstream);
     const source = parentOf(result, from.parent, false);
     if (source === undefined || !(from.key in source)) continue;
-    const value = spelling.convert === undefined ? source[from.key] : spelling.convert(source[from.key]);
+    const value = source[from.key];
     Reflect.deleteProperty(source, from.key);
     notes.push(upstreamNote(spelling));
     if (spelling.keyward === undefined) continue;
     const to = split(spelling.keyward);
     const target = parentOf(result, to.parent, true);
     if (target === undefined) continue;
-    if (to.key in target && (!isScalar(value) || !sameJson(target[to.key], value))) return { conflict: spelling, scalar: isScalar(value) };
+    if (to.key in target && (!isScalar(value) || target[to.key] !== value)) return { conflict: spelling, scalar: isScalar(value) };
     target[to.key] = value;
   }
   return { spec: result, notes };
