@@ -39,6 +39,8 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
     ...base, protocol: 'docker-v2', secretName: 'shop-oidc', manageSecret: false, settings: { clientAuthenticatorType: 'client-jwt', alwaysDisplayInConsole: true },
     authenticationFlows: { browserFlow: 'browser', directGrantFlow: 'direct grant', clientAuthenticationFlow: 'clients' }, secretRotation: { enabled: true, rotationTime: '03:00', timezone: 'UTC' },
   }, undefined],
+  ['a rotation time that is no time of day', { ...base, secretRotation: { enabled: true, rotationTime: '24:00' } }, 'spec.secretRotation.rotationTime'],
+  ['a time zone with characters no zone name has', { ...base, secretRotation: { enabled: true, rotationTime: '03:00', timezone: 'Europe Amsterdam' } }, 'spec.secretRotation.timezone'],
   ['both spellings of a flow override, differing', { ...base, authenticationFlows: { browserFlow: 'a' }, authenticationFlowOverrides: { browser: 'b' } }, 'spec.authenticationFlows.browserFlow'],
   ['a full spec', {
     ...base, realmRef: { name: 'shared', namespace: 'platform' }, clientName: 'Shop', protocol: 'openid-connect', redirectUris: ['https://shop/cb'],
