@@ -24,6 +24,12 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
   {
     upstream: 'instanceRef',
     ignoredBecause: 'the operator reaches one Keycloak, the one of its --keycloak-url; operatorRef names the operator',
-    schema: { type: 'object', properties: { name: { type: 'string' }, namespace: { type: 'string' } } },
+    schema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The Keycloak object the Kopf operator\'s older CRD named; not used.' },
+        namespace: { type: 'string', description: 'Its namespace; not used.' },
+      },
+    },
   },
 ];
