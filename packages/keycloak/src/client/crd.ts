@@ -1,13 +1,18 @@
 import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
 import { endpointsSchema } from '../endpoints.js';
-import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
+import { protocolMapperSchema } from '../protocol-mappers.js';
+import { withUpstreamSpellingSchemas } from '../upstream-spellings.js';
+import { CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
 import { keycloakClientType } from '../types.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { DEFAULT_TIMEZONE, ROTATION_TIME_PATTERN, TIMEZONE_PATTERN } from './rotation-time.js';
 import { pruneRuleDescription, pruneUnlistedSchema } from '../prune.js';
 import { authorizationClientRule, authorizationSettingsSchema } from './authorization-crd.js';
 import {
+  CLIENT_AUTHENTICATOR_TYPES,
   CLIENT_ID_MAX_LENGTH,
+  CLIENT_PROTOCOLS,
   CLIENT_PRUNABLE_FIELDS,
   CLIENT_ROLE_NAME_MAX_LENGTH,
   BEARER_ONLY_PUBLIC_MESSAGE,
@@ -76,7 +81,7 @@ const specSchema = {
     },
     publicClient: flag('Whether the client is public: it has no secret, and the credentials Secret holds none.'),
     bearerOnly: flag('Whether the client only accepts tokens and never logs anyone in; excludes publicClient.'),
-    protocol: { type: 'string', enum: [...PROTOCOLS], description: 'openid-connect or saml; left out, as Keycloak has it (openid-connect for a new client).' },
+    protocol: { type: 'string', enum: [...CLIENT_PROTOCOLS], description: 'openid-connect, saml or docker-v2 (needs Keycloak\'s docker feature); left out, as Keycloak has it (openid-connect for a new client).' },
     redirectUris: stringSet('URIs Keycloak may send users back to after a login (may end in *), compared as a set.'),
     webOrigins: stringSet('Origins allowed to call Keycloak from a browser (CORS); + allows those of the redirect URIs, * any.'),
     postLogoutRedirectUris: stringSet('URIs Keycloak may send users back to after a logout (the client attribute post.logout.redirect.uris).'),
@@ -98,6 +103,8 @@ const specSchema = {
         clientSessionMaxLifespan: lifespan('Seconds the client\'s sessions last at most, instead of the realm\'s (the client attribute client.session.max.lifespan).'),
         fullScopeAllowed: flag('Whether the client\'s tokens may carry every role the user has, rather than only those its scope mappings allow.'),
         frontchannelLogout: flag('Whether logout reaches the client through the browser rather than a back-channel request.'),
+        alwaysDisplayInConsole: flag('Whether the account console lists the client even when the user has no session with it.'),
+        clientAuthenticatorType: { type: 'string', enum: [...CLIENT_AUTHENTICATOR_TYPES], description: 'How the client authenticates to Keycloak: client-secret, client-jwt (signed JWT), client-secret-jwt or client-x509.' },
       },
     },
     defaultClientScopes: { ...nameSet, description: 'Client scopes linked as default scopes, by name; a scope this list named before and no longer names is unlinked, links made by hand stay.' },
@@ -136,12 +143,16 @@ const specSchema = {
         key: { type: 'string', maxLength: SECRET_KEY_MAX_LENGTH, pattern: SECRET_KEY_PATTERN, description: 'Key of the client secret in that Secret.' },
       },
     },
+    secretName: { ...objectName, description: 'The name of the credentials Secret; left out, <name>-credentials. A Secret of an earlier name stays until this object is deleted.' },
+    manageSecret: flag('false: the operator writes no credentials Secret (the client is still managed in Keycloak); left out, true.'),
     secretRotation: {
       type: 'object',
       description: 'Regenerating the client secret on a schedule; not with clientSecret or a public client.',
       properties: {
         enabled: { type: 'boolean', default: false, description: 'Whether the secret is regenerated every rotationPeriod; default false.' },
         rotationPeriod: { type: 'string', pattern: ROTATION_PERIOD_PATTERN, maxLength: 64, default: '90d', description: 'How long after status.lastSecretRotation the secret is regenerated, like "90d", "720h" or "30m"; default 90d.' },
+        rotationTime: { type: 'string', pattern: ROTATION_TIME_PATTERN, maxLength: 5, description: 'The time of day (HH:MM, in timezone) the secret is regenerated at once rotationPeriod has passed; left out, as soon as it has.' },
+        timezone: { type: 'string', pattern: TIMEZONE_PATTERN, maxLength: 64, description: `The time zone of rotationTime, an IANA name such as Europe/Amsterdam; default ${DEFAULT_TIMEZONE}.` },
         gracePeriod: {
           type: 'string',
           pattern: ROTATION_PERIOD_PATTERN,
@@ -214,7 +225,7 @@ export const keycloakClientCrd = namespacedCrd({
   schema: {
     description: 'KeycloakClient: a client in a Keycloak realm, with a credentials Secret in its namespace.',
     required: ['spec'],
-    spec: specSchema,
+    spec: withUpstreamSpellingSchemas(specSchema, CLIENT_UPSTREAM_SPELLINGS),
     status: statusSchema,
   },
 });

@@ -24,7 +24,8 @@ import { knownFrom } from '../known-roles.js';
 import { resolveFlowOverrides, type FlowOverrides } from './flow-overrides.js';
 import { rotatedSecretStep } from './rotated-secret.js';
 import { renewalOnCreation, secretRenewal, type SecretRenewal } from './rotation.js';
-import { addCredentialsSecret, credentialsSecretName, newClientSecret } from './secret.js';
+import { upstreamSpellingsNote } from '../upstream-spellings.js';
+import { addCredentialsSecret, credentialsSecretNameOf, managesSecret, newClientSecret } from './secret.js';
 import type { KeycloakClient, ManagedLists } from './spec.js';
 import { addClientStatus, addWarning, clientRef, ready, reconciling, stalled, type StatusChanges } from './status.js';
 import type { ClientAction } from './vocabulary.js';
@@ -160,9 +161,9 @@ function create(plan: Builder, resolved: Resolved): void {
   const managed = reconcileContents({ plan, call: resolved.call, client: address }, spec, undefined, undefined);
   addCredentialsSecret(plan, client, observed.credentials, { url: resolved.url, realm: resolved.realm, secret: confidential ? (resolved.provided ?? chosen) : undefined });
   const renewal = confidential ? renewalOnCreation(client, now) : undefined;
-  addClientStatus(plan, client, ready('Ready', `${describeClient(client, resolved.realm)} is as specified`), now, {
+  addClientStatus(plan, client, ready('Ready', `${describeClient(client, resolved.realm)} is as specified${upstreamSpellingsNote(spec)}`), now, {
     ...reachedStatus(resolved, id, renewal, managed),
-    secretName: credentialsSecretName(client.metadata.name),
+    ...(managesSecret(client) ? { secretName: credentialsSecretNameOf(client) } : {}),
   });
   if (renewal?.requeueAfterMs !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: renewal.requeueAfterMs }, 'rotate the client secret when its period ends');
 }
@@ -211,8 +212,8 @@ function maintain(plan: Builder, resolved: Resolved, found: ObservedClient): voi
     secret = found.secret;
   }
   if (waiting === undefined) addCredentialsSecret(plan, client, observed.credentials, { url: resolved.url, realm: resolved.realm, secret });
-  const secretName = waiting === undefined || observed.credentials !== undefined ? credentialsSecretName(client.metadata.name) : undefined;
-  const readiness = waiting === undefined ? ready('Ready', `${describeClient(client, resolved.realm)} is as specified`) : reconciling('SecretPending', waiting);
+  const secretName = managesSecret(client) && (waiting === undefined || observed.credentials !== undefined) ? credentialsSecretNameOf(client) : undefined;
+  const readiness = waiting === undefined ? ready('Ready', `${describeClient(client, resolved.realm)} is as specified${upstreamSpellingsNote(spec)}`) : reconciling('SecretPending', waiting);
   addClientStatus(plan, client, readiness, now, { ...reachedStatus(resolved, found.client.id, renewal, managed), secretName });
   const rotated = rotatedSecretStep(found.client.attributes, spec.secretRotation?.gracePeriod, now);
   if (rotated.kind === 'invalidate') plan.add({ kind: 'keycloak.delete', ...resolved.call, resource: { type: 'rotatedClientSecret', client: address } }, rotated.reason);

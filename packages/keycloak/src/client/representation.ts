@@ -57,6 +57,8 @@ export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject, flow
     ['consentRequired', settings.consentRequired],
     ['fullScopeAllowed', settings.fullScopeAllowed],
     ['frontchannelLogout', settings.frontchannelLogout],
+    ['alwaysDisplayInConsole', settings.alwaysDisplayInConsole],
+    ['clientAuthenticatorType', settings.clientAuthenticatorType],
     [FLOW_OVERRIDES, flowOverrides],
     // Turning authorization services off deletes them in Keycloak: a spec that stops stating them leaves them on.
     ['authorizationServicesEnabled', spec.authorizationSettings === undefined ? undefined : true],

@@ -36,8 +36,14 @@ export function credentialsSecretName(clientName: string): string {
   return truncateWithHash(`${clientName}${SUFFIX}`, DNS1123_SUBDOMAIN_MAX_LENGTH);
 }
 
+/** The credentials Secret's name: the spec's `secretName`, else `<name>-credentials`. */
+export const credentialsSecretNameOf = (client: KeycloakClient): string => client.spec.secretName ?? credentialsSecretName(client.metadata.name);
+
+/** Whether the operator writes the credentials Secret: unless the spec says `manageSecret: false`. */
+export const managesSecret = (client: KeycloakClient): boolean => client.spec.manageSecret !== false;
+
 export function credentialsSecretRef(client: KeycloakClient): ObjectRef {
-  return { type: coreTypes.secret, namespace: client.metadata.namespace, name: credentialsSecretName(client.metadata.name) };
+  return { type: coreTypes.secret, namespace: client.metadata.namespace, name: credentialsSecretNameOf(client) };
 }
 
 export interface CredentialsContent {
@@ -55,7 +61,7 @@ export function credentialsSecret(client: KeycloakClient, content: CredentialsCo
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
-      name: credentialsSecretName(metadata.name),
+      name: credentialsSecretNameOf(client),
       namespace: metadata.namespace,
       ...(spec.secretMetadata?.labels === undefined ? {} : { labels: spec.secretMetadata.labels }),
       ...(spec.secretMetadata?.annotations === undefined ? {} : { annotations: spec.secretMetadata.annotations }),
@@ -77,5 +83,6 @@ export function credentialsSecret(client: KeycloakClient, content: CredentialsCo
 
 /** Writes the credentials Secret when the stored one differs from it (always after a regeneration). */
 export function addCredentialsSecret(plan: PlanSteps<ApplyAction>, client: KeycloakClient, observed: KubeObject | undefined, content: CredentialsContent): boolean {
+  if (!managesSecret(client)) return false;
   return addApplyIfChanged(plan, credentialsSecretRef(client), observed, credentialsSecret(client, content), 'keep the credentials Secret as Keycloak has the client', { force: true });
 }

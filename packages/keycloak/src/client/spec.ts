@@ -7,12 +7,19 @@ import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
 import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
+import { ROTATION_TIME_PATTERN, TIMEZONE_PATTERN, isKnownTimezone } from './rotation-time.js';
+import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
+import { CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
 import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettingsCodec, authorizationAllowed } from './authorization-spec.js';
 
 // The KeycloakClient API as a codec. The CRD in crd.ts states the same rules (patterns, enums, CEL), so the
 // API server and this codec give the same verdict; a test checks both on a real API server.
 
 export const PKCE_METHODS = ['S256', 'plain'] as const;
+/** How a confidential client proves itself to Keycloak, by the provider ids Keycloak names them. */
+export const CLIENT_AUTHENTICATOR_TYPES = ['client-secret', 'client-jwt', 'client-secret-jwt', 'client-x509'] as const;
+/** A client's protocols: a client scope's, and Docker's registry protocol (Keycloak's docker feature). */
+export const CLIENT_PROTOCOLS = [...PROTOCOLS, 'docker-v2'] as const;
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
 /** The client's lists of things Keyward makes, which `pruneUnlisted` may name. */
 export const AUTHORIZATION_PRUNABLE_FIELDS = ['authorizationSettings.scopes', 'authorizationSettings.resources', 'authorizationSettings.policies', 'authorizationSettings.permissions'] as const;
@@ -56,6 +63,14 @@ const namespaceName = matching(`a namespace name (a DNS-1123 label of at most ${
 const secretKey = matching('a Secret key (letters, digits, "-", "_" and ".")', SECRET_KEY_PATTERN, SECRET_KEY_MAX_LENGTH);
 const rotationPeriod = matching('a duration such as "90d", "720h" or "30m" (units ms, s, m, h, d; not zero)', ROTATION_PERIOD_PATTERN, 64);
 const lifespan = integerInRange(1, MAX_LIFESPAN_SECONDS);
+const zoneName = matching('a time zone name such as Europe/Amsterdam or UTC', TIMEZONE_PATTERN, 64);
+/** A zone name the runtime knows; the schema can check only its characters. */
+const timezone = new t.Type<string>(
+  zoneName.name,
+  (u): u is string => zoneName.is(u) && isKnownTimezone(u),
+  (u, c) => (zoneName.is(u) && isKnownTimezone(u) ? t.success(u) : t.failure(u, c, zoneName.is(u) ? 'is no time zone this operator knows (an IANA name such as Europe/Amsterdam or UTC)' : undefined)),
+  t.identity,
+);
 const text = minLengthString(1);
 const stringMap = t.record(t.string, t.string);
 const stringSet = uniqueList(t.array(t.string));
@@ -94,6 +109,8 @@ export const ClientSettingsCodec = t.partial({
   clientSessionMaxLifespan: lifespan,
   fullScopeAllowed: t.boolean,
   frontchannelLogout: t.boolean,
+  alwaysDisplayInConsole: t.boolean,
+  clientAuthenticatorType: oneOf(CLIENT_AUTHENTICATOR_TYPES),
 });
 
 export const ProtocolMapperCodec = protocolMapperCodec(text);
@@ -113,7 +130,7 @@ const SpecFields = t.intersection([
     description: t.string,
     publicClient: t.boolean,
     bearerOnly: t.boolean,
-    protocol: oneOf(PROTOCOLS),
+    protocol: oneOf(CLIENT_PROTOCOLS),
     redirectUris: stringSet,
     webOrigins: stringSet,
     postLogoutRedirectUris: stringSet,
@@ -129,7 +146,12 @@ const SpecFields = t.intersection([
     attributes: attributesCodec,
     secretMetadata: t.partial({ labels: stringMap, annotations: stringMap }),
     clientSecret: t.type({ name: kubernetesName(), key: secretKey }),
-    secretRotation: t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
+    secretName: kubernetesName(),
+    manageSecret: t.boolean,
+    secretRotation: t.intersection([
+      t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
+      t.partial({ rotationTime: matching('a time of day, HH:MM', ROTATION_TIME_PATTERN, 5), timezone: timezone }),
+    ]),
     regenerateSecret: regenerateToken,
     authenticationFlowOverrides: t.partial({ browser: text, directGrant: text }),
     pruneUnlisted: pruneUnlistedCodec(CLIENT_PRUNABLE_FIELDS),
@@ -167,7 +189,7 @@ export function crossFieldProblem(spec: SpecShape): { readonly field: string; re
 }
 
 /** The spec, defaults applied, with the rules across fields the CRD's CEL rules state. */
-export const ClientSpecCodec = withFieldRule('KeycloakClientSpec', SpecFields, crossFieldProblem);
+export const ClientSpecCodec = acceptingUpstreamSpellings(withFieldRule('KeycloakClientSpec', SpecFields, crossFieldProblem), CLIENT_UPSTREAM_SPELLINGS);
 
 export type KeycloakClientSpec = t.TypeOf<typeof ClientSpecCodec>;
 export type ClientSettings = t.TypeOf<typeof ClientSettingsCodec>;

@@ -10,7 +10,9 @@ import { keycloakRealmType } from '../types.js';
 import { authenticationFlowsSchema, flowBindingsSchema } from './flows/crd.js';
 import { requiredActionsSchema } from './required-actions/spec.js';
 import { pruneRuleDescription, pruneUnlistedSchema } from '../prune.js';
-import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from './secret-opt-in.js';
+import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, UPSTREAM_SECRET_LABEL } from './secret-opt-in.js';
+import { withUpstreamSpellingSchemas } from '../upstream-spellings.js';
+import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
 import { identityProvidersSchema } from './identity-providers/crd.js';
 import { organizationsSchema } from './organizations/crd.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
@@ -28,6 +30,7 @@ import {
   REALM_NAME_PATTERN,
   REALM_PRUNABLE_FIELDS,
   SECURITY_FLAGS,
+  SMTP_PASSWORD_KEY,
   SECURITY_NUMBERS,
   BROWSER_SECURITY_HEADERS,
   OTP_ALGORITHMS,
@@ -91,12 +94,15 @@ const SECURITY_NUMBER_DESCRIPTIONS: Readonly<Record<keyof typeof SECURITY_NUMBER
 
 const LIFESPAN_DESCRIPTIONS: Readonly<Record<keyof typeof TOKEN_LIFESPANS, string>> = {
   accessTokenLifespan: 'Seconds an access token is valid.',
+  accessTokenLifespanForImplicitFlow: 'Seconds an access token from the implicit flow is valid.',
   ssoSessionIdleTimeout: 'Seconds a login session may stay unused before it ends.',
   ssoSessionMaxLifespan: 'Seconds a login session lasts at most.',
   offlineSessionIdleTimeout: 'Seconds an offline session may stay unused before it ends.',
   offlineSessionMaxLifespan: 'Seconds an offline session lasts at most, when offlineSessionMaxLifespanEnabled is on.',
   clientSessionIdleTimeout: 'Seconds a client session may stay unused before it ends; 0: as long as the login session.',
   clientSessionMaxLifespan: 'Seconds a client session lasts at most; 0: as long as the login session.',
+  clientOfflineSessionIdleTimeout: 'Seconds a client\'s offline session may stay unused before it ends; 0: as long as the offline session.',
+  clientOfflineSessionMaxLifespan: 'Seconds a client\'s offline session lasts at most; 0: as long as the offline session.',
 };
 
 const THEME_DESCRIPTIONS: Readonly<Record<(typeof THEMES)[number], string>> = {
@@ -285,17 +291,18 @@ const spec = {
         from: { ...name, description: 'The sender address of the realm\'s emails.' },
         fromDisplayName: { ...text, description: 'The sender\'s display name.' },
         replyTo: { ...text, description: 'The Reply-To address.' },
+        envelopeFrom: { ...text, description: 'The envelope sender (bounce) address.' },
         auth: { ...boolean, description: 'Whether Keycloak logs in to the server, as user with the password from passwordSecret.' },
         ssl: { ...boolean, description: 'Whether the connection uses TLS from the start.' },
         starttls: { ...boolean, description: 'Whether the connection switches to TLS with STARTTLS.' },
         user: { ...text, description: 'The user Keycloak logs in to the server as.' },
         passwordSecret: {
           type: 'object',
-          required: ['name', 'key'],
-          description: `The Secret, in this namespace, holding the SMTP password; it must carry the label ${REALM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}".`,
+          required: ['name'],
+          description: `The Secret, in this namespace, holding the SMTP password; it must carry the label ${REALM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}" (or the Kopf operator's ${UPSTREAM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}").`,
           properties: {
             name: { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN, description: 'Name of the Secret.' },
-            key: { type: 'string', minLength: 1, description: 'Key of the password in that Secret.' },
+            key: { type: 'string', minLength: 1, default: SMTP_PASSWORD_KEY, description: `Key of the password in that Secret (${SMTP_PASSWORD_KEY} unless given).` },
           },
         },
       },
@@ -393,7 +400,7 @@ export const keycloakRealmCrd = namespacedCrd({
   schema: {
     description: 'KeycloakRealm: a realm in Keycloak, with its settings, roles and client scopes.',
     required: ['spec'],
-    spec,
+    spec: withUpstreamSpellingSchemas(spec, REALM_UPSTREAM_SPELLINGS),
     status,
   },
 });

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@keyward/kernel';
 import type { SecretKeyRef } from '@keyward/kernel/plan';
 import type { KeycloakJson } from '../apis/keycloak/representations.js';
 import { ownershipAttributes } from '../ownership.js';
@@ -126,7 +127,8 @@ function settings(spec: KeycloakRealmSpec): Json {
   };
 }
 
-export function desiredRealm(cr: KeycloakRealm): DesiredRealm {
+/** The realm as the spec states it; `smtpSecret` is the SMTP password's Secret as read, for the label its read requires. */
+export function desiredRealm(cr: KeycloakRealm, smtpSecret?: KubeObject): DesiredRealm {
   const { spec } = cr;
   const password = spec.smtpServer?.passwordSecret;
   return {
@@ -137,6 +139,6 @@ export function desiredRealm(cr: KeycloakRealm): DesiredRealm {
       attributes: attributes(cr),
       ...(spec.smtpServer === undefined ? {} : { smtpServer: smtpServer(spec.smtpServer) }),
     },
-    smtpPassword: password === undefined ? undefined : realmSecretKey(cr.metadata.namespace, password),
+    smtpPassword: password === undefined ? undefined : realmSecretKey(cr.metadata.namespace, password, smtpSecret),
   };
 }

@@ -26,6 +26,7 @@ import { planRealmIdentityProviders } from './identity-providers/reconcile.js';
 import { planRealmUserFederation } from './user-federation/reconcile.js';
 import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations/plan.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
+import { upstreamSpellingsNote } from '../upstream-spellings.js';
 
 /** Whether the operator lets this object take over its realm, or flows in it, that no object made. */
 const adoptsUnowned = ({ primary: cr, config }: RealmInput): boolean => mayAdopt(config.keycloakAdoptUnownedNamespaces, cr.metadata.namespace, cr.spec.realmName);
@@ -38,7 +39,7 @@ function passwordChanged(cr: KeycloakRealm, secret: KubeObject | undefined): boo
 /** Creates the realm, or updates the fields that differ; adds nothing when Keycloak has the spec's values. */
 function planRealm(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, call: KeycloakCall, claim: Exclude<RealmClaim, { kind: 'refused' }>): void {
   const { primary: cr, observed } = input;
-  const desired = desiredRealm(cr);
+  const desired = desiredRealm(cr, observed.smtpPasswordSecret);
   const resource = { type: 'realm', realm: cr.spec.realmName } as const;
   if (claim.kind === 'create' || observed.realm === undefined) {
     plan.add({ kind: 'keycloak.create', ...call, resource, ...realmCreation(desired) }, 'no realm of this name exists in Keycloak');
@@ -85,7 +86,7 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
     ? stalled('OrganizationsDisabled', organizationsProblem)
     : plan.size > 0
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)
-    : ready(`realm ${realm} matches the spec`);
+    : ready(`realm ${realm} matches the spec${upstreamSpellingsNote(cr.spec)}`);
   reportReadiness(plan, cr, readiness, now, facts);
 }
 

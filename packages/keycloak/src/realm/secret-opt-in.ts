@@ -10,6 +10,14 @@ import { stalled } from './readiness.js';
 /** The label (with the value `true`) a Secret needs before a KeycloakRealm may have the operator read it. */
 export const REALM_SECRET_LABEL = 'keycloak.keyward.io/realm-secret';
 export const REALM_SECRET_LABEL_VALUE = 'true';
+/** The Kopf operator's label for the same opt-in, honoured too so that its Secrets need no relabelling. */
+export const UPSTREAM_SECRET_LABEL = 'vriesdemichael.github.io/keycloak-allow-operator-read';
+
+/** Each set of labels that opts a Secret in: ours, or the Kopf operator's. */
+const OPT_IN_LABELS: readonly Readonly<Record<string, string>>[] = [
+  { [REALM_SECRET_LABEL]: REALM_SECRET_LABEL_VALUE },
+  { [UPSTREAM_SECRET_LABEL]: REALM_SECRET_LABEL_VALUE },
+];
 
 /** One Secret a realm's spec makes the operator read, and what for. */
 export interface RealmSecretUse {
@@ -23,14 +31,21 @@ export interface RealmSecretUse {
   readonly secret: KubeObject | undefined;
 }
 
-export const isOptedIn = (secret: KubeObject): boolean => secret.metadata.labels?.[REALM_SECRET_LABEL] === REALM_SECRET_LABEL_VALUE;
+const carries = (secret: KubeObject | undefined, labels: Readonly<Record<string, string>>): boolean =>
+  Object.entries(labels).every(([key, value]) => secret?.metadata.labels?.[key] === value);
+
+export const isOptedIn = (secret: KubeObject): boolean => OPT_IN_LABELS.some((labels) => carries(secret, labels));
+
+/** The opt-in `secret` carries, for the read to require again: the Kopf operator's only when it lacks ours. */
+const optInOf = (secret: KubeObject | undefined): Readonly<Record<string, string>> =>
+  OPT_IN_LABELS.find((labels) => carries(secret, labels)) ?? { [REALM_SECRET_LABEL]: REALM_SECRET_LABEL_VALUE };
 
 /**
  * A key of a realm's Secret, for a step to read: the plan checks the label first (see realmSecretsProblem);
  * the read checks it again, so a label removed after the plan was made still keeps the value unread.
  */
-export function realmSecretKey(namespace: string, ref: { readonly name: string; readonly key: string }): SecretKeyRef {
-  return { kind: 'secretKey', namespace, name: ref.name, key: ref.key, requiredLabels: { [REALM_SECRET_LABEL]: REALM_SECRET_LABEL_VALUE } };
+export function realmSecretKey(namespace: string, ref: { readonly name: string; readonly key: string }, secret?: KubeObject): SecretKeyRef {
+  return { kind: 'secretKey', namespace, name: ref.name, key: ref.key, requiredLabels: optInOf(secret) };
 }
 
 /**

@@ -13,6 +13,8 @@ import { IdentityProvidersCodec } from './identity-providers/spec.js';
 import { pruneUnlistedCodec } from '../prune.js';
 import { UserFederationListCodec } from './user-federation/spec.js';
 import { OrganizationsCodec } from './organizations/spec.js';
+import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
+import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
 import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 
 // The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
@@ -66,12 +68,15 @@ export const SECURITY_NUMBERS = {
  */
 export const TOKEN_LIFESPANS = {
   accessTokenLifespan: 1,
+  accessTokenLifespanForImplicitFlow: 1,
   ssoSessionIdleTimeout: 1,
   ssoSessionMaxLifespan: 1,
   offlineSessionIdleTimeout: 1,
   offlineSessionMaxLifespan: 0,
   clientSessionIdleTimeout: 0,
   clientSessionMaxLifespan: 0,
+  clientOfflineSessionIdleTimeout: 0,
+  clientOfflineSessionMaxLifespan: 0,
 } as const;
 
 export const THEMES = ['login', 'account', 'admin', 'email'] as const;
@@ -162,7 +167,10 @@ const ThemesCodec = t.partial(fields(THEMES, () => name));
 
 const LocalizationCodec = t.partial({ enabled: t.boolean, defaultLocale: name, supportedLocales: nameSet });
 
-const SecretKeyCodec = t.type({ name: kubernetesName(), key: minLengthString(1) });
+/** The key of the SMTP password in its Secret when the spec names none, as the Kopf operator reads it. */
+export const SMTP_PASSWORD_KEY = 'password';
+
+const SmtpPasswordSecretCodec = t.type({ name: kubernetesName(), key: withDefault(minLengthString(1), SMTP_PASSWORD_KEY) });
 
 const SmtpServerCodec = t.intersection([
   t.type({ host: name, from: name }),
@@ -170,11 +178,12 @@ const SmtpServerCodec = t.intersection([
     port: integerInRange(1, 65_535),
     fromDisplayName: text,
     replyTo: text,
+    envelopeFrom: text,
     auth: t.boolean,
     ssl: t.boolean,
     starttls: t.boolean,
     user: text,
-    passwordSecret: SecretKeyCodec,
+    passwordSecret: SmtpPasswordSecretCodec,
   }),
 ]);
 
@@ -251,7 +260,7 @@ const ClientPolicyCodec = t.intersection([
   t.partial({ description: text }),
 ]);
 
-export const RealmSpecCodec = t.intersection([
+const RealmSpecFields = t.intersection([
   t.type({
     realmName: RealmNameCodec,
     deletionPolicy: withDefault(oneOf(DELETION_POLICIES), 'Delete'),
@@ -294,6 +303,9 @@ export const RealmSpecCodec = t.intersection([
     organizations: OrganizationsCodec,
   }),
 ]);
+
+/** The spec, read in the Kopf operator's spellings too (upstream.ts). */
+export const RealmSpecCodec = acceptingUpstreamSpellings(RealmSpecFields, REALM_UPSTREAM_SPELLINGS);
 
 export type KeycloakRealmSpec = t.TypeOf<typeof RealmSpecCodec>;
 export type RealmRoleSpec = t.TypeOf<typeof RealmRoleCodec>;

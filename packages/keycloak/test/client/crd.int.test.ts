@@ -36,6 +36,13 @@ const base = { clientId: 'shop', realmRef: { name: 'shared' } };
 
 const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
   ['the least spec', base, undefined],
+  ['the Kopf operator\'s spellings', {
+    ...base, protocol: 'docker-v2', secretName: 'shop-oidc', manageSecret: false, settings: { clientAuthenticatorType: 'client-jwt', alwaysDisplayInConsole: true },
+    authenticationFlows: { browserFlow: 'browser', directGrantFlow: 'direct grant', clientAuthenticationFlow: 'clients' }, secretRotation: { enabled: true, rotationTime: '03:00', timezone: 'UTC' },
+  }, undefined],
+  ['a rotation time that is no time of day', { ...base, secretRotation: { enabled: true, rotationTime: '24:00' } }, 'spec.secretRotation.rotationTime'],
+  ['a time zone with characters no zone name has', { ...base, secretRotation: { enabled: true, rotationTime: '03:00', timezone: 'Europe Amsterdam' } }, 'spec.secretRotation.timezone'],
+  ['both spellings of a flow override, differing', { ...base, authenticationFlows: { browserFlow: 'a' }, authenticationFlowOverrides: { browser: 'b' } }, 'spec.authenticationFlows.browserFlow'],
   ['a full spec', {
     ...base, realmRef: { name: 'shared', namespace: 'platform' }, clientName: 'Shop', protocol: 'openid-connect', redirectUris: ['https://shop/cb'],
     settings: { pkceCodeChallengeMethod: 'S256', accessTokenLifespan: 300, serviceAccountsEnabled: true },

@@ -16,7 +16,7 @@ describe('invalid specs name the field', () => {
     ['no clientId', { realmRef: { name: 'r' } }, 'spec.clientId: required'],
     ['no realmRef', { clientId: 'x' }, 'spec.realmRef: required'],
     ['a realmRef namespace that is no namespace', { ...baseSpec, realmRef: { name: 'r', namespace: 'Team_A' } }, 'spec.realmRef.namespace:'],
-    ['an unknown protocol', { ...baseSpec, protocol: 'cas' }, 'spec.protocol: expected one of openid-connect, saml, got "cas"'],
+    ['an unknown protocol', { ...baseSpec, protocol: 'cas' }, 'spec.protocol: expected one of openid-connect, saml, docker-v2, got "cas"'],
     ['an unknown PKCE method', { ...baseSpec, settings: { pkceCodeChallengeMethod: 'S512' } }, 'spec.settings.pkceCodeChallengeMethod:'],
     ['a zero lifespan', { ...baseSpec, settings: { accessTokenLifespan: 0 } }, 'spec.settings.accessTokenLifespan:'],
     ['a redirect URI twice', { ...baseSpec, redirectUris: ['a', 'a'] }, 'spec.redirectUris[1]: duplicate of spec.redirectUris[0]'],

@@ -33,6 +33,12 @@ const scope = { name: 'shop-api', protocolMappers: [{ name: 'audience', protocol
 /** [description, spec, path the rejection must name as "<path>:" on both sides (undefined: valid)]. */
 const cases: [string, Record<string, unknown> | undefined, string | undefined][] = [
   ['a minimal spec', baseSpec, undefined],
+  ['the Kopf operator\'s spellings', { ...baseSpec, roles: { realmRoles: [{ name: 'viewer' }] }, security: { maxFailureWait: 60 }, browserFlow: 'browser', browserSecurityHeaders: { xXSSProtection: '0' }, instanceRef: { name: 'keycloak' }, smtpServer: { host: 'h', from: 'f', passwordSecret: { name: 'smtp' } } }, undefined],
+  ['both spellings of a field, agreeing', { ...baseSpec, security: { maxFailureWait: 60, maxFailureWaitSeconds: 60 }, browserFlow: 'browser', flowBindings: { browserFlow: 'browser' } }, undefined],
+  ['both spellings of a field, differing', { ...baseSpec, security: { maxFailureWait: 60, maxFailureWaitSeconds: 120 } }, 'spec.security.maxFailureWait'],
+  ['both spellings of a flow binding, differing', { ...baseSpec, browserFlow: 'browser', flowBindings: { browserFlow: 'mine' } }, 'spec.browserFlow'],
+  // Lists in both spellings are refused even when equal: CEL cannot compare two lists of distinct schemas.
+  ['both spellings of the realm roles', { ...baseSpec, roles: { realmRoles: [{ name: 'viewer' }] }, realmRoles: [{ name: 'viewer' }] }, 'spec.roles.realmRoles'],
   [
     'a full spec',
     {

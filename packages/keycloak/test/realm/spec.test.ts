@@ -49,7 +49,8 @@ describe('decoding a KeycloakRealm', () => {
     ['a header that is no string', { ...baseSpec, browserSecurityHeaders: { xFrameOptions: false } }, 'spec.browserSecurityHeaders.xFrameOptions: expected a string, got false'],
     ['a port beyond 65535', { ...baseSpec, smtpServer: { host: 'h', from: 'f', port: 70000 } }, 'spec.smtpServer.port: expected an integer from 1 to 65535, got 70000'],
     ['an SMTP server without from', { ...baseSpec, smtpServer: { host: 'h' } }, 'spec.smtpServer.from: required'],
-    ['a password Secret without key', { ...baseSpec, smtpServer: { host: 'h', from: 'f', passwordSecret: { name: 'smtp' } } }, 'spec.smtpServer.passwordSecret.key: required'],
+    // A password Secret without key reads its key "password", as the Kopf operator's manifests expect.
+    ['a password Secret with an empty key', { ...baseSpec, smtpServer: { host: 'h', from: 'f', passwordSecret: { name: 'smtp', key: '' } } }, 'spec.smtpServer.passwordSecret.key: expected a string of at least 1 character, got ""'],
     ['a grant that is no namespace', { ...baseSpec, clientAuthorizationGrants: ['Team_A'] }, 'spec.clientAuthorizationGrants[0]: expected a string of 1 to 63 characters (a namespace name), got "Team_A"'],
     ['a grant listed twice', { ...baseSpec, clientAuthorizationGrants: ['a', 'a'] }, 'spec.clientAuthorizationGrants[1]: duplicate of spec.clientAuthorizationGrants[0] ("a")'],
     ['a role listed twice', { ...baseSpec, realmRoles: [{ name: 'admin' }, { name: 'admin' }] }, 'spec.realmRoles[1]: duplicate of spec.realmRoles[0] ("admin")'],

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@keyward/kernel';
 import type { KeycloakBody, SecretFields } from '../../apis/keycloak/actions.js';
 import type { IdentityProviderRepresentation, KeycloakJson, ObservedIdentityProvider } from '../../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../../ownership.js';
@@ -24,6 +25,8 @@ export interface IdpSecretsContext {
   readonly namespace: string;
   /** Whether a Secret changed since its values were last sent (its resourceVersion is not the one recorded). */
   readonly changed: (secretName: string) => boolean;
+  /** A Secret as read, for the opt-in label its read requires again. */
+  readonly secret?: (secretName: string) => KubeObject | undefined;
 }
 
 /** The provider as the spec states it: only the fields it sets; config with our marker and without the keys read from Secrets. */
@@ -55,11 +58,11 @@ function fieldChanges(desired: IdentityProviderRepresentation, observed: Identit
 }
 
 /** Where each config value read from a Secret comes from, keyed by its path in the body. */
-function secretFieldsOf(spec: IdentityProviderSpec, keys: readonly string[], namespace: string): SecretFields {
+function secretFieldsOf(spec: IdentityProviderSpec, keys: readonly string[], secrets: Pick<IdpSecretsContext, 'namespace' | 'secret'>): SecretFields {
   const refs = spec.configSecrets ?? {};
   return Object.fromEntries(keys.flatMap((key) => {
     const ref = refs[key];
-    return ref === undefined ? [] : [[`config.${key}`, realmSecretKey(namespace, ref)] as const];
+    return ref === undefined ? [] : [[`config.${key}`, realmSecretKey(secrets.namespace, ref, secrets.secret?.(ref.name))] as const];
   }));
 }
 
@@ -81,9 +84,9 @@ function secretKeys(spec: IdentityProviderSpec, observed: IdentityProviderRepres
 }
 
 /** What a create sends: the desired provider, its Secret-held config values from their Secrets. */
-function creation(spec: IdentityProviderSpec, namespace: string): { readonly body: IdentityProviderRepresentation; readonly secretFields?: SecretFields } {
+function creation(spec: IdentityProviderSpec, secrets: Pick<IdpSecretsContext, 'namespace' | 'secret'>): { readonly body: IdentityProviderRepresentation; readonly secretFields?: SecretFields } {
   const allKeys = Object.keys(spec.configSecrets ?? {});
-  return { body: desiredProvider(spec), ...(allKeys.length === 0 ? {} : { secretFields: secretFieldsOf(spec, allKeys, namespace) }) };
+  return { body: desiredProvider(spec), ...(allKeys.length === 0 ? {} : { secretFields: secretFieldsOf(spec, allKeys, secrets) }) };
 }
 
 /**
@@ -100,7 +103,7 @@ function update(spec: IdentityProviderSpec, current: IdentityProviderRepresentat
   const sent = [...keys.due, ...keys.resent];
   return {
     body: { ...currentFields, ...desired, config: { ...kept, ...desired.config, ...masks } },
-    ...(sent.length === 0 ? {} : { secretFields: secretFieldsOf(spec, sent, secrets.namespace) }),
+    ...(sent.length === 0 ? {} : { secretFields: secretFieldsOf(spec, sent, secrets) }),
   };
 }
 
@@ -121,7 +124,7 @@ export function planIdentityProviders(steps: RealmSteps, wanted: { readonly spec
     changes: (spec, { provider }) => [...fieldChanges(desiredProvider(spec), provider), ...secretKeys(spec, provider, secrets).due.map((key) => `config.${key}`)],
     ours: (entry) => carriesMarker(entry.provider.config),
     pruneWhenEmpty: wanted.pruneWhenEmpty,
-    create: (spec) => ({ resource: resource(spec.alias), ...creation(spec, secrets.namespace) }),
+    create: (spec) => ({ resource: resource(spec.alias), ...creation(spec, secrets) }),
     update: (spec, { provider }) => ({ resource: resource(spec.alias), ...update(spec, provider, secrets) }),
     delete: (entry) => resource(entry.provider.alias),
   });

@@ -36,7 +36,7 @@ export function idpSecretUses(cr: KeycloakRealm, observed: Observed<RealmQueries
 export const idpSecretVersions = (cr: KeycloakRealm, observed: Observed<RealmQueries>): Record<string, string> => secretVersions(IDP_SECRETS, observed, idpSecretNames(cr.spec));
 
 export function idpSecretsContext(cr: KeycloakRealm, observed: Observed<RealmQueries>): IdpSecretsContext {
-  return { namespace: cr.metadata.namespace, changed: secretChanged(IDP_SECRETS, observed, cr.status.identityProviderSecretVersions ?? {}) };
+  return { namespace: cr.metadata.namespace, changed: secretChanged(IDP_SECRETS, observed, cr.status.identityProviderSecretVersions ?? {}), secret: (name) => readSecret(IDP_SECRETS, observed, name) };
 }
 
 /** For the controller: the Secrets are watched by name, so a changed or newly labelled one is acted upon. */

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@keyward/kernel';
 import type { SecretKeyRef, Value } from '@keyward/kernel/plan';
 import type { KeycloakBody } from '../../apis/keycloak/actions.js';
 import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRepresentation, type ObservedFederationProvider } from '../../apis/keycloak/components.js';
@@ -27,15 +28,17 @@ export interface FederationContext {
   readonly namespace: string;
   /** Whether a Secret changed since its value was last sent. */
   readonly changed: (secretName: string) => boolean;
+  /** A Secret as read, for the opt-in label its read requires again. */
+  readonly secret?: (secretName: string) => KubeObject | undefined;
   /** Whether unlisted providers of ours go even when the list is empty or absent. */
   readonly pruneWhenEmpty: boolean;
 }
 
 const BIND_CREDENTIAL_FIELD = `config.${BIND_CREDENTIAL_KEY}[]`;
 
-function bindCredential(spec: UserFederationSpec, namespace: string): Record<string, SecretKeyRef> {
+function bindCredential(spec: UserFederationSpec, context: Pick<FederationContext, 'namespace' | 'secret'>): Record<string, SecretKeyRef> {
   const ref = spec.connection?.bindCredentialSecret;
-  return ref === undefined ? {} : { [BIND_CREDENTIAL_FIELD]: realmSecretKey(namespace, ref) };
+  return ref === undefined ? {} : { [BIND_CREDENTIAL_FIELD]: realmSecretKey(context.namespace, ref, context.secret?.(ref.name)) };
 }
 
 function componentBody(name: string, providerId: string, providerType: string, parentId: Value<string>, subType: string | undefined, config: Readonly<Record<string, readonly string[]>>): KeycloakBody {
@@ -107,12 +110,12 @@ export function planUserFederation(steps: RealmSteps, specs: readonly UserFedera
     create: (spec) => ({
       resource: resource(spec.name),
       body: componentBody(spec.name, spec.providerId, USER_STORAGE_PROVIDER_TYPE, context.realmId, FEDERATION_MARKER, desiredFederationConfig(spec)),
-      ...(spec.connection?.bindCredentialSecret === undefined ? {} : { secretFields: bindCredential(spec, context.namespace) }),
+      ...(spec.connection?.bindCredentialSecret === undefined ? {} : { secretFields: bindCredential(spec, context) }),
     }),
     update: (spec, { provider: current }) => ({
       resource: resource(spec.name, current.id),
       body: componentBody(spec.name, current.providerId, USER_STORAGE_PROVIDER_TYPE, current.parentId ?? context.realmId, FEDERATION_MARKER, desiredFederationConfig(spec)),
-      ...(credentialDue(spec, current, context) ? { secretFields: bindCredential(spec, context.namespace) } : {}),
+      ...(credentialDue(spec, current, context) ? { secretFields: bindCredential(spec, context) } : {}),
     }),
     delete: (entry) => resource(entry.provider.name, entry.provider.id),
   });

@@ -1,5 +1,5 @@
 import type { RealmSteps } from '../context.js';
-import { federationSecretChanged, federationSecretVersions } from './secrets.js';
+import { federationSecret, federationSecretChanged, federationSecretVersions } from './secrets.js';
 import type { ObservedFederationProvider } from '../../apis/keycloak/components.js';
 import type { FederationProviderStatus, FederationStatus } from './status.js';
 import type { UserFederationSpec } from './spec.js';
@@ -31,7 +31,7 @@ export function planRealmUserFederation(steps: RealmSteps, input: RealmInput): F
   const current = realm?.userFederation;
   const realmId = realm?.realm.id;
   if (current === undefined || realmId === undefined) return specs.length === 0 ? { providers: [], secretVersions: {} } : undefined;
-  planUserFederation(steps, specs, current, { realmId, namespace: cr.metadata.namespace, changed: federationSecretChanged(cr, observed), pruneWhenEmpty });
+  planUserFederation(steps, specs, current, { realmId, namespace: cr.metadata.namespace, changed: federationSecretChanged(cr, observed), secret: federationSecret(observed), pruneWhenEmpty });
   const byName = new Map(current.map((entry) => [entry.provider.name, entry]));
   return {
     providers: specs.map((spec) => providerStatus(spec, byName.get(spec.name))),

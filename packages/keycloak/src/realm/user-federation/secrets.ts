@@ -1,5 +1,5 @@
 import type { GetQuery } from '@keyward/kernel/plan';
-import type { Observed } from '@keyward/kernel';
+import type { KubeObject, Observed } from '@keyward/kernel';
 import type { RealmQueries } from '../types.js';
 import type { RealmSecretUse } from '../secret-opt-in.js';
 import { observedSecret, secretChanged, secretQueries, secretsWatch, secretVersions, type SecretReads } from '../secret-reads.js';
@@ -27,6 +27,9 @@ export const federationSecretVersions = (cr: KeycloakRealm, observed: Observed<R
 
 export const federationSecretChanged = (cr: KeycloakRealm, observed: Observed<RealmQueries>): ((name: string) => boolean) =>
   secretChanged(FEDERATION_SECRETS, observed, cr.status.userFederationSecretVersions ?? {});
+
+/** A bind credential's Secret as read. */
+export const federationSecret = (observed: Observed<RealmQueries>) => (name: string): KubeObject | undefined => observedSecret(FEDERATION_SECRETS, observed, name);
 
 /** For the controller: the Secrets are watched by name, so a changed or newly labelled one is acted upon. */
 export const federationSecretsWatch = secretsWatch(federationSecretNames);

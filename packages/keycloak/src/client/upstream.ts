@@ -1,0 +1,13 @@
+import type { UpstreamSpelling } from '../upstream-spellings.js';
+
+/** How the Kopf operator's KeycloakClient manifests spell what Keyward spells otherwise, or has no use for. */
+export const CLIENT_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
+  // The Kopf operator sent these as fields Keycloak does not have, so they never took effect; Keyward binds them.
+  { upstream: 'authenticationFlows.browserFlow', keyward: 'authenticationFlowOverrides.browser' },
+  { upstream: 'authenticationFlows.directGrantFlow', keyward: 'authenticationFlowOverrides.directGrant' },
+  {
+    upstream: 'authenticationFlows.clientAuthenticationFlow',
+    ignoredBecause: 'Keycloak overrides only the browser and direct grant flows per client; bind it for the realm (flowBindings.clientAuthenticationFlow)',
+    schema: { type: 'string' },
+  },
+];

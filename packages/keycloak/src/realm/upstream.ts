@@ -1,0 +1,35 @@
+import { FLOW_BINDINGS } from './flows/spec.js';
+import type { UpstreamSpelling } from '../upstream-spellings.js';
+
+/** The Kopf operator's brute-force fields, named without Keycloak's unit suffix; the values are the same. */
+const BRUTE_FORCE_UNITS = {
+  maxFailureWait: 'maxFailureWaitSeconds',
+  minimumQuickLoginWait: 'minimumQuickLoginWaitSeconds',
+  waitIncrement: 'waitIncrementSeconds',
+  quickLoginCheckMillis: 'quickLoginCheckMilliSeconds',
+  maxDeltaTime: 'maxDeltaTimeSeconds',
+} as const;
+
+/** How the Kopf operator's KeycloakRealm manifests spell what Keyward spells otherwise, or has no use for. */
+export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
+  { upstream: 'roles.realmRoles', keyward: 'realmRoles' },
+  ...Object.entries(BRUTE_FORCE_UNITS).map(([upstream, keyward]) => ({ upstream: `security.${upstream}`, keyward: `security.${keyward}` })),
+  // Its flow bindings are fields of the spec itself; Keyward keeps them together.
+  ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
+  {
+    upstream: 'browserSecurityHeaders.xXSSProtection',
+    ignoredBecause: 'Keycloak 26.2 and later send no X-XSS-Protection header',
+    schema: { type: 'string' },
+  },
+  {
+    upstream: 'instanceRef',
+    ignoredBecause: 'the operator reaches one Keycloak, the one of its --keycloak-url; operatorRef names the operator',
+    schema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The Keycloak object the Kopf operator\'s older CRD named; not used.' },
+        namespace: { type: 'string', description: 'Its namespace; not used.' },
+      },
+    },
+  },
+];

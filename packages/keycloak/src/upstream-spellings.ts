@@ -1,0 +1,171 @@
+import * as t from 'io-ts';
+
+// The Kopf-based keycloak-operator spells some fields of its KeycloakRealm and KeycloakClient otherwise than
+// Keyward, or has fields Keyward has no use for. Its manifests must apply unchanged, so each kind declares a
+// table of those spellings: the CRD schema accepts the upstream field with the schema of the field it means,
+// the codec moves its value there before decoding, and the object's Ready message names what it read.
+
+/** One field of the Kopf operator's CRD that Keyward spells otherwise, or accepts and does not act on. */
+export interface UpstreamSpelling {
+  /** Where the Kopf operator's manifests have it, dotted below `spec` (`security.maxFailureWait`). */
+  readonly upstream: string;
+  /** Keyward's field it means, dotted below `spec`; absent when Keyward accepts it and has nothing to do with it. */
+  readonly keyward?: string;
+  /** For a field Keyward does not act on: why (said in the Ready message, and in the schema's description). */
+  readonly ignoredBecause?: string;
+  /** Its schema when it has no Keyward field to take the schema from. */
+  readonly schema?: object;
+}
+
+/** What decoding read in the Kopf operator's spellings, for the Ready message; absent when nothing. */
+export interface UpstreamSpellingNotes {
+  readonly upstreamSpellings?: readonly string[];
+}
+
+type Fields = Record<string, unknown>;
+
+const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The object at `path` of `root`, made (as copies) along the way when `create`; undefined when one is not an object. */
+function parentOf(root: Fields, path: readonly string[], create: boolean): Fields | undefined {
+  let node = root;
+  for (const key of path) {
+    const next = node[key];
+    if (!isFields(next)) {
+      if (!create || next !== undefined) return undefined;
+      node[key] = {};
+    } else {
+      node[key] = { ...next };
+    }
+    node = node[key] as Fields;
+  }
+  return node;
+}
+
+const split = (path: string): { readonly parent: string[]; readonly key: string } => {
+  const parts = path.split('.');
+  return { parent: parts.slice(0, -1), key: parts[parts.length - 1] ?? path };
+};
+
+/** The note a spelling gives when a spec used it. */
+export function upstreamNote(spelling: UpstreamSpelling): string {
+  return spelling.keyward === undefined ? `${spelling.upstream} has no effect (${spelling.ignoredBecause ?? 'Keyward does not use it'})` : `${spelling.upstream} is read as ${spelling.keyward}`;
+}
+
+/**
+ * The message when a spec states both spellings of one field: refused when they differ, and always for a list
+ * or an object (the API server's CEL cannot compare two of them, whose schemas are distinct types).
+ */
+export const bothSpellingsMessage = (spelling: UpstreamSpelling, scalar: boolean): string =>
+  `${spelling.upstream} and ${spelling.keyward ?? ''} are the same field (the first is the Kopf operator's spelling)${scalar ? ' and differ' : ''}: state one of them`;
+
+const isScalar = (value: unknown): boolean => typeof value !== 'object' || value === null;
+
+/**
+ * `spec` in Keyward's spellings: each upstream field it states moved to Keyward's field (or dropped, when
+ * Keyward does not use it), with the notes of what was read. A field stated in both spellings with different
+ * values is a problem naming both.
+ */
+export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpelling[]): { readonly spec: Fields; readonly notes: string[] } | { readonly conflict: UpstreamSpelling; readonly scalar: boolean } {
+  const result: Fields = { ...spec };
+  const notes: string[] = [];
+  for (const spelling of spellings) {
+    const from = split(spelling.upstream);
+    const source = parentOf(result, from.parent, false);
+    if (source === undefined || !(from.key in source)) continue;
+    const value = source[from.key];
+    Reflect.deleteProperty(source, from.key);
+    notes.push(upstreamNote(spelling));
+    if (spelling.keyward === undefined) continue;
+    const to = split(spelling.keyward);
+    const target = parentOf(result, to.parent, true);
+    if (target === undefined) continue;
+    if (to.key in target && (!isScalar(value) || target[to.key] !== value)) return { conflict: spelling, scalar: isScalar(value) };
+    target[to.key] = value;
+  }
+  return { spec: result, notes };
+}
+
+/** `codec`, reading the upstream spellings first; what it read is in `upstreamSpellings`. */
+export function acceptingUpstreamSpellings<A extends object>(codec: t.Type<A, unknown>, spellings: readonly UpstreamSpelling[]): t.Type<A & UpstreamSpellingNotes, unknown> {
+  return new t.Type<A & UpstreamSpellingNotes, unknown>(
+    codec.name,
+    (u): u is A & UpstreamSpellingNotes => codec.is(u),
+    (u, c): t.Validation<A & UpstreamSpellingNotes> => {
+      const read = isFields(u) ? toKeywardSpelling(u, spellings) : { spec: u, notes: [] };
+      if ('conflict' in read) {
+        const path = read.conflict.upstream.split('.').map((key) => ({ key, type: t.unknown, actual: undefined }));
+        return t.failure(u, [...c, ...path], bothSpellingsMessage(read.conflict, read.scalar));
+      }
+      // The context holds the value decoded, so that messages name the fields inside it as the API server does.
+      const last = c[c.length - 1];
+      const decoded = codec.validate(read.spec, last === undefined ? c : [...c.slice(0, -1), { ...last, actual: read.spec }]);
+      if (decoded._tag === 'Left') return decoded;
+      // A spec decodes to an object; the notes ride along with it.
+      const spec: A & UpstreamSpellingNotes = read.notes.length === 0 ? decoded.right : { ...decoded.right, upstreamSpellings: read.notes };
+      return t.success(spec);
+    },
+    (a) => {
+      const { upstreamSpellings: _notes, ...spec } = a as A & UpstreamSpellingNotes & Fields;
+      return codec.encode(spec as A);
+    },
+  );
+}
+
+type Schema = Readonly<Record<string, unknown>> & { readonly properties?: Readonly<Record<string, Schema>>; readonly description?: string };
+
+function schemaAt(schema: Schema, path: readonly string[]): Schema | undefined {
+  let node: Schema | undefined = schema;
+  for (const key of path) node = node?.properties?.[key];
+  return node;
+}
+
+function withProperty(schema: Schema, path: readonly string[], key: string, property: Schema): Schema {
+  const [head, ...rest] = path;
+  const properties = schema.properties ?? {};
+  if (head === undefined) return { ...schema, properties: { ...properties, [key]: property } };
+  // An object only the Kopf operator has (its `roles`) holds nothing but upstream spellings.
+  const child = properties[head] ?? { type: 'object', description: 'Holds fields in the Kopf operator\'s spelling.' };
+  return { ...schema, properties: { ...properties, [head]: withProperty(child, rest, key, property) } };
+}
+
+/** CEL: every object on the way to `path` (dotted, below self) and the field itself are there. */
+const presence = (path: string): string => path.split('.').map((_, index, keys) => `has(self.${keys.slice(0, index + 1).join('.')})`).join(' && ');
+
+/** The API server's side of the codec's refusal: both spellings stated, with different values. */
+function sameValueRule(spelling: UpstreamSpelling & { readonly keyward: string }, scalar: boolean): object {
+  const both = `${presence(spelling.upstream)} && ${presence(spelling.keyward)}`;
+  return {
+    rule: scalar ? `!(${both}) || self.${spelling.upstream} == self.${spelling.keyward}` : `!(${both})`,
+    message: bothSpellingsMessage(spelling, scalar),
+    fieldPath: `.${spelling.upstream}`,
+  };
+}
+
+/** The spec's schema with each upstream field, described as what it means, refusing both spellings that differ. */
+export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings: readonly UpstreamSpelling[]): S {
+  let schema = spec as Schema;
+  for (const spelling of spellings) {
+    const from = split(spelling.upstream);
+    const meant = spelling.keyward === undefined ? undefined : schemaAt(schema, spelling.keyward.split('.'));
+    const base = spelling.schema ?? meant;
+    if (base === undefined) throw new Error(`no schema for the upstream spelling ${spelling.upstream}`);
+    const description = spelling.keyward === undefined
+      ? `Accepted from the Kopf operator's manifests and not used: ${spelling.ignoredBecause ?? ''}.`
+      : `The Kopf operator's spelling of ${spelling.keyward}, read as that field (stating both with different values is refused).${meant?.description === undefined ? '' : ` ${meant.description}`}`;
+    schema = withProperty(schema, from.parent, from.key, { ...base, description });
+  }
+  const rules = spellings.flatMap(({ keyward, ...spelling }) => {
+    if (keyward === undefined) return [];
+    const type = schemaAt(schema, keyward.split('.'))?.['type'];
+    return [sameValueRule({ ...spelling, keyward }, type !== 'object' && type !== 'array')];
+  });
+  const existing = (schema['x-kubernetes-validations'] ?? []) as readonly object[];
+  return { ...schema, 'x-kubernetes-validations': [...existing, ...rules] } as S;
+}
+
+/** The note for a Ready message: what the spec said in the Kopf operator's spellings, or nothing. */
+export function upstreamSpellingsNote(spec: UpstreamSpellingNotes): string {
+  const notes = spec.upstreamSpellings ?? [];
+  return notes.length === 0 ? '' : `; in the Kopf operator's spellings: ${notes.join(', ')}`;
+}

@@ -1,0 +1,203 @@
+// The drop-in promise, proved from outside: every manifest of corpus/ (the Kopf operator's documentation's
+// examples word for word, and manifests stating its CRDs' fields in its spellings) is applied unchanged with
+// strict field validation, as `kubectl apply --server-side --validate=strict` does, against the real
+// kube-apiserver; every realm and client goes Ready; and the real Keycloak 26 holds what each field says.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { ContentType } from '@keyward/runtime/io';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import type { KubeObject } from '@keyward/kernel';
+import { adminKubeConfig } from '@keyward/test-env';
+import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, type ControllerEnv, type Operator } from './controllers/harness.js';
+
+const CORPUS = new URL('./corpus/', import.meta.url);
+/** The operator namespace the corpus names (operatorRef.namespace, instanceRef.namespace). */
+const OPERATOR_NAMESPACE = 'keycloak-system';
+/** Where kubectl puts an object whose manifest names no namespace. */
+const DEFAULT_NAMESPACE = 'default';
+const REALMS = ['shared', 'my-realm', 'company'];
+/** The Docker registry client: the test Keycloak runs without the docker feature, which docker-v2 needs. */
+const DOCKER_CLIENT = 'registry';
+
+/** Each manifest of the corpus, by file, as a user's kubectl reads it. */
+const manifests: readonly (readonly [string, KubeObject])[] = readdirSync(CORPUS).filter((name) => name.endsWith('.yaml')).sort().flatMap((file) =>
+  parseAllDocuments(readFileSync(new URL(file, CORPUS), 'utf8')).map((document) => [file, document.toJS() as KubeObject] as const));
+
+const namespaceOf = (object: KubeObject): string => object.metadata.namespace ?? DEFAULT_NAMESPACE;
+const ofKind = (kind: string): KubeObject[] => manifests.map(([, object]) => object).filter((object) => object.kind === kind);
+
+/** The URL path of a namespaced object, by its apiVersion and kind. */
+function pathOf(object: KubeObject): string {
+  const plural: Readonly<Record<string, string>> = { Secret: 'secrets', Role: 'roles', KeycloakRealm: 'keycloakrealms', KeycloakClient: 'keycloakclients' };
+  const kind = plural[object.kind];
+  if (kind === undefined) throw new Error(`the corpus has a ${object.kind}, which this test does not know how to apply`);
+  const group = object.apiVersion === 'v1' ? '/api/v1' : `/apis/${object.apiVersion}`;
+  return `${group}/namespaces/${namespaceOf(object)}/${kind}/${object.metadata.name}`;
+}
+
+let env: ControllerEnv;
+let operator: Operator;
+
+/** Server-side apply with strict field validation: an unknown or duplicate field is an error, not a warning. */
+async function applyStrict(object: KubeObject, dryRun: boolean): Promise<string | undefined> {
+  const query = { fieldManager: 'kubectl', fieldValidation: 'Strict', force: 'true', ...(dryRun ? { dryRun: 'All' } : {}) };
+  return env.kube.raw({ method: 'PATCH', path: pathOf(object), query, body: object, contentType: ContentType.apply, what: `apply ${object.kind} ${object.metadata.name}`, verb: 'patch', resource: object.kind }).then(
+    () => undefined,
+    (error: unknown) => (error instanceof KeywardError ? error.message : String(error)),
+  );
+}
+
+async function ensureNamespace(name: string): Promise<void> {
+  await adminKubeConfig().makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } }).catch((error: unknown) => {
+    if ((error as { code?: number }).code !== 409) throw error;
+  });
+}
+
+beforeAll(async () => {
+  env = await controllerEnv('corpus');
+  const namespaces = [...new Set([OPERATOR_NAMESPACE, 'app-team-b', ...manifests.map(([, object]) => namespaceOf(object))])];
+  for (const namespace of namespaces) await ensureNamespace(namespace);
+  const watched = [...new Set([...ofKind('KeycloakRealm'), ...ofKind('KeycloakClient')].map(namespaceOf))];
+  operator = await startOperator(env.kube, { name: 'corpus', namespaces: watched, config: { ...env.config(), keycloakOperatorNamespace: OPERATOR_NAMESPACE } });
+}, 120_000);
+
+afterAll(async () => {
+  const owned = [...ofKind('KeycloakClient').map((o) => clientRef(namespaceOf(o), o.metadata.name)), ...ofKind('KeycloakRealm').map((o) => realmRef(namespaceOf(o), o.metadata.name))];
+  for (const ref of owned) await env.kube.delete(ref);
+  for (const ref of owned) await waitForGone(env.kube, ref);
+  await operator.stop();
+  for (const realm of REALMS) await env.admin.deleteRealm(realm);
+  env.close();
+}, 180_000);
+
+/** Keycloak's realm, as its admin API shows it. */
+const realm = async (name: string): Promise<Record<string, unknown>> => (await env.admin.get(`/realms/${name}`)) ?? {};
+const pick = (object: Record<string, unknown> | undefined, fields: readonly string[]): Record<string, unknown> => Object.fromEntries(fields.map((field) => [field, object?.[field]]));
+
+describe('the corpus of the Kopf operator\'s manifests', () => {
+  it('applies unchanged with strict field validation', async () => {
+    const refusals: string[] = [];
+    for (const [file, object] of manifests) {
+      const refused = await applyStrict(object, true);
+      if (refused !== undefined) refusals.push(`${file}: ${refused}`);
+    }
+    expect(refusals).toEqual([]);
+    for (const [, object] of manifests) expect(await applyStrict(object, false)).toBeUndefined();
+  });
+
+  it('converges: every realm and client is Ready, and says which upstream spellings it read', async () => {
+    const refs = [...ofKind('KeycloakRealm').map((o) => realmRef(namespaceOf(o), o.metadata.name)), ...ofKind('KeycloakClient').filter((o) => o.metadata.name !== DOCKER_CLIENT).map((o) => clientRef(namespaceOf(o), o.metadata.name))];
+    // Each waited for in turn (they converge side by side): one that is not Ready is named with its message.
+    const notReady: string[] = [];
+    for (const ref of refs) await waitForReady(env.kube, ref).catch((error: unknown) => { notReady.push(`${ref.type.kind} ${String(ref.namespace)}/${ref.name}: ${String(error)}`); });
+    expect(notReady).toEqual([]);
+    const company = await env.kube.get(realmRef('identity', 'company'));
+    expect(conditionOf(company, 'Ready')?.message).toContain('security.maxFailureWait is read as security.maxFailureWaitSeconds');
+    expect(conditionOf(company, 'Ready')?.message).toContain('browserSecurityHeaders.xXSSProtection has no effect');
+    expect(conditionOf(await env.kube.get(realmRef('platform', 'shared-realm')), 'Ready')?.message).toContain('instanceRef has no effect');
+    const portal = await env.kube.get(clientRef('identity', 'portal'));
+    expect(conditionOf(portal, 'Ready')?.message).toContain('authenticationFlows.browserFlow is read as authenticationFlowOverrides.browser');
+  }, 600_000);
+
+  it('makes the documentation\'s realms and client in Keycloak', async () => {
+    expect(pick(await realm('shared'), ['realm', 'enabled'])).toEqual({ realm: 'shared', enabled: true });
+    expect(pick(await realm('my-realm'), ['realm', 'enabled'])).toEqual({ realm: 'my-realm', enabled: true });
+    const client = await env.admin.client('shared', 'my-app');
+    expect(pick(client, ['publicClient', 'enabled'])).toEqual({ publicClient: false, enabled: true });
+    const secret = await env.kube.get(secretRef('app-team-a', 'my-client-credentials'));
+    expect(secretData(secret, 'client-secret')).toBe(await env.admin.clientSecret('shared', 'my-app'));
+  });
+
+  it('gives the realm every field it states, in the Kopf operator\'s spellings', async () => {
+    const company = await realm('company');
+    expect(pick(company, ['displayName', 'displayNameHtml', 'registrationAllowed', 'registrationEmailAsUsername', 'editUsernameAllowed', 'resetPasswordAllowed', 'rememberMe', 'verifyEmail', 'loginWithEmailAllowed', 'duplicateEmailsAllowed', 'sslRequired', 'revokeRefreshToken', 'refreshTokenMaxReuse'])).toEqual({
+      displayName: 'Company', displayNameHtml: '<b>Company</b> login', registrationAllowed: true, registrationEmailAsUsername: false, editUsernameAllowed: true, resetPasswordAllowed: true,
+      rememberMe: true, verifyEmail: true, loginWithEmailAllowed: true, duplicateEmailsAllowed: false, sslRequired: 'external', revokeRefreshToken: true, refreshTokenMaxReuse: 1,
+    });
+    expect(pick(company, ['bruteForceProtected', 'permanentLockout', 'maxFailureWaitSeconds', 'minimumQuickLoginWaitSeconds', 'waitIncrementSeconds', 'quickLoginCheckMilliSeconds', 'maxDeltaTimeSeconds', 'failureFactor'])).toEqual({
+      bruteForceProtected: true, permanentLockout: false, maxFailureWaitSeconds: 900, minimumQuickLoginWaitSeconds: 60, waitIncrementSeconds: 120, quickLoginCheckMilliSeconds: 1000, maxDeltaTimeSeconds: 43_200, failureFactor: 5,
+    });
+    expect(company['browserSecurityHeaders']).toEqual({
+      contentSecurityPolicy: 'frame-src \'self\'; frame-ancestors \'self\'; object-src \'none\';', contentSecurityPolicyReportOnly: '', xContentTypeOptions: 'nosniff', xFrameOptions: 'SAMEORIGIN',
+      xRobotsTag: 'none', strictTransportSecurity: 'max-age=31536000; includeSubDomains', referrerPolicy: 'no-referrer',
+    });
+    expect(pick(company, ['accessTokenLifespan', 'accessTokenLifespanForImplicitFlow', 'ssoSessionIdleTimeout', 'ssoSessionMaxLifespan', 'offlineSessionIdleTimeout', 'offlineSessionMaxLifespanEnabled', 'offlineSessionMaxLifespan', 'clientSessionIdleTimeout', 'clientSessionMaxLifespan', 'clientOfflineSessionIdleTimeout', 'clientOfflineSessionMaxLifespan'])).toEqual({
+      accessTokenLifespan: 600, accessTokenLifespanForImplicitFlow: 1200, ssoSessionIdleTimeout: 3600, ssoSessionMaxLifespan: 36_000, offlineSessionIdleTimeout: 2_592_000, offlineSessionMaxLifespanEnabled: true,
+      offlineSessionMaxLifespan: 5_184_000, clientSessionIdleTimeout: 1800, clientSessionMaxLifespan: 7200, clientOfflineSessionIdleTimeout: 86_400, clientOfflineSessionMaxLifespan: 172_800,
+    });
+    expect(pick(company, ['loginTheme', 'accountTheme', 'adminTheme', 'emailTheme'])).toEqual({ loginTheme: 'keycloak', accountTheme: 'keycloak.v3', adminTheme: 'keycloak.v2', emailTheme: 'keycloak' });
+    // The password came from a Secret with the Kopf operator's label, under the key it defaults to; Keycloak shows it masked.
+    expect(company['smtpServer']).toEqual({
+      host: 'smtp.example.com', port: '587', from: 'noreply@example.com', fromDisplayName: 'Company', replyTo: 'support@example.com', envelopeFrom: 'bounces@example.com',
+      ssl: 'false', starttls: 'true', auth: 'true', user: 'mailer', password: '**********',
+    });
+    expect(pick(company, ['internationalizationEnabled', 'supportedLocales', 'defaultLocale'])).toEqual({ internationalizationEnabled: true, supportedLocales: expect.arrayContaining(['en', 'de', 'nl']), defaultLocale: 'en' });
+    expect(pick(company, ['browserFlow', 'directGrantFlow', 'resetCredentialsFlow', 'clientAuthenticationFlow', 'firstBrokerLoginFlow'])).toEqual({
+      browserFlow: 'company-browser', directGrantFlow: 'direct grant', resetCredentialsFlow: 'reset credentials', clientAuthenticationFlow: 'clients', firstBrokerLoginFlow: 'first broker login',
+    });
+    expect(company['attributes']).toMatchObject({ 'company.tier': 'gold', description: 'Single sign-on for company applications' });
+    expect(pick(company, ['eventsEnabled', 'eventsExpiration', 'adminEventsEnabled', 'adminEventsDetailsEnabled', 'organizationsEnabled'])).toEqual({ eventsEnabled: true, eventsExpiration: 604_800, adminEventsEnabled: true, adminEventsDetailsEnabled: false, organizationsEnabled: true });
+  });
+
+  it('gives the realm the roles, groups, scopes, flows and identity provider it lists', async () => {
+    const roles = await env.admin.get<{ name: string; description?: string }[]>('/realms/company/roles');
+    expect(roles?.filter((r) => ['employee', 'manager'].includes(r.name)).map((r) => [r.name, r.description]).sort()).toEqual([['employee', 'Every employee'], ['manager', 'Managers']]);
+    const staff = await env.admin.get<{ id: string; realmRoles?: string[] }>('/realms/company/group-by-path/staff');
+    expect(staff?.realmRoles).toEqual(['employee']);
+    expect((await env.admin.get<{ path: string }[]>('/realms/company/default-groups'))?.map((g) => g.path)).toEqual(['/staff']);
+    const scopes = await env.admin.get<{ name: string; description?: string; protocolMappers?: { name: string; config: Record<string, string> }[] }[]>('/realms/company/client-scopes');
+    const profile = scopes?.find((s) => s.name === 'company-profile');
+    expect([profile?.description, profile?.protocolMappers?.map((m) => [m.name, m.config['claim.name']])]).toEqual(['Company claims', [['department', 'department']]]);
+    expect((await env.admin.get<{ name: string }[]>('/realms/company/default-default-client-scopes'))?.map((s) => s.name)).toContain('company-profile');
+    const flows = await env.admin.get<{ alias: string; description: string }[]>('/realms/company/authentication/flows');
+    expect(flows?.find((f) => f.alias === 'company-browser')?.description).toContain('The browser flow of company applications');
+    const github = await env.admin.get('/realms/company/identity-provider/instances/github');
+    expect(pick(github, ['providerId', 'displayName', 'enabled', 'trustEmail', 'storeToken', 'firstBrokerLoginFlowAlias'])).toEqual({ providerId: 'github', displayName: 'GitHub', enabled: true, trustEmail: true, storeToken: false, firstBrokerLoginFlowAlias: 'first broker login' });
+    expect(pick(github?.['config'] as Record<string, unknown>, ['clientId', 'clientSecret'])).toEqual({ clientId: 'company-sso', clientSecret: '**********' });
+  });
+
+  it('gives the clients every field they state, in the Kopf operator\'s spellings', async () => {
+    const portal = await env.admin.client('company', 'company-portal');
+    expect(pick(portal, ['name', 'description', 'publicClient', 'bearerOnly', 'protocol', 'rootUrl', 'baseUrl', 'adminUrl', 'redirectUris', 'webOrigins', 'alwaysDisplayInConsole', 'clientAuthenticatorType'])).toEqual({
+      name: 'Company portal', description: 'The intranet portal', publicClient: false, bearerOnly: false, protocol: 'openid-connect', rootUrl: 'https://portal.example.com', baseUrl: '/home',
+      adminUrl: 'https://portal.example.com/admin', redirectUris: ['https://portal.example.com/*'], webOrigins: ['https://portal.example.com'], alwaysDisplayInConsole: true, clientAuthenticatorType: 'client-secret',
+    });
+    expect(pick(portal, ['standardFlowEnabled', 'implicitFlowEnabled', 'directAccessGrantsEnabled', 'serviceAccountsEnabled', 'consentRequired', 'frontchannelLogout', 'fullScopeAllowed'])).toEqual({
+      standardFlowEnabled: true, implicitFlowEnabled: false, directAccessGrantsEnabled: false, serviceAccountsEnabled: true, consentRequired: false, frontchannelLogout: true, fullScopeAllowed: false,
+    });
+    expect(portal?.['attributes']).toMatchObject({
+      'pkce.code.challenge.method': 'S256', 'access.token.lifespan': '300', 'client.session.idle.timeout': '1800', 'client.session.max.lifespan': '36000',
+      'post.logout.redirect.uris': 'https://portal.example.com/bye', 'portal.owner': 'intranet-team',
+    });
+    // The Kopf operator's authenticationFlows never reached Keycloak; here they are the client's overrides, by flow id.
+    const flows = await env.admin.get<{ id: string; alias: string }[]>('/realms/company/authentication/flows');
+    const idOf = (alias: string): string | undefined => flows?.find((f) => f.alias === alias)?.id;
+    expect(portal?.['authenticationFlowBindingOverrides']).toEqual({ browser: idOf('company-browser'), direct_grant: idOf('direct grant') });
+    const id = String(portal?.['id']);
+    expect((await env.admin.get<{ name: string }[]>(`/realms/company/clients/${id}/default-client-scopes`))?.map((s) => s.name)).toContain('company-profile');
+    expect((await env.admin.get<{ name: string }[]>(`/realms/company/clients/${id}/optional-client-scopes`))?.map((s) => s.name)).toContain('offline_access');
+    expect(portal?.['protocolMappers']).toEqual([expect.objectContaining({ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: expect.objectContaining({ 'included.client.audience': 'company-portal' }) })]);
+    const account = await env.admin.get<{ id: string }>(`/realms/company/clients/${id}/service-account-user`);
+    expect((await env.admin.get<{ name: string }[]>(`/realms/company/users/${String(account?.id)}/role-mappings/realm`))?.map((r) => r.name)).toContain('employee');
+  });
+
+  it('writes the credentials Secret under secretName, and none where manageSecret is false', async () => {
+    const portal = await env.kube.get(secretRef('identity', 'portal-oidc'));
+    expect(secretData(portal, 'client-secret')).toBe(await env.admin.clientSecret('company', 'company-portal'));
+    expect([portal?.metadata.labels?.['app'], portal?.metadata.annotations?.['team']]).toEqual(['portal', 'intranet']);
+    expect(await env.kube.get(secretRef('identity', 'portal-credentials'))).toBeUndefined();
+    expect(statusOf(await env.kube.get(clientRef('identity', 'portal')))['secretName']).toBe('portal-oidc');
+    const batch = await env.admin.client('company', 'company-batch');
+    expect(pick(batch, ['clientAuthenticatorType', 'standardFlowEnabled', 'serviceAccountsEnabled'])).toEqual({ clientAuthenticatorType: 'client-jwt', standardFlowEnabled: false, serviceAccountsEnabled: true });
+    expect(await env.kube.get(secretRef('identity', 'batch-credentials'))).toBeUndefined();
+  });
+
+  it('sends a Docker registry client to Keycloak, which takes docker-v2 only with its docker feature on', async () => {
+    // Measured on Keycloak 26.7 without the feature: 400 "Invalid protocol: docker-v2"; the client is refused once.
+    const refused = await waitForRefusal(env.kube, clientRef('identity', DOCKER_CLIENT), 'BadRequest');
+    expect(conditionOf(refused, 'Ready')?.message).toContain('Invalid protocol: docker-v2');
+    expect(await env.admin.client('company', 'company-registry')).toBeUndefined();
+  });
+});
