@@ -9,6 +9,7 @@ import { installCrds, readCrds } from './crds.js';
 import { startEtcd } from './etcd.js';
 import { startKeycloak, waitForKeycloakReady, type KeycloakAdminCredentials } from './keycloak.js';
 import { ensureKeycloakDistribution } from './keycloak-dist.js';
+import { ensureKeycloakSeed } from './keycloak-seed.js';
 import { startKeystone } from './keystone.js';
 import type { KeystoneAdminCredentials } from './keystone-admin.js';
 import type { ClusterAccess } from './kubeconfig.js';
@@ -301,7 +302,8 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
   const startKeycloakServer = async (): Promise<KeycloakAdminCredentials | undefined> => {
     if (options.keycloak !== true) return undefined;
     const distribution = await ensureKeycloakDistribution(log);
-    const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, dir, options.ownership, listenOn));
+    const seed = await ensureKeycloakSeed(distribution, dir, options.ownership, log);
+    const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, seed, dir, options.ownership, listenOn));
     return keycloak.admin;
   };
 
