@@ -136,7 +136,7 @@ function writesSince(since: Date): string[] {
 
 beforeAll(async () => {
   const started = Date.now();
-  env = await workloadEnvironment(undefined, { keycloak: true });
+  env = await workloadEnvironment(undefined, { keystone: true, keycloak: true });
   figures['environment start (s)'] = Math.round((Date.now() - started) / 1000);
   kube = new KubeClient(kubeConfigFor(env.info));
   const built = Date.now();

@@ -9,6 +9,7 @@ import { installCrds, readCrds } from './crds.js';
 import { startEtcd } from './etcd.js';
 import { startKeycloak, waitForKeycloakReady, type KeycloakAdminCredentials } from './keycloak.js';
 import { ensureKeycloakDistribution } from './keycloak-dist.js';
+import { ensureKeycloakSeed } from './keycloak-seed.js';
 import { startKeystone } from './keystone.js';
 import type { KeystoneAdminCredentials } from './keystone-admin.js';
 import type { ClusterAccess } from './kubeconfig.js';
@@ -62,6 +63,11 @@ export interface StartOptions {
   readonly crdFolders?: readonly string[];
   /** Start MariaDB and Keystone too (default true). */
   readonly keystone?: boolean;
+  /**
+   * Start MariaDB even without Keystone (default false; Keystone always has it): for the workload tier's pods,
+   * which get their own database user on the node IP (a Keystone in pods needs the database, not the host's Keystone).
+   */
+  readonly mariadb?: boolean;
   /** Start Keycloak too (default false: it needs about half a GiB and is the slowest component to start). */
   readonly keycloak?: boolean;
   /**
@@ -280,22 +286,24 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     return { ...apiserver, etcdUrl: etcd.url };
   };
 
-  const startIdentity = async (): Promise<{ keystone: KeystoneAdminCredentials; podDatabase?: PodDatabaseAccess } | undefined> => {
-    if (options.keystone === false) return undefined;
+  const startIdentity = async (): Promise<{ keystone?: KeystoneAdminCredentials; podDatabase?: PodDatabaseAccess } | undefined> => {
+    const withKeystone = options.keystone !== false;
+    if (!withKeystone && options.mariadb !== true) return undefined;
     await ensureSystemPackages(log);
     const nodeIp = options.workloads === true ? NODE_NETWORK.nodeIp : undefined;
     const db = await step(log, 'mariadb', () => startMariaDb(dir, options.ownership, nodeIp));
     const [keystone, podDatabase] = await Promise.all([
-      step(log, 'keystone', () => startKeystone(dir, db, options.ownership, listenOn)),
+      withKeystone ? step(log, 'keystone', () => startKeystone(dir, db, options.ownership, listenOn)) : undefined,
       nodeIp === undefined ? undefined : createPodDatabaseUser(db, dir),
     ]);
-    return { keystone: keystone.admin, ...(podDatabase === undefined ? {} : { podDatabase }) };
+    return { ...(keystone === undefined ? {} : { keystone: keystone.admin }), ...(podDatabase === undefined ? {} : { podDatabase }) };
   };
 
   const startKeycloakServer = async (): Promise<KeycloakAdminCredentials | undefined> => {
     if (options.keycloak !== true) return undefined;
     const distribution = await ensureKeycloakDistribution(log);
-    const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, dir, options.ownership, listenOn));
+    const seed = await ensureKeycloakSeed(distribution, dir, options.ownership, log);
+    const keycloak = await step(log, 'keycloak', () => startKeycloak(distribution, seed, dir, options.ownership, listenOn));
     return keycloak.admin;
   };
 
@@ -345,7 +353,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     kubernetes: controlPlane.value.access,
     etcdUrl: controlPlane.value.etcdUrl,
     auditLog: controlPlane.value.auditLog,
-    ...(identity.value === undefined ? {} : { keystone: identity.value.keystone }),
+    ...(identity.value?.keystone === undefined ? {} : { keystone: identity.value.keystone }),
     ...(keycloak.value === undefined ? {} : { keycloak: keycloak.value }),
     ...(workloads.value === undefined ? {} : { workloads: { ...workloads.value, ...(identity.value?.podDatabase === undefined ? {} : { database: identity.value.podDatabase }) } }),
     components: startUp.processes.map((p) => ({ component: p.spec.component, pid: p.pid, logFile: p.spec.logFile })),

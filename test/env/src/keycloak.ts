@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ComponentError } from './errors.js';
 import type { KeycloakDistribution } from './keycloak-dist.js';
@@ -39,7 +39,7 @@ export function masterTokenUrl(keycloak: Pick<KeycloakAdminCredentials, 'url'>):
  * H2 database, transaction logs) from its own location, so a copy of kc.sh beside links to the cached lib,
  * conf, themes and providers keeps every environment's data apart and the cache untouched.
  */
-function environmentHome(distribution: KeycloakDistribution, home: string): void {
+export function environmentHome(distribution: KeycloakDistribution, home: string): void {
   mkdirSync(join(home, 'bin'), { recursive: true });
   copyFileSync(join(distribution.home, 'bin', 'kc.sh'), join(home, 'bin', 'kc.sh'));
   chmodSync(join(home, 'bin', 'kc.sh'), 0o755);
@@ -70,21 +70,14 @@ export async function waitForKeycloakReady(keycloak: KeycloakAdminCredentials, a
 const PORT_RACE_ATTEMPTS = 3;
 
 /**
- * Runs the built Keycloak (production mode, --optimized) on random ports of `host` (loopback, or the node IP
- * where pods reach it) with the dev-file (H2) database in the environment folder, a local cache (no clustering,
- * so nothing else listens),
- * plain HTTP, and a bootstrap admin user and service account with random secrets. Stops it again if it
- * does not become ready. Keycloak binds its ports some 20 s after they were found free, so on a shared machine
- * another process may take one first: then it starts again on other ports.
+ * Runs `start` again, up to PORT_RACE_ATTEMPTS times, while it fails because another process took one of its
+ * ports: Keycloak binds its ports some 20 s after they were found free, so on a shared machine another process
+ * may take one first.
  */
-export async function startKeycloak(distribution: KeycloakDistribution, baseDir: string, ownership: Ownership, host = '127.0.0.1'): Promise<StartedKeycloak> {
-  const home = join(baseDir, 'keycloak', 'home');
-  environmentHome(distribution, home);
+export async function onFreePorts<T>(start: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    // The bootstrap admins are created only with the master realm: a new attempt starts from no data.
-    rmSync(join(home, 'data'), { recursive: true, force: true });
     try {
-      return await startKeycloakOnce(distribution, home, baseDir, ownership, host);
+      return await start();
     } catch (error) {
       const portTaken = error instanceof ComponentError && error.logTail.includes('Address already in use');
       if (!portTaken || attempt === PORT_RACE_ATTEMPTS) throw error;
@@ -92,32 +85,40 @@ export async function startKeycloak(distribution: KeycloakDistribution, baseDir:
   }
 }
 
-async function startKeycloakOnce(distribution: KeycloakDistribution, home: string, baseDir: string, ownership: Ownership, host: string): Promise<StartedKeycloak> {
+/** Two distinct free ports: Keycloak's HTTP port and its management port. */
+async function freePorts(): Promise<{ readonly port: number; readonly managementPort: number }> {
   const port = await freeLoopbackPort();
   let managementPort = await freeLoopbackPort();
   // The kernel may hand out a just-released port again.
   while (managementPort === port) managementPort = await freeLoopbackPort();
-  const admin: KeycloakAdminCredentials = {
-    url: `http://${host}:${String(port)}`,
-    managementUrl: `http://${host}:${String(managementPort)}`,
-    version: distribution.version,
-    username: 'admin',
-    password: randomBytes(16).toString('hex'),
-    clientId: 'keyward-bootstrap-admin',
-    clientSecret: randomBytes(24).toString('hex'),
-  };
-  recordSecretIn(baseDir, admin.password);
-  recordSecretIn(baseDir, admin.clientSecret);
+  return { port, managementPort };
+}
 
+export interface KeycloakLaunch {
+  readonly component: string;
+  readonly home: string;
+  readonly host: string;
+  readonly logFile: string;
+  /** The bootstrap admins' variables (KC_BOOTSTRAP_ADMIN_*), secrets that go in the environment only. */
+  readonly bootstrap: Readonly<Record<string, string>>;
+}
+
+/**
+ * Spawns the built Keycloak (production mode, --optimized) of `home` on two free ports of `host`, with the
+ * dev-file (H2) database in the home's data folder, a local cache (no clustering, so nothing else listens) and
+ * plain HTTP; resolves with the process and its URLs, without waiting for it.
+ */
+export async function launchKeycloak(distribution: KeycloakDistribution, launch: KeycloakLaunch, ownership: Ownership): Promise<{ readonly server: ManagedProcess; readonly url: string; readonly managementUrl: string }> {
+  const { port, managementPort } = await freePorts();
   const server = ManagedProcess.start(
     {
-      component: 'keycloak',
-      command: join(home, 'bin', 'kc.sh'),
+      component: launch.component,
+      command: join(launch.home, 'bin', 'kc.sh'),
       args: [
         'start', '--optimized',
         '--cache=local',
         '--http-enabled=true',
-        `--http-host=${host}`,
+        `--http-host=${launch.host}`,
         `--http-port=${String(port)}`,
         `--http-management-port=${String(managementPort)}`,
         '--hostname-strict=false',
@@ -126,17 +127,51 @@ async function startKeycloakOnce(distribution: KeycloakDistribution, home: strin
         '--db-url-properties=;LOCK_TIMEOUT=30000',
       ],
       // Secrets go in the environment, never on the command line, which is logged and visible to every user.
-      env: {
-        JAVA_HOME: distribution.javaHome,
-        KC_BOOTSTRAP_ADMIN_USERNAME: admin.username,
-        KC_BOOTSTRAP_ADMIN_PASSWORD: admin.password,
-        KC_BOOTSTRAP_ADMIN_CLIENT_ID: admin.clientId,
-        KC_BOOTSTRAP_ADMIN_CLIENT_SECRET: admin.clientSecret,
-      },
-      logFile: join(baseDir, 'keycloak.log'),
+      env: { JAVA_HOME: distribution.javaHome, ...launch.bootstrap },
+      logFile: launch.logFile,
     },
     ownership,
   );
+  return { server, url: `http://${launch.host}:${String(port)}`, managementUrl: `http://${launch.host}:${String(managementPort)}` };
+}
+
+/**
+ * Runs the built Keycloak on random ports of `host` (loopback, or the node IP where pods reach it) with a copy of
+ * the seeded database `seed` (see keycloak-seed.ts) in the environment folder, and a bootstrap admin user and
+ * service account with random secrets, which Keycloak creates at start as in a database of its own making. Stops
+ * it again if it does not become ready; starts again on other ports if another process took one first.
+ */
+export async function startKeycloak(distribution: KeycloakDistribution, seed: string, baseDir: string, ownership: Ownership, host = '127.0.0.1'): Promise<StartedKeycloak> {
+  const home = join(baseDir, 'keycloak', 'home');
+  environmentHome(distribution, home);
+  return onFreePorts(async () => {
+    // The bootstrap admins are created only in a master realm without users: each attempt starts from the seed.
+    rmSync(join(home, 'data'), { recursive: true, force: true });
+    cpSync(seed, join(home, 'data', 'h2'), { recursive: true });
+    return startKeycloakOnce(distribution, home, baseDir, ownership, host);
+  });
+}
+
+async function startKeycloakOnce(distribution: KeycloakDistribution, home: string, baseDir: string, ownership: Ownership, host: string): Promise<StartedKeycloak> {
+  const password = randomBytes(16).toString('hex');
+  const clientSecret = randomBytes(24).toString('hex');
+  recordSecretIn(baseDir, password);
+  recordSecretIn(baseDir, clientSecret);
+  const username = 'admin';
+  const clientId = 'keyward-bootstrap-admin';
+  const { server, url, managementUrl } = await launchKeycloak(distribution, {
+    component: 'keycloak',
+    home,
+    host,
+    logFile: join(baseDir, 'keycloak.log'),
+    bootstrap: {
+      KC_BOOTSTRAP_ADMIN_USERNAME: username,
+      KC_BOOTSTRAP_ADMIN_PASSWORD: password,
+      KC_BOOTSTRAP_ADMIN_CLIENT_ID: clientId,
+      KC_BOOTSTRAP_ADMIN_CLIENT_SECRET: clientSecret,
+    },
+  }, ownership);
+  const admin: KeycloakAdminCredentials = { url, managementUrl, version: distribution.version, username, password, clientId, clientSecret };
   try {
     await waitForKeycloakReady(admin, () => { server.assertRunning(); });
   } catch (error) {

@@ -36,6 +36,12 @@ export class StartUp {
     return () => this.#commands.delete(pgid);
   }
 
+  /** Drops a process that has stopped and helped the start-up only (a one-off server), so it is not listed as a component. */
+  forget(stopped: ManagedProcess): void {
+    const index = this.processes.indexOf(stopped);
+    if (index >= 0) this.processes.splice(index, 1);
+  }
+
   /** Kills the one-shot commands in flight; from now on spawning and waiting in this start-up throw. */
   abandon(): void {
     this.#abandoned = true;

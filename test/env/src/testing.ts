@@ -63,19 +63,35 @@ export interface WorkloadEnvironment {
   readonly stop: () => Promise<void>;
 }
 
+/** The servers a test that runs pods uses on the host besides the tier and MariaDB (on the node IP, like the API server). */
+export interface WorkloadServers {
+  /** The host's Keystone (default false: a Keystone in pods needs MariaDB only). */
+  readonly keystone?: boolean;
+  readonly keycloak?: boolean;
+}
+
 /**
- * For tests that run pods: the run's environment when it has the workload tier (an attached
- * `devenv start --workloads`), else one of the caller's own with the tier, MariaDB and the test CRDs (a machine
- * runs one tier at a time, so the run's shared environment never starts one), held from other test files until
- * it is stopped. `keycloak`: with Keycloak too (on the node IP, like Keystone and the API server).
+ * For tests that run pods: the run's environment when it has the workload tier and the servers asked for (an
+ * attached `devenv start --workloads`), else one of the caller's own with the tier, MariaDB, the test CRDs and
+ * only those servers (a machine runs one tier at a time, so the run's shared environment never starts one), held
+ * from other test files until it is stopped.
  */
-export async function workloadEnvironment(log: (line: string) => void = () => undefined, options: { readonly keycloak?: boolean } = {}): Promise<WorkloadEnvironment> {
+export async function workloadEnvironment(log: (line: string) => void = () => undefined, servers: WorkloadServers = {}): Promise<WorkloadEnvironment> {
   const shared = testEnvironment();
-  if (shared.workloads !== undefined && (options.keycloak !== true || shared.keycloak !== undefined)) {
+  const sharedHasServers = (servers.keystone !== true || shared.keystone !== undefined) && (servers.keycloak !== true || shared.keycloak !== undefined);
+  if (shared.workloads !== undefined && sharedHasServers) {
     return { info: { ...shared, workloads: shared.workloads }, stop: () => Promise.resolve() };
   }
   const release = await holdForThisFile('workload tier');
-  const start = { ownership: 'session', keystone: true, keycloak: options.keycloak === true, workloads: true, crdFolders: TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder)), log } as const;
+  const start = {
+    ownership: 'session',
+    keystone: servers.keystone === true,
+    mariadb: true,
+    keycloak: servers.keycloak === true,
+    workloads: true,
+    crdFolders: TEST_CRD_FOLDERS.map((folder) => join(repoRoot, folder)),
+    log,
+  } as const;
   const environment = await startEnvironment(start).catch((error: unknown) => {
     release();
     throw error;

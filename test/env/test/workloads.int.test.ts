@@ -48,7 +48,8 @@ describe('the workload tier', () => {
   beforeAll(async () => {
     killed = await killedWithRunningPod(socketsBefore);
     // The next environment with the tier cleans up after it, then starts.
-    environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, log: quiet });
+    // MariaDB for the pods' database test; no host Keystone, which no test here uses.
+    environment = await startEnvironment({ ownership: 'session', keystone: false, mariadb: true, workloads: true, log: quiet });
     info = environment.info;
     kubeConfig = kubeConfigFor(info);
     namespace = await createNamespace(kubeConfig);

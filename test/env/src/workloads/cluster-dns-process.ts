@@ -3,22 +3,22 @@ import { fileURLToPath } from 'node:url';
 import { ManagedProcess, type Ownership } from '../process.js';
 import { waitFor } from '../wait.js';
 import { NODE_NETWORK } from './node-network.js';
+import { clusterDnsProgram } from './cluster-dns-program.js';
 
 /** The cluster domain pods' names end in, as kubelet tells their resolvers. */
 export const CLUSTER_DOMAIN = 'cluster.local';
 
 /**
  * Starts the tier's cluster DNS on the node IP, port 53, where kubelet points every pod's resolver, and waits until
- * it answers for the API server's own Service. From source it runs under tsx, as the caller does.
+ * it answers for the API server's own Service. It runs as one bundled module (see clusterDnsProgram).
  */
 export async function startClusterDns(kubeconfig: string, logFile: string, ownership: Ownership): Promise<ManagedProcess> {
-  const entry = fileURLToPath(new URL(`./cluster-dns-main${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
-  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const program = await clusterDnsProgram();
   const dns = ManagedProcess.start(
     {
       component: 'cluster-dns',
       command: process.execPath,
-      args: [...loader, entry, '--kubeconfig', kubeconfig, '--address', NODE_NETWORK.nodeIp, '--port', '53', '--cluster-domain', CLUSTER_DOMAIN],
+      args: [program, '--kubeconfig', kubeconfig, '--address', NODE_NETWORK.nodeIp, '--port', '53', '--cluster-domain', CLUSTER_DOMAIN],
       logFile,
       cwd: fileURLToPath(new URL('.', import.meta.url)),
     },
