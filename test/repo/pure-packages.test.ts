@@ -15,7 +15,7 @@ const IO_PACKAGES = ['@kubernetes/client-node', 'axios', 'bottleneck', 'winston'
 const IO_BUILTINS = ['http', 'https', 'http2', 'net', 'tls', 'fs', 'fs/promises', 'child_process'];
 
 /** Packages a user installs for pure code, by folder; the entry points that need @keyward/runtime are left out. */
-const PURE_PACKAGES = ['vocabulary', 'keystone-appcred', 'apikey-enforcement', 'keystone-service', 'keycloak'];
+const PURE_PACKAGES = ['kernel', 'keystone-appcred', 'apikey-enforcement', 'keystone-service', 'keycloak'];
 const RUNTIME_ENTRIES = new Set(['@keyward/keycloak/io']);
 
 interface Manifest {
@@ -24,7 +24,7 @@ interface Manifest {
   readonly exports: Readonly<Record<string, { readonly '@keyward/source': string }>>;
 }
 
-const manifests = new Map(PURE_PACKAGES.concat('core').map((folder): [string, Manifest] => {
+const manifests = new Map(PURE_PACKAGES.concat('runtime').map((folder): [string, Manifest] => {
   const manifest = JSON.parse(readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8')) as Manifest;
   return [manifest.name, manifest];
 }));
