@@ -10,8 +10,6 @@ import {
   controllerMetrics,
   endpointAvailabilityLog,
   endpointAvailabilityMetrics,
-  httpRequestMetrics,
-  keystoneRequestMetrics,
   kubeRequestMetrics,
   type ResyncLoops,
   type RuntimeLogger,
@@ -19,21 +17,11 @@ import {
   type SharedInformers,
   type WatchTroubleLog,
 } from '@keyward/core/runtime';
-import { FairRateLimiter, KeycloakRateLimitMetrics, defaultKeycloakRateLimits, type KeycloakRateLimits } from '@keyward/keycloak/io';
+import { kubeRateLimit } from './api-modules/kubernetes.js';
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';
 import { moduleConfig, type ErasedModule } from './controllers.js';
 import { loadKubeConfig } from './kubeconfig.js';
-
-/** The Keycloak rate limits the options set. */
-export function keycloakRateLimits(config: ConnectionConfig): KeycloakRateLimits {
-  return {
-    ...defaultKeycloakRateLimits,
-    namespace: { ratePerSecond: config.keycloakNamespaceRate, burst: config.keycloakNamespaceBurst },
-    global: { ratePerSecond: config.keycloakGlobalRate, burst: config.keycloakGlobalBurst },
-    token: { ratePerSecond: config.keycloakTokenRate, burst: config.keycloakTokenBurst },
-  };
-}
 
 /** This process, as events and the Lease name it: the pod (host) name and a random suffix. */
 export function instanceIdentity(): string {
@@ -72,18 +60,11 @@ export async function wire(config: ConnectionConfig, logger?: RuntimeLogger): Pr
       requestMetrics(info);
       reachability.onRequest(info);
     },
-    rateLimit: { ratePerSecond: config.kubeApiQps, burst: config.kubeApiBurst },
+    rateLimit: kubeRateLimit(config),
   });
   const identity = instanceIdentity();
-  const limiterMetrics = new KeycloakRateLimitMetrics(metrics.registry);
-  const keycloakLimiter = new FairRateLimiter(keycloakRateLimits(config), { observer: limiterMetrics.observer });
-  limiterMetrics.watchBudgets(keycloakLimiter);
-  const apis = operatorApis({
-    kube,
-    identity,
-    keystone: { observer: keystoneRequestMetrics(metrics) },
-    keycloak: { limiter: keycloakLimiter, observer: httpRequestMetrics(metrics) },
-  });
+  // Each API module makes its clients with the settings its options name, their metrics on this registry.
+  const apis = operatorApis({ kube, identity, metrics, settings: config });
   apis.availability.subscribe(endpointAvailabilityMetrics(metrics));
   if (logger !== undefined) apis.availability.subscribe(endpointAvailabilityLog(logger));
   return {
