@@ -3,7 +3,8 @@ import { controlApiModule } from './api-modules/control.js';
 import { keycloakApiModule } from './api-modules/keycloak.js';
 import { keystoneApiModule } from './api-modules/keystone.js';
 import { kubernetesApiModule } from './api-modules/kubernetes.js';
-import type { ApiContext, SandboxHandlers, Settings } from './api-modules/module.js';
+import type { ApiContext, Settings } from './api-modules/module.js';
+import type { SandboxHandlers } from './planning/rounds.js';
 
 /**
  * The API modules the operator is built with. Adding an API adds its module here, and nothing else in the

@@ -2,13 +2,13 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { changesAnything, coreTypes, deepEqual, type AnyAction, type AnyQuery, type GetQuery, type KubeObject, type ResourceType } from '@keyward/core';
 import { KeywardError, controlRuntime, type ApiSet, type KubeClient } from '@keyward/core/interpreter';
 import { crdName, isServed, queryReader } from '@keyward/core/runtime';
+import { operatorSandbox } from './apis.js';
 import type { PlanConfig } from './config.js';
 import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { installHint } from './missing-crds.js';
 import { withOperatorSettings, type PlanSettings } from './operator-settings.js';
 import { lookUpSettings } from './operator-settings-io.js';
-import { keystoneSandbox } from './planning/keystone-sandbox.js';
 import { asApplied, isOfType, namespaceOf, readManifest } from './planning/manifest.js';
 import { readyCondition } from './planning/conditions.js';
 import { renderJson, renderText, renderYaml, type MissingKind, type PlanEntry, type PlannedObject } from './planning/render.js';
@@ -27,7 +27,7 @@ export interface PlanCatalog {
   readonly apis: (kube: KubeClient) => ApiSet<AnyAction, AnyQuery>;
   /**
    * Handlers that stand in for the APIs besides Kubernetes in the plan's sandbox, so the reconciles after one
-   * that uses them can be shown; Keystone's by default. A plan that uses an API without one is the last shown.
+   * that uses them can be shown; those of the operator's API modules by default. A plan that uses an API without one is the last shown.
    */
   readonly sandbox?: () => SandboxHandlers;
 }
@@ -206,7 +206,7 @@ export async function planCommand(given: PlanConfig, write: (text: string) => vo
       if (module === undefined) throw new Error(`no controller named ${name} (known: ${known.map((m) => m.definition.name).join(', ')})`);
       return module;
     });
-    const sandbox = catalog?.sandbox ?? keystoneSandbox;
+    const sandbox = catalog?.sandbox ?? operatorSandbox;
     const planning: Planning = {
       kube: wiring.kube,
       config,

@@ -1,6 +1,7 @@
 import type { ConfigOption } from '@keyward/core';
-import type { AnyApiRuntime, ErasedHandler, KubeClient } from '@keyward/core/interpreter';
+import type { AnyApiRuntime, KubeClient } from '@keyward/core/interpreter';
 import type { RuntimeMetrics } from '@keyward/core/runtime';
+import type { SandboxHandlers } from '../planning/rounds.js';
 
 /** What the operator makes an API module's runtime with. */
 export interface ApiContext {
@@ -21,9 +22,6 @@ export type Settings = Readonly<Record<string, unknown>>;
 export interface ApiOption<T> extends ConfigOption<T> {
   readonly default: T;
 }
-
-/** Handlers that act on a plan's sandbox, by kind: the kinds a sandbox cannot show have none. */
-export type SandboxHandlers = Readonly<Record<string, ErasedHandler>>;
 
 /**
  * An API module as the operator runs it: how its runtime is made (its clients and their metrics), the options
