@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { ConfigOption } from '@keyward/core';
 import { chartFiles, compactJson } from '../../scripts/chart-values.js';
 import { API_MODULES } from '../../packages/operator/src/apis.js';
 import { MODULES } from '../../packages/operator/src/controllers.js';
@@ -15,7 +16,7 @@ describe('the Helm chart\'s parts the modules make', () => {
   it('gives every option with a Helm value a value in values.yaml at its path, under the same variable it is given in the Deployment', () => {
     const values: unknown = parse(committed('deploy/helm/keyward/values.yaml'));
     const template = committed('deploy/helm/keyward/templates/_modules.tpl');
-    const options = [...MODULES.flatMap((module) => Object.values(module.options)), ...API_MODULES.flatMap((module) => Object.values(module.options))];
+    const options = [...MODULES.flatMap((module) => Object.values<ConfigOption<unknown> | undefined>(module.options)), ...API_MODULES.flatMap((module) => Object.values(module.options))];
     const withHelm = options.flatMap((option) => (option?.helm === undefined ? [] : [{ env: option.env, path: option.helm.path }]));
     expect(withHelm.length).toBeGreaterThan(10);
     for (const { env, path } of withHelm) {
