@@ -1,5 +1,5 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
-import { formatDuration, type ConfigOption } from '@keyward/core';
+import { formatDuration } from '@keyward/core';
 import { API_MODULES } from './apis.js';
 import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';
 import type { RuntimeFacts } from './runtime-facts.js';
@@ -75,10 +75,11 @@ export function controllersGroup(controllers: readonly ControllerName[]): string
  * configure the controllers with them, rbac places the roles they name namespaces for.
  */
 export const moduleOptions: OptionSpecs = Object.fromEntries(
-  MODULES.flatMap((module) => Object.entries(module.options as Readonly<Record<string, ConfigOption<unknown>>>).map(([key, option]): [string, OptionSpec<unknown>] => {
-    const fallback = (module.defaultConfig as Readonly<Record<string, unknown>>)[key];
+  MODULES.flatMap((module) => Object.entries(module.options).flatMap(([key, option]): [string, OptionSpec<unknown>][] => {
+    if (option === undefined) return [];
+    const fallback = module.defaults[key];
     const readers = MODULES.filter((other) => key in other.options).map((other) => other.definition.name);
-    return [key, { ...option, fallback: () => fallback, group: controllersGroup(readers) }];
+    return [[key, { ...option, fallback: () => fallback, group: controllersGroup(readers) }]];
   })).map(([key, spec], _, all): [string, OptionSpec<unknown>] => {
     // One field, one option: modules that share a field must agree on its flag and its default.
     const other = all.find(([otherKey, otherSpec]) => otherKey === key && (otherSpec.flags !== spec.flags || otherSpec.fallback({}) !== spec.fallback({})));

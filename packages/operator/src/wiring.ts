@@ -1,11 +1,9 @@
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import type { AnyAction, AnyQuery } from '@keyward/core';
-import { KubeClient, type ApiSet } from '@keyward/core/interpreter';
+import { KubeClient } from '@keyward/core/interpreter';
 import {
   ApiServerReachability,
-  Controller,
   RuntimeMetrics,
   controllerMetrics,
   endpointAvailabilityLog,
@@ -20,7 +18,7 @@ import {
 import { kubeRateLimit } from './api-modules/kubernetes.js';
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';
-import { moduleConfig, type ErasedModule } from './controllers.js';
+import type { OperatorModule } from './controllers.js';
 import { loadKubeConfig } from './kubeconfig.js';
 
 /** This process, as events and the Lease name it: the pod (host) name and a random suffix. */
@@ -96,14 +94,11 @@ export interface ControllerSettings {
 }
 
 /** The controller of a module, wired to the shared clients and metrics. */
-export function buildController(module: ErasedModule, wiring: Wiring, settings: ControllerSettings): Runnable & { queueDepth(): number } {
+export function buildController(module: OperatorModule<OperatorApis>, wiring: Wiring, settings: ControllerSettings): Runnable & { queueDepth(): number } {
   const name = module.definition.name;
   let depth = (): number => 0;
-  const controller = new Controller(module.definition, {
+  const controller = module.controller(wiring.apis, settings.settings, {
     kube: wiring.kube,
-    // The types were checked where the modules are listed (coveredModules).
-    apis: wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>,
-    config: moduleConfig(module, settings.settings),
     namespace: settings.namespace,
     concurrency: settings.concurrency,
     backoff: { maxMs: settings.maxRetryDelayMs },

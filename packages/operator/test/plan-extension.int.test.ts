@@ -2,10 +2,10 @@
 // code that plans the operator's own: a program embedding Keyward passes its controller modules and APIs.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, testEnvironment } from '@keyward/test-env';
-import { coreTypes, defineControllerModule, type AnyAction, type AnyQuery } from '@keyward/core';
-import { KubeClient, apiSet, controlRuntime, kubernetesRuntime, type ApiSet } from '@keyward/core/interpreter';
+import { coreTypes, defineControllerModule } from '@keyward/core';
+import { KubeClient, apiSet, controlRuntime, kubernetesRuntime } from '@keyward/core/interpreter';
 import { Ledger, RECORD_LABEL, ledgerController, ledgerRuntime } from '../../../test/extension/ledger.js';
-import type { ErasedModule } from '../src/controllers.js';
+import { erasedModule } from '../src/controllers.js';
 import { parsePlanConfig } from '../src/config.js';
 import { planCommand, type PlanCatalog } from '../src/plan.js';
 
@@ -28,9 +28,9 @@ describe('keyward plan with controllers of an embedding program', () => {
   it('renders the steps of an API module written outside core, and runs none of them', async () => {
     const ledger = new Ledger();
     const catalog: PlanCatalog = {
-      // Erased for the list; the ledger module's kinds are all handled by the APIs below.
-      modules: [ledgerModule as unknown as ErasedModule],
-      apis: (client) => apiSet(kubernetesRuntime(client, { reportingController: 'example.com/ledger', reportingInstance: 'plan' }), ledgerRuntime(ledger), controlRuntime) as unknown as ApiSet<AnyAction, AnyQuery>,
+      // The ledger module's kinds are all handled by the APIs below.
+      modules: [erasedModule(ledgerModule)],
+      apis: (client) => apiSet(kubernetesRuntime(client, { reportingController: 'example.com/ledger', reportingInstance: 'plan' }), ledgerRuntime(ledger), controlRuntime),
     };
     const parsed = parsePlanConfig(['--kubeconfig', testEnvironment().kubeconfig, '--namespace', namespace, '--exit-code'], {});
     if (!parsed.ok) throw new Error(parsed.error);
