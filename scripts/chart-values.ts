@@ -116,6 +116,8 @@ function settingsTemplate(name: string, settings: readonly ChartSetting[]): stri
   return [`{{- define ${JSON.stringify(name)} -}}`, '{{- toJson (list', ...pairs, ') -}}', '{{- end }}'].join('\n');
 }
 
+const CONTROLLERS_COMMENT = 'Each gets its roles; a controller left out gets none. (The CRDs in crds/ are all installed; pass --skip-crds to helm and install the ones you want with `keyward crds --controllers <list>` or from deploy/crds instead. A controller whose CRD is not installed says so once in the log and starts when it appears; the others run meanwhile.)';
+
 const GENERATED = 'pnpm generate:chart writes this from the operator\'s modules; change them, not this';
 
 /** values.yaml's text with the part between `# <name>` and `# </name>` replaced by `lines`. */
@@ -147,7 +149,12 @@ export function compactJson(value: unknown, indent = ''): string {
 export function chartFiles(read: (path: string) => string = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')): Record<string, string> {
   const settings = chartSettings();
   const values = tree(settings);
-  let yaml = replaceRegion(read(VALUES), 'controllers', ['controllers:', ...CONTROLLER_NAMES.map((name) => `  - ${name}`)]);
+  const controllers = [
+    ...comment(`The controllers to run, any of: ${CONTROLLER_NAMES.join(', ')}. ${CONTROLLERS_COMMENT}`, ''),
+    'controllers:',
+    ...CONTROLLER_NAMES.map((name) => `  - ${name}`),
+  ];
+  let yaml = replaceRegion(read(VALUES), 'controllers', controllers);
   yaml = replaceRegion(yaml, 'modules', yamlLines(values, ''));
 
   const schema = JSON.parse(read(SCHEMA)) as { properties: Record<string, unknown> };
