@@ -1,8 +1,6 @@
 import { stringify } from 'yaml';
-import { apiKeyModule } from '@keyward/apikey-enforcement';
-import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
-import { appCredModule, keystoneApiCrd } from '@keyward/keystone-appcred';
-import { keystoneServiceModule } from '@keyward/keystone-service';
+import { keystoneApiCrd } from '@keyward/keystone-appcred';
+import { MODULES } from '../packages/operator/src/controllers.js';
 
 const HEADER = '# Generated from the TypeScript definitions by scripts/generate-crds.ts; do not edit.\n';
 
@@ -20,7 +18,7 @@ function asCrd(crd: object): Crd {
 /** Folders that hold only generated files: a file there that crdManifests() does not name is stale. */
 export const GENERATED_CRD_FOLDERS = ['deploy/crds', 'deploy/helm/keyward/crds'] as const;
 
-const operatorCrds = [appCredModule, apiKeyModule, keycloakRealmModule, keycloakClientModule, keystoneServiceModule].flatMap((module) => module.crds.map(asCrd));
+const operatorCrds = MODULES.flatMap((module) => module.crds.map(asCrd));
 
 /**
  * Where each CRD is written: deploy/crds ships the CRDs of the operator's controller modules, and the Helm

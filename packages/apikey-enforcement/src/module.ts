@@ -15,6 +15,12 @@ export const apiKeyModule = defineControllerModule({
       description: 'namespace of the enforcement Secrets Authorino reads',
       defaultText: defaultAPIKeyConfig.enforcementNamespace,
       parse: parseDns1123Label,
+      helm: {
+        path: 'apikeyEnforcement.namespace',
+        type: 'namespace',
+        default: defaultAPIKeyConfig.enforcementNamespace,
+        comment: "where the enforcement Secrets Authorino reads live; the apikey-enforcement controller's Role goes there, so it must exist first (Kuadrant's install makes it). The chart does not create it: `helm install` and `helm upgrade` stop before creating anything, naming it, when it is missing (as with any namespace listed in `namespaces` or holding the Keycloak admin Secret).",
+      },
     },
   },
   rbac: [

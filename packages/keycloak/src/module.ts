@@ -1,5 +1,5 @@
 import { accept, formatDuration, parseBoolean, parseDuration, parseDns1123Label, parseDns1123Subdomain, parseHttpUrl, parsePositiveInteger, reject, type Parsed } from '@keyward/kernel/model';
-import { defineControllerModule } from '@keyward/kernel';
+import { defineControllerModule, type ControllerModule } from '@keyward/kernel';
 import { type RbacRule } from '@keyward/kernel/plan';
 import { keycloakClientController } from './client/controller.js';
 import { keycloakClientCrd } from './client/crd.js';
@@ -44,6 +44,7 @@ const keycloakOptions = {
     description: "Keycloak's root URL (without /admin or /realms)",
     defaultText: 'none: realms and clients wait for one',
     parse: parseHttpUrl,
+    helm: { path: 'keycloak.url', type: 'text', comment: "Keycloak's root URL (without /admin or /realms). Empty: realms and clients wait for one and say so in their status." },
   },
   keycloakAdminSecret: {
     flags: '--keycloak-admin-secret <namespace/name>',
@@ -51,6 +52,11 @@ const keycloakOptions = {
     description: "the Secret with Keycloak's admin credentials: username and password, or client-id and client-secret",
     defaultText: 'none',
     parse: parseSecretRef,
+    helm: {
+      path: 'keycloak.adminSecret',
+      type: 'text',
+      comment: "the Secret with Keycloak's admin credentials, as namespace/name (keys username and password, or client-id and client-secret). The Keycloak controllers' Roles for reading it go to its namespace. Empty: none.",
+    },
   },
   keycloakOperatorNamespace: {
     flags: '--keycloak-operator-namespace <namespace>',
@@ -58,6 +64,12 @@ const keycloakOptions = {
     description: 'the namespace KeycloakRealms name in operatorRef to be handled by this operator (realms naming another are left alone)',
     defaultText: defaultKeycloakConfig.keycloakOperatorNamespace,
     parse: parseDns1123Label,
+    helm: {
+      path: 'keycloak.operatorNamespace',
+      type: 'text',
+      emptyMeansReleaseNamespace: true,
+      comment: 'the namespace KeycloakRealms name in spec.operatorRef to be handled by this operator. Empty: the release namespace. Without adminSecret, the Roles for the admin Secret go here.',
+    },
   },
   keycloakAdoptUnowned: {
     flags: '--keycloak-adopt-unowned',
@@ -66,6 +78,7 @@ const keycloakOptions = {
     description: `no longer taken (refused when on): adoption is scoped with ${ADOPT_FLAG}`,
     defaultText: 'false',
     parse: parseRetiredAdoptSwitch,
+    helm: { path: 'keycloak.adoptUnowned', type: 'boolean', default: false, comment: 'no longer taken (true fails the install): adoption is not operator-wide; use adoptUnownedNamespaces.' },
   },
   keycloakAdoptUnownedNamespaces: {
     flags: `${ADOPT_FLAG} <list>`,
@@ -73,6 +86,11 @@ const keycloakOptions = {
     description: "who may take over an existing realm or client that no object owns, comma-separated: namespace (its objects, any realm) or namespace/realm (that realm only); Keycloak's master realm and own clients never",
     defaultText: 'none: a realm or client no object owns is refused (NotOwned)',
     parse: parseAdoptionScopes,
+    helm: {
+      path: 'keycloak.adoptUnownedNamespaces',
+      type: { listOf: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(/[A-Za-z0-9]([A-Za-z0-9_-]*[A-Za-z0-9])?)?$' },
+      comment: `who may take over an existing realm or client that no object owns, instead of being refused: "namespace" (its objects, in any realm) or "namespace/realm" (that realm only). Keycloak's master realm and its own clients are never taken over. Empty: nobody.`,
+    },
   },
   keycloakNamespaceConcurrency: {
     flags: '--keycloak-namespace-concurrency <n>',
@@ -80,6 +98,11 @@ const keycloakOptions = {
     description: "reconciles of one namespace's realms or clients at once, at most (they share its rate limit); the rest wait their turn",
     defaultText: String(defaultKeycloakConfig.keycloakNamespaceConcurrency),
     parse: parsePositiveInteger,
+    helm: {
+      path: 'keycloak.namespaceConcurrency',
+      type: 'number',
+      comment: `reconciles of one namespace's realms or clients at once, per controller (they share that namespace's rate limit; the rest wait their turn). Empty: ${String(defaultKeycloakConfig.keycloakNamespaceConcurrency)}.`,
+    },
   },
   keycloakAllowedServiceAccountRoles: {
     flags: '--keycloak-allowed-service-account-roles <list>',
@@ -87,6 +110,11 @@ const keycloakOptions = {
     description: 'dangerous roles a client may still grant its service account, comma-separated: role (realm), client/role, or * for all',
     defaultText: 'none: realm admin, realm-management admin roles and impersonation are refused',
     parse: parseAllowedServiceAccountRoles,
+    helm: {
+      path: 'keycloak.allowedServiceAccountRoles',
+      type: { listOf: '^(\\*|[^/\\s,]+(/[^/\\s,]+)?)$' },
+      comment: 'dangerous roles a KeycloakClient may still grant its service account: "role" (a realm role), "client/role", or "*" for all. Empty: realm admin, the realm-management admin roles and impersonation are refused.',
+    },
   },
   keycloakResyncPeriod: {
     flags: '--keycloak-resync-period <duration>',
@@ -95,6 +123,11 @@ const keycloakOptions = {
     defaultText: formatDuration(defaultKeycloakConfig.keycloakResyncPeriod),
     parse: parseResyncPeriod,
     format: formatResyncPeriod,
+    helm: {
+      path: 'keycloak.resyncPeriod',
+      type: 'text',
+      comment: `how often each realm and client is compared with Keycloak while nothing changed, the checks spread over the period, so changes made in Keycloak by hand are set back (a DriftRepaired event each); "0" turns it off. Empty: ${formatDuration(defaultKeycloakConfig.keycloakResyncPeriod)}.`,
+    },
   },
   keycloakAllowJsPolicies: {
     flags: '--keycloak-allow-js-policies',
@@ -103,8 +136,14 @@ const keycloakOptions = {
     description: 'let a client state JavaScript authorization policies (code run inside Keycloak; the server needs a script provider for them)',
     defaultText: String(defaultKeycloakConfig.keycloakAllowJsPolicies),
     parse: parseBoolean,
+    helm: {
+      path: 'keycloak.allowJsPolicies',
+      type: 'boolean',
+      default: defaultKeycloakConfig.keycloakAllowJsPolicies,
+      comment: 'let a KeycloakClient state JavaScript authorization policies (code run inside Keycloak, which needs a deployed script provider for them). false: such a client is Stalled.',
+    },
   },
-};
+} satisfies ControllerModule<never, never, KeycloakConfig, never>['options'];
 
 /** Reading the admin Secret, where the operator runs, and watching it while objects wait on it. */
 const adminSecretRule: RbacRule<KeycloakConfig> = {

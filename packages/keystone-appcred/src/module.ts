@@ -15,6 +15,11 @@ export const appCredModule = defineControllerModule({
       description: "Keystone URL to use instead of each namespace's KeystoneAPI endpoint",
       defaultText: 'none',
       parse: parseHttpUrl,
+      helm: {
+        path: 'keystone.url',
+        type: 'text',
+        comment: "the Keystone URL to use instead of each namespace's KeystoneAPI endpoint. Empty: read the KeystoneAPI of the credential's namespace, else a Ready Keystone of keystone-service there.",
+      },
     },
     revokeOnDelete: {
       flags: '--revoke-on-delete',
@@ -23,6 +28,7 @@ export const appCredModule = defineControllerModule({
       description: 'revoke the Keystone credentials of a deleted KeystoneApplicationCredential',
       defaultText: String(defaultAppCredConfig.revokeOnDelete),
       parse: parseBoolean,
+      helm: { path: 'keystone.revokeOnDelete', type: 'boolean', default: defaultAppCredConfig.revokeOnDelete, comment: 'revoke the Keystone credentials of a deleted KeystoneApplicationCredential.' },
     },
   },
   rbac: [

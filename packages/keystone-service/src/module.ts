@@ -19,6 +19,11 @@ export const keystoneServiceModule = defineControllerModule({
       description: "the cluster's DNS domain, for the in-cluster URLs of Keystone, its database and its cache",
       defaultText: defaultKeystoneServiceConfig.clusterDomain,
       parse: parseDns1123Subdomain,
+      helm: {
+        path: 'keystoneService.clusterDomain',
+        type: 'text',
+        comment: `the cluster's DNS domain, for the in-cluster URLs of the Keystones the keystone-service controller runs, their databases and their caches. Empty: ${defaultKeystoneServiceConfig.clusterDomain}.`,
+      },
     },
   },
   rbac: [

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import type { Settings } from './api-modules/module.js';
 import type { ControllerName } from './controllers.js';
 import { commanderOptions, groupedCommanderOptions, helpHeading, resolveOptions, type OptionSpecs } from './option-spec.js';
 import { GENERAL_GROUP, crdsOptions, moduleOptions, planOptions, rbacOptions, runHelpGroups, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
@@ -12,28 +13,18 @@ export type { RuntimeFacts } from './runtime-facts.js';
 export type { BindAddress } from './values.js';
 
 /**
- * The controller modules' settings, flat by configuration field (keystoneUrl, enforcementNamespace, ...): each
- * module takes the fields its options name (see moduleConfig).
+ * The API and controller modules' settings, flat by name (kubeApiQps, keystoneUrl, enforcementNamespace, ...):
+ * each module takes those its options name (see moduleConfig, and each API module's runtime).
  */
-export type ModuleSettings = Readonly<Record<string, unknown>>;
+export type ModuleSettings = Settings;
 
-/** How to reach the cluster, which controllers' objects to handle and their settings: shared by run and plan. */
+/** How to reach the cluster, which controllers' objects to handle and the modules' settings: shared by run and plan. */
 export interface ConnectionConfig extends ModuleSettings {
   readonly controllers: readonly ControllerName[];
   /** Undefined: ~/.kube/config, else the in-cluster config in a pod (see loadKubeConfig). */
   readonly kubeconfig: string | undefined;
   /** Undefined: the kubeconfig's current-context. */
   readonly context: string | undefined;
-  /** The client-side limit of requests to the Kubernetes API. */
-  readonly kubeApiQps: number;
-  readonly kubeApiBurst: number;
-  /** The Keycloak rate limits (requests per second, burst), per namespace, in all, and for tokens. */
-  readonly keycloakNamespaceRate: number;
-  readonly keycloakNamespaceBurst: number;
-  readonly keycloakGlobalRate: number;
-  readonly keycloakGlobalBurst: number;
-  readonly keycloakTokenRate: number;
-  readonly keycloakTokenBurst: number;
 }
 
 /** Everything `keyward run` needs; frozen. */

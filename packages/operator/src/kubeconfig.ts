@@ -79,11 +79,13 @@ function loadFile(config: KubeConfig, file: string): void {
  */
 function loadProblem(error: unknown): string {
   if (typeof error !== 'object' || error === null) return `cannot be loaded: ${String(error)}`;
-  const { code, reason, mark } = error as { code?: unknown; reason?: unknown; mark?: { line?: unknown } };
-  if (typeof code === 'string') return `cannot be read (${code})`;
-  if (typeof reason === 'string') return `is not valid YAML: ${reason}${typeof mark?.line === 'number' ? ` (line ${String(mark.line + 1)})` : ''}`;
+  if ('code' in error && typeof error.code === 'string') return `cannot be read (${error.code})`;
+  if ('reason' in error && typeof error.reason === 'string') {
+    const line = 'mark' in error && typeof error.mark === 'object' && error.mark !== null && 'line' in error.mark && typeof error.mark.line === 'number' ? ` (line ${String(error.mark.line + 1)})` : '';
+    return `is not valid YAML: ${error.reason}${line}`;
+  }
   // Empty, or YAML that is not a mapping: the client reads fields of nothing.
-  if ((error as { name?: unknown }).name === 'TypeError') return 'is empty or not a kubeconfig';
+  if ('name' in error && error.name === 'TypeError') return 'is empty or not a kubeconfig';
   return `is not a usable kubeconfig: ${firstLine(messageOf(error))}`;
 }
 
@@ -129,7 +131,7 @@ async function checkCredentials(config: KubeConfig, source: string): Promise<voi
 
 /** An error's message; errors of the file system may come from another realm, so no instanceof. */
 function messageOf(error: unknown): string {
-  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  const message = typeof error === 'object' && error !== null && 'message' in error ? error.message : undefined;
   return typeof message === 'string' ? message : String(error);
 }
 

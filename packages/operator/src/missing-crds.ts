@@ -8,7 +8,7 @@ import type { ErasedModule } from './controllers.js';
  */
 export function installHint(type: ResourceType, modules: readonly ErasedModule[]): string {
   const crd = crdName(type);
-  const owner = modules.find((module) => module.crds.some((object) => (object as { metadata?: { name?: unknown } }).metadata?.name === crd));
+  const owner = modules.find((module) => module.crds.some((object) => 'metadata' in object && typeof object.metadata === 'object' && object.metadata !== null && 'name' in object.metadata && object.metadata.name === crd));
   return owner === undefined ? 'install it (it comes with the operator that owns it)' : `install it with \`keyward crds --controllers ${owner.definition.name} | kubectl apply -f -\``;
 }
 

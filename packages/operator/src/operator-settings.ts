@@ -99,7 +99,7 @@ export interface PlanSettings {
  * variable takes the published value; given ones win. Without published settings, the configuration is as parsed.
  */
 export function withOperatorSettings(config: PlanConfig, lookup: Lookup, specs: OptionSpecs = moduleOptions): { readonly config: PlanConfig; readonly settings: PlanSettings } {
-  const merged: Record<string, unknown> = { ...config };
+  const taken: Record<string, unknown> = {};
   const origins: Record<string, SettingOrigin> = {};
   const unreadable: string[] = [];
   for (const [key, spec] of Object.entries(specs)) {
@@ -114,8 +114,8 @@ export function withOperatorSettings(config: PlanConfig, lookup: Lookup, specs: 
       unreadable.push(key);
       continue;
     }
-    merged[key] = published.value;
+    taken[key] = published.value;
     origins[key] = 'operator';
   }
-  return { config: Object.freeze(merged) as PlanConfig, settings: { lookup, origins, unreadable } };
+  return { config: Object.freeze({ ...config, ...taken }), settings: { lookup, origins, unreadable } };
 }

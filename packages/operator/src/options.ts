@@ -1,8 +1,6 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
 import { formatDuration } from '@keyward/kernel/model';
-import { type ConfigOption } from '@keyward/kernel/plan';
-import { keycloakClientModule, keycloakRealmModule } from '@keyward/keycloak';
-import { defaultKeycloakRateLimits } from '@keyward/keycloak/io';
+import { API_MODULES } from './apis.js';
 import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import {
@@ -15,8 +13,6 @@ import {
   parseDurationWithin,
   parseNamespaces,
   parseOneOf,
-  parsePositiveInteger,
-  parsePositiveNumber,
   parseString,
   perController,
   type BindAddress,
@@ -79,10 +75,11 @@ export function controllersGroup(controllers: readonly ControllerName[]): string
  * configure the controllers with them, rbac places the roles they name namespaces for.
  */
 export const moduleOptions: OptionSpecs = Object.fromEntries(
-  MODULES.flatMap((module) => Object.entries(module.options as Readonly<Record<string, ConfigOption<unknown>>>).map(([key, option]): [string, OptionSpec<unknown>] => {
-    const fallback = (module.defaultConfig as Readonly<Record<string, unknown>>)[key];
+  MODULES.flatMap((module) => Object.entries(module.options).flatMap(([key, option]): [string, OptionSpec<unknown>][] => {
+    if (option === undefined) return [];
+    const fallback = module.defaults[key];
     const readers = MODULES.filter((other) => key in other.options).map((other) => other.definition.name);
-    return [key, { ...option, fallback: () => fallback, group: controllersGroup(readers) }];
+    return [[key, { ...option, fallback: () => fallback, group: controllersGroup(readers) }]];
   })).map(([key, spec], _, all): [string, OptionSpec<unknown>] => {
     // One field, one option: modules that share a field must agree on its flag and its default.
     const other = all.find(([otherKey, otherSpec]) => otherKey === key && (otherSpec.flags !== spec.flags || otherSpec.fallback({}) !== spec.fallback({})));
@@ -93,49 +90,19 @@ export const moduleOptions: OptionSpecs = Object.fromEntries(
 
 /** The groups of run's help in the order they print: the process's own, then the controllers' in their order. */
 export function runHelpGroups(): readonly string[] {
-  return [...new Set([GENERAL_GROUP, SERVING_GROUP, ...Object.values(moduleOptions).flatMap((spec) => (spec.group === undefined ? [] : [spec.group]))])];
+  const groups = [...Object.values(moduleOptions), ...Object.values(apiOptions)].flatMap((spec) => (spec.group === undefined ? [] : [spec.group]));
+  return [...new Set([GENERAL_GROUP, SERVING_GROUP, ...groups])];
 }
-
-// controller-runtime's client defaults: a resync of thousands of objects queues here, not in the API server.
-const DEFAULT_KUBE_API_QPS = 20;
-const DEFAULT_KUBE_API_BURST = 30;
 
 /**
- * How hard the operator may press Keycloak: every admin request takes a token from its object's namespace's
- * bucket and from the global one; token requests have their own.
+ * The options of the API modules, which set their clients' settings (rate limits): in the help group of the
+ * controllers that use the API, or the general one when every controller does.
  */
-function keycloakRateLimitOptions() {
-  // The flags name a tenant's limit after what it is for Keycloak: a namespace.
-  const defaults = { namespace: defaultKeycloakRateLimits.tenant, global: defaultKeycloakRateLimits.global, token: defaultKeycloakRateLimits.token };
-  // Listed with the options of the controllers that talk to Keycloak.
-  const group = controllersGroup([keycloakRealmModule, keycloakClientModule].map((module) => module.definition.name));
-  const rate = (limit: 'namespace' | 'global' | 'token', what: string) => ({
-    group,
-    flags: `--keycloak-${limit}-rate <per-second>`,
-    env: `KEYWARD_KEYCLOAK_${limit.toUpperCase()}_RATE`,
-    description: `Keycloak ${what} per second at most`,
-    defaultText: String(defaults[limit].ratePerSecond),
-    parse: parsePositiveNumber,
-    fallback: () => defaults[limit].ratePerSecond,
-  });
-  const burst = (limit: 'namespace' | 'global' | 'token', what: string) => ({
-    group,
-    flags: `--keycloak-${limit}-burst <n>`,
-    env: `KEYWARD_KEYCLOAK_${limit.toUpperCase()}_BURST`,
-    description: `Keycloak ${what} at once above that rate after a quiet spell`,
-    defaultText: String(defaults[limit].burst),
-    parse: parsePositiveInteger,
-    fallback: () => defaults[limit].burst,
-  });
-  return {
-    keycloakNamespaceRate: rate('namespace', 'admin requests for the objects of one namespace'),
-    keycloakNamespaceBurst: burst('namespace', 'admin requests for the objects of one namespace'),
-    keycloakGlobalRate: rate('global', 'admin requests in all'),
-    keycloakGlobalBurst: burst('global', 'admin requests in all'),
-    keycloakTokenRate: rate('token', 'token requests'),
-    keycloakTokenBurst: burst('token', 'token requests'),
-  };
-}
+export const apiOptions: OptionSpecs = Object.fromEntries(API_MODULES.flatMap((module) => {
+  const users = MODULES.filter((controller) => controller.definition.apis.apis.includes(module.api.name)).map((controller) => controller.definition.name);
+  const group = users.length === MODULES.length ? GENERAL_GROUP : controllersGroup(users);
+  return Object.entries(module.options).map(([key, { default: fallback, ...option }]): [string, OptionSpec<unknown>] => [key, { ...option, fallback: () => fallback, group }]);
+}));
 
 /** What `run` and `plan` both need: which controllers, and how to reach the cluster. */
 export const connectionOptions = {
@@ -166,25 +133,7 @@ export const connectionOptions = {
     parse: optional(parseString),
     fallback: absent,
   },
-  kubeApiQps: {
-    flags: '--kube-api-qps <n>',
-    group: GENERAL_GROUP,
-    env: 'KEYWARD_KUBE_API_QPS',
-    description: 'requests per second sent to the Kubernetes API at most, watches excepted',
-    defaultText: String(DEFAULT_KUBE_API_QPS),
-    parse: parsePositiveInteger,
-    fallback: () => DEFAULT_KUBE_API_QPS,
-  },
-  kubeApiBurst: {
-    flags: '--kube-api-burst <n>',
-    group: GENERAL_GROUP,
-    env: 'KEYWARD_KUBE_API_BURST',
-    description: 'requests sent to the Kubernetes API at once above that rate after a quiet spell',
-    defaultText: String(DEFAULT_KUBE_API_BURST),
-    parse: parsePositiveInteger,
-    fallback: () => DEFAULT_KUBE_API_BURST,
-  },
-  ...keycloakRateLimitOptions(),
+  ...apiOptions,
 } as const satisfies OptionSpecs;
 
 export const runOptions = {

@@ -1,20 +1,19 @@
-import { isRight } from 'fp-ts/lib/Either.js';
-import { changesAnything, deepEqual, type GetQuery, type AnyQuery } from '@keyward/kernel/plan';
-import { coreTypes, type AnyAction, type KubeObject, type ResourceType } from '@keyward/kernel';
-import { KeywardError, controlRuntime, type ApiSet } from '@keyward/kernel/interpreter';
+import { changesAnything, deepEqual, type AnyQuery, type GetQuery } from '@keyward/kernel/plan';
+import { coreTypes, type KubeObject, type ResourceType } from '@keyward/kernel';
+import { KeywardError, controlRuntime, type QueryScope } from '@keyward/kernel/interpreter';
 import { type KubeClient } from '@keyward/runtime/io';
 import { crdName, isServed, queryReader } from '@keyward/runtime/controller';
+import { operatorSandbox } from './apis.js';
 import type { PlanConfig } from './config.js';
-import { MODULES, moduleConfig, type ErasedModule } from './controllers.js';
+import { MODULES, type ErasedModule } from './controllers.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { installHint } from './missing-crds.js';
 import { withOperatorSettings, type PlanSettings } from './operator-settings.js';
 import { lookUpSettings } from './operator-settings-io.js';
-import { keystoneSandbox } from './planning/keystone-sandbox.js';
-import { asApplied, isOfType, namespaceOf, readManifest } from './planning/manifest.js';
+import { asApplied, bodyOf, isKubeObject, isOfType, namespaceOf, readManifest } from './planning/manifest.js';
 import { readyCondition } from './planning/conditions.js';
 import { renderJson, renderText, renderYaml, type MissingKind, type PlanEntry, type PlannedObject } from './planning/render.js';
-import { failsToConverge, planRounds, type SandboxHandlers } from './planning/rounds.js';
+import { failsToConverge, type SandboxHandlers } from './planning/rounds.js';
 import { KubeSandbox } from './planning/sandbox.js';
 import { settingsJson, settingsLine, shownSettings, type ShownSetting } from './planning/settings.js';
 import { wire } from './wiring.js';
@@ -25,11 +24,14 @@ import { wire } from './wiring.js';
  * where it listed them).
  */
 export interface PlanCatalog {
+  /** The modules, each erased where it is listed (see erasedModule). */
   readonly modules: readonly ErasedModule[];
-  readonly apis: (kube: KubeClient) => ApiSet<AnyAction, AnyQuery>;
+  /** The APIs that answer the controllers' reads (an ApiSet). */
+  readonly apis: (kube: KubeClient) => { queries(scope: QueryScope): object };
   /**
    * Handlers that stand in for the APIs besides Kubernetes in the plan's sandbox, so the reconciles after one
-   * that uses them can be shown; Keystone's by default. A plan that uses an API without one is the last shown.
+   * that uses them can be shown; those of the operator's API modules by default. A plan that uses an API
+   * without one is the last shown.
    */
   readonly sandbox?: () => SandboxHandlers;
 }
@@ -59,8 +61,7 @@ async function planObject(module: ErasedModule, object: KubeObject, isNew: boole
   const sandbox = new KubeSandbox(planning.readCluster);
   for (const { type, object: other } of held) sandbox.hold(type, other);
   sandbox.hold(module.definition.primary.type, object);
-  const outcome = await planRounds(module.definition, object, {
-    config: moduleConfig(module, planning.config),
+  const outcome = await module.planRounds(object, planning.config, {
     now: planning.now,
     maxRounds: MAX_ROUNDS,
     sandbox,
@@ -108,16 +109,6 @@ async function planCluster(modules: readonly ErasedModule[], planning: Planning)
   return entries;
 }
 
-/** Whether two objects have the same content to a controller: compared as its codec reads them, defaults applied. */
-function sameContentFor(module: ErasedModule | undefined): (a: KubeObject, b: KubeObject) => boolean {
-  const content = (object: KubeObject): unknown => {
-    const decoded = module?.definition.primary.decode(object);
-    const { metadata: _metadata, status: _status, ...body } = decoded !== undefined && isRight(decoded) ? decoded.right : object;
-    return body;
-  };
-  return (a, b) => deepEqual(content(a), content(b));
-}
-
 /** The kubeconfig context's namespace: what is planned without -n, and where an object of a file without one goes (as kubectl does). */
 function contextNamespace(kube: KubeClient): string {
   const config = kube.kubeConfig;
@@ -150,8 +141,9 @@ async function planFile(file: string, modules: readonly ErasedModule[], planning
     if (known === undefined) continue;
     const namespace = namespaceOf(document, known.type, planning.config.namespace, fallback, file);
     const get: GetQuery = { kind: 'k8s.get', ref: { type: known.type, namespace, name: document.metadata.name } };
-    const existing = (await planning.readCluster(get)) as KubeObject | undefined;
-    applied.push({ ...known, object: asApplied(document, namespace, existing, planning.now, sameContentFor(known.module)), isNew: existing === undefined });
+    const found = await planning.readCluster(get);
+    const existing = isKubeObject(found) ? found : undefined;
+    applied.push({ ...known, object: asApplied(document, namespace, existing, planning.now, known.module?.sameContent ?? ((a, b) => deepEqual(bodyOf(a), bodyOf(b)))), isNew: existing === undefined });
   }
   for (const module of served) {
     for (const { object, isNew } of applied.filter((entry) => entry.module === module)) {
@@ -200,15 +192,14 @@ export async function planCommand(given: PlanConfig, write: (text: string) => vo
   const wiring = await wire(given);
   try {
     const { config, settings } = withOperatorSettings(given, await lookUpSettings(wiring.kube, given.operatorNamespace));
-    // The operator's types were checked where its modules are listed (coveredModules).
-    const apis = catalog?.apis(wiring.kube) ?? (wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>);
+    const apis = catalog?.apis(wiring.kube) ?? wiring.apis;
     const known = catalog?.modules ?? MODULES;
     const modules = config.controllers.map((name) => {
       const module = known.find((candidate) => candidate.definition.name === name);
       if (module === undefined) throw new Error(`no controller named ${name} (known: ${known.map((m) => m.definition.name).join(', ')})`);
       return module;
     });
-    const sandbox = catalog?.sandbox ?? keystoneSandbox;
+    const sandbox = catalog?.sandbox ?? operatorSandbox;
     const planning: Planning = {
       kube: wiring.kube,
       config,

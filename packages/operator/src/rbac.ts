@@ -1,6 +1,5 @@
-import type { RbacRule as ModuleRbacRule } from '@keyward/kernel/plan';
 import type { ModuleSettings } from './config.js';
-import { MODULES, moduleConfig, type ControllerName, type ErasedModule } from './controllers.js';
+import { MODULES, type ControllerName, type ErasedModule } from './controllers.js';
 
 /**
  * The operator's permissions, least privilege, as data: every verb is one the code uses (the Kubernetes handlers
@@ -29,14 +28,14 @@ export interface RbacRule {
   readonly scope: RuleScope;
 }
 
-/** A module's rule with its scope read against the operator's settings. */
-function operatorRule(module: ErasedModule, rule: ModuleRbacRule<unknown>): RbacRule {
+/** A module's rule with its scope as the operator places it. */
+function operatorRule(rule: ErasedModule['rbac'][number]): RbacRule {
   const { scope } = rule;
   return {
     apiGroups: rule.apiGroups,
     resources: rule.resources,
     verbs: rule.verbs,
-    scope: scope === 'watched' ? 'watched' : scope === 'operator' ? { namespace: 'operator' } : { namespace: 'configured', of: (settings) => scope.namespace(moduleConfig(module, settings)) },
+    scope: scope === 'watched' ? 'watched' : scope === 'operator' ? { namespace: 'operator' } : { namespace: 'configured', of: scope.namespace },
   };
 }
 
@@ -52,7 +51,7 @@ export const RBAC_RULES: Readonly<Record<RbacComponent, readonly RbacRule[]>> = 
     { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'], scope: 'cluster' },
     { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'], scope: 'cluster' },
   ],
-  ...Object.fromEntries(MODULES.map((module) => [module.definition.name, module.rbac.map((rule) => operatorRule(module, rule))])),
+  ...Object.fromEntries(MODULES.map((module) => [module.definition.name, module.rbac.map(operatorRule)])),
 };
 
 export const RBAC_COMPONENTS: readonly RbacComponent[] = Object.keys(RBAC_RULES);

@@ -25,7 +25,8 @@ function readIfPresent(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Errors of the file system may come from another realm, so no instanceof.
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT') return undefined;
     throw error;
   }
 }

@@ -12,9 +12,10 @@ export interface BindAddress {
 
 /** A list of `choices`, deduplicated and in the order of `choices`; at least one. */
 export function parseChoiceList<T extends string>(choices: readonly T[], noun: string): (raw: string) => Parsed<readonly T[]> {
+  const names: readonly string[] = choices;
   return (raw) => {
     const items = commaList(raw);
-    const unknown = items.find((item) => !(choices as readonly string[]).includes(item));
+    const unknown = items.find((item) => !names.includes(item));
     if (unknown !== undefined) return reject(`names unknown ${noun} "${unknown}" (valid: ${choices.join(', ')})`);
     if (items.length === 0) return reject(`names no ${noun} (valid: ${choices.join(', ')})`);
     return accept(choices.filter((choice) => items.includes(choice)));

@@ -1,26 +1,25 @@
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import type { AnyAction } from '@keyward/kernel';
-import type { AnyQuery } from '@keyward/kernel/plan';
-import { KubeClient, type FairRateLimits } from '@keyward/runtime/io';
-import { type ApiSet } from '@keyward/kernel/interpreter';
-import { ApiServerReachability, Controller, FairRateLimitMetrics, RuntimeMetrics, controllerMetrics, endpointAvailabilityLog, endpointAvailabilityMetrics, httpRequestMetrics, keystoneRequestMetrics, kubeRequestMetrics, type ResyncLoops, type RuntimeLogger, type Runnable, type SharedInformers, type WatchTroubleLog } from '@keyward/runtime/controller';
-import { defaultKeycloakRateLimits, keycloakRateLimitNames, keycloakRateLimiter } from '@keyward/keycloak/io';
+import { KubeClient } from '@keyward/runtime/io';
+import {
+  ApiServerReachability,
+  RuntimeMetrics,
+  controllerMetrics,
+  endpointAvailabilityLog,
+  endpointAvailabilityMetrics,
+  kubeRequestMetrics,
+  type ResyncLoops,
+  type RuntimeLogger,
+  type Runnable,
+  type SharedInformers,
+  type WatchTroubleLog,
+} from '@keyward/runtime/controller';
+import { kubeRateLimit } from './api-modules/kubernetes.js';
 import { operatorApis, type OperatorApis } from './apis.js';
 import type { ConnectionConfig, ModuleSettings } from './config.js';
-import { moduleConfig, type ErasedModule } from './controllers.js';
+import type { OperatorModule } from './controllers.js';
 import { loadKubeConfig } from './kubeconfig.js';
-
-/** The Keycloak rate limits the options set. */
-export function keycloakRateLimits(config: ConnectionConfig): FairRateLimits {
-  return {
-    ...defaultKeycloakRateLimits,
-    tenant: { ratePerSecond: config.keycloakNamespaceRate, burst: config.keycloakNamespaceBurst },
-    global: { ratePerSecond: config.keycloakGlobalRate, burst: config.keycloakGlobalBurst },
-    token: { ratePerSecond: config.keycloakTokenRate, burst: config.keycloakTokenBurst },
-  };
-}
 
 /** This process, as events and the Lease name it: the pod (host) name and a random suffix. */
 export function instanceIdentity(): string {
@@ -59,18 +58,11 @@ export async function wire(config: ConnectionConfig, logger?: RuntimeLogger): Pr
       requestMetrics(info);
       reachability.onRequest(info);
     },
-    rateLimit: { ratePerSecond: config.kubeApiQps, burst: config.kubeApiBurst },
+    rateLimit: kubeRateLimit(config),
   });
   const identity = instanceIdentity();
-  const limiterMetrics = new FairRateLimitMetrics(metrics.registry, keycloakRateLimitNames);
-  const keycloakLimiter = keycloakRateLimiter(keycloakRateLimits(config), { observer: limiterMetrics.observer });
-  limiterMetrics.watchBudgets(keycloakLimiter);
-  const apis = operatorApis({
-    kube,
-    identity,
-    keystone: { observer: keystoneRequestMetrics(metrics) },
-    keycloak: { limiter: keycloakLimiter, observer: httpRequestMetrics(metrics) },
-  });
+  // Each API module makes its clients with the settings its options name, their metrics on this registry.
+  const apis = operatorApis({ kube, identity, metrics, settings: config });
   apis.availability.subscribe(endpointAvailabilityMetrics(metrics));
   if (logger !== undefined) apis.availability.subscribe(endpointAvailabilityLog(logger));
   return {
@@ -102,14 +94,11 @@ export interface ControllerSettings {
 }
 
 /** The controller of a module, wired to the shared clients and metrics. */
-export function buildController(module: ErasedModule, wiring: Wiring, settings: ControllerSettings): Runnable & { queueDepth(): number } {
+export function buildController(module: OperatorModule<OperatorApis>, wiring: Wiring, settings: ControllerSettings): Runnable & { queueDepth(): number } {
   const name = module.definition.name;
   let depth = (): number => 0;
-  const controller = new Controller(module.definition, {
+  const controller = module.controller(wiring.apis, settings.settings, {
     kube: wiring.kube,
-    // The types were checked where the modules are listed (coveredModules).
-    apis: wiring.apis as unknown as ApiSet<AnyAction, AnyQuery>,
-    config: moduleConfig(module, settings.settings),
     namespace: settings.namespace,
     concurrency: settings.concurrency,
     backoff: { maxMs: settings.maxRetryDelayMs },

@@ -2,12 +2,11 @@
 // code that plans the operator's own: a program embedding Keyward passes its controller modules and APIs.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminKubeConfig, createTestNamespace, testEnvironment } from '@keyward/test-env';
-import { coreTypes, defineControllerModule, type AnyAction } from '@keyward/kernel';
-import { type AnyQuery } from '@keyward/kernel/plan';
+import { coreTypes, defineControllerModule } from '@keyward/kernel';
 import { KubeClient, kubernetesRuntime } from '@keyward/runtime/io';
-import { apiSet, controlRuntime, type ApiSet } from '@keyward/kernel/interpreter';
+import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
 import { Ledger, RECORD_LABEL, ledgerController, ledgerRuntime } from '../../../test/extension/ledger.js';
-import type { ErasedModule } from '../src/controllers.js';
+import { erasedModule } from '../src/controllers.js';
 import { parsePlanConfig } from '../src/config.js';
 import { planCommand, type PlanCatalog } from '../src/plan.js';
 
@@ -30,9 +29,9 @@ describe('keyward plan with controllers of an embedding program', () => {
   it('renders the steps of an API module written outside core, and runs none of them', async () => {
     const ledger = new Ledger();
     const catalog: PlanCatalog = {
-      // Erased for the list; the ledger module's kinds are all handled by the APIs below.
-      modules: [ledgerModule as unknown as ErasedModule],
-      apis: (client) => apiSet(kubernetesRuntime(client, { reportingController: 'example.com/ledger', reportingInstance: 'plan' }), ledgerRuntime(ledger), controlRuntime) as unknown as ApiSet<AnyAction, AnyQuery>,
+      // The ledger module's kinds are all handled by the APIs below.
+      modules: [erasedModule(ledgerModule)],
+      apis: (client) => apiSet(kubernetesRuntime(client, { reportingController: 'example.com/ledger', reportingInstance: 'plan' }), ledgerRuntime(ledger), controlRuntime),
     };
     const parsed = parsePlanConfig(['--kubeconfig', testEnvironment().kubeconfig, '--namespace', namespace, '--exit-code'], {});
     if (!parsed.ok) throw new Error(parsed.error);

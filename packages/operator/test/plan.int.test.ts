@@ -6,16 +6,14 @@ import { join } from 'node:path';
 import { right } from 'fp-ts/lib/Either.js';
 import { parse as parseYaml, stringify } from 'yaml';
 import { WRITE_VERBS, adminKubeConfig, auditEventsOf, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, serviceAccountIdentity, testEnvironment, waitFor, type ServiceAccountIdentity } from '@keyward/test-env';
-import { PlanBuilder, controlApi, coreTypes, defineControllerModule, kubernetesApi, sensitive, vocabulary, type AnyAction, type ControllerDefinition, type KubeObject, type ResourceType, reconcileOnce } from '@keyward/kernel';
-import { type AnyQuery, type ControlAction, type KubernetesAction } from '@keyward/kernel/plan';
+import { PlanBuilder, controlApi, coreTypes, defineControllerModule, kubernetesApi, sensitive, vocabulary, type ControlAction, type ControllerDefinition, type KubeObject, type KubernetesAction, type ResourceType, reconcileOnce } from '@keyward/kernel';
 import { ContentType, KeystoneClient, KubeClient } from '@keyward/runtime/io';
-import { type ApiSet } from '@keyward/kernel/interpreter';
 import { clusterTarget } from '@keyward/runtime/controller';
-import { ACIDSecretKey, CR_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredType } from '@keyward/keystone-appcred';
+import { ACIDSecretKey, CR_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, appCredController, appCredType, type AppCredConfig } from '@keyward/keystone-appcred';
 import { apiKeyType } from '@keyward/apikey-enforcement';
 import { operatorApis } from '../src/apis.js';
 import { parsePlanConfig, type PlanConfig } from '../src/config.js';
-import { MODULES, moduleConfig, moduleNamed, type ErasedModule } from '../src/controllers.js';
+import { MODULES, erasedModule, moduleConfig, moduleNamed } from '../src/controllers.js';
 import { EXIT_CODES } from '../src/exit-codes.js';
 import { planCommand, type PlanCatalog } from '../src/plan.js';
 import { approval } from './requests.js';
@@ -350,9 +348,9 @@ describe('keyward plan when a CRD is not installed', () => {
   };
   const gadgetModule = defineControllerModule({ definition: gadgetController, defaultConfig: null, options: {}, rbac: [], crds: [] });
   const catalog: PlanCatalog = {
-    // Erased for the list; the operator's APIs handle every kind of both.
-    modules: [...MODULES, gadgetModule as unknown as ErasedModule],
-    apis: (client) => operatorApis({ kube: client, identity: 'plan' }) as unknown as ApiSet<AnyAction, AnyQuery>,
+    // The operator's APIs handle every kind of both.
+    modules: [...MODULES, erasedModule(gadgetModule)],
+    apis: (client) => operatorApis({ kube: client, identity: 'plan' }),
   };
   const planWith = async (extra: readonly string[]): Promise<{ status: number; output: string }> => {
     let output = '';
@@ -420,11 +418,11 @@ describe('keyward plan of an object whose password Secret lacks its key', () => 
   it('shows the condition the controller set, and the same failure, for the object on the cluster (--name)', async () => {
     await kube.create(ref(), { apiVersion: 'keystone.openstack.org/v1beta1', kind: 'KeystoneApplicationCredential', metadata: { name: 'ac-nokey', namespace }, spec: spec() });
     const module = moduleNamed('keystone-appcred');
-    const apis = operatorApis({ kube, identity: 'plan-test' }) as unknown as ApiSet<AnyAction, AnyQuery>;
+    const apis = operatorApis({ kube, identity: 'plan-test' });
     try {
       // The controller, through the one driver, against the real cluster: the finalizer, then the failed login.
-      const controllerConfig = moduleConfig(module, config([]));
-      for (let round = 0; round < 2; round++) await reconcileOnce(module.definition, clusterTarget(kube, apis), ref(), { config: controllerConfig });
+      const controllerConfig = moduleConfig(module, config([])) as AppCredConfig;
+      for (let round = 0; round < 2; round++) await reconcileOnce(appCredController, clusterTarget(kube, apis), ref(), { config: controllerConfig });
       const status = (await kube.get(ref()))?.['status'] as { conditions?: { type: string; status: string; reason: string; message: string }[] } | undefined;
       const ready = status?.conditions?.find((condition) => condition.type === 'Ready');
       expect(ready).toMatchObject({ status: 'False', reason: 'PasswordKeyNotFound', message: expect.stringContaining(missingKey()) as unknown });

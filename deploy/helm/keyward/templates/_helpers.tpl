@@ -18,13 +18,6 @@ app.kubernetes.io/component: operator
 {{- end }}
 
 {{/*
-The controllers the operator knows; values.controllers must name only these.
-*/}}
-{{- define "keyward.knownControllers" -}}
-keystone-appcred apikey-enforcement keycloak-realm keycloak-client keystone-service
-{{- end }}
-
-{{/*
 The namespace of the Keycloak admin Secret's Roles: the Secret's own, else --keycloak-operator-namespace.
 */}}
 {{- define "keyward.keycloakOperatorNamespace" -}}
@@ -45,7 +38,7 @@ Stops rendering on values the operator would refuse at start-up, with a message 
 {{- define "keyward.validate" -}}
 {{- $known := splitList " " (include "keyward.knownControllers" .) -}}
 {{- if not .Values.controllers -}}
-{{- fail "controllers: name at least one of keystone-appcred, apikey-enforcement, keycloak-realm, keycloak-client, keystone-service" -}}
+{{- fail (printf "controllers: name at least one of %s" (join ", " $known)) -}}
 {{- end -}}
 {{- range .Values.controllers -}}
 {{- if not (has . $known) -}}

@@ -20,6 +20,29 @@ export interface ConfigOption<T> {
   readonly parse: (raw: string) => Parsed<T>;
   /** The value as the flag takes it, where that is not its plain text (milliseconds given as "10m"). */
   format?(value: T): string;
+  /** Where the Helm chart takes it: the chart passes the value to the operator as the option's variable. */
+  readonly helm?: HelmValue;
+}
+
+/**
+ * An option's value in the Helm chart: where it sits in values.yaml, what it takes (checked by
+ * values.schema.json), its default there and the comment above it. The chart's values, schema and the
+ * Deployment's variables are generated from these.
+ */
+export interface HelmValue {
+  /** Its path in the chart's values: 'keycloak.url', 'keycloak.rateLimits.tokenRate'. */
+  readonly path: string;
+  /**
+   * What it takes: text or a number ('' leaves the operator's default), a boolean, a namespace name (never
+   * empty), or a list of text items matching a pattern (passed comma-separated).
+   */
+  readonly type: 'text' | 'number' | 'boolean' | 'namespace' | { readonly listOf: string };
+  /** Its value in values.yaml; '' (the operator's default) for text and numbers, [] for lists, when not given. */
+  readonly default?: string | boolean;
+  /** What values.yaml says of it, after the flag. */
+  readonly comment: string;
+  /** An empty value means the release namespace, not the option's default. */
+  readonly emptyMeansReleaseNamespace?: boolean;
 }
 
 /**

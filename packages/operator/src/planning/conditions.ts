@@ -13,7 +13,9 @@ export interface ReadyCondition {
 
 /** The Ready condition of `object`'s status, if it has one. */
 export function readyCondition(object: KubeObject | undefined): ReadyCondition | undefined {
-  const ready = findCondition(readConditions((object?.['status'] as { readonly conditions?: unknown } | undefined)?.conditions), READY);
+  const status = object?.['status'];
+  const conditions = typeof status === 'object' && status !== null && 'conditions' in status ? status.conditions : undefined;
+  const ready = findCondition(readConditions(conditions), READY);
   return ready === undefined ? undefined : { status: ready.status, reason: ready.reason, message: ready.message };
 }
 

@@ -12,8 +12,8 @@ export function readManifest(file: string): KubeObject[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new Error(`${file} cannot be read${typeof code === 'string' ? ` (${code})` : ''}`, { cause: error });
+    const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? ` (${error.code})` : '';
+    throw new Error(`${file} cannot be read${code}`, { cause: error });
   }
   const objects: KubeObject[] = [];
   for (const document of parseAllDocuments(text)) {
@@ -21,15 +21,17 @@ export function readManifest(file: string): KubeObject[] {
     // The parser's message quotes the lines around the error, which may hold a Secret's data: only the line.
     if (problem !== undefined) throw new Error(`${file} is not valid YAML (line ${String(problem.linePos?.[0].line ?? '?')}: ${problem.code})`);
     const value: unknown = document.toJS();
-    if (isObject(value)) objects.push(value);
+    if (isKubeObject(value)) objects.push(value);
   }
   return objects;
 }
 
-function isObject(value: unknown): value is KubeObject {
-  if (typeof value !== 'object' || value === null) return false;
-  const { apiVersion, kind, metadata } = value as Partial<Record<string, unknown>>;
-  return typeof apiVersion === 'string' && typeof kind === 'string' && typeof metadata === 'object' && metadata !== null;
+/** Whether a value is a Kubernetes object: apiVersion, kind and metadata. */
+export function isKubeObject(value: unknown): value is KubeObject {
+  return typeof value === 'object' && value !== null
+    && 'apiVersion' in value && typeof value.apiVersion === 'string'
+    && 'kind' in value && typeof value.kind === 'string'
+    && 'metadata' in value && typeof value.metadata === 'object' && value.metadata !== null;
 }
 
 /** Whether a document is an object of `type`. */
@@ -48,7 +50,7 @@ export function namespaceOf(object: KubeObject, type: ResourceType, flag: string
 }
 
 /** A document's content: everything but what the API server keeps for itself (metadata, status). */
-function bodyOf(object: KubeObject): Record<string, unknown> {
+export function bodyOf(object: KubeObject): Record<string, unknown> {
   const { apiVersion: _apiVersion, kind: _kind, metadata: _metadata, status: _status, ...body } = object;
   return body;
 }
@@ -57,7 +59,8 @@ function bodyOf(object: KubeObject): Record<string, unknown> {
 function withData(body: Record<string, unknown>): Record<string, unknown> {
   const { stringData, ...rest } = body;
   if (typeof stringData !== 'object' || stringData === null) return body;
-  const data = typeof rest['data'] === 'object' && rest['data'] !== null ? (rest['data'] as Record<string, unknown>) : {};
+  const given = rest['data'];
+  const data = typeof given === 'object' && given !== null ? given : {};
   const encoded = Object.entries(stringData).map(([key, value]) => [key, Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64')]);
   return { ...rest, data: { ...data, ...Object.fromEntries(encoded) } };
 }

@@ -119,5 +119,6 @@ export function renderJson(entries: readonly PlanEntry[], settings: unknown): st
 
 /** The same content as renderJson, in YAML (`-o yaml`): built from the JSON, so the two cannot differ. */
 export function renderYaml(entries: readonly PlanEntry[], settings: unknown): string {
-  return stringify(JSON.parse(renderJson(entries, settings)) as unknown, { lineWidth: 0 }).trimEnd();
+  const json: unknown = JSON.parse(renderJson(entries, settings));
+  return stringify(json, { lineWidth: 0 }).trimEnd();
 }

@@ -2,7 +2,9 @@ import { objectKey } from '@keyward/kernel/model';
 import { type AnyAction, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/kernel';
 import { type AnyQuery, type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
 import { FIELD_MANAGER } from '@keyward/runtime/io';
-import { type HandlerContext, type HandlerResult } from '@keyward/kernel/interpreter';
+import { type ErasedHandler, type HandlerContext } from '@keyward/kernel/interpreter';
+import { isKubeObject } from './manifest.js';
+import type { SandboxHandlers } from './rounds.js';
 import { SimulatedKubernetes } from '@keyward/kernel/testing';
 
 function keyOf(type: Pick<ResourceType, 'group' | 'plural'>, namespace: string | undefined, name: string): string {
@@ -22,8 +24,29 @@ interface Origin {
   readonly memoryGeneration: number | undefined;
 }
 
-/** A handler with its types erased: the table it comes from is keyed by kind. */
-type AnyHandler = (action: AnyAction, context: HandlerContext) => Promise<HandlerResult<object>>;
+/** Whether a query is a Kubernetes get: of that kind, with the object it names. */
+function isGet(query: AnyQuery): query is GetQuery {
+  return query.kind === 'k8s.get' && 'ref' in query;
+}
+
+/** Whether a query is a Kubernetes list: of that kind, with the type it lists. */
+function isList(query: AnyQuery): query is ListQuery | ListIfServedQuery {
+  return query.kind === 'k8s.list' && 'type' in query;
+}
+
+function isResourceType(value: unknown): value is ResourceType {
+  return typeof value === 'object' && value !== null && 'group' in value && typeof value.group === 'string' && 'plural' in value && typeof value.plural === 'string'
+    && 'kind' in value && typeof value.kind === 'string' && 'version' in value && typeof value.version === 'string' && 'namespaced' in value && typeof value.namespaced === 'boolean';
+}
+
+/** The object a Kubernetes action acts on, its name resolved (a name known only after an earlier step). */
+function targetOf(action: AnyAction, context: HandlerContext): ObjectRef | undefined {
+  if (!('ref' in action) || typeof action.ref !== 'object' || action.ref === null) return undefined;
+  const { ref } = action;
+  if (!('type' in ref) || !isResourceType(ref.type) || !('name' in ref)) return undefined;
+  const namespace = 'namespace' in ref && typeof ref.namespace === 'string' ? ref.namespace : undefined;
+  return { type: ref.type, namespace, name: String(context.resolve(ref.name)) };
+}
 
 /**
  * The cluster as a plan's writes would leave it, so that the reconciles that follow one another can be
@@ -65,28 +88,32 @@ export class KubeSandbox {
 
   /** Answers a read: Kubernetes reads from the sandbox, any other API's from that API. */
   async read(query: AnyQuery): Promise<unknown> {
-    if (query.kind === 'k8s.get') {
-      const get = query as GetQuery;
-      await this.#readIn(get.ref);
-      const object = await this.#answers['k8s.get'](get);
-      return object === undefined ? undefined : this.#outward(get.ref.type, object);
+    if (isGet(query)) {
+      await this.#readIn(query.ref);
+      const object = await this.#answers['k8s.get'](query);
+      return object === undefined ? undefined : this.#outward(query.ref.type, object);
     }
-    if (query.kind === 'k8s.list') {
-      const list = query as ListQuery | ListIfServedQuery;
-      if (!(await this.#listIn(list))) return undefined;
-      return ((await this.#answers['k8s.list'](list)) ?? []).map((object) => this.#outward(list.type, object));
+    if (isList(query)) {
+      if (!(await this.#listIn(query))) return undefined;
+      return ((await this.#answers['k8s.list'](query)) ?? []).map((object) => this.#outward(query.type, object));
     }
     return this.#readCluster(query);
   }
 
   /** The Kubernetes handlers, acting on the sandbox; each reads in the object it acts on first. */
-  handlers(): Readonly<Record<string, AnyHandler>> {
-    const inner = this.#memory.handlers() as unknown as Readonly<Record<string, AnyHandler>>;
-    return Object.fromEntries(Object.entries(inner).map(([kind, handler]) => [kind, async (action: AnyAction, context: HandlerContext) => {
-      const ref = (action as { readonly ref?: { readonly type: ResourceType; readonly namespace?: string | undefined; readonly name: Parameters<HandlerContext['resolve']>[0] } }).ref;
-      if (ref !== undefined) await this.#readIn({ type: ref.type, namespace: ref.namespace, name: String(context.resolve(ref.name)) });
+  handlers(): SandboxHandlers {
+    const inner: SandboxHandlers = this.#memory.handlers();
+    return Object.fromEntries(Object.entries(inner).map(([kind, handler]) => [kind, this.#readingIn(handler)]));
+  }
+
+  /** The handler, after reading in the object its action acts on. */
+  #readingIn(handler: ErasedHandler): ErasedHandler {
+    return async (action, context) => {
+      // A handler is given only actions of its own kind; read here as any action.
+      const target = targetOf(action, context);
+      if (target !== undefined) await this.#readIn(target);
       return handler(withoutVersionPrecondition(action), context);
-    }]));
+    };
   }
 
   #store(type: ResourceType, object: KubeObject): void {
@@ -104,14 +131,15 @@ export class KubeSandbox {
     if (this.#held.has(key)) return;
     this.#held.add(key);
     const get: GetQuery = { kind: 'k8s.get', ref };
-    const object = (await this.#readCluster(get)) as KubeObject | undefined;
-    if (object !== undefined) this.#store(ref.type, object);
+    const object = await this.#readCluster(get);
+    if (isKubeObject(object)) this.#store(ref.type, object);
   }
 
   async #listIn(query: ListQuery | ListIfServedQuery): Promise<boolean> {
     const scope = scopeOf(query);
     if (this.#listed.has(scope)) return !this.#notServed.has(scope);
-    const items = (await this.#readCluster(query)) as readonly KubeObject[] | undefined;
+    const answer = await this.#readCluster(query);
+    const items = Array.isArray(answer) ? answer.filter(isKubeObject) : undefined;
     this.#listed.add(scope);
     if (items === undefined) {
       // Only a list that asks if the type is served is answered so: the cluster does not serve it.
@@ -144,10 +172,8 @@ export class KubeSandbox {
 }
 
 /** The action without a resourceVersion precondition: with one writer, the view it guards against cannot be stale. */
-function withoutVersionPrecondition(action: AnyAction): AnyAction {
-  const { precondition } = action as { readonly precondition?: { readonly uid?: string; readonly resourceVersion?: string } };
-  if (precondition?.resourceVersion === undefined) return action;
-  const { resourceVersion: _version, ...rest } = precondition;
-  const changed: AnyAction & { readonly precondition: object } = { ...action, precondition: rest };
-  return changed;
+function withoutVersionPrecondition<X extends AnyAction>(action: X): X {
+  if (!('precondition' in action) || typeof action.precondition !== 'object' || action.precondition === null || !('resourceVersion' in action.precondition)) return action;
+  const { resourceVersion: _version, ...rest } = action.precondition;
+  return { ...action, precondition: rest };
 }
