@@ -92,7 +92,8 @@ describe('a spec Keycloak refuses with 400', () => {
   });
 
   it('is not sent again when its realm changes, on a resync, or after a restart of the operator', async () => {
-    await afterReconciles(() => patchSpec(env.kube, realmRef(team, 'shared'), { displayName: 'Shared, changed' }));
+    // A change the client reads of its realm (its grants), so the client is woken by it.
+    await afterReconciles(() => patchSpec(env.kube, realmRef(team, 'shared'), { displayName: 'Shared, changed', clientAuthorizationGrants: [team, other, 'kcx-later'] }));
     await afterReconciles(() => { operator.resync(); });
     await operator.stop();
     await start();
