@@ -165,12 +165,17 @@ describe('keyward plan against the live cluster', () => {
   });
 
   it('plans the kubeconfig context\'s namespace without -n, and every namespace with -A, as kubectl selects them', async () => {
-    const names = async (argv: readonly string[]): Promise<string[]> => {
+    const plan = async (argv: readonly string[]): Promise<{ code: number; names: string[] }> => {
       const parsed = parsePlanConfig(['--operator-namespace', namespace, '--keystone-url', testEnvironment().keystone?.url ?? '', '--controllers', 'keystone-appcred', '-o', 'json', ...argv], {});
       if (!parsed.ok) throw new Error(parsed.error);
       let output = '';
-      expect(await planCommand(parsed.config, (text) => { output += text; })).toBe(EXIT_CODES.ok);
-      return (JSON.parse(output) as { objects: { namespace: string; name: string }[] }).objects.map((object) => `${object.namespace}/${object.name}`);
+      const code = await planCommand(parsed.config, (text) => { output += text; });
+      return { code, names: code === EXIT_CODES.ok ? (JSON.parse(output) as { objects: { namespace: string; name: string }[] }).objects.map((object) => `${object.namespace}/${object.name}`) : [] };
+    };
+    const names = async (argv: readonly string[]): Promise<string[]> => {
+      const { code, names: planned } = await plan(argv);
+      expect(code).toBe(EXIT_CODES.ok);
+      return planned;
     };
     // The planner's kubeconfig names no namespace: its context's is `default`, which has none of the test's.
     expect(await names(['--kubeconfig', planner.kubeconfig])).toEqual([]);
@@ -181,7 +186,13 @@ describe('keyward plan against the live cluster', () => {
     expect(await names(['--kubeconfig', inNamespace])).toEqual([`${namespace}/ac-plan`]);
     // Every namespace: the context's (`default`) has none, so finding the test's proves -A looks beyond it. The
     // cluster is shared with other test files, whose objects are listed too.
-    expect(await names(['--kubeconfig', planner.kubeconfig, '-A'])).toContain(`${namespace}/ac-plan`);
+    // Their objects come and go while it plans, so a pass that meets one mid-change may fail: it is run again
+    // until a pass completes.
+    const everywhere = await waitFor(async () => {
+      const { code, names: planned } = await plan(['--kubeconfig', planner.kubeconfig, '-A']);
+      return code === EXIT_CODES.ok ? planned : undefined;
+    }, { what: 'a plan of every namespace that completes', timeoutMs: 60_000 });
+    expect(everywhere).toContain(`${namespace}/ac-plan`);
     expect(await names(['--kubeconfig', inNamespace, '-n', 'default'])).toEqual([]);
   });
 
