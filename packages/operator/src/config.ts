@@ -124,10 +124,7 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
   return {
     ok: true,
     config: deepFreeze({
-      ...resolved.settings,
-      controllers: value('controllers'),
-      kubeconfig: value('kubeconfig'),
-      context: value('context'),
+      ...connectionConfig(resolved),
       namespaces: value('namespaces'),
       leaderElection: { enabled: value('leaderElect'), leaseName: value('leaseName'), leaseNamespace: value('leaseNamespace') },
       metricsBindAddress: value('metricsBindAddress'),
@@ -154,10 +151,7 @@ export function planConfigFrom(command: Command, env: Environment, facts: Runtim
   return {
     ok: true,
     config: deepFreeze({
-      ...resolved.settings,
-      controllers: value('controllers'),
-      kubeconfig: value('kubeconfig'),
-      context: value('context'),
+      ...connectionConfig(resolved),
       namespace,
       allNamespaces,
       name: value('name'),
@@ -168,6 +162,14 @@ export function planConfigFrom(command: Command, env: Environment, facts: Runtim
       explicitSettings: resolved.explicit,
     }),
   };
+}
+
+/** The options of connectionOptions, as run and plan take them: how to reach the cluster, and which controllers. */
+type ConnectionValues = Pick<ConnectionConfig, 'controllers' | 'kubeconfig' | 'context'>;
+
+/** The part of run's and plan's configuration their connectionOptions and the modules' settings make. */
+function connectionConfig<V extends ConnectionValues>({ options: { value }, settings }: { readonly options: ResolvedOptions<V>; readonly settings: ModuleSettings }): ConnectionConfig {
+  return { ...settings, controllers: value('controllers'), kubeconfig: value('kubeconfig'), context: value('context') };
 }
 
 /** The install of a `rbac` command that commander has parsed. */
