@@ -1,4 +1,4 @@
-import { changesAnything, runQueries, type Queries } from '@keyward/kernel/plan';
+import { changesAnything, emptyPlan, runQueries, type Queries } from '@keyward/kernel/plan';
 import { type AnyAction, type ControllerDefinition, type KubeObject, type Plan, runReconcile } from '@keyward/kernel';
 import { interpret, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/kernel/interpreter';
 import { fixedEntropy } from '@keyward/kernel/testing';
@@ -117,7 +117,7 @@ export async function planRounds<P extends KubeObject, Q extends Queries, C, A e
       return plans.length === 0 ? { kind: 'unreadable', reason, message } : ended({ kind: 'unreadable', reason, message });
     }
     // Held: what the controller does now is nothing at all.
-    if (decision.kind === 'held') return { kind: 'planned', plans: [...plans, { steps: [] }], end: { kind: 'held', generation: decision.generation } };
+    if (decision.kind === 'held') return { kind: 'planned', plans: [...plans, emptyPlan], end: { kind: 'held', generation: decision.generation } };
     plans.push(decision.plan);
     if (!changesAnything(decision.plan)) return ended({ kind: 'quiet' });
     if (round >= maxRounds) return ended({ kind: 'limit', rounds: round });
