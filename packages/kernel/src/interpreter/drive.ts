@@ -102,8 +102,9 @@ function planFailure(result: PlanResult, error: KeywardErrorFields): PlanFailure
 /**
  * Runs one reconcile of `object` to its outcome: decide (decode, observe, reconcile), run the plan, and after a
  * failure apply the controller's error policy, report the failure in status when it says so, and say when the
- * object is reconciled next. A generation that a recorded failure holds is not planned, so not sent again. The one driver of the loop: the runtime, the test kit, `converge` and `keyward
- * plan` all call it, each with its own reads and runner, so they cannot drift apart.
+ * object is reconciled next; a generation that a recorded failure holds is neither planned nor sent again.
+ * The one driver of the loop: the runtime, the test kit, `converge` and `keyward plan` all call it, each with
+ * its own reads and runner, so they cannot drift apart.
  */
 export async function runReconcile<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
   definition: ControllerDefinition<P, Q, C, A>,

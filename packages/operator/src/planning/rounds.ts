@@ -84,8 +84,8 @@ const FOLLOWS: Readonly<Record<Exclude<Requeue['kind'], 'done' | 'now'>, string>
  * driver, error policy included): each plan is decided from what the sandbox holds (the cluster, plus the
  * writes of the plans before), then applied to the sandbox, until a plan changes nothing, the object is gone,
  * a plan uses an API the sandbox cannot show, a step fails, a recorded failure holds the object, or
- * `maxRounds` is reached. A stale view is
- * retried, as the runtime retries it. Nothing is written anywhere but the sandbox.
+ * `maxRounds` is reached. A stale view is retried, as the runtime retries it. Nothing is written anywhere but
+ * the sandbox.
  */
 export async function planRounds<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
   definition: ControllerDefinition<P, Q, C, A>,
