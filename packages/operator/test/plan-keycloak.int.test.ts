@@ -30,19 +30,25 @@ afterAll(() => {
   kube.close();
 });
 
+/** `keyward plan` of the test namespace's KeycloakRealms, with `extra` arguments: what it prints, and its exit status. */
+async function planRealms(...extra: string[]): Promise<{ output: string; status: number }> {
+  const parsed = parsePlanConfig([
+    '--kubeconfig', testEnvironment().kubeconfig,
+    '--namespace', namespace,
+    '--controllers', 'keycloak-realm',
+    '--keycloak-url', testKeycloak().url,
+    '--keycloak-admin-secret', `${namespace}/keycloak-admin`,
+    ...extra,
+  ], {});
+  if (!parsed.ok) throw new Error(parsed.error);
+  let output = '';
+  const status = await planCommand(parsed.config, (text) => { output += text; });
+  return { output, status };
+}
+
 describe('keyward plan with the Keycloak controllers', () => {
   it('plans the creation of a realm that Keycloak does not have, and creates nothing', async () => {
-    const parsed = parsePlanConfig([
-      '--kubeconfig', testEnvironment().kubeconfig,
-      '--namespace', namespace,
-      '--controllers', 'keycloak-realm',
-      '--keycloak-url', testKeycloak().url,
-      '--keycloak-admin-secret', `${namespace}/keycloak-admin`,
-      '--exit-code',
-    ], {});
-    if (!parsed.ok) throw new Error(parsed.error);
-    let output = '';
-    const status = await planCommand(parsed.config, (text) => { output += text; });
+    const { output, status } = await planRealms('--exit-code');
     expect(output).toContain(`KeycloakRealm ${namespace}/shop`);
     expect(output).toContain(`create realm ${realmName}`);
     expect(output).toContain(`create realm role customer in realm ${realmName}`);
@@ -59,16 +65,7 @@ describe('keyward plan with the Keycloak controllers', () => {
     });
     const generation = created.metadata.generation ?? 0;
     await kube.patch(ref, { status: { refusedGeneration: generation } }, ContentType.mergePatch, 'status');
-    const parsed = parsePlanConfig([
-      '--kubeconfig', testEnvironment().kubeconfig,
-      '--namespace', namespace,
-      '--controllers', 'keycloak-realm',
-      '--keycloak-url', testKeycloak().url,
-      '--keycloak-admin-secret', `${namespace}/keycloak-admin`,
-    ], {});
-    if (!parsed.ok) throw new Error(parsed.error);
-    let output = '';
-    await planCommand(parsed.config, (text) => { output += text; });
+    const { output } = await planRealms();
     expect(output).toContain(`KeycloakRealm ${namespace}/refused\n  no changes\n  a failure recorded in status holds generation ${String(generation)}: the controller sends nothing for it again until the object is edited`);
     expect(output).not.toContain(`create realm ${realmName}-refused`);
   });
