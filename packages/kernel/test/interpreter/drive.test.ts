@@ -41,6 +41,22 @@ async function drive(definition: Copier, name: string, fields: Parameters<typeof
   return { outcome: await runReconcile(definition, object, options(world, seen, extra)), seen, world };
 }
 
+/**
+ * A copier whose failures only an edit can fix: its report records the generation that failed in annotation
+ * `test/held`, where it reads it back.
+ */
+const recording: Copier = {
+  ...copier,
+  errorPolicy: () => ({ next: 'waitForEdit', report: true }),
+  heldGeneration: (primary) => {
+    const held = primary.metadata.annotations?.['test/held'];
+    return held === undefined ? undefined : Number(held);
+  },
+  reportFailure: (primary) => ({
+    steps: [{ id: 'record', action: { kind: 'k8s.patch', ref: ref(primary.metadata.name), patch: { type: 'merge', body: { metadata: { annotations: { 'test/held': String(primary.metadata.generation) } } } } }, reason: 'record the generation that failed' }],
+  }),
+};
+
 /** A copier whose plans never ask to be checked again. */
 const settled: Copier = { ...copier, reconcile: (input) => ({ steps: copier.reconcile(input).steps.filter((step) => step.action.kind !== 'control.requeueAfter') }) };
 
@@ -77,6 +93,39 @@ describe('runReconcile', () => {
   ])('turns the policy\'s %j into the requeue %j', async (response, requeue) => {
     const { outcome } = await drive({ ...copier, errorPolicy: () => response }, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
     expect(outcome.requeue).toEqual(requeue);
+  });
+
+  it('after a failure only an edit can fix, records its generation and neither reads nor sends anything for it again until the object is edited', async () => {
+    const { outcome, world } = await drive(recording, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    expect(outcome.next).toEqual({ next: 'waitForEdit', report: true });
+    expect(outcome.requeue).toEqual({ kind: 'onEdit' });
+    const recorded = world.get(ref('source'));
+    if (recorded === undefined) throw new Error('source is missing');
+    expect(recorded.metadata.annotations?.['test/held']).toBe(String(recorded.metadata.generation));
+
+    // Whatever wakes it (a resync, a restart), the generation it failed at is held: nothing is read or run.
+    const seen: string[] = [];
+    const reading = (queries: CopyQueries) => {
+      seen.push('read');
+      return world.read(queries);
+    };
+    const held = await runReconcile(recording, recorded, options(world, seen, { read: reading }));
+    expect(held.decision).toMatchObject({ kind: 'held', generation: recorded.metadata.generation });
+    expect(held.requeue).toEqual({ kind: 'onEdit' });
+    expect(seen).toEqual(['decided held']);
+
+    // Its deletion is not held, nor its next generation.
+    const deleting = { ...recorded, metadata: { ...recorded.metadata, deletionTimestamp: '2026-03-01T12:00:00Z' } };
+    expect((await runReconcile(recording, deleting, options(world, [], { dryRun: true }))).decision.kind).toBe('planned');
+    const edited = world.update(ref('source'), (object) => ({ ...object, spec: { edited: true } }));
+    seen.length = 0;
+    await runReconcile(recording, edited, options(world, seen, { read: reading }));
+    expect(seen.slice(0, 3)).toEqual(['read', 'decided planned', 'run k8s.patch,control.requeueAfter']);
+  });
+
+  it('waits for any change after a failure only an edit can fix, when the definition records no generation', async () => {
+    const { outcome } = await drive({ ...copier, errorPolicy: () => ({ next: 'waitForEdit', report: true }) }, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    expect(outcome.requeue).toEqual({ kind: 'onChange' });
   });
 
   it('waits for a change of an invalid spec once it is reported, and retries a report that could not be written', async () => {

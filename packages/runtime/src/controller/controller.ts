@@ -437,8 +437,9 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     if (requeue.kind === 'now' || requeue.kind === 'backoff') this.#queue.addRateLimited(key);
     else this.#queue.forget(key);
     if (requeue.kind === 'after') this.#queue.addAfter(key, requeue.afterMs);
-    // A failure only a change can fix: our own status writes do not wake it (an invalid spec has its memo).
-    if (requeue.kind === 'onChange' && result.result === 'error') this.#waiting.add(key);
+    // A failure only a change (or an edit) can fix: our own status writes do not wake it (an invalid spec has
+    // its memo, a held generation its record in status).
+    if ((requeue.kind === 'onChange' || requeue.kind === 'onEdit') && result.result === 'error') this.#waiting.add(key);
     this.#wakeups.settled(key, mark, result.error);
     this.#repeats.settled(key, requeue.kind === 'backoff' ? result.error : undefined);
   }
@@ -497,7 +498,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     const { decision, result, error, next } = outcome;
     // Never a dry run here, so there is always a requeue.
     const requeue = outcome.requeue ?? { kind: 'backoff' };
-    const ran = { requeue, ...(decision.kind === 'unreadable' ? {} : { plan: decision.plan }), ...(result === undefined ? {} : { outcome: result }) };
+    const ran = { requeue, ...('plan' in decision ? { plan: decision.plan } : {}), ...(result === undefined ? {} : { outcome: result }) };
     if (decision.kind === 'invalid') {
       if (result?.ok === true) this.#invalid.set(key, generation);
       return { result: result?.ok === true ? 'invalid' : 'error', ...ran };
@@ -536,7 +537,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
         else if (step.outcome === 'failed') {
           // A failure the error policy does not report (a write from a cache that lagged, a first creation
           // racing another) is expected and retried: worth a debug line, not a warning.
-          const expected = step.error !== undefined && !errorPolicyOf(this.#definition)(step.error).report;
+          const expected = step.error !== undefined && !errorPolicyOf(this.#definition)(step.error, step.kind).report;
           logger[expected ? 'debug' : 'warn'](`failed: ${step.summary}`, { why: step.reason, step: step.id, reason: step.error?.reason, problem: step.error?.message });
         }
       },
