@@ -151,3 +151,32 @@ export async function runReconcile<P extends KubeObject, Q extends Queries, C, A
   if (error.reason === STOPPED && options.signal?.aborted === true) return { decision, result, error, stopped: true, requeue: { kind: 'backoff' } };
   return fail(planFailure(result, error), error, primary, result);
 }
+
+/** What removing a gone object's orphans did, and when its key runs again. */
+export interface OrphanRemoval {
+  /** The last failure, when a removal failed. */
+  readonly error?: KeywardErrorFields;
+  readonly requeue: Requeue;
+}
+
+/**
+ * Removes what a gone primary object left behind (ControllerDefinition.orphans): `orphaned` plans each removal
+ * and `run` runs it. A removal that failed is tried again after the key's growing backoff: with the owner gone,
+ * no change of it can say when.
+ */
+export async function removeOrphans<A extends AnyAction>(
+  objects: readonly KubeObject[],
+  orphaned: (object: KubeObject) => Plan<A>,
+  run: (plan: Plan<A>, object: KubeObject) => Promise<PlanResult>,
+): Promise<OrphanRemoval> {
+  let error: KeywardErrorFields | undefined;
+  let anyFailed = false;
+  for (const object of objects) {
+    const result = await run(orphaned(object), object);
+    if (result.ok) continue;
+    anyFailed = true;
+    error = result.error ?? error;
+  }
+  if (!anyFailed) return { requeue: { kind: 'done' } };
+  return { ...(error === undefined ? {} : { error }), requeue: { kind: 'backoff' } };
+}

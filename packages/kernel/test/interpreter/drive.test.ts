@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
 import type { Plan } from '../../src/plan/plan.js';
 import type { Observed, Queries } from '../../src/plan/queries.js';
-import { runReconcile, type DriveOptions } from '../../src/interpreter/drive.js';
+import { removeOrphans, runReconcile, type DriveOptions } from '../../src/interpreter/drive.js';
 import { STOPPED } from '../../src/interpreter/interpret.js';
 import type { PlanResult } from '../../src/interpreter/types.js';
 import { fixedEntropy } from '../../src/testing/clock.js';
@@ -160,5 +160,33 @@ describe('runReconcile', () => {
     expect(invalidOnly.seen).toEqual(['decided invalid']);
     const planned = await drive(copier, 'source', { data: { a: '1' } }, { dryRun: (decision) => decision.kind === 'invalid' });
     expect(planned.outcome.result?.ok).toBe(true);
+  });
+});
+
+describe('removeOrphans', () => {
+  const orphan = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' } });
+  const removal = (object: KubeObject): Plan<Action> => ({
+    steps: [{ id: 'delete', action: { kind: 'k8s.delete', ref: ref(object.metadata.name) }, reason: 'its owner is gone' }],
+  });
+  const unavailable = { api: 'kubernetes', code: 503, reason: 'Unavailable', message: 'the API server is away', retryable: true };
+
+  it('runs a removal for each orphan, and is done when they all succeed', async () => {
+    const ran: string[] = [];
+    const outcome = await removeOrphans([orphan('a'), orphan('b')], removal, (plan, object) => {
+      ran.push(`${object.metadata.name}: ${plan.steps.map((step) => step.action.kind).join(',')}`);
+      return Promise.resolve<PlanResult>({ ok: true, steps: [], compensations: [] });
+    });
+    expect(ran).toEqual(['a: k8s.delete', 'b: k8s.delete']);
+    expect(outcome).toEqual({ requeue: { kind: 'done' } });
+  });
+
+  it('tries every orphan, and backs off with the failure when one could not be removed', async () => {
+    const ran: string[] = [];
+    const outcome = await removeOrphans([orphan('a'), orphan('b')], removal, (_plan, object) => {
+      ran.push(object.metadata.name);
+      return Promise.resolve<PlanResult>(object.metadata.name === 'a' ? { ok: false, steps: [], compensations: [], error: unavailable } : { ok: true, steps: [], compensations: [] });
+    });
+    expect(ran).toEqual(['a', 'b']);
+    expect(outcome).toEqual({ error: unavailable, requeue: { kind: 'backoff' } });
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { objectKey, splitKey } from '@keyward/kernel/model';
 import { runQueries, type SecondaryWatch, type Queries, type QueryIn, type AnyQuery } from '@keyward/kernel/plan';
 import { type ResourceType, type AnyAction, type ControllerDefinition, type KubeObject, type Plan, type PlanFailure, type Observed } from '@keyward/kernel';
-import { errorPolicyOf, interpret, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/kernel/interpreter';
+import { errorPolicyOf, interpret, removeOrphans, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/kernel/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
@@ -364,16 +364,18 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   async #removeOrphans(owner: string): Promise<KeyReconcile<A>> {
     const orphans = this.#orphanWatch();
     if (orphans === undefined) return GONE;
-    let failure: KeyReconcile<A> | undefined;
-    for (const object of orphans.informer.list()) {
-      if (orphans.ownerOf(object) !== owner) continue;
-      const logger = this.#logger.child({ key: owner, reconcileId: this.#reconcileIds.next() });
-      const outcome = await this.#run(orphans.orphaned(object, owner), logger);
-      if (outcome.ok) continue;
-      logger.warn('could not remove an orphan; will retry', { object: object.metadata.name, problem: outcome.error?.message });
-      failure = { result: 'error', requeue: { kind: 'backoff' }, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
-    }
-    return failure ?? GONE;
+    const removal = await removeOrphans(
+      orphans.informer.list().filter((object) => orphans.ownerOf(object) === owner),
+      (object) => orphans.orphaned(object, owner),
+      async (plan, object) => {
+        const logger = this.#logger.child({ key: owner, reconcileId: this.#reconcileIds.next() });
+        const result = await this.#run(plan, logger);
+        if (!result.ok) logger.warn('could not remove an orphan; will retry', { object: object.metadata.name, problem: result.error?.message });
+        return result;
+      },
+    );
+    if (removal.requeue.kind === 'done') return GONE;
+    return { result: 'error', requeue: removal.requeue, ...(removal.error === undefined ? {} : { error: removal.error }) };
   }
 
   /**
