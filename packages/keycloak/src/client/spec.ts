@@ -1,19 +1,19 @@
 import * as t from 'io-ts';
-import { pruneUnlistedCodec } from '../prune.js';
-import { boundedText, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule } from '@keyward/kernel/model';
+import { pruneRuleDescription, pruneUnlistedCodec, pruneUnlistedSchema } from '../prune.js';
+import { fields as f, integerInRange, withFieldRule, type Field } from '@keyward/kernel/model';
 import { type Condition } from '@keyward/kernel';
 import { type StoredMeta } from '@keyward/kernel/plan';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../ownership.js';
 import type { RealmEndpoints } from '../endpoints.js';
-import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
+import { PROTOCOLS, protocolMapperCodec, protocolMapperSchema } from '../protocol-mappers.js';
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
-import { ROTATION_TIME_PATTERN, TIMEZONE_PATTERN, isKnownTimezone } from './rotation-time.js';
+import { DEFAULT_TIMEZONE, ROTATION_TIME_PATTERN, TIMEZONE_PATTERN, isKnownTimezone } from './rotation-time.js';
 import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
 import { CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
-import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettingsCodec, authorizationAllowed } from './authorization-spec.js';
+import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettings, authorizationAllowed } from './authorization-spec.js';
 
-// The KeycloakClient API as a codec. The CRD in crd.ts states the same rules (patterns, enums, CEL), so the
-// API server and this codec give the same verdict; a test checks both on a real API server.
+// The KeycloakClient API, each field declared once for the codec and the CRD schema (crd.ts reads the schema),
+// so the API server and the codec give the same verdict; a test checks both on a real API server.
 
 export const PKCE_METHODS = ['S256', 'plain'] as const;
 /** How a confidential client proves itself to Keycloak, by the provider ids Keycloak names them. */
@@ -26,26 +26,26 @@ export const AUTHORIZATION_PRUNABLE_FIELDS = ['authorizationSettings.scopes', 'a
 export const CLIENT_PRUNABLE_FIELDS = ['clientRoles', 'protocolMappers', ...AUTHORIZATION_PRUNABLE_FIELDS] as const;
 
 /** A namespace name: a DNS-1123 label. */
-export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
-export const NAMESPACE_MAX_LENGTH = 63;
+const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+const NAMESPACE_MAX_LENGTH = 63;
 /** Keycloak 26.7.3 stores a clientId of at most 255 characters; a longer one is answered with HTTP 500 (measured). */
-export const CLIENT_ID_MAX_LENGTH = 255;
+const CLIENT_ID_MAX_LENGTH = 255;
 /** Keycloak 26.7.3 stores a client role name of at most 255 characters (measured). */
-export const CLIENT_ROLE_NAME_MAX_LENGTH = 255;
+const CLIENT_ROLE_NAME_MAX_LENGTH = 255;
 /** A key of a Secret's data. */
-export const SECRET_KEY_PATTERN = '^[-._a-zA-Z0-9]+$';
-export const SECRET_KEY_MAX_LENGTH = 253;
+const SECRET_KEY_PATTERN = '^[-._a-zA-Z0-9]+$';
+const SECRET_KEY_MAX_LENGTH = 253;
 /**
  * A rotation period: one or more of <number><unit> with units ms, s, m, h, d ("90d", "720h", "1h30m"). The
  * first number is not zero, so a period is never empty; at most six digits each, so it stays a safe number.
  */
-export const ROTATION_PERIOD_PATTERN = '^[1-9][0-9]{0,5}(ms|s|m|h|d)([0-9]{1,6}(ms|s|m|h|d))*$';
+const ROTATION_PERIOD_PATTERN = '^[1-9][0-9]{0,5}(ms|s|m|h|d)([0-9]{1,6}(ms|s|m|h|d))*$';
 /** The longest regenerateSecret token: it is recorded in status. */
-export const REGENERATE_TOKEN_MAX_LENGTH = 253;
+const REGENERATE_TOKEN_MAX_LENGTH = 253;
 /** Seconds, as Keycloak stores lifespans in attributes: at most a 32-bit integer. */
-export const MAX_LIFESPAN_SECONDS = 2_147_483_647;
+const MAX_LIFESPAN_SECONDS = 2_147_483_647;
 /** Attribute keys the operator writes itself: a spec stating them could name another object as the owner. */
-export const RESERVED_ATTRIBUTES: readonly string[] = [MANAGED_BY, CR_NAMESPACE, CR_NAME];
+const RESERVED_ATTRIBUTES = [MANAGED_BY, CR_NAMESPACE, CR_NAME] as const;
 
 export const BEARER_ONLY_PUBLIC_MESSAGE = 'publicClient and bearerOnly exclude each other: a bearer-only client never logs anyone in, a public one has no secret to verify tokens with';
 export const PUBLIC_SECRET_MESSAGE = 'a public client has no secret: clientSecret, secretRotation and regenerateSecret need a confidential client (publicClient false)';
@@ -53,28 +53,30 @@ export const PROVIDED_SECRET_MESSAGE = 'a client whose secret comes from clientS
 export const RESERVED_ATTRIBUTES_MESSAGE = `attributes must not state ${RESERVED_ATTRIBUTES.join(', ')}: the operator writes them to record which object owns the client`;
 
 /** A string matching `pattern`, of at most `maxLength` characters; `name` says what it is in messages. */
-function matching(name: string, pattern: string, maxLength: number): t.Type<string> {
+function matching(name: string, pattern: string, maxLength: number): Field<t.Type<string>> {
   const regex = new RegExp(pattern);
   const valid = (u: unknown): u is string => typeof u === 'string' && u.length <= maxLength && regex.test(u);
-  return new t.Type<string>(name, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
+  return f.field(new t.Type<string>(name, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'string', pattern, maxLength });
 }
 
 const namespaceName = matching(`a namespace name (a DNS-1123 label of at most ${String(NAMESPACE_MAX_LENGTH)} characters)`, NAMESPACE_PATTERN, NAMESPACE_MAX_LENGTH);
 const secretKey = matching('a Secret key (letters, digits, "-", "_" and ".")', SECRET_KEY_PATTERN, SECRET_KEY_MAX_LENGTH);
 const rotationPeriod = matching('a duration such as "90d", "720h" or "30m" (units ms, s, m, h, d; not zero)', ROTATION_PERIOD_PATTERN, 64);
-const lifespan = integerInRange(1, MAX_LIFESPAN_SECONDS);
+const lifespan = f.field(integerInRange(1, MAX_LIFESPAN_SECONDS), { type: 'integer', minimum: 1, maximum: MAX_LIFESPAN_SECONDS });
 const zoneName = matching('a time zone name such as Europe/Amsterdam or UTC', TIMEZONE_PATTERN, 64);
 /** A zone name the runtime knows; the schema can check only its characters. */
-const timezone = new t.Type<string>(
-  zoneName.name,
-  (u): u is string => zoneName.is(u) && isKnownTimezone(u),
-  (u, c) => (zoneName.is(u) && isKnownTimezone(u) ? t.success(u) : t.failure(u, c, zoneName.is(u) ? 'is no time zone this operator knows (an IANA name such as Europe/Amsterdam or UTC)' : undefined)),
+const timezone = zoneName.codecOnly((codec) => new t.Type<string>(
+  codec.name,
+  (u): u is string => codec.is(u) && isKnownTimezone(u),
+  (u, c) => (codec.is(u) && isKnownTimezone(u) ? t.success(u) : t.failure(u, c, codec.is(u) ? 'is no time zone this operator knows (an IANA name such as Europe/Amsterdam or UTC)' : undefined)),
   t.identity,
-);
-const text = minLengthString(1);
-const stringMap = t.record(t.string, t.string);
-const stringSet = uniqueList(t.array(t.string));
-const nameSet = uniqueList(t.array(text));
+));
+const text = f.string();
+const nonEmpty = f.nonEmpty();
+const stringMap = f.stringMap();
+const stringSet = f.set(text);
+const nameSet = f.set(nonEmpty);
+const immutable = (message: string) => ({ 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message }] });
 
 /** A string token, or the old operator's boolean (`true` fires once, `false` never). */
 const regenerateToken = new t.Type<string | boolean>(
@@ -84,82 +86,99 @@ const regenerateToken = new t.Type<string | boolean>(
   t.identity,
 );
 
-const attributesCodec = new t.Type<Record<string, string>>(
-  'a map of strings',
-  (u): u is Record<string, string> => stringMap.is(u) && RESERVED_ATTRIBUTES.every((key) => !(key in u)),
-  (u, c) => {
-    const decoded = stringMap.validate(u, c);
-    if (decoded._tag === 'Left') return decoded;
-    return RESERVED_ATTRIBUTES.some((key) => key in decoded.right) ? t.failure(u, c, RESERVED_ATTRIBUTES_MESSAGE) : decoded;
-  },
-  t.identity,
-);
+const RealmRef = f.object({
+  name: f.kubernetesName().describe('Name of the KeycloakRealm.').required(),
+  namespace: namespaceName.describe('Namespace of the KeycloakRealm; left out, this object\'s.'),
+}).describe('The KeycloakRealm object of the realm; its namespace defaults to this object\'s.')
+  .schemaOnly(immutable('realmRef is immutable: moving a client to another realm makes a new client; create a new KeycloakClient'));
 
-export const RealmRefCodec = t.intersection([t.type({ name: kubernetesName() }), t.partial({ namespace: namespaceName })]);
+const ClientSettings = f.object({
+  standardFlowEnabled: f.boolean().describe('Whether the client may use the authorization code flow.'),
+  implicitFlowEnabled: f.boolean().describe('Whether the client may use the implicit flow.'),
+  directAccessGrantsEnabled: f.boolean().describe('Whether the client may send a user\'s username and password to the token endpoint (direct grant).'),
+  serviceAccountsEnabled: f.boolean().describe('Whether the client has a service account (client credentials grant); needed by serviceAccountRoles and authorizationSettings.'),
+  consentRequired: f.boolean().describe('Whether users must consent before the client gets their data.'),
+  pkceCodeChallengeMethod: f.enumOf(PKCE_METHODS).describe('The PKCE method the client must use, S256 or plain (the client attribute pkce.code.challenge.method).'),
+  accessTokenLifespan: lifespan.describe('Seconds the client\'s access tokens are valid, instead of the realm\'s (the client attribute access.token.lifespan).'),
+  clientSessionIdleTimeout: lifespan.describe('Seconds the client\'s sessions may stay unused, instead of the realm\'s (the client attribute client.session.idle.timeout).'),
+  clientSessionMaxLifespan: lifespan.describe('Seconds the client\'s sessions last at most, instead of the realm\'s (the client attribute client.session.max.lifespan).'),
+  fullScopeAllowed: f.boolean().describe('Whether the client\'s tokens may carry every role the user has, rather than only those its scope mappings allow.'),
+  frontchannelLogout: f.boolean().describe('Whether logout reaches the client through the browser rather than a back-channel request.'),
+  alwaysDisplayInConsole: f.boolean().describe('Whether the account console lists the client even when the user has no session with it.'),
+  clientAuthenticatorType: f.enumOf(CLIENT_AUTHENTICATOR_TYPES).describe('How the client authenticates to Keycloak: client-secret, client-jwt (signed JWT), client-secret-jwt or client-x509.'),
+}).describe('How the client logs users in and how long its tokens and sessions last.');
 
-export const ClientSettingsCodec = t.partial({
-  standardFlowEnabled: t.boolean,
-  implicitFlowEnabled: t.boolean,
-  directAccessGrantsEnabled: t.boolean,
-  serviceAccountsEnabled: t.boolean,
-  consentRequired: t.boolean,
-  pkceCodeChallengeMethod: oneOf(PKCE_METHODS),
-  accessTokenLifespan: lifespan,
-  clientSessionIdleTimeout: lifespan,
-  clientSessionMaxLifespan: lifespan,
-  fullScopeAllowed: t.boolean,
-  frontchannelLogout: t.boolean,
-  alwaysDisplayInConsole: t.boolean,
-  clientAuthenticatorType: oneOf(CLIENT_AUTHENTICATOR_TYPES),
+const ProtocolMapper = f.field(protocolMapperCodec(nonEmpty.codec), protocolMapperSchema(nonEmpty.schema, 'the client\'s protocol'));
+
+const ClientRole = f.object({
+  name: f.text(CLIENT_ROLE_NAME_MAX_LENGTH).describe('The role\'s name.').required(),
+  description: text.describe('The role\'s description; left out, as Keycloak has it.'),
+  attributes: stringMap.describe('The role\'s attributes, compared key by key; keys left out stay.'),
 });
 
-export const ProtocolMapperCodec = protocolMapperCodec(text);
+const ServiceAccountRoles = f.object({
+  realmRoles: nameSet.describe('Realm roles, by name; left out, not touched.'),
+  clientRoles: f.record(nameSet).describe('Client roles, by the clientId of their client; left out, not touched.'),
+}).describe('Roles granted to the client\'s service account; one the spec listed before and no longer lists is revoked, roles granted by hand stay.');
 
-export const ClientRoleCodec = t.intersection([t.type({ name: boundedText(CLIENT_ROLE_NAME_MAX_LENGTH) }), t.partial({ description: t.string, attributes: stringMap })]);
+const SecretRotation = f.withDefaults(f.object({
+  enabled: f.boolean().describe('Whether the secret is regenerated every rotationPeriod; default false.'),
+  rotationPeriod: rotationPeriod.describe('How long after status.lastSecretRotation the secret is regenerated, like "90d", "720h" or "30m"; default 90d.'),
+  rotationTime: matching('a time of day, HH:MM', ROTATION_TIME_PATTERN, 5).describe('The time of day (HH:MM, in timezone) the secret is regenerated at once rotationPeriod has passed; left out, as soon as it has.'),
+  timezone: timezone.describe(`The time zone of rotationTime, an IANA name such as Europe/Amsterdam; default ${DEFAULT_TIMEZONE}.`),
+  gracePeriod: rotationPeriod.describe(`How long a replaced secret stays valid after a regeneration, where a client policy with Keycloak's secret-rotation executor keeps it; default ${DEFAULT_GRACE_PERIOD}.`),
+}), { enabled: false, rotationPeriod: '90d', gracePeriod: DEFAULT_GRACE_PERIOD })
+  .describe('Regenerating the client secret on a schedule; not with clientSecret or a public client.');
 
-export const ServiceAccountRolesCodec = t.partial({ realmRoles: nameSet, clientRoles: t.record(t.string, nameSet) });
+const SpecFields = f.withDefaults(f.object({
+  clientId: f.text(CLIENT_ID_MAX_LENGTH).describe('The clientId in Keycloak.').required()
+    .schemaOnly(immutable('clientId is immutable: a different clientId is a different client; create a new KeycloakClient')),
+  clientName: text.describe('The client\'s display name (Keycloak\'s name).'),
+  description: text.describe('The client\'s description.'),
+  realmRef: RealmRef.required(),
+  publicClient: f.boolean().describe('Whether the client is public: it has no secret, and the credentials Secret holds none.'),
+  bearerOnly: f.boolean().describe('Whether the client only accepts tokens and never logs anyone in; excludes publicClient.'),
+  protocol: f.enumOf(CLIENT_PROTOCOLS).describe('openid-connect, saml or docker-v2 (needs Keycloak\'s docker feature); left out, as Keycloak has it (openid-connect for a new client).'),
+  redirectUris: stringSet.describe('URIs Keycloak may send users back to after a login (may end in *), compared as a set.'),
+  webOrigins: stringSet.describe('Origins allowed to call Keycloak from a browser (CORS); + allows those of the redirect URIs, * any.'),
+  postLogoutRedirectUris: stringSet.describe('URIs Keycloak may send users back to after a logout (the client attribute post.logout.redirect.uris).'),
+  rootUrl: text.describe('The URL relative redirect URIs and baseUrl start from.'),
+  adminUrl: text.describe('The URL Keycloak sends back-channel requests (logout, ...) to.'),
+  baseUrl: text.describe('The URL Keycloak links to for the client, e.g. from the account console.'),
+  settings: ClientSettings,
+  defaultClientScopes: nameSet.describe('Client scopes linked as default scopes, by name; a scope this list named before and no longer names is unlinked, links made by hand stay.'),
+  optionalClientScopes: nameSet.describe('Client scopes linked as optional scopes, by name; a scope this list named before and no longer names is unlinked, links made by hand stay.'),
+  protocolMappers: f.listMap('name', ProtocolMapper).describe(`Protocol mappers of the client, by name. ${pruneRuleDescription('protocolMappers')}`),
+  clientRoles: f.listMap('name', ClientRole).describe(`Roles of the client, by name. ${pruneRuleDescription('clientRoles')}`),
+  pruneUnlisted: f.field(pruneUnlistedCodec(CLIENT_PRUNABLE_FIELDS), pruneUnlistedSchema(CLIENT_PRUNABLE_FIELDS, 'client roles, protocol mappers, authorization scopes, resources, policies or permissions')),
+  serviceAccountRoles: ServiceAccountRoles,
+  attributes: f.stringMapWithout(RESERVED_ATTRIBUTES, RESERVED_ATTRIBUTES_MESSAGE).describe('Client attributes; only the keys listed are managed.'),
+  secretMetadata: f.object({
+    labels: stringMap.describe('Labels of the Secret.'),
+    annotations: stringMap.describe('Annotations of the Secret.'),
+  }).describe('Labels and annotations of the credentials Secret.'),
+  clientSecret: f.object({
+    name: f.kubernetesName().describe('Name of the Secret.').required(),
+    key: secretKey.describe('Key of the client secret in that Secret.').required(),
+  }).describe('A Secret in this namespace whose key holds the client secret to set in Keycloak.'),
+  secretName: f.kubernetesName().describe('The name of the credentials Secret; left out, <name>-credentials. A Secret of an earlier name stays until this object is deleted.'),
+  manageSecret: f.boolean().describe('false: the operator writes no credentials Secret (the client is still managed in Keycloak); left out, true.'),
+  secretRotation: SecretRotation,
+  authenticationFlowOverrides: f.object({
+    browser: nonEmpty.describe('The flow of this client\'s logins in a browser, by alias.'),
+    directGrant: nonEmpty.describe('The flow of this client\'s direct grants, by alias.'),
+  }).describe('Flows (by alias) this client logs in with instead of the realm\'s; a flow left out is the realm\'s again.'),
+  // Untyped, so that both a string and the old boolean are stored.
+  regenerateSecret: f.untyped(regenerateToken).describe(
+    'Edge-triggered: setting a new non-empty string regenerates the secret once; the token acted upon is recorded in ' +
+    'status.secretRegeneratedFor. The old operator\'s boolean is accepted: true regenerates once, false never. ' +
+    `A token has at most ${String(REGENERATE_TOKEN_MAX_LENGTH)} characters; anything else is reported as invalid in status.`,
+  ),
+  deletionPolicy: f.enumOf(DELETION_POLICIES).describe('Delete (the default) deletes the client in Keycloak with this object, when Keyward owns it; Retain leaves it there.'),
+  authorizationSettings: AuthorizationSettings,
+}), { deletionPolicy: 'Delete' }).describe('The client\'s settings, what Keyward makes in it, and its credentials Secret; a setting left out is left as Keycloak has it.');
 
-const SpecFields = t.intersection([
-  t.type({
-    clientId: boundedText(CLIENT_ID_MAX_LENGTH),
-    realmRef: RealmRefCodec,
-    deletionPolicy: withDefault(oneOf(DELETION_POLICIES), 'Delete'),
-  }),
-  t.partial({
-    clientName: t.string,
-    description: t.string,
-    publicClient: t.boolean,
-    bearerOnly: t.boolean,
-    protocol: oneOf(CLIENT_PROTOCOLS),
-    redirectUris: stringSet,
-    webOrigins: stringSet,
-    postLogoutRedirectUris: stringSet,
-    rootUrl: t.string,
-    adminUrl: t.string,
-    baseUrl: t.string,
-    settings: ClientSettingsCodec,
-    defaultClientScopes: nameSet,
-    optionalClientScopes: nameSet,
-    protocolMappers: uniqueList(t.array(ProtocolMapperCodec), (mapper) => mapper.name),
-    clientRoles: uniqueList(t.array(ClientRoleCodec), (role) => role.name),
-    serviceAccountRoles: ServiceAccountRolesCodec,
-    attributes: attributesCodec,
-    secretMetadata: t.partial({ labels: stringMap, annotations: stringMap }),
-    clientSecret: t.type({ name: kubernetesName(), key: secretKey }),
-    secretName: kubernetesName(),
-    manageSecret: t.boolean,
-    secretRotation: t.intersection([
-      t.type({ enabled: withDefault(t.boolean, false), rotationPeriod: withDefault(rotationPeriod, '90d'), gracePeriod: withDefault(rotationPeriod, DEFAULT_GRACE_PERIOD) }),
-      t.partial({ rotationTime: matching('a time of day, HH:MM', ROTATION_TIME_PATTERN, 5), timezone: timezone }),
-    ]),
-    regenerateSecret: regenerateToken,
-    authenticationFlowOverrides: t.partial({ browser: text, directGrant: text }),
-    pruneUnlisted: pruneUnlistedCodec(CLIENT_PRUNABLE_FIELDS),
-    authorizationSettings: AuthorizationSettingsCodec,
-  }),
-]);
-
-type SpecShape = t.TypeOf<typeof SpecFields>;
+type SpecShape = t.TypeOf<typeof SpecFields.codec>;
 
 /** The token a spec asks regeneration for: a non-empty string, or "true" for the old operator's boolean. */
 export function regenerateTokenOf(spec: Pick<SpecShape, 'regenerateSecret'>): string | undefined {
@@ -168,34 +187,51 @@ export function regenerateTokenOf(spec: Pick<SpecShape, 'regenerateSecret'>): st
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The first rule across fields that `spec` breaks, with the field it names; undefined when none. */
-export function crossFieldProblem(spec: SpecShape): { readonly field: string; readonly message: string } | undefined {
-  if (spec.publicClient === true && spec.bearerOnly === true) return { field: 'bearerOnly', message: BEARER_ONLY_PUBLIC_MESSAGE };
-  const secretUses = [
-    ['clientSecret', spec.clientSecret !== undefined],
-    ['secretRotation', spec.secretRotation?.enabled === true],
-    ['regenerateSecret', regenerateTokenOf(spec) !== undefined],
-  ] as const;
-  if (spec.publicClient === true) {
-    const used = secretUses.find(([, uses]) => uses);
-    if (used !== undefined) return { field: used[0], message: PUBLIC_SECRET_MESSAGE };
-  }
-  if (spec.clientSecret !== undefined) {
-    const fighting = secretUses.slice(1).find(([, uses]) => uses);
-    if (fighting !== undefined) return { field: fighting[0], message: PROVIDED_SECRET_MESSAGE };
-  }
-  if (spec.authorizationSettings !== undefined && !authorizationAllowed(spec)) return { field: 'authorizationSettings', message: AUTHORIZATION_CLIENT_MESSAGE };
-  return undefined;
-}
+/** The codec's half of a rule across the spec's fields: a spec that `breaks` it fails at `field` with `message`. */
+const refusing = (field: keyof SpecShape, message: string, breaks: (spec: SpecShape) => boolean) =>
+  <O>(codec: t.Type<SpecShape, O>): t.Type<SpecShape, O> => withFieldRule('KeycloakClientSpec', codec, (spec) => (breaks(spec) ? { field, message } : undefined));
 
-/** The spec, defaults applied, with the rules across fields the CRD's CEL rules state. */
-export const ClientSpecCodec = acceptingUpstreamSpellings(withFieldRule('KeycloakClientSpec', SpecFields, crossFieldProblem), CLIENT_UPSTREAM_SPELLINGS);
+/** A rule across the spec's fields: the CRD's CEL `rule` and the codec's `breaks`, both reported at `field`. */
+const acrossFields = (field: keyof SpecShape, message: string, rule: string, breaks: (spec: SpecShape) => boolean) =>
+  [{ rule, message, fieldPath: `.${field}` }, refusing(field, message, breaks)] as const;
+
+const ROTATION_ENABLED = '(has(self.secretRotation) && self.secretRotation.enabled)';
+const PUBLIC = 'has(self.publicClient) && self.publicClient';
+const isPublic = (spec: SpecShape): boolean => spec.publicClient === true;
+const rotates = (spec: SpecShape): boolean => spec.secretRotation?.enabled === true;
+const regenerates = (spec: SpecShape): boolean => regenerateTokenOf(spec) !== undefined;
+const providesSecret = (spec: SpecShape): boolean => spec.clientSecret !== undefined;
+
+/**
+ * The spec, defaults applied, with its rules across fields, checked in this order. Those about regenerateSecret
+ * are the codec's alone: a field that is a string or a boolean has no type the API server's CEL can read, so such
+ * a spec is stored and then reported as invalid in status.
+ */
+const Spec = SpecFields
+  .rule(...acrossFields('bearerOnly', BEARER_ONLY_PUBLIC_MESSAGE, `!(${PUBLIC} && has(self.bearerOnly) && self.bearerOnly)`, (spec) => isPublic(spec) && spec.bearerOnly === true))
+  .rule(...acrossFields('clientSecret', PUBLIC_SECRET_MESSAGE, `!(${PUBLIC} && has(self.clientSecret))`, (spec) => isPublic(spec) && providesSecret(spec)))
+  .rule(...acrossFields('secretRotation', PUBLIC_SECRET_MESSAGE, `!(${PUBLIC} && ${ROTATION_ENABLED})`, (spec) => isPublic(spec) && rotates(spec)))
+  .codecOnly(refusing('regenerateSecret', PUBLIC_SECRET_MESSAGE, (spec) => isPublic(spec) && regenerates(spec)))
+  .rule(...acrossFields('secretRotation', PROVIDED_SECRET_MESSAGE, `!(has(self.clientSecret) && ${ROTATION_ENABLED})`, (spec) => providesSecret(spec) && rotates(spec)))
+  .codecOnly(refusing('regenerateSecret', PROVIDED_SECRET_MESSAGE, (spec) => providesSecret(spec) && regenerates(spec)))
+  .rule(...acrossFields(
+    'authorizationSettings',
+    AUTHORIZATION_CLIENT_MESSAGE,
+    `!has(self.authorizationSettings) || (!(${PUBLIC}) && has(self.settings) && has(self.settings.serviceAccountsEnabled) && self.settings.serviceAccountsEnabled)`,
+    (spec) => spec.authorizationSettings !== undefined && !authorizationAllowed(spec),
+  ));
+
+/** The spec's schema, in Keyward's spellings (crd.ts adds the Kopf operator's). */
+export const clientSpecSchema = Spec.schema;
+
+/** The spec's codec, reading the Kopf operator's spellings too. */
+export const ClientSpecCodec = acceptingUpstreamSpellings(Spec.codec, CLIENT_UPSTREAM_SPELLINGS);
 
 export type KeycloakClientSpec = t.TypeOf<typeof ClientSpecCodec>;
-export type ClientSettings = t.TypeOf<typeof ClientSettingsCodec>;
-export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapperCodec>;
-export type ClientRoleSpec = t.TypeOf<typeof ClientRoleCodec>;
-export type ServiceAccountRolesSpec = t.TypeOf<typeof ServiceAccountRolesCodec>;
+export type ClientSettings = t.TypeOf<typeof ClientSettings.codec>;
+export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapper.codec>;
+export type ClientRoleSpec = t.TypeOf<typeof ClientRole.codec>;
+export type ServiceAccountRolesSpec = t.TypeOf<typeof ServiceAccountRoles.codec>;
 
 /**
  * Scope links and service-account roles the spec listed when they were last applied. Only these are ever
