@@ -6,3 +6,5 @@ export * from './sensitive.js';
 export * from './codec.js';
 export * from './text.js';
 export * from './option-values.js';
+export * as fields from './fields.js';
+export type { AnyField, CelRule, Field, FieldSchema, ListOptions } from './fields.js';

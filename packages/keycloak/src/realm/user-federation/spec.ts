@@ -1,10 +1,12 @@
-import * as t from 'io-ts';
-import { atMost, boundedText, kubernetesName, minLengthString, uniqueList } from '@keyward/kernel/model';
+import type * as t from 'io-ts';
+import { fields as f } from '@keyward/kernel/model';
+import { pruneRuleDescription } from '../../prune.js';
+import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from '../secret-opt-in.js';
 
-// A realm's user federation providers (LDAP and Kerberos) as a spec lists them: the codec here, the same rules
-// as a schema in user-federation-crd.ts. Keycloak keeps each provider as a component whose config is a map of
-// string lists; the typed fields are the ones people set most, each the config key named in FEDERATION_KEYS,
-// and `config` carries any other key.
+// A realm's user federation providers (LDAP and Kerberos) as a spec lists them, each field declared once for
+// the codec and the CRD schema. Keycloak keeps each provider as a component whose config is a map of string
+// lists; the typed fields are the ones people set most, each the config key named in FEDERATION_KEYS, and
+// `config` carries any other key.
 
 export const FEDERATION_PROVIDERS = ['ldap', 'kerberos'] as const;
 export const EDIT_MODES = ['READ_ONLY', 'WRITABLE', 'UNSYNCED'] as const;
@@ -13,65 +15,70 @@ export const FEDERATION_TEXT_MAX_LENGTH = 255;
 export const MAX_FEDERATION_PROVIDERS = 20;
 export const MAX_FEDERATION_MAPPERS = 100;
 
-/** Config values are strings; Keycloak keeps each as a one-item list. */
-const ConfigCodec = t.record(t.string, t.string);
-export type FederationConfig = t.TypeOf<typeof ConfigCodec>;
+const name = f.text(FEDERATION_TEXT_MAX_LENGTH);
+const period = f.integerAtLeast(-1, 'an integer of -1 (off) or more');
+/**
+ * Config values are strings: Keycloak keeps each as a one-item list (the keys of LDAP and Kerberos providers
+ * and their mappers hold one value each; the object classes, a list, have a typed field).
+ */
+const config = f.stringMap();
 
-
-
-const name = boundedText(FEDERATION_TEXT_MAX_LENGTH);
-const oneOf = <T extends string>(values: readonly T[], label: string): t.Type<T> =>
-  t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<T, null>, label);
-const nonNegative = t.refinement(t.Int, (n) => n >= -1, 'an integer of -1 (off) or more');
-
-const ConnectionCodec = t.partial({
-  url: t.string,
-  bindDn: t.string,
-  bindCredentialSecret: t.type({ name: kubernetesName(), key: minLengthString(1) }),
-  usersDn: t.string,
+const Connection = f.object({
+  url: f.string().describe('The directory\'s URL (connectionUrl), e.g. ldaps://ldap.example.com.'),
+  bindDn: f.string().describe('The DN Keycloak binds as (bindDn).'),
+  bindCredentialSecret: f.object({
+    name: f.kubernetesName().describe('Name of the Secret.').required(),
+    key: f.nonEmpty().describe('Key of the password in that Secret.').required(),
+  }).describe(`The bind password, read from a Secret in this namespace when it is sent; the Secret must carry the label ${REALM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}".`),
+  usersDn: f.string().describe('The DN users are found under (usersDn).'),
 });
 
-const AttributesCodec = t.partial({
-  username: t.string,
-  rdn: t.string,
-  uuid: t.string,
-  userObjectClasses: t.array(t.string),
+const Attributes = f.object({
+  username: f.string().describe('The LDAP attribute holding the username (usernameLDAPAttribute), e.g. uid.'),
+  rdn: f.string().describe('The LDAP attribute of a user\'s RDN (rdnLDAPAttribute).'),
+  uuid: f.string().describe('The LDAP attribute that identifies a user for good (uuidLDAPAttribute), e.g. entryUUID.'),
+  userObjectClasses: f.list(f.string()).describe('The object classes of users, e.g. inetOrgPerson (sent as one comma-separated value).'),
 });
 
-const SyncCodec = t.partial({
-  importEnabled: t.boolean,
-  fullSyncPeriod: nonNegative,
-  changedSyncPeriod: nonNegative,
-  batchSize: t.refinement(t.Int, (n) => n >= 1, 'an integer of 1 or more'),
+const Sync = f.object({
+  importEnabled: f.boolean().describe('Whether users are imported into Keycloak\'s database.'),
+  fullSyncPeriod: period.describe('Seconds between full syncs of all users; -1 turns them off.'),
+  changedSyncPeriod: period.describe('Seconds between syncs of the users changed since the last one; -1 turns them off.'),
+  batchSize: f.integerAtLeast(1, 'an integer of 1 or more').describe('How many users a sync handles per batch (batchSizeForSync).'),
 });
 
-const KerberosCodec = t.partial({
-  realm: t.string,
-  serverPrincipal: t.string,
-  keyTab: t.string,
+const Kerberos = f.object({
+  realm: f.string().describe('The Kerberos realm (kerberosRealm), e.g. EXAMPLE.COM.'),
+  serverPrincipal: f.string().describe('Keycloak\'s service principal, e.g. HTTP/sso.example.com@EXAMPLE.COM.'),
+  keyTab: f.string().describe('Path of the keytab file on the Keycloak server.'),
 });
 
-const FederationMapperCodec = t.intersection([
-  t.type({ name, mapperType: name }),
-  t.partial({ config: ConfigCodec }),
-]);
+const FederationMapper = f.object({
+  name: name.describe('The mapper\'s name; the name of one of Keycloak\'s default mappers (username, email, ...) configures that one.').required(),
+  mapperType: name.describe('The mapper\'s provider id: user-attribute-ldap-mapper, group-ldap-mapper, ...').required(),
+  config: config.describe('The mapper\'s config (ldap.attribute, user.model.attribute, ...).'),
+});
 
-const UserFederationCodec = t.intersection([
-  t.type({ name, providerId: oneOf(FEDERATION_PROVIDERS, 'ldap | kerberos') }),
-  t.partial({
-    enabled: t.boolean,
-    priority: t.Int,
-    editMode: oneOf(EDIT_MODES, 'READ_ONLY | WRITABLE | UNSYNCED'),
-    connection: ConnectionCodec,
-    attributes: AttributesCodec,
-    sync: SyncCodec,
-    kerberos: KerberosCodec,
-    config: ConfigCodec,
-    mappers: atMost(uniqueList(t.array(FederationMapperCodec), (mapper) => mapper.name), MAX_FEDERATION_MAPPERS),
-  }),
-]);
+const UserFederation = f.object({
+  name: name.describe('The provider\'s name, unique in the realm.').required(),
+  providerId: f.enumOf(FEDERATION_PROVIDERS, 'ldap | kerberos').describe('ldap or kerberos.').required(),
+  enabled: f.boolean().describe('Whether Keycloak uses the provider.'),
+  priority: f.integer().describe('The order in which Keycloak asks the realm\'s providers for a user; lower first.'),
+  editMode: f.enumOf(EDIT_MODES, 'READ_ONLY | WRITABLE | UNSYNCED').describe('READ_ONLY, WRITABLE (changes go to the directory) or UNSYNCED (changes stay in Keycloak).'),
+  connection: Connection.describe('LDAP: where the directory is and how Keycloak binds to it.'),
+  attributes: Attributes.describe('LDAP: the attributes users are found by.'),
+  sync: Sync.describe('LDAP: whether users are imported, and how often they are synchronised.'),
+  kerberos: Kerberos.describe('Kerberos: the keyTab is a path on the Keycloak server, which reads the file itself.'),
+  config: config.describe('Any other config key of the provider (vendor, authType, searchScope, ...); the fields above win over the same key here.'),
+  mappers: f.listMap('name', FederationMapper, { maxItems: MAX_FEDERATION_MAPPERS })
+    .describe('LDAP mappers, by name; Keycloak\'s default ones are never removed, and unlisted ones Keyward made are removed while the list names some.'),
+});
 
-export const UserFederationListCodec = atMost(uniqueList(t.array(UserFederationCodec), (provider) => provider.name), MAX_FEDERATION_PROVIDERS);
+export const UserFederationList = f.listMap('name', UserFederation, { maxItems: MAX_FEDERATION_PROVIDERS })
+  .describe(`User federation providers (LDAP, Kerberos), by name; those made from this list carry a marker (their component's subType). ${pruneRuleDescription('userFederation')}`);
 
-export type UserFederationSpec = t.TypeOf<typeof UserFederationCodec>;
-export type FederationMapperSpec = t.TypeOf<typeof FederationMapperCodec>;
+export const UserFederationListCodec = UserFederationList.codec;
+
+export type FederationConfig = t.TypeOf<typeof config.codec>;
+export type UserFederationSpec = t.TypeOf<typeof UserFederation.codec>;
+export type FederationMapperSpec = t.TypeOf<typeof FederationMapper.codec>;

@@ -1,0 +1,285 @@
+import * as t from 'io-ts';
+import { atMost, boundedText, dateTime as dateTimeCodec, dateTimeSchema, kubernetesName as kubernetesNameCodec, minLengthString, patternedText, uniqueList } from './codec.js';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names.js';
+
+// A spec field declared once: each combinator here gives the io-ts codec that reads the field and the OpenAPI
+// schema a CRD states for it, so the two cannot drift apart. The static type of a field is its codec's
+// (`t.TypeOf<typeof field.codec>`); a field's messages are those of the codec.ts building blocks it is made of.
+//
+//   const Mapper = object({
+//     name: text(255).describe('The mapper\'s name.').required(),
+//     config: stringMap().describe('The mapper\'s settings.'),
+//   });
+//   const Mappers = listMap('name', Mapper, { maxItems: 100 }).describe('Mappers, by name.');
+//   Mappers.codec   // decodes a spec's list, naming the field of each problem
+//   Mappers.schema  // the CRD's `type: array`, `x-kubernetes-list-type: map`, ... with each description
+//
+// Fields are optional in their object unless `.required()`. `.describe()` sets the schema's description,
+// `.rule()` adds a CEL rule together with the codec check that says the same, and `.codecOnly()` and
+// `.schemaOnly()` add a check only one side can state (say why, next to it). `field()` pairs any codec with
+// its schema where no combinator fits.
+
+/** A CEL rule of a CRD field (`x-kubernetes-validations`). */
+export interface CelRule {
+  readonly rule: string;
+  readonly message: string;
+  readonly fieldPath?: string;
+}
+
+/** The OpenAPI v3 schema of a CRD field, as far as Keyward's CRDs use it. */
+export interface FieldSchema {
+  readonly type?: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+  readonly format?: string;
+  readonly description?: string;
+  readonly enum?: readonly string[];
+  readonly pattern?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly maxItems?: number;
+  readonly maxProperties?: number;
+  readonly items?: FieldSchema;
+  readonly required?: readonly string[];
+  readonly properties?: Readonly<Record<string, FieldSchema>>;
+  readonly additionalProperties?: FieldSchema;
+  readonly oneOf?: readonly FieldSchema[];
+  readonly not?: FieldSchema;
+  readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  readonly 'x-kubernetes-list-map-keys'?: readonly string[];
+  readonly 'x-kubernetes-validations'?: readonly CelRule[];
+}
+
+/** A codec and the schema that states the same rules; `R` says whether its object requires it. */
+export class Field<out C extends t.Mixed, out R extends boolean = false> {
+  constructor(
+    readonly codec: C,
+    readonly schema: FieldSchema,
+    readonly isRequired: R,
+  ) {}
+
+  /** The field with `description` in its schema. */
+  describe(description: string): Field<C, R> {
+    return new Field(this.codec, { ...this.schema, description }, this.isRequired);
+  }
+
+  /** The field, required in its object. */
+  required(): Field<C, true> {
+    return new Field(this.codec, this.schema, true);
+  }
+
+  /** The field with a CEL rule, and `check`, the codec that refuses what the rule refuses, with the same message. */
+  rule<A, O>(rule: CelRule, check: (codec: C) => t.Type<A, O>): Field<t.Type<A, O>, R> {
+    const rules = [...(this.schema['x-kubernetes-validations'] ?? []), rule];
+    return new Field(check(this.codec), { ...this.schema, 'x-kubernetes-validations': rules }, this.isRequired);
+  }
+
+  /** The field with a check of the codec only: one the schema cannot state (or not within the API server's cost budget). */
+  codecOnly<A, O>(check: (codec: C) => t.Type<A, O>): Field<t.Type<A, O>, R> {
+    return new Field(check(this.codec), this.schema, this.isRequired);
+  }
+
+  /** The field with schema keywords the codec checks in a way of its own (or, for a `format`, needs not). */
+  schemaOnly(keywords: FieldSchema): Field<C, R> {
+    return new Field(this.codec, { ...this.schema, ...keywords }, this.isRequired);
+  }
+}
+
+/** Any field: what an object's properties and a list's items are made of. */
+export type AnyField = Field<t.Mixed, boolean>;
+
+/** `codec`, with `schema` stating the same rules: for a field no combinator here describes. */
+export function field<C extends t.Mixed>(codec: C, schema: FieldSchema): Field<C> {
+  return new Field(codec, schema, false);
+}
+
+/** Any string. */
+export function string(): Field<t.StringC> {
+  return field(t.string, { type: 'string' });
+}
+
+export function boolean(): Field<t.BooleanC> {
+  return field(t.boolean, { type: 'boolean' });
+}
+
+/** Any integer (branded `t.Int`, as io-ts reads it). */
+export function integer(): Field<t.BrandC<t.NumberC, t.IntBrand>> {
+  return field(t.Int, { type: 'integer' });
+}
+
+/** An integer of at least `minimum` (and at most `maximum`); `says` names it in messages. */
+export function integerAtLeast(minimum: number, says: string, maximum?: number): Field<t.RefinementC<t.BrandC<t.NumberC, t.IntBrand>>> {
+  const inRange = (n: number): boolean => n >= minimum && (maximum === undefined || n <= maximum);
+  return field(t.refinement(t.Int, inRange, says), { type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) });
+}
+
+/** A string of at least one character (a CRD's minLength 1). */
+export function nonEmpty(): Field<t.Type<string>> {
+  return field(minLengthString(1), { type: 'string', minLength: 1 });
+}
+
+/** A string of 1 to `max` characters. */
+export function text(max: number): Field<t.Type<string>> {
+  return field(boundedText(max), { type: 'string', minLength: 1, maxLength: max });
+}
+
+/** A string of 1 to `max` characters matching `pattern` (JavaScript and RE2 alike); `says` what it allows. */
+export function patterned(max: number, pattern: string, says: string): Field<t.Type<string>> {
+  return field(patternedText(max, pattern, says), { type: 'string', minLength: 1, maxLength: max, pattern });
+}
+
+/** The name of a Kubernetes object (a DNS-1123 subdomain), such as a Secret's. */
+export function kubernetesName(): Field<t.Type<string>> {
+  return field(kubernetesNameCodec(), { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN });
+}
+
+/** An RFC 3339 timestamp (see `dateTimeSchema` for the rule the schema adds). */
+export function dateTime(): Field<t.Type<string>> {
+  return field(dateTimeCodec(), dateTimeSchema);
+}
+
+/** One of `values`; messages say `says`, "one of a, b" by default. */
+export function enumOf<const V extends readonly [string, ...string[]]>(values: V, says = `one of ${values.join(', ')}`): Field<t.Type<V[number]>> {
+  const allowed = new Set<string>(values);
+  const valid = (u: unknown): u is V[number] => typeof u === 'string' && allowed.has(u);
+  return field(new t.Type<V[number]>(says, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'string', enum: values });
+}
+
+/** An object whose every key maps to a `value`. */
+export function record<C extends t.Mixed>(value: Field<C, boolean>): Field<t.RecordC<t.StringC, C>> {
+  return field(t.record(t.string, value.codec), { type: 'object', additionalProperties: value.schema });
+}
+
+/** An object whose every key maps to a string: Keycloak's config maps. */
+export function stringMap(): Field<t.RecordC<t.StringC, t.StringC>> {
+  return record(string());
+}
+
+type Props = Readonly<Record<string, AnyField>>;
+type CodecOf<F> = F extends Field<infer C, boolean> ? C : never;
+type RequiredKeys<P extends Props> = { [K in keyof P]: P[K] extends Field<t.Mixed, true> ? K : never }[keyof P];
+type OptionalKeys<P extends Props> = Exclude<keyof P, RequiredKeys<P>>;
+function codecs(entries: readonly (readonly [string, AnyField])[]): t.Props {
+  return Object.fromEntries(entries.map(([key, property]) => [key, property.codec]));
+}
+
+/**
+ * An object of `props`, in their order: a codec of io-ts's `t.type` of the required ones and `t.partial` of the
+ * others (their intersection when it has both), and a schema listing the required ones.
+ */
+export function object<const P extends Props>(props: P): Field<t.Type<
+  { [K in RequiredKeys<P>]: t.TypeOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.TypeOf<CodecOf<P[K]>> },
+  { [K in RequiredKeys<P>]: t.OutputOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.OutputOf<CodecOf<P[K]>> }
+>> {
+  const entries = Object.entries(props);
+  const required = entries.filter(([, property]) => property.isRequired);
+  const optional = entries.filter(([, property]) => !property.isRequired);
+  const codec = required.length === 0 ? t.partial(codecs(optional))
+    : optional.length === 0 ? t.type(codecs(required))
+      : t.intersection([t.type(codecs(required)), t.partial(codecs(optional))]);
+  const schema: FieldSchema = {
+    type: 'object',
+    ...(required.length === 0 ? {} : { required: required.map(([key]) => key) }),
+    properties: Object.fromEntries(entries.map(([key, property]) => [key, property.schema])),
+  };
+  // The codec is built from `props` key by key as the return type states it (io-ts's `t.type` of the required
+  // ones and `t.partial` of the others), which TypeScript cannot follow through Object.fromEntries.
+  return field(codec as t.Type<
+    { [K in RequiredKeys<P>]: t.TypeOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.TypeOf<CodecOf<P[K]>> },
+    { [K in RequiredKeys<P>]: t.OutputOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.OutputOf<CodecOf<P[K]>> }
+  >, schema);
+}
+
+export interface ListOptions {
+  /** The API server's maxItems; the codec checks it after the items and their repeats. */
+  readonly maxItems?: number;
+}
+
+function bounded<A, O>(list: t.Type<A[], O[]>, schema: FieldSchema, options: ListOptions): Field<t.Type<A[], O[]>> {
+  if (options.maxItems === undefined) return field(list, schema);
+  return field(atMost(list, options.maxItems), { ...schema, maxItems: options.maxItems });
+}
+
+/** A list of `item`s (an atomic list to server-side apply). */
+export function list<A, O>(item: Field<t.Type<A, O>, boolean>, options: ListOptions = {}): Field<t.Type<A[], O[]>> {
+  return bounded(t.array(item.codec), { type: 'array', items: item.schema }, options);
+}
+
+/** A list of `item`s, none twice (`x-kubernetes-list-type: set`). */
+export function set<A, O>(item: Field<t.Type<A, O>, boolean>, options: ListOptions = {}): Field<t.Type<A[], O[]>> {
+  return bounded(uniqueList(t.array(item.codec)), { type: 'array', items: item.schema, 'x-kubernetes-list-type': 'set' }, options);
+}
+
+/**
+ * A list of objects told apart by their `key` field, which they require (`x-kubernetes-list-type: map`):
+ * server-side apply merges them item by item, and no key is given twice.
+ */
+export function listMap<K extends string, A extends Readonly<Record<K, unknown>>, O>(key: K, item: Field<t.Type<A, O>, boolean>, options: ListOptions = {}): Field<t.Type<A[], O[]>> {
+  const schema: FieldSchema = { type: 'array', items: item.schema, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': [key] };
+  return bounded(uniqueList(t.array(item.codec), (value) => value[key]), schema, options);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Defaults, untyped fields and maps refusing keys (added for the KeycloakClient spec).
+
+/** Schema keywords of fields the API server fills in or leaves untyped. */
+export interface FieldSchema {
+  readonly default?: unknown;
+  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
+}
+
+type Defaults<A> = { readonly [K in keyof A]?: Exclude<A[K], undefined> };
+
+/**
+ * `object`, with `defaults` for some of its optional fields: the schema states each as its property's
+ * `default` (the API server fills it in), and the codec fills in the same, so they are always there once read.
+ */
+export function withDefaults<A extends object, O, R extends boolean, const D extends Defaults<A>>(
+  object: Field<t.Type<A, O>, R>,
+  defaults: D,
+): Field<t.Type<A & { [K in keyof D & keyof A]-?: Exclude<A[K], undefined> }, O>, R> {
+  type Filled = A & { [K in keyof D & keyof A]-?: Exclude<A[K], undefined> };
+  const fill = (value: A): Filled => {
+    const missing = Object.entries(defaults as Readonly<Record<string, unknown>>).filter(([key]) => (value as Readonly<Record<string, unknown>>)[key] === undefined);
+    // Every key of `defaults` is set on the copy, which is what Filled adds to A.
+    const filled: Readonly<Record<string, unknown>> = { ...value, ...Object.fromEntries(missing) };
+    return filled as Filled;
+  };
+  const codec = new t.Type<Filled, O>(
+    object.codec.name,
+    (u): u is Filled => object.codec.is(u) && Object.keys(defaults).every((key) => (u as Readonly<Record<string, unknown>>)[key] !== undefined),
+    (u, c) => {
+      const decoded = object.codec.validate(u, c);
+      return decoded._tag === 'Left' ? decoded : t.success(fill(decoded.right));
+    },
+    (a) => object.codec.encode(a),
+  );
+  const properties = Object.fromEntries(Object.entries(object.schema.properties ?? {})
+    .map(([key, property]) => [key, key in defaults ? { ...property, default: (defaults as Readonly<Record<string, unknown>>)[key] } : property]));
+  return new Field(codec, { ...object.schema, properties }, object.isRequired);
+}
+
+/**
+ * A field the schema leaves untyped (`x-kubernetes-preserve-unknown-fields`): for a value of more than one
+ * type, which a structural schema cannot state; `codec` alone says what it may be.
+ */
+export function untyped<C extends t.Mixed>(codec: C): Field<C> {
+  return field(codec, { 'x-kubernetes-preserve-unknown-fields': true });
+}
+
+/** A map of strings that must not state any of `keys`, refused with `message` (the keys are ones the operator writes). */
+export function stringMapWithout(keys: readonly [string, ...string[]], message: string): Field<t.Type<Record<string, string>>> {
+  const map = t.record(t.string, t.string);
+  const stated = (value: Readonly<Record<string, string>>): boolean => keys.some((key) => key in value);
+  const codec = new t.Type<Record<string, string>>(
+    'a map of strings',
+    (u): u is Record<string, string> => map.is(u) && !stated(u),
+    (u, c) => {
+      const decoded = map.validate(u, c);
+      return decoded._tag === 'Left' || !stated(decoded.right) ? decoded : t.failure(u, c, message);
+    },
+    t.identity,
+  );
+  const rule = { rule: keys.map((key) => `!('${key}' in self)`).join(' && '), message };
+  return field(codec, { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [rule] });
+}

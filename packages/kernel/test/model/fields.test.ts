@@ -1,0 +1,202 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import * as t from 'io-ts';
+import { isLeft, isRight } from 'fp-ts/lib/Either.js';
+import { decode, withFieldRule } from '../../src/model/codec.js';
+import * as f from '../../src/model/fields.js';
+import type { FieldSchema } from '../../src/model/fields.js';
+
+/**
+ * What the API server's structural validation says of `value` under `schema`, for the keywords the combinators
+ * write (CEL rules aside): unknown fields of an object are pruned, not refused, as the codecs ignore them.
+ */
+function schemaAccepts(schema: FieldSchema, value: unknown): boolean {
+  const { type } = schema;
+  if (type === 'string') {
+    if (typeof value !== 'string') return false;
+    const length = [...value].length;
+    return (schema.enum === undefined || schema.enum.includes(value))
+      && length >= (schema.minLength ?? 0) && length <= (schema.maxLength ?? Infinity)
+      && (schema.pattern === undefined || new RegExp(schema.pattern).test(value));
+  }
+  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value) && value >= (schema.minimum ?? -Infinity) && value <= (schema.maximum ?? Infinity);
+  if (type === 'boolean') return typeof value === 'boolean';
+  if (type === 'array') {
+    if (!Array.isArray(value) || value.length > (schema.maxItems ?? Infinity)) return false;
+    const items = schema.items;
+    if (items !== undefined && !value.every((item) => schemaAccepts(items, item))) return false;
+    const keys = schema['x-kubernetes-list-map-keys'];
+    const identity = (item: unknown): string => JSON.stringify(keys === undefined ? item : keys.map((key) => (item as Readonly<Record<string, unknown>>)[key]));
+    return schema['x-kubernetes-list-type'] === undefined || new Set(value.map(identity)).size === value.length;
+  }
+  if (type === 'object') {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const entries = Object.entries(value);
+    const { properties, additionalProperties } = schema;
+    return (schema.required ?? []).every((key) => key in value)
+      && entries.every(([key, inner]) => {
+        const own = properties?.[key] ?? additionalProperties;
+        return own === undefined || schemaAccepts(own, inner);
+      });
+  }
+  throw new Error(`no check for the schema type ${String(type)}`);
+}
+
+/** Text of a few characters from an alphabet with what the fields' rules are about: '/', space, an astral character. */
+const word = fc.array(fc.constantFrom('a', 'b', 'Z', '-', '.', '/', ' ', '\u{1F600}'), { maxLength: 5 }).map((chars) => chars.join(''));
+const junk: fc.Arbitrary<unknown> = fc.oneof(word, fc.integer({ min: -3, max: 3 }), fc.constant(1.5), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}));
+
+/** Values near what `schema` accepts: mostly of its shape with near misses inside, sometimes of another type. */
+function near(schema: FieldSchema): fc.Arbitrary<unknown> {
+  const shaped = ((): fc.Arbitrary<unknown> => {
+    switch (schema.type) {
+      case 'string': return schema.enum === undefined ? word : fc.oneof(fc.constantFrom(...schema.enum), word);
+      case 'integer': return fc.oneof(fc.integer({ min: (schema.minimum ?? -2) - 2, max: (schema.maximum ?? 3) + 2 }), fc.constant(2.5));
+      case 'boolean': return fc.boolean();
+      case 'array': return fc.array(near(schema.items ?? {}), { maxLength: (schema.maxItems ?? 3) + 1 });
+      case 'object': {
+        const properties = schema.properties ?? {};
+        const known = fc.record(Object.fromEntries(Object.entries(properties).map(([key, inner]) => [key, near(inner)])), { requiredKeys: [] });
+        const additional = schema.additionalProperties;
+        return additional === undefined ? known : fc.dictionary(fc.constantFrom('a', 'b', 'c'), near(additional), { maxKeys: 3 });
+      }
+      default: return junk;
+    }
+  })();
+  return fc.oneof({ arbitrary: shaped, weight: 6 }, { arbitrary: junk, weight: 1 });
+}
+
+/** The codec and the schema of `declared` give the same verdict on values near the schema, and `is` agrees. */
+function expectAgreement(declared: f.AnyField): void {
+  fc.assert(fc.property(near(declared.schema), (value) => {
+    const accepted = schemaAccepts(declared.schema, value);
+    expect(isRight(declared.codec.decode(value))).toBe(accepted);
+    expect(declared.codec.is(value)).toBe(accepted);
+  }), { numRuns: 2000 });
+}
+
+const Secret = f.object({
+  name: f.kubernetesName().describe('Name of the Secret.').required(),
+  key: f.nonEmpty().describe('Key in that Secret.').required(),
+});
+
+const Mapper = f.object({
+  name: f.text(4).describe('The mapper\'s name.').required(),
+  kind: f.enumOf(['a', 'b'], 'a | b').required(),
+  config: f.stringMap(),
+});
+
+const Provider = f.object({
+  name: f.patterned(4, '^[^/]+$', 'no /').describe('The provider\'s name.').required(),
+  priority: f.integer(),
+  period: f.integerAtLeast(-1, 'an integer of -1 or more', 5),
+  enabled: f.boolean(),
+  note: f.string(),
+  secret: Secret,
+  tags: f.set(f.nonEmpty(), { maxItems: 3 }),
+  classes: f.list(f.string()),
+  labels: f.record(f.list(f.text(3))),
+  mappers: f.listMap('name', Mapper, { maxItems: 2 }).describe('Mappers, by name.'),
+});
+
+const Providers = f.listMap('name', Provider, { maxItems: 3 }).describe('Providers, by name.');
+const Spec = f.object({ providers: Providers.required() });
+
+const messageOf = (input: unknown): string => {
+  const result = decode(t.type({ spec: Spec.codec }), { spec: input });
+  if (!isLeft(result)) throw new Error('expected a failure');
+  return result.left.message;
+};
+
+describe('a field declared once', () => {
+  it('gives a codec and a schema that accept the same values: each combinator', () => {
+    for (const declared of [f.string(), f.boolean(), f.integer(), f.integerAtLeast(0, 'n', 2), f.nonEmpty(), f.text(3), f.patterned(3, '^[a-z]+$', 'a-z'), f.kubernetesName(), f.enumOf(['a', 'a b']), f.stringMap(), Secret, Mapper]) {
+      expectAgreement(declared);
+    }
+  });
+
+  it('gives a codec and a schema that accept the same values: lists, sets, list maps and nested objects', () => {
+    expectAgreement(f.set(f.text(2), { maxItems: 2 }));
+    expectAgreement(f.list(Secret, { maxItems: 1 }));
+    expectAgreement(Providers);
+  });
+
+  it('states in the schema what it is declared with: descriptions, required fields, list types, bounds', () => {
+    expect(Provider.schema.required).toEqual(['name']);
+    expect(Provider.schema.properties?.['name']).toEqual({ type: 'string', minLength: 1, maxLength: 4, pattern: '^[^/]+$', description: 'The provider\'s name.' });
+    expect(Provider.schema.properties?.['period']).toEqual({ type: 'integer', minimum: -1, maximum: 5 });
+    expect(Provider.schema.properties?.['tags']).toEqual({ type: 'array', items: { type: 'string', minLength: 1 }, 'x-kubernetes-list-type': 'set', maxItems: 3 });
+    expect(Provider.schema.properties?.['labels']).toEqual({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 3 } } });
+    expect(Providers.schema).toMatchObject({ type: 'array', maxItems: 3, description: 'Providers, by name.', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+    expect(f.object({ a: f.string() }).schema).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(f.enumOf(['x', 'y']).schema).toEqual({ type: 'string', enum: ['x', 'y'] });
+  });
+
+  it('reads a value to the type its codec states, and its messages name the field', () => {
+    const providers: t.TypeOf<typeof Providers.codec> = [{ name: 'p', mappers: [{ name: 'm', kind: 'a' }] }];
+    expect(Spec.codec.decode({ providers })).toEqual({ _tag: 'Right', right: { providers } });
+    expect(messageOf({})).toBe('spec.providers: required');
+    expect(messageOf({ providers: [{ name: 'a/b' }] })).toBe('spec.providers[0].name: expected a string of 1 to 4 characters (no /), got "a/b"');
+    expect(messageOf({ providers: [{ name: 'p', mappers: [{ name: 'm', kind: 'c' }] }] })).toBe('spec.providers[0].mappers[0].kind: expected a | b, got "c"');
+    expect(messageOf({ providers: [{ name: 'p' }, { name: 'p' }] })).toBe('spec.providers[1]: duplicate of spec.providers[0] ("p")');
+    expect(messageOf({ providers: [{ name: 'p', period: -2 }] })).toBe('spec.providers[0].period: expected an integer of -1 or more, got -2');
+    expect(messageOf({ providers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] })).toBe('spec.providers: must have at most 3 items');
+    expect(messageOf({ providers: [{ name: 'p', secret: { name: 'Bad' } }] })).toMatch(/^spec\.providers\[0\]\.secret\.name: expected a Kubernetes object name .*; spec\.providers\[0\]\.secret\.key: required$/);
+  });
+
+  it('adds a CEL rule to the schema together with the codec check that says the same', () => {
+    const Range = f.object({ low: f.integer().required(), high: f.integer().required() })
+      .rule({ rule: 'self.low <= self.high', message: 'low must not exceed high', fieldPath: '.low' }, (codec) =>
+        withFieldRule('Range', codec, (range) => (range.low <= range.high ? undefined : { field: 'low', message: 'low must not exceed high' })))
+      .describe('A range.');
+    expect(Range.schema).toMatchObject({ description: 'A range.', 'x-kubernetes-validations': [{ rule: 'self.low <= self.high', message: 'low must not exceed high', fieldPath: '.low' }] });
+    const result = decode(t.type({ range: Range.codec }), { range: { low: 2, high: 1 } });
+    expect(isLeft(result) && result.left.message).toBe('range.low: low must not exceed high');
+  });
+
+  it('keeps a check only one side can state on that side', () => {
+    const odd = f.integer().codecOnly((codec) => t.refinement(codec, (n) => n % 2 === 1, 'an odd integer'));
+    expect(odd.schema).toEqual({ type: 'integer' });
+    expect(odd.codec.is(2)).toBe(false);
+    const int32 = f.integer().schemaOnly({ format: 'int32' });
+    expect(int32.schema).toEqual({ type: 'integer', format: 'int32' });
+    expect(int32.codec).toBe(t.Int);
+  });
+});
+
+describe('defaults, untyped fields and maps refusing keys', () => {
+  const Rotation = f.withDefaults(f.object({ enabled: f.boolean(), period: f.text(4), zone: f.string() }), { enabled: false, period: '90d' });
+
+  it('fills in the defaults in the codec and states each as its property\'s default in the schema', () => {
+    const filled = Rotation.codec.decode({});
+    expect(filled).toEqual({ _tag: 'Right', right: { enabled: false, period: '90d' } });
+    // The defaulted fields are there in the static type too.
+    if (isRight(filled)) expect(filled.right.period.length + Number(filled.right.enabled)).toBe(3);
+    expect(Rotation.codec.decode({ enabled: true, zone: 'UTC' })).toEqual({ _tag: 'Right', right: { enabled: true, period: '90d', zone: 'UTC' } });
+    expect(Rotation.schema.properties).toEqual({ enabled: { type: 'boolean', default: false }, period: { type: 'string', minLength: 1, maxLength: 4, default: '90d' }, zone: { type: 'string' } });
+    expect(Rotation.schema.required).toBeUndefined();
+    expect(Rotation.codec.is({ enabled: true })).toBe(false);
+    expect(Rotation.codec.is({ enabled: true, period: '1d' })).toBe(true);
+  });
+
+  it('still refuses a value its field refuses', () => {
+    const result = decode(t.type({ rotation: Rotation.codec }), { rotation: { period: 'too long' } });
+    expect(isLeft(result) && result.left.message).toBe('rotation.period: expected a string of 1 to 4 characters, got "too long"');
+  });
+
+  it('leaves an untyped field to its codec', () => {
+    const token = f.untyped(t.union([t.string, t.boolean])).describe('A token or a flag.');
+    expect(token.schema).toEqual({ 'x-kubernetes-preserve-unknown-fields': true, description: 'A token or a flag.' });
+    expect(token.codec.is(true)).toBe(true);
+    expect(token.codec.is(1)).toBe(false);
+  });
+
+  it('refuses the keys a map must not state, in the codec and with a CEL rule', () => {
+    const labels = f.stringMapWithout(['owner', 'a.b/c'], 'owner and a.b/c are the operator\'s');
+    expect(labels.schema).toEqual({ type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [{ rule: '!(\'owner\' in self) && !(\'a.b/c\' in self)', message: 'owner and a.b/c are the operator\'s' }] });
+    expect(isRight(labels.codec.decode({ team: 'x' }))).toBe(true);
+    const result = decode(t.type({ labels: labels.codec }), { labels: { team: 'x', 'a.b/c': 'y' } });
+    expect(isLeft(result) && result.left.message).toBe('labels: owner and a.b/c are the operator\'s');
+    expect(labels.codec.is({ owner: 'x' })).toBe(false);
+  });
+});
