@@ -1,10 +1,11 @@
 import { DAY_MS, formatTime, type DecodeFailure, type DesiredCondition } from '@keyward/kernel/model';
 import { PlanBuilder, coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput } from '@keyward/kernel';
-import { addFreshnessGuard, addStatusIfChanged, cleanUp, deepEqual, formatOutput, withFinalizer, type Finalizer, type KeystoneAuthenticateAction, type KeystoneSession, type OutputRef, type StepHandle } from '@keyward/kernel/plan';
+import { addFreshnessGuard, addStatusIfChanged, cleanUp, deepEqual, finalizersAdding, formatOutput, withFinalizer, type Finalizer, type KeystoneAuthenticateAction, type KeystoneSession, type OutputRef, type StepHandle } from '@keyward/kernel/plan';
 import type { AppCredAction } from './vocabulary.js';
 import {
   CONDITION_AC_READY,
   CONDITION_KEYSTONE_API_READY,
+  CREDENTIAL_NAME_ANNOTATION,
   CR_FINALIZER,
   SECRET_PROTECTION_FINALIZER,
   SERVICE_DOMAIN,
@@ -20,7 +21,7 @@ import { readStatus } from './decode.js';
 import { keystoneEndpoint, type KeystoneEndpoint } from './endpoint.js';
 import type { AppCredQueries } from './observe.js';
 import { currentRotationEligibleAt, rotationEligibleAt, rotationReasons, untilRotation } from './rotation.js';
-import { credentialIdOf, credentialLabels, describeHeld, hasCredentialLabels, isProtected, oldSecrets } from './secrets.js';
+import { credentialIdOf, credentialLabels, credentialNameOf, describeHeld, hasCredentialLabels, isProtected, oldSecrets } from './secrets.js';
 import { computeSecurityHash } from './security-hash.js';
 import { CREDENTIAL_READY_MESSAGE, KEYSTONE_API_READY, conditionsFor, credentialCondition, keystoneApiNotReady } from './status.js';
 
@@ -45,15 +46,34 @@ export function credentialName(crName: string, entropy: Uint8Array): string {
 const SUFFIX = new RegExp(`^[${SUFFIX_ALPHABET}]{5}$`);
 
 /**
- * The name of an interrupted creation, when it is one this CR could have drawn (`<cr name>-<5 characters>`).
- * Others may write the status too: a name that is not ours would be revoked by name (another CR's credential
- * of the same user) or sent to Keystone to create (a name it may not even store), so it is left alone and
- * dropped from the status.
+ * `name` when it is one this CR could have drawn (`<cr name>-<5 characters>`). Others may write the CR too: a
+ * name that is not ours would be revoked by name (another CR's credential of the same user) or sent to
+ * Keystone to create (a name it may not even store), so it is left alone (and dropped from the status).
  */
-function pendingName(cr: KeystoneApplicationCredential): string | undefined {
-  const name = cr.status.pendingACName;
+function drawnBy(cr: KeystoneApplicationCredential, name: string | undefined): string | undefined {
   const prefix = `${cr.metadata.name}-`;
   return name?.startsWith(prefix) === true && SUFFIX.test(name.slice(prefix.length)) ? name : undefined;
+}
+
+/** A creation that was interrupted before its Secret was stored: its name, and where the CR records it. */
+interface Interrupted {
+  readonly name: string;
+  /** The CR's annotation, or status.pendingACName where earlier versions recorded it. */
+  readonly recordedIn: 'annotation' | 'status';
+}
+
+/**
+ * The interrupted creation the CR records, if any. The annotation names the credential created last and stays
+ * once it is stored, so its name is pending only while no Secret the reconcile sees holds it (the Secret the
+ * status names is read by name, so a status that points at it is never taken for an interruption).
+ */
+function interruptedCreation(input: AppCredInput): Interrupted | undefined {
+  const { primary: cr } = input;
+  const legacy = drawnBy(cr, cr.status.pendingACName);
+  if (legacy !== undefined) return { name: legacy, recordedIn: 'status' };
+  const recorded = drawnBy(cr, cr.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION]);
+  if (recorded === undefined || seenSecrets(input).some((secret) => credentialNameOf(secret) === recorded)) return undefined;
+  return { name: recorded, recordedIn: 'annotation' };
 }
 
 /** Keystone's expires_at: ISO 8601 without a zone, microsecond precision. */
@@ -91,11 +111,23 @@ function withoutPending(status: AppCredStatus): AppCredStatus {
  * interrupted creation was also given to a stored credential (names come from five random characters).
  */
 function storedIds(input: AppCredInput): string[] {
-  const { primary: cr, observed } = input;
-  const secrets = [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret].filter((s): s is KubeObject => s !== undefined);
-  const ids = new Set(secrets.map(credentialIdOf).filter((id): id is string => id !== undefined));
+  const { primary: cr } = input;
+  const ids = new Set(seenSecrets(input).map(credentialIdOf).filter((id): id is string => id !== undefined));
   if (cr.status.acID !== undefined) ids.add(cr.status.acID);
   return [...ids];
+}
+
+/** The service's Secrets (by label) and those the status names. */
+function seenSecrets({ observed }: AppCredInput): KubeObject[] {
+  return [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret].filter((s): s is KubeObject => s !== undefined);
+}
+
+/**
+ * Removes the CR's annotation once no credential of its name can be left unstored: after the revoke of an
+ * interrupted creation (which a freshness guard precedes), or when Keystone says a stored credential bears it.
+ */
+function forgetName(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, reason: string): void {
+  plan.add({ kind: 'k8s.patch', ref: crRef(cr), patch: { type: 'merge', body: { metadata: { annotations: { [CREDENTIAL_NAME_ANNOTATION]: null } } } } }, reason);
 }
 
 function revokeInterrupted(plan: PlanBuilder<AppCredAction>, input: AppCredInput, session: OutputRef<KeystoneSession>, name: string, reason: string): void {
@@ -118,33 +150,58 @@ function authenticate(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationC
 }
 
 /**
- * Creates a credential and its immutable Secret, then points the status at them. Every credential we create
- * is named in status until it is stored or revoked, whatever the number and timing of crashes: a new name is
- * recorded before its first creation, and a name already recorded (an earlier creation was interrupted) is
- * revoked and then used again, so it is never overwritten while a credential of that name may exist. A retry
- * therefore writes nothing before it reaches Keystone. If storing fails within this plan, the credential is
- * revoked at once.
+ * Records the name of the credential about to be created on the CR, with the finalizer when the CR lacks it:
+ * one metadata patch, guarded by the resourceVersion the plan was made from when it is the plan's first write.
  */
-function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, reasons: readonly string[]): void {
+function recordName(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, name: string, guarded: boolean): void {
+  const finalizers = finalizersAdding(cr, crFinalizer(cr));
+  plan.add(
+    {
+      kind: 'k8s.patch',
+      ref: crRef(cr),
+      patch: { type: 'merge', body: { metadata: { ...(finalizers === undefined ? {} : { finalizers }), annotations: { [CREDENTIAL_NAME_ANNOTATION]: name } } } },
+      ...(guarded ? { precondition: { resourceVersion: cr.metadata.resourceVersion } } : {}),
+      observed: cr,
+    },
+    `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up${finalizers === undefined ? '' : ', and add the finalizer that keeps the CR until its Secrets are released'}`,
+  );
+}
+
+/**
+ * Whether an interrupted creation's name is used again. Not when the status points at a credential whose
+ * Secret is gone: that credential may bear the name (its Secret was what said it was stored), and Keystone
+ * would refuse to create another of that name.
+ */
+function reusable({ primary: cr, observed }: AppCredInput, interrupted: Interrupted): boolean {
+  return interrupted.recordedIn === 'status' || cr.status.acID === undefined || observed.currentSecret !== undefined;
+}
+
+/**
+ * Creates a credential and its immutable Secret, then points the status at them. Every credential we create
+ * is named on the CR until it is stored or revoked, whatever the number and timing of crashes: a new name is
+ * recorded in the CR's annotation before its first creation (in one guarded patch with the finalizer, when the
+ * CR lacks it), and a name recorded for a creation that was interrupted is revoked and then used again (or
+ * replaced, see reusable), so it is never overwritten while a credential of that name may exist. A retry
+ * therefore writes nothing before it reaches Keystone. The Secret carries the name too, which is how a later
+ * reconcile knows it was stored. If storing fails within this plan, the credential is revoked at once.
+ */
+function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, reasons: readonly string[], interrupted: Interrupted | undefined): void {
   const { primary: cr, now, entropy } = input;
   const service = serviceOf(cr.metadata.name);
   const ref = crRef(cr);
-  const interrupted = pendingName(cr);
-  const name = interrupted ?? credentialName(cr.metadata.name, entropy(5));
+  const reuse = interrupted !== undefined && reusable(input, interrupted);
+  const name = reuse ? interrupted.name : credentialName(cr.metadata.name, entropy(5));
   const isRotation = cr.status.acID !== undefined;
 
-  const pendingStatus: AppCredStatus = interrupted === undefined ? { ...cr.status, pendingACName: name } : cr.status;
-  if (interrupted === undefined) {
-    plan.add(
-      { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
-      `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
-    );
-  }
+  if (interrupted === undefined) recordName(plan, cr, name, true);
   const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to create a credential`).output('session');
   if (interrupted !== undefined) {
     // The revoke must not act on a stale view (one where the credential of this name was already stored).
     guardAfterLogin(plan, cr);
-    revokeInterrupted(plan, input, session, name, `an earlier creation of ${name} was interrupted before it was stored; the name is used again`);
+    const earlier = `an earlier creation of ${interrupted.name} was interrupted before it was stored`;
+    revokeInterrupted(plan, input, session, interrupted.name, reuse ? `${earlier}; the name is used again` : `${earlier}, or it is the name of the credential whose Secret is gone; a new name replaces it`);
+    // After the guard above, so not guarded again.
+    if (!reuse) recordName(plan, cr, name, false);
   }
 
   const expires = new Date(now.getTime() + cr.spec.expirationDays * DAY_MS);
@@ -175,6 +232,7 @@ function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: stri
           name: secretName,
           namespace: cr.metadata.namespace,
           labels: credentialLabels(service),
+          annotations: { [CREDENTIAL_NAME_ANNOTATION]: name },
           finalizers: [SECRET_PROTECTION_FINALIZER],
           ownerReferences: [{ apiVersion: cr.apiVersion, kind: cr.kind, name: cr.metadata.name, uid: cr.metadata.uid, controller: true, blockOwnerDeletion: true }],
         },
@@ -200,7 +258,7 @@ function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: stri
     observedGeneration: cr.metadata.generation,
     conditions: conditionsFor(cr.status.conditions, KEYSTONE_API_READY, credentialCondition('True', 'Ready', CREDENTIAL_READY_MESSAGE), now),
   };
-  plan.add({ kind: 'k8s.status', ref, status: finalStatus, observed: pendingStatus }, 'point the CR at the new credential and Secret');
+  plan.add({ kind: 'k8s.status', ref, status: finalStatus, observed: cr.status }, 'point the CR at the new credential and Secret');
   if (isRotation) {
     plan.add(
       {
@@ -232,17 +290,19 @@ function labelIfNeeded(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplication
  * The steady state: label Secrets that lack our labels, clean up an interrupted creation, revoke and delete
  * old Secrets no consumer holds any more, and keep the status current.
  */
-function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string): void {
+function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, interrupted: Interrupted | undefined): void {
   const { primary: cr, observed, now } = input;
   labelIfNeeded(plan, cr, observed.currentSecret);
   labelIfNeeded(plan, cr, observed.previousSecret);
   const old = oldSecrets(observed.serviceSecrets, cr.status.secretName, cr.status.previousSecretName);
-  const pending = pendingName(cr);
-  if (old.releasable.length > 0 || pending !== undefined) {
+  if (old.releasable.length > 0 || interrupted !== undefined) {
     const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');
     guardAfterLogin(plan, cr);
-    if (pending !== undefined) {
-      revokeInterrupted(plan, input, session, pending, `the creation of ${pending} was interrupted before the CR pointed at it`);
+    if (interrupted !== undefined) {
+      const { name } = interrupted;
+      revokeInterrupted(plan, input, session, name, `the creation of ${name} was interrupted before the CR pointed at it`);
+      // A name in the status goes with the status write below.
+      if (interrupted.recordedIn === 'annotation') forgetName(plan, cr, `no credential named ${name} is left to clean up`);
     }
     for (const secret of old.releasable) {
       const id = credentialIdOf(secret);
@@ -349,28 +409,46 @@ export function reconcile(input: AppCredInput): Plan<AppCredAction> {
     refuseName(plan, input, refused);
     return plan.build();
   }
-  withFinalizer(plan, cr, crFinalizer(cr), { apply: () => { reconcileHeld(plan, input); }, cleanup: () => release(plan, input) });
+  const next = course(input);
+  withFinalizer(plan, cr, crFinalizer(cr), {
+    apply: () => { follow(plan, input, next); },
+    cleanup: () => release(plan, input),
+    // A new credential's name is recorded in a metadata patch before anything else: the finalizer joins it.
+    addsFinalizer: () => next.kind === 'rotate' && next.interrupted === undefined,
+  });
   return plan.build();
 }
 
-/** A CR that holds the finalizer and is not being deleted: its credential, Secret and status. */
-function reconcileHeld(plan: PlanBuilder<AppCredAction>, input: AppCredInput): void {
-  const { primary: cr, observed, now, config } = input;
+/** What a CR that is not being deleted needs: to wait for Keystone, a new credential, or the steady state. */
+type Course =
+  | { readonly kind: 'waitForKeystone'; readonly endpoint: Extract<KeystoneEndpoint, { readonly usable: false }> }
+  | { readonly kind: 'rotate'; readonly url: string; readonly reasons: readonly string[]; readonly interrupted: Interrupted | undefined }
+  | { readonly kind: 'maintain'; readonly url: string; readonly interrupted: Interrupted | undefined };
+
+function course(input: AppCredInput): Course {
+  const { primary: cr, observed, now } = input;
   const endpoint = endpointOf(input);
-  if (!endpoint.usable) {
+  if (!endpoint.usable) return { kind: 'waitForKeystone', endpoint };
+  const reasons = rotationReasons(cr, observed.currentSecret !== undefined, now);
+  const interrupted = interruptedCreation(input);
+  return reasons.length > 0 ? { kind: 'rotate', url: endpoint.url, reasons, interrupted } : { kind: 'maintain', url: endpoint.url, interrupted };
+}
+
+/** A CR that holds the finalizer (or gets it in the plan's first write) and is not being deleted. */
+function follow(plan: PlanBuilder<AppCredAction>, input: AppCredInput, next: Course): void {
+  const { primary: cr, now, config } = input;
+  if (next.kind === 'rotate') rotate(plan, input, next.url, next.reasons, next.interrupted);
+  else if (next.kind === 'maintain') maintain(plan, input, next.url, next.interrupted);
+  else {
     const credential = stated(findCondition(cr.status.conditions, CONDITION_AC_READY), credentialCondition('Unknown', 'WaitingForKeystoneAPI', 'waiting for KeystoneAPI'));
     const status: AppCredStatus = {
       ...cr.status,
       observedGeneration: cr.metadata.generation,
-      conditions: conditionsFor(cr.status.conditions, keystoneApiNotReady(endpoint.reason, endpoint.message), credential, now),
+      conditions: conditionsFor(cr.status.conditions, keystoneApiNotReady(next.endpoint.reason, next.endpoint.message), credential, now),
     };
     addStatusIfChanged(plan, crRef(cr), cr.status, status);
     plan.add({ kind: 'control.requeueAfter', afterMs: config.keystoneRetryMs }, 'look for a usable Keystone again');
-    return;
   }
-  const reasons = rotationReasons(cr, observed.currentSecret !== undefined, now);
-  if (reasons.length > 0) rotate(plan, input, endpoint.url, reasons);
-  else maintain(plan, input, endpoint.url);
 }
 
 /**
@@ -393,6 +471,9 @@ export function reportFailure(cr: KeystoneApplicationCredential, failure: PlanFa
   };
   // The failed plan may have recorded the name after `cr` was read: null removes it whatever was stored.
   addStatusIfChanged(plan, crRef(cr), cr.status, nameTaken(failure) ? { ...withoutPending(status), pendingACName: null } : status, 'report the failure');
+  if (nameTaken(failure) && cr.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION] !== undefined) {
+    forgetName(plan, cr, 'give the name up: only a stored credential bears it, and the next attempt draws another');
+  }
   return plan.build();
 }
 
