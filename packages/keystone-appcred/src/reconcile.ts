@@ -55,25 +55,19 @@ function drawnBy(cr: KeystoneApplicationCredential, name: string | undefined): s
   return name?.startsWith(prefix) === true && SUFFIX.test(name.slice(prefix.length)) ? name : undefined;
 }
 
-/** A creation that was interrupted before its Secret was stored: its name, and where the CR records it. */
-interface Interrupted {
-  readonly name: string;
-  /** The CR's annotation, or status.pendingACName where earlier versions recorded it. */
-  readonly recordedIn: 'annotation' | 'status';
-}
-
 /**
- * The interrupted creation the CR records, if any. The annotation names the credential created last and stays
- * once it is stored, so its name is pending only while no Secret the reconcile sees holds it (the Secret the
- * status names is read by name, so a status that points at it is never taken for an interruption).
+ * The name of a creation that was interrupted (or failed) before its Secret was stored, if the CR records one.
+ * A rotation records its name in status.pendingACName, cleared with the status write that points at the new
+ * credential. The first creation records it in the annotation, together with the finalizer; the annotation
+ * stays, so its name is pending only while the status holds no credential and no Secret the reconcile sees
+ * bears the name.
  */
-function interruptedCreation(input: AppCredInput): Interrupted | undefined {
+function interruptedCreation(input: AppCredInput): string | undefined {
   const { primary: cr } = input;
-  const legacy = drawnBy(cr, cr.status.pendingACName);
-  if (legacy !== undefined) return { name: legacy, recordedIn: 'status' };
-  const recorded = drawnBy(cr, cr.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION]);
-  if (recorded === undefined || seenSecrets(input).some((secret) => credentialNameOf(secret) === recorded)) return undefined;
-  return { name: recorded, recordedIn: 'annotation' };
+  const pending = drawnBy(cr, cr.status.pendingACName);
+  if (pending !== undefined || cr.status.acID !== undefined) return pending;
+  const first = drawnBy(cr, cr.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION]);
+  return first === undefined || seenSecrets(input).some((secret) => credentialNameOf(secret) === first) ? undefined : first;
 }
 
 /** Keystone's expires_at: ISO 8601 without a zone, microsecond precision. */
@@ -122,14 +116,6 @@ function seenSecrets({ observed }: AppCredInput): KubeObject[] {
   return [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret].filter((s): s is KubeObject => s !== undefined);
 }
 
-/**
- * Removes the CR's annotation once no credential of its name can be left unstored: after the revoke of an
- * interrupted creation (which a freshness guard precedes), or when Keystone says a stored credential bears it.
- */
-function forgetName(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, reason: string): void {
-  plan.add({ kind: 'k8s.patch', ref: crRef(cr), patch: { type: 'merge', body: { metadata: { annotations: { [CREDENTIAL_NAME_ANNOTATION]: null } } } } }, reason);
-}
-
 function revokeInterrupted(plan: PlanBuilder<AppCredAction>, input: AppCredInput, session: OutputRef<KeystoneSession>, name: string, reason: string): void {
   plan.add({ kind: 'keystone.revokeApplicationCredential', session, name, keep: storedIds(input) }, reason);
 }
@@ -150,17 +136,17 @@ function authenticate(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationC
 }
 
 /**
- * Records the name of the credential about to be created on the CR, with the finalizer when the CR lacks it:
- * one metadata patch, guarded by the resourceVersion the plan was made from when it is the plan's first write.
+ * The first credential's name, recorded on the CR with the finalizer when the CR lacks it: one metadata patch,
+ * guarded by the resourceVersion the plan was made from, so a stale view is stopped before any Keystone call.
  */
-function recordName(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, name: string, guarded: boolean): void {
+function recordFirstName(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, name: string): void {
   const finalizers = finalizersAdding(cr, crFinalizer(cr));
   plan.add(
     {
       kind: 'k8s.patch',
       ref: crRef(cr),
       patch: { type: 'merge', body: { metadata: { ...(finalizers === undefined ? {} : { finalizers }), annotations: { [CREDENTIAL_NAME_ANNOTATION]: name } } } },
-      ...(guarded ? { precondition: { resourceVersion: cr.metadata.resourceVersion } } : {}),
+      precondition: { resourceVersion: cr.metadata.resourceVersion },
       observed: cr,
     },
     `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up${finalizers === undefined ? '' : ', and add the finalizer that keeps the CR until its Secrets are released'}`,
@@ -168,40 +154,37 @@ function recordName(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCre
 }
 
 /**
- * Whether an interrupted creation's name is used again. Not when the status points at a credential whose
- * Secret is gone: that credential may bear the name (its Secret was what said it was stored), and Keystone
- * would refuse to create another of that name.
- */
-function reusable({ primary: cr, observed }: AppCredInput, interrupted: Interrupted): boolean {
-  return interrupted.recordedIn === 'status' || cr.status.acID === undefined || observed.currentSecret !== undefined;
-}
-
-/**
  * Creates a credential and its immutable Secret, then points the status at them. Every credential we create
  * is named on the CR until it is stored or revoked, whatever the number and timing of crashes: a new name is
- * recorded in the CR's annotation before its first creation (in one guarded patch with the finalizer, when the
- * CR lacks it), and a name recorded for a creation that was interrupted is revoked and then used again (or
- * replaced, see reusable), so it is never overwritten while a credential of that name may exist. A retry
- * therefore writes nothing before it reaches Keystone. The Secret carries the name too, which is how a later
- * reconcile knows it was stored. If storing fails within this plan, the credential is revoked at once.
+ * recorded before its first creation (the first credential's in the CR's annotation, in one guarded patch with
+ * the finalizer; a rotation's in status.pendingACName, guarded too), and a name recorded for a creation that
+ * was interrupted is revoked and then used again, so it is never overwritten while a credential of that name
+ * may exist. A retry therefore writes nothing before it reaches Keystone. The Secret carries the name too,
+ * which is how a later reconcile knows the first creation was stored. If storing fails within this plan, the
+ * credential is revoked at once.
  */
-function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, reasons: readonly string[], interrupted: Interrupted | undefined): void {
+function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, reasons: readonly string[], interrupted: string | undefined): void {
   const { primary: cr, now, entropy } = input;
   const service = serviceOf(cr.metadata.name);
   const ref = crRef(cr);
-  const reuse = interrupted !== undefined && reusable(input, interrupted);
-  const name = reuse ? interrupted.name : credentialName(cr.metadata.name, entropy(5));
+  const name = interrupted ?? credentialName(cr.metadata.name, entropy(5));
   const isRotation = cr.status.acID !== undefined;
 
-  if (interrupted === undefined) recordName(plan, cr, name, true);
+  // The status the final write starts from: the one the rotation's own record leaves, or the CR's.
+  let recordedStatus: AppCredStatus = cr.status;
+  if (interrupted === undefined && !isRotation) recordFirstName(plan, cr, name);
+  if (interrupted === undefined && isRotation) {
+    recordedStatus = { ...cr.status, pendingACName: name };
+    plan.add(
+      { kind: 'k8s.status', ref, status: recordedStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
+      `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
+    );
+  }
   const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to create a credential`).output('session');
   if (interrupted !== undefined) {
     // The revoke must not act on a stale view (one where the credential of this name was already stored).
     guardAfterLogin(plan, cr);
-    const earlier = `an earlier creation of ${interrupted.name} was interrupted before it was stored`;
-    revokeInterrupted(plan, input, session, interrupted.name, reuse ? `${earlier}; the name is used again` : `${earlier}, or it is the name of the credential whose Secret is gone; a new name replaces it`);
-    // After the guard above, so not guarded again.
-    if (!reuse) recordName(plan, cr, name, false);
+    revokeInterrupted(plan, input, session, name, `an earlier creation of ${name} was interrupted before it was stored; the name is used again`);
   }
 
   const expires = new Date(now.getTime() + cr.spec.expirationDays * DAY_MS);
@@ -258,7 +241,7 @@ function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: stri
     observedGeneration: cr.metadata.generation,
     conditions: conditionsFor(cr.status.conditions, KEYSTONE_API_READY, credentialCondition('True', 'Ready', CREDENTIAL_READY_MESSAGE), now),
   };
-  plan.add({ kind: 'k8s.status', ref, status: finalStatus, observed: cr.status }, 'point the CR at the new credential and Secret');
+  plan.add({ kind: 'k8s.status', ref, status: finalStatus, observed: recordedStatus }, 'point the CR at the new credential and Secret');
   if (isRotation) {
     plan.add(
       {
@@ -290,7 +273,7 @@ function labelIfNeeded(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplication
  * The steady state: label Secrets that lack our labels, clean up an interrupted creation, revoke and delete
  * old Secrets no consumer holds any more, and keep the status current.
  */
-function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, interrupted: Interrupted | undefined): void {
+function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, interrupted: string | undefined): void {
   const { primary: cr, observed, now } = input;
   labelIfNeeded(plan, cr, observed.currentSecret);
   labelIfNeeded(plan, cr, observed.previousSecret);
@@ -298,11 +281,10 @@ function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: st
   if (old.releasable.length > 0 || interrupted !== undefined) {
     const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');
     guardAfterLogin(plan, cr);
+    // Only a rotation's name can be pending here (the first creation's is while no credential exists, which
+    // rotates); the status write below clears it.
     if (interrupted !== undefined) {
-      const { name } = interrupted;
-      revokeInterrupted(plan, input, session, name, `the creation of ${name} was interrupted before the CR pointed at it`);
-      // A name in the status goes with the status write below.
-      if (interrupted.recordedIn === 'annotation') forgetName(plan, cr, `no credential named ${name} is left to clean up`);
+      revokeInterrupted(plan, input, session, interrupted, `the creation of ${interrupted} was interrupted before the CR pointed at it`);
     }
     for (const secret of old.releasable) {
       const id = credentialIdOf(secret);
@@ -413,8 +395,8 @@ export function reconcile(input: AppCredInput): Plan<AppCredAction> {
   withFinalizer(plan, cr, crFinalizer(cr), {
     apply: () => { follow(plan, input, next); },
     cleanup: () => release(plan, input),
-    // A new credential's name is recorded in a metadata patch before anything else: the finalizer joins it.
-    addsFinalizer: () => next.kind === 'rotate' && next.interrupted === undefined,
+    // The first credential's name is recorded in a metadata patch before anything else: the finalizer joins it.
+    addsFinalizer: () => next.kind === 'rotate' && next.interrupted === undefined && cr.status.acID === undefined,
   });
   return plan.build();
 }
@@ -422,8 +404,8 @@ export function reconcile(input: AppCredInput): Plan<AppCredAction> {
 /** What a CR that is not being deleted needs: to wait for Keystone, a new credential, or the steady state. */
 type Course =
   | { readonly kind: 'waitForKeystone'; readonly endpoint: Extract<KeystoneEndpoint, { readonly usable: false }> }
-  | { readonly kind: 'rotate'; readonly url: string; readonly reasons: readonly string[]; readonly interrupted: Interrupted | undefined }
-  | { readonly kind: 'maintain'; readonly url: string; readonly interrupted: Interrupted | undefined };
+  | { readonly kind: 'rotate'; readonly url: string; readonly reasons: readonly string[]; readonly interrupted: string | undefined }
+  | { readonly kind: 'maintain'; readonly url: string; readonly interrupted: string | undefined };
 
 function course(input: AppCredInput): Course {
   const { primary: cr, observed, now } = input;
@@ -471,8 +453,9 @@ export function reportFailure(cr: KeystoneApplicationCredential, failure: PlanFa
   };
   // The failed plan may have recorded the name after `cr` was read: null removes it whatever was stored.
   addStatusIfChanged(plan, crRef(cr), cr.status, nameTaken(failure) ? { ...withoutPending(status), pendingACName: null } : status, 'report the failure');
-  if (nameTaken(failure) && cr.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION] !== undefined) {
-    forgetName(plan, cr, 'give the name up: only a stored credential bears it, and the next attempt draws another');
+  // Likewise the first credential's name (on the CR whatever `cr` shows): only a stored credential bears it now.
+  if (nameTaken(failure) && cr.status.acID === undefined) {
+    plan.add({ kind: 'k8s.patch', ref: crRef(cr), patch: { type: 'merge', body: { metadata: { annotations: { [CREDENTIAL_NAME_ANNOTATION]: null } } } } }, 'give the name up; the next attempt draws another');
   }
   return plan.build();
 }

@@ -55,8 +55,8 @@ export function cr(world: AppCredWorld, name = 'ac-barbican'): KeystoneApplicati
 }
 
 /**
- * The name the CR records for its newest creation: the annotation, or status.pendingACName as earlier versions
- * recorded it. A credential of that name that no Secret holds is one a later reconcile cleans up.
+ * The name the CR records for its newest creation: a rotation's in status.pendingACName, the first credential's
+ * in the annotation. A credential of that name that no Secret holds is one a later reconcile cleans up.
  */
 export function recordedName(world: AppCredWorld, name = 'ac-barbican'): string | undefined {
   const current = cr(world, name);

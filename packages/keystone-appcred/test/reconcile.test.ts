@@ -298,48 +298,6 @@ describe('failures', () => {
     expect(actionKinds(plan(world, clock, 4, { ...config, revokeOnDelete: true })).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
   });
 
-  it('revokes an interrupted creation found while nothing is to be created, and forgets its name', async () => {
-    const { world, clock } = setup();
-    await reconcileCr(world, clock);
-    const stored = cr(world).status.acID;
-    const object = world.get(crRef());
-    world.put(crRef().type, { ...(object ?? { metadata: { name: '' } }), spec: { ...baseSpec, roles: ['service', 'admin'] } });
-    const rotation = plan(world, clock, 1);
-    await world.run({ steps: rotation.steps.slice(0, rotation.steps.findIndex((s) => s.action.kind === 'keystone.createApplicationCredential') + 1) });
-    const interrupted = recordedName(world);
-    expect(credentials(world).map((c) => c.name)).toContain(interrupted);
-    // The roles change is taken back before the creation was retried: nothing is to be created any more.
-    const changed = world.get(crRef());
-    world.put(crRef().type, { ...(changed ?? { metadata: { name: '' } }), spec: baseSpec });
-
-    expect(actionKinds(plan(world, clock, 2))).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential', 'k8s.patch', 'k8s.status', 'control.requeueAfter']);
-    expect((await reconcileCr(world, clock, 2)).result?.ok).toBe(true);
-    expect(credentials(world).map((c) => c.id)).toEqual([stored]);
-    expect(recordedName(world)).toBeUndefined();
-    expect(isQuiet(plan(world, clock, 3))).toBe(true);
-  });
-
-  it('replaces an interrupted rotation\'s name after revoking it when the Secret the status names is gone', async () => {
-    const { world, clock } = setup();
-    await reconcileCr(world, clock);
-    const first = cr(world).status;
-    clock.advance(days(184));
-    const rotation = plan(world, clock, 1);
-    await world.run({ steps: rotation.steps.slice(0, rotation.steps.findIndex((s) => s.action.kind === 'keystone.createApplicationCredential') + 1) });
-    const interrupted = recordedName(world);
-    world.remove(secretRef(first.secretName ?? ''));
-
-    // The status's credential may bear the recorded name (its Secret said which it bears): revoked by name, it is
-    // kept, and a new name avoids Keystone's refusal of a second credential of that name.
-    const retry = await reconcileCr(world, clock, 2);
-    expect(retry.result?.ok).toBe(true);
-    const names = credentials(world).map((c) => c.name);
-    expect(names).not.toContain(interrupted);
-    expect(credentials(world).map((c) => c.id).sort()).toEqual([first.acID, cr(world).status.acID].sort());
-    expect(recordedName(world)).not.toBe(interrupted);
-    expect(names).toContain(recordedName(world));
-  });
-
   it('stops a plan made from a stale view before any Keystone call', async () => {
     const { world, clock } = setup();
     await reconcileCr(world, clock);
