@@ -36,6 +36,13 @@ export const SECRET_PROTECTION_FINALIZER = 'openstack.org/ac-secret-protection';
 /** A consumer marks a Secret it uses with `openstack.org/<consumer>-ac-consumer`. */
 export const CONSUMER_FINALIZER = /^openstack\.org\/(.+)-ac-consumer$/;
 
+/**
+ * The Keystone name of a credential. On the CR: the name of the credential created last, written (with the
+ * finalizer, in one patch) before it is created; on a credential Secret: the name of the credential it holds.
+ * A name the CR carries that no Secret of the service carries is a creation that was interrupted.
+ */
+export const CREDENTIAL_NAME_ANNOTATION = 'keystone.keyward.io/credential-name';
+
 export const LABEL_APPLICATION_CREDENTIALS = 'application-credentials';
 export const LABEL_SERVICE = 'application-credential-service';
 
@@ -181,7 +188,10 @@ export type AppCredStatus = {
   readonly lastRotated?: string;
   readonly observedGeneration?: number;
   readonly securityHash?: string;
-  /** The name of a credential being created: set before the create, cleared once its Secret is stored. */
+  /**
+   * The name of a credential being created, as Keyward recorded it before the name moved to the CR's
+   * annotation (CREDENTIAL_NAME_ANNOTATION): read, cleaned up and cleared, no longer written.
+   */
   readonly pendingACName?: string;
   readonly conditions?: readonly Condition[];
 };

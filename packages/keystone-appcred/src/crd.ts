@@ -78,7 +78,7 @@ export const appCredCrd = namespacedCrd({
         lastRotated: { ...timestamp, description: 'When a credential last replaced an earlier one (RFC 3339); not set by the first creation.' },
         observedGeneration: { type: 'integer', format: 'int64', description: 'The metadata.generation of the spec this status describes.' },
         securityHash: { ...text, description: 'Hash of the spec\'s roles, accessRules and unrestricted the current credential was created with; a spec that hashes differently rotates the credential.' },
-        pendingACName: { type: 'string', description: 'Name of a credential being created, until its Secret is stored.' },
+        pendingACName: { type: 'string', description: 'Name of a credential a rotation is creating, until its Secret is stored (the first credential\'s name is in the annotation keystone.keyward.io/credential-name).' },
         conditions: {
           type: 'array',
           items: conditionSchema,

@@ -1,10 +1,11 @@
 import { DAY_MS, formatTime, type DecodeFailure, type DesiredCondition } from '@keyward/kernel/model';
 import { PlanBuilder, coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput } from '@keyward/kernel';
-import { addFreshnessGuard, addStatusIfChanged, cleanUp, deepEqual, formatOutput, withFinalizer, type Finalizer, type KeystoneAuthenticateAction, type KeystoneSession, type OutputRef, type StepHandle } from '@keyward/kernel/plan';
+import { addFreshnessGuard, addStatusIfChanged, cleanUp, deepEqual, finalizersAdding, formatOutput, withFinalizer, type Finalizer, type KeystoneAuthenticateAction, type KeystoneSession, type OutputRef, type StepHandle } from '@keyward/kernel/plan';
 import type { AppCredAction } from './vocabulary.js';
 import {
   CONDITION_AC_READY,
   CONDITION_KEYSTONE_API_READY,
+  CREDENTIAL_NAME_ANNOTATION,
   CR_FINALIZER,
   SECRET_PROTECTION_FINALIZER,
   SERVICE_DOMAIN,
@@ -20,7 +21,7 @@ import { readStatus } from './decode.js';
 import { keystoneEndpoint, type KeystoneEndpoint } from './endpoint.js';
 import type { AppCredQueries } from './observe.js';
 import { currentRotationEligibleAt, rotationEligibleAt, rotationReasons, untilRotation } from './rotation.js';
-import { credentialIdOf, credentialLabels, describeHeld, hasCredentialLabels, isProtected, oldSecrets } from './secrets.js';
+import { credentialIdOf, credentialLabels, credentialNameOf, describeHeld, hasCredentialLabels, isProtected, oldSecrets } from './secrets.js';
 import { computeSecurityHash } from './security-hash.js';
 import { CREDENTIAL_READY_MESSAGE, KEYSTONE_API_READY, conditionsFor, credentialCondition, keystoneApiNotReady } from './status.js';
 
@@ -45,15 +46,28 @@ export function credentialName(crName: string, entropy: Uint8Array): string {
 const SUFFIX = new RegExp(`^[${SUFFIX_ALPHABET}]{5}$`);
 
 /**
- * The name of an interrupted creation, when it is one this CR could have drawn (`<cr name>-<5 characters>`).
- * Others may write the status too: a name that is not ours would be revoked by name (another CR's credential
- * of the same user) or sent to Keystone to create (a name it may not even store), so it is left alone and
- * dropped from the status.
+ * `name` when it is one this CR could have drawn (`<cr name>-<5 characters>`). Others may write the CR too: a
+ * name that is not ours would be revoked by name (another CR's credential of the same user) or sent to
+ * Keystone to create (a name it may not even store), so it is left alone (and dropped from the status).
  */
-function pendingName(cr: KeystoneApplicationCredential): string | undefined {
-  const name = cr.status.pendingACName;
+function drawnBy(cr: KeystoneApplicationCredential, name: string | undefined): string | undefined {
   const prefix = `${cr.metadata.name}-`;
   return name?.startsWith(prefix) === true && SUFFIX.test(name.slice(prefix.length)) ? name : undefined;
+}
+
+/**
+ * The name of a creation that was interrupted (or failed) before its Secret was stored, if the CR records one.
+ * A rotation records its name in status.pendingACName, cleared with the status write that points at the new
+ * credential. The first creation records it in the annotation, together with the finalizer; the annotation
+ * stays, so its name is pending only while the status holds no credential and no Secret the reconcile sees
+ * bears the name.
+ */
+function interruptedCreation(input: AppCredInput): string | undefined {
+  const { primary: cr } = input;
+  const pending = drawnBy(cr, cr.status.pendingACName);
+  if (pending !== undefined || cr.status.acID !== undefined) return pending;
+  const first = drawnBy(cr, cr.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION]);
+  return first === undefined || seenSecrets(input).some((secret) => credentialNameOf(secret) === first) ? undefined : first;
 }
 
 /** Keystone's expires_at: ISO 8601 without a zone, microsecond precision. */
@@ -91,11 +105,15 @@ function withoutPending(status: AppCredStatus): AppCredStatus {
  * interrupted creation was also given to a stored credential (names come from five random characters).
  */
 function storedIds(input: AppCredInput): string[] {
-  const { primary: cr, observed } = input;
-  const secrets = [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret].filter((s): s is KubeObject => s !== undefined);
-  const ids = new Set(secrets.map(credentialIdOf).filter((id): id is string => id !== undefined));
+  const { primary: cr } = input;
+  const ids = new Set(seenSecrets(input).map(credentialIdOf).filter((id): id is string => id !== undefined));
   if (cr.status.acID !== undefined) ids.add(cr.status.acID);
   return [...ids];
+}
+
+/** The service's Secrets (by label) and those the status names. */
+function seenSecrets({ observed }: AppCredInput): KubeObject[] {
+  return [...observed.serviceSecrets, observed.currentSecret, observed.previousSecret].filter((s): s is KubeObject => s !== undefined);
 }
 
 function revokeInterrupted(plan: PlanBuilder<AppCredAction>, input: AppCredInput, session: OutputRef<KeystoneSession>, name: string, reason: string): void {
@@ -118,25 +136,47 @@ function authenticate(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationC
 }
 
 /**
- * Creates a credential and its immutable Secret, then points the status at them. Every credential we create
- * is named in status until it is stored or revoked, whatever the number and timing of crashes: a new name is
- * recorded before its first creation, and a name already recorded (an earlier creation was interrupted) is
- * revoked and then used again, so it is never overwritten while a credential of that name may exist. A retry
- * therefore writes nothing before it reaches Keystone. If storing fails within this plan, the credential is
- * revoked at once.
+ * The first credential's name, recorded on the CR with the finalizer when the CR lacks it: one metadata patch,
+ * guarded by the resourceVersion the plan was made from, so a stale view is stopped before any Keystone call.
  */
-function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, reasons: readonly string[]): void {
+function recordFirstName(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplicationCredential, name: string): void {
+  const finalizers = finalizersAdding(cr, crFinalizer(cr));
+  plan.add(
+    {
+      kind: 'k8s.patch',
+      ref: crRef(cr),
+      patch: { type: 'merge', body: { metadata: { ...(finalizers === undefined ? {} : { finalizers }), annotations: { [CREDENTIAL_NAME_ANNOTATION]: name } } } },
+      precondition: { resourceVersion: cr.metadata.resourceVersion },
+      observed: cr,
+    },
+    `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up${finalizers === undefined ? '' : ', and add the finalizer that keeps the CR until its Secrets are released'}`,
+  );
+}
+
+/**
+ * Creates a credential and its immutable Secret, then points the status at them. Every credential we create
+ * is named on the CR until it is stored or revoked, whatever the number and timing of crashes: a new name is
+ * recorded before its first creation (the first credential's in the CR's annotation, in one guarded patch with
+ * the finalizer; a rotation's in status.pendingACName, guarded too), and a name recorded for a creation that
+ * was interrupted is revoked and then used again, so it is never overwritten while a credential of that name
+ * may exist. A retry therefore writes nothing before it reaches Keystone. The Secret carries the name too,
+ * which is how a later reconcile knows the first creation was stored. If storing fails within this plan, the
+ * credential is revoked at once.
+ */
+function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, reasons: readonly string[], interrupted: string | undefined): void {
   const { primary: cr, now, entropy } = input;
   const service = serviceOf(cr.metadata.name);
   const ref = crRef(cr);
-  const interrupted = pendingName(cr);
   const name = interrupted ?? credentialName(cr.metadata.name, entropy(5));
   const isRotation = cr.status.acID !== undefined;
 
-  const pendingStatus: AppCredStatus = interrupted === undefined ? { ...cr.status, pendingACName: name } : cr.status;
-  if (interrupted === undefined) {
+  // The status the final write starts from: the one the rotation's own record leaves, or the CR's.
+  let recordedStatus: AppCredStatus = cr.status;
+  if (interrupted === undefined && !isRotation) recordFirstName(plan, cr, name);
+  if (interrupted === undefined && isRotation) {
+    recordedStatus = { ...cr.status, pendingACName: name };
     plan.add(
-      { kind: 'k8s.status', ref, status: pendingStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
+      { kind: 'k8s.status', ref, status: recordedStatus, observed: cr.status, precondition: { resourceVersion: cr.metadata.resourceVersion } },
       `record the name ${name} before creating the credential, so an interrupted creation can be cleaned up`,
     );
   }
@@ -175,6 +215,7 @@ function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: stri
           name: secretName,
           namespace: cr.metadata.namespace,
           labels: credentialLabels(service),
+          annotations: { [CREDENTIAL_NAME_ANNOTATION]: name },
           finalizers: [SECRET_PROTECTION_FINALIZER],
           ownerReferences: [{ apiVersion: cr.apiVersion, kind: cr.kind, name: cr.metadata.name, uid: cr.metadata.uid, controller: true, blockOwnerDeletion: true }],
         },
@@ -200,7 +241,7 @@ function rotate(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: stri
     observedGeneration: cr.metadata.generation,
     conditions: conditionsFor(cr.status.conditions, KEYSTONE_API_READY, credentialCondition('True', 'Ready', CREDENTIAL_READY_MESSAGE), now),
   };
-  plan.add({ kind: 'k8s.status', ref, status: finalStatus, observed: pendingStatus }, 'point the CR at the new credential and Secret');
+  plan.add({ kind: 'k8s.status', ref, status: finalStatus, observed: recordedStatus }, 'point the CR at the new credential and Secret');
   if (isRotation) {
     plan.add(
       {
@@ -232,17 +273,18 @@ function labelIfNeeded(plan: PlanBuilder<AppCredAction>, cr: KeystoneApplication
  * The steady state: label Secrets that lack our labels, clean up an interrupted creation, revoke and delete
  * old Secrets no consumer holds any more, and keep the status current.
  */
-function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string): void {
+function maintain(plan: PlanBuilder<AppCredAction>, input: AppCredInput, url: string, interrupted: string | undefined): void {
   const { primary: cr, observed, now } = input;
   labelIfNeeded(plan, cr, observed.currentSecret);
   labelIfNeeded(plan, cr, observed.previousSecret);
   const old = oldSecrets(observed.serviceSecrets, cr.status.secretName, cr.status.previousSecretName);
-  const pending = pendingName(cr);
-  if (old.releasable.length > 0 || pending !== undefined) {
+  if (old.releasable.length > 0 || interrupted !== undefined) {
     const session = authenticate(plan, cr, url, `log in as ${cr.spec.userName} to revoke credentials no one uses`).output('session');
     guardAfterLogin(plan, cr);
-    if (pending !== undefined) {
-      revokeInterrupted(plan, input, session, pending, `the creation of ${pending} was interrupted before the CR pointed at it`);
+    // Only a rotation's name can be pending here (the first creation's is while no credential exists, which
+    // rotates); the status write below clears it.
+    if (interrupted !== undefined) {
+      revokeInterrupted(plan, input, session, interrupted, `the creation of ${interrupted} was interrupted before the CR pointed at it`);
     }
     for (const secret of old.releasable) {
       const id = credentialIdOf(secret);
@@ -349,28 +391,46 @@ export function reconcile(input: AppCredInput): Plan<AppCredAction> {
     refuseName(plan, input, refused);
     return plan.build();
   }
-  withFinalizer(plan, cr, crFinalizer(cr), { apply: () => { reconcileHeld(plan, input); }, cleanup: () => release(plan, input) });
+  const next = course(input);
+  withFinalizer(plan, cr, crFinalizer(cr), {
+    apply: () => { follow(plan, input, next); },
+    cleanup: () => release(plan, input),
+    // The first credential's name is recorded in a metadata patch before anything else: the finalizer joins it.
+    addsFinalizer: () => next.kind === 'rotate' && next.interrupted === undefined && cr.status.acID === undefined,
+  });
   return plan.build();
 }
 
-/** A CR that holds the finalizer and is not being deleted: its credential, Secret and status. */
-function reconcileHeld(plan: PlanBuilder<AppCredAction>, input: AppCredInput): void {
-  const { primary: cr, observed, now, config } = input;
+/** What a CR that is not being deleted needs: to wait for Keystone, a new credential, or the steady state. */
+type Course =
+  | { readonly kind: 'waitForKeystone'; readonly endpoint: Extract<KeystoneEndpoint, { readonly usable: false }> }
+  | { readonly kind: 'rotate'; readonly url: string; readonly reasons: readonly string[]; readonly interrupted: string | undefined }
+  | { readonly kind: 'maintain'; readonly url: string; readonly interrupted: string | undefined };
+
+function course(input: AppCredInput): Course {
+  const { primary: cr, observed, now } = input;
   const endpoint = endpointOf(input);
-  if (!endpoint.usable) {
+  if (!endpoint.usable) return { kind: 'waitForKeystone', endpoint };
+  const reasons = rotationReasons(cr, observed.currentSecret !== undefined, now);
+  const interrupted = interruptedCreation(input);
+  return reasons.length > 0 ? { kind: 'rotate', url: endpoint.url, reasons, interrupted } : { kind: 'maintain', url: endpoint.url, interrupted };
+}
+
+/** A CR that holds the finalizer (or gets it in the plan's first write) and is not being deleted. */
+function follow(plan: PlanBuilder<AppCredAction>, input: AppCredInput, next: Course): void {
+  const { primary: cr, now, config } = input;
+  if (next.kind === 'rotate') rotate(plan, input, next.url, next.reasons, next.interrupted);
+  else if (next.kind === 'maintain') maintain(plan, input, next.url, next.interrupted);
+  else {
     const credential = stated(findCondition(cr.status.conditions, CONDITION_AC_READY), credentialCondition('Unknown', 'WaitingForKeystoneAPI', 'waiting for KeystoneAPI'));
     const status: AppCredStatus = {
       ...cr.status,
       observedGeneration: cr.metadata.generation,
-      conditions: conditionsFor(cr.status.conditions, keystoneApiNotReady(endpoint.reason, endpoint.message), credential, now),
+      conditions: conditionsFor(cr.status.conditions, keystoneApiNotReady(next.endpoint.reason, next.endpoint.message), credential, now),
     };
     addStatusIfChanged(plan, crRef(cr), cr.status, status);
     plan.add({ kind: 'control.requeueAfter', afterMs: config.keystoneRetryMs }, 'look for a usable Keystone again');
-    return;
   }
-  const reasons = rotationReasons(cr, observed.currentSecret !== undefined, now);
-  if (reasons.length > 0) rotate(plan, input, endpoint.url, reasons);
-  else maintain(plan, input, endpoint.url);
 }
 
 /**
@@ -393,6 +453,10 @@ export function reportFailure(cr: KeystoneApplicationCredential, failure: PlanFa
   };
   // The failed plan may have recorded the name after `cr` was read: null removes it whatever was stored.
   addStatusIfChanged(plan, crRef(cr), cr.status, nameTaken(failure) ? { ...withoutPending(status), pendingACName: null } : status, 'report the failure');
+  // Likewise the first credential's name (on the CR whatever `cr` shows): only a stored credential bears it now.
+  if (nameTaken(failure) && cr.status.acID === undefined) {
+    plan.add({ kind: 'k8s.patch', ref: crRef(cr), patch: { type: 'merge', body: { metadata: { annotations: { [CREDENTIAL_NAME_ANNOTATION]: null } } } } }, 'give the name up; the next attempt draws another');
+  }
   return plan.build();
 }
 

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@keyward/kernel';
-import { ACIDSecretKey, CONSUMER_FINALIZER, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, SECRET_PROTECTION_FINALIZER } from './api.js';
+import { ACIDSecretKey, CONSUMER_FINALIZER, CREDENTIAL_NAME_ANNOTATION, LABEL_APPLICATION_CREDENTIALS, LABEL_SERVICE, SECRET_PROTECTION_FINALIZER } from './api.js';
 
 /** The labels every credential Secret of a service carries: how we find them, and how consumers do. */
 export function credentialLabels(service: string): Record<string, string> {
@@ -29,6 +29,11 @@ export function credentialIdOf(secret: KubeObject): string | undefined {
   if (typeof encoded !== 'string') return undefined;
   const id = Buffer.from(encoded, 'base64').toString('utf8').trim();
   return id === '' ? undefined : id;
+}
+
+/** The Keystone name of the credential a Secret holds, when Keyward wrote it there (Secrets stored before it say nothing). */
+export function credentialNameOf(secret: KubeObject): string | undefined {
+  return secret.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION];
 }
 
 export interface OldSecrets {

@@ -2,7 +2,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { DAY_MS } from '@keyward/kernel/model';
 import { coreTypes, type KubeObject, type Plan, InMemoryWorld, converge, reconcileOnce } from '@keyward/kernel';
 import { FakeClock, actionKinds, fixedEntropy, simulateKeystone, type ReconcileOnceResult, type SimulatedKeystone } from '@keyward/kernel/testing';
-import { appCredType, keystoneApiType, type KeystoneApplicationCredential } from '../src/api.js';
+import { CREDENTIAL_NAME_ANNOTATION, CR_FINALIZER, appCredType, keystoneApiType, type KeystoneApplicationCredential } from '../src/api.js';
 import { defaultAppCredConfig, type AppCredConfig } from '../src/config.js';
 import { appCredController } from '../src/controller.js';
 import { decodeAppCred } from '../src/decode.js';
@@ -52,6 +52,22 @@ export function cr(world: AppCredWorld, name = 'ac-barbican'): KeystoneApplicati
   const decoded = decodeAppCred(object);
   if (isLeft(decoded)) throw new Error(decoded.left.message);
   return decoded.right;
+}
+
+/**
+ * The name the CR records for its newest creation: a rotation's in status.pendingACName, the first credential's
+ * in the annotation. A credential of that name that no Secret holds is one a later reconcile cleans up.
+ */
+export function recordedName(world: AppCredWorld, name = 'ac-barbican'): string | undefined {
+  const current = cr(world, name);
+  return current.status.pendingACName ?? current.metadata.annotations?.[CREDENTIAL_NAME_ANNOTATION];
+}
+
+/** The CR as it is once it holds the finalizer and before anything else happened to it. */
+export function holdFinalizer(world: AppCredWorld): void {
+  const object = world.get(crRef());
+  if (object === undefined) throw new Error('ac-barbican is gone');
+  world.put(appCredType, { ...object, metadata: { ...object.metadata, finalizers: [CR_FINALIZER] } });
 }
 
 /** What a reconcile would do now, without running it: for assertions on the plan alone. */

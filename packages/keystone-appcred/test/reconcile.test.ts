@@ -5,7 +5,7 @@ import { findCondition, renderPlanJson, renderPlanText } from '@keyward/kernel';
 import { actionKinds, isQuiet } from '@keyward/kernel/testing';
 import { computeSecurityHash } from '../src/security-hash.js';
 import { appCredApis } from '../src/vocabulary.js';
-import { NS, PASSWORD, baseSpec, config, cr, credentials, crRef, days, plan, reconcileCr, secretRef, secretsOf, setup } from './harness.js';
+import { NS, PASSWORD, baseSpec, config, cr, credentials, crRef, days, holdFinalizer, plan, reconcileCr, recordedName, secretRef, secretsOf, setup } from './harness.js';
 
 function dataOf(secret: Record<string, unknown> | undefined, key: string): string {
   return Buffer.from((secret?.['data'] as Record<string, string> | undefined)?.[key] ?? '', 'base64').toString();
@@ -45,9 +45,30 @@ describe('creating a credential', () => {
     expect(again.steps[0]?.action).toEqual({ kind: 'control.requeueAfter', afterMs: days(183) + 1000 });
   });
 
-  it('adds the finalizer first, alone', () => {
+  it('first records the name and adds the finalizer, in one patch guarded by the resourceVersion, then creates', () => {
     const { world, clock } = setup();
+    const p = plan(world, clock);
+    expect(actionKinds(p)).toEqual(['k8s.patch', 'keystone.authenticate', 'keystone.createApplicationCredential', 'k8s.create', 'k8s.status', 'control.requeueAfter']);
+    const name = p.steps.find((s) => s.action.kind === 'keystone.createApplicationCredential')?.action;
+    expect(p.steps[0]?.action).toMatchObject({
+      patch: { type: 'merge', body: { metadata: { finalizers: ['openstack.org/applicationcredential'], annotations: { 'keystone.keyward.io/credential-name': name?.kind === 'keystone.createApplicationCredential' ? name.name : '' } } } },
+      precondition: { resourceVersion: cr(world).metadata.resourceVersion },
+    });
+  });
+
+  it('adds the finalizer alone when it creates nothing yet (no usable Keystone)', () => {
+    const { world, clock } = setup();
+    world.remove({ type: { group: 'keystone.openstack.org', version: 'v1beta1', kind: 'KeystoneAPI', plural: 'keystoneapis', namespaced: true }, namespace: NS, name: 'keystone' });
     expect(actionKinds(plan(world, clock))).toEqual(['k8s.addFinalizer']);
+  });
+
+  it('writes the name on the Secret too, which is how a later reconcile knows the creation finished', async () => {
+    const { world, clock } = setup();
+    await reconcileCr(world, clock);
+    const secret = world.get(secretRef(cr(world).status.secretName ?? ''));
+    const name = credentials(world)[0]?.name;
+    expect(secret?.metadata.annotations).toEqual({ 'keystone.keyward.io/credential-name': name });
+    expect(recordedName(world)).toBe(name);
   });
 
   it('names the credential <cr>-<5 characters> and describes it as upstream does', () => {
@@ -66,7 +87,6 @@ describe('creating a credential', () => {
 
   it('never shows the password or the credential secret in a plan', async () => {
     const { world, clock } = setup();
-    await world.run(plan(world, clock));
     const p = plan(world, clock);
     for (const text of [renderPlanText(p, appCredApis), JSON.stringify(renderPlanJson(p, appCredApis)), inspect(p, { depth: 20 })]) {
       expect(text).not.toContain(PASSWORD);
@@ -241,7 +261,7 @@ describe('failures', () => {
     const condition = findCondition(cr(world).status.conditions, 'KeystoneApplicationCredentialReady');
     expect(condition).toMatchObject({ status: 'False', reason: 'PasswordSecretNotFound' });
     expect(condition?.message).toContain('Secret openstack/osp-secret not found');
-    expect(cr(world).status.pendingACName).toMatch(/^ac-barbican-/);
+    expect(recordedName(world)).toMatch(/^ac-barbican-/);
 
     world.put(secretRef('osp-secret').type, { metadata: { name: 'osp-secret', namespace: NS }, data: { BarbicanPassword: Buffer.from(PASSWORD).toString('base64') } });
     expect((await reconcileCr(world, clock, 1)).result?.ok).toBe(true);
@@ -251,13 +271,12 @@ describe('failures', () => {
 
   it('revokes a credential whose creation was interrupted before its Secret was stored', async () => {
     const { world, clock } = setup();
-    await world.run(plan(world, clock));
     const p = plan(world, clock, 1);
     const upToCreate = { steps: p.steps.slice(0, p.steps.findIndex((s) => s.action.kind === 'keystone.createApplicationCredential') + 1) };
     await world.run(upToCreate);
     expect(credentials(world)).toHaveLength(1);
     const orphan = credentials(world)[0];
-    expect(cr(world).status.pendingACName).toBe(orphan?.name);
+    expect(recordedName(world)).toBe(orphan?.name);
 
     expect((await reconcileCr(world, clock, 2)).result?.ok).toBe(true);
     const ids = credentials(world).map((c) => c.id);
@@ -268,10 +287,9 @@ describe('failures', () => {
 
   it('retries an interrupted creation, and deletes with revocation, logging in before any write, so a retry Keystone refuses writes nothing', async () => {
     const { world, clock } = setup();
-    await world.run(plan(world, clock));
     const p = plan(world, clock, 1);
     await world.run({ steps: p.steps.slice(0, p.steps.findIndex((s) => s.action.kind === 'keystone.authenticate')) });
-    expect(cr(world).status.pendingACName).toMatch(/^ac-barbican-/);
+    expect(recordedName(world)).toMatch(/^ac-barbican-/);
     expect(actionKinds(plan(world, clock, 2)).slice(0, 3)).toEqual(['keystone.authenticate', 'k8s.patch', 'keystone.revokeApplicationCredential']);
 
     expect((await reconcileCr(world, clock, 3)).result?.ok).toBe(true);
@@ -294,9 +312,9 @@ describe('failures', () => {
     expect(credentials(world)).toHaveLength(before);
   });
 
-  it('waits for a ready KeystoneAPI and says why', async () => {
+  it('waits for a ready KeystoneAPI and says why', () => {
     const { world, clock } = setup();
-    await world.run(plan(world, clock));
+    holdFinalizer(world);
     world.remove({ type: { group: 'keystone.openstack.org', version: 'v1beta1', kind: 'KeystoneAPI', plural: 'keystoneapis', namespaced: true }, namespace: NS, name: 'keystone' });
     const p = plan(world, clock);
     expect(actionKinds(p)).toEqual(['k8s.status', 'control.requeueAfter']);

@@ -8,6 +8,7 @@ import { repoRoot } from './paths.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { KeystoneAdmin } from './keystone-admin.js';
 import { holdExclusive } from './exclusive.js';
+import { waitFor } from './wait.js';
 import type { KeycloakAdminCredentials } from './keycloak.js';
 
 /** Set by the jest global setup to the env.json of the environment the tests use. */
@@ -180,4 +181,23 @@ export function auditEventsOf(userName: string): AuditEvent[] {
     .filter((line) => line.includes(userName))
     .map((line) => JSON.parse(line) as AuditEvent)
     .filter((event) => event.user.username === userName && event.stage === 'ResponseComplete');
+}
+
+/**
+ * The completed requests of a ServiceAccount once the audit log has caught up with them: a GET of a ConfigMap
+ * that does not exist, made last under the same identity in `namespace`, must be logged first. The marker
+ * itself is left out.
+ */
+export async function settledAuditEventsOf(identity: ServiceAccountIdentity, namespace: string): Promise<AuditEvent[]> {
+  const marker = `audit-marker-${randomBytes(3).toString('hex')}`;
+  const core = kubeConfigFor({ kubeconfig: identity.kubeconfig }).makeApiClient(CoreV1Api);
+  // Answered 404 (or 403 without the right to read ConfigMaps): either way the server has logged it.
+  await core.readNamespacedConfigMap({ namespace, name: marker }).catch((error: unknown) => {
+    if (typeof (error as { code?: unknown }).code !== 'number') throw error;
+  });
+  const events = await waitFor(() => {
+    const all = auditEventsOf(identity.userName);
+    return Promise.resolve(all.some((event) => event.objectRef?.name === marker) ? all : undefined);
+  }, { what: 'the audit log to record the marker request', timeoutMs: 10_000, intervalMs: 200 });
+  return events.filter((event) => event.objectRef?.name !== marker);
 }

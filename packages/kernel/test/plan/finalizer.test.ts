@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { coreTypes } from '../../src/model/refs.js';
 import { PlanBuilder } from '../../src/plan/plan.js';
 import type { KubeObject, KubernetesAction } from '../../src/apis/kubernetes/actions.js';
-import { cleanUp, withFinalizer, type Finalizer } from '../../src/apis/kubernetes/finalizer.js';
+import { cleanUp, finalizersAdding, withFinalizer, type Finalizer } from '../../src/apis/kubernetes/finalizer.js';
 
 const ref = { type: coreTypes.configMap, namespace: 'ns', name: 'guarded' };
 const finalizer: Finalizer = { ref, name: 'example.com/cleanup', purpose: 'keep it until its copy is gone' };
@@ -37,6 +37,21 @@ describe('withFinalizer', () => {
     expect(plan.build().steps[0]?.action).toEqual({ kind: 'k8s.addFinalizer', ref, finalizer: finalizer.name, observed: { resourceVersion: '7', finalizers: ['other'] } });
   });
 
+  it('lets apply add it in its own first write when apply says it does, and alone when it does not', () => {
+    const runs = (adds: boolean): string[] => {
+      const plan = new PlanBuilder<KubernetesAction>();
+      const target = object({ finalizers: ['other'] });
+      withFinalizer(plan, target, finalizer, {
+        apply: () => { plan.add({ kind: 'k8s.patch', ref, patch: { type: 'merge', body: { metadata: { finalizers: finalizersAdding(target, finalizer) } } }, precondition: { resourceVersion: '7' } }, 'apply'); },
+        cleanup: () => undefined,
+        addsFinalizer: () => adds,
+      });
+      return plan.build().steps.map((step) => step.action.kind);
+    };
+    expect(runs(true)).toEqual(['k8s.patch']);
+    expect(runs(false)).toEqual(['k8s.addFinalizer']);
+  });
+
   it('reconciles an object that holds it', () => {
     expect(planned(object({ finalizers: [finalizer.name] }), RELEASED)).toEqual(['k8s.event apply']);
   });
@@ -51,6 +66,14 @@ describe('withFinalizer', () => {
 
   it('does nothing for a deleted object that no longer holds it', () => {
     expect(planned(object({ finalizers: ['other'], deletionTimestamp: '2026-03-01T12:00:00Z' }), RELEASED)).toEqual([]);
+  });
+});
+
+describe('finalizersAdding', () => {
+  it('appends the finalizer to those the object holds, and says nothing when it holds it', () => {
+    expect(finalizersAdding(object({ finalizers: ['other'] }), finalizer)).toEqual(['other', finalizer.name]);
+    expect(finalizersAdding(object(), finalizer)).toEqual([finalizer.name]);
+    expect(finalizersAdding(object({ finalizers: [finalizer.name] }), finalizer)).toBeUndefined();
   });
 });
 

@@ -41,16 +41,32 @@ export function cleanUp(plan: FinalizerSteps, object: KubeObject, finalizer: Fin
 }
 
 /**
+ * The finalizers to write for an object that lacks `finalizer`: those it holds, then `finalizer`; undefined when
+ * it holds it already. For a reconcile that adds the finalizer in a metadata patch it makes anyway (see
+ * withFinalizer's `addsFinalizer`): the patch must carry the object's resourceVersion as a precondition, so that
+ * it cannot drop a finalizer written since.
+ */
+export function finalizersAdding(object: KubeObject, finalizer: Finalizer): readonly string[] | undefined {
+  return holds(object, finalizer) ? undefined : [...(object.metadata.finalizers ?? []), finalizer.name];
+}
+
+/**
  * Runs a reconcile behind a finalizer, as kube-rs's `finalizer()` does: an object being deleted is cleaned up
  * (see cleanUp); one without the finalizer gets it, alone (the change wakes the next reconcile, which works
- * from the object that holds it); one that holds it is reconciled by `apply`.
+ * from the object that holds it), unless `addsFinalizer` says that `apply` adds it in its own first write (see
+ * finalizersAdding), before anything the finalizer must guard; one that holds it is reconciled by `apply`.
  */
-export function withFinalizer(plan: FinalizerSteps, object: KubeObject, finalizer: Finalizer, steps: { readonly apply: () => void; readonly cleanup: Cleanup }): void {
+export function withFinalizer(
+  plan: FinalizerSteps,
+  object: KubeObject,
+  finalizer: Finalizer,
+  steps: { readonly apply: () => void; readonly cleanup: Cleanup; readonly addsFinalizer?: () => boolean },
+): void {
   if (object.metadata.deletionTimestamp !== undefined) {
     cleanUp(plan, object, finalizer, steps.cleanup);
     return;
   }
-  if (!holds(object, finalizer)) {
+  if (!holds(object, finalizer) && steps.addsFinalizer?.() !== true) {
     const { resourceVersion } = object.metadata;
     const observed = finalizer.guarded === true && resourceVersion !== undefined ? { observed: { resourceVersion, finalizers: object.metadata.finalizers ?? [] } } : {};
     plan.add({ kind: 'k8s.addFinalizer', ref: finalizer.ref, finalizer: finalizer.name, ...observed }, finalizer.purpose);

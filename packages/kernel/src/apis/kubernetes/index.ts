@@ -7,5 +7,5 @@ export { addApplyIfChanged, hasStatedContent, holdsStated } from './stated.js';
 export { FIELD_CONFLICT, FIELD_MANAGER } from './server-side-apply.js';
 export { DRIFT_REPAIRED, convergedOnSpec, driftRepairedEvent, isDriftRepairedEvent } from './drift.js';
 export type { ConvergedView } from './drift.js';
-export { cleanUp, withFinalizer } from './finalizer.js';
+export { cleanUp, finalizersAdding, withFinalizer } from './finalizer.js';
 export type { Cleanup, Finalizer } from './finalizer.js';
