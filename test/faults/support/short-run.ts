@@ -24,7 +24,8 @@ export async function expectScenarioMeetsEveryTarget(scenario: string): Promise<
   const line = run.stdout.trim().split('\n').pop() ?? '';
   expect({ scenario, status: run.status, log: line === '' ? run.stderr.slice(-4_000) : undefined }).toMatchObject({ scenario, log: undefined });
   const output = JSON.parse(line) as FaultResult;
-  expect(output.targets.filter((t) => !t.met)).toEqual([]);
+  // Timing targets are reported in the scenario's line, not asserted (see Target.timing).
+  expect(output.targets.filter((t) => !t.met && t.timing !== true)).toEqual([]);
   expect(output.passed).toBe(true);
   expect(run.status).toBe(0);
 }
