@@ -42,25 +42,32 @@ export interface JobRun {
   readonly why: string;
 }
 
+/** Whether a Job has run to completion, and what its step says (only the report goes into the status). */
+export interface JobOutcome {
+  readonly done: boolean;
+  readonly report: StepReport;
+}
+
 /**
  * One run of a Job per run key: created when missing; a finished Job is the record that it ran (no TTL),
  * and only a new key replaces it (the old one is deleted here, the new one created by the reconcile its
  * deletion wakes). A failed Job is reported with its log tail and not retried until the key changes.
  */
-export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, job: KubeObject | undefined, run: JobRun, pods: readonly KubeObject[], secrets: readonly Sensitive[]): StepReport & { readonly done: boolean } {
+export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, job: KubeObject | undefined, run: JobRun, pods: readonly KubeObject[], secrets: readonly Sensitive[]): JobOutcome {
   const ref = { type: coreTypes.job, namespace: cr.metadata.namespace, name: run.name };
+  const waiting = (reason: string, message: string): JobOutcome => ({ done: false, report: { status: 'False', reason, message } });
   if (job === undefined) {
     plan.add({ kind: 'k8s.create', ref, object: run.template }, run.why);
-    return { done: false, status: 'False', reason: 'Running', message: `${run.what} Job ${run.name} started` };
+    return waiting('Running', `${run.what} Job ${run.name} started`);
   }
   if (runKeyOf(job) !== run.runKey) {
     plan.add({ kind: 'k8s.delete', ref, precondition: { uid: job.metadata.uid ?? '' }, propagation: 'Background' }, `${run.what} must run again: ${run.why}`);
-    return { done: false, status: 'False', reason: 'Rerunning', message: `${run.what} Job ${run.name} is replaced to run again` };
+    return waiting('Rerunning', `${run.what} Job ${run.name} is replaced to run again`);
   }
-  if (conditionTrue(job, 'Complete')) return { done: true, status: 'True', reason: 'Completed', message: `${run.what} completed` };
+  if (conditionTrue(job, 'Complete')) return { done: true, report: { status: 'True', reason: 'Completed', message: `${run.what} completed` } };
   if (conditionTrue(job, 'Failed')) {
     const tail = logTail(run.name, pods, secrets);
-    return { done: false, status: 'False', reason: 'JobFailed', message: `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with:\n${tail}`}` };
+    return waiting('JobFailed', `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with:\n${tail}`}`);
   }
-  return { done: false, status: 'False', reason: 'Running', message: `${run.what} Job ${run.name} is running` };
+  return waiting('Running', `${run.what} Job ${run.name} is running`);
 }

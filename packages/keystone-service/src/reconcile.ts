@@ -225,7 +225,7 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const sync = reconcileJob(plan, cr, observed.dbSyncJob, {
     name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName), why: 'migrate the schema for this image and configuration',
   }, observed.pods, secrets);
-  reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync;
+  reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync.report;
   if (!sync.done) return stop(requeueAt);
 
   // 5. Deployment, Service and PodDisruptionBudget.
@@ -254,7 +254,7 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const boot = reconcileJob(plan, cr, observed.bootstrapJob, {
     name: names.bootstrapJob(crName), what: 'bootstrap', runKey: bootKey, template: bootstrapJob(cr, bootKey, configName, urls), why: 'create or update the admin user, project, roles, service and endpoints',
   }, observed.pods, secrets);
-  reports[CONDITION_BOOTSTRAP] = boot.done ? { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' } : boot;
+  reports[CONDITION_BOOTSTRAP] = boot.done ? { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' } : boot.report;
   return stop(requeueAt);
 }
 
