@@ -10,6 +10,32 @@ import type { KeystoneAction } from './vocabulary.js';
 const LOG_LINES = 10;
 const LOG_CHARS = 800;
 
+/** Terminal colour and cursor sequences (CSI), which oslo.log's colour formatter writes. */
+// eslint-disable-next-line no-control-regex -- the escape character is what is matched
+const ANSI_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]/g;
+/** An oslo.log record's start: date, time, pid. */
+const LOG_RECORD = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? +\d+ +/;
+/** An ERROR or CRITICAL record that says something after its logger's name. */
+const ERROR_RECORD = /^(?:ERROR|CRITICAL) \S+ +\S/;
+
+/**
+ * The lines of a failed run's log that say what went wrong, without colour: with oslo.log records, the ERROR
+ * and CRITICAL ones (the traceback included) without their date and pid; otherwise every line. What Python
+ * prints while shutting down ("Exception ignored in ...", with its own traceback) is left out.
+ */
+export function failureLines(log: string): string[] {
+  const lines = log.replace(ANSI_SEQUENCE, '').split(/\r?\n/).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+  const meaningful: string[] = [];
+  let shutdownNoise = false;
+  for (const line of lines) {
+    if (line.startsWith('Exception ignored')) shutdownNoise = true;
+    else if (LOG_RECORD.test(line)) shutdownNoise = false;
+    if (!shutdownNoise) meaningful.push(line);
+  }
+  const errors = meaningful.filter((line) => LOG_RECORD.test(line)).map((line) => line.replace(LOG_RECORD, '')).filter((record) => ERROR_RECORD.test(record));
+  return errors.length > 0 ? errors : meaningful;
+}
+
 /** The run key a Job was made for (on its pod template, as on the Job). */
 export function runKeyOf(job: KubeObject | undefined): string | undefined {
   const template = field(job, 'spec', 'template', 'metadata', 'annotations', ANNOTATION_RUN_KEY);
@@ -17,8 +43,9 @@ export function runKeyOf(job: KubeObject | undefined): string | undefined {
 }
 
 /**
- * The end of the log of a Job's latest pod, as the kubelet kept it in the termination message
- * (FallbackToLogsOnError), with every known secret masked.
+ * What a Job's latest pod said of its failure, from the log the kubelet kept as its termination message
+ * (FallbackToLogsOnError): the last of its failureLines, on one line (" | " between them), every known secret
+ * masked.
  */
 export function logTail(jobName: string, pods: readonly KubeObject[], secrets: readonly Sensitive[]): string | undefined {
   const mine = pods
@@ -27,7 +54,7 @@ export function logTail(jobName: string, pods: readonly KubeObject[], secrets: r
   const statuses = field(mine.at(-1), 'status', 'containerStatuses');
   const message = Array.isArray(statuses) ? field(statuses[0], 'state', 'terminated', 'message') : undefined;
   if (typeof message !== 'string' || message.trim() === '') return undefined;
-  let tail = message.trimEnd().split('\n').slice(-LOG_LINES).join('\n');
+  let tail = failureLines(message).slice(-LOG_LINES).join(' | ');
   for (const secret of secrets) if (secret.reveal() !== '') tail = tail.replaceAll(secret.reveal(), '***');
   return tail.length > LOG_CHARS ? `...${tail.slice(-LOG_CHARS)}` : tail;
 }
@@ -67,7 +94,7 @@ export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, jo
   if (conditionTrue(job, 'Complete')) return { done: true, report: { status: 'True', reason: 'Completed', message: `${run.what} completed` } };
   if (conditionTrue(job, 'Failed')) {
     const tail = logTail(run.name, pods, secrets);
-    return waiting('JobFailed', `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with:\n${tail}`}`);
+    return waiting('JobFailed', `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with: ${tail}`}`);
   }
   return waiting('Running', `${run.what} Job ${run.name} is running`);
 }

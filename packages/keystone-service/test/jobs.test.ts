@@ -1,0 +1,57 @@
+import { describe, expect, it } from '@jest/globals';
+import { sensitive, type KubeObject } from '@keyward/kernel';
+import { failureLines, logTail } from '../src/jobs.js';
+
+const ESC = '\u001b';
+
+/** keystone-manage db_sync against a database that does not exist: oslo.log records in colour, then Python's shutdown. */
+const dbSyncLog = [
+  `2026-11-28 10:00:01.100 7 ${ESC}[01;31mCRITICAL keystone [-] Unhandled error: sqlalchemy.exc.OperationalError: (pymysql.err.OperationalError) (1049, "Unknown database 'no_such_db'")${ESC}[00m`,
+  '2026-11-28 10:00:01.100 7 ERROR keystone Traceback (most recent call last):',
+  '2026-11-28 10:00:01.100 7 ERROR keystone   File "/usr/lib/python3/dist-packages/pymysql/connections.py", line 649, in connect',
+  '2026-11-28 10:00:01.100 7 ERROR keystone     self._request_authentication()',
+  '2026-11-28 10:00:01.100 7 ERROR keystone sqlalchemy.exc.OperationalError: (pymysql.err.OperationalError) (1049, "Unknown database \'no_such_db\'")',
+  '2026-11-28 10:00:01.100 7 ERROR keystone ',
+  '2026-11-28 10:00:01.101 7 INFO oslo_db.sqlalchemy.engines [-] connecting with password s3cret',
+  'Exception ignored in: <function _removeHandlerRef at 0x7f3c2a1b2c10>',
+  'Traceback (most recent call last):',
+  '  File "/usr/lib/python3.11/logging/__init__.py", line 846, in _removeHandlerRef',
+  "TypeError: 'NoneType' object is not callable",
+  'Exception ignored in: <function Connection.__del__ at 0x7f3c2a1b2d30>',
+  'Traceback (most recent call last):',
+  '  File "/usr/lib/python3/dist-packages/pymysql/connections.py", line 789, in __del__',
+  "ImportError: sys.meta_path is None, Python is likely shutting down",
+  '',
+].join('\n');
+
+const failedPod = (message: string): KubeObject => ({
+  apiVersion: 'v1', kind: 'Pod',
+  metadata: { name: 'ks-db-sync-abc', namespace: 'identity', labels: { 'batch.kubernetes.io/job-name': 'ks-db-sync' }, creationTimestamp: '2026-11-28T10:00:00Z' },
+  status: { containerStatuses: [{ state: { terminated: { exitCode: 1, message } } }] },
+});
+
+describe("a failed Job's log in its condition", () => {
+  it('keeps the ERROR and CRITICAL records and the traceback, without colour, dates or shutdown noise', () => {
+    expect(failureLines(dbSyncLog)).toEqual([
+      'CRITICAL keystone [-] Unhandled error: sqlalchemy.exc.OperationalError: (pymysql.err.OperationalError) (1049, "Unknown database \'no_such_db\'")',
+      'ERROR keystone Traceback (most recent call last):',
+      'ERROR keystone   File "/usr/lib/python3/dist-packages/pymysql/connections.py", line 649, in connect',
+      'ERROR keystone     self._request_authentication()',
+      'ERROR keystone sqlalchemy.exc.OperationalError: (pymysql.err.OperationalError) (1049, "Unknown database \'no_such_db\'")',
+    ]);
+  });
+
+  it('keeps every line of a log without oslo.log records, but not what Python says while it shuts down', () => {
+    expect(failureLines(`${ESC}[31mfatal: no config${ESC}[0m\nhint: mount it\nException ignored in: <x>\nTraceback (most recent call last):\n  File "y"\nTypeError: z\n`)).toEqual(['fatal: no config', 'hint: mount it']);
+  });
+
+  it('puts the lines on one line, with no control character, and masks secrets', () => {
+    const tail = logTail('ks-db-sync', [failedPod(`${dbSyncLog}\n2026-11-28 10:00:02.000 7 ERROR keystone password s3cret refused`)], [sensitive('s3cret')]) ?? '';
+    expect(tail).toContain("Unknown database 'no_such_db'");
+    // eslint-disable-next-line no-control-regex -- control characters are what must not be there
+    expect(tail).not.toMatch(/[\u0000-\u001f]/);
+    expect(tail).not.toContain('Exception ignored');
+    expect(tail).not.toContain('s3cret');
+    expect(tail.split(' | ')).toHaveLength(6);
+  });
+});
