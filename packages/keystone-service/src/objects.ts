@@ -7,6 +7,7 @@ import {
   CONFIG_DIR,
   CREDENTIAL_KEYS_DIR,
   DB_CONNECTION_KEY,
+  DB_PASSWORD_KEY,
   FERNET_KEYS_DIR,
   LABEL_COMPONENT,
   LABEL_CONFIG_OF,
@@ -231,7 +232,7 @@ export function mariaDbObjects(cr: Keystone): { database: ObjectTemplate; user: 
   const common = { apiVersion: 'k8s.mariadb.com/v1alpha1', metadata: meta(cr, name) };
   return {
     database: { ...common, kind: 'Database', spec: { mariaDbRef, name: database.database, characterSet: 'utf8mb4', collate: 'utf8mb4_general_ci' } },
-    user: { ...common, kind: 'User', spec: { mariaDbRef, name, passwordSecretKeyRef: { name: database.secretRef.name, key: 'password' }, host: '%' } },
+    user: { ...common, kind: 'User', spec: { mariaDbRef, name, passwordSecretKeyRef: { name: database.secretRef.name, key: database.secretRef.key ?? DB_PASSWORD_KEY }, host: '%' } },
     grant: { ...common, kind: 'Grant', spec: { mariaDbRef, privileges: ['ALL PRIVILEGES'], database: database.database, table: '*', username: name, host: '%' } },
   };
 }

@@ -21,7 +21,8 @@ import {
   podDisruptionBudgetType,
 } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
-import { configMapName, policyYaml } from './config-map.js';
+import { configMapName } from './config-map.js';
+import { policyOf } from './policy.js';
 import { readStatus } from './decode.js';
 import { KEY_BYTES } from './fernet.js';
 import { reconcileJob } from './jobs.js';
@@ -76,21 +77,14 @@ function readInputs(cr: Keystone, observed: KeystoneInput['observed']): Credenti
       : { status: 'False', reason: 'WaitingForExternalSecret', message: `${notFound}; ExternalSecret ${external}` };
   };
   const db = entries(observed.dbSecret);
-  const dbName = cr.spec.database.secretRef.name;
-  for (const key of [DB_USERNAME_KEY, DB_PASSWORD_KEY]) if ((db[key] ?? '') === '') return missing('Secret', dbName, key, observed.dbSecret);
+  const { name: dbName, key: passwordKey = DB_PASSWORD_KEY } = cr.spec.database.secretRef;
+  for (const key of [DB_USERNAME_KEY, passwordKey]) if ((db[key] ?? '') === '') return missing('Secret', dbName, key, observed.dbSecret);
   const admin = cr.spec.bootstrap.adminPasswordSecretRef;
   const adminPassword = entries(observed.adminSecret)[admin.key]?.replace(/\r?\n$/, '') ?? '';
   if (adminPassword === '') return missing('Secret', admin.name, admin.key, observed.adminSecret);
-  let policy: string | undefined;
-  const { policyOverrides } = cr.spec;
-  if (policyOverrides?.rules !== undefined) policy = policyYaml(policyOverrides.rules);
-  if (policyOverrides?.configMapRef !== undefined) {
-    policy = entries(observed.policyConfigMap)['policy.yaml'];
-    if (policy === undefined || policy.trim() === '') {
-      return { status: 'False', reason: 'PolicyNotFound', message: `ConfigMap ${policyOverrides.configMapRef.name} not found or without a non-empty policy.yaml` };
-    }
-  }
-  return { dbUsername: (db[DB_USERNAME_KEY] ?? '').trim(), dbPassword: sensitive(db[DB_PASSWORD_KEY] ?? ''), adminPassword: sensitive(adminPassword), policy: policy === '' ? undefined : policy };
+  const policy = policyOf(cr, observed.policyConfigMap);
+  if (typeof policy === 'object') return policy;
+  return { dbUsername: (db[DB_USERNAME_KEY] ?? '').trim(), dbPassword: sensitive(db[passwordKey] ?? ''), adminPassword: sensitive(adminPassword), policy };
 }
 
 /** The ConfigMap's data: keystone.conf, api-paste.ini and, with overrides, policy.yaml. */

@@ -21,7 +21,7 @@ export const MAX_ACTIVE_KEYS_LIMIT = 100;
 
 export const DATABASE_ONE_OF = 'exactly one of host and clusterRef must be set';
 export const CACHE_ONE_OF = 'exactly one of servers and clusterRef must be set';
-export const POLICY_ONE_OF = 'exactly one of rules and configMapRef must be set';
+export const POLICY_AT_LEAST_ONE = 'at least one of rules (not empty) and configMapRef must be set';
 export const PORT_NEEDS_HOST = 'port is only used with host';
 export const INI_NAMES_MESSAGE = 'names must be letters, digits, ".", "_" or "-"';
 
@@ -82,9 +82,12 @@ const LocalRef = t.type({ name: kubernetesName() });
 
 const ImageCodec = t.type({ repository: minLengthString(1), tag: minLengthString(1) });
 
+/** C5C3's Secret reference: a name, and here the key of the database password (default `password`). */
+const DatabaseSecretRef = t.intersection([LocalRef, t.partial({ key: minLengthString(1) })]);
+
 const DatabaseCodec = refine(
   t.intersection([
-    t.type({ database: withDefault(minLengthString(1), 'keystone'), secretRef: LocalRef }),
+    t.type({ database: withDefault(minLengthString(1), 'keystone'), secretRef: DatabaseSecretRef }),
     t.partial({ host: minLengthString(1), port: integerInRange(1, 65_535), clusterRef: LocalRef }),
   ]),
   (db) => (!exactlyOne(db.host, db.clusterRef) ? DATABASE_ONE_OF : db.port !== undefined && db.host === undefined ? PORT_NEEDS_HOST : undefined),
@@ -101,7 +104,8 @@ const CacheCodec = refine(
 const keyCount = integerInRange(MIN_ACTIVE_KEYS, MAX_ACTIVE_KEYS_LIMIT);
 
 const FernetCodec = t.type({ rotationSchedule: withDefault(cronSchedule, DEFAULT_ROTATION_SCHEDULE), maxActiveKeys: withDefault(keyCount, MIN_ACTIVE_KEYS) });
-const CredentialKeysCodec = t.type({ maxActiveKeys: withDefault(keyCount, MIN_ACTIVE_KEYS) });
+// rotationSchedule is C5C3's field, accepted and not acted on: see docs/keystone-service.md.
+const CredentialKeysCodec = t.intersection([t.type({ maxActiveKeys: withDefault(keyCount, MIN_ACTIVE_KEYS) }), t.partial({ rotationSchedule: cronSchedule })]);
 
 const BootstrapCodec = t.intersection([
   t.type({
@@ -128,7 +132,9 @@ const middlewareList = refine(
 
 const PluginCodec = t.type({ name: iniName, configSection: iniName, config: withDefault(iniSection, {}) });
 
-const PolicyCodec = refine(t.partial({ rules: t.record(t.string, iniValue), configMapRef: LocalRef }), (p) => (exactlyOne(p.rules, p.configMapRef) ? undefined : POLICY_ONE_OF));
+// Both may be given, as in C5C3: the inline rules win over the ConfigMap's.
+const PolicyCodec = refine(t.partial({ rules: t.record(t.string, iniValue), configMapRef: LocalRef }), (p) =>
+  Object.keys(p.rules ?? {}).length > 0 || p.configMapRef !== undefined ? undefined : POLICY_AT_LEAST_ONE);
 
 export const KeystoneSpecCodec = t.intersection([
   t.type({

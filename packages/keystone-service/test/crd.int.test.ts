@@ -54,7 +54,14 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a middleware named as a base filter', { ...baseSpec, middleware: [{ name: 'cors', filterFactory: 'f', position: 'after' }] }, 'spec.middleware'],
   ['a middleware twice', { ...baseSpec, middleware: [{ name: 'a', filterFactory: 'f', position: 'after' }, { name: 'a', filterFactory: 'g', position: 'before' }] }, 'spec.middleware[1]'],
   ['a value with a line break', { ...baseSpec, extraConfig: { DEFAULT: { debug: 'true\n[x]' } } }, 'spec.extraConfig.DEFAULT.debug'],
-  ['both policy rules and a ConfigMap', { ...baseSpec, policyOverrides: { rules: {}, configMapRef: { name: 'p' } } }, 'spec.policyOverrides'],
+  ["C5C3's shapes: the password's key, a credential key schedule, policy rules and a ConfigMap", {
+    ...baseSpec,
+    database: { ...baseSpec.database, secretRef: { name: 'db', key: 'db-password' } },
+    credentialKeys: { rotationSchedule: '0 0 1 * *' },
+    policyOverrides: { rules: { 'identity:list_users': 'role:admin' }, configMapRef: { name: 'p' } },
+  }, undefined],
+  ['policy overrides with neither rules nor a ConfigMap', { ...baseSpec, policyOverrides: { rules: {} } }, 'spec.policyOverrides'],
+  ['a bad credential key schedule', { ...baseSpec, credentialKeys: { rotationSchedule: 'weekly' } }, 'spec.credentialKeys.rotationSchedule'],
 ];
 
 describe('the Keystone CRD and the codec agree', () => {
