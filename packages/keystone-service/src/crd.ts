@@ -15,6 +15,7 @@ import {
   INI_NAME_PATTERN,
   INI_VALUE_PATTERN,
   MAX_ACTIVE_KEYS_LIMIT,
+  MIDDLEWARE_UNSUPPORTED,
   POLICY_AT_LEAST_ONE,
   PORT_NEEDS_HOST,
   POSITIONS,
@@ -142,8 +143,11 @@ const crdWithoutNameRule = namespacedCrd({
           type: 'array',
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
-          'x-kubernetes-validations': [{ rule: `self.all(m, !(m.name in ${JSON.stringify(BASE_FILTER_NAMES).replaceAll('"', "'")}))`, message: BASE_FILTER_MESSAGE }],
-          description: `WSGI filters added to Keystone's pipeline in api-paste.ini, each name once, placed in list order around the base filters (${BASE_FILTER_NAMES.join(', ')}).`,
+          'x-kubernetes-validations': [
+            { rule: `self.all(m, !(m.name in ${JSON.stringify(BASE_FILTER_NAMES).replaceAll('"', "'")}))`, message: BASE_FILTER_MESSAGE },
+            { rule: 'size(self) == 0', message: MIDDLEWARE_UNSUPPORTED },
+          ],
+          description: 'Refused unless empty: C5C3\'s WSGI filters for api-paste.ini, which Keystone never reads (it builds its pipeline in code), so a filter would do nothing.',
           items: {
             type: 'object',
             required: ['name', 'filterFactory', 'position'],

@@ -124,10 +124,15 @@ const MiddlewareCodec = t.intersection([
 ]);
 
 export const BASE_FILTER_MESSAGE = 'a middleware cannot have the name of a filter of the base pipeline';
+/**
+ * Keystone builds its WSGI pipeline in code (keystone.server.flask) and never reads api-paste.ini, so a filter
+ * listed here would silently do nothing: the field is refused until Keystone can load one.
+ */
+export const MIDDLEWARE_UNSUPPORTED = "middleware is not supported: Keystone builds its WSGI pipeline in code and never reads api-paste.ini, so a filter here would do nothing; leave the list empty";
 
 const middlewareList = refine(
   uniqueList(t.array(MiddlewareCodec), (m) => m.name),
-  (list) => (list.some((m) => (BASE_FILTER_NAMES as readonly string[]).includes(m.name)) ? BASE_FILTER_MESSAGE : undefined),
+  (list) => (list.some((m) => (BASE_FILTER_NAMES as readonly string[]).includes(m.name)) ? BASE_FILTER_MESSAGE : list.length > 0 ? MIDDLEWARE_UNSUPPORTED : undefined),
 );
 
 const PluginCodec = t.type({ name: iniName, configSection: iniName, config: withDefault(iniSection, {}) });

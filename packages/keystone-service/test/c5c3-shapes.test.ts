@@ -10,7 +10,7 @@ const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 
 async function reconcile(world: InMemoryWorld) {
   const outcome = await reconcileOnce(keystoneServiceController, world, ref, { config: defaultKeystoneServiceConfig, now: new FakeClock('2026-01-01T00:00:00Z').now() });
-  if (outcome.decision.kind !== 'planned') throw new Error(`${outcome.decision.kind}: ${JSON.stringify(outcome.decision)}`);
+  if (outcome.decision.kind !== 'planned' && outcome.decision.kind !== 'invalid') throw new Error(outcome.decision.kind);
   return readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions);
 }
 
@@ -52,5 +52,15 @@ describe("C5C3's Keystone shapes", () => {
       policyOverrides: { rules: { a: 'b' }, configMapRef: { name: 'policy' } },
     }, '- just a list\n');
     expect(findCondition(await reconcile(w), 'SecretsReady')).toMatchObject({ status: 'False', reason: 'PolicyInvalid', message: 'the policy.yaml of ConfigMap policy cannot take the inline rules: it is not a map of rule to check string' });
+  });
+});
+
+describe('middleware', () => {
+  it('is refused with a message that names the field and says why', async () => {
+    const w = world({ middleware: [{ name: 'audit', filterFactory: 'audit.filter_factory', position: 'after' }] });
+    const ready = findCondition(await reconcile(w), 'Ready');
+    expect(ready).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+    expect(ready?.message).toContain('spec.middleware: middleware is not supported: Keystone builds its WSGI pipeline in code and never reads api-paste.ini');
+    expect(w.events.filter((e) => e.type === 'Warning').map((e) => e.reason)).toEqual(['InvalidSpec']);
   });
 });

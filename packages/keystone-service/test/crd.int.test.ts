@@ -36,7 +36,7 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
     fernet: { rotationSchedule: '@daily', maxActiveKeys: 5 },
     credentialKeys: { maxActiveKeys: 4 },
     bootstrap: { adminUser: 'root', adminPasswordSecretRef: { name: 'admin', key: 'pw' }, region: 'RegionTwo', publicEndpoint: 'https://id.example.com/v3' },
-    middleware: [{ name: 'audit', filterFactory: 'audit.filter_factory', position: 'after', filter: 'request_id', config: { level: 'info' } }],
+    middleware: [],
     plugins: [{ name: 'ldap', configSection: 'ldap', config: { url: 'ldap://ldap' } }],
     policyOverrides: { rules: { 'identity:list_users': 'role:admin' } },
     extraConfig: { DEFAULT: { debug: 'true' } },
@@ -53,6 +53,7 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['an unknown position', { ...baseSpec, middleware: [{ name: 'a', filterFactory: 'f', position: 'around' }] }, 'spec.middleware[0].position'],
   ['a middleware named as a base filter', { ...baseSpec, middleware: [{ name: 'cors', filterFactory: 'f', position: 'after' }] }, 'spec.middleware'],
   ['a middleware twice', { ...baseSpec, middleware: [{ name: 'a', filterFactory: 'f', position: 'after' }, { name: 'a', filterFactory: 'g', position: 'before' }] }, 'spec.middleware[1]'],
+  ['a middleware, which Keystone would never load', { ...baseSpec, middleware: [{ name: 'audit', filterFactory: 'audit.filter_factory', position: 'after', filter: 'request_id', config: { level: 'info' } }] }, 'spec.middleware'],
   ['a value with a line break', { ...baseSpec, extraConfig: { DEFAULT: { debug: 'true\n[x]' } } }, 'spec.extraConfig.DEFAULT.debug'],
   ["C5C3's shapes: the password's key, a credential key schedule, policy rules and a ConfigMap", {
     ...baseSpec,
