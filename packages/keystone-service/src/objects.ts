@@ -139,6 +139,8 @@ export function deployment(cr: Keystone, configName: string): ObjectTemplate {
             startupProbe: { httpGet: { path: '/v3', port: API_PORT }, periodSeconds: 10, timeoutSeconds: 8, failureThreshold: 30 },
             livenessProbe: { tcpSocket: { port: API_PORT }, initialDelaySeconds: 15, periodSeconds: 20 },
             readinessProbe: { exec: { command: DB_PROBE }, initialDelaySeconds: 10, periodSeconds: 30, timeoutSeconds: 25, failureThreshold: 3 },
+            // A crash's last log lines, for the condition that reports a stuck rollout.
+            terminationMessagePolicy: 'FallbackToLogsOnError',
           }],
           volumes: vols,
         },

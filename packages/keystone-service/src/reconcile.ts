@@ -32,6 +32,7 @@ import type { KeystoneQueries } from './observe.js';
 import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, service } from './objects.js';
 import { apiPasteSections } from './paste.js';
 import { renderIni } from './ini.js';
+import { deploymentReady } from './rollout.js';
 import { conditionTrue, entries, field, numberAt } from './read.js';
 import { bootstrapRunKey, dbSyncRunKey } from './run-keys.js';
 import type { Keystone, KeystoneStatus } from './spec.js';
@@ -91,19 +92,6 @@ function readInputs(cr: Keystone, observed: KeystoneInput['observed']): Credenti
 export function configData(cr: Keystone, dbUsername: string, policy: string | undefined, clusterDomain: string): Record<string, string> {
   const conf = keystoneConf(cr.spec, { namespace: cr.metadata.namespace, dbUsername, clusterDomain, hasPolicy: policy !== undefined });
   return { 'keystone.conf': conf, 'api-paste.ini': renderIni(apiPasteSections(cr.spec.middleware ?? [])), ...(policy === undefined ? {} : { 'policy.yaml': policy }) };
-}
-
-/** Ready as the reference reads a Deployment: rolled out to the current generation, enough ready replicas, Available. */
-export function deploymentReady(object: KubeObject | undefined, replicas: number): StepReport {
-  if (object === undefined) return { status: 'False', reason: 'Creating', message: 'the Deployment is being created' };
-  const generation = object.metadata.generation ?? 0;
-  if (numberAt(object, 'status', 'observedGeneration') < generation) return { status: 'False', reason: 'Progressing', message: 'the Deployment controller has not seen the latest change yet' };
-  const ready = numberAt(object, 'status', 'readyReplicas');
-  const updated = numberAt(object, 'status', 'updatedReplicas');
-  if (updated < replicas || ready < replicas || !conditionTrue(object, 'Available')) {
-    return { status: 'False', reason: 'Progressing', message: `${String(ready)} of ${String(replicas)} pods ready, ${String(updated)} updated` };
-  }
-  return { status: 'True', reason: 'Available', message: `${String(ready)} pods ready` };
 }
 
 /** ConfigMaps of earlier renderings that no ReplicaSet with pods uses any more. */
@@ -227,7 +215,7 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName), 'the Keystone API pods');
   addApplyIfChanged(plan, apiRef(coreTypes.service), observed.service, service(cr), 'the Keystone API Service');
   addApplyIfChanged(plan, apiRef(podDisruptionBudgetType), observed.podDisruptionBudget, podDisruptionBudget(cr), 'keep an API pod through voluntary disruptions');
-  const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas);
+  const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas, observed.replicaSets, observed.pods);
   reports[CONDITION_DEPLOYMENT] = rollout;
   if (rollout.status !== 'True') {
     reports[CONDITION_API] = { status: 'False', reason: 'WaitingForDeployment', message: 'waiting for the API pods' };
