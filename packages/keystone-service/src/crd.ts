@@ -12,6 +12,8 @@ import {
   DATABASE_ONE_OF,
   DEFAULT_CACHE_BACKEND,
   DEFAULT_ROTATION_SCHEDULE,
+  IMAGE_REPOSITORY_PATTERN,
+  IMAGE_TAG_PATTERN,
   INI_NAME_PATTERN,
   INI_VALUE_PATTERN,
   MAX_ACTIVE_KEYS_LIMIT,
@@ -69,8 +71,8 @@ const crdWithoutNameRule = namespacedCrd({
           description: 'The Keystone container image the API pods and the db_sync and bootstrap Jobs run; a new image runs db_sync again (not bootstrap).',
           required: ['repository', 'tag'],
           properties: {
-            repository: { ...text, description: 'Image repository, such as registry.example/keystone.' },
-            tag: { ...text, description: 'Image tag.' },
+            repository: { type: 'string', pattern: IMAGE_REPOSITORY_PATTERN, description: 'Image repository, such as registry.example/keystone: an optional registry host (and port), then lowercase path components.' },
+            tag: { type: 'string', pattern: IMAGE_TAG_PATTERN, description: 'Image tag: letters, digits, "_", "." and "-", at most 128, not starting with "." or "-".' },
           },
         },
         database: {

@@ -2,6 +2,8 @@ import { coreTypes, type KubeObject, type PlanBuilder, type Sensitive } from '@k
 import { type ObjectTemplate } from '@keyward/kernel/plan';
 import { ANNOTATION_RUN_KEY } from './api.js';
 import { annotation, conditionTrue, field } from './read.js';
+import { failureLines } from './logs.js';
+import { podProblem } from './rollout.js';
 import type { Keystone } from './spec.js';
 import type { StepReport } from './status.js';
 import type { KeystoneAction } from './vocabulary.js';
@@ -10,36 +12,17 @@ import type { KeystoneAction } from './vocabulary.js';
 const LOG_LINES = 10;
 const LOG_CHARS = 800;
 
-/** Terminal colour and cursor sequences (CSI), which oslo.log's colour formatter writes. */
-// eslint-disable-next-line no-control-regex -- the escape character is what is matched
-const ANSI_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]/g;
-/** An oslo.log record's start: date, time, pid. */
-const LOG_RECORD = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? +\d+ +/;
-/** An ERROR or CRITICAL record that says something after its logger's name. */
-const ERROR_RECORD = /^(?:ERROR|CRITICAL) \S+ +\S/;
-
-/**
- * The lines of a failed run's log that say what went wrong, without colour: with oslo.log records, the ERROR
- * and CRITICAL ones (the traceback included) without their date and pid; otherwise every line. What Python
- * prints while shutting down ("Exception ignored in ...", with its own traceback) is left out.
- */
-export function failureLines(log: string): string[] {
-  const lines = log.replace(ANSI_SEQUENCE, '').split(/\r?\n/).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
-  const meaningful: string[] = [];
-  let shutdownNoise = false;
-  for (const line of lines) {
-    if (line.startsWith('Exception ignored')) shutdownNoise = true;
-    else if (LOG_RECORD.test(line)) shutdownNoise = false;
-    if (!shutdownNoise) meaningful.push(line);
-  }
-  const errors = meaningful.filter((line) => LOG_RECORD.test(line)).map((line) => line.replace(LOG_RECORD, '')).filter((record) => ERROR_RECORD.test(record));
-  return errors.length > 0 ? errors : meaningful;
-}
-
 /** The run key a Job was made for (on its pod template, as on the Job). */
 export function runKeyOf(job: KubeObject | undefined): string | undefined {
   const template = field(job, 'spec', 'template', 'metadata', 'annotations', ANNOTATION_RUN_KEY);
   return typeof template === 'string' ? template : annotation(job, ANNOTATION_RUN_KEY);
+}
+
+/** A Job's pods, oldest first. */
+function podsOf(jobName: string, pods: readonly KubeObject[]): KubeObject[] {
+  return pods
+    .filter((pod) => pod.metadata.labels?.['batch.kubernetes.io/job-name'] === jobName || pod.metadata.labels?.['job-name'] === jobName)
+    .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
 }
 
 /**
@@ -48,10 +31,7 @@ export function runKeyOf(job: KubeObject | undefined): string | undefined {
  * masked.
  */
 export function logTail(jobName: string, pods: readonly KubeObject[], secrets: readonly Sensitive[]): string | undefined {
-  const mine = pods
-    .filter((pod) => pod.metadata.labels?.['batch.kubernetes.io/job-name'] === jobName || pod.metadata.labels?.['job-name'] === jobName)
-    .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
-  const statuses = field(mine.at(-1), 'status', 'containerStatuses');
+  const statuses = field(podsOf(jobName, pods).at(-1), 'status', 'containerStatuses');
   const message = Array.isArray(statuses) ? field(statuses[0], 'state', 'terminated', 'message') : undefined;
   if (typeof message !== 'string' || message.trim() === '') return undefined;
   let tail = failureLines(message).slice(-LOG_LINES).join(' | ');
@@ -96,5 +76,8 @@ export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, jo
     const tail = logTail(run.name, pods, secrets);
     return waiting('JobFailed', `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with: ${tail}`}`);
   }
+  const latest = podsOf(run.name, pods).at(-1);
+  const stuck = latest === undefined ? undefined : podProblem(latest);
+  if (stuck !== undefined) return waiting(stuck.reason, `${run.what} Job ${run.name} cannot run: ${stuck.message}`);
   return waiting('Running', `${run.what} Job ${run.name} is running`);
 }

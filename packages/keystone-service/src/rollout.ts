@@ -1,5 +1,5 @@
 import type { KubeObject } from '@keyward/kernel';
-import { failureLines } from './jobs.js';
+import { failureLines } from './logs.js';
 import { LABEL_COMPONENT } from './api.js';
 import { conditionTrue, field, numberAt } from './read.js';
 import type { StepReport } from './status.js';

@@ -80,7 +80,19 @@ const cronSchedule = new t.Type<string>(
 
 const LocalRef = t.type({ name: kubernetesName() });
 
-const ImageCodec = t.type({ repository: minLengthString(1), tag: minLengthString(1) });
+/**
+ * An image reference's parts as the container runtimes parse them: an optional registry host (with a port),
+ * then lowercase path components separated by "/"; a tag of at most 128 word characters, "." and "-".
+ */
+const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+const HOST_COMPONENT = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+export const IMAGE_REPOSITORY_PATTERN = `^(?:${HOST_COMPONENT}(?:\\.${HOST_COMPONENT})*(?::[0-9]+)?/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*$`;
+export const IMAGE_TAG_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$';
+
+const ImageCodec = t.type({
+  repository: matching(IMAGE_REPOSITORY_PATTERN, 'an image repository (registry/path, lowercase)'),
+  tag: matching(IMAGE_TAG_PATTERN, 'an image tag (letters, digits, "_", "." and "-", at most 128)'),
+});
 
 /** C5C3's Secret reference: a name, and here the key of the database password (default `password`). */
 const DatabaseSecretRef = t.intersection([LocalRef, t.partial({ key: minLengthString(1) })]);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { sensitive, type KubeObject } from '@keyward/kernel';
-import { failureLines, logTail } from '../src/jobs.js';
+import { PlanBuilder, sensitive, type KubeObject } from '@keyward/kernel';
+import { ANNOTATION_RUN_KEY } from '../src/api.js';
+import { logTail, reconcileJob } from '../src/jobs.js';
+import { failureLines } from '../src/logs.js';
+import type { Keystone } from '../src/spec.js';
+import type { KeystoneAction } from '../src/vocabulary.js';
 
 const ESC = '\u001b';
 
@@ -53,5 +57,30 @@ describe("a failed Job's log in its condition", () => {
     expect(tail).not.toContain('Exception ignored');
     expect(tail).not.toContain('s3cret');
     expect(tail.split(' | ')).toHaveLength(6);
+  });
+});
+
+describe('a Job whose pod cannot start', () => {
+  const cr = { apiVersion: 'keystone.openstack.c5c3.io/v1alpha1', kind: 'Keystone', metadata: { name: 'ks', namespace: 'identity', uid: 'u', generation: 1 }, spec: {}, status: {} } as unknown as Keystone;
+  const job: KubeObject = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'ks-db-sync', namespace: 'identity', uid: 'job-uid', annotations: { [ANNOTATION_RUN_KEY]: 'k1' } }, status: { active: 1 } };
+  const run = { name: 'ks-db-sync', what: 'db_sync', runKey: 'k1', template: {}, why: 'migrate' };
+  const waitingPod = (reason: string, message: string): KubeObject => ({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name: 'ks-db-sync-7xk2p', namespace: 'identity', labels: { 'batch.kubernetes.io/job-name': 'ks-db-sync' }, creationTimestamp: '2026-11-28T10:00:00Z' },
+    status: { phase: 'Pending', containerStatuses: [{ name: 'db-sync', image: 'registry.invalid/keystone:22', ready: false, restartCount: 0, state: { waiting: { reason, message } } }] },
+  });
+
+  it.each([
+    ['ImagePullBackOff', 'Back-off pulling image "registry.invalid/keystone:22"'],
+    ['ErrImagePull', 'failed to pull and unpack image "registry.invalid/keystone:22": failed to resolve reference'],
+    ['CreateContainerConfigError', 'secret "ks-db-connection" not found'],
+  ])('is reported with the pod\'s reason %s, not as running', (reason, message) => {
+    const outcome = reconcileJob(new PlanBuilder<KeystoneAction>(), cr, job, run, [waitingPod(reason, message)], []);
+    expect(outcome).toEqual({ done: false, report: { status: 'False', reason, message: `db_sync Job ks-db-sync cannot run: pod ks-db-sync-7xk2p: ${reason}: ${message}` } });
+  });
+
+  it('is running while its pod is being created', () => {
+    const outcome = reconcileJob(new PlanBuilder<KeystoneAction>(), cr, job, run, [waitingPod('ContainerCreating', '')], []);
+    expect(outcome.report).toMatchObject({ reason: 'Running', message: 'db_sync Job ks-db-sync is running' });
   });
 });
