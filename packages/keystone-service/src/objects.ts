@@ -1,6 +1,7 @@
 import type { Json, ObjectTemplate, OwnerReference } from '@keyward/kernel/plan';
 import type { Sensitive } from '@keyward/kernel';
 import {
+  ANNOTATION_CONNECTION,
   ANNOTATION_ROTATED_AT,
   ANNOTATION_RUN_KEY,
   API_PORT,
@@ -55,9 +56,9 @@ export function keySecret(cr: Keystone, name: string, keys: Readonly<Record<stri
   };
 }
 
-/** The full database URL, password included, for OS_DATABASE__CONNECTION. */
-export function connectionSecret(cr: Keystone, url: Sensitive): ObjectTemplate {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: meta(cr, names.dbConnection(cr.metadata.name)), type: 'Opaque', stringData: { [DB_CONNECTION_KEY]: url } };
+/** The full database URL, password included, for OS_DATABASE__CONNECTION, in Secret `name`. */
+export function connectionSecret(cr: Keystone, name: string, url: Sensitive): ObjectTemplate {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: meta(cr, name), type: 'Opaque', stringData: { [DB_CONNECTION_KEY]: url } };
 }
 
 export function configMap(cr: Keystone, name: string, data: Readonly<Record<string, string>>): ObjectTemplate {
@@ -70,9 +71,10 @@ export function configMap(cr: Keystone, name: string, data: Readonly<Record<stri
   };
 }
 
-const connectionEnv = (cr: Keystone): Json => ({
+/** The database URL from Secret `secretName` (by default the one a db_sync has succeeded with). */
+const connectionEnv = (cr: Keystone, secretName = names.dbConnection(cr.metadata.name)): Json => ({
   name: 'OS_DATABASE__CONNECTION',
-  valueFrom: { secretKeyRef: { name: names.dbConnection(cr.metadata.name), key: DB_CONNECTION_KEY } },
+  valueFrom: { secretKeyRef: { name: secretName, key: DB_CONNECTION_KEY } },
 });
 
 const restricted: Json = { allowPrivilegeEscalation: false, runAsNonRoot: true, runAsUser: KEYSTONE_UID, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } };
@@ -110,7 +112,8 @@ export const UWSGI_COMMAND = [
   '--processes', '2', '--threads', '1', '--die-on-term', `--pyargv=--config-dir=${CONFIG_DIR}/`,
 ];
 
-export function deployment(cr: Keystone, configName: string): ObjectTemplate {
+/** The API Deployment; `connectionHash` (a keyed hash of the database URL) rolls the pods when the URL changes. */
+export function deployment(cr: Keystone, configName: string, connectionHash: string): ObjectTemplate {
   const { volumes: vols, mounts } = volumes(cr, configName, true);
   const labels = podLabels(cr, 'api');
   return {
@@ -122,7 +125,7 @@ export function deployment(cr: Keystone, configName: string): ObjectTemplate {
       selector: { matchLabels: labels },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
-        metadata: { labels },
+        metadata: { labels, annotations: { [ANNOTATION_CONNECTION]: connectionHash } },
         spec: {
           securityContext: { fsGroup: KEYSTONE_UID },
           // The pods need no API access: no token is mounted, and no Role grants them anything.
@@ -167,7 +170,7 @@ export function podDisruptionBudget(cr: Keystone): ObjectTemplate {
  * A one-shot Job: no TTL (the finished Job is the record that it ran), no retries beyond a few pod
  * restarts, and its log tail kept as the termination message so a failure can be reported with it.
  */
-function job(cr: Keystone, name: string, component: string, runKey: string, configName: string, script: string, env: readonly Json[]): ObjectTemplate {
+function job(cr: Keystone, name: string, component: string, runKey: string, configName: string, script: string, env: readonly Json[], connection?: string): ObjectTemplate {
   const { volumes: vols, mounts } = volumes(cr, configName, component === 'db-sync');
   const labels = podLabels(cr, component);
   return {
@@ -187,7 +190,7 @@ function job(cr: Keystone, name: string, component: string, runKey: string, conf
             image: imageOf(cr),
             imagePullPolicy: 'IfNotPresent',
             command: ['/bin/sh', '-eu', '-c', script],
-            env: [connectionEnv(cr), ...env],
+            env: [connectionEnv(cr, connection), ...env],
             volumeMounts: mounts,
             securityContext: restricted,
             terminationMessagePolicy: 'FallbackToLogsOnError',
@@ -199,8 +202,9 @@ function job(cr: Keystone, name: string, component: string, runKey: string, conf
   };
 }
 
-export function dbSyncJob(cr: Keystone, runKey: string, configName: string): ObjectTemplate {
-  return job(cr, names.dbSyncJob(cr.metadata.name), 'db-sync', runKey, configName, `exec keystone-manage --config-dir=${CONFIG_DIR}/ db_sync`, []);
+/** db_sync, with the database URL from Secret `connection` (a new URL is tried here before the pods get it). */
+export function dbSyncJob(cr: Keystone, runKey: string, configName: string, connection: string): ObjectTemplate {
+  return job(cr, names.dbSyncJob(cr.metadata.name), 'db-sync', runKey, configName, `exec keystone-manage --config-dir=${CONFIG_DIR}/ db_sync`, [], connection);
 }
 
 export interface BootstrapUrls {

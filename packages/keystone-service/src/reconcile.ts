@@ -11,6 +11,7 @@ import {
   CONDITION_DEPLOYMENT,
   CONDITION_FERNET,
   CONDITION_SECRETS,
+  DB_CONNECTION_KEY,
   DB_PASSWORD_KEY,
   DB_USERNAME_KEY,
   keystoneType,
@@ -34,7 +35,7 @@ import { apiPasteSections } from './paste.js';
 import { renderIni } from './ini.js';
 import { deploymentReady } from './rollout.js';
 import { conditionTrue, entries, field, numberAt } from './read.js';
-import { bootstrapRunKey, dbSyncRunKey } from './run-keys.js';
+import { bootstrapRunKey, connectionHash, dbSyncRunKey } from './run-keys.js';
 import type { Keystone, KeystoneStatus } from './spec.js';
 import { aggregateConditions, type StepReport, type StepReports } from './status.js';
 import type { KeystoneAction } from './vocabulary.js';
@@ -193,8 +194,15 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
     plan.add({ kind: 'k8s.create', ref: { type: coreTypes.configMap, namespace, name: configName }, object: configMap(cr, configName, data) }, 'the rendered keystone.conf and api-paste.ini');
   }
   fields.configMapName = configName;
+  // The database URL: the pods keep the one a db_sync succeeded with; a new one is tried by db_sync first.
   const url = sensitive(connectionUrl(cr.spec, { namespace, dbUsername: inputs.dbUsername, clusterDomain: config.clusterDomain }, inputs.dbPassword.reveal()));
-  addApplyIfChanged(plan, { type: coreTypes.secret, namespace, name: names.dbConnection(crName) }, observed.dbConnection, connectionSecret(cr, url), 'the database URL with its password, for OS_DATABASE__CONNECTION');
+  const urlHash = connectionHash(cr.metadata.uid, url);
+  const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
+  const proven = entries(observed.dbConnection)[DB_CONNECTION_KEY] === url.reveal();
+  const syncConnection = proven ? names.dbConnection(crName) : names.dbSyncConnection(crName);
+  if (!proven) {
+    addApplyIfChanged(plan, secretRef(syncConnection), observed.dbSyncConnection, connectionSecret(cr, syncConnection, url), 'the new database URL, for db_sync to try before the pods get it');
+  }
 
   // 4. Database.
   const secrets = [inputs.dbPassword, inputs.adminPassword];
@@ -203,16 +211,23 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
     reports[CONDITION_DATABASE] = waitingForDb;
     return stop(requeueAt);
   }
-  const syncKey = dbSyncRunKey(imageOf(cr), configName);
+  const syncKey = dbSyncRunKey(imageOf(cr), configName, urlHash);
   const sync = reconcileJob(plan, cr, observed.dbSyncJob, {
-    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName), why: 'migrate the schema for this image and configuration',
+    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName, syncConnection), why: 'migrate the schema for this image, configuration and database URL',
   }, observed.pods, secrets);
   reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync.report;
   if (!sync.done) return stop(requeueAt);
+  // db_sync succeeded with this URL: the pods may have it now.
+  if (!proven) {
+    addApplyIfChanged(plan, secretRef(names.dbConnection(crName)), observed.dbConnection, connectionSecret(cr, names.dbConnection(crName), url), 'the database URL db_sync succeeded with, for OS_DATABASE__CONNECTION');
+  }
+  if (observed.dbSyncConnection !== undefined) {
+    plan.add({ kind: 'k8s.delete', ref: secretRef(names.dbSyncConnection(crName)), precondition: { uid: observed.dbSyncConnection.metadata.uid ?? '' } }, 'db_sync succeeded with the new database URL');
+  }
 
   // 5. Deployment, Service and PodDisruptionBudget.
   const apiRef = (type: ObjectRef['type']) => ({ type, namespace, name: names.api(crName) });
-  const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName), 'the Keystone API pods');
+  const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName, urlHash), 'the Keystone API pods');
   addApplyIfChanged(plan, apiRef(coreTypes.service), observed.service, service(cr), 'the Keystone API Service');
   addApplyIfChanged(plan, apiRef(podDisruptionBudgetType), observed.podDisruptionBudget, podDisruptionBudget(cr), 'keep an API pod through voluntary disruptions');
   const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas, observed.replicaSets, observed.pods);
