@@ -201,6 +201,7 @@ const crdWithoutNameRule = namespacedCrd({
         },
         endpoint: { type: 'string', description: 'In-cluster URL of the Identity v3 API, http://<name>.<namespace>.svc.<cluster domain>:5000/v3, once the API pods are ready.' },
         configMapName: { type: 'string', description: 'Name of the immutable ConfigMap (keystone.conf, api-paste.ini, policy.yaml) the pods run with.' },
+        bootstrapRunKey: { type: 'string', description: 'What bootstrap last completed with (a keyed hash of the admin password, which reveals nothing of it): the record that it ran, so a deleted bootstrap Job does not run it again.' },
         lastFernetRotation: { ...timestamp, description: 'When the fernet keys were last rotated (RFC 3339).' },
         nextFernetRotation: { ...timestamp, description: 'When the fernet keys are next rotated, from rotationSchedule (RFC 3339).' },
       },

@@ -1,4 +1,4 @@
-import { PlanBuilder, coreTypes, sensitive, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput, type Sensitive } from '@keyward/kernel';
+import { PlanBuilder, coreTypes, findCondition, sensitive, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput, type Sensitive } from '@keyward/kernel';
 import { addApplyIfChanged, addStatusIfChanged } from '@keyward/kernel/plan';
 import { formatTime, type DecodeFailure } from '@keyward/kernel/model';
 import type {
@@ -9,6 +9,7 @@ import {
   CONDITION_CREDENTIAL_KEYS,
   CONDITION_DATABASE,
   CONDITION_DEPLOYMENT,
+  CONDITION_READY,
   CONDITION_FERNET,
   CONDITION_SECRETS,
   DB_CONNECTION_KEY,
@@ -24,6 +25,7 @@ import {
 import type { KeystoneServiceConfig } from './config.js';
 import { configMapName } from './config-map.js';
 import { policyOf } from './policy.js';
+import { REASON_NAMESPACE_TERMINATING, namespaceTerminating } from './namespace.js';
 import { readStatus } from './decode.js';
 import { KEY_BYTES } from './fernet.js';
 import { reconcileJob } from './jobs.js';
@@ -153,13 +155,16 @@ function finish(plan: PlanBuilder<KeystoneAction>, input: KeystoneInput, progres
 export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const { primary: cr, observed, now, config, entropy } = input;
   const plan = new PlanBuilder<KeystoneAction>();
-  // Deletion is garbage collection's: everything is owned by the object.
-  if (cr.metadata.deletionTimestamp !== undefined) return plan.build();
+  // Deletion is garbage collection's: everything is owned by the object. In a namespace being deleted, what
+  // the namespace controller removes is not made again.
+  if (cr.metadata.deletionTimestamp !== undefined || findCondition(cr.status.conditions, CONDITION_READY)?.reason === REASON_NAMESPACE_TERMINATING) return plan.build();
   const crName = cr.metadata.name;
   const namespace = cr.metadata.namespace;
   const reports: Partial<Record<(typeof STEP_CONDITIONS)[number], StepReport>> = {};
   const fields: { -readonly [K in keyof Progress['fields']]: Progress['fields'][K] } = {};
   const stop = (requeueAt?: Date) => finish(plan, input, { reports, fields, ...(requeueAt === undefined ? {} : { requeueAt }) });
+  // Kept through every status write until bootstrap completes with another password.
+  if (cr.status.bootstrapRunKey !== undefined) fields.bootstrapRunKey = cr.status.bootstrapRunKey;
 
   // 1. Secrets.
   const inputs = readInputs(cr, observed);
@@ -248,17 +253,20 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   // 6. Bootstrap, re-run only when the admin password changes.
   const bootKey = bootstrapRunKey(cr.metadata.uid, inputs.adminPassword);
   const urls = { internal: endpoint, public: cr.spec.bootstrap.publicEndpoint ?? endpoint };
-  const boot = reconcileJob(plan, cr, observed.bootstrapJob, {
+  // The status records that bootstrap ran with this password: a Job deleted after it completed is not re-run.
+  const bootstrapped: StepReport = { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' };
+  const boot = cr.status.bootstrapRunKey === bootKey ? { done: true, report: bootstrapped } : reconcileJob(plan, cr, observed.bootstrapJob, {
     name: names.bootstrapJob(crName), what: 'bootstrap', runKey: bootKey, template: bootstrapJob(cr, bootKey, configName, urls), why: 'create or update the admin user, project, roles, service and endpoints',
   }, observed.pods, secrets);
-  reports[CONDITION_BOOTSTRAP] = boot.done ? { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' } : boot.report;
+  if (boot.done) fields.bootstrapRunKey = bootKey;
+  reports[CONDITION_BOOTSTRAP] = boot.done ? bootstrapped : boot.report;
   return stop(requeueAt);
 }
 
 /** The status that reports a failed read or step: on the condition of the step that failed, and on Ready. */
 export function reportFailure(cr: Keystone, failure: PlanFailure, now: Date): Plan<KeystoneAction> {
   const plan = new PlanBuilder<KeystoneAction>();
-  const report: StepReport = { status: 'False', reason: failure.reason, message: `${failure.step} failed: ${failure.message}` };
+  const report: StepReport = namespaceTerminating(failure.message) ?? { status: 'False', reason: failure.reason, message: `${failure.step} failed: ${failure.message}` };
   const step = failure.step.includes('Job') ? CONDITION_DATABASE : /Deployment|Service|PodDisruptionBudget/.test(failure.step) ? CONDITION_DEPLOYMENT : undefined;
   const reports: StepReports = step === undefined ? {} : { [step]: report };
   const status: KeystoneStatus = {

@@ -187,6 +187,8 @@ export type KeystoneStatus = {
   readonly endpoint?: string;
   /** The rendered configuration the pods run with. */
   readonly configMapName?: string;
+  /** The run key bootstrap last completed with (a keyed hash of the admin password): the record that it ran. */
+  readonly bootstrapRunKey?: string;
   readonly lastFernetRotation?: string;
   readonly nextFernetRotation?: string;
 };

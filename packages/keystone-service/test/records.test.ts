@@ -1,0 +1,69 @@
+// What a Keystone records on itself, so that what is deleted around it is not made again: that bootstrap ran,
+// and that its namespace is being deleted.
+import { describe, expect, it } from '@jest/globals';
+import { coreTypes, findCondition, InMemoryWorld, converge as convergeKit, reconcileOnce, type ObjectRef } from '@keyward/kernel';
+import { readConditions } from '@keyward/kernel/model';
+import { FakeClock, actionKinds, fixedEntropy } from '@keyward/kernel/testing';
+import { decodeKeystone, defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
+import { keystoneErrorPolicy } from '../src/namespace.js';
+import { reportFailure } from '../src/reconcile.js';
+import { namespace, putInputs, putKeystone } from './fixtures.js';
+
+const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
+const job = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
+const deploymentRef: ObjectRef = { type: coreTypes.deployment, namespace, name: 'keystone' };
+const TERMINATING = 'create Deployment identity/keystone: HTTP 403 deployments.apps "keystone" is forbidden: unable to create new content in namespace identity because it is being terminated';
+
+async function converged(): Promise<{ world: InMemoryWorld; clock: FakeClock }> {
+  const world = new InMemoryWorld();
+  putInputs(world);
+  putKeystone(world);
+  const clock = new FakeClock('2026-01-01T00:00:00Z');
+  const complete = (name: string) => {
+    if (world.get(job(name)) !== undefined) world.update(job(name), (o) => ({ ...o, status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
+  };
+  await convergeKit(keystoneServiceController, world, ref, {
+    config: defaultKeystoneServiceConfig, now: () => clock.now(), maxRounds: 12,
+    between: () => {
+      complete('keystone-db-sync');
+      complete('keystone-bootstrap');
+      if (world.get(deploymentRef) !== undefined) {
+        world.update(deploymentRef, (o) => ({ ...o, status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
+      }
+    },
+  });
+  return { world, clock };
+}
+
+async function plan(world: InMemoryWorld, clock: FakeClock): Promise<string[]> {
+  const outcome = await reconcileOnce(keystoneServiceController, world, ref, { config: defaultKeystoneServiceConfig, now: clock.now(), entropy: fixedEntropy(2) });
+  if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
+  return actionKinds(outcome.decision.plan).filter((kind) => kind !== 'control.requeueAfter');
+}
+
+describe('a Keystone', () => {
+  it('does not run bootstrap again when its completed Job is deleted', async () => {
+    const { world, clock } = await converged();
+    world.remove(job('keystone-bootstrap'));
+    expect(await plan(world, clock)).toEqual([]);
+    expect(world.get(job('keystone-bootstrap'))).toBeUndefined();
+    expect(findCondition(readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions), 'BootstrapReady')?.status).toBe('True');
+  });
+
+  it('records a create refused in its terminating namespace, and creates nothing more there', async () => {
+    const { world, clock } = await converged();
+    expect(keystoneErrorPolicy({ api: 'kubernetes', code: 403, reason: 'Forbidden', message: TERMINATING, retryable: false })).toEqual({ next: 'waitForChange', report: true });
+    expect(keystoneErrorPolicy({ api: 'kubernetes', code: 403, reason: 'Forbidden', message: 'forbidden: RBAC', retryable: false })).toEqual({ next: 'backoff', report: true });
+    const stored = world.get(ref);
+    if (stored === undefined) throw new Error('no Keystone');
+    const decoded = decodeKeystone(stored);
+    if (decoded._tag === 'Left') throw new Error(decoded.left.message);
+    const report = reportFailure(decoded.right, { step: 'create Deployment identity/keystone', action: 'k8s.create', reason: 'Forbidden', message: TERMINATING, retryable: false }, clock.now());
+    await world.run(report);
+    expect(findCondition(readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions), 'Ready')).toMatchObject({ status: 'False', reason: 'NamespaceTerminating' });
+    // The namespace controller removes what the Keystone owns before the Keystone itself.
+    world.remove(deploymentRef);
+    world.remove(job('keystone-db-sync'));
+    expect(await plan(world, clock)).toEqual([]);
+  });
+});
