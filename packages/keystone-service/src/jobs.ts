@@ -47,6 +47,8 @@ export interface JobRun {
   readonly template: ObjectTemplate;
   /** Why it runs now, for the plan. */
   readonly why: string;
+  /** What runs it again after a failure besides deleting the Job: "the image, configuration or database URL changes". */
+  readonly rerunsWhen: string;
 }
 
 /** Whether a Job has run to completion, and what its step says (only the report goes into the status). */
@@ -74,7 +76,8 @@ export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, jo
   if (conditionTrue(job, 'Complete')) return { done: true, report: { status: 'True', reason: 'Completed', message: `${run.what} completed` } };
   if (conditionTrue(job, 'Failed')) {
     const tail = logTail(run.name, pods, secrets);
-    return waiting('JobFailed', `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with: ${tail}`}`);
+    const retry = `It runs again when ${run.rerunsWhen}; to run it again as it is (after fixing what it needed, such as a missing database), delete Job ${run.name}.`;
+    return waiting('JobFailed', `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with: ${tail}`}. ${retry}`);
   }
   const latest = podsOf(run.name, pods).at(-1);
   const stuck = latest === undefined ? undefined : podProblem(latest);

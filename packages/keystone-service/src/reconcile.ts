@@ -216,9 +216,12 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
     reports[CONDITION_DATABASE] = waitingForDb;
     return stop(requeueAt);
   }
-  const syncKey = dbSyncRunKey(imageOf(cr), configName, urlHash);
+  // With a clusterRef, a re-created MariaDB Database, User or Grant (a new uid) runs db_sync again too.
+  const databaseObjects = [observed.mariaDbDatabase, observed.mariaDbUser, observed.mariaDbGrant].map((o) => o?.metadata.uid ?? '').join(',');
+  const syncKey = dbSyncRunKey(imageOf(cr), configName, `${urlHash}\n${databaseObjects}`);
   const sync = reconcileJob(plan, cr, observed.dbSyncJob, {
-    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName, syncConnection), why: 'migrate the schema for this image, configuration and database URL',
+    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName, syncConnection), why: 'migrate the schema for this image, configuration and database',
+    rerunsWhen: cr.spec.database.clusterRef === undefined ? 'the image, the configuration or the database URL changes' : 'the image, the configuration, the database URL or the MariaDB Database, User or Grant object changes',
   }, observed.pods, secrets);
   reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync.report;
   if (!sync.done) return stop(requeueAt);
@@ -257,6 +260,7 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const bootstrapped: StepReport = { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' };
   const boot = cr.status.bootstrapRunKey === bootKey ? { done: true, report: bootstrapped } : reconcileJob(plan, cr, observed.bootstrapJob, {
     name: names.bootstrapJob(crName), what: 'bootstrap', runKey: bootKey, template: bootstrapJob(cr, bootKey, configName, urls), why: 'create or update the admin user, project, roles, service and endpoints',
+    rerunsWhen: 'the admin password changes',
   }, observed.pods, secrets);
   if (boot.done) fields.bootstrapRunKey = bootKey;
   reports[CONDITION_BOOTSTRAP] = boot.done ? bootstrapped : boot.report;

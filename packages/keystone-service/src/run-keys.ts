@@ -18,7 +18,7 @@ export function connectionHash(uid: string, url: Sensitive): string {
   return createHmac('sha256', uid).update(url.reveal()).digest('hex').slice(0, 32);
 }
 
-/** The db_sync Job's re-run key: the image, the configuration and the database URL (its hash) it migrates with. */
-export function dbSyncRunKey(image: string, configMapName: string, connection: string): string {
-  return createHash('sha256').update(`${image}\n${configMapName}\n${connection}`).digest('hex').slice(0, 32);
+/** The db_sync Job's re-run key: the image, the configuration and the database (URL hash, objects) it migrates with. */
+export function dbSyncRunKey(image: string, configMapName: string, database: string): string {
+  return createHash('sha256').update(`${image}\n${configMapName}\n${database}`).digest('hex').slice(0, 32);
 }

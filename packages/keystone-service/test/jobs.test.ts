@@ -63,7 +63,7 @@ describe("a failed Job's log in its condition", () => {
 describe('a Job whose pod cannot start', () => {
   const cr = { apiVersion: 'keystone.openstack.c5c3.io/v1alpha1', kind: 'Keystone', metadata: { name: 'ks', namespace: 'identity', uid: 'u', generation: 1 }, spec: {}, status: {} } as unknown as Keystone;
   const job: KubeObject = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'ks-db-sync', namespace: 'identity', uid: 'job-uid', annotations: { [ANNOTATION_RUN_KEY]: 'k1' } }, status: { active: 1 } };
-  const run = { name: 'ks-db-sync', what: 'db_sync', runKey: 'k1', template: {}, why: 'migrate' };
+  const run = { name: 'ks-db-sync', what: 'db_sync', runKey: 'k1', template: {}, why: 'migrate', rerunsWhen: 'the image changes' };
   const waitingPod = (reason: string, message: string): KubeObject => ({
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name: 'ks-db-sync-7xk2p', namespace: 'identity', labels: { 'batch.kubernetes.io/job-name': 'ks-db-sync' }, creationTimestamp: '2026-11-28T10:00:00Z' },

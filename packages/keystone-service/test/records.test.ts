@@ -5,9 +5,10 @@ import { coreTypes, findCondition, InMemoryWorld, converge as convergeKit, recon
 import { readConditions } from '@keyward/kernel/model';
 import { FakeClock, actionKinds, fixedEntropy } from '@keyward/kernel/testing';
 import { decodeKeystone, defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
+import { mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType } from '../src/api.js';
 import { keystoneErrorPolicy } from '../src/namespace.js';
 import { reportFailure } from '../src/reconcile.js';
-import { namespace, putInputs, putKeystone } from './fixtures.js';
+import { baseSpec, namespace, putInputs, putKeystone } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 const job = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
@@ -65,5 +66,51 @@ describe('a Keystone', () => {
     world.remove(deploymentRef);
     world.remove(job('keystone-db-sync'));
     expect(await plan(world, clock)).toEqual([]);
+  });
+});
+
+describe('a failed db_sync', () => {
+  const fail = (world: InMemoryWorld) => world.update(job('keystone-db-sync'), (o) => ({ ...o, status: { conditions: [{ type: 'Failed', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
+  const databaseCondition = (world: InMemoryWorld) => findCondition(readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions), 'DatabaseReady');
+
+  it('says how to run it again, and runs again once its Job is deleted', async () => {
+    const world = new InMemoryWorld();
+    putInputs(world);
+    putKeystone(world);
+    const clock = new FakeClock('2026-01-01T00:00:00Z');
+    await plan(world, clock);
+    fail(world);
+    expect(await plan(world, clock)).toEqual(['k8s.status']);
+    expect(databaseCondition(world)?.message).toBe('db_sync Job keystone-db-sync failed. It runs again when the image, the configuration or the database URL changes; to run it again as it is (after fixing what it needed, such as a missing database), delete Job keystone-db-sync.');
+    world.remove(job('keystone-db-sync'));
+    expect(await plan(world, clock)).toContain('k8s.create');
+    expect(world.get(job('keystone-db-sync'))).toBeDefined();
+  });
+
+  it('runs again when the MariaDB Database object it depends on is made again', async () => {
+    const world = new InMemoryWorld();
+    putInputs(world);
+    putKeystone(world, { ...baseSpec, database: { clusterRef: { name: 'mariadb' }, secretRef: { name: 'keystone-db' } } });
+    const clock = new FakeClock('2026-01-01T00:00:00Z');
+    const ready = { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+    const markReady = () => {
+      for (const type of [mariaDbDatabaseType, mariaDbUserType, mariaDbGrantType]) {
+        const objectRef = { type, namespace, name: 'keystone' };
+        if (world.get(objectRef) !== undefined) world.update(objectRef, (o) => ({ ...o, status: ready }));
+      }
+    };
+    for (let round = 0; round < 4; round++) {
+      await plan(world, clock);
+      markReady();
+    }
+    expect(world.get(job('keystone-db-sync'))).toBeDefined();
+    fail(world);
+    expect(await plan(world, clock)).toEqual(['k8s.status']);
+    const databaseRef = { type: mariaDbDatabaseType, namespace, name: 'keystone' };
+    const database = world.get(databaseRef);
+    world.remove(databaseRef);
+    world.put(mariaDbDatabaseType, { ...database, metadata: { name: 'keystone', namespace, labels: database?.metadata.labels ?? {} }, status: ready });
+    expect(await plan(world, clock)).toContain('k8s.delete');
+    expect(world.get(job('keystone-db-sync'))).toBeUndefined();
   });
 });
