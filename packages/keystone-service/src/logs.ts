@@ -8,10 +8,14 @@ const LOG_RECORD = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? +\d+ +/;
 /** An ERROR or CRITICAL record that says something after its logger's name. */
 const ERROR_RECORD = /^(?:ERROR|CRITICAL) \S+ +\S/;
 
+const TRACEBACK = 'Traceback (most recent call last):';
+
 /**
- * The lines of a failed run's log that say what went wrong, without colour: with oslo.log records, the ERROR
- * and CRITICAL ones (the traceback included) without their date and pid; otherwise every line. What Python
- * prints while shutting down ("Exception ignored in ...", with its own traceback) is left out.
+ * The lines of a failed run's log that say what went wrong, without colour, in the log's order: oslo.log's
+ * ERROR and CRITICAL records (the traceback included) without their date and pid, and the exception that ends
+ * each plain Python traceback (as uWSGI prints one for an application that failed to load). A log with neither
+ * is kept whole. What Python prints while shutting down ("Exception ignored in ...", with its own traceback) is
+ * left out.
  */
 export function failureLines(log: string): string[] {
   const lines = log.replace(ANSI_SEQUENCE, '').split(/\r?\n/).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
@@ -22,6 +26,18 @@ export function failureLines(log: string): string[] {
     else if (LOG_RECORD.test(line)) shutdownNoise = false;
     if (!shutdownNoise) meaningful.push(line);
   }
-  const errors = meaningful.filter((line) => LOG_RECORD.test(line)).map((line) => line.replace(LOG_RECORD, '')).filter((record) => ERROR_RECORD.test(record));
-  return errors.length > 0 ? errors : meaningful;
+  const kept: string[] = [];
+  let inTraceback = false;
+  for (const line of meaningful) {
+    const record = line.replace(LOG_RECORD, '');
+    if (record !== line) {
+      if (ERROR_RECORD.test(record)) kept.push(record);
+    } else if (line === TRACEBACK) inTraceback = true;
+    else if (inTraceback && !/^\s/.test(line)) {
+      // The first line after the frames: the exception.
+      kept.push(line);
+      inTraceback = false;
+    }
+  }
+  return kept.length > 0 ? kept : meaningful;
 }

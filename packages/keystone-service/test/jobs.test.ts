@@ -49,6 +49,19 @@ describe("a failed Job's log in its condition", () => {
     expect(failureLines(`${ESC}[31mfatal: no config${ESC}[0m\nhint: mount it\nException ignored in: <x>\nTraceback (most recent call last):\n  File "y"\nTypeError: z\n`)).toEqual(['fatal: no config', 'hint: mount it']);
   });
 
+  it('keeps the exception of a plain traceback, as uWSGI prints one for an application that did not load', () => {
+    const uwsgi = [
+      '*** Operational MODE: preforking ***',
+      'Traceback (most recent call last):',
+      '  File "/usr/bin/keystone-wsgi-public", line 52, in <module>',
+      '    application = initialize_public_application()',
+      "stevedore.exception.NoMatches: No 'keystone.token.provider' driver found, looking for 'no-such-provider'",
+      "unable to load app 0 (mountpoint='') (callable not found or import error)",
+      '*** no app loaded. GAME OVER ***',
+    ].join('\n');
+    expect(failureLines(uwsgi)).toEqual(["stevedore.exception.NoMatches: No 'keystone.token.provider' driver found, looking for 'no-such-provider'"]);
+  });
+
   it('puts the lines on one line, with no control character, and masks secrets', () => {
     const tail = logTail('ks-db-sync', [failedPod(`${dbSyncLog}\n2026-11-28 10:00:02.000 7 ERROR keystone password s3cret refused`)], [sensitive('s3cret')]) ?? '';
     expect(tail).toContain("Unknown database 'no_such_db'");
