@@ -20,7 +20,7 @@ import type { Keystone } from './spec.js';
 // The objects a Keystone owns, as pure functions of the object and what was decided. Every one carries the
 // controller owner reference, so garbage collection removes them with the Keystone.
 
-/** Pods run as Keystone's user in the Debian image; fsGroup makes the 0400 key files readable to it. */
+/** Pods run as Keystone's user in the Debian image; with fsGroup the kubelet makes the key files 0440, group 42424. */
 const KEYSTONE_UID = 42424;
 
 /** The controller owner reference to the Keystone (a type alias, so it is plain JSON for templates). */
