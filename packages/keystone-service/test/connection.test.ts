@@ -1,31 +1,24 @@
 // The database URL reaches the API pods only after a db_sync has succeeded with it, and a new one rolls them.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, InMemoryWorld, converge as convergeKit, type ObjectRef } from '@keyward/kernel';
-import { FakeClock } from '@keyward/kernel/testing';
+import { coreTypes, converge as convergeKit, type InMemoryWorld, type ObjectRef } from '@keyward/kernel';
+import type { FakeClock } from '@keyward/kernel/testing';
 import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
-import { b64, baseSpec, namespace, putInputs, putKeystone } from './fixtures.js';
+import { b64, baseSpec, deploymentRef, finishJob, jobRef, namespace, rollOut, setupWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
-const job = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
-const deploymentRef: ObjectRef = { type: coreTypes.deployment, namespace, name: 'keystone' };
+const job = jobRef;
 const secret = (name: string): ObjectRef => ({ type: coreTypes.secret, namespace, name });
 
 /** Plays the Job and Deployment controllers: db_sync ends as `dbSync` says, the rest completes and rolls out. */
 async function converge(world: InMemoryWorld, clock: FakeClock, dbSync: 'Complete' | 'Failed' = 'Complete'): Promise<void> {
-  const finish = (name: string, outcome: 'Complete' | 'Failed') => {
-    if (world.get(job(name)) === undefined) return;
-    world.update(job(name), (o) => ({ ...o, status: { conditions: [{ type: outcome, status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
-  };
   await convergeKit(keystoneServiceController, world, ref, {
     config: defaultKeystoneServiceConfig,
     now: () => clock.now(),
     maxRounds: 12,
     between: () => {
-      finish('keystone-db-sync', dbSync);
-      finish('keystone-bootstrap', 'Complete');
-      if (world.get(deploymentRef) !== undefined) {
-        world.update(deploymentRef, (o) => ({ ...o, status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
-      }
+      finishJob(world, 'keystone-db-sync', dbSync);
+      finishJob(world, 'keystone-bootstrap');
+      rollOut(world);
       clock.advance(1_000);
     },
   });
@@ -38,16 +31,9 @@ const urlIn = (world: InMemoryWorld, name: string): string | undefined => {
 const podTemplate = (world: InMemoryWorld): string => JSON.stringify((world.get(deploymentRef)?.['spec'] as { template: unknown }).template);
 const dbSyncEnv = (world: InMemoryWorld): string => JSON.stringify((world.get(job('keystone-db-sync'))?.['spec'] as { template: unknown }).template);
 
-function setup(): { world: InMemoryWorld; clock: FakeClock } {
-  const world = new InMemoryWorld();
-  putInputs(world);
-  putKeystone(world);
-  return { world, clock: new FakeClock('2026-01-01T00:00:00Z') };
-}
-
 describe('the database URL of the API pods', () => {
   it('stays the one that worked while db_sync fails with a new one', async () => {
-    const { world, clock } = setup();
+    const { world, clock } = setupWorld();
     await converge(world, clock);
     const before = podTemplate(world);
     world.update(ref, (o) => ({ ...o, spec: { ...baseSpec, database: { ...baseSpec.database, database: 'no_such_db' } } }));
@@ -59,7 +45,7 @@ describe('the database URL of the API pods', () => {
   });
 
   it('changes with a new password once db_sync succeeded with it, and the pods roll', async () => {
-    const { world, clock } = setup();
+    const { world, clock } = setupWorld();
     await converge(world, clock);
     const before = podTemplate(world);
     const dbSyncUid = world.get(job('keystone-db-sync'))?.metadata.uid;

@@ -1,36 +1,27 @@
 // What a Keystone records on itself, so that what is deleted around it is not made again: that bootstrap ran,
 // and that its namespace is being deleted.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, findCondition, InMemoryWorld, converge as convergeKit, reconcileOnce, type ObjectRef } from '@keyward/kernel';
+import { findCondition, InMemoryWorld, converge as convergeKit, reconcileOnce, type ObjectRef } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { FakeClock, actionKinds, fixedEntropy } from '@keyward/kernel/testing';
 import { decodeKeystone, defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
 import { mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType } from '../src/api.js';
 import { keystoneErrorPolicy } from '../src/namespace.js';
 import { reportFailure } from '../src/reconcile.js';
-import { baseSpec, namespace, putInputs, putKeystone } from './fixtures.js';
+import { baseSpec, deploymentRef, finishJob, jobRef, namespace, putInputs, putKeystone, rollOut, setupWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
-const job = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
-const deploymentRef: ObjectRef = { type: coreTypes.deployment, namespace, name: 'keystone' };
+const job = jobRef;
 const TERMINATING = 'create Deployment identity/keystone: HTTP 403 deployments.apps "keystone" is forbidden: unable to create new content in namespace identity because it is being terminated';
 
 async function converged(): Promise<{ world: InMemoryWorld; clock: FakeClock }> {
-  const world = new InMemoryWorld();
-  putInputs(world);
-  putKeystone(world);
-  const clock = new FakeClock('2026-01-01T00:00:00Z');
-  const complete = (name: string) => {
-    if (world.get(job(name)) !== undefined) world.update(job(name), (o) => ({ ...o, status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
-  };
+  const { world, clock } = setupWorld();
   await convergeKit(keystoneServiceController, world, ref, {
     config: defaultKeystoneServiceConfig, now: () => clock.now(), maxRounds: 12,
     between: () => {
-      complete('keystone-db-sync');
-      complete('keystone-bootstrap');
-      if (world.get(deploymentRef) !== undefined) {
-        world.update(deploymentRef, (o) => ({ ...o, status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
-      }
+      finishJob(world, 'keystone-db-sync');
+      finishJob(world, 'keystone-bootstrap');
+      rollOut(world);
     },
   });
   return { world, clock };

@@ -2,13 +2,13 @@
 // states must be exactly what the API server keeps of it (a field the schema does not know is pruned, so
 // stating one would send the same patch on every reconcile).
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, type ObjectRef, InMemoryWorld, reconcileOnce } from '@keyward/kernel';
+import { InMemoryWorld, reconcileOnce, type ObjectRef } from '@keyward/kernel';
 import { FakeClock, actionKinds, fixedEntropy, pruneToSchema, type StructuralSchema } from '@keyward/kernel/testing';
 import { defaultKeystoneServiceConfig, keystoneCrd, keystoneServiceController, keystoneType } from '../src/index.js';
-import { namespace, putInputs, putKeystone } from './fixtures.js';
+import { finishJob, jobRef, namespace, putKeystone, rollOut, setupWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
-const job = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
+const job = jobRef;
 
 const statusSchema = (keystoneCrd.spec.versions[0]?.schema.openAPIV3Schema.properties as { status: StructuralSchema }).status;
 
@@ -29,17 +29,6 @@ async function settledThenAgain(world: InMemoryWorld, clock: FakeClock): Promise
   return reconcile(world, clock);
 }
 
-function finishJob(world: InMemoryWorld, name: string, outcome: 'Complete' | 'Failed'): void {
-  world.update(job(name), (o) => ({ ...o, status: { conditions: [{ type: outcome, status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
-}
-
-function setup(): { world: InMemoryWorld; clock: FakeClock } {
-  const world = new InMemoryWorld();
-  putInputs(world);
-  putKeystone(world);
-  return { world, clock: new FakeClock('2026-01-01T00:00:00Z') };
-}
-
 describe('a Keystone reconciled twice in the same state', () => {
   it('writes nothing while it waits for a Secret', async () => {
     const world = new InMemoryWorld();
@@ -48,33 +37,30 @@ describe('a Keystone reconciled twice in the same state', () => {
   });
 
   it('writes nothing while the db_sync Job runs', async () => {
-    const { world, clock } = setup();
+    const { world, clock } = setupWorld();
     expect(await settledThenAgain(world, clock)).toEqual([]);
   });
 
   it('writes nothing while the db_sync Job has failed', async () => {
-    const { world, clock } = setup();
+    const { world, clock } = setupWorld();
     await reconcile(world, clock);
     finishJob(world, 'keystone-db-sync', 'Failed');
     expect(await settledThenAgain(world, clock)).toEqual([]);
   });
 
   it('writes nothing while the Deployment rolls out', async () => {
-    const { world, clock } = setup();
+    const { world, clock } = setupWorld();
     await reconcile(world, clock);
     finishJob(world, 'keystone-db-sync', 'Complete');
     expect(await settledThenAgain(world, clock)).toEqual([]);
   });
 
   it('writes nothing while the bootstrap Job runs', async () => {
-    const { world, clock } = setup();
+    const { world, clock } = setupWorld();
     await reconcile(world, clock);
     finishJob(world, 'keystone-db-sync', 'Complete');
     await reconcile(world, clock);
-    world.update({ type: coreTypes.deployment, namespace, name: 'keystone' }, (o) => ({
-      ...o,
-      status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
-    }));
+    rollOut(world);
     expect(await settledThenAgain(world, clock)).toEqual([]);
     expect(world.get(job('keystone-bootstrap'))).toBeDefined();
   });
