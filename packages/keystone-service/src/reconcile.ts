@@ -203,11 +203,12 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const url = sensitive(connectionUrl(cr.spec, { namespace, dbUsername: inputs.dbUsername, clusterDomain: config.clusterDomain }, inputs.dbPassword.reveal()));
   const urlHash = connectionHash(cr.metadata.uid, url);
   const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
-  const proven = entries(observed.dbConnection)[DB_CONNECTION_KEY] === url.reveal();
-  const syncConnection = proven ? names.dbConnection(crName) : names.dbSyncConnection(crName);
-  if (!proven) {
-    addApplyIfChanged(plan, secretRef(syncConnection), observed.dbSyncConnection, connectionSecret(cr, syncConnection, url), 'the new database URL, for db_sync to try before the pods get it');
-  }
+  // The first URL goes where the pods will read it: no pod runs before db_sync has succeeded with it.
+  const first = observed.dbConnection === undefined;
+  const current = first || entries(observed.dbConnection)[DB_CONNECTION_KEY] === url.reveal();
+  const syncConnection = current ? names.dbConnection(crName) : names.dbSyncConnection(crName);
+  if (first) addApplyIfChanged(plan, secretRef(syncConnection), undefined, connectionSecret(cr, syncConnection, url), 'the database URL with its password, for OS_DATABASE__CONNECTION');
+  else if (!current) addApplyIfChanged(plan, secretRef(syncConnection), observed.dbSyncConnection, connectionSecret(cr, syncConnection, url), 'the new database URL, for db_sync to try before the pods get it');
 
   // 4. Database.
   const secrets = [inputs.dbPassword, inputs.adminPassword];
@@ -226,7 +227,7 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync.report;
   if (!sync.done) return stop(requeueAt);
   // db_sync succeeded with this URL: the pods may have it now.
-  if (!proven) {
+  if (!current) {
     addApplyIfChanged(plan, secretRef(names.dbConnection(crName)), observed.dbConnection, connectionSecret(cr, names.dbConnection(crName), url), 'the database URL db_sync succeeded with, for OS_DATABASE__CONNECTION');
   }
   if (observed.dbSyncConnection !== undefined) {

@@ -33,8 +33,7 @@ describe("C5C3's Keystone shapes", () => {
     const w = world({ database: { ...baseSpec.database, secretRef: { name: 'keystone-db', key: 'db-password' } }, credentialKeys: { rotationSchedule: '0 0 1 * *' } });
     const conditions = await reconcile(w);
     expect(findCondition(conditions, 'SecretsReady')).toMatchObject({ status: 'True' });
-    // A first URL goes to db_sync first.
-    const data = w.get({ type: coreTypes.secret, namespace, name: 'keystone-db-sync-connection' })?.['data'] as Record<string, string> | undefined;
+    const data = w.get({ type: coreTypes.secret, namespace, name: 'keystone-db-connection' })?.['data'] as Record<string, string> | undefined;
     expect(Buffer.from(data?.['connection'] ?? '', 'base64').toString()).toContain(':db-pass-1@');
   });
 
