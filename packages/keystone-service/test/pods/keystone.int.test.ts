@@ -1,4 +1,4 @@
-// jest-cost: 250 s
+// jest-cost: 480 s
 // jest-exclusive: workload tier
 // The Keystone controller with core's runtime, proven with real Keystone pods on the workload tier's kubelet
 // against the environment's MariaDB: Ready with two API pods; the admin user authenticates through the Service;
