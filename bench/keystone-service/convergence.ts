@@ -12,8 +12,9 @@ import { performance } from 'node:perf_hooks';
 import { coreTypes, type KubeObject, type ResourceType, sensitive, type Sensitive } from '@keyward/kernel';
 import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { KEY_BYTES, initialRepository, keysFrom } from '../../packages/keystone-service/src/fernet.js';
-import { bootstrapRunKey, dbSyncRunKey } from '../../packages/keystone-service/src/run-keys.js';
-import { configData, deploymentReady } from '../../packages/keystone-service/src/reconcile.js';
+import { bootstrapRunKey, connectionHash, dbSyncRunKey } from '../../packages/keystone-service/src/run-keys.js';
+import { configData } from '../../packages/keystone-service/src/reconcile.js';
+import { deploymentReady } from '../../packages/keystone-service/src/rollout.js';
 import { configMapName } from '../../packages/keystone-service/src/config-map.js';
 import { connectionUrl } from '../../packages/keystone-service/src/keystone-conf.js';
 import { decodeKeystone, internalEndpoint, keystoneType, names } from '@keyward/keystone-service';
@@ -141,15 +142,17 @@ async function floorPhase(environment: Environment, workloads: WorkloadEnvironme
       const configName = configMapName(names.configBase(CR), data);
       await create(coreTypes.configMap, objects.configMap(cr, configName, data), configName);
       const url = connectionUrl(cr.spec, { namespace, dbUsername, clusterDomain: CLUSTER_DOMAIN }, dbPassword);
-      await create(coreTypes.secret, objects.connectionSecret(cr, sensitive(url)), names.dbConnection(CR));
+      // The floor knows the URL works: straight into the Secret the pods use.
+      await create(coreTypes.secret, objects.connectionSecret(cr, names.dbConnection(CR), sensitive(url)), names.dbConnection(CR));
+      const urlHash = connectionHash(cr.metadata.uid, sensitive(url));
 
-      const syncKey = dbSyncRunKey(objects.imageOf(cr), configName);
-      await until(coreTypes.job, names.dbSyncJob(CR), complete, () => create(coreTypes.job, objects.dbSyncJob(cr, syncKey, configName), names.dbSyncJob(CR)));
+      const syncKey = dbSyncRunKey(objects.imageOf(cr), configName, urlHash);
+      await until(coreTypes.job, names.dbSyncJob(CR), complete, () => create(coreTypes.job, objects.dbSyncJob(cr, syncKey, configName, names.dbConnection(CR)), names.dbSyncJob(CR)));
       mark('dbSync');
 
       const api = names.api(CR);
       await until(coreTypes.deployment, api, (object) => deploymentReady(object, cr.spec.replicas).status === 'True', async () => {
-        await create(coreTypes.deployment, objects.deployment(cr, configName), api);
+        await create(coreTypes.deployment, objects.deployment(cr, configName, urlHash), api);
         await create(coreTypes.service, objects.service(cr), api);
         await create(podDisruptionBudgetType, objects.podDisruptionBudget(cr), api);
       });

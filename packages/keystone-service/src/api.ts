@@ -50,6 +50,8 @@ export const API_PORT = 5000;
 export const ANNOTATION_ROTATED_AT = `${GROUP}/rotated-at`;
 /** On a Job's pod template: what it was run for; a different key re-runs it. */
 export const ANNOTATION_RUN_KEY = `${GROUP}/run-key`;
+/** On the API pods' template: a keyed hash of the database URL they run with, so a new URL rolls them. */
+export const ANNOTATION_CONNECTION = `${GROUP}/connection-hash`;
 /** On each rendered ConfigMap: which Keystone it belongs to (found by this label). */
 export const LABEL_CONFIG_OF = `${GROUP}/config-of`;
 
@@ -67,7 +69,10 @@ export function commonLabels(crName: string): Record<string, string> {
 export const names = {
   fernetKeys: (cr: string) => `${cr}-fernet-keys`,
   credentialKeys: (cr: string) => `${cr}-credential-keys`,
+  /** The database URL the API pods and bootstrap run with: one a db_sync has succeeded with. */
   dbConnection: (cr: string) => `${cr}-db-connection`,
+  /** A changed database URL, until a db_sync has succeeded with it. */
+  dbSyncConnection: (cr: string) => `${cr}-db-sync-connection`,
   configBase: (cr: string) => `${cr}-config`,
   dbSyncJob: (cr: string) => `${cr}-db-sync`,
   bootstrapJob: (cr: string) => `${cr}-bootstrap`,

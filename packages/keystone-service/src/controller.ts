@@ -3,6 +3,7 @@ import { owns, type SecondaryWatch } from '@keyward/kernel/plan';
 import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, externalSecretType, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { decodeKeystone } from './decode.js';
+import { keystoneErrorPolicy } from './namespace.js';
 import { observe, type KeystoneQueries } from './observe.js';
 import { reconcile, reportFailure, reportInvalid } from './reconcile.js';
 import type { Keystone } from './spec.js';
@@ -52,4 +53,5 @@ export const keystoneServiceController: ControllerDefinition<Keystone, KeystoneQ
   reconcile,
   reportFailure: (cr, failure, now) => reportFailure(cr, failure, now),
   reportInvalid,
+  errorPolicy: keystoneErrorPolicy,
 };

@@ -1,6 +1,6 @@
 import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
-import { CONDITION_READY, MAX_NAME_LENGTH, NAME_PATTERN, STEP_CONDITIONS, keystoneType } from './api.js';
+import { CONDITION_READY, DB_PASSWORD_KEY, MAX_NAME_LENGTH, NAME_PATTERN, STEP_CONDITIONS, keystoneType } from './api.js';
 import { MEMCACHED_PORT, MYSQL_PORT } from './keystone-conf.js';
 import { CRON_FIELD_PATTERN } from './cron-pattern.js';
 import { NAME_MESSAGE } from './decode.js';
@@ -12,10 +12,13 @@ import {
   DATABASE_ONE_OF,
   DEFAULT_CACHE_BACKEND,
   DEFAULT_ROTATION_SCHEDULE,
+  IMAGE_REPOSITORY_PATTERN,
+  IMAGE_TAG_PATTERN,
   INI_NAME_PATTERN,
   INI_VALUE_PATTERN,
   MAX_ACTIVE_KEYS_LIMIT,
-  POLICY_ONE_OF,
+  MIDDLEWARE_UNSUPPORTED,
+  POLICY_AT_LEAST_ONE,
   PORT_NEEDS_HOST,
   POSITIONS,
 } from './spec.js';
@@ -68,8 +71,8 @@ const crdWithoutNameRule = namespacedCrd({
           description: 'The Keystone container image the API pods and the db_sync and bootstrap Jobs run; a new image runs db_sync again (not bootstrap).',
           required: ['repository', 'tag'],
           properties: {
-            repository: { ...text, description: 'Image repository, such as registry.example/keystone.' },
-            tag: { ...text, description: 'Image tag.' },
+            repository: { type: 'string', pattern: IMAGE_REPOSITORY_PATTERN, description: 'Image repository, such as registry.example/keystone: an optional registry host (and port), then lowercase path components.' },
+            tag: { type: 'string', pattern: IMAGE_TAG_PATTERN, description: 'Image tag: letters, digits, "_", "." and "-", at most 128, not starting with "." or "-".' },
           },
         },
         database: {
@@ -82,7 +85,12 @@ const crdWithoutNameRule = namespacedCrd({
             port: { type: 'integer', minimum: 1, maximum: 65535, description: `Port of that server, only with host; default ${String(MYSQL_PORT)}.` },
             clusterRef: localRef('A MariaDB operator MariaDB in this namespace: Keyward creates its Database, User and Grant, named after the Keystone, and connects to its Service. Exactly one of host and clusterRef.'),
             database: { type: 'string', minLength: 1, default: 'keystone', description: 'Name of the database; default keystone.' },
-            secretRef: localRef('Secret with the keys username and password of the database user; the password reaches the pods only through a Secret, never the ConfigMap.'),
+            secretRef: {
+              type: 'object',
+              description: 'Secret with the database user\'s username (key username) and password (key key); the password reaches the pods only through a Secret, never the ConfigMap.',
+              required: ['name'],
+              properties: { name: refName, key: { ...text, description: `Key of the password in that Secret; default ${DB_PASSWORD_KEY}.` } },
+            },
           },
         },
         cache: {
@@ -114,7 +122,10 @@ const crdWithoutNameRule = namespacedCrd({
           type: 'object',
           default: {},
           description: 'The keys that encrypt the credentials Keystone stores (its credential API), in Secret <name>-credential-keys; created once, never rotated.',
-          properties: { maxActiveKeys: keyCount('Credential encryption keys created') },
+          properties: {
+            maxActiveKeys: keyCount('Credential encryption keys created'),
+            rotationSchedule: { type: 'string', pattern: CRON_FIELD_PATTERN, description: 'Accepted as C5C3 writes it (a cron schedule) and not acted on: rotating these keys needs every stored credential re-encrypted, which Keyward does not do, so they are never rotated.' },
+          },
         },
         bootstrap: {
           type: 'object',
@@ -134,8 +145,11 @@ const crdWithoutNameRule = namespacedCrd({
           type: 'array',
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
-          'x-kubernetes-validations': [{ rule: `self.all(m, !(m.name in ${JSON.stringify(BASE_FILTER_NAMES).replaceAll('"', "'")}))`, message: BASE_FILTER_MESSAGE }],
-          description: `WSGI filters added to Keystone's pipeline in api-paste.ini, each name once, placed in list order around the base filters (${BASE_FILTER_NAMES.join(', ')}).`,
+          'x-kubernetes-validations': [
+            { rule: `self.all(m, !(m.name in ${JSON.stringify(BASE_FILTER_NAMES).replaceAll('"', "'")}))`, message: BASE_FILTER_MESSAGE },
+            { rule: 'size(self) == 0', message: MIDDLEWARE_UNSUPPORTED },
+          ],
+          description: 'Refused unless empty: C5C3\'s WSGI filters for api-paste.ini, which Keystone never reads (it builds its pipeline in code), so a filter would do nothing.',
           items: {
             type: 'object',
             required: ['name', 'filterFactory', 'position'],
@@ -166,10 +180,10 @@ const crdWithoutNameRule = namespacedCrd({
         policyOverrides: {
           type: 'object',
           description: 'Policy rules over Keystone\'s defaults, written as policy.yaml: given here (rules) or read from a ConfigMap (configMapRef).',
-          'x-kubernetes-validations': [exactlyOne('rules', 'configMapRef', POLICY_ONE_OF)],
+          'x-kubernetes-validations': [{ rule: '(has(self.rules) && size(self.rules) > 0) || has(self.configMapRef)', message: POLICY_AT_LEAST_ONE }],
           properties: {
-            rules: { type: 'object', additionalProperties: iniValue, description: 'Rule name to check string ("admin_required"), one line each. Exactly one of rules and configMapRef.' },
-            configMapRef: localRef('A ConfigMap in this namespace whose policy.yaml (not empty) is used as it is. Exactly one of rules and configMapRef.'),
+            rules: { type: 'object', additionalProperties: iniValue, description: 'Rule name to check string ("admin_required"), one line each; with configMapRef, these win over the ConfigMap\'s rules.' },
+            configMapRef: localRef('A ConfigMap in this namespace whose policy.yaml (a map of rule to check string, not empty) holds rules; with rules, the inline rules win.'),
           },
         },
         extraConfig: { ...iniMap(iniSection), description: 'keystone.conf settings, section to key to one-line value, applied last: they win over plugins and over Keyward\'s own settings (the escape hatch).' },
@@ -187,6 +201,7 @@ const crdWithoutNameRule = namespacedCrd({
         },
         endpoint: { type: 'string', description: 'In-cluster URL of the Identity v3 API, http://<name>.<namespace>.svc.<cluster domain>:5000/v3, once the API pods are ready.' },
         configMapName: { type: 'string', description: 'Name of the immutable ConfigMap (keystone.conf, api-paste.ini, policy.yaml) the pods run with.' },
+        bootstrapRunKey: { type: 'string', description: 'What bootstrap last completed with (a keyed hash of the admin password, which reveals nothing of it): the record that it ran, so a deleted bootstrap Job does not run it again.' },
         lastFernetRotation: { ...timestamp, description: 'When the fernet keys were last rotated (RFC 3339).' },
         nextFernetRotation: { ...timestamp, description: 'When the fernet keys are next rotated, from rotationSchedule (RFC 3339).' },
       },

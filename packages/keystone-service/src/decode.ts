@@ -13,7 +13,7 @@ export function readStatus(raw: unknown): KeystoneStatus {
   const fields = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const status: Record<string, unknown> = {};
   if (typeof fields['observedGeneration'] === 'number') status['observedGeneration'] = fields['observedGeneration'];
-  for (const key of ['endpoint', 'configMapName']) {
+  for (const key of ['endpoint', 'configMapName', 'bootstrapRunKey']) {
     const value = fields[key];
     if (typeof value === 'string' && value !== '') status[key] = value;
   }

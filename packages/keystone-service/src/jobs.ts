@@ -2,6 +2,8 @@ import { coreTypes, type KubeObject, type PlanBuilder, type Sensitive } from '@k
 import { type ObjectTemplate } from '@keyward/kernel/plan';
 import { ANNOTATION_RUN_KEY } from './api.js';
 import { annotation, conditionTrue, field } from './read.js';
+import { failureLines } from './logs.js';
+import { podProblem } from './rollout.js';
 import type { Keystone } from './spec.js';
 import type { StepReport } from './status.js';
 import type { KeystoneAction } from './vocabulary.js';
@@ -16,18 +18,23 @@ export function runKeyOf(job: KubeObject | undefined): string | undefined {
   return typeof template === 'string' ? template : annotation(job, ANNOTATION_RUN_KEY);
 }
 
-/**
- * The end of the log of a Job's latest pod, as the kubelet kept it in the termination message
- * (FallbackToLogsOnError), with every known secret masked.
- */
-export function logTail(jobName: string, pods: readonly KubeObject[], secrets: readonly Sensitive[]): string | undefined {
-  const mine = pods
+/** A Job's pods, oldest first. */
+function podsOf(jobName: string, pods: readonly KubeObject[]): KubeObject[] {
+  return pods
     .filter((pod) => pod.metadata.labels?.['batch.kubernetes.io/job-name'] === jobName || pod.metadata.labels?.['job-name'] === jobName)
     .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
-  const statuses = field(mine.at(-1), 'status', 'containerStatuses');
+}
+
+/**
+ * What a Job's latest pod said of its failure, from the log the kubelet kept as its termination message
+ * (FallbackToLogsOnError): the last of its failureLines, on one line (" | " between them), every known secret
+ * masked.
+ */
+export function logTail(jobName: string, pods: readonly KubeObject[], secrets: readonly Sensitive[]): string | undefined {
+  const statuses = field(podsOf(jobName, pods).at(-1), 'status', 'containerStatuses');
   const message = Array.isArray(statuses) ? field(statuses[0], 'state', 'terminated', 'message') : undefined;
   if (typeof message !== 'string' || message.trim() === '') return undefined;
-  let tail = message.trimEnd().split('\n').slice(-LOG_LINES).join('\n');
+  let tail = failureLines(message).slice(-LOG_LINES).join(' | ');
   for (const secret of secrets) if (secret.reveal() !== '') tail = tail.replaceAll(secret.reveal(), '***');
   return tail.length > LOG_CHARS ? `...${tail.slice(-LOG_CHARS)}` : tail;
 }
@@ -40,6 +47,14 @@ export interface JobRun {
   readonly template: ObjectTemplate;
   /** Why it runs now, for the plan. */
   readonly why: string;
+  /** What runs it again after a failure besides deleting the Job: "the image, configuration or database URL changes". */
+  readonly rerunsWhen: string;
+}
+
+/** Whether a Job has run to completion, and what its step says (only the report goes into the status). */
+export interface JobOutcome {
+  readonly done: boolean;
+  readonly report: StepReport;
 }
 
 /**
@@ -47,20 +62,25 @@ export interface JobRun {
  * and only a new key replaces it (the old one is deleted here, the new one created by the reconcile its
  * deletion wakes). A failed Job is reported with its log tail and not retried until the key changes.
  */
-export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, job: KubeObject | undefined, run: JobRun, pods: readonly KubeObject[], secrets: readonly Sensitive[]): StepReport & { readonly done: boolean } {
+export function reconcileJob(plan: PlanBuilder<KeystoneAction>, cr: Keystone, job: KubeObject | undefined, run: JobRun, pods: readonly KubeObject[], secrets: readonly Sensitive[]): JobOutcome {
   const ref = { type: coreTypes.job, namespace: cr.metadata.namespace, name: run.name };
+  const waiting = (reason: string, message: string): JobOutcome => ({ done: false, report: { status: 'False', reason, message } });
   if (job === undefined) {
     plan.add({ kind: 'k8s.create', ref, object: run.template }, run.why);
-    return { done: false, status: 'False', reason: 'Running', message: `${run.what} Job ${run.name} started` };
+    return waiting('Running', `${run.what} Job ${run.name} started`);
   }
   if (runKeyOf(job) !== run.runKey) {
     plan.add({ kind: 'k8s.delete', ref, precondition: { uid: job.metadata.uid ?? '' }, propagation: 'Background' }, `${run.what} must run again: ${run.why}`);
-    return { done: false, status: 'False', reason: 'Rerunning', message: `${run.what} Job ${run.name} is replaced to run again` };
+    return waiting('Rerunning', `${run.what} Job ${run.name} is replaced to run again`);
   }
-  if (conditionTrue(job, 'Complete')) return { done: true, status: 'True', reason: 'Completed', message: `${run.what} completed` };
+  if (conditionTrue(job, 'Complete')) return { done: true, report: { status: 'True', reason: 'Completed', message: `${run.what} completed` } };
   if (conditionTrue(job, 'Failed')) {
     const tail = logTail(run.name, pods, secrets);
-    return { done: false, status: 'False', reason: 'JobFailed', message: `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with:\n${tail}`}` };
+    const retry = `It runs again when ${run.rerunsWhen}; to run it again as it is (after fixing what it needed, such as a missing database), delete Job ${run.name}.`;
+    return waiting('JobFailed', `${run.what} Job ${run.name} failed${tail === undefined ? '' : `; its log ends with: ${tail}`}. ${retry}`);
   }
-  return { done: false, status: 'False', reason: 'Running', message: `${run.what} Job ${run.name} is running` };
+  const latest = podsOf(run.name, pods).at(-1);
+  const stuck = latest === undefined ? undefined : podProblem(latest);
+  if (stuck !== undefined) return waiting(stuck.reason, `${run.what} Job ${run.name} cannot run: ${stuck.message}`);
+  return waiting('Running', `${run.what} Job ${run.name} is running`);
 }

@@ -1,12 +1,14 @@
 import type { Json, ObjectTemplate, OwnerReference } from '@keyward/kernel/plan';
 import type { Sensitive } from '@keyward/kernel';
 import {
+  ANNOTATION_CONNECTION,
   ANNOTATION_ROTATED_AT,
   ANNOTATION_RUN_KEY,
   API_PORT,
   CONFIG_DIR,
   CREDENTIAL_KEYS_DIR,
   DB_CONNECTION_KEY,
+  DB_PASSWORD_KEY,
   FERNET_KEYS_DIR,
   LABEL_COMPONENT,
   LABEL_CONFIG_OF,
@@ -18,7 +20,7 @@ import type { Keystone } from './spec.js';
 // The objects a Keystone owns, as pure functions of the object and what was decided. Every one carries the
 // controller owner reference, so garbage collection removes them with the Keystone.
 
-/** Pods run as Keystone's user in the Debian image; fsGroup makes the 0400 key files readable to it. */
+/** Pods run as Keystone's user in the Debian image; with fsGroup the kubelet makes the key files 0440, group 42424. */
 const KEYSTONE_UID = 42424;
 
 /** The controller owner reference to the Keystone (a type alias, so it is plain JSON for templates). */
@@ -54,9 +56,9 @@ export function keySecret(cr: Keystone, name: string, keys: Readonly<Record<stri
   };
 }
 
-/** The full database URL, password included, for OS_DATABASE__CONNECTION. */
-export function connectionSecret(cr: Keystone, url: Sensitive): ObjectTemplate {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: meta(cr, names.dbConnection(cr.metadata.name)), type: 'Opaque', stringData: { [DB_CONNECTION_KEY]: url } };
+/** The full database URL, password included, for OS_DATABASE__CONNECTION, in Secret `name`. */
+export function connectionSecret(cr: Keystone, name: string, url: Sensitive): ObjectTemplate {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: meta(cr, name), type: 'Opaque', stringData: { [DB_CONNECTION_KEY]: url } };
 }
 
 export function configMap(cr: Keystone, name: string, data: Readonly<Record<string, string>>): ObjectTemplate {
@@ -69,9 +71,10 @@ export function configMap(cr: Keystone, name: string, data: Readonly<Record<stri
   };
 }
 
-const connectionEnv = (cr: Keystone): Json => ({
+/** The database URL from Secret `secretName` (by default the one a db_sync has succeeded with). */
+const connectionEnv = (cr: Keystone, secretName = names.dbConnection(cr.metadata.name)): Json => ({
   name: 'OS_DATABASE__CONNECTION',
-  valueFrom: { secretKeyRef: { name: names.dbConnection(cr.metadata.name), key: DB_CONNECTION_KEY } },
+  valueFrom: { secretKeyRef: { name: secretName, key: DB_CONNECTION_KEY } },
 });
 
 const restricted: Json = { allowPrivilegeEscalation: false, runAsNonRoot: true, runAsUser: KEYSTONE_UID, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } };
@@ -109,7 +112,8 @@ export const UWSGI_COMMAND = [
   '--processes', '2', '--threads', '1', '--die-on-term', `--pyargv=--config-dir=${CONFIG_DIR}/`,
 ];
 
-export function deployment(cr: Keystone, configName: string): ObjectTemplate {
+/** The API Deployment; `connectionHash` (a keyed hash of the database URL) rolls the pods when the URL changes. */
+export function deployment(cr: Keystone, configName: string, connectionHash: string): ObjectTemplate {
   const { volumes: vols, mounts } = volumes(cr, configName, true);
   const labels = podLabels(cr, 'api');
   return {
@@ -121,7 +125,7 @@ export function deployment(cr: Keystone, configName: string): ObjectTemplate {
       selector: { matchLabels: labels },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
-        metadata: { labels },
+        metadata: { labels, annotations: { [ANNOTATION_CONNECTION]: connectionHash } },
         spec: {
           securityContext: { fsGroup: KEYSTONE_UID },
           // The pods need no API access: no token is mounted, and no Role grants them anything.
@@ -138,6 +142,8 @@ export function deployment(cr: Keystone, configName: string): ObjectTemplate {
             startupProbe: { httpGet: { path: '/v3', port: API_PORT }, periodSeconds: 10, timeoutSeconds: 8, failureThreshold: 30 },
             livenessProbe: { tcpSocket: { port: API_PORT }, initialDelaySeconds: 15, periodSeconds: 20 },
             readinessProbe: { exec: { command: DB_PROBE }, initialDelaySeconds: 10, periodSeconds: 30, timeoutSeconds: 25, failureThreshold: 3 },
+            // A crash's last log lines, for the condition that reports a stuck rollout.
+            terminationMessagePolicy: 'FallbackToLogsOnError',
           }],
           volumes: vols,
         },
@@ -164,7 +170,7 @@ export function podDisruptionBudget(cr: Keystone): ObjectTemplate {
  * A one-shot Job: no TTL (the finished Job is the record that it ran), no retries beyond a few pod
  * restarts, and its log tail kept as the termination message so a failure can be reported with it.
  */
-function job(cr: Keystone, name: string, component: string, runKey: string, configName: string, script: string, env: readonly Json[]): ObjectTemplate {
+function job(cr: Keystone, name: string, component: string, runKey: string, configName: string, script: string, env: readonly Json[], connection?: string): ObjectTemplate {
   const { volumes: vols, mounts } = volumes(cr, configName, component === 'db-sync');
   const labels = podLabels(cr, component);
   return {
@@ -184,7 +190,7 @@ function job(cr: Keystone, name: string, component: string, runKey: string, conf
             image: imageOf(cr),
             imagePullPolicy: 'IfNotPresent',
             command: ['/bin/sh', '-eu', '-c', script],
-            env: [connectionEnv(cr), ...env],
+            env: [connectionEnv(cr, connection), ...env],
             volumeMounts: mounts,
             securityContext: restricted,
             terminationMessagePolicy: 'FallbackToLogsOnError',
@@ -196,8 +202,9 @@ function job(cr: Keystone, name: string, component: string, runKey: string, conf
   };
 }
 
-export function dbSyncJob(cr: Keystone, runKey: string, configName: string): ObjectTemplate {
-  return job(cr, names.dbSyncJob(cr.metadata.name), 'db-sync', runKey, configName, `exec keystone-manage --config-dir=${CONFIG_DIR}/ db_sync`, []);
+/** db_sync, with the database URL from Secret `connection` (a new URL is tried here before the pods get it). */
+export function dbSyncJob(cr: Keystone, runKey: string, configName: string, connection: string): ObjectTemplate {
+  return job(cr, names.dbSyncJob(cr.metadata.name), 'db-sync', runKey, configName, `exec keystone-manage --config-dir=${CONFIG_DIR}/ db_sync`, [], connection);
 }
 
 export interface BootstrapUrls {
@@ -231,7 +238,7 @@ export function mariaDbObjects(cr: Keystone): { database: ObjectTemplate; user: 
   const common = { apiVersion: 'k8s.mariadb.com/v1alpha1', metadata: meta(cr, name) };
   return {
     database: { ...common, kind: 'Database', spec: { mariaDbRef, name: database.database, characterSet: 'utf8mb4', collate: 'utf8mb4_general_ci' } },
-    user: { ...common, kind: 'User', spec: { mariaDbRef, name, passwordSecretKeyRef: { name: database.secretRef.name, key: 'password' }, host: '%' } },
+    user: { ...common, kind: 'User', spec: { mariaDbRef, name, passwordSecretKeyRef: { name: database.secretRef.name, key: database.secretRef.key ?? DB_PASSWORD_KEY }, host: '%' } },
     grant: { ...common, kind: 'Grant', spec: { mariaDbRef, privileges: ['ALL PRIVILEGES'], database: database.database, table: '*', username: name, host: '%' } },
   };
 }

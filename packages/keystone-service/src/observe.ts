@@ -14,6 +14,7 @@ export interface KeystoneQueries {
   readonly fernetKeys: GetQuery;
   readonly credentialKeys: GetQuery;
   readonly dbConnection: GetQuery;
+  readonly dbSyncConnection: GetQuery;
   readonly configMaps: ListQuery;
   readonly mariaDbDatabase: GetQuery | undefined;
   readonly mariaDbUser: GetQuery | undefined;
@@ -49,6 +50,7 @@ export function observe(cr: Keystone, _config: KeystoneServiceConfig): KeystoneQ
     fernetKeys: owned(coreTypes.secret, names.fernetKeys(crName)),
     credentialKeys: owned(coreTypes.secret, names.credentialKeys(crName)),
     dbConnection: owned(coreTypes.secret, names.dbConnection(crName)),
+    dbSyncConnection: owned(coreTypes.secret, names.dbSyncConnection(crName)),
     configMaps: { kind: 'k8s.list', type: coreTypes.configMap, namespace, labels: { ...labels, [LABEL_CONFIG_OF]: crName } },
     mariaDbDatabase: clusterRef === undefined ? undefined : referenced(mariaDbDatabaseType, crName),
     mariaDbUser: clusterRef === undefined ? undefined : referenced(mariaDbUserType, crName),

@@ -1,4 +1,4 @@
-import { PlanBuilder, coreTypes, sensitive, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput, type Sensitive } from '@keyward/kernel';
+import { PlanBuilder, coreTypes, findCondition, sensitive, type KubeObject, type ObjectRef, type Plan, type PlanFailure, type ReconcileInput, type Sensitive } from '@keyward/kernel';
 import { addApplyIfChanged, addStatusIfChanged } from '@keyward/kernel/plan';
 import { formatTime, type DecodeFailure } from '@keyward/kernel/model';
 import type {
@@ -9,8 +9,10 @@ import {
   CONDITION_CREDENTIAL_KEYS,
   CONDITION_DATABASE,
   CONDITION_DEPLOYMENT,
+  CONDITION_READY,
   CONDITION_FERNET,
   CONDITION_SECRETS,
+  DB_CONNECTION_KEY,
   DB_PASSWORD_KEY,
   DB_USERNAME_KEY,
   keystoneType,
@@ -21,7 +23,9 @@ import {
   podDisruptionBudgetType,
 } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
-import { configMapName, policyYaml } from './config-map.js';
+import { configMapName } from './config-map.js';
+import { policyOf } from './policy.js';
+import { REASON_NAMESPACE_TERMINATING, namespaceTerminating } from './namespace.js';
 import { readStatus } from './decode.js';
 import { KEY_BYTES } from './fernet.js';
 import { reconcileJob } from './jobs.js';
@@ -31,8 +35,9 @@ import type { KeystoneQueries } from './observe.js';
 import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, service } from './objects.js';
 import { apiPasteSections } from './paste.js';
 import { renderIni } from './ini.js';
+import { deploymentReady } from './rollout.js';
 import { conditionTrue, entries, field, numberAt } from './read.js';
-import { bootstrapRunKey, dbSyncRunKey } from './run-keys.js';
+import { bootstrapRunKey, connectionHash, dbSyncRunKey } from './run-keys.js';
 import type { Keystone, KeystoneStatus } from './spec.js';
 import { aggregateConditions, type StepReport, type StepReports } from './status.js';
 import type { KeystoneAction } from './vocabulary.js';
@@ -76,40 +81,20 @@ function readInputs(cr: Keystone, observed: KeystoneInput['observed']): Credenti
       : { status: 'False', reason: 'WaitingForExternalSecret', message: `${notFound}; ExternalSecret ${external}` };
   };
   const db = entries(observed.dbSecret);
-  const dbName = cr.spec.database.secretRef.name;
-  for (const key of [DB_USERNAME_KEY, DB_PASSWORD_KEY]) if ((db[key] ?? '') === '') return missing('Secret', dbName, key, observed.dbSecret);
+  const { name: dbName, key: passwordKey = DB_PASSWORD_KEY } = cr.spec.database.secretRef;
+  for (const key of [DB_USERNAME_KEY, passwordKey]) if ((db[key] ?? '') === '') return missing('Secret', dbName, key, observed.dbSecret);
   const admin = cr.spec.bootstrap.adminPasswordSecretRef;
   const adminPassword = entries(observed.adminSecret)[admin.key]?.replace(/\r?\n$/, '') ?? '';
   if (adminPassword === '') return missing('Secret', admin.name, admin.key, observed.adminSecret);
-  let policy: string | undefined;
-  const { policyOverrides } = cr.spec;
-  if (policyOverrides?.rules !== undefined) policy = policyYaml(policyOverrides.rules);
-  if (policyOverrides?.configMapRef !== undefined) {
-    policy = entries(observed.policyConfigMap)['policy.yaml'];
-    if (policy === undefined || policy.trim() === '') {
-      return { status: 'False', reason: 'PolicyNotFound', message: `ConfigMap ${policyOverrides.configMapRef.name} not found or without a non-empty policy.yaml` };
-    }
-  }
-  return { dbUsername: (db[DB_USERNAME_KEY] ?? '').trim(), dbPassword: sensitive(db[DB_PASSWORD_KEY] ?? ''), adminPassword: sensitive(adminPassword), policy: policy === '' ? undefined : policy };
+  const policy = policyOf(cr, observed.policyConfigMap);
+  if (typeof policy === 'object') return policy;
+  return { dbUsername: (db[DB_USERNAME_KEY] ?? '').trim(), dbPassword: sensitive(db[passwordKey] ?? ''), adminPassword: sensitive(adminPassword), policy };
 }
 
 /** The ConfigMap's data: keystone.conf, api-paste.ini and, with overrides, policy.yaml. */
 export function configData(cr: Keystone, dbUsername: string, policy: string | undefined, clusterDomain: string): Record<string, string> {
   const conf = keystoneConf(cr.spec, { namespace: cr.metadata.namespace, dbUsername, clusterDomain, hasPolicy: policy !== undefined });
   return { 'keystone.conf': conf, 'api-paste.ini': renderIni(apiPasteSections(cr.spec.middleware ?? [])), ...(policy === undefined ? {} : { 'policy.yaml': policy }) };
-}
-
-/** Ready as the reference reads a Deployment: rolled out to the current generation, enough ready replicas, Available. */
-export function deploymentReady(object: KubeObject | undefined, replicas: number): StepReport {
-  if (object === undefined) return { status: 'False', reason: 'Creating', message: 'the Deployment is being created' };
-  const generation = object.metadata.generation ?? 0;
-  if (numberAt(object, 'status', 'observedGeneration') < generation) return { status: 'False', reason: 'Progressing', message: 'the Deployment controller has not seen the latest change yet' };
-  const ready = numberAt(object, 'status', 'readyReplicas');
-  const updated = numberAt(object, 'status', 'updatedReplicas');
-  if (updated < replicas || ready < replicas || !conditionTrue(object, 'Available')) {
-    return { status: 'False', reason: 'Progressing', message: `${String(ready)} of ${String(replicas)} pods ready, ${String(updated)} updated` };
-  }
-  return { status: 'True', reason: 'Available', message: `${String(ready)} pods ready` };
 }
 
 /** ConfigMaps of earlier renderings that no ReplicaSet with pods uses any more. */
@@ -170,13 +155,16 @@ function finish(plan: PlanBuilder<KeystoneAction>, input: KeystoneInput, progres
 export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const { primary: cr, observed, now, config, entropy } = input;
   const plan = new PlanBuilder<KeystoneAction>();
-  // Deletion is garbage collection's: everything is owned by the object.
-  if (cr.metadata.deletionTimestamp !== undefined) return plan.build();
+  // Deletion is garbage collection's: everything is owned by the object. In a namespace being deleted, what
+  // the namespace controller removes is not made again.
+  if (cr.metadata.deletionTimestamp !== undefined || findCondition(cr.status.conditions, CONDITION_READY)?.reason === REASON_NAMESPACE_TERMINATING) return plan.build();
   const crName = cr.metadata.name;
   const namespace = cr.metadata.namespace;
   const reports: Partial<Record<(typeof STEP_CONDITIONS)[number], StepReport>> = {};
   const fields: { -readonly [K in keyof Progress['fields']]: Progress['fields'][K] } = {};
   const stop = (requeueAt?: Date) => finish(plan, input, { reports, fields, ...(requeueAt === undefined ? {} : { requeueAt }) });
+  // Kept through every status write until bootstrap completes with another password.
+  if (cr.status.bootstrapRunKey !== undefined) fields.bootstrapRunKey = cr.status.bootstrapRunKey;
 
   // 1. Secrets.
   const inputs = readInputs(cr, observed);
@@ -211,8 +199,16 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
     plan.add({ kind: 'k8s.create', ref: { type: coreTypes.configMap, namespace, name: configName }, object: configMap(cr, configName, data) }, 'the rendered keystone.conf and api-paste.ini');
   }
   fields.configMapName = configName;
+  // The database URL: the pods keep the one a db_sync succeeded with; a new one is tried by db_sync first.
   const url = sensitive(connectionUrl(cr.spec, { namespace, dbUsername: inputs.dbUsername, clusterDomain: config.clusterDomain }, inputs.dbPassword.reveal()));
-  addApplyIfChanged(plan, { type: coreTypes.secret, namespace, name: names.dbConnection(crName) }, observed.dbConnection, connectionSecret(cr, url), 'the database URL with its password, for OS_DATABASE__CONNECTION');
+  const urlHash = connectionHash(cr.metadata.uid, url);
+  const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
+  // The first URL goes where the pods will read it: no pod runs before db_sync has succeeded with it.
+  const first = observed.dbConnection === undefined;
+  const current = first || entries(observed.dbConnection)[DB_CONNECTION_KEY] === url.reveal();
+  const syncConnection = current ? names.dbConnection(crName) : names.dbSyncConnection(crName);
+  if (first) addApplyIfChanged(plan, secretRef(syncConnection), undefined, connectionSecret(cr, syncConnection, url), 'the database URL with its password, for OS_DATABASE__CONNECTION');
+  else if (!current) addApplyIfChanged(plan, secretRef(syncConnection), observed.dbSyncConnection, connectionSecret(cr, syncConnection, url), 'the new database URL, for db_sync to try before the pods get it');
 
   // 4. Database.
   const secrets = [inputs.dbPassword, inputs.adminPassword];
@@ -221,19 +217,29 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
     reports[CONDITION_DATABASE] = waitingForDb;
     return stop(requeueAt);
   }
-  const syncKey = dbSyncRunKey(imageOf(cr), configName);
+  // With a clusterRef, a re-created MariaDB Database, User or Grant (a new uid) runs db_sync again too.
+  const databaseObjects = [observed.mariaDbDatabase, observed.mariaDbUser, observed.mariaDbGrant].map((o) => o?.metadata.uid ?? '').join(',');
+  const syncKey = dbSyncRunKey(imageOf(cr), configName, `${urlHash}\n${databaseObjects}`);
   const sync = reconcileJob(plan, cr, observed.dbSyncJob, {
-    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName), why: 'migrate the schema for this image and configuration',
+    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName, syncConnection), why: 'migrate the schema for this image, configuration and database',
+    rerunsWhen: cr.spec.database.clusterRef === undefined ? 'the image, the configuration or the database URL changes' : 'the image, the configuration, the database URL or the MariaDB Database, User or Grant object changes',
   }, observed.pods, secrets);
-  reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync;
+  reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync.report;
   if (!sync.done) return stop(requeueAt);
+  // db_sync succeeded with this URL: the pods may have it now.
+  if (!current) {
+    addApplyIfChanged(plan, secretRef(names.dbConnection(crName)), observed.dbConnection, connectionSecret(cr, names.dbConnection(crName), url), 'the database URL db_sync succeeded with, for OS_DATABASE__CONNECTION');
+  }
+  if (observed.dbSyncConnection !== undefined) {
+    plan.add({ kind: 'k8s.delete', ref: secretRef(names.dbSyncConnection(crName)), precondition: { uid: observed.dbSyncConnection.metadata.uid ?? '' } }, 'db_sync succeeded with the new database URL');
+  }
 
   // 5. Deployment, Service and PodDisruptionBudget.
   const apiRef = (type: ObjectRef['type']) => ({ type, namespace, name: names.api(crName) });
-  const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName), 'the Keystone API pods');
+  const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName, urlHash), 'the Keystone API pods');
   addApplyIfChanged(plan, apiRef(coreTypes.service), observed.service, service(cr), 'the Keystone API Service');
   addApplyIfChanged(plan, apiRef(podDisruptionBudgetType), observed.podDisruptionBudget, podDisruptionBudget(cr), 'keep an API pod through voluntary disruptions');
-  const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas);
+  const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas, observed.replicaSets, observed.pods);
   reports[CONDITION_DEPLOYMENT] = rollout;
   if (rollout.status !== 'True') {
     reports[CONDITION_API] = { status: 'False', reason: 'WaitingForDeployment', message: 'waiting for the API pods' };
@@ -251,17 +257,21 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   // 6. Bootstrap, re-run only when the admin password changes.
   const bootKey = bootstrapRunKey(cr.metadata.uid, inputs.adminPassword);
   const urls = { internal: endpoint, public: cr.spec.bootstrap.publicEndpoint ?? endpoint };
-  const boot = reconcileJob(plan, cr, observed.bootstrapJob, {
+  // The status records that bootstrap ran with this password: a Job deleted after it completed is not re-run.
+  const bootstrapped: StepReport = { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' };
+  const boot = cr.status.bootstrapRunKey === bootKey ? { done: true, report: bootstrapped } : reconcileJob(plan, cr, observed.bootstrapJob, {
     name: names.bootstrapJob(crName), what: 'bootstrap', runKey: bootKey, template: bootstrapJob(cr, bootKey, configName, urls), why: 'create or update the admin user, project, roles, service and endpoints',
+    rerunsWhen: 'the admin password changes',
   }, observed.pods, secrets);
-  reports[CONDITION_BOOTSTRAP] = boot.done ? { status: 'True', reason: 'Bootstrapped', message: 'the admin user and endpoints are in place' } : boot;
+  if (boot.done) fields.bootstrapRunKey = bootKey;
+  reports[CONDITION_BOOTSTRAP] = boot.done ? bootstrapped : boot.report;
   return stop(requeueAt);
 }
 
 /** The status that reports a failed read or step: on the condition of the step that failed, and on Ready. */
 export function reportFailure(cr: Keystone, failure: PlanFailure, now: Date): Plan<KeystoneAction> {
   const plan = new PlanBuilder<KeystoneAction>();
-  const report: StepReport = { status: 'False', reason: failure.reason, message: `${failure.step} failed: ${failure.message}` };
+  const report: StepReport = namespaceTerminating(failure.message) ?? { status: 'False', reason: failure.reason, message: `${failure.step} failed: ${failure.message}` };
   const step = failure.step.includes('Job') ? CONDITION_DATABASE : /Deployment|Service|PodDisruptionBudget/.test(failure.step) ? CONDITION_DEPLOYMENT : undefined;
   const reports: StepReports = step === undefined ? {} : { [step]: report };
   const status: KeystoneStatus = {

@@ -21,7 +21,7 @@ export const MAX_ACTIVE_KEYS_LIMIT = 100;
 
 export const DATABASE_ONE_OF = 'exactly one of host and clusterRef must be set';
 export const CACHE_ONE_OF = 'exactly one of servers and clusterRef must be set';
-export const POLICY_ONE_OF = 'exactly one of rules and configMapRef must be set';
+export const POLICY_AT_LEAST_ONE = 'at least one of rules (not empty) and configMapRef must be set';
 export const PORT_NEEDS_HOST = 'port is only used with host';
 export const INI_NAMES_MESSAGE = 'names must be letters, digits, ".", "_" or "-"';
 
@@ -80,11 +80,26 @@ const cronSchedule = new t.Type<string>(
 
 const LocalRef = t.type({ name: kubernetesName() });
 
-const ImageCodec = t.type({ repository: minLengthString(1), tag: minLengthString(1) });
+/**
+ * An image reference's parts as the container runtimes parse them: an optional registry host (with a port),
+ * then lowercase path components separated by "/"; a tag of at most 128 word characters, "." and "-".
+ */
+const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+const HOST_COMPONENT = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+export const IMAGE_REPOSITORY_PATTERN = `^(?:${HOST_COMPONENT}(?:\\.${HOST_COMPONENT})*(?::[0-9]+)?/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*$`;
+export const IMAGE_TAG_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$';
+
+const ImageCodec = t.type({
+  repository: matching(IMAGE_REPOSITORY_PATTERN, 'an image repository (registry/path, lowercase)'),
+  tag: matching(IMAGE_TAG_PATTERN, 'an image tag (letters, digits, "_", "." and "-", at most 128)'),
+});
+
+/** C5C3's Secret reference: a name, and here the key of the database password (default `password`). */
+const DatabaseSecretRef = t.intersection([LocalRef, t.partial({ key: minLengthString(1) })]);
 
 const DatabaseCodec = refine(
   t.intersection([
-    t.type({ database: withDefault(minLengthString(1), 'keystone'), secretRef: LocalRef }),
+    t.type({ database: withDefault(minLengthString(1), 'keystone'), secretRef: DatabaseSecretRef }),
     t.partial({ host: minLengthString(1), port: integerInRange(1, 65_535), clusterRef: LocalRef }),
   ]),
   (db) => (!exactlyOne(db.host, db.clusterRef) ? DATABASE_ONE_OF : db.port !== undefined && db.host === undefined ? PORT_NEEDS_HOST : undefined),
@@ -101,7 +116,8 @@ const CacheCodec = refine(
 const keyCount = integerInRange(MIN_ACTIVE_KEYS, MAX_ACTIVE_KEYS_LIMIT);
 
 const FernetCodec = t.type({ rotationSchedule: withDefault(cronSchedule, DEFAULT_ROTATION_SCHEDULE), maxActiveKeys: withDefault(keyCount, MIN_ACTIVE_KEYS) });
-const CredentialKeysCodec = t.type({ maxActiveKeys: withDefault(keyCount, MIN_ACTIVE_KEYS) });
+// rotationSchedule is C5C3's field, accepted and not acted on: see docs/keystone-service.md.
+const CredentialKeysCodec = t.intersection([t.type({ maxActiveKeys: withDefault(keyCount, MIN_ACTIVE_KEYS) }), t.partial({ rotationSchedule: cronSchedule })]);
 
 const BootstrapCodec = t.intersection([
   t.type({
@@ -120,15 +136,22 @@ const MiddlewareCodec = t.intersection([
 ]);
 
 export const BASE_FILTER_MESSAGE = 'a middleware cannot have the name of a filter of the base pipeline';
+/**
+ * Keystone builds its WSGI pipeline in code (keystone.server.flask) and never reads api-paste.ini, so a filter
+ * listed here would silently do nothing: the field is refused until Keystone can load one.
+ */
+export const MIDDLEWARE_UNSUPPORTED = "middleware is not supported: Keystone builds its WSGI pipeline in code and never reads api-paste.ini, so a filter here would do nothing; leave the list empty";
 
 const middlewareList = refine(
   uniqueList(t.array(MiddlewareCodec), (m) => m.name),
-  (list) => (list.some((m) => (BASE_FILTER_NAMES as readonly string[]).includes(m.name)) ? BASE_FILTER_MESSAGE : undefined),
+  (list) => (list.some((m) => (BASE_FILTER_NAMES as readonly string[]).includes(m.name)) ? BASE_FILTER_MESSAGE : list.length > 0 ? MIDDLEWARE_UNSUPPORTED : undefined),
 );
 
 const PluginCodec = t.type({ name: iniName, configSection: iniName, config: withDefault(iniSection, {}) });
 
-const PolicyCodec = refine(t.partial({ rules: t.record(t.string, iniValue), configMapRef: LocalRef }), (p) => (exactlyOne(p.rules, p.configMapRef) ? undefined : POLICY_ONE_OF));
+// Both may be given, as in C5C3: the inline rules win over the ConfigMap's.
+const PolicyCodec = refine(t.partial({ rules: t.record(t.string, iniValue), configMapRef: LocalRef }), (p) =>
+  Object.keys(p.rules ?? {}).length > 0 || p.configMapRef !== undefined ? undefined : POLICY_AT_LEAST_ONE);
 
 export const KeystoneSpecCodec = t.intersection([
   t.type({
@@ -164,6 +187,8 @@ export type KeystoneStatus = {
   readonly endpoint?: string;
   /** The rendered configuration the pods run with. */
   readonly configMapName?: string;
+  /** The run key bootstrap last completed with (a keyed hash of the admin password): the record that it ran. */
+  readonly bootstrapRunKey?: string;
   readonly lastFernetRotation?: string;
   readonly nextFernetRotation?: string;
 };

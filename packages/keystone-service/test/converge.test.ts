@@ -30,7 +30,7 @@ function rollOut(world: InMemoryWorld): void {
   if (world.get(deploymentRef) === undefined) return;
   world.update(deploymentRef, (o) => ({
     ...o,
-    status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   }));
 }
 

@@ -1,5 +1,5 @@
-import { coreTypes, type KubeObject } from '@keyward/kernel';
-import type { InMemoryWorld } from '@keyward/kernel';
+import { coreTypes, InMemoryWorld, type KubeObject, type ObjectRef } from '@keyward/kernel';
+import { FakeClock } from '@keyward/kernel/testing';
 import { keystoneType } from '../src/index.js';
 
 export const namespace = 'identity';
@@ -18,4 +18,30 @@ export function putInputs(world: InMemoryWorld, adminPassword = 'admin-pass-1'):
 
 export function putKeystone(world: InMemoryWorld, spec: Record<string, unknown> = baseSpec): KubeObject {
   return world.put(keystoneType, { metadata: { name: 'keystone', namespace }, spec });
+}
+
+export const jobRef = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
+export const deploymentRef: ObjectRef = { type: coreTypes.deployment, namespace, name: 'keystone' };
+
+/** A world with the input Secrets and a Keystone, and a clock at the start of 2026. */
+export function setupWorld(spec?: Record<string, unknown>): { world: InMemoryWorld; clock: FakeClock } {
+  const world = new InMemoryWorld();
+  putInputs(world);
+  putKeystone(world, spec);
+  return { world, clock: new FakeClock('2026-01-01T00:00:00Z') };
+}
+
+/** Plays the Job controller: a Job that exists completes (or fails). */
+export function finishJob(world: InMemoryWorld, name: string, outcome: 'Complete' | 'Failed' = 'Complete'): void {
+  if (world.get(jobRef(name)) === undefined) return;
+  world.update(jobRef(name), (o) => ({ ...o, status: { conditions: [{ type: outcome, status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
+}
+
+/** Plays the Deployment controller: the current generation rolled out, every replica updated and available. */
+export function rollOut(world: InMemoryWorld): void {
+  if (world.get(deploymentRef) === undefined) return;
+  world.update(deploymentRef, (o) => ({
+    ...o,
+    status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  }));
 }

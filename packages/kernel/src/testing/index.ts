@@ -1,5 +1,7 @@
 export { FakeClock, entropyOf, fixedEntropy } from './clock.js';
 export { actionKinds, actionsOf, isQuiet } from './matchers.js';
+export { pruneToSchema } from './prune.js';
+export type { StructuralSchema } from './prune.js';
 export { InMemoryWorld } from './world.js';
 export type { AnyApiSimulator, ApiSimulator, NewObject, SimulatedEvent, SimulatorFactory, WorldAction, WorldQuery } from './world.js';
 export { converge, reconcileOnce } from './reconcile-once.js';

@@ -3,6 +3,7 @@
 // Service's ClusterIP (kube-proxy) or to one pod at its IP on the node bridge.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { CoreV1Api, type V1PodSpec } from '@kubernetes/client-node';
 import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
@@ -229,4 +230,34 @@ export function signedWith(token: string, key: string): boolean {
   const mac = createHmac('sha256', signingKey).update(raw.subarray(0, raw.length - 32)).digest();
   const sent = raw.subarray(raw.length - 32);
   return sent.length === mac.length && timingSafeEqual(mac, sent);
+}
+
+/**
+ * Runs `script` once in a pod made from the Keystone Deployment's own pod template (its volumes, security
+ * context and token setting), as a shell command instead of Keystone, and returns what it printed. `change`
+ * may alter the pod spec first (a control pod that differs in one setting).
+ */
+export async function runInApiPodTemplate(env: WorkloadEnvironment, kube: KubeClient, namespace: string, crName: string, script: string, change: (spec: Record<string, unknown>) => Record<string, unknown> = (spec) => spec): Promise<string> {
+  const deployment = await kube.get({ type: coreTypes.deployment, namespace, name: names.api(crName) });
+  const template = (deployment?.['spec'] as { template: { spec: Record<string, unknown> & { containers: Record<string, unknown>[] } } }).template;
+  const [container] = template.spec.containers;
+  const { startupProbe: _s, livenessProbe: _l, readinessProbe: _r, ...plain } = container ?? {};
+  const name = unique('template-probe');
+  const core = kubeConfigFor(env.info).makeApiClient(CoreV1Api);
+  const spec = change({ ...template.spec, restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ ...plain, command: ['/bin/sh', '-c', script] }] });
+  await core.createNamespacedPod({ namespace, body: { metadata: { name }, spec: spec as unknown as V1PodSpec } });
+  try {
+    await waitFor(async () => {
+      const { status } = await core.readNamespacedPod({ name, namespace });
+      return status?.phase === 'Succeeded' || status?.phase === 'Failed' ? true : undefined;
+    }, { what: `pod ${name} to finish`, timeoutMs: 120_000, intervalMs: 500 });
+    return await core.readNamespacedPodLog({ name, namespace });
+  } finally {
+    await core.deleteNamespacedPod({ name, namespace });
+  }
+}
+
+/** The control characters (line breaks, escape) in a text, as their codes: a condition message has none. */
+export function controlCharacters(text: string): number[] {
+  return [...text].map((c) => c.charCodeAt(0)).filter((code) => code < 0x20 || code === 0x7f);
 }

@@ -1,4 +1,4 @@
-// jest-cost: 250 s
+// jest-cost: 480 s
 // jest-exclusive: workload tier
 // The Keystone controller with core's runtime, proven with real Keystone pods on the workload tier's kubelet
 // against the environment's MariaDB: Ready with two API pods; the admin user authenticates through the Service;
@@ -14,6 +14,7 @@ import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { KeystoneAdmin, kubeConfigFor, rememberSecret, resolveServiceNames, waitFor, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
 import { appCredType } from '@keyward/keystone-appcred';
 import { names } from '../../src/index.js';
+import { podType } from '../../src/api.js';
 import {
   WAIT_MS,
   adminToken,
@@ -23,9 +24,12 @@ import {
   conditionOf,
   databaseOf,
   fernetKeys,
+  imageSpec,
   keystoneObject,
   keystoneRef,
+  controlCharacters,
   prepareNamespace,
+  runInApiPodTemplate,
   serviceUrl,
   signedWith,
   startAppCredController,
@@ -197,6 +201,76 @@ describe('a Keystone object run as real pods', () => {
     }
   }, 60_000);
 
+  it('mounts no ServiceAccount token in its pods, and their key files are 0440, root and group 42424', async () => {
+    const api = (await kube.list(podType, { namespace, labels: { 'app.kubernetes.io/instance': CR, 'app.kubernetes.io/component': 'api' } })).items;
+    expect(api.length).toBeGreaterThan(0);
+    for (const pod of api) {
+      const spec = pod['spec'] as { volumes?: { name: string; projected?: unknown }[]; containers: { volumeMounts?: { mountPath: string }[] }[] };
+      expect(spec.volumes?.filter((volume) => volume.projected !== undefined)).toEqual([]);
+      expect(spec.containers.flatMap((c) => c.volumeMounts ?? []).map((m) => m.mountPath)).not.toContain('/var/run/secrets/kubernetes.io/serviceaccount');
+    }
+    const script = 'stat -L -c "%a %u %g" /etc/keystone/fernet-keys/0 /etc/keystone/credential-keys/0; if [ -e /var/run/secrets/kubernetes.io/serviceaccount/token ]; then echo token; else echo no-token; fi';
+    expect((await runInApiPodTemplate(env, kube, namespace, CR, script)).trim().split('\n')).toEqual(['440 0 42424', '440 0 42424', 'no-token']);
+    // The same pod with the default token setting gets one: the ServiceAccount admission plugin is on.
+    const withToken = await runInApiPodTemplate(env, kube, namespace, CR, script, ({ automountServiceAccountToken: _off, ...spec }) => spec);
+    expect(withToken.trim().split('\n').at(-1)).toBe('token');
+  }, 5 * 60_000);
+
+  it('does not run bootstrap again when its completed Job is deleted', async () => {
+    const bootstrap = names.bootstrapJob(CR);
+    expect(statusOf(await kube.get(ref()))['bootstrapRunKey']).toEqual(expect.any(String));
+    await kube.delete({ type: coreTypes.job, namespace, name: bootstrap });
+    await waitForObject(kube, { type: coreTypes.job, namespace, name: bootstrap }, `Job ${bootstrap} to be removed`, (job) => job === undefined);
+    const resynced = await controller.reconcile(namespace, CR);
+    expect(writesOf(resynced)).toEqual([]);
+    expect(await jobUid(bootstrap)).toBeUndefined();
+    expect(conditionOf(await kube.get(ref()), 'BootstrapReady')?.status).toBe('True');
+  }, 2 * 60_000);
+
+  it('is not Ready while a broken configuration crash-loops its new pod, says why, and recovers when it is fixed', async () => {
+    await kube.patch(ref(), { spec: { extraConfig: { token: { expiration: '7200', provider: 'no-such-provider' } } } }, ContentType.mergePatch);
+    const stuck = await waitForObject(kube, ref(), 'DeploymentReady to report the crashing pod', (object) => conditionOf(object, 'DeploymentReady')?.reason === 'CrashLoopBackOff');
+    expect(conditionOf(stuck, 'Ready')?.status).toBe('False');
+    const message = conditionOf(stuck, 'DeploymentReady')?.message ?? '';
+    // uWSGI exits 0 when Keystone does not load, so the kubelet keeps no log for it: the reason and pod are what is known.
+    expect(message).toMatch(/^the rollout is stuck: pod identity-[a-z0-9]+-[a-z0-9]+: CrashLoopBackOff: .* \(1 of 2 pods updated, 2 available, 2 old pods left\)$/);
+    expect(controlCharacters(message)).toEqual([]);
+    // The old pods serve on.
+    expect(await adminToken(await serviceUrl(kube, namespace, CR), adminPassword)).toEqual(expect.any(String));
+    await kube.patch(ref(), { spec: { extraConfig: { token: { expiration: '7200', provider: null } } } }, ContentType.mergePatch);
+    await waitForReady(kube, ref());
+  }, 2 * WAIT_MS);
+
+  it('keeps the database URL that worked in its pods while db_sync fails with a new one', async () => {
+    const connection = async () => ((await kube.get({ type: coreTypes.secret, namespace, name: names.dbConnection(CR) }))?.['data'] as Record<string, string>)['connection'];
+    const before = await connection();
+    const template = JSON.stringify(((await kube.get({ type: coreTypes.deployment, namespace, name: names.api(CR) }))?.['spec'] as { template: unknown }).template);
+    await kube.patch(ref(), { spec: { database: { database: 'no_such_db' } } }, ContentType.mergePatch);
+    const failed = await waitForObject(kube, ref(), 'db_sync to fail with the new database', (object) => conditionOf(object, 'DatabaseReady')?.reason === 'JobFailed');
+    expect(conditionOf(failed, 'DatabaseReady')?.message).toContain(`delete Job ${names.dbSyncJob(CR)}`);
+    expect(await connection()).toBe(before);
+    expect(JSON.stringify(((await kube.get({ type: coreTypes.deployment, namespace, name: names.api(CR) }))?.['spec'] as { template: unknown }).template)).toBe(template);
+    // A replacement pod gets the URL that works, and serves.
+    const [victim] = await apiPods(kube, namespace, CR);
+    await kube.delete({ type: podType, namespace, name: victim?.name ?? '' });
+    await waitFor(async () => {
+      const pods = (await kube.list(podType, { namespace, labels: { 'app.kubernetes.io/instance': CR, 'app.kubernetes.io/component': 'api' } })).items;
+      const ready = pods.filter((pod) => pod.metadata.deletionTimestamp === undefined && ((pod['status'] as { containerStatuses?: { ready?: boolean }[] } | undefined)?.containerStatuses?.[0]?.ready ?? false));
+      return ready.length === 2 && !ready.some((pod) => pod.metadata.name === victim?.name) ? true : undefined;
+    }, { what: 'a ready replacement pod', timeoutMs: WAIT_MS, intervalMs: 2_000 });
+    await kube.patch(ref(), { spec: { database: { database: databaseOf(namespace) } } }, ContentType.mergePatch);
+    await waitForReady(kube, ref());
+  }, 2 * WAIT_MS);
+
+  it('reports a db_sync whose image cannot be pulled with the pod\'s reason', async () => {
+    const image = imageSpec(env);
+    await kube.patch(ref(), { spec: { image: { ...image, tag: 'no-such-tag' } } }, ContentType.mergePatch);
+    const stuck = await waitForObject(kube, ref(), 'DatabaseReady to report the image', (object) => ['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull'].includes(conditionOf(object, 'DatabaseReady')?.reason ?? ''));
+    expect(conditionOf(stuck, 'DatabaseReady')?.message).toContain(`db_sync Job ${names.dbSyncJob(CR)} cannot run: pod`);
+    await kube.patch(ref(), { spec: { image } }, ContentType.mergePatch);
+    await waitForReady(kube, ref());
+  }, 2 * WAIT_MS);
+
   it('reports a failed db_sync with the end of its log, and does not retry it blindly', async () => {
     const broken = 'broken';
     await kube.create(keystoneRef(namespace, broken), keystone(broken, 'no_such_database', { replicas: 1 }));
@@ -204,6 +278,9 @@ describe('a Keystone object run as real pods', () => {
     const message = conditionOf(failed, 'DatabaseReady')?.message ?? '';
     expect(message).toContain(`db_sync Job ${names.dbSyncJob(broken)} failed; its log ends with:`);
     expect(message).toContain('no_such_database');
+    // One line, no colour, none of Python's shutdown noise.
+    expect(controlCharacters(message)).toEqual([]);
+    expect(message).not.toContain('Exception ignored');
     expect(message).not.toContain(env.info.workloads.database?.password ?? '');
     expect(conditionOf(failed, 'Ready')?.status).toBe('False');
     const job = await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(broken) });
