@@ -157,6 +157,9 @@ export const Localization = f.object({
 /** The key of the SMTP password in its Secret when the spec names none, as the Kopf operator reads it. */
 export const SMTP_PASSWORD_KEY = 'password';
 
+/** Why a password in the spec is refused, and what to do instead. */
+export const SMTP_PASSWORD_MESSAGE = 'smtpServer.password is refused: whoever can read this object would read the password; put it in a Secret and name it in smtpServer.passwordSecret';
+
 export const SmtpServer = f.object({
   host: name.describe('The mail server\'s host name.').required(),
   port: f.integerIn(1, 65_535).describe('The mail server\'s port.'),
@@ -172,7 +175,11 @@ export const SmtpServer = f.object({
     name: f.kubernetesName().describe('Name of the Secret.').required(),
     key: f.withDefaultValue(f.nonEmpty(), SMTP_PASSWORD_KEY).describe(`Key of the password in that Secret (${SMTP_PASSWORD_KEY} unless given).`),
   }).describe(`The Secret, in this namespace, holding the SMTP password; it must carry the label ${REALM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}" (or the Kopf operator's ${UPSTREAM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}").`),
-}).describe('The mail server the realm sends email through; Keycloak replaces it whole, so a setting left out is unset.');
+  // Declared so that a manifest of the Kopf operator stating it is refused with the way out, not as unknown.
+  password: f.string().describe('Refused: whoever can read this object would read the password; name a Secret in passwordSecret.'),
+}).describe('The mail server the realm sends email through; Keycloak replaces it whole, so a setting left out is unset.')
+  .rule({ rule: '!has(self.password)', message: SMTP_PASSWORD_MESSAGE, fieldPath: '.password' }, (codec) =>
+    withFieldRule('SmtpServerSpec', codec, (smtp) => (smtp.password === undefined ? undefined : { field: 'password', message: SMTP_PASSWORD_MESSAGE })));
 
 export const EventsConfig = f.object({
   eventsEnabled: f.boolean().describe('Whether user events (logins, failed logins, ...) are stored.'),

@@ -21,6 +21,7 @@ import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
 import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 import { declared, name, nameSet } from './field-kinds.js';
+import { PasswordPolicy } from './password-policy.js';
 import {
   BrowserSecurityHeaders, EventsConfig, Localization, OtpPolicy, Security, SmtpServer, Themes, TokenSettings, WebAuthnPasswordless, WebAuthnSecondFactor,
 } from './settings.js';
@@ -152,7 +153,7 @@ const RealmSpec = f.object({
   webAuthnPolicy: WebAuthnSecondFactor,
   webAuthnPasswordlessPolicy: WebAuthnPasswordless,
   browserSecurityHeaders: BrowserSecurityHeaders,
-  passwordPolicy: f.string().describe('Keycloak\'s policy string, e.g. "length(12) and notUsername".'),
+  passwordPolicy: PasswordPolicy,
   attributes: stringMap.describe('Realm attributes, compared key by key; keys left out stay (description and Keyward\'s ownership keys win over the same keys here).'),
   realmRoles: byName(RealmRole, `Realm roles, by name; each listed one is managed whole. ${pruneRuleDescription('realmRoles')}`),
   clientScopes: byName(ClientScope, `Client scopes, by name. ${pruneRuleDescription('clientScopes')}`),
