@@ -7,7 +7,10 @@ import * as t from 'io-ts';
 
 /** One field of the Kopf operator's CRD that Keyward spells otherwise, or accepts and does not act on. */
 export interface UpstreamSpelling {
-  /** Where the Kopf operator's manifests have it, dotted below `spec` (`security.maxFailureWait`). */
+  /**
+   * Where the Kopf operator's manifests have it, dotted below `spec` (`security.maxFailureWait`); `list[].field`
+   * is a field of each item of a list, and its Keyward field is then one of the same items.
+   */
   readonly upstream: string;
   /** Keyward's field it means, dotted below `spec`; absent when Keyward accepts it and has nothing to do with it. */
   readonly keyward?: string;
@@ -61,15 +64,59 @@ export const bothSpellingsMessage = (spelling: UpstreamSpelling, scalar: boolean
 
 const isScalar = (value: unknown): boolean => typeof value !== 'object' || value === null;
 
+interface Conflict {
+  readonly conflict: UpstreamSpelling;
+  readonly scalar: boolean;
+  /** Where the upstream field is, when it is in a list's item (`realmRoles`, `1`, `compositeRoles`). */
+  readonly at?: readonly string[];
+}
+type Read = { readonly spec: Fields; readonly notes: string[] } | Conflict;
+
+const ITEMS = '[].';
+
+/** For a spelling of a field of a list's items: the list's path, and the spelling within one item. */
+function itemsOf(spelling: UpstreamSpelling): { readonly list: string; readonly inItem: UpstreamSpelling } | undefined {
+  const at = spelling.upstream.indexOf(ITEMS);
+  if (at < 0) return undefined;
+  const list = spelling.upstream.slice(0, at);
+  const within = (path: string): string => path.slice(list.length + ITEMS.length);
+  return { list, inItem: { ...spelling, upstream: within(spelling.upstream), ...(spelling.keyward === undefined ? {} : { keyward: within(spelling.keyward) }) } };
+}
+
+/** Each item of the list at `list` in Keyward's spelling (in place, in the copy `spec`); whether any item had it. */
+function readItems(spec: Fields, { list, inItem }: { readonly list: string; readonly inItem: UpstreamSpelling }): { readonly moved: boolean } | Conflict | undefined {
+  const { parent, key } = split(list);
+  const holder = parentOf(spec, parent, false);
+  const items: unknown = holder?.[key];
+  if (holder === undefined || !Array.isArray(items)) return undefined;
+  let moved = false;
+  const read: unknown[] = [];
+  for (const [index, item] of (items as readonly unknown[]).entries()) {
+    const one = isFields(item) ? toKeywardSpelling(item, [inItem]) : { spec: item, notes: [] };
+    if ('conflict' in one) return { ...one, at: [...list.split('.'), String(index), ...inItem.upstream.split('.')] };
+    moved ||= one.notes.length > 0;
+    read.push(one.spec);
+  }
+  holder[key] = read;
+  return { moved };
+}
+
 /**
  * `spec` in Keyward's spellings: each upstream field it states moved to Keyward's field (or dropped, when
  * Keyward does not use it), with the notes of what was read. A field stated in both spellings with different
  * values is a problem naming both.
  */
-export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpelling[]): { readonly spec: Fields; readonly notes: string[] } | { readonly conflict: UpstreamSpelling; readonly scalar: boolean } {
+export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpelling[]): Read {
   const result: Fields = { ...spec };
   const notes: string[] = [];
   for (const spelling of spellings) {
+    const inItems = itemsOf(spelling);
+    if (inItems !== undefined) {
+      const read = readItems(result, inItems);
+      if (read !== undefined && 'conflict' in read) return { ...read, conflict: spelling };
+      if (read?.moved === true) notes.push(upstreamNote(spelling));
+      continue;
+    }
     const from = split(spelling.upstream);
     const source = parentOf(result, from.parent, false);
     if (source === undefined || !(from.key in source)) continue;
@@ -94,7 +141,8 @@ export function acceptingUpstreamSpellings<A extends object>(codec: t.Type<A, un
     (u, c): t.Validation<A & UpstreamSpellingNotes> => {
       const read = isFields(u) ? toKeywardSpelling(u, spellings) : { spec: u, notes: [] };
       if ('conflict' in read) {
-        const path = read.conflict.upstream.split('.').map((key) => ({ key, type: t.unknown, actual: undefined }));
+        // Each entry has a value of its own, so that an item's index reads as one (`realmRoles[1]`).
+        const path = (read.at ?? read.conflict.upstream.split('.')).map((key) => ({ key, type: t.unknown, actual: key }));
         return t.failure(u, [...c, ...path], bothSpellingsMessage(read.conflict, read.scalar));
       }
       // The context holds the value decoded, so that messages name the fields inside it as the API server does.
@@ -142,10 +190,27 @@ function sameValueRule(spelling: UpstreamSpelling & { readonly keyward: string }
   };
 }
 
-/** The spec's schema with each upstream field, described as what it means, refusing both spellings that differ. */
+/** `schema` with the items of its list at `path` made by `items`. */
+function withItems(schema: Schema, path: readonly string[], items: (schema: Schema) => Schema): Schema {
+  const [head, ...rest] = path;
+  if (head === undefined) return { ...schema, items: items(schema['items'] as Schema) };
+  const child = schema.properties?.[head];
+  if (child === undefined) throw new Error(`no list at ${path.join('.')} for an upstream spelling of its items`);
+  return { ...schema, properties: { ...schema.properties, [head]: withItems(child, rest, items) } };
+}
+
+/**
+ * The spec's schema with each upstream field, described as what it means, refusing both spellings that differ.
+ * The fields of a list's items come first, so that a list the Kopf operator spells otherwise has them too.
+ */
 export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings: readonly UpstreamSpelling[]): S {
   let schema = spec as Schema;
   for (const spelling of spellings) {
+    const inItems = itemsOf(spelling);
+    if (inItems !== undefined) schema = withItems(schema, inItems.list.split('.'), (items) => withUpstreamSpellingSchemas(items, [inItems.inItem]));
+  }
+  const ofSpec = spellings.filter((each) => itemsOf(each) === undefined);
+  for (const spelling of ofSpec) {
     const from = split(spelling.upstream);
     const meant = spelling.keyward === undefined ? undefined : schemaAt(schema, spelling.keyward.split('.'));
     const base = spelling.schema ?? meant;
@@ -155,11 +220,12 @@ export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings
       : `The Kopf operator's spelling of ${spelling.keyward}, read as that field (stating both with different values is refused).${meant?.description === undefined ? '' : ` ${meant.description}`}`;
     schema = withProperty(schema, from.parent, from.key, { ...base, description });
   }
-  const rules = spellings.flatMap(({ keyward, ...spelling }) => {
+  const rules = ofSpec.flatMap(({ keyward, ...spelling }) => {
     if (keyward === undefined) return [];
     const type = schemaAt(schema, keyward.split('.'))?.['type'];
     return [sameValueRule({ ...spelling, keyward }, type !== 'object' && type !== 'array')];
   });
+  if (rules.length === 0) return schema as S;
   const existing = (schema['x-kubernetes-validations'] ?? []) as readonly object[];
   return { ...schema, 'x-kubernetes-validations': [...existing, ...rules] } as S;
 }

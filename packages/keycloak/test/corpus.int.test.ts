@@ -17,7 +17,7 @@ const CORPUS = new URL('./corpus/', import.meta.url);
 const OPERATOR_NAMESPACE = 'keycloak-system';
 /** Where kubectl puts an object whose manifest names no namespace. */
 const DEFAULT_NAMESPACE = 'default';
-const REALMS = ['shared', 'my-realm', 'company'];
+const REALMS = ['shared', 'my-realm', 'company', 'company-roles'];
 /** The Docker registry client: the test Keycloak runs without the docker feature, which docker-v2 needs. */
 const DOCKER_CLIENT = 'registry';
 
@@ -189,6 +189,24 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     expect(await env.admin.get(`/realms/company/clients/${id}/authz/resource-server`)).toMatchObject({ clientId: id });
     const account = await env.admin.get<{ id: string }>(`/realms/company/clients/${id}/service-account-user`);
     expect((await env.admin.get<{ name: string }[]>(`/realms/company/users/${String(account?.id)}/role-mappings/realm`))?.map((r) => r.name)).toContain('employee');
+  });
+
+  it('makes a role with compositeRoles a composite of those roles, and says how it read them', async () => {
+    const roles = await env.admin.get<{ name: string; composite: boolean }[]>('/realms/company-roles/roles');
+    // The list shows roles briefly; the role itself has its attributes.
+    const editor = await env.admin.get<{ description?: string; composite: boolean; attributes?: Record<string, string[]> }>('/realms/company-roles/roles/editor');
+    expect(pick(editor, ['description', 'composite'])).toEqual({ description: 'Reads and writes documents', composite: true });
+    expect(editor?.attributes?.['team']).toEqual(['docs']);
+    expect(roles?.filter((role) => ['reader', 'writer'].includes(role.name)).map((role) => [role.name, role.composite])).toEqual(expect.arrayContaining([['reader', false], ['writer', false]]));
+    const composites = await env.admin.get<{ name: string }[]>('/realms/company-roles/roles/editor/composites');
+    expect(composites?.map((role) => role.name).sort()).toEqual(['reader', 'writer']);
+    const message = conditionOf(await env.kube.get(realmRef('identity', 'company-roles')), 'Ready')?.message;
+    expect(message).toContain('realmRoles[].compositeRoles is read as realmRoles[].composites.realm');
+    expect(message).toContain('realmRoles[].composite has no effect');
+  });
+
+  it('gives the realm the policy string the typed password policy renders, as Keycloak reads it back', async () => {
+    expect((await realm('company-roles'))['passwordPolicy']).toBe('length(12) and upperCase(1) and lowerCase(1) and digits(1) and specialChars(1) and notUsername and notEmail and hashIterations(210000) and passwordHistory(3) and forceExpiredPasswordChange(90) and maxLength(64) and regexPattern(^[^ ]+$)');
   });
 
   it('writes the credentials Secret under secretName, and none where manageSecret is false', async () => {

@@ -5,6 +5,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { KubeObject } from '@keyward/kernel';
 import { decodeKeycloakClient } from '../src/client/decode.js';
 import { decodeRealm } from '../src/realm/decode.js';
+import { adminRoleGrants } from '../src/realm/admin-grants.js';
 import { keycloakClientCrd } from '../src/client/crd.js';
 import { keycloakRealmCrd } from '../src/realm/crd.js';
 import { REALM_SECRET_LABEL, UPSTREAM_SECRET_LABEL, isOptedIn, realmSecretKey } from '../src/realm/secret-opt-in.js';
@@ -57,6 +58,13 @@ describe('a realm in the Kopf operator\'s spellings', () => {
     expect(spec.smtpServer?.passwordSecret).toEqual({ name: 'smtp', key: 'password' });
   });
 
+  it('refuses an SMTP password in the spec, naming passwordSecret as the way', () => {
+    const result = decodeRealm(realmObject({ ...realmSpec, smtpServer: { host: 'h', from: 'f', auth: true, user: 'u', password: 'hunter2' } }));
+    expect(isLeft(result) ? result.left.message : '').toBe('spec.smtpServer.password: smtpServer.password is refused: whoever can read this object would read the password; put it in a Secret and name it in smtpServer.passwordSecret');
+    const smtp = (keycloakRealmCrd.spec.versions[0].schema.openAPIV3Schema.properties.spec as { properties: Record<string, { 'x-kubernetes-validations'?: unknown }> }).properties['smtpServer'];
+    expect(smtp?.['x-kubernetes-validations']).toEqual([expect.objectContaining({ rule: '!has(self.password)', fieldPath: '.password', message: expect.stringContaining('smtpServer.passwordSecret') })]);
+  });
+
   it('refuses a field stated in both spellings with different values, naming both', () => {
     const result = decodeRealm(realmObject({ ...realmSpec, security: { maxFailureWait: 60, maxFailureWaitSeconds: 120 } }));
     expect(isLeft(result) ? result.left.message : '').toBe('spec.security.maxFailureWait: security.maxFailureWait and security.maxFailureWaitSeconds are the same field (the first is the Kopf operator\'s spelling) and differ: state one of them');
@@ -68,6 +76,49 @@ describe('a realm in the Kopf operator\'s spellings', () => {
 
   it('has no Keyward spelling in it: a spec in Keyward\'s own words carries no note', () => {
     expect(decoded(realmObject({ ...realmSpec, security: { maxFailureWaitSeconds: 60 } })).spec).not.toHaveProperty('upstreamSpellings');
+  });
+});
+
+describe('a realm role in the Kopf operator\'s spellings', () => {
+  const roles = (realmRoles: readonly unknown[]): KubeObject => realmObject({ ...realmSpec, roles: { realmRoles } });
+
+  it('reads compositeRoles as its realm composites, takes composite as Keycloak sets it, and says so', () => {
+    const spec = decoded(roles([
+      { name: 'editor', composite: true, compositeRoles: ['viewer', 'commenter'], composites: { clients: { shop: ['reader'] } } },
+      { name: 'viewer', composite: false },
+    ])).spec;
+    expect(spec.realmRoles).toEqual([{ name: 'editor', composites: { realm: ['viewer', 'commenter'], clients: { shop: ['reader'] } } }, { name: 'viewer' }]);
+    expect(spec.upstreamSpellings).toEqual([
+      'roles.realmRoles is read as realmRoles',
+      'realmRoles[].compositeRoles is read as realmRoles[].composites.realm',
+      'realmRoles[].composite has no effect (Keycloak marks a role composite when it has composites, which compositeRoles states)',
+    ]);
+  });
+
+  it('refuses compositeRoles next to composites.realm, naming the role', () => {
+    const result = decodeRealm(roles([{ name: 'viewer' }, { name: 'editor', compositeRoles: ['viewer'], composites: { realm: ['viewer'] } }]));
+    expect(isLeft(result) ? result.left.message : '').toBe('spec.realmRoles[1].compositeRoles: realmRoles[].compositeRoles and realmRoles[].composites.realm are the same field (the first is the Kopf operator\'s spelling): state one of them');
+  });
+
+  it('is guarded as composites.realm is: a composite reaching an admin role, made by hand included, is named', () => {
+    const spec = decoded(roles([{ name: 'power', composite: true, compositeRoles: ['handmade'] }])).spec;
+    const handmade = { role: { id: 'h', name: 'handmade', composite: true, attributes: {} }, composites: { realm: [], clients: { 'realm-management': ['view-users'] } } };
+    expect(adminRoleGrants(spec, [handmade])).toEqual(['composites of realm role power: handmade (reaches realm-management/view-users)']);
+  });
+
+  it('checks compositeRoles as composites.realm: a name twice is refused', () => {
+    const result = decodeRealm(roles([{ name: 'editor', compositeRoles: ['viewer', 'viewer'] }]));
+    expect(isLeft(result) ? result.left.message : '').toContain('spec.realmRoles[0].composites.realm[1]: duplicate');
+  });
+
+  it('is in the schema of both lists of realm roles, which refuses both spellings in one role', () => {
+    const spec = keycloakRealmCrd.spec.versions[0].schema.openAPIV3Schema.properties.spec as { properties: Record<string, { items?: unknown; properties?: Record<string, { items?: unknown }> }> };
+    for (const items of [spec.properties['realmRoles']?.items, spec.properties['roles']?.properties?.['realmRoles']?.items] as ({ properties: Record<string, { type: string }>; 'x-kubernetes-validations': { rule: string }[] } | undefined)[]) {
+      expect([items?.properties['compositeRoles']?.type, items?.properties['composite']?.type]).toEqual(['array', 'boolean']);
+      expect(items?.['x-kubernetes-validations']).toEqual([expect.objectContaining({ rule: '!(has(self.compositeRoles) && has(self.composites) && has(self.composites.realm))', fieldPath: '.compositeRoles' })]);
+    }
+    // The spec's own rules name no field of an item: the API server takes only paths without lists.
+    expect(JSON.stringify((spec as { 'x-kubernetes-validations'?: unknown })['x-kubernetes-validations'])).not.toContain('[]');
   });
 });
 
@@ -104,8 +155,12 @@ describe('a client in the Kopf operator\'s spellings', () => {
 });
 
 describe('the schemas', () => {
+  // `list[].field` is a field of each item of a list.
   const propertyAt = (schema: unknown, path: string): Record<string, unknown> | undefined =>
-    path.split('.').reduce<unknown>((node, key) => ((node as { properties?: Record<string, unknown> } | undefined)?.properties?.[key]), schema) as Record<string, unknown> | undefined;
+    path.split('.').reduce<unknown>((node, key) => {
+      const property = (node as { properties?: Record<string, unknown> } | undefined)?.properties?.[key.replace(/\[\]$/, '')];
+      return key.endsWith('[]') ? (property as { items?: unknown } | undefined)?.items : property;
+    }, schema) as Record<string, unknown> | undefined;
   const specOf = (crd: { spec: { versions: readonly { schema: { openAPIV3Schema: { properties: { spec: unknown } } } }[] } }): unknown => crd.spec.versions[0]?.schema.openAPIV3Schema.properties.spec;
 
   it.each([

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, boundedText, dateTime as dateTimeCodec, dateTimeSchema, kubernetesName as kubernetesNameCodec, minLengthString, patternedText, uniqueList } from './codec.js';
+import { atMost, boundedText, integerInRange, withDefault, dateTime as dateTimeCodec, dateTimeSchema, kubernetesName as kubernetesNameCodec, minLengthString, patternedText, uniqueList } from './codec.js';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names.js';
 
 // A spec field declared once: each combinator here gives the io-ts codec that reads the field and the OpenAPI
@@ -31,7 +31,7 @@ export interface FieldSchema {
   readonly type?: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
   readonly format?: string;
   readonly description?: string;
-  readonly enum?: readonly string[];
+  readonly enum?: readonly (string | number)[];
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -48,6 +48,10 @@ export interface FieldSchema {
   readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   readonly 'x-kubernetes-list-map-keys'?: readonly string[];
   readonly 'x-kubernetes-validations'?: readonly CelRule[];
+  /** The value the API server writes when the field is left out (see `withDefaultValue`). */
+  readonly default?: unknown;
+  /** An object whose fields the API server keeps as sent, unchecked. */
+  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
 }
 
 /** A codec and the schema that states the same rules; `R` says whether its object requires it. */
@@ -177,9 +181,11 @@ export function object<const P extends Props>(props: P): Field<t.Type<
   const codec = required.length === 0 ? t.partial(codecs(optional))
     : optional.length === 0 ? t.type(codecs(required))
       : t.intersection([t.type(codecs(required)), t.partial(codecs(optional))]);
+  // A field with a default is there once the API server has written it: the schema need not require it.
+  const stated = required.filter(([, property]) => property.schema.default === undefined);
   const schema: FieldSchema = {
     type: 'object',
-    ...(required.length === 0 ? {} : { required: required.map(([key]) => key) }),
+    ...(stated.length === 0 ? {} : { required: stated.map(([key]) => key) }),
     properties: Object.fromEntries(entries.map(([key, property]) => [key, property.schema])),
   };
   // The codec is built from `props` key by key as the return type states it (io-ts's `t.type` of the required
@@ -220,13 +226,7 @@ export function listMap<K extends string, A extends Readonly<Record<K, unknown>>
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Defaults, untyped fields and maps refusing keys (added for the KeycloakClient spec).
-
-/** Schema keywords of fields the API server fills in or leaves untyped. */
-export interface FieldSchema {
-  readonly default?: unknown;
-  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
-}
+// Defaults, untyped fields and maps refusing keys (the KeycloakClient spec).
 
 type Defaults<A> = { readonly [K in keyof A]?: Exclude<A[K], undefined> };
 
@@ -282,4 +282,32 @@ export function stringMapWithout(keys: readonly [string, ...string[]], message: 
   );
   const rule = { rule: keys.map((key) => `!('${key}' in self)`).join(' && '), message };
   return field(codec, { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [rule] });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Defaults, integers in a range and fields whose content another party checks (the realm's top-level spec).
+
+/**
+ * `inner`, or `value` when it is left out: the schema's `default` (the API server writes it) and the codec's
+ * (it reads a spec the API server has not defaulted, as a test's, alike). Its decoded value is always there, so
+ * the field counts as required in its object's codec; its schema does not require it.
+ */
+export function withDefaultValue<C extends t.Mixed>(inner: Field<C, boolean>, value: t.TypeOf<C>): Field<t.Type<t.TypeOf<C>, t.OutputOf<C>>, true> {
+  return new Field(withDefault(inner.codec, value), { ...inner.schema, default: value }, true);
+}
+
+/** An integer from `minimum` to `maximum`, read as a plain number (unbranded, so a literal spec types as is). */
+export function integerIn(minimum: number, maximum: number): Field<t.Type<number>> {
+  return field(integerInRange(minimum, maximum), { type: 'integer', minimum, maximum });
+}
+
+/** An integer that is one of `values`. */
+export function integerOf(values: readonly number[]): Field<t.Type<number>> {
+  const valid = (u: unknown): u is number => typeof u === 'number' && values.includes(u);
+  return field(new t.Type<number>(`one of ${values.join(', ')}`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'integer', enum: values });
+}
+
+/** A JSON object whose shape another party defines and checks (a Keycloak provider's configuration). */
+export function opaqueObject(): Field<t.UnknownRecordC> {
+  return field(t.UnknownRecord, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
 }

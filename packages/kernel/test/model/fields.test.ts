@@ -19,7 +19,10 @@ function schemaAccepts(schema: FieldSchema, value: unknown): boolean {
       && length >= (schema.minLength ?? 0) && length <= (schema.maxLength ?? Infinity)
       && (schema.pattern === undefined || new RegExp(schema.pattern).test(value));
   }
-  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value) && value >= (schema.minimum ?? -Infinity) && value <= (schema.maximum ?? Infinity);
+  if (type === 'integer') {
+    return typeof value === 'number' && Number.isInteger(value) && value >= (schema.minimum ?? -Infinity) && value <= (schema.maximum ?? Infinity)
+      && (schema.enum === undefined || schema.enum.includes(value));
+  }
   if (type === 'boolean') return typeof value === 'boolean';
   if (type === 'array') {
     if (!Array.isArray(value) || value.length > (schema.maxItems ?? Infinity)) return false;
@@ -51,7 +54,10 @@ function near(schema: FieldSchema): fc.Arbitrary<unknown> {
   const shaped = ((): fc.Arbitrary<unknown> => {
     switch (schema.type) {
       case 'string': return schema.enum === undefined ? word : fc.oneof(fc.constantFrom(...schema.enum), word);
-      case 'integer': return fc.oneof(fc.integer({ min: (schema.minimum ?? -2) - 2, max: (schema.maximum ?? 3) + 2 }), fc.constant(2.5));
+      case 'integer': {
+        const integers = fc.oneof(fc.integer({ min: (schema.minimum ?? -2) - 2, max: (schema.maximum ?? 3) + 2 }), fc.constant(2.5));
+        return schema.enum === undefined ? integers : fc.oneof(fc.constantFrom(...schema.enum), integers);
+      }
       case 'boolean': return fc.boolean();
       case 'array': return fc.array(near(schema.items ?? {}), { maxLength: (schema.maxItems ?? 3) + 1 });
       case 'object': {
@@ -198,5 +204,40 @@ describe('defaults, untyped fields and maps refusing keys', () => {
     const result = decode(t.type({ labels: labels.codec }), { labels: { team: 'x', 'a.b/c': 'y' } });
     expect(isLeft(result) && result.left.message).toBe('labels: owner and a.b/c are the operator\'s');
     expect(labels.codec.is({ owner: 'x' })).toBe(false);
+
+describe('a field with a default, an integer in a range or of a few values, and a provider\'s object', () => {
+  it('gives a codec and a schema that accept the same values', () => {
+    for (const declared of [f.integerIn(-1, 3), f.integerOf([6, 8]), f.opaqueObject(), f.withDefaultValue(f.enumOf(['a', 'b']), 'a')]) {
+      expectAgreement(declared);
+    }
+  });
+
+  it('states the default in the schema, reads a field left out as it, and its object does not require it', () => {
+    const Ref = f.object({ name: f.nonEmpty().required(), key: f.withDefaultValue(f.nonEmpty(), 'password').describe('Key.') });
+    expect(Ref.schema).toEqual({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1, default: 'password', description: 'Key.' } },
+    });
+    const read: { readonly name: string; readonly key: string } | undefined = ((result) => (isRight(result) ? result.right : undefined))(Ref.codec.decode({ name: 's' }));
+    expect(read).toEqual({ name: 's', key: 'password' });
+    expect(Ref.codec.decode({ name: 's', key: 'other' })).toEqual({ _tag: 'Right', right: { name: 's', key: 'other' } });
+    expect(f.object({ on: f.withDefaultValue(f.boolean(), true) }).schema).toEqual({ type: 'object', properties: { on: { type: 'boolean', default: true } } });
+  });
+
+  it('bounds integers as the schema states and names the bounds in messages', () => {
+    expect(f.integerIn(1, 5).schema).toEqual({ type: 'integer', minimum: 1, maximum: 5 });
+    expect(f.integerOf([6, 8]).schema).toEqual({ type: 'integer', enum: [6, 8] });
+    const messageFor = (declared: f.AnyField, value: unknown): string => {
+      const result = decode(t.type({ n: declared.codec }), { n: value });
+      return isLeft(result) ? result.left.message : 'accepted';
+    };
+    expect(messageFor(f.integerIn(1, 5), 0)).toBe('n: expected an integer from 1 to 5, got 0');
+    expect(messageFor(f.integerOf([6, 8]), 7)).toBe('n: expected one of 6, 8, got 7');
+  });
+
+  it('keeps a provider\'s object as sent, and the schema tells the API server to keep its fields', () => {
+    expect(f.opaqueObject().schema).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+    expect(f.opaqueObject().codec.decode({ a: { b: [1] } })).toEqual({ _tag: 'Right', right: { a: { b: [1] } } });
   });
 });

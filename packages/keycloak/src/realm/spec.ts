@@ -1,29 +1,36 @@
 import type { RealmEndpoints } from '../endpoints.js';
-import { PROTOCOLS, protocolMapperCodec } from '../protocol-mappers.js';
+import { PROTOCOLS, protocolMapperCodec, protocolMapperSchema } from '../protocol-mappers.js';
 import * as t from 'io-ts';
-import { atMost, integerInRange, kubernetesName, minLengthString, oneOf, uniqueList, withDefault, withFieldRule } from '@keyward/kernel/model';
+import { fields as f } from '@keyward/kernel/model';
 import { type Condition } from '@keyward/kernel';
 import { type StoredMeta } from '@keyward/kernel/plan';
 import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flows/spec.js';
-import { RequiredActionsCodec } from './required-actions/spec.js';
-import { DefaultGroupsCodec, GroupsCodec, StatedRolesCodec } from './groups/spec.js';
+import { authenticationFlowsSchema, flowBindingsSchema } from './flows/crd.js';
+import { RequiredActionsCodec, requiredActionsSchema } from './required-actions/spec.js';
+import { DefaultGroupsCodec, GROUP_PATH_PATTERN, GroupsCodec, StatedRolesCodec } from './groups/spec.js';
+import { groupsCrdSchema } from './groups/crd.js';
 import type { RealmManaged } from './managed.js';
-import { ScopeMappingsCodec } from './scope-mappings/spec.js';
+import { ScopeMappingsCodec, scopeMappingsCrdSchema } from './scope-mappings/spec.js';
 import { IdentityProvidersCodec } from './identity-providers/spec.js';
-import { pruneUnlistedCodec } from '../prune.js';
-import { UserFederationListCodec } from './user-federation/spec.js';
+import { identityProvidersSchema } from './identity-providers/crd.js';
+import { pruneRuleDescription, pruneUnlistedCodec, pruneUnlistedSchema } from '../prune.js';
+import { UserFederationList } from './user-federation/spec.js';
 import { OrganizationsCodec } from './organizations/spec.js';
+import { organizationsSchema } from './organizations/crd.js';
 import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
 import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
-import { BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
+import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
+import { declared, name, nameSet } from './field-kinds.js';
+import { PasswordPolicy } from './password-policy.js';
+import {
+  BrowserSecurityHeaders, EventsConfig, Localization, OtpPolicy, Security, SmtpServer, Themes, TokenSettings, WebAuthnPasswordless, WebAuthnSecondFactor,
+} from './settings.js';
 
-// The KeycloakRealm spec as a codec. crd.ts states the same rules as an OpenAPI schema, from the same tables
-// and constants, and a test checks both give the same verdicts on a real API server.
+// The KeycloakRealm spec, each field declared once for the codec and the CRD schema (crd.ts reads `.schema`);
+// the realm's own settings are in settings.ts, and each sub-folder declares its part.
 
-/** Keycloak keeps numbers of realm settings as Java ints. */
-export const INT32_MAX = 2_147_483_647;
-/** Keycloak's name columns hold 255 characters (measured on 26.7.3: roles, client scopes, groups, aliases). */
-export const NAME_MAX_LENGTH = 255;
+export type { SmtpServerSpec } from './settings.js';
+
 /**
  * Keycloak 26.7.3 stores realm names of at most 237 characters, fewer than its name columns hold (the realm's
  * own role and client names carry it): 238 to 241 answer HTTP 500, longer ones a 400 naming no field.
@@ -38,74 +45,15 @@ export const REALM_NAME_PATTERN = '^[A-Za-z0-9]([A-Za-z0-9_-]*[A-Za-z0-9])?$';
 export const NAMESPACE_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 export const NAMESPACE_MAX_LENGTH = 63;
 
-export const SSL_REQUIRED = ['none', 'external', 'all'] as const;
 /** The realm's lists of things Keyward makes, which `pruneUnlisted` may name. */
 export const REALM_PRUNABLE_FIELDS = ['realmRoles', 'clientScopes', 'groups', 'authenticationFlows', 'requiredActions', 'identityProviders', 'clientProfiles', 'clientPolicies', 'userFederation', 'organizations'] as const;
 export type RealmPrunableField = (typeof REALM_PRUNABLE_FIELDS)[number];
 
 export const DELETION_POLICIES = ['Delete', 'Retain'] as const;
 
-/** Security switches: each is the realm field of the same name. */
-export const SECURITY_FLAGS = [
-  'registrationAllowed', 'registrationEmailAsUsername', 'editUsernameAllowed', 'resetPasswordAllowed', 'rememberMe',
-  'verifyEmail', 'loginWithEmailAllowed', 'duplicateEmailsAllowed', 'revokeRefreshToken', 'bruteForceProtected', 'permanentLockout',
-] as const;
+export const REALM_NAME_IMMUTABLE_MESSAGE = 'realmName cannot be changed; create another KeycloakRealm for another realm';
 
-/** Security numbers with their least value: each is the realm field of the same name. */
-export const SECURITY_NUMBERS = {
-  refreshTokenMaxReuse: 0,
-  maxFailureWaitSeconds: 0,
-  minimumQuickLoginWaitSeconds: 0,
-  waitIncrementSeconds: 0,
-  quickLoginCheckMilliSeconds: 0,
-  maxDeltaTimeSeconds: 0,
-  failureFactor: 1,
-} as const;
-
-/**
- * Lifespans in seconds with their least value: each is the realm field of the same name. Client session
- * lifespans of 0 mean "as long as the SSO session", and offline max lifespan 0 is off.
- */
-export const TOKEN_LIFESPANS = {
-  accessTokenLifespan: 1,
-  accessTokenLifespanForImplicitFlow: 1,
-  ssoSessionIdleTimeout: 1,
-  ssoSessionMaxLifespan: 1,
-  offlineSessionIdleTimeout: 1,
-  offlineSessionMaxLifespan: 0,
-  clientSessionIdleTimeout: 0,
-  clientSessionMaxLifespan: 0,
-  clientOfflineSessionIdleTimeout: 0,
-  clientOfflineSessionMaxLifespan: 0,
-} as const;
-
-export const THEMES = ['login', 'account', 'admin', 'email'] as const;
-
-export const OTP_TYPES = ['totp', 'hotp'] as const;
-export const OTP_ALGORITHMS = ['HmacSHA1', 'HmacSHA256', 'HmacSHA512'] as const;
-export const OTP_DIGITS = [6, 8] as const;
-/** OTP numbers with their least value: `otpPolicy.<key>` is Keycloak's `otpPolicy<Key>`. */
-export const OTP_NUMBERS = { lookAheadWindow: 0, period: 1, initialCounter: 0 } as const;
-
-/** WebAuthn choices, as Keycloak names them; "not specified" leaves the choice to the browser. */
-export const WEBAUTHN_SIGNATURE_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'RS1'] as const;
-export const WEBAUTHN_ATTESTATION_PREFERENCES = ['not specified', 'none', 'indirect', 'direct'] as const;
-export const WEBAUTHN_AUTHENTICATOR_ATTACHMENTS = ['not specified', 'platform', 'cross-platform'] as const;
-export const WEBAUTHN_RESIDENT_KEY = ['not specified', 'Yes', 'No'] as const;
-export const WEBAUTHN_USER_VERIFICATION = ['not specified', 'required', 'preferred', 'discouraged'] as const;
-
-/** The headers Keycloak sets on its pages, by its names; an empty value sends no header. */
-export const BROWSER_SECURITY_HEADERS = [
-  'contentSecurityPolicy', 'contentSecurityPolicyReportOnly', 'xContentTypeOptions', 'xRobotsTag', 'xFrameOptions', 'strictTransportSecurity', 'referrerPolicy',
-] as const;
-
-/** A text of 1 to `max` characters matching `pattern`, when one is given. */
-function boundedText(max: number, pattern?: { readonly source: string; readonly says: string }): t.Type<string> {
-  const regex = pattern === undefined ? undefined : new RegExp(pattern.source);
-  const valid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= max && (regex?.test(u) ?? true);
-  const name = `a string of 1 to ${String(max)} characters${pattern === undefined ? '' : ` (${pattern.says})`}`;
-  return new t.Type<string>(name, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-}
+const celList = (names: readonly string[]): string => `[${names.map((n) => `'${n}'`).join(', ')}]`;
 
 /** `base`, refusing the names `refused` picks out with `message` (the schema's rule says the same). */
 function refusing(base: t.Type<string>, refused: (name: string) => boolean, message: string): t.Type<string> {
@@ -121,200 +69,129 @@ function refusing(base: t.Type<string>, refused: (name: string) => boolean, mess
   );
 }
 
+const stringMap = f.stringMap();
+const namespaceName = f.patterned(NAMESPACE_MAX_LENGTH, NAMESPACE_PATTERN, 'a namespace name');
 
-function fields<K extends string, C extends t.Mixed>(keys: readonly K[], codec: (key: K) => C): Record<K, C> {
-  return Object.fromEntries(keys.map((key) => [key, codec(key)])) as Record<K, C>;
-}
+const Composites = f.object({
+  realm: nameSet.describe('Realm roles, by name.'),
+  clients: f.record(nameSet).describe('Roles of clients, by clientId.'),
+}).describe('The roles this role is composed of; when given, exactly these.');
 
-const keysOf = <K extends string>(table: Readonly<Record<K, unknown>>): K[] => Object.keys(table) as K[];
-
-const name = boundedText(NAME_MAX_LENGTH);
-const text = t.string;
-const stringMap = t.record(t.string, t.string);
-const nameSet = uniqueList(t.array(name));
-const int32From = (min: number): t.Type<number> => integerInRange(min, INT32_MAX);
-
-export const RealmNameCodec = boundedText(REALM_NAME_MAX_LENGTH, { source: REALM_NAME_PATTERN, says: 'letters, digits, - and _, starting and ending with a letter or digit' });
-const namespaceName = boundedText(NAMESPACE_MAX_LENGTH, { source: NAMESPACE_PATTERN, says: 'a namespace name' });
-
-const SecurityFields = t.partial({
-  ...fields(SECURITY_FLAGS, () => t.boolean),
-  ...fields(keysOf(SECURITY_NUMBERS), (key) => int32From(SECURITY_NUMBERS[key])),
-  sslRequired: oneOf(SSL_REQUIRED),
+const RealmRole = f.object({
+  name: name
+    .rule({ rule: `!(self in ${celList(BUILT_IN_REALM_ROLES)}) && !self.startsWith('${DEFAULT_ROLES_PREFIX}')`, message: BUILT_IN_ROLE_MESSAGE }, (codec) => refusing(codec, isBuiltInRealmRole, BUILT_IN_ROLE_MESSAGE))
+    .describe(`The role's name; not one of Keycloak's built-in roles (${BUILT_IN_REALM_ROLES.join(', ')}, ${DEFAULT_ROLES_PREFIX}<realm>).`)
+    .required(),
+  description: f.string().describe('The role\'s description; left out, none.'),
+  attributes: stringMap.describe('The role\'s attributes: exactly these (besides Keyward\'s marker).'),
+  composites: Composites,
 });
 
-/**
- * Keycloak turns off email as username and login with email whenever duplicate emails are allowed, and
- * still answers 204: a spec asking for both could never converge.
- */
-export const DUPLICATE_EMAILS_MESSAGE = 'duplicateEmailsAllowed cannot be combined with registrationEmailAsUsername or loginWithEmailAllowed (Keycloak turns them off)';
-export const DUPLICATE_EMAILS_RULE = '!(has(self.duplicateEmailsAllowed) && self.duplicateEmailsAllowed) || !((has(self.registrationEmailAsUsername) && self.registrationEmailAsUsername) || (has(self.loginWithEmailAllowed) && self.loginWithEmailAllowed))';
+const ProtocolMapper = declared(protocolMapperCodec(name.codec), protocolMapperSchema(name.schema, 'the scope\'s protocol'));
 
-type SecuritySpec = t.TypeOf<typeof SecurityFields>;
-
-const emailsConsistent = (security: SecuritySpec): boolean =>
-  security.duplicateEmailsAllowed !== true || (security.registrationEmailAsUsername !== true && security.loginWithEmailAllowed !== true);
-
-const SecurityCodec = withFieldRule('SecuritySpec', SecurityFields, (security: SecuritySpec) =>
-  (emailsConsistent(security) ? undefined : { field: 'duplicateEmailsAllowed', message: DUPLICATE_EMAILS_MESSAGE }));
-
-const TokenSettingsCodec = t.partial({
-  ...fields(keysOf(TOKEN_LIFESPANS), (key) => int32From(TOKEN_LIFESPANS[key])),
-  offlineSessionMaxLifespanEnabled: t.boolean,
+const ClientScope = f.object({
+  name: name
+    .describe('The scope\'s name; not one of Keycloak\'s built-in scopes.')
+    .rule({ rule: `!(self in ${celList(BUILT_IN_CLIENT_SCOPES)})`, message: BUILT_IN_SCOPE_MESSAGE }, (codec) => refusing(codec, isBuiltInClientScope, BUILT_IN_SCOPE_MESSAGE))
+    .required(),
+  description: f.string().describe('The scope\'s description; left out, as Keycloak has it.'),
+  protocol: f.withDefaultValue(f.enumOf(PROTOCOLS), 'openid-connect').describe('openid-connect (the default) or saml.'),
+  attributes: stringMap.describe('The scope\'s attributes (include.in.token.scope, display.on.consent.screen, ...), compared key by key; keys left out stay.'),
+  protocolMappers: f.listMap('name', ProtocolMapper).describe(`Protocol mappers of the scope, by name. ${pruneRuleDescription('clientScopes')}`),
 });
 
-const ThemesCodec = t.partial(fields(THEMES, () => name));
+/** An executor's or condition's configuration: its provider defines the shape, and Keycloak checks it. */
+const ProviderConfiguration = f.withDefaultValue(f.opaqueObject(), {})
+  .describe('The provider\'s settings, in the shape it defines; stored as sent and compared as JSON.');
 
-const LocalizationCodec = t.partial({ enabled: t.boolean, defaultLocale: name, supportedLocales: nameSet });
-
-/** The key of the SMTP password in its Secret when the spec names none, as the Kopf operator reads it. */
-export const SMTP_PASSWORD_KEY = 'password';
-
-const SmtpPasswordSecretCodec = t.type({ name: kubernetesName(), key: withDefault(minLengthString(1), SMTP_PASSWORD_KEY) });
-
-const SmtpServerCodec = t.intersection([
-  t.type({ host: name, from: name }),
-  t.partial({
-    port: integerInRange(1, 65_535),
-    fromDisplayName: text,
-    replyTo: text,
-    envelopeFrom: text,
-    auth: t.boolean,
-    ssl: t.boolean,
-    starttls: t.boolean,
-    user: text,
-    passwordSecret: SmtpPasswordSecretCodec,
-  }),
-]);
-
-const EventsConfigCodec = t.partial({
-  eventsEnabled: t.boolean,
-  eventsListeners: nameSet,
-  enabledEventTypes: nameSet,
-  adminEventsEnabled: t.boolean,
-  adminEventsDetailsEnabled: t.boolean,
-  eventsExpiration: int32From(1),
+const ClientProfile = f.object({
+  name: name.describe('The profile\'s name; not one of Keycloak\'s global profiles.').required(),
+  description: f.string().describe('The profile\'s description.'),
+  executors: f.list(f.object({
+    executor: name.describe('The executor provider, e.g. pkce-enforcer.').required(),
+    configuration: ProviderConfiguration,
+  })).describe('The executors the profile runs, in order.').required(),
 });
 
-/** An integer that is one of `values`. */
-function oneOfIntegers(values: readonly number[]): t.Type<number> {
-  const valid = (u: unknown): u is number => typeof u === 'number' && values.includes(u);
-  return new t.Type<number>(`one of ${values.join(', ')}`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-}
-
-const OtpPolicyCodec = t.partial({
-  type: oneOf(OTP_TYPES),
-  algorithm: oneOf(OTP_ALGORITHMS),
-  digits: oneOfIntegers(OTP_DIGITS),
-  ...fields(keysOf(OTP_NUMBERS), (key) => int32From(OTP_NUMBERS[key])),
-  codeReusable: t.boolean,
+const ClientPolicy = f.object({
+  name: name.describe('The policy\'s name.').required(),
+  description: f.string().describe('The policy\'s description.'),
+  enabled: f.withDefaultValue(f.boolean(), true).describe('Whether the policy applies; default true (Keycloak stores a policy without it disabled).'),
+  conditions: f.list(f.object({
+    condition: name.describe('The condition provider, e.g. client-access-type.').required(),
+    configuration: ProviderConfiguration,
+  })).describe('The conditions that pick the clients the policy applies to.').required(),
+  profiles: nameSet.describe('Client profiles (this realm\'s, or Keycloak\'s global ones) the policy applies.').required(),
 });
 
-const WebAuthnPolicyCodec = t.partial({
-  rpEntityName: name,
-  signatureAlgorithms: uniqueList(t.array(oneOf(WEBAUTHN_SIGNATURE_ALGORITHMS))),
-  rpId: text,
-  attestationConveyancePreference: oneOf(WEBAUTHN_ATTESTATION_PREFERENCES),
-  authenticatorAttachment: oneOf(WEBAUTHN_AUTHENTICATOR_ATTACHMENTS),
-  requireResidentKey: oneOf(WEBAUTHN_RESIDENT_KEY),
-  userVerificationRequirement: oneOf(WEBAUTHN_USER_VERIFICATION),
-  createTimeout: int32From(0),
-  avoidSameAuthenticatorRegister: t.boolean,
-  acceptableAaguids: nameSet,
-  extraOrigins: nameSet,
-});
+/** A list of `item`s told apart by their name, as many as the schema's rules can afford. */
+const byName = <A extends { readonly name: string }, O>(item: f.Field<t.Type<A, O>, boolean>, description: string): f.Field<t.Type<A[], O[]>> =>
+  f.listMap('name', item, { maxItems: MAX_SUB_OBJECTS }).describe(description);
 
-const BrowserSecurityHeadersCodec = t.partial(fields(BROWSER_SECURITY_HEADERS, () => text));
+const scopeLinks = (kind: string): string => `Client scopes every new client of the realm gets as ${kind} scopes, by name; while the list names some, a scope Keyward made that it no longer names is unlinked.`;
 
-const CompositesCodec = t.partial({ realm: nameSet, clients: t.record(t.string, nameSet) });
+const RealmSpec = f.object({
+  realmName: f.patterned(REALM_NAME_MAX_LENGTH, REALM_NAME_PATTERN, 'letters, digits, - and _, starting and ending with a letter or digit')
+    .describe('The realm\'s name in Keycloak; cannot be changed.')
+    // A rule on the change itself: the codec reads one spec and has no old one to compare.
+    .schemaOnly({ 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: REALM_NAME_IMMUTABLE_MESSAGE }] })
+    .required(),
+  displayName: f.string().describe('The realm\'s name as Keycloak\'s pages show it (displayName).'),
+  description: f.string().describe('Kept in the realm attribute "description" (Keycloak realms have no description field).'),
+  loginPageTitle: f.string().describe('The HTML title of the login pages (Keycloak\'s displayNameHtml).'),
+  operatorRef: f.object({
+    namespace: namespaceName.describe('The namespace the operator runs in (its --keycloak-operator-namespace).').required(),
+  }).describe('The operator that manages this realm, by its namespace; others leave it alone.'),
+  clientAuthorizationGrants: f.set(namespaceName).describe('Namespaces whose KeycloakClients may use this realm.'),
+  security: Security,
+  tokenSettings: TokenSettings,
+  themes: Themes,
+  localization: Localization,
+  smtpServer: SmtpServer,
+  eventsConfig: EventsConfig,
+  otpPolicy: OtpPolicy,
+  webAuthnPolicy: WebAuthnSecondFactor,
+  webAuthnPasswordlessPolicy: WebAuthnPasswordless,
+  browserSecurityHeaders: BrowserSecurityHeaders,
+  passwordPolicy: PasswordPolicy,
+  attributes: stringMap.describe('Realm attributes, compared key by key; keys left out stay (description and Keyward\'s ownership keys win over the same keys here).'),
+  realmRoles: byName(RealmRole, `Realm roles, by name; each listed one is managed whole. ${pruneRuleDescription('realmRoles')}`),
+  clientScopes: byName(ClientScope, `Client scopes, by name. ${pruneRuleDescription('clientScopes')}`),
+  defaultClientScopes: nameSet.describe(scopeLinks('default')),
+  optionalClientScopes: nameSet.describe(scopeLinks('optional')),
+  clientProfiles: byName(ClientProfile, `Client profiles this realm defines, by name. ${pruneRuleDescription('clientProfiles')}`),
+  clientPolicies: byName(ClientPolicy, `Client policies this realm defines, by name. ${pruneRuleDescription('clientPolicies')}`),
+  authenticationFlows: declared(AuthenticationFlowsCodec, authenticationFlowsSchema),
+  flowBindings: declared(FlowBindingsCodec, flowBindingsSchema),
+  requiredActions: declared(RequiredActionsCodec, requiredActionsSchema),
+  groups: declared(GroupsCodec, groupsCrdSchema),
+  defaultGroups: declared(DefaultGroupsCodec, { type: 'array', items: { type: 'string', pattern: GROUP_PATH_PATTERN }, 'x-kubernetes-list-type': 'set', description: 'Groups every new user joins, by path (/parent/child).' }),
+  defaultRoles: declared(StatedRolesCodec, f.object({
+    realmRoles: nameSet.describe('Realm roles, by name.'),
+    clientRoles: f.record(nameSet).describe('Client roles, by the clientId of their client.'),
+  }).describe('Roles every new user gets (composites of the realm\'s default role), added to Keycloak\'s own.').schema),
+  scopeMappings: declared(ScopeMappingsCodec, scopeMappingsCrdSchema),
+  deletionPolicy: f.withDefaultValue(f.enumOf(DELETION_POLICIES), 'Delete')
+    .describe('Delete (the default) deletes the realm in Keycloak, with everything in it, with this object, when Keyward owns it; Retain leaves it there.'),
+  identityProviders: declared(IdentityProvidersCodec, identityProvidersSchema),
+  organizationsEnabled: f.boolean().describe('Whether the realm has organizations (Keycloak 26).'),
+  pruneUnlisted: declared(pruneUnlistedCodec(REALM_PRUNABLE_FIELDS), pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies, user federation providers, organizations')),
+  userFederation: UserFederationList,
+  organizations: declared(OrganizationsCodec, organizationsSchema),
+}).describe('The realm\'s settings and what Keyward makes in it; a setting left out is left as Keycloak has it.');
 
-const RealmRoleCodec = t.intersection([
-  t.type({ name: refusing(name, isBuiltInRealmRole, BUILT_IN_ROLE_MESSAGE) }),
-  t.partial({ description: text, attributes: stringMap, composites: CompositesCodec }),
-]);
-
-const ProtocolMapperCodec = protocolMapperCodec(name);
-
-const byName = (item: { readonly name: string }): string => item.name;
-
-const ClientScopeCodec = t.intersection([
-  t.type({ name: refusing(name, isBuiltInClientScope, BUILT_IN_SCOPE_MESSAGE), protocol: withDefault(oneOf(PROTOCOLS), 'openid-connect') }),
-  t.partial({ description: text, attributes: stringMap, protocolMappers: uniqueList(t.array(ProtocolMapperCodec), byName) }),
-]);
-
-/** An executor's or condition's configuration: JSON whose shape its provider defines (Keycloak checks it). */
-const ProviderConfigurationCodec = withDefault(t.UnknownRecord, {});
-
-const ClientProfileCodec = t.intersection([
-  t.type({ name, executors: t.array(t.type({ executor: name, configuration: ProviderConfigurationCodec })) }),
-  t.partial({ description: text }),
-]);
-
-const ClientPolicyCodec = t.intersection([
-  t.type({
-    name,
-    enabled: withDefault(t.boolean, true),
-    conditions: t.array(t.type({ condition: name, configuration: ProviderConfigurationCodec })),
-    profiles: nameSet,
-  }),
-  t.partial({ description: text }),
-]);
-
-const RealmSpecFields = t.intersection([
-  t.type({
-    realmName: RealmNameCodec,
-    deletionPolicy: withDefault(oneOf(DELETION_POLICIES), 'Delete'),
-  }),
-  t.partial({
-    displayName: text,
-    description: text,
-    loginPageTitle: text,
-    operatorRef: t.type({ namespace: namespaceName }),
-    clientAuthorizationGrants: uniqueList(t.array(namespaceName)),
-    security: SecurityCodec,
-    tokenSettings: TokenSettingsCodec,
-    themes: ThemesCodec,
-    localization: LocalizationCodec,
-    smtpServer: SmtpServerCodec,
-    eventsConfig: EventsConfigCodec,
-    otpPolicy: OtpPolicyCodec,
-    webAuthnPolicy: WebAuthnPolicyCodec,
-    webAuthnPasswordlessPolicy: WebAuthnPolicyCodec,
-    browserSecurityHeaders: BrowserSecurityHeadersCodec,
-    passwordPolicy: text,
-    attributes: stringMap,
-    realmRoles: atMost(uniqueList(t.array(RealmRoleCodec), byName), MAX_SUB_OBJECTS),
-    clientScopes: atMost(uniqueList(t.array(ClientScopeCodec), byName), MAX_SUB_OBJECTS),
-    defaultClientScopes: nameSet,
-    optionalClientScopes: nameSet,
-    clientProfiles: atMost(uniqueList(t.array(ClientProfileCodec), byName), MAX_SUB_OBJECTS),
-    clientPolicies: atMost(uniqueList(t.array(ClientPolicyCodec), byName), MAX_SUB_OBJECTS),
-    authenticationFlows: AuthenticationFlowsCodec,
-    flowBindings: FlowBindingsCodec,
-    requiredActions: RequiredActionsCodec,
-    groups: GroupsCodec,
-    defaultGroups: DefaultGroupsCodec,
-    defaultRoles: StatedRolesCodec,
-    scopeMappings: ScopeMappingsCodec,
-    identityProviders: IdentityProvidersCodec,
-    organizationsEnabled: t.boolean,
-    pruneUnlisted: pruneUnlistedCodec(REALM_PRUNABLE_FIELDS),
-    userFederation: UserFederationListCodec,
-    organizations: OrganizationsCodec,
-  }),
-]);
+/** The spec's schema, without the Kopf operator's spellings (crd.ts adds them). */
+export const realmSpecSchema = RealmSpec.schema;
 
 /** The spec, read in the Kopf operator's spellings too (upstream.ts). */
-export const RealmSpecCodec = acceptingUpstreamSpellings(RealmSpecFields, REALM_UPSTREAM_SPELLINGS);
+export const RealmSpecCodec = acceptingUpstreamSpellings(RealmSpec.codec, REALM_UPSTREAM_SPELLINGS);
 
 export type KeycloakRealmSpec = t.TypeOf<typeof RealmSpecCodec>;
-export type RealmRoleSpec = t.TypeOf<typeof RealmRoleCodec>;
-export type ClientScopeSpec = t.TypeOf<typeof ClientScopeCodec>;
-export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapperCodec>;
-export type SmtpServerSpec = t.TypeOf<typeof SmtpServerCodec>;
-export type ClientProfileSpec = t.TypeOf<typeof ClientProfileCodec>;
-export type ClientPolicySpec = t.TypeOf<typeof ClientPolicyCodec>;
-
+export type RealmRoleSpec = t.TypeOf<typeof RealmRole.codec>;
+export type ClientScopeSpec = t.TypeOf<typeof ClientScope.codec>;
+export type ProtocolMapperSpec = t.TypeOf<typeof ProtocolMapper.codec>;
+export type ClientProfileSpec = t.TypeOf<typeof ClientProfile.codec>;
+export type ClientPolicySpec = t.TypeOf<typeof ClientPolicy.codec>;
 /** A user federation provider the spec lists, as status records it. */
 // A type, not an interface: it is plain JSON data and goes into plan templates as is.
 // eslint-disable-next-line @typescript-eslint/consistent-type-definitions

@@ -13,6 +13,13 @@ const BRUTE_FORCE_UNITS = {
 /** How the Kopf operator's KeycloakRealm manifests spell what Keyward spells otherwise, or has no use for. */
 export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
   { upstream: 'roles.realmRoles', keyward: 'realmRoles' },
+  // Read after the list above has moved, so they apply to a role in either list.
+  { upstream: 'realmRoles[].compositeRoles', keyward: 'realmRoles[].composites.realm' },
+  {
+    upstream: 'realmRoles[].composite',
+    ignoredBecause: 'Keycloak marks a role composite when it has composites, which compositeRoles states',
+    schema: { type: 'boolean' },
+  },
   ...Object.entries(BRUTE_FORCE_UNITS).map(([upstream, keyward]) => ({ upstream: `security.${upstream}`, keyward: `security.${keyward}` })),
   // Its flow bindings are fields of the spec itself; Keyward keeps them together.
   ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
