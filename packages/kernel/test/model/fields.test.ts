@@ -204,6 +204,8 @@ describe('defaults, untyped fields and maps refusing keys', () => {
     const result = decode(t.type({ labels: labels.codec }), { labels: { team: 'x', 'a.b/c': 'y' } });
     expect(isLeft(result) && result.left.message).toBe('labels: owner and a.b/c are the operator\'s');
     expect(labels.codec.is({ owner: 'x' })).toBe(false);
+  });
+});
 
 describe('a field with a default, an integer in a range or of a few values, and a provider\'s object', () => {
   it('gives a codec and a schema that accept the same values', () => {
