@@ -226,38 +226,7 @@ export function listMap<K extends string, A extends Readonly<Record<K, unknown>>
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Defaults, untyped fields and maps refusing keys (the KeycloakClient spec).
-
-type Defaults<A> = { readonly [K in keyof A]?: Exclude<A[K], undefined> };
-
-/**
- * `object`, with `defaults` for some of its optional fields: the schema states each as its property's
- * `default` (the API server fills it in), and the codec fills in the same, so they are always there once read.
- */
-export function withDefaults<A extends object, O, R extends boolean, const D extends Defaults<A>>(
-  object: Field<t.Type<A, O>, R>,
-  defaults: D,
-): Field<t.Type<A & { [K in keyof D & keyof A]-?: Exclude<A[K], undefined> }, O>, R> {
-  type Filled = A & { [K in keyof D & keyof A]-?: Exclude<A[K], undefined> };
-  const fill = (value: A): Filled => {
-    const missing = Object.entries(defaults as Readonly<Record<string, unknown>>).filter(([key]) => (value as Readonly<Record<string, unknown>>)[key] === undefined);
-    // Every key of `defaults` is set on the copy, which is what Filled adds to A.
-    const filled: Readonly<Record<string, unknown>> = { ...value, ...Object.fromEntries(missing) };
-    return filled as Filled;
-  };
-  const codec = new t.Type<Filled, O>(
-    object.codec.name,
-    (u): u is Filled => object.codec.is(u) && Object.keys(defaults).every((key) => (u as Readonly<Record<string, unknown>>)[key] !== undefined),
-    (u, c) => {
-      const decoded = object.codec.validate(u, c);
-      return decoded._tag === 'Left' ? decoded : t.success(fill(decoded.right));
-    },
-    (a) => object.codec.encode(a),
-  );
-  const properties = Object.fromEntries(Object.entries(object.schema.properties ?? {})
-    .map(([key, property]) => [key, key in defaults ? { ...property, default: (defaults as Readonly<Record<string, unknown>>)[key] } : property]));
-  return new Field(codec, { ...object.schema, properties }, object.isRequired);
-}
+// Untyped fields and maps refusing keys (the KeycloakClient spec).
 
 /**
  * A field the schema leaves untyped (`x-kubernetes-preserve-unknown-fields`): for a value of more than one

@@ -170,22 +170,9 @@ describe('a field declared once', () => {
   });
 });
 
-describe('defaults, untyped fields and maps refusing keys', () => {
-  const Rotation = f.withDefaults(f.object({ enabled: f.boolean(), period: f.text(4), zone: f.string() }), { enabled: false, period: '90d' });
-
-  it('fills in the defaults in the codec and states each as its property\'s default in the schema', () => {
-    const filled = Rotation.codec.decode({});
-    expect(filled).toEqual({ _tag: 'Right', right: { enabled: false, period: '90d' } });
-    // The defaulted fields are there in the static type too.
-    if (isRight(filled)) expect(filled.right.period.length + Number(filled.right.enabled)).toBe(3);
-    expect(Rotation.codec.decode({ enabled: true, zone: 'UTC' })).toEqual({ _tag: 'Right', right: { enabled: true, period: '90d', zone: 'UTC' } });
-    expect(Rotation.schema.properties).toEqual({ enabled: { type: 'boolean', default: false }, period: { type: 'string', minLength: 1, maxLength: 4, default: '90d' }, zone: { type: 'string' } });
-    expect(Rotation.schema.required).toBeUndefined();
-    expect(Rotation.codec.is({ enabled: true })).toBe(false);
-    expect(Rotation.codec.is({ enabled: true, period: '1d' })).toBe(true);
-  });
-
-  it('still refuses a value its field refuses', () => {
+describe('untyped fields and maps refusing keys', () => {
+  it('still refuses a value a defaulted field refuses', () => {
+    const Rotation = f.object({ enabled: f.withDefaultValue(f.boolean(), false), period: f.withDefaultValue(f.text(4), '90d'), zone: f.string() });
     const result = decode(t.type({ rotation: Rotation.codec }), { rotation: { period: 'too long' } });
     expect(isLeft(result) && result.left.message).toBe('rotation.period: expected a string of 1 to 4 characters, got "too long"');
   });

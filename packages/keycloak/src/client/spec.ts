@@ -122,16 +122,16 @@ const ServiceAccountRoles = f.object({
   clientRoles: f.record(nameSet).describe('Client roles, by the clientId of their client; left out, not touched.'),
 }).describe('Roles granted to the client\'s service account; one the spec listed before and no longer lists is revoked, roles granted by hand stay.');
 
-const SecretRotation = f.withDefaults(f.object({
-  enabled: f.boolean().describe('Whether the secret is regenerated every rotationPeriod; default false.'),
-  rotationPeriod: rotationPeriod.describe('How long after status.lastSecretRotation the secret is regenerated, like "90d", "720h" or "30m"; default 90d.'),
+const SecretRotation = f.object({
+  enabled: f.withDefaultValue(f.boolean(), false).describe('Whether the secret is regenerated every rotationPeriod; default false.'),
+  rotationPeriod: f.withDefaultValue(rotationPeriod, '90d').describe('How long after status.lastSecretRotation the secret is regenerated, like "90d", "720h" or "30m"; default 90d.'),
   rotationTime: matching('a time of day, HH:MM', ROTATION_TIME_PATTERN, 5).describe('The time of day (HH:MM, in timezone) the secret is regenerated at once rotationPeriod has passed; left out, as soon as it has.'),
   timezone: timezone.describe(`The time zone of rotationTime, an IANA name such as Europe/Amsterdam; default ${DEFAULT_TIMEZONE}.`),
-  gracePeriod: rotationPeriod.describe(`How long a replaced secret stays valid after a regeneration, where a client policy with Keycloak's secret-rotation executor keeps it; default ${DEFAULT_GRACE_PERIOD}.`),
-}), { enabled: false, rotationPeriod: '90d', gracePeriod: DEFAULT_GRACE_PERIOD })
+  gracePeriod: f.withDefaultValue(rotationPeriod, DEFAULT_GRACE_PERIOD).describe(`How long a replaced secret stays valid after a regeneration, where a client policy with Keycloak's secret-rotation executor keeps it; default ${DEFAULT_GRACE_PERIOD}.`),
+})
   .describe('Regenerating the client secret on a schedule; not with clientSecret or a public client.');
 
-const SpecFields = f.withDefaults(f.object({
+const SpecFields = f.object({
   clientId: f.text(CLIENT_ID_MAX_LENGTH).describe('The clientId in Keycloak.').required()
     .schemaOnly(immutable('clientId is immutable: a different clientId is a different client; create a new KeycloakClient')),
   clientName: text.describe('The client\'s display name (Keycloak\'s name).'),
@@ -175,9 +175,9 @@ const SpecFields = f.withDefaults(f.object({
     'status.secretRegeneratedFor. The old operator\'s boolean is accepted: true regenerates once, false never. ' +
     `A token has at most ${String(REGENERATE_TOKEN_MAX_LENGTH)} characters; anything else is reported as invalid in status.`,
   ),
-  deletionPolicy: f.enumOf(DELETION_POLICIES).describe('Delete (the default) deletes the client in Keycloak with this object, when Keyward owns it; Retain leaves it there.'),
+  deletionPolicy: f.withDefaultValue(f.enumOf(DELETION_POLICIES), 'Delete').describe('Delete (the default) deletes the client in Keycloak with this object, when Keyward owns it; Retain leaves it there.'),
   authorizationSettings: AuthorizationSettings,
-}), { deletionPolicy: 'Delete' }).describe('The client\'s settings, what Keyward makes in it, and its credentials Secret; a setting left out is left as Keycloak has it.');
+}).describe('The client\'s settings, what Keyward makes in it, and its credentials Secret; a setting left out is left as Keycloak has it.');
 
 type SpecShape = t.TypeOf<typeof SpecFields.codec>;
 
