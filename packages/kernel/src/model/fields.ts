@@ -156,25 +156,25 @@ export function stringMap(): Field<t.RecordC<t.StringC, t.StringC>> {
 }
 
 type Props = Readonly<Record<string, AnyField>>;
-type CodecOf<F> = F extends Field<infer C, boolean> ? C : never;
 type RequiredKeys<P extends Props> = { [K in keyof P]: P[K] extends Field<t.Mixed, true> ? K : never }[keyof P];
 type OptionalKeys<P extends Props> = Exclude<keyof P, RequiredKeys<P>>;
+type CodecsOf<P extends Props, K extends keyof P> = { [Q in K]: P[Q] extends Field<infer C, boolean> ? C : never };
+
+/** The io-ts codec of an object of `P`: `t.type` of its required fields, `t.partial` of the others. */
+export type ObjectCodec<P extends Props> = [RequiredKeys<P>] extends [never] ? t.PartialC<CodecsOf<P, OptionalKeys<P>>>
+  : [OptionalKeys<P>] extends [never] ? t.TypeC<CodecsOf<P, RequiredKeys<P>>>
+    : t.IntersectionC<[t.TypeC<CodecsOf<P, RequiredKeys<P>>>, t.PartialC<CodecsOf<P, OptionalKeys<P>>>]>;
+
 function codecs(entries: readonly (readonly [string, AnyField])[]): t.Props {
   return Object.fromEntries(entries.map(([key, property]) => [key, property.codec]));
 }
 
-/**
- * An object of `props`, in their order: a codec of io-ts's `t.type` of the required ones and `t.partial` of the
- * others (their intersection when it has both), and a schema listing the required ones.
- */
-export function object<const P extends Props>(props: P): Field<t.Type<
-  { [K in RequiredKeys<P>]: t.TypeOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.TypeOf<CodecOf<P[K]>> },
-  { [K in RequiredKeys<P>]: t.OutputOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.OutputOf<CodecOf<P[K]>> }
->> {
+/** An object of `props`, in their order: its codec is `ObjectCodec`, its schema lists the required ones. */
+export function object<P extends Props>(props: P): Field<ObjectCodec<P>> {
   const entries = Object.entries(props);
   const required = entries.filter(([, property]) => property.isRequired);
   const optional = entries.filter(([, property]) => !property.isRequired);
-  const codec = required.length === 0 ? t.partial(codecs(optional))
+  const codec: t.Mixed = required.length === 0 ? t.partial(codecs(optional))
     : optional.length === 0 ? t.type(codecs(required))
       : t.intersection([t.type(codecs(required)), t.partial(codecs(optional))]);
   const schema: FieldSchema = {
@@ -182,12 +182,9 @@ export function object<const P extends Props>(props: P): Field<t.Type<
     ...(required.length === 0 ? {} : { required: required.map(([key]) => key) }),
     properties: Object.fromEntries(entries.map(([key, property]) => [key, property.schema])),
   };
-  // The codec is built from `props` key by key as the return type states it (io-ts's `t.type` of the required
-  // ones and `t.partial` of the others), which TypeScript cannot follow through Object.fromEntries.
-  return field(codec as t.Type<
-    { [K in RequiredKeys<P>]: t.TypeOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.TypeOf<CodecOf<P[K]>> },
-    { [K in RequiredKeys<P>]: t.OutputOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.OutputOf<CodecOf<P[K]>> }
-  >, schema);
+  // The codec is the one ObjectCodec<P> names, built key by key, which TypeScript cannot follow through
+  // Object.fromEntries.
+  return field(codec as ObjectCodec<P>, schema);
 }
 
 export interface ListOptions {
