@@ -15,9 +15,9 @@ import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names
 //   Mappers.schema  // the CRD's `type: array`, `x-kubernetes-list-type: map`, ... with each description
 //
 // Fields are optional in their object unless `.required()`. `.describe()` sets the schema's description,
-// `.rule()` adds a CEL rule together with the codec check that says the same, and `.codecOnly()` and
-// `.schemaOnly()` add a check only one side can state (say why, next to it). `field()` pairs any codec with
-// its schema where no combinator fits.
+// `.says()` words what the codec's messages say it expects, `.rule()` adds a CEL rule together with the codec
+// check that says the same, and `.codecOnly()` and `.schemaOnly()` add a check only one side can state (say
+// why, next to it). `field()` pairs any codec with its schema where no combinator fits.
 
 /** A CEL rule of a CRD field (`x-kubernetes-validations`). */
 export interface CelRule {
@@ -66,6 +66,12 @@ export class Field<out C extends t.Mixed, out R extends boolean = false> {
   /** The field, required in its object. */
   required(): Field<C, true> {
     return new Field(this.codec, this.schema, true);
+  }
+
+  /** The field, its codec's messages saying what it expects in `expected` ("expected <expected>, got ..."). */
+  says<A, O>(this: Field<t.Type<A, O>, R>, expected: string): Field<t.Type<A, O>, R> {
+    const { codec } = this;
+    return new Field(new t.Type<A, O>(expected, codec.is, codec.validate, codec.encode), this.schema, this.isRequired);
   }
 
   /** The field with a CEL rule, and `check`, the codec that refuses what the rule refuses, with the same message. */
@@ -126,6 +132,13 @@ export function text(max: number): Field<t.Type<string>> {
 /** A string of 1 to `max` characters matching `pattern` (JavaScript and RE2 alike); `says` what it allows. */
 export function patterned(max: number, pattern: string, says: string): Field<t.Type<string>> {
   return field(patternedText(max, pattern, says), { type: 'string', minLength: 1, maxLength: max, pattern });
+}
+
+/** A string matching `pattern` (JavaScript and RE2 alike), of any length; `says` what it allows, for messages. */
+export function matching(pattern: string, says: string): Field<t.Type<string>> {
+  const regex = new RegExp(pattern);
+  const valid = (u: unknown): u is string => typeof u === 'string' && regex.test(u);
+  return field(new t.Type<string>(says, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'string', pattern });
 }
 
 /** The name of a Kubernetes object (a DNS-1123 subdomain), such as a Secret's. */

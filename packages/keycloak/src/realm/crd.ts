@@ -1,8 +1,7 @@
 import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from '@keyward/kernel/model';
 import { endpointsSchema } from '../endpoints.js';
-import { groupsCrdSchema } from './groups/crd.js';
-import { GROUP_PATH_PATTERN } from './groups/spec.js';
+import { GROUP_PATH_PATTERN, groupsCrdSchema } from './groups/spec.js';
 import { realmManagedSchema } from './managed.js';
 import { scopeMappingsCrdSchema } from './scope-mappings/spec.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
