@@ -168,6 +168,13 @@ export function stringMap(): Field<t.RecordC<t.StringC, t.StringC>> {
   return record(string());
 }
 
+/** One field per key of `descriptions`, each `property` with that key's description: fields alike but for what they mean. */
+export function each<K extends string, C extends t.Mixed>(descriptions: Readonly<Record<K, string>>, property: Field<C>): Record<K, Field<C>> {
+  const entries = Object.entries<string>(descriptions).map(([key, description]) => [key, property.describe(description)] as const);
+  // Object.fromEntries types its keys as string; they are the keys of `descriptions`.
+  return Object.fromEntries(entries) as Record<K, Field<C>>;
+}
+
 type Props = Readonly<Record<string, AnyField>>;
 type RequiredKeys<P extends Props> = { [K in keyof P]: P[K] extends Field<t.Mixed, true> ? K : never }[keyof P];
 type OptionalKeys<P extends Props> = Exclude<keyof P, RequiredKeys<P>>;
