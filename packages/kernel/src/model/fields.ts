@@ -212,6 +212,14 @@ export interface ListOptions {
   readonly maxItems?: number;
 }
 
+export interface ListMapOptions<A> extends ListOptions {
+  /**
+   * What the codec tells items apart by, where it is stricter than the API server's exact comparison of the
+   * key (a domain name in any case, say); the key itself by default.
+   */
+  readonly sameKey?: (item: A) => unknown;
+}
+
 function bounded<A, O>(list: t.Type<A[], O[]>, schema: FieldSchema, options: ListOptions): Field<t.Type<A[], O[]>> {
   if (options.maxItems === undefined) return field(list, schema);
   return field(atMost(list, options.maxItems), { ...schema, maxItems: options.maxItems });
@@ -231,7 +239,7 @@ export function set<A, O>(item: Field<t.Type<A, O>, boolean>, options: ListOptio
  * A list of objects told apart by their `key` field, which they require (`x-kubernetes-list-type: map`):
  * server-side apply merges them item by item, and no key is given twice.
  */
-export function listMap<K extends string, A extends Readonly<Record<K, unknown>>, O>(key: K, item: Field<t.Type<A, O>, boolean>, options: ListOptions = {}): Field<t.Type<A[], O[]>> {
+export function listMap<K extends string, A extends Readonly<Record<K, unknown>>, O>(key: K, item: Field<t.Type<A, O>, boolean>, options: ListMapOptions<A> = {}): Field<t.Type<A[], O[]>> {
   const schema: FieldSchema = { type: 'array', items: item.schema, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': [key] };
-  return bounded(uniqueList(t.array(item.codec), (value) => value[key]), schema, options);
+  return bounded(uniqueList(t.array(item.codec), options.sameKey ?? ((value) => value[key])), schema, options);
 }

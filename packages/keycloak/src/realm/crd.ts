@@ -13,7 +13,7 @@ import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, UPSTREAM_SECRET_LABEL } f
 import { withUpstreamSpellingSchemas } from '../upstream-spellings.js';
 import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
 import { identityProvidersSchema } from './identity-providers/spec.js';
-import { organizationsSchema } from './organizations/crd.js';
+import { organizationsSchema } from './organizations/spec.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX } from './built-ins.js';
 import { userFederationSchema, userFederationStatusSchema } from './user-federation/crd.js';
 import {
