@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, boundedText, dateTime as dateTimeCodec, dateTimeSchema, kubernetesName as kubernetesNameCodec, minLengthString, patternedText, uniqueList } from './codec.js';
+import { atMost, boundedText, characterCount, dateTime as dateTimeCodec, dateTimeSchema, kubernetesName as kubernetesNameCodec, minLengthString, patternedText, uniqueList, withRule } from './codec.js';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names.js';
 
 // A spec field declared once: each combinator here gives the io-ts codec that reads the field and the OpenAPI
@@ -16,8 +16,8 @@ import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names
 //
 // Fields are optional in their object unless `.required()`. `.describe()` sets the schema's description,
 // `.says()` words what the codec's messages say it expects, `.rule()` adds a CEL rule together with the codec
-// check that says the same, and `.codecOnly()` and `.schemaOnly()` add a check only one side can state (say
-// why, next to it). `field()` pairs any codec with its schema where no combinator fits.
+// check that says the same (`.where()` when the codec gives the rule's message), and `.codecOnly()` and
+// `.schemaOnly()` add a check only one side can state (say why, next to it). `field()` pairs any codec with its schema where no combinator fits.
 
 /** A CEL rule of a CRD field (`x-kubernetes-validations`). */
 export interface CelRule {
@@ -80,6 +80,11 @@ export class Field<out C extends t.Mixed, out R extends boolean = false> {
     return new Field(check(this.codec), { ...this.schema, 'x-kubernetes-validations': rules }, this.isRequired);
   }
 
+  /** The field with a CEL rule whose message the codec gives too, at this field, for a value `holds` says no to. */
+  where<A, O>(this: Field<t.Type<A, O>, R>, rule: CelRule, holds: (value: A) => boolean): Field<t.Type<A, O>, R> {
+    return this.rule(rule, (codec) => withRule(codec, holds, rule.message));
+  }
+
   /** The field with a check of the codec only: one the schema cannot state (or not within the API server's cost budget). */
   codecOnly<A, O>(check: (codec: C) => t.Type<A, O>): Field<t.Type<A, O>, R> {
     return new Field(check(this.codec), this.schema, this.isRequired);
@@ -91,6 +96,11 @@ export class Field<out C extends t.Mixed, out R extends boolean = false> {
   }
 }
 
+/** A CEL list of `names` (plain names: no quote or backslash in them), for a rule such as `!(self in [...])`. */
+export function celList(names: readonly string[]): string {
+  return `[${names.map((name) => `'${name}'`).join(', ')}]`;
+}
+
 /** Any field: what an object's properties and a list's items are made of. */
 export type AnyField = Field<t.Mixed, boolean>;
 
@@ -100,8 +110,13 @@ export function field<C extends t.Mixed>(codec: C, schema: FieldSchema): Field<C
 }
 
 /** Any string. */
-export function string(): Field<t.StringC> {
-  return field(t.string, { type: 'string' });
+export function string(): Field<t.StringC>;
+/** A string of at most `maxLength` characters, empty included. */
+export function string(maxLength: number): Field<t.Type<string>>;
+export function string(maxLength?: number): Field<t.Type<string>> {
+  if (maxLength === undefined) return field(t.string, { type: 'string' });
+  const fits = (text: string): boolean => characterCount(text) <= maxLength;
+  return field(withRule(t.string, fits, `must have at most ${String(maxLength)} characters`), { type: 'string', maxLength });
 }
 
 export function boolean(): Field<t.BooleanC> {

@@ -6,7 +6,7 @@ import { realmManagedSchema } from './managed.js';
 import { scopeMappingsCrdSchema } from './scope-mappings/spec.js';
 import { PROTOCOLS, protocolMapperSchema } from '../protocol-mappers.js';
 import { keycloakRealmType } from '../types.js';
-import { authenticationFlowsSchema, flowBindingsSchema } from './flows/crd.js';
+import { authenticationFlowsSchema, flowBindingsSchema } from './flows/spec.js';
 import { requiredActionsSchema } from './required-actions/spec.js';
 import { pruneRuleDescription, pruneUnlistedSchema } from '../prune.js';
 import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE, UPSTREAM_SECRET_LABEL } from './secret-opt-in.js';

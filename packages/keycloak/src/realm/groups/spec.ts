@@ -24,7 +24,8 @@ export interface GroupSpec {
   subGroups?: GroupSpec[];
 }
 
-const roleNames = f.set(f.nonEmpty());
+/** Roles by name, each once. */
+export const roleNames = f.set(f.nonEmpty());
 
 /** Roles stated by name: realm roles, and client roles by clientId (a realm's defaultRoles). */
 export const StatedRoles = f.object({ realmRoles: roleNames, clientRoles: f.record(roleNames) });
