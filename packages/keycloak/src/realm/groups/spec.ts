@@ -1,6 +1,6 @@
 // The `groups` of a KeycloakRealm spec, each field declared once for the codec and the CRD schema, level by
 // level (a structural schema cannot refer to itself).
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 import { fields as f, withFieldRule, type Field } from '@keyward/kernel/model';
 import { pruneRuleDescription } from '../../prune.js';
 
@@ -16,13 +16,16 @@ export const GROUP_DEPTH_MESSAGE = `groups nest at most ${String(MAX_GROUP_DEPTH
 
 /** A group as the spec states it: attributes and roles, when given, are exactly what the group has. */
 export interface GroupSpec {
-  name: string;
-  attributes?: Record<string, string>;
-  realmRoles?: string[];
+  readonly name: string;
+  readonly attributes?: Readonly<Record<string, string>>;
+  readonly realmRoles?: readonly string[];
   /** Roles of clients, by clientId. */
-  clientRoles?: Record<string, string[]>;
-  subGroups?: GroupSpec[];
+  readonly clientRoles?: Readonly<Record<string, readonly string[]>>;
+  readonly subGroups?: readonly GroupSpec[];
 }
+
+/** `codec` of one level's groups, typed as GroupSpec, which every level shares; messages expect "an object". */
+const asGroup = <A extends GroupSpec, O>(codec: t.Type<A, O>): t.Type<GroupSpec> => new t.Type<GroupSpec>('an object', codec.is, codec.validate, t.identity);
 
 /** Roles by name, each once. */
 export const roleNames = f.set(f.nonEmpty());
@@ -41,10 +44,10 @@ const groupFields = {
 /** A group at `level` (1 is the top): its subgroups one level down. */
 function group(level: number): Field<t.Type<GroupSpec>> {
   if (level < MAX_GROUP_DEPTH) {
-    return f.object({ ...groupFields, subGroups: groups(level + 1).describe(`The group's subgroups, by name. ${pruneRuleDescription('groups')}`) });
+    return f.object({ ...groupFields, subGroups: groups(level + 1).describe(`The group's subgroups, by name. ${pruneRuleDescription('groups')}`) }).codecOnly(asGroup);
   }
   // The deepest level's schema has no subGroups; the codec refuses them, naming the limit.
-  return f.object(groupFields).codecOnly((codec) => withFieldRule<GroupSpec, GroupSpec>(codec.name, codec, (value) =>
+  return f.object(groupFields).codecOnly((codec) => withFieldRule('an object', asGroup(codec), (value) =>
     (value.subGroups === undefined ? undefined : { field: 'subGroups', message: GROUP_DEPTH_MESSAGE })));
 }
 

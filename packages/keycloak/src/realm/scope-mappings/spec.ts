@@ -24,7 +24,7 @@ interface MappingFields {
 function oneTarget<O>(fields: t.Type<MappingFields, O>): t.Type<ScopeMappingSpec> {
   const targets = (value: MappingFields): boolean => (value.clientScope === undefined) !== (value.client === undefined);
   return new t.Type<ScopeMappingSpec>(
-    'ScopeMapping',
+    'an object',
     (u): u is ScopeMappingSpec => fields.is(u) && targets(u),
     (u, c) => {
       const decoded = fields.validate(u, c);
