@@ -1,13 +1,15 @@
 // The parts of the Helm chart (deploy/helm/keyward) that come from the operator's API and controller modules:
-// the controllers and the modules' settings in values.yaml and values.schema.json, and the variables the
-// Deployment passes them on as. Written by scripts/generate-chart.ts; a test checks the committed files match.
+// the controllers and the modules' settings in values.yaml and values.schema.json, the variables the
+// Deployment passes them on as and the checks of their values (_modules.tpl), and the RBAC rules (_rbac.tpl,
+// see chart-rbac.ts). Written by scripts/generate-chart.ts; a test checks the committed files match.
 import { readFileSync } from 'node:fs';
 import type { ConfigOption, HelmValue } from '@keyward/kernel/plan';
 import { API_MODULES } from '../packages/operator/src/apis.js';
 import { CONTROLLER_NAMES, MODULES } from '../packages/operator/src/controllers.js';
 import { longFlag } from '../packages/operator/src/option-spec.js';
+import { CHART, GENERATED, templateString, valueExpression } from './chart-helm.js';
+import { RBAC_TEMPLATE, rbacTemplate } from './chart-rbac.js';
 
-export const CHART = 'deploy/helm/keyward';
 const VALUES = `${CHART}/values.yaml`;
 const SCHEMA = `${CHART}/values.schema.json`;
 const TEMPLATE = `${CHART}/templates/_modules.tpl`;
@@ -90,7 +92,8 @@ function yamlLines(node: Tree, indent: string): string[] {
 function schemaOf({ type }: HelmValue): object {
   if (typeof type === 'object') return { type: 'array', uniqueItems: true, items: { type: 'string', pattern: type.listOf } };
   switch (type) {
-    case 'text': return { $ref: '#/definitions/optionalString' };
+    case 'text':
+    case 'namespacedName': return { $ref: '#/definitions/optionalString' };
     case 'number': return { $ref: '#/definitions/optionalNumber' };
     case 'boolean': return { type: 'boolean' };
     case 'namespace': return { $ref: '#/definitions/dns1123Label' };
@@ -103,22 +106,27 @@ function schemaProperties(node: Tree): Record<string, object> {
     : schemaOf(child.option.helm)]));
 }
 
-/** The template expression of a setting's value, as its variable takes it. */
-function valueExpression({ helm }: ChartSetting['option']): string {
-  const value = `.Values.${helm.path}`;
-  if (typeof helm.type === 'object') return `(join "," (${value} | default (list)))`;
-  return helm.emptyMeansReleaseNamespace === true ? `(${value} | default .Release.Namespace)` : value;
-}
-
 /** A named template that gives the settings' variables and values as a JSON list of [name, value] pairs. */
 function settingsTemplate(name: string, settings: readonly ChartSetting[]): string {
-  const pairs = settings.map(({ option }) => `  (list ${JSON.stringify(option.env)} ${valueExpression(option)})`);
-  return [`{{- define ${JSON.stringify(name)} -}}`, '{{- toJson (list', ...pairs, ') -}}', '{{- end }}'].join('\n');
+  const pairs = settings.map(({ option }) => `  (list ${templateString(option.env)} ${valueExpression(option.helm)})`);
+  return [`{{- define ${templateString(name)} -}}`, '{{- toJson (list', ...pairs, ') -}}', '{{- end }}'].join('\n');
+}
+
+/** The namespace/name the operator's parseSecretRef takes, for a value of type namespacedName. */
+const NAMESPACED_NAME = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$';
+
+/** The checks of a value the schema cannot make, failing with a message that names it; none for most. */
+function valueChecks({ path, type, retired }: HelmValue): string[] {
+  const value = `.Values.${path}`;
+  return [
+    ...(type === 'namespacedName'
+      ? [`{{- if and ${value} (not (regexMatch ${templateString(NAMESPACED_NAME)} ${value})) -}}`, `{{- fail (printf ${templateString(`${path}: %q is not namespace/name`)} ${value}) -}}`, '{{- end -}}']
+      : []),
+    ...(retired === undefined ? [] : [`{{- if ${value} -}}`, `{{- fail ${templateString(`${path}: ${retired}`)} -}}`, '{{- end -}}']),
+  ];
 }
 
 const CONTROLLERS_COMMENT = 'Each gets its roles; a controller left out gets none. (The CRDs in crds/ are all installed; pass --skip-crds to helm and install the ones you want with `keyward crds --controllers <list>` or from deploy/crds instead. A controller whose CRD is not installed says so once in the log and starts when it appears; the others run meanwhile.)';
-
-const GENERATED = 'pnpm generate:chart writes this from the operator\'s modules; change them, not this';
 
 /** values.yaml's text with the part between `# <name>` and `# </name>` replaced by `lines`. */
 function replaceRegion(text: string, name: string, lines: readonly string[]): string {
@@ -144,7 +152,8 @@ export function compactJson(value: unknown, indent = ''): string {
 
 /**
  * The chart's generated files by path: values.yaml and values.schema.json as they are committed, with the
- * parts the modules make rewritten, and the named templates of the modules' variables (_modules.tpl).
+ * parts the modules make rewritten, the named templates of the modules' variables and value checks
+ * (_modules.tpl), and of the RBAC rules (_rbac.tpl).
  */
 export function chartFiles(read: (path: string) => string = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')): Record<string, string> {
   const settings = chartSettings();
@@ -178,6 +187,11 @@ export function chartFiles(read: (path: string) => string = (path) => readFileSy
     '{{- /* The controller modules\' settings as [variable, value] pairs, JSON. */ -}}',
     settingsTemplate('keyward.controllerSettings', settings.filter(({ of }) => of === 'controller')),
     '',
+    '{{- /* Fails on a module\'s value the schema cannot refuse (a malformed namespace/name, a retired value). */ -}}',
+    '{{- define "keyward.validateModuleValues" -}}',
+    ...settings.flatMap(({ option }) => valueChecks(option.helm)),
+    '{{- end }}',
+    '',
   ].join('\n');
-  return { [VALUES]: yaml, [SCHEMA]: `${compactJson({ ...schema, properties })}\n`, [TEMPLATE]: template };
+  return { [VALUES]: yaml, [SCHEMA]: `${compactJson({ ...schema, properties })}\n`, [TEMPLATE]: template, [RBAC_TEMPLATE]: rbacTemplate() };
 }

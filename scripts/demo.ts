@@ -11,7 +11,7 @@ import { relative, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
-import { KeystoneAdmin, TEST_CRD_FOLDERS, createPodDatabase, onShutdown, shutDown, startEnvironment, type Environment } from '@keyward/test-env';
+import { KeystoneAdmin, TEST_CRD_FOLDERS, createPodDatabase, onShutdown, shutDown, startEnvironment, waitFor, type Environment } from '@keyward/test-env';
 import { coreTypes, findCondition, type Condition, type KubeObject } from '@keyward/kernel';
 import { ContentType, KubeClient } from '@keyward/runtime/io';
 import { appCredType } from '@keyward/keystone-appcred';
@@ -34,6 +34,10 @@ const IDENTITY = { namespace: 'identity', name: 'keystone' };
 const OPERATOR_NAMESPACE = 'keyward-system';
 /** Where the operator finds Keycloak's admin credentials (its own namespace, as in an install). */
 const KEYCLOAK_ADMIN_SECRET = { namespace: OPERATOR_NAMESPACE, name: 'keycloak-admin' };
+/** How long the demo waits for the Keystone in pods (its images, db_sync and bootstrap) before it gives up with why. */
+const KEYSTONE_READY_TIMEOUT_MS = 10 * 60_000;
+/** How long it waits for the operator's Deployment after `helm install`. */
+const OPERATOR_AVAILABLE_TIMEOUT_MS = 5 * 60_000;
 
 function say(line: string): void {
   console.log(`  ${line}`);
@@ -144,11 +148,10 @@ async function applyKeystoneService(kube: KubeClient, environment: Environment, 
  */
 async function credentialAgainstKeystone(kube: KubeClient, adminPassword: string): Promise<void> {
   const ref = { type: keystoneType, ...IDENTITY };
-  for (;;) {
+  await waitFor(async () => {
     const object = await kube.get(ref);
-    if (object !== undefined && conditionOf(object, 'Ready')?.status === 'True') break;
-    await sleep(2_000);
-  }
+    return object !== undefined && conditionOf(object, 'Ready')?.status === 'True' ? true : undefined;
+  }, { what: `Keystone ${IDENTITY.namespace}/${IDENTITY.name} to be Ready`, timeoutMs: KEYSTONE_READY_TIMEOUT_MS, intervalMs: 2_000 });
   const service = await kube.get({ type: coreTypes.service, ...IDENTITY });
   const clusterIp = (service?.['spec'] as { clusterIP?: string } | undefined)?.clusterIP ?? '';
   const admin = await KeystoneAdmin.login({ url: `http://${clusterIp}:${String(API_PORT)}/v3`, username: 'admin', password: adminPassword, projectName: 'admin', domain: 'Default' });
@@ -184,11 +187,10 @@ async function installOperator(environment: Environment, kube: KubeClient, keycl
   const outcome = runHelm([...args, '--kubeconfig', environment.info.kubeconfig]);
   if (outcome.status !== 0) throw new Error(`helm install failed: ${outcome.stderr}`);
   const deployment = { type: { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true }, namespace: OPERATOR_NAMESPACE, name: RELEASE };
-  for (;;) {
+  await waitFor(async () => {
     const status = (await kube.get(deployment))?.['status'] as { availableReplicas?: number; replicas?: number } | undefined;
-    if (status?.replicas !== undefined && status.availableReplicas === status.replicas) break;
-    await sleep(1_000);
-  }
+    return status?.replicas !== undefined && status.availableReplicas === status.replicas ? true : undefined;
+  }, { what: `Deployment ${OPERATOR_NAMESPACE}/${RELEASE} to be available (kubectl describe deployment ${RELEASE} -n ${OPERATOR_NAMESPACE} says why not)`, timeoutMs: OPERATOR_AVAILABLE_TIMEOUT_MS, intervalMs: 1_000 });
   say(`keyward operator running in pods: Deployment ${OPERATOR_NAMESPACE}/${RELEASE} available (helm list --namespace ${OPERATOR_NAMESPACE})`);
 }
 

@@ -30,7 +30,7 @@ export const apiKeyModule = defineControllerModule({
     { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
     // Watches its enforcement Secrets where Authorino looks (and sweeps orphans there); creates and deletes them,
     // never changes one in place.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'delete'], scope: { namespace: (config) => config.enforcementNamespace } },
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'delete'], scope: { namespaceOf: ['enforcementNamespace'] } },
   ],
   crds: [apiKeyCrd],
 });

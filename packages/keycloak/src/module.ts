@@ -54,7 +54,7 @@ const keycloakOptions = {
     parse: parseSecretRef,
     helm: {
       path: 'keycloak.adminSecret',
-      type: 'text',
+      type: 'namespacedName',
       comment: "the Secret with Keycloak's admin credentials, as namespace/name (keys username and password, or client-id and client-secret). The Keycloak controllers' Roles for reading it go to its namespace. Empty: none.",
     },
   },
@@ -78,7 +78,13 @@ const keycloakOptions = {
     description: `no longer taken (refused when on): adoption is scoped with ${ADOPT_FLAG}`,
     defaultText: 'false',
     parse: parseRetiredAdoptSwitch,
-    helm: { path: 'keycloak.adoptUnowned', type: 'boolean', default: false, comment: 'no longer taken (true fails the install): adoption is not operator-wide; use adoptUnownedNamespaces.' },
+    helm: {
+      path: 'keycloak.adoptUnowned',
+      type: 'boolean',
+      default: false,
+      comment: 'no longer taken (true fails the install): adoption is not operator-wide; use adoptUnownedNamespaces.',
+      retired: 'no longer taken, adoption is not operator-wide; list the namespaces (or namespace/realm) that may adopt in keycloak.adoptUnownedNamespaces',
+    },
   },
   keycloakAdoptUnownedNamespaces: {
     flags: `${ADOPT_FLAG} <list>`,
@@ -150,7 +156,8 @@ const adminSecretRule: RbacRule<KeycloakConfig> = {
   apiGroups: [''],
   resources: ['secrets'],
   verbs: ['get', 'list', 'watch'],
-  scope: { namespace: (config) => config.keycloakAdminSecret?.namespace ?? config.keycloakOperatorNamespace },
+  // The admin Secret's namespace when one is named, else the operator's.
+  scope: { namespaceOf: ['keycloakAdminSecret', 'keycloakOperatorNamespace'] },
 };
 
 /** The KeycloakRealm controller with its options, permissions and CRD, for the operator. */

@@ -1,8 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Settings } from './api-modules/module.js';
 import type { ControllerName } from './controllers.js';
-import { commanderOptions, groupedCommanderOptions, helpHeading, resolveOptions, type OptionSpecs } from './option-spec.js';
-import { GENERAL_GROUP, crdsOptions, moduleOptions, planOptions, rbacOptions, runHelpGroups, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
+import { commanderOptions, groupedCommanderOptions, helpHeading, resolveOptions, type OptionSpecs, type ResolvedOptions } from './option-spec.js';
+import { GENERAL_GROUP, apiOptions, crdsOptions, moduleOptions, planOptions, rbacOptions, runHelpGroups, runOptions, type LogFormat, type LogLevel, type PlanOutput } from './options.js';
 import type { RbacInstall } from './rbac-manifests.js';
 import type { RuntimeFacts } from './runtime-facts.js';
 import type { BindAddress } from './values.js';
@@ -92,7 +92,7 @@ export function createCrdsCommand(): Command {
 /** The controllers whose CRDs `keyward crds` prints. */
 export function crdsConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<{ readonly controllers: readonly ControllerName[] }> {
   const resolved = resolveOptions(crdsOptions, command.opts(), env, facts);
-  return resolved.ok ? { ok: true, config: resolved.values } : resolved;
+  return resolved.ok ? { ok: true, config: { controllers: resolved.value('controllers') } } : resolved;
 }
 
 /** The `rbac` command with its options and help, without an action. */
@@ -117,16 +117,25 @@ export function parsePlanConfig(argv: readonly string[], env: Environment, facts
 export function runConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<OperatorConfig> {
   const resolved = withSettings(resolveOptions(runOptions, command.opts(), env, facts), command, env, facts);
   if (!resolved.ok) return resolved;
-  const { leaderElect, leaseName, leaseNamespace, logLevel, logFormat, ...rest } = resolved.config;
-  if ((rest.metricsCertFile === undefined) !== (rest.metricsKeyFile === undefined)) {
+  const { value } = resolved.options;
+  if ((value('metricsCertFile') === undefined) !== (value('metricsKeyFile') === undefined)) {
     return { ok: false, error: '--metrics-cert-file and --metrics-key-file go together: give both, or neither for a self-signed certificate' };
   }
   return {
     ok: true,
     config: deepFreeze({
-      ...rest,
-      leaderElection: { enabled: leaderElect, leaseName, leaseNamespace },
-      log: { level: logLevel, format: logFormat },
+      ...connectionConfig(resolved),
+      namespaces: value('namespaces'),
+      leaderElection: { enabled: value('leaderElect'), leaseName: value('leaseName'), leaseNamespace: value('leaseNamespace') },
+      metricsBindAddress: value('metricsBindAddress'),
+      metricsSecure: value('metricsSecure'),
+      metricsCertFile: value('metricsCertFile'),
+      metricsKeyFile: value('metricsKeyFile'),
+      healthBindAddress: value('healthBindAddress'),
+      concurrency: value('concurrency'),
+      maxRetryDelay: value('maxRetryDelay'),
+      shutdownTimeout: value('shutdownTimeout'),
+      log: { level: value('logLevel'), format: value('logFormat') },
     }),
   };
 }
@@ -135,28 +144,66 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
 export function planConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<PlanConfig> {
   const resolved = withSettings(resolveOptions(planOptions, command.opts(), env, facts), command, env, facts);
   if (!resolved.ok) return resolved;
-  const { allNamespaces, namespace, filename } = resolved.config;
+  const { value } = resolved.options;
+  const [allNamespaces, namespace, filename] = [value('allNamespaces'), value('namespace'), value('filename')];
   if (allNamespaces && namespace !== undefined) return { ok: false, error: '--all-namespaces and --namespace exclude each other: give one' };
   if (allNamespaces && filename !== undefined) return { ok: false, error: '--all-namespaces selects the cluster\'s objects, --filename a file\'s: give one' };
-  return { ok: true, config: deepFreeze({ ...resolved.config, explicitSettings: resolved.explicit }) };
+  return {
+    ok: true,
+    config: deepFreeze({
+      ...connectionConfig(resolved),
+      namespace,
+      allNamespaces,
+      name: value('name'),
+      filename,
+      output: value('output'),
+      exitCode: value('exitCode'),
+      operatorNamespace: value('operatorNamespace'),
+      explicitSettings: resolved.explicit,
+    }),
+  };
+}
+
+/** The options of connectionOptions, as run and plan take them: how to reach the cluster, and which controllers. */
+type ConnectionValues = Pick<ConnectionConfig, 'controllers' | 'kubeconfig' | 'context'>;
+
+/** The part of run's and plan's configuration their connectionOptions and the modules' settings make. */
+function connectionConfig<V extends ConnectionValues>({ options: { value }, settings }: { readonly options: ResolvedOptions<V>; readonly settings: ModuleSettings }): ConnectionConfig {
+  return { ...settings, controllers: value('controllers'), kubeconfig: value('kubeconfig'), context: value('context') };
 }
 
 /** The install of a `rbac` command that commander has parsed. */
 export function rbacConfigFrom(command: Command, env: Environment, facts: RuntimeFacts): ConfigResult<RbacInstall> {
   const resolved = withSettings(resolveOptions(rbacOptions, command.opts(), env, facts), command, env, facts);
-  return resolved.ok ? { ok: true, config: resolved.config } : resolved;
+  if (!resolved.ok) return resolved;
+  const { value } = resolved.options;
+  return {
+    ok: true,
+    config: deepFreeze({
+      ...resolved.settings,
+      controllers: value('controllers'),
+      namespaces: value('namespaces'),
+      operatorNamespace: value('operatorNamespace'),
+      serviceAccount: value('serviceAccount'),
+    }),
+  };
 }
 
-/** A command's own values with the controller modules' settings beside them (frozen), and which settings were given. */
-function withSettings<V extends object>(
-  resolved: { readonly ok: true; readonly values: V } | { readonly ok: false; readonly error: string },
+/**
+ * A command's own options with the modules' settings: the controller modules' options and the API modules'
+ * among the command's, by name; and which controller module settings were given.
+ */
+function withSettings<V>(
+  options: ResolvedOptions<V> | { readonly ok: false; readonly error: string },
   command: Command,
   env: Environment,
   facts: RuntimeFacts,
-): { readonly ok: true; readonly config: V & ModuleSettings; readonly explicit: readonly string[] } | { readonly ok: false; readonly error: string } {
-  if (!resolved.ok) return resolved;
-  const settings = resolveOptions(moduleOptions, command.opts(), env, facts);
-  return settings.ok ? { ok: true, config: deepFreeze({ ...settings.values, ...resolved.values }), explicit: settings.explicit } : settings;
+): { readonly ok: true; readonly options: ResolvedOptions<V>; readonly settings: ModuleSettings; readonly explicit: readonly string[] } | { readonly ok: false; readonly error: string } {
+  if (!options.ok) return options;
+  const modules = resolveOptions(moduleOptions, command.opts(), env, facts);
+  if (!modules.ok) return modules;
+  const apiSettings = Object.keys(apiOptions).filter((key) => key in options.values).map((key): [string, unknown] => [key, options.values[key]]);
+  return { ok: true, options, settings: { ...modules.values, ...Object.fromEntries(apiSettings) }, explicit: modules.explicit };
 }
 
 /** A command with its own options and the controllers' after them; in help under `helpGroups` when given. */

@@ -12,8 +12,11 @@ import type { OperatorApis } from './apis.js';
 import { bodyOf } from './planning/manifest.js';
 import { planRounds, type ObjectOutcome, type RoundsOptions } from './planning/rounds.js';
 
-/** Where a module's RBAC rule applies, its configured namespace read from the operator's settings. */
-export type ModuleRuleScope = 'watched' | 'operator' | { readonly namespace: (settings: Settings) => string };
+/**
+ * Where a module's RBAC rule applies, its configured namespace read from the operator's settings; `namespaceOf`
+ * names the options it comes from, the first set one's (see RuleScope).
+ */
+export type ModuleRuleScope = 'watched' | 'operator' | { readonly namespace: (settings: Settings) => string; readonly namespaceOf: readonly string[] };
 
 /**
  * A controller module as the operator lists it, whatever its types: what it is (name, kind, API vocabulary,
@@ -55,6 +58,16 @@ function configOf<C>(module: Pick<ControllerModule<KubeObject, Queries, C, AnyAc
   return { ...module.defaultConfig, ...Object.fromEntries(named.map((key) => [key, settings[key]])) };
 }
 
+/** The namespace the first set of `fields` names: the field's value, or the namespace of the object it refers to. */
+function namespaceNamed<C>(config: C, fields: readonly (keyof C)[]): string {
+  for (const field of fields) {
+    const value: unknown = config[field];
+    if (typeof value === 'string') return value;
+    if (typeof value === 'object' && value !== null && 'namespace' in value && typeof value.namespace === 'string') return value.namespace;
+  }
+  throw new Error(`none of ${fields.map(String).join(', ')} names a namespace`);
+}
+
 /** What a module is and does, without its types; `keyward plan` takes modules of an embedding program so. */
 export function erasedModule<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(module: ControllerModule<P, Q, C, A>): ErasedModule {
   const { definition } = module;
@@ -69,7 +82,10 @@ export function erasedModule<P extends KubeObject, Q extends Queries, C, A exten
     definition: { name: definition.name, primary: { type: definition.primary.type }, apis: definition.apis },
     options,
     defaults,
-    rbac: module.rbac.map(({ scope, ...rule }) => ({ ...rule, scope: typeof scope === 'string' ? scope : { namespace: (settings: Settings) => scope.namespace(config(settings)) } })),
+    rbac: module.rbac.map(({ scope, ...rule }) => ({
+      ...rule,
+      scope: typeof scope === 'string' ? scope : { namespace: (settings: Settings) => namespaceNamed(config(settings), scope.namespaceOf), namespaceOf: scope.namespaceOf.map(String) },
+    })),
     crds: module.crds,
     config,
     sameContent: (a, b) => deepEqual(content(a), content(b)),

@@ -30,8 +30,19 @@ export interface OptionSpec<T> {
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec<unknown>>>;
 
-/** The value type of each option of a spec table. */
-export type OptionValues<S extends OptionSpecs> = { readonly [K in keyof S]: S[K] extends OptionSpec<infer T> ? T : never };
+/** A table of specs whose values are `V`'s fields: the type of each option's value is its spec's. */
+export type OptionSpecsOf<V> = { readonly [K in keyof V]: OptionSpec<V[K]> };
+
+/** What resolveOptions found: each option's value, typed as its spec, and which were given. */
+export interface ResolvedOptions<V> {
+  readonly ok: true;
+  /** An option's value, typed by its spec. */
+  readonly value: <K extends keyof V>(key: K) => V[K];
+  /** Every option's value by key, as the modules read their settings: by name, each checking its own. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The options given by flag or variable. */
+  readonly explicit: readonly string[];
+}
 
 /** The long flag: '--filename' for '-f, --filename <file>'. */
 export function longFlag(spec: Pick<OptionSpec<unknown>, 'flags'>): string {
@@ -76,26 +87,34 @@ export function groupedCommanderOptions(specs: readonly OptionSpec<unknown>[], o
  * by flag or variable, which a setting from elsewhere (a running operator's, for plan) must not override.
  * Fails with the first invalid value, naming the flag, the variable and the value.
  */
-export function resolveOptions<S extends OptionSpecs>(
-  specs: S,
+export function resolveOptions<V>(
+  specs: OptionSpecsOf<V>,
   given: Readonly<Record<string, unknown>>,
   env: Readonly<Record<string, string | undefined>>,
   facts: RuntimeFacts,
-): { readonly ok: true; readonly values: OptionValues<S>; readonly explicit: readonly (keyof S & string)[] } | { readonly ok: false; readonly error: string } {
+): ResolvedOptions<V> | { readonly ok: false; readonly error: string } {
+  const textOf = (spec: OptionSpec<unknown>): string | undefined =>
+    rawValue(given[new Option(spec.flags).attributeName()]) ?? nonEmpty(spec.env === undefined ? undefined : env[spec.env]);
+  const valueOf = <T>(spec: OptionSpec<T>): Parsed<T> => {
+    const raw = textOf(spec);
+    return raw === undefined ? { ok: true, value: spec.fallback(facts) } : spec.parse(raw);
+  };
   const values: Record<string, unknown> = {};
-  const explicit: (keyof S & string)[] = [];
-  for (const [key, spec] of Object.entries(specs)) {
-    const raw = rawValue(given[new Option(spec.flags).attributeName()]) ?? nonEmpty(spec.env === undefined ? undefined : env[spec.env]);
-    if (raw === undefined) {
-      values[key] = spec.fallback(facts);
-      continue;
-    }
-    const parsed = spec.parse(raw);
-    if (!parsed.ok) return { ok: false, error: `invalid ${longFlag(spec)}${spec.env === undefined ? '' : ` (${spec.env})`}: ${JSON.stringify(raw)} ${parsed.problem}` };
+  const explicit: string[] = [];
+  for (const [key, spec] of Object.entries<OptionSpec<unknown>>(specs)) {
+    const parsed = valueOf(spec);
+    if (!parsed.ok) return { ok: false, error: `invalid ${longFlag(spec)}${spec.env === undefined ? '' : ` (${spec.env})`}: ${JSON.stringify(textOf(spec))} ${parsed.problem}` };
     values[key] = parsed.value;
-    explicit.push(key);
+    if (textOf(spec) !== undefined) explicit.push(key);
   }
-  return { ok: true, values: values as OptionValues<S>, explicit };
+  // A typed value is worked out again from its spec, which holds its type (a record of values cannot keep
+  // each one's); every option was checked above, so this parse does not fail.
+  const value = <K extends keyof V>(key: K): V[K] => {
+    const parsed = valueOf(specs[key]);
+    if (!parsed.ok) throw new Error(`${longFlag(specs[key])}: ${parsed.problem}`);
+    return parsed.value;
+  };
+  return { ok: true, value, values, explicit };
 }
 
 /** Commander's value as text: booleans as true/false, repeated values joined by commas. */

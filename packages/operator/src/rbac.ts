@@ -4,9 +4,9 @@ import { MODULES, type ControllerName, type ErasedModule } from './controllers.j
 /**
  * The operator's permissions, least privilege, as data: every verb is one the code uses (the Kubernetes handlers
  * write status and finalizers with merge PATCHes, create Events and never patch them; leader election PUTs its
- * Lease). rbac-manifests.ts turns them into Roles and ClusterRoles; deploy/base states exactly those of the
- * cluster-wide install (a unit test compares them), and integration tests check both installs against a real API
- * server.
+ * Lease). rbac-manifests.ts turns them into Roles and ClusterRoles; the Helm chart's rules are generated from
+ * them (scripts/chart-rbac.ts); deploy/base states exactly those of the cluster-wide install (a unit test compares
+ * them), and integration tests check both installs against a real API server.
  */
 
 /** The shared runtime (leader election, events) or a controller by name: each gets its own roles. */
@@ -16,9 +16,13 @@ export type RbacComponent = ControllerName;
  * Where a rule applies: the namespaces the operator watches (all of them: a ClusterRole; a list, as with
  * `--namespaces`: a Role in each), the cluster whatever it watches (cluster-scoped resources: a ClusterRole in
  * every install), its own namespace (the leader Lease), or a namespace a controller's configuration names
- * (the enforcement namespace).
+ * (the enforcement namespace): that of the first set of the options `namespaceOf` names.
  */
-export type RuleScope = 'watched' | 'cluster' | { readonly namespace: 'operator' } | { readonly namespace: 'configured'; readonly of: (settings: ModuleSettings) => string };
+export type RuleScope =
+  | 'watched'
+  | 'cluster'
+  | { readonly namespace: 'operator' }
+  | { readonly namespace: 'configured'; readonly of: (settings: ModuleSettings) => string; readonly namespaceOf: readonly string[] };
 
 export interface RbacRule {
   readonly apiGroups: readonly string[];
@@ -35,7 +39,7 @@ function operatorRule(rule: ErasedModule['rbac'][number]): RbacRule {
     apiGroups: rule.apiGroups,
     resources: rule.resources,
     verbs: rule.verbs,
-    scope: scope === 'watched' ? 'watched' : scope === 'operator' ? { namespace: 'operator' } : { namespace: 'configured', of: scope.namespace },
+    scope: scope === 'watched' ? 'watched' : scope === 'operator' ? { namespace: 'operator' } : { namespace: 'configured', of: scope.namespace, namespaceOf: scope.namespaceOf },
   };
 }
 

@@ -37,3 +37,13 @@ keystone-appcred apikey-enforcement keycloak-realm keycloak-client keystone-serv
   (list "KEYWARD_KEYSTONE_CLUSTER_DOMAIN" .Values.keystoneService.clusterDomain)
 ) -}}
 {{- end }}
+
+{{- /* Fails on a module's value the schema cannot refuse (a malformed namespace/name, a retired value). */ -}}
+{{- define "keyward.validateModuleValues" -}}
+{{- if and .Values.keycloak.adminSecret (not (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$" .Values.keycloak.adminSecret)) -}}
+{{- fail (printf "keycloak.adminSecret: %q is not namespace/name" .Values.keycloak.adminSecret) -}}
+{{- end -}}
+{{- if .Values.keycloak.adoptUnowned -}}
+{{- fail "keycloak.adoptUnowned: no longer taken, adoption is not operator-wide; list the namespaces (or namespace/realm) that may adopt in keycloak.adoptUnownedNamespaces" -}}
+{{- end -}}
+{{- end }}

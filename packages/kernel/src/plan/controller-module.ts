@@ -34,22 +34,33 @@ export interface HelmValue {
   readonly path: string;
   /**
    * What it takes: text or a number ('' leaves the operator's default), a boolean, a namespace name (never
-   * empty), or a list of text items matching a pattern (passed comma-separated).
+   * empty), an object's namespace/name ('' for none; the chart refuses anything else), or a list of text items
+   * matching a pattern (passed comma-separated).
    */
-  readonly type: 'text' | 'number' | 'boolean' | 'namespace' | { readonly listOf: string };
+  readonly type: 'text' | 'number' | 'boolean' | 'namespace' | 'namespacedName' | { readonly listOf: string };
   /** Its value in values.yaml; '' (the operator's default) for text and numbers, [] for lists, when not given. */
   readonly default?: string | boolean;
   /** What values.yaml says of it, after the flag. */
   readonly comment: string;
   /** An empty value means the release namespace, not the option's default. */
   readonly emptyMeansReleaseNamespace?: boolean;
+  /** No longer taken: the chart fails when it is set (true, or not empty), giving this reason. */
+  readonly retired?: string;
 }
+
+/** The fields of a configuration that can hold a namespace: its name, or an object's reference (namespace/name). */
+export type NamespaceField<C> = { [K in keyof C]-?: NonNullable<C[K]> extends string | { readonly namespace: string } ? K : never }[keyof C];
+
+/** Those of them that are always set. */
+export type SetNamespaceField<C> = { [K in keyof C]-?: undefined extends C[K] ? never : C[K] extends string | { readonly namespace: string } ? K : never }[keyof C];
 
 /**
  * Where an RBAC rule applies: the namespaces the operator watches (a ClusterRole, or a Role in each listed
- * namespace), the operator's own namespace, or a namespace the controller's configuration names.
+ * namespace), the operator's own namespace, or a namespace the controller's configuration names: that of the
+ * first of the `namespaceOf` fields that is set, the last always is. Fields, not a function of the
+ * configuration, so the Helm chart places the rule from their options' Helm values too.
  */
-export type RuleScope<C> = 'watched' | 'operator' | { readonly namespace: (config: C) => string };
+export type RuleScope<C> = 'watched' | 'operator' | { readonly namespaceOf: readonly [...NamespaceField<C>[], SetNamespaceField<C>] };
 
 /** Permissions a controller needs, least privilege: every verb one its plans or watches use. */
 export interface RbacRule<C> {
