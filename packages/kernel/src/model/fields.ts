@@ -17,7 +17,8 @@ import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names
 // Fields are optional in their object unless `.required()`. `.describe()` sets the schema's description,
 // `.says()` words what the codec's messages say it expects, `.rule()` adds a CEL rule together with the codec
 // check that says the same (`.where()` when the codec gives the rule's message), and `.codecOnly()` and
-// `.schemaOnly()` add a check only one side can state (say why, next to it). `field()` pairs any codec with its schema where no combinator fits.
+// `.schemaOnly()` add a check only one side can state (say why, next to it). `field()` pairs any codec with
+// its schema where no combinator fits.
 
 /** A CEL rule of a CRD field (`x-kubernetes-validations`). */
 export interface CelRule {
@@ -74,7 +75,7 @@ export class Field<out C extends t.Mixed, out R extends boolean = false> {
     return new Field(new t.Type<A, O>(expected, codec.is, codec.validate, codec.encode), this.schema, this.isRequired);
   }
 
-  /** The field with a CEL rule, and `check`, the codec that refuses what the rule refuses, with the same message. */
+  /** The field with a CEL rule, and `check`, the codec that refuses what the rule refuses (in words of its own). */
   rule<A, O>(rule: CelRule, check: (codec: C) => t.Type<A, O>): Field<t.Type<A, O>, R> {
     const rules = [...(this.schema['x-kubernetes-validations'] ?? []), rule];
     return new Field(check(this.codec), { ...this.schema, 'x-kubernetes-validations': rules }, this.isRequired);
