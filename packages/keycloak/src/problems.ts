@@ -1,6 +1,7 @@
 // How problems are told: which are news (a Warning event), how a failure reads in status, and which
 // failures Keycloak's answer makes final for the spec as it stands.
 import { findCondition, type Condition, type PlanFailure } from '@keyward/kernel';
+import { defaultErrorPolicy, type ErrorPolicy } from '@keyward/kernel/plan';
 import type { Readiness } from './readiness.js';
 
 /**
@@ -33,7 +34,19 @@ export function failureReadiness(current: readonly Condition[] | undefined, fail
 /** Reasons of a Keycloak answer that refuses the request as the spec makes it (400, 422): only an edit helps. */
 const REFUSED_AS_SPECIFIED = new Set(['BadRequest', 'Invalid']);
 
-/** Whether Keycloak refused a step of the plan as the spec makes it, so sending it again cannot succeed. */
-export function refusedByKeycloak(failure: PlanFailure): boolean {
+/**
+ * Whether Keycloak refused a step of the plan as the spec makes it, so sending it again cannot succeed: the
+ * failure waits for an edit (keycloakErrorPolicy), and its report records the generation in status.
+ */
+export function refusedByKeycloak(failure: { readonly action: string; readonly reason: string }): boolean {
   return failure.action.startsWith('keycloak.') && REFUSED_AS_SPECIFIED.has(failure.reason);
+}
+
+/** The Keycloak controllers' error policy: a spec Keycloak refused waits for an edit; anything else as by default. */
+export const keycloakErrorPolicy: ErrorPolicy = (error, action) =>
+  action !== undefined && refusedByKeycloak({ action, reason: error.reason }) ? { next: 'waitForEdit', report: true } : defaultErrorPolicy(error, action);
+
+/** The generation whose spec Keycloak refused, as a KeycloakRealm's or KeycloakClient's status records it. */
+export function refusedGeneration(object: { readonly status: { readonly refusedGeneration?: number } }): number | undefined {
+  return object.status.refusedGeneration;
 }

@@ -99,6 +99,7 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     expect(conditionOf(await env.kube.get(realmRef('platform', 'shared-realm')), 'Ready')?.message).toContain('instanceRef has no effect');
     const portal = await env.kube.get(clientRef('identity', 'portal'));
     expect(conditionOf(portal, 'Ready')?.message).toContain('authenticationFlows.browserFlow is read as authenticationFlowOverrides.browser');
+    expect(conditionOf(portal, 'Ready')?.message).toContain('settings.refreshTokenLifespan has no effect');
   }, 600_000);
 
   it('makes the documentation\'s realms and client in Keycloak', async () => {
@@ -164,13 +165,16 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
       name: 'Company portal', description: 'The intranet portal', publicClient: false, bearerOnly: false, protocol: 'openid-connect', rootUrl: 'https://portal.example.com', baseUrl: '/home',
       adminUrl: 'https://portal.example.com/admin', redirectUris: ['https://portal.example.com/*'], webOrigins: ['https://portal.example.com'], alwaysDisplayInConsole: true, clientAuthenticatorType: 'client-secret',
     });
-    expect(pick(portal, ['standardFlowEnabled', 'implicitFlowEnabled', 'directAccessGrantsEnabled', 'serviceAccountsEnabled', 'consentRequired', 'frontchannelLogout', 'fullScopeAllowed'])).toEqual({
+    expect(pick(portal, ['standardFlowEnabled', 'implicitFlowEnabled', 'directAccessGrantsEnabled', 'serviceAccountsEnabled', 'consentRequired', 'frontchannelLogout', 'fullScopeAllowed', 'authorizationServicesEnabled'])).toEqual({
       standardFlowEnabled: true, implicitFlowEnabled: false, directAccessGrantsEnabled: false, serviceAccountsEnabled: true, consentRequired: false, frontchannelLogout: true, fullScopeAllowed: false,
+      authorizationServicesEnabled: true,
     });
     expect(portal?.['attributes']).toMatchObject({
       'pkce.code.challenge.method': 'S256', 'access.token.lifespan': '300', 'client.session.idle.timeout': '1800', 'client.session.max.lifespan': '36000',
-      'post.logout.redirect.uris': 'https://portal.example.com/bye', 'portal.owner': 'intranet-team',
+      'post.logout.redirect.uris': 'https://portal.example.com/bye', 'portal.owner': 'intranet-team', 'display.on.consent.screen': 'true', 'include.in.token.scope': 'false',
     });
+    // refreshTokenLifespan has no effect: Keycloak keeps no such setting of a client, and nothing is sent for it.
+    expect(Object.keys(portal?.['attributes'] as Record<string, string>).filter((key) => key.startsWith('refresh.token'))).toEqual([]);
     // The Kopf operator's authenticationFlows never reached Keycloak; here they are the client's overrides, by flow id.
     const flows = await env.admin.get<{ id: string; alias: string }[]>('/realms/company/authentication/flows');
     const idOf = (alias: string): string | undefined => flows?.find((f) => f.alias === alias)?.id;
@@ -179,6 +183,10 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     expect((await env.admin.get<{ name: string }[]>(`/realms/company/clients/${id}/default-client-scopes`))?.map((s) => s.name)).toContain('company-profile');
     expect((await env.admin.get<{ name: string }[]>(`/realms/company/clients/${id}/optional-client-scopes`))?.map((s) => s.name)).toContain('offline_access');
     expect(portal?.['protocolMappers']).toEqual([expect.objectContaining({ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: expect.objectContaining({ 'included.client.audience': 'company-portal' }) })]);
+    // The Kopf operator's clientRoles are role names (Keycloak adds uma_protection to a client with authorization services).
+    expect((await env.admin.get<{ name: string }[]>(`/realms/company/clients/${id}/roles`))?.map((r) => r.name).sort()).toEqual(['portal-editor', 'portal-viewer', 'uma_protection']);
+    // authorizationServicesEnabled with no authorizationSettings: Keycloak's resource server, with the defaults it makes.
+    expect(await env.admin.get(`/realms/company/clients/${id}/authz/resource-server`)).toMatchObject({ clientId: id });
     const account = await env.admin.get<{ id: string }>(`/realms/company/clients/${id}/service-account-user`);
     expect((await env.admin.get<{ name: string }[]>(`/realms/company/users/${String(account?.id)}/role-mappings/realm`))?.map((r) => r.name)).toContain('employee');
   });

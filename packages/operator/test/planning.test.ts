@@ -145,6 +145,16 @@ describe('planRounds', () => {
     expect(outcome).toMatchObject({ kind: 'planned', end: { kind: 'failed', message: expect.stringContaining('not found') as unknown, then } });
     expect(outcome.kind === 'planned' ? outcome.plans : []).toHaveLength(1);
   });
+
+  it('says that the controller sends nothing for a generation a recorded failure holds, and reads nothing for it', async () => {
+    const { read, reads } = cluster([secret('a', { generation: 3 })]);
+    const held: typeof labeller = { ...labeller, heldGeneration: () => 3 };
+    const outcome = await planRounds(held, secret('a', { generation: 3 }), { config: null, now: new Date('2026-03-01T12:00:00Z'), maxRounds: 6, sandbox: new KubeSandbox(read), handlers: {} });
+    expect(outcome).toEqual({ kind: 'planned', plans: [{ steps: [] }], end: { kind: 'held', generation: 3 } });
+    expect(reads).toEqual([]);
+    const text = renderText([{ entry: 'object', kind: 'Secret', namespace: 'ns', name: 'a', isNew: false, vocabulary: held.apis, outcome }]);
+    expect(text).toBe('Secret ns/a\n  no changes\n  a failure recorded in status holds generation 3: the controller sends nothing for it again until the object is edited');
+  });
 });
 
 type LoginAction = KubernetesAction | KeystoneAction;

@@ -20,7 +20,12 @@ export type Requeue =
   /** A failure that may pass: again after the key's growing backoff. */
   | { readonly kind: 'backoff' }
   /** A failure (or an invalid spec) that only a change can fix: not again until the object, or what it watches, changes. */
-  | { readonly kind: 'onChange' };
+  | { readonly kind: 'onChange' }
+  /**
+   * A failure only an edit of the object can fix, recorded with its generation, or an object held so (see
+   * ControllerDefinition.heldGeneration): whatever wakes it, nothing is read or sent until its generation changes.
+   */
+  | { readonly kind: 'onEdit' };
 
 /** Where a reconcile reads and runs its plans: the runtime's caches and API modules, a sandbox, an in-memory world. */
 export interface DriveTarget<Q extends Queries, A extends AnyAction> {
@@ -58,7 +63,7 @@ export interface DriveOptions<P, Q extends Queries, C, A extends AnyAction> exte
 /** What one reconcile did and what follows it. */
 export interface ReconcileOutcome<P, A extends AnyAction> {
   readonly decision: Decision<P, A>;
-  /** How the plan (or the invalid spec's report) ran; absent on a dry run and when reading failed. */
+  /** How the plan (or the invalid spec's report) ran; absent on a dry run, when reading failed and when held. */
   readonly result?: PlanResult;
   /** The failure of the read or the plan. */
   readonly error?: KeywardErrorFields;
@@ -77,13 +82,14 @@ export function errorPolicyOf(definition: { readonly errorPolicy?: ErrorPolicy |
   return definition.errorPolicy ?? defaultErrorPolicy;
 }
 
-/** What the error policy's response means for the next reconcile. */
-function requeueAfterFailure(next: FailureResponse): Requeue {
+/** What the error policy's response means for the next reconcile; an edit is waited for only where the generation is recorded. */
+function requeueAfterFailure(next: FailureResponse, recordsGeneration: boolean): Requeue {
   switch (next.next) {
     case 'retry': return { kind: 'now' };
     case 'backoff': return { kind: 'backoff' };
     case 'requeueAfter': return { kind: 'after', afterMs: next.afterMs };
     case 'waitForChange': return { kind: 'onChange' };
+    case 'waitForEdit': return recordsGeneration ? { kind: 'onEdit' } : { kind: 'onChange' };
   }
 }
 
@@ -96,8 +102,9 @@ function planFailure(result: PlanResult, error: KeywardErrorFields): PlanFailure
 /**
  * Runs one reconcile of `object` to its outcome: decide (decode, observe, reconcile), run the plan, and after a
  * failure apply the controller's error policy, report the failure in status when it says so, and say when the
- * object is reconciled next. The one driver of the loop: the runtime, the test kit, `converge` and `keyward
- * plan` all call it, each with its own reads and runner, so they cannot drift apart.
+ * object is reconciled next; a generation that a recorded failure holds is neither planned nor sent again.
+ * The one driver of the loop: the runtime, the test kit, `converge` and `keyward plan` all call it, each with
+ * its own reads and runner, so they cannot drift apart.
  */
 export async function runReconcile<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
   definition: ControllerDefinition<P, Q, C, A>,
@@ -110,9 +117,9 @@ export async function runReconcile<P extends KubeObject, Q extends Queries, C, A
   if (options.dryRun === true || (typeof options.dryRun === 'function' && options.dryRun(decision))) return { decision };
 
   const fail = async (failure: PlanFailure, error: KeywardErrorFields, primary: P, result?: PlanResult): Promise<ReconcileOutcome<P, A>> => {
-    const next = errorPolicyOf(definition)(error);
+    const next = errorPolicyOf(definition)(error, failure.action);
     hooks?.failed?.(failure, next);
-    const ran = { decision, ...(result === undefined ? {} : { result }), error, next, requeue: requeueAfterFailure(next) };
+    const ran = { decision, ...(result === undefined ? {} : { result }), error, next, requeue: requeueAfterFailure(next, definition.heldGeneration !== undefined) };
     // A stale view: nothing is wrong, and reporting it would only make the status flap.
     if (!next.report) return ran;
     const plan = definition.reportFailure(primary, failure, now, config);
@@ -121,6 +128,8 @@ export async function runReconcile<P extends KubeObject, Q extends Queries, C, A
     return { ...ran, report: { plan, result: reported } };
   };
 
+  // A recorded failure holds this generation: nothing was read, and nothing runs until the object is edited.
+  if (decision.kind === 'held') return { decision, requeue: { kind: 'onEdit' } };
   if (decision.kind === 'invalid') {
     // Reported once, the spec waits for a change; a report that could not be written is tried again.
     const result = await options.run(decision.plan);
@@ -141,4 +150,33 @@ export async function runReconcile<P extends KubeObject, Q extends Queries, C, A
   const error = result.error ?? toKeywardError(new Error('the plan failed without an error'));
   if (error.reason === STOPPED && options.signal?.aborted === true) return { decision, result, error, stopped: true, requeue: { kind: 'backoff' } };
   return fail(planFailure(result, error), error, primary, result);
+}
+
+/** What removing a gone object's orphans did, and when its key runs again. */
+export interface OrphanRemoval {
+  /** The last failure, when a removal failed. */
+  readonly error?: KeywardErrorFields;
+  readonly requeue: Requeue;
+}
+
+/**
+ * Removes what a gone primary object left behind (ControllerDefinition.orphans): `orphaned` plans each removal
+ * and `run` runs it. A removal that failed is tried again after the key's growing backoff: with the owner gone,
+ * no change of it can say when.
+ */
+export async function removeOrphans<A extends AnyAction>(
+  objects: readonly KubeObject[],
+  orphaned: (object: KubeObject) => Plan<A>,
+  run: (plan: Plan<A>, object: KubeObject) => Promise<PlanResult>,
+): Promise<OrphanRemoval> {
+  let error: KeywardErrorFields | undefined;
+  let anyFailed = false;
+  for (const object of objects) {
+    const result = await run(orphaned(object), object);
+    if (result.ok) continue;
+    anyFailed = true;
+    error = result.error ?? error;
+  }
+  if (!anyFailed) return { requeue: { kind: 'done' } };
+  return { ...(error === undefined ? {} : { error }), requeue: { kind: 'backoff' } };
 }

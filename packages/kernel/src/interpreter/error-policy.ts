@@ -9,10 +9,19 @@ export type FailureResponse =
   /** The API said when to come back (Retry-After): report it, and retry then. */
   | { readonly next: 'requeueAfter'; readonly afterMs: number; readonly report: true }
   /** Cannot succeed as the object stands: report it, and wait for the object (or what it watches) to change. */
-  | { readonly next: 'waitForChange'; readonly report: true };
+  | { readonly next: 'waitForChange'; readonly report: true }
+  /**
+   * Cannot succeed until the object itself is edited (a new generation): report it, and send nothing for this
+   * generation again, whatever wakes the object, after a restart too. Its report records the generation in
+   * status, where the definition's heldGeneration reads it back; without heldGeneration this is waitForChange.
+   */
+  | { readonly next: 'waitForEdit'; readonly report: true };
 
-/** Decides what follows a failure. A controller definition may bring its own. */
-export type ErrorPolicy = (error: KeywardErrorFields) => FailureResponse;
+/**
+ * Decides what follows a failure: `error`, raised by a step whose action kind is `action` ("observe" when
+ * reading the current state failed). A controller definition may bring its own.
+ */
+export type ErrorPolicy = (error: KeywardErrorFields, action?: string) => FailureResponse;
 
 /** Statuses that say the request itself is wrong: sending it again cannot help. */
 const INVALID_REQUEST = new Set([400, 422]);

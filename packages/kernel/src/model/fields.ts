@@ -259,3 +259,68 @@ export function listMap<K extends string, A extends Readonly<Record<K, unknown>>
   const schema: FieldSchema = { type: 'array', items: item.schema, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': [key] };
   return bounded(uniqueList(t.array(item.codec), options.sameKey ?? ((value) => value[key])), schema, options);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Defaults, untyped fields and maps refusing keys (added for the KeycloakClient spec).
+
+/** Schema keywords of fields the API server fills in or leaves untyped. */
+export interface FieldSchema {
+  readonly default?: unknown;
+  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
+}
+
+type Defaults<A> = { readonly [K in keyof A]?: Exclude<A[K], undefined> };
+
+/**
+ * `object`, with `defaults` for some of its optional fields: the schema states each as its property's
+ * `default` (the API server fills it in), and the codec fills in the same, so they are always there once read.
+ */
+export function withDefaults<A extends object, O, R extends boolean, const D extends Defaults<A>>(
+  object: Field<t.Type<A, O>, R>,
+  defaults: D,
+): Field<t.Type<A & { [K in keyof D & keyof A]-?: Exclude<A[K], undefined> }, O>, R> {
+  type Filled = A & { [K in keyof D & keyof A]-?: Exclude<A[K], undefined> };
+  const fill = (value: A): Filled => {
+    const missing = Object.entries(defaults as Readonly<Record<string, unknown>>).filter(([key]) => (value as Readonly<Record<string, unknown>>)[key] === undefined);
+    // Every key of `defaults` is set on the copy, which is what Filled adds to A.
+    const filled: Readonly<Record<string, unknown>> = { ...value, ...Object.fromEntries(missing) };
+    return filled as Filled;
+  };
+  const codec = new t.Type<Filled, O>(
+    object.codec.name,
+    (u): u is Filled => object.codec.is(u) && Object.keys(defaults).every((key) => (u as Readonly<Record<string, unknown>>)[key] !== undefined),
+    (u, c) => {
+      const decoded = object.codec.validate(u, c);
+      return decoded._tag === 'Left' ? decoded : t.success(fill(decoded.right));
+    },
+    (a) => object.codec.encode(a),
+  );
+  const properties = Object.fromEntries(Object.entries(object.schema.properties ?? {})
+    .map(([key, property]) => [key, key in defaults ? { ...property, default: (defaults as Readonly<Record<string, unknown>>)[key] } : property]));
+  return new Field(codec, { ...object.schema, properties }, object.isRequired);
+}
+
+/**
+ * A field the schema leaves untyped (`x-kubernetes-preserve-unknown-fields`): for a value of more than one
+ * type, which a structural schema cannot state; `codec` alone says what it may be.
+ */
+export function untyped<C extends t.Mixed>(codec: C): Field<C> {
+  return field(codec, { 'x-kubernetes-preserve-unknown-fields': true });
+}
+
+/** A map of strings that must not state any of `keys`, refused with `message` (the keys are ones the operator writes). */
+export function stringMapWithout(keys: readonly [string, ...string[]], message: string): Field<t.Type<Record<string, string>>> {
+  const map = t.record(t.string, t.string);
+  const stated = (value: Readonly<Record<string, string>>): boolean => keys.some((key) => key in value);
+  const codec = new t.Type<Record<string, string>>(
+    'a map of strings',
+    (u): u is Record<string, string> => map.is(u) && !stated(u),
+    (u, c) => {
+      const decoded = map.validate(u, c);
+      return decoded._tag === 'Left' || !stated(decoded.right) ? decoded : t.failure(u, c, message);
+    },
+    t.identity,
+  );
+  const rule = { rule: keys.map((key) => `!('${key}' in self)`).join(' && '), message };
+  return field(codec, { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [rule] });
+}

@@ -70,6 +70,12 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
   readonly reportFailure: (primary: P, failure: PlanFailure, now: Date, config: C) => Plan<A>;
   /** What follows a failed reconcile (retry, back off, wait for a change); defaultErrorPolicy when absent. */
   readonly errorPolicy?: ErrorPolicy;
+  /**
+   * The generation a failure that waits for an edit (the policy's waitForEdit) left recorded in the object's
+   * status by reportFailure, if any. While the object is at that generation and not being deleted, it is
+   * neither read nor planned: nothing is sent again, whatever wakes it, after a restart too. Pure.
+   */
+  readonly heldGeneration?: (primary: P) => number | undefined;
   /** The status (and event) that reports an invalid spec. Pure. */
   readonly reportInvalid: (object: KubeObject, failure: DecodeFailure, now: Date) => Plan<A>;
   /**

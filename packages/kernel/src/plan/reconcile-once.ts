@@ -22,11 +22,24 @@ export type Decision<P, A extends AnyAction> =
   | { readonly kind: 'invalid'; readonly failure: DecodeFailure; readonly plan: Plan<A> }
   /** Reading the current state failed with `error` (the object decoded as `primary`). */
   | { readonly kind: 'unreadable'; readonly primary: P; readonly error: unknown }
+  /** A failure recorded for this `generation` waits for an edit (see ControllerDefinition.heldGeneration): nothing is read or planned. */
+  | { readonly kind: 'held'; readonly primary: P; readonly generation: number }
   | { readonly kind: 'planned'; readonly primary: P; readonly plan: Plan<A> };
 
 /**
+ * The generation of `primary` that a recorded failure holds, if it does. Deletion is never held: its cleanup
+ * sends other requests than the spec that failed.
+ */
+function heldGeneration<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(definition: ControllerDefinition<P, Q, C, A>, primary: P): number | undefined {
+  const { generation, deletionTimestamp } = primary.metadata;
+  if (generation === undefined || deletionTimestamp !== undefined) return undefined;
+  return definition.heldGeneration?.(primary) === generation ? generation : undefined;
+}
+
+/**
  * Decode, observe, reconcile: the one sequence the runtime, `keyward plan` and the test kit all follow, so
- * they cannot drift apart. Pure apart from `context.read`.
+ * they cannot drift apart; an object whose generation a recorded failure holds stops after decoding. Pure
+ * apart from `context.read`.
  */
 export async function decide<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
   definition: ControllerDefinition<P, Q, C, A>,
@@ -36,6 +49,8 @@ export async function decide<P extends KubeObject, Q extends Queries, C, A exten
   const decoded = definition.primary.decode(object);
   if (isLeft(decoded)) return { kind: 'invalid', failure: decoded.left, plan: definition.reportInvalid(object, decoded.left, context.now) };
   const primary = decoded.right;
+  const held = heldGeneration(definition, primary);
+  if (held !== undefined) return { kind: 'held', primary, generation: held };
   let observed: Observed<Q>;
   try {
     observed = await context.read(definition.observe(primary, context.config));

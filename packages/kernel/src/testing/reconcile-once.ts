@@ -69,7 +69,7 @@ export interface ConvergeOptions<C> {
 
 /**
  * Reconciles `ref` as the runtime would, one reconcile after the other, until a plan changes nothing or the
- * outcome leaves nothing to retry (a failure that waits for a change, an invalid spec); every round's
+ * outcome leaves nothing to retry (a failure that waits for a change or an edit, an invalid spec); every round's
  * decision and outcome, in order. Fails when `maxRounds` reconciles have not settled it.
  */
 export async function converge<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
@@ -91,7 +91,7 @@ export async function converge<P extends KubeObject, Q extends Queries, C, A ext
     rounds.push(outcome);
     const { decision, requeue } = outcome;
     const quiet = decision.kind === 'planned' && outcome.result?.ok === true && !changesAnything(decision.plan);
-    if (quiet || requeue?.kind === 'onChange') return rounds;
+    if (quiet || requeue?.kind === 'onChange' || requeue?.kind === 'onEdit') return rounds;
     if (round < maxRounds) await options.between?.(round);
   }
   throw new Error(`${describeRef(ref)} did not converge in ${String(maxRounds)} reconciles`);

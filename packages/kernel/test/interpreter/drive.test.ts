@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
 import type { Plan } from '../../src/plan/plan.js';
 import type { Observed, Queries } from '../../src/plan/queries.js';
-import { runReconcile, type DriveOptions } from '../../src/interpreter/drive.js';
+import { removeOrphans, runReconcile, type DriveOptions } from '../../src/interpreter/drive.js';
 import { STOPPED } from '../../src/interpreter/interpret.js';
 import type { PlanResult } from '../../src/interpreter/types.js';
 import { fixedEntropy } from '../../src/testing/clock.js';
@@ -40,6 +40,22 @@ async function drive(definition: Copier, name: string, fields: Parameters<typeof
   if (object === undefined) throw new Error(`${name} is missing`);
   return { outcome: await runReconcile(definition, object, options(world, seen, extra)), seen, world };
 }
+
+/**
+ * A copier whose failures only an edit can fix: its report records the generation that failed in annotation
+ * `test/held`, where it reads it back.
+ */
+const recording: Copier = {
+  ...copier,
+  errorPolicy: () => ({ next: 'waitForEdit', report: true }),
+  heldGeneration: (primary) => {
+    const held = primary.metadata.annotations?.['test/held'];
+    return held === undefined ? undefined : Number(held);
+  },
+  reportFailure: (primary) => ({
+    steps: [{ id: 'record', action: { kind: 'k8s.patch', ref: ref(primary.metadata.name), patch: { type: 'merge', body: { metadata: { annotations: { 'test/held': String(primary.metadata.generation) } } } } }, reason: 'record the generation that failed' }],
+  }),
+};
 
 /** A copier whose plans never ask to be checked again. */
 const settled: Copier = { ...copier, reconcile: (input) => ({ steps: copier.reconcile(input).steps.filter((step) => step.action.kind !== 'control.requeueAfter') }) };
@@ -79,6 +95,39 @@ describe('runReconcile', () => {
     expect(outcome.requeue).toEqual(requeue);
   });
 
+  it('after a failure only an edit can fix, records its generation and neither reads nor sends anything for it again until the object is edited', async () => {
+    const { outcome, world } = await drive(recording, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    expect(outcome.next).toEqual({ next: 'waitForEdit', report: true });
+    expect(outcome.requeue).toEqual({ kind: 'onEdit' });
+    const recorded = world.get(ref('source'));
+    if (recorded === undefined) throw new Error('source is missing');
+    expect(recorded.metadata.annotations?.['test/held']).toBe(String(recorded.metadata.generation));
+
+    // Whatever wakes it (a resync, a restart), the generation it failed at is held: nothing is read or run.
+    const seen: string[] = [];
+    const reading = (queries: CopyQueries) => {
+      seen.push('read');
+      return world.read(queries);
+    };
+    const held = await runReconcile(recording, recorded, options(world, seen, { read: reading }));
+    expect(held.decision).toMatchObject({ kind: 'held', generation: recorded.metadata.generation });
+    expect(held.requeue).toEqual({ kind: 'onEdit' });
+    expect(seen).toEqual(['decided held']);
+
+    // Its deletion is not held, nor its next generation.
+    const deleting = { ...recorded, metadata: { ...recorded.metadata, deletionTimestamp: '2026-03-01T12:00:00Z' } };
+    expect((await runReconcile(recording, deleting, options(world, [], { dryRun: true }))).decision.kind).toBe('planned');
+    const edited = world.update(ref('source'), (object) => ({ ...object, spec: { edited: true } }));
+    seen.length = 0;
+    await runReconcile(recording, edited, options(world, seen, { read: reading }));
+    expect(seen.slice(0, 3)).toEqual(['read', 'decided planned', 'run k8s.patch,control.requeueAfter']);
+  });
+
+  it('waits for any change after a failure only an edit can fix, when the definition records no generation', async () => {
+    const { outcome } = await drive({ ...copier, errorPolicy: () => ({ next: 'waitForEdit', report: true }) }, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    expect(outcome.requeue).toEqual({ kind: 'onChange' });
+  });
+
   it('waits for a change of an invalid spec once it is reported, and retries a report that could not be written', async () => {
     const reported = await drive(copier, 'broken', {});
     expect(reported.outcome).toMatchObject({ decision: { kind: 'invalid' }, result: { ok: true }, requeue: { kind: 'onChange' } });
@@ -111,5 +160,33 @@ describe('runReconcile', () => {
     expect(invalidOnly.seen).toEqual(['decided invalid']);
     const planned = await drive(copier, 'source', { data: { a: '1' } }, { dryRun: (decision) => decision.kind === 'invalid' });
     expect(planned.outcome.result?.ok).toBe(true);
+  });
+});
+
+describe('removeOrphans', () => {
+  const orphan = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' } });
+  const removal = (object: KubeObject): Plan<Action> => ({
+    steps: [{ id: 'delete', action: { kind: 'k8s.delete', ref: ref(object.metadata.name) }, reason: 'its owner is gone' }],
+  });
+  const unavailable = { api: 'kubernetes', code: 503, reason: 'Unavailable', message: 'the API server is away', retryable: true };
+
+  it('runs a removal for each orphan, and is done when they all succeed', async () => {
+    const ran: string[] = [];
+    const outcome = await removeOrphans([orphan('a'), orphan('b')], removal, (plan, object) => {
+      ran.push(`${object.metadata.name}: ${plan.steps.map((step) => step.action.kind).join(',')}`);
+      return Promise.resolve<PlanResult>({ ok: true, steps: [], compensations: [] });
+    });
+    expect(ran).toEqual(['a: k8s.delete', 'b: k8s.delete']);
+    expect(outcome).toEqual({ requeue: { kind: 'done' } });
+  });
+
+  it('tries every orphan, and backs off with the failure when one could not be removed', async () => {
+    const ran: string[] = [];
+    const outcome = await removeOrphans([orphan('a'), orphan('b')], removal, (_plan, object) => {
+      ran.push(object.metadata.name);
+      return Promise.resolve<PlanResult>(object.metadata.name === 'a' ? { ok: false, steps: [], compensations: [], error: unavailable } : { ok: true, steps: [], compensations: [] });
+    });
+    expect(ran).toEqual(['a', 'b']);
+    expect(outcome).toEqual({ error: unavailable, requeue: { kind: 'backoff' } });
   });
 });

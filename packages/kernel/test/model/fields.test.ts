@@ -205,3 +205,39 @@ describe('a field declared once', () => {
   });
 });
 
+describe('defaults, untyped fields and maps refusing keys', () => {
+  const Rotation = f.withDefaults(f.object({ enabled: f.boolean(), period: f.text(4), zone: f.string() }), { enabled: false, period: '90d' });
+
+  it('fills in the defaults in the codec and states each as its property\'s default in the schema', () => {
+    const filled = Rotation.codec.decode({});
+    expect(filled).toEqual({ _tag: 'Right', right: { enabled: false, period: '90d' } });
+    // The defaulted fields are there in the static type too.
+    if (isRight(filled)) expect(filled.right.period.length + Number(filled.right.enabled)).toBe(3);
+    expect(Rotation.codec.decode({ enabled: true, zone: 'UTC' })).toEqual({ _tag: 'Right', right: { enabled: true, period: '90d', zone: 'UTC' } });
+    expect(Rotation.schema.properties).toEqual({ enabled: { type: 'boolean', default: false }, period: { type: 'string', minLength: 1, maxLength: 4, default: '90d' }, zone: { type: 'string' } });
+    expect(Rotation.schema.required).toBeUndefined();
+    expect(Rotation.codec.is({ enabled: true })).toBe(false);
+    expect(Rotation.codec.is({ enabled: true, period: '1d' })).toBe(true);
+  });
+
+  it('still refuses a value its field refuses', () => {
+    const result = decode(t.type({ rotation: Rotation.codec }), { rotation: { period: 'too long' } });
+    expect(isLeft(result) && result.left.message).toBe('rotation.period: expected a string of 1 to 4 characters, got "too long"');
+  });
+
+  it('leaves an untyped field to its codec', () => {
+    const token = f.untyped(t.union([t.string, t.boolean])).describe('A token or a flag.');
+    expect(token.schema).toEqual({ 'x-kubernetes-preserve-unknown-fields': true, description: 'A token or a flag.' });
+    expect(token.codec.is(true)).toBe(true);
+    expect(token.codec.is(1)).toBe(false);
+  });
+
+  it('refuses the keys a map must not state, in the codec and with a CEL rule', () => {
+    const labels = f.stringMapWithout(['owner', 'a.b/c'], 'owner and a.b/c are the operator\'s');
+    expect(labels.schema).toEqual({ type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [{ rule: '!(\'owner\' in self) && !(\'a.b/c\' in self)', message: 'owner and a.b/c are the operator\'s' }] });
+    expect(isRight(labels.codec.decode({ team: 'x' }))).toBe(true);
+    const result = decode(t.type({ labels: labels.codec }), { labels: { team: 'x', 'a.b/c': 'y' } });
+    expect(isLeft(result) && result.left.message).toBe('labels: owner and a.b/c are the operator\'s');
+    expect(labels.codec.is({ owner: 'x' })).toBe(false);
+  });
+});

@@ -113,6 +113,14 @@ describe('converge in an in-memory world', () => {
     expect(rounds[0]?.requeue).toEqual({ kind: 'onChange' });
   });
 
+  it('stops at a failure that only an edit can fix, which the controller records', async () => {
+    const world = worldWith('source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    const recording: typeof copier = { ...copier, errorPolicy: () => ({ next: 'waitForEdit', report: true }), heldGeneration: () => undefined };
+    const rounds = await converge(recording, world, ref('source'), { config: null, now: () => NOW });
+
+    expect(rounds.map((round) => round.requeue)).toEqual([{ kind: 'onEdit' }]);
+  });
+
   it('retries a failure that may pass, and fails when the bound is reached without settling', async () => {
     const world = worldWith('source', { data: { a: '1' }, annotations: { 'test/fail': 'conflict' } });
     await expect(converge(copier, world, ref('source'), { config: null, now: () => NOW, maxRounds: 3 })).rejects.toThrow('ConfigMap ns/source did not converge in 3 reconciles');

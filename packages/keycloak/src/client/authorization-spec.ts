@@ -1,10 +1,11 @@
-import * as t from 'io-ts';
-import { atMost, oneOf, uniqueList, withFieldRule } from '@keyward/kernel/model';
+import type * as t from 'io-ts';
+import { fields as f, withFieldRule } from '@keyward/kernel/model';
 import { MANAGED_BY } from '../ownership.js';
-import { policyListFields } from './authorization-policy-spec.js';
+import { pruneRuleDescription } from '../prune.js';
+import { AuthorizationPermissions, AuthorizationPolicies } from './authorization-policy-spec.js';
 
-// A client's authorization services (its resource server): the settings, scopes and resources. The CRD in
-// authorization-crd.ts states the same rules, so the API server and this codec give the same verdict.
+// A client's authorization services (its resource server): the settings, scopes and resources, each field
+// declared once for the codec and the CRD schema, so the API server and the codec give the same verdict.
 
 export const POLICY_ENFORCEMENT_MODES = ['ENFORCING', 'PERMISSIVE', 'DISABLED'] as const;
 export const DECISION_STRATEGIES = ['UNANIMOUS', 'AFFIRMATIVE', 'CONSENSUS'] as const;
@@ -15,68 +16,74 @@ export const RESOURCE_SCOPE_MESSAGE = 'a resource names only scopes that authori
 export const RESOURCE_MARKER_MESSAGE = `a resource's attributes must not state ${MANAGED_BY}: the operator writes it to mark the resources a spec made`;
 
 /** Bounds that keep the CRD's CEL rule on resources' scopes within the API server's cost limit. */
-export const MAX_AUTHORIZATION_SCOPES = 50;
-export const MAX_AUTHORIZATION_RESOURCES = 50;
-export const MAX_RESOURCE_SCOPES = 20;
+const MAX_AUTHORIZATION_SCOPES = 50;
+const MAX_AUTHORIZATION_RESOURCES = 50;
+const MAX_RESOURCE_SCOPES = 20;
 /** Keycloak keeps scope and resource names in columns of 255 characters. */
-export const AUTHORIZATION_NAME_MAX_LENGTH = 255;
+const AUTHORIZATION_NAME_MAX_LENGTH = 255;
 
+const name = f.text(AUTHORIZATION_NAME_MAX_LENGTH);
+const text = f.string();
 
-const nameValid = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= AUTHORIZATION_NAME_MAX_LENGTH;
-const name = new t.Type<string>(`a string of 1 to ${String(AUTHORIZATION_NAME_MAX_LENGTH)} characters`, nameValid, (u, c) => (nameValid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-
-const resourceAttributes = new t.Type<Record<string, string>>(
-  'a map of strings',
-  (u): u is Record<string, string> => t.record(t.string, t.string).is(u) && !(MANAGED_BY in u),
-  (u, c) => {
-    const decoded = t.record(t.string, t.string).validate(u, c);
-    if (decoded._tag === 'Left') return decoded;
-    return MANAGED_BY in decoded.right ? t.failure(u, c, RESOURCE_MARKER_MESSAGE) : decoded;
-  },
-  t.identity,
-);
-
-export const AuthorizationScopeCodec = t.intersection([t.type({ name }), t.partial({ displayName: t.string, iconUri: t.string })]);
-
-export const AuthorizationResourceCodec = t.intersection([
-  t.type({ name }),
-  t.partial({
-    displayName: t.string,
-    type: t.string,
-    uris: uniqueList(t.array(t.string)),
-    scopes: uniqueList(atMost(t.array(name), MAX_RESOURCE_SCOPES)),
-    attributes: resourceAttributes,
-    ownerManagedAccess: t.boolean,
-  }),
-]);
-
-const SettingsFields = t.partial({
-  policyEnforcementMode: oneOf(POLICY_ENFORCEMENT_MODES),
-  decisionStrategy: oneOf(DECISION_STRATEGIES),
-  allowRemoteResourceManagement: t.boolean,
-  scopes: uniqueList(atMost(t.array(AuthorizationScopeCodec), MAX_AUTHORIZATION_SCOPES), (scope) => scope.name),
-  resources: uniqueList(atMost(t.array(AuthorizationResourceCodec), MAX_AUTHORIZATION_RESOURCES), (resource) => resource.name),
-  ...policyListFields,
+const AuthorizationScope = f.object({
+  name: name.describe('The scope\'s name, e.g. view.').required(),
+  displayName: text.describe('The name shown for the scope.'),
+  iconUri: text.describe('The URI of the scope\'s icon.'),
 });
 
-type SettingsShape = t.TypeOf<typeof SettingsFields>;
+const AuthorizationResource = f.object({
+  name: name.describe('The resource\'s name.').required(),
+  displayName: text.describe('The name shown for the resource.'),
+  type: text.describe('The resource\'s type, e.g. urn:my-app:resources:document; a permission may cover every resource of a type.'),
+  uris: f.set(text).describe('The URIs (paths) the resource stands for.'),
+  scopes: f.set(name, { maxItems: MAX_RESOURCE_SCOPES }).describe('Scopes by name; each must be listed in authorizationSettings.scopes.'),
+  attributes: f.stringMapWithout([MANAGED_BY], RESOURCE_MARKER_MESSAGE).describe('The resource\'s attributes, compared key by key; keys left out stay.'),
+  ownerManagedAccess: f.boolean().describe('Whether the resource\'s owner manages who may access it (user-managed access).'),
+});
+
+const SettingsFields = f.object({
+  policyEnforcementMode: f.enumOf(POLICY_ENFORCEMENT_MODES)
+    .describe('ENFORCING (a request no permission grants is denied), PERMISSIVE (a request no permission covers is granted) or DISABLED (every request is granted).'),
+  decisionStrategy: f.enumOf(DECISION_STRATEGIES)
+    .describe('How the permissions over a resource combine: UNANIMOUS (all must grant), AFFIRMATIVE (one suffices) or CONSENSUS (more grant than deny).'),
+  allowRemoteResourceManagement: f.boolean().describe('Whether the resource server may manage its resources through Keycloak\'s protection API.'),
+  scopes: f.listMap('name', AuthorizationScope, { maxItems: MAX_AUTHORIZATION_SCOPES })
+    .describe(`Authorization scopes, by name; a scope a resource still uses is kept. ${pruneRuleDescription('authorizationSettings.scopes')}`),
+  resources: f.listMap('name', AuthorizationResource, { maxItems: MAX_AUTHORIZATION_RESOURCES }).describe(`Resources, by name. ${pruneRuleDescription('authorizationSettings.resources')}`),
+  policies: AuthorizationPolicies,
+  permissions: AuthorizationPermissions,
+});
+
+type SettingsShape = t.TypeOf<typeof SettingsFields.codec>;
 
 /** The index of the first resource naming a scope the settings do not list. */
 export function resourceWithUnlistedScope(settings: SettingsShape): number | undefined {
   const scopes = new Set((settings.scopes ?? []).map((scope) => scope.name));
-  const index = (settings.resources ?? []).findIndex((resource) => (resource.scopes ?? []).some((name) => !scopes.has(name)));
+  const index = (settings.resources ?? []).findIndex((resource) => (resource.scopes ?? []).some((scopeName) => !scopes.has(scopeName)));
   return index < 0 ? undefined : index;
 }
 
-export const AuthorizationSettingsCodec = withFieldRule('AuthorizationSettings', SettingsFields, (settings) => {
-  const index = resourceWithUnlistedScope(settings);
-  // Named at the list, as the CRD's rule on it is.
-  return index === undefined ? undefined : { field: 'resources', message: `resources[${String(index)}]: ${RESOURCE_SCOPE_MESSAGE}` };
-});
+export const AuthorizationSettings = SettingsFields
+  .describe(
+    'The client\'s authorization services (needs a confidential client with settings.serviceAccountsEnabled): their settings, and the scopes, resources, policies and permissions listed, by name. ' +
+    'A spec that stops stating them leaves them on.',
+  )
+  .rule(
+    {
+      rule: '!has(self.resources) || self.resources.all(r, !has(r.scopes) || r.scopes.all(s, has(self.scopes) && self.scopes.exists(x, x.name == s)))',
+      message: RESOURCE_SCOPE_MESSAGE,
+      fieldPath: '.resources',
+    },
+    (codec) => withFieldRule('AuthorizationSettings', codec, (settings) => {
+      const index = resourceWithUnlistedScope(settings);
+      // Named at the list, as the CRD's rule on it is.
+      return index === undefined ? undefined : { field: 'resources', message: `resources[${String(index)}]: ${RESOURCE_SCOPE_MESSAGE}` };
+    }),
+  );
 
-export type AuthorizationSettingsSpec = t.TypeOf<typeof AuthorizationSettingsCodec>;
-export type AuthorizationScopeSpec = t.TypeOf<typeof AuthorizationScopeCodec>;
-export type AuthorizationResourceSpec = t.TypeOf<typeof AuthorizationResourceCodec>;
+export type AuthorizationSettingsSpec = t.TypeOf<typeof AuthorizationSettings.codec>;
+export type AuthorizationScopeSpec = t.TypeOf<typeof AuthorizationScope.codec>;
+export type AuthorizationResourceSpec = t.TypeOf<typeof AuthorizationResource.codec>;
 
 /** Whether a client spec can have authorization services, as Keycloak allows them. */
 export function authorizationAllowed(spec: { readonly publicClient?: boolean; readonly settings?: { readonly serviceAccountsEnabled?: boolean } }): boolean {

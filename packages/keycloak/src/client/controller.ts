@@ -2,6 +2,7 @@ import { coreTypes, type ControllerDefinition } from '@keyward/kernel';
 import { owns } from '@keyward/kernel/plan';
 import { adminSecretWhileRefused } from '../admin-secret-watch.js';
 import type { KeycloakConfig } from '../config.js';
+import { keycloakErrorPolicy, refusedGeneration } from '../problems.js';
 import { keycloakClientType, keycloakRealmType } from '../types.js';
 import { decodeKeycloakClient } from './decode.js';
 import { observeClient, type ClientQueries } from './observe.js';
@@ -33,5 +34,8 @@ export const keycloakClientController: ControllerDefinition<KeycloakClient, Clie
   observe: observeClient,
   reconcile: reconcileClient,
   reportFailure: (client, failure, now) => reportClientFailure(client, failure, now),
+  // A spec Keycloak refused (400) is recorded with its generation, and nothing sends it again until an edit.
+  errorPolicy: keycloakErrorPolicy,
+  heldGeneration: refusedGeneration,
   reportInvalid: reportInvalidClient,
 };

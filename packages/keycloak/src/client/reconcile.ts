@@ -291,8 +291,6 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
 function reconcileHeld(plan: Builder, input: ClientInput): void {
   const { primary: client } = input;
   const resolved = resolve(input);
-  // Keycloak refused this very spec (status says so and why): sending it again cannot help, only an edit can.
-  if ('call' in resolved && client.status.refusedGeneration === client.metadata.generation) return;
   if ('call' in resolved) {
     reconcileInRealm(plan, resolved);
     addDriftReport(plan, client, clientRef(client), describeClient(client, resolved.realm));

@@ -23,7 +23,8 @@ function report(ref: Regarding, current: KeycloakClientStatus, generation: numbe
 /**
  * A failed read or step: Reconciling while it is retried, Stalled when only a change can help; the step is
  * named. A Warning event tells each new problem once, not every retry. A spec Keycloak refused records its
- * generation, so that nothing sends it again (after a restart either) until the spec changes.
+ * generation, which holds it (heldGeneration): nothing sends it again (after a restart either) until the spec
+ * changes.
  */
 export function reportClientFailure(client: KeycloakClient, failure: PlanFailure, now: Date): Plan<ClientAction> {
   const readiness = failureReadiness(client.status.conditions, failure);

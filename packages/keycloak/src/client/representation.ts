@@ -15,6 +15,8 @@ export const ATTRIBUTE_KEYS = {
   clientSessionIdleTimeout: 'client.session.idle.timeout',
   clientSessionMaxLifespan: 'client.session.max.lifespan',
   postLogoutRedirectUris: 'post.logout.redirect.uris',
+  displayOnConsentScreen: 'display.on.consent.screen',
+  includeInTokenScope: 'include.in.token.scope',
 } as const;
 
 /** Keycloak joins the post-logout redirect URIs into one attribute with this separator. */
@@ -60,19 +62,22 @@ export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject, flow
     ['alwaysDisplayInConsole', settings.alwaysDisplayInConsole],
     ['clientAuthenticatorType', settings.clientAuthenticatorType],
     [FLOW_OVERRIDES, flowOverrides],
-    // Turning authorization services off deletes them in Keycloak: a spec that stops stating them leaves them on.
-    ['authorizationServicesEnabled', spec.authorizationSettings === undefined ? undefined : true],
+    // Turning authorization services off deletes them in Keycloak: a spec that stops stating them leaves them on,
+    // and only settings.authorizationServicesEnabled false turns them off.
+    ['authorizationServicesEnabled', spec.authorizationSettings === undefined ? settings.authorizationServicesEnabled : true],
   ]);
-  const seconds = (value: number | undefined): string | undefined => (value === undefined ? undefined : String(value));
+  const text = (value: number | boolean | undefined): string | undefined => (value === undefined ? undefined : String(value));
   // Settings win over the same keys in spec.attributes, and ownership over both.
   const attributes = {
     ...spec.attributes,
     ...defined<string>([
       [ATTRIBUTE_KEYS.pkceCodeChallengeMethod, settings.pkceCodeChallengeMethod],
-      [ATTRIBUTE_KEYS.accessTokenLifespan, seconds(settings.accessTokenLifespan)],
-      [ATTRIBUTE_KEYS.clientSessionIdleTimeout, seconds(settings.clientSessionIdleTimeout)],
-      [ATTRIBUTE_KEYS.clientSessionMaxLifespan, seconds(settings.clientSessionMaxLifespan)],
+      [ATTRIBUTE_KEYS.accessTokenLifespan, text(settings.accessTokenLifespan)],
+      [ATTRIBUTE_KEYS.clientSessionIdleTimeout, text(settings.clientSessionIdleTimeout)],
+      [ATTRIBUTE_KEYS.clientSessionMaxLifespan, text(settings.clientSessionMaxLifespan)],
       [ATTRIBUTE_KEYS.postLogoutRedirectUris, spec.postLogoutRedirectUris?.join(URI_SEPARATOR)],
+      [ATTRIBUTE_KEYS.displayOnConsentScreen, text(settings.displayOnConsentScreen)],
+      [ATTRIBUTE_KEYS.includeInTokenScope, text(settings.includeInTokenScope)],
     ]),
     ...ownershipAttributes(owner),
   };

@@ -1,7 +1,7 @@
 import type { ObservedRole } from '../apis/keycloak/representations.js';
 import { MANAGED_BY, MANAGED_BY_KEYWARD, carriesMarker } from '../ownership.js';
 import { addKeycloakList, clientWrites } from '../list-writes.js';
-import type { ClientRoleSpec } from './spec.js';
+import type { ClientRoleSpec } from './client-roles.js';
 import type { ClientTarget } from './target.js';
 
 type RoleAttributes = Readonly<Record<string, readonly string[]>>;

@@ -10,4 +10,9 @@ export const CLIENT_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
     ignoredBecause: 'Keycloak overrides only the browser and direct grant flows per client; bind it for the realm (flowBindings.clientAuthenticationFlow)',
     schema: { type: 'string' },
   },
+  {
+    upstream: 'settings.refreshTokenLifespan',
+    ignoredBecause: 'Keycloak keeps no refresh token lifespan per client: a client\'s refresh tokens last as long as its sessions (settings.clientSessionIdleTimeout, settings.clientSessionMaxLifespan)',
+    schema: { type: 'integer' },
+  },
 ];

@@ -1,5 +1,6 @@
 import { coreTypes, type ControllerDefinition } from '@keyward/kernel';
 import type { KeycloakConfig } from '../config.js';
+import { keycloakErrorPolicy, refusedGeneration } from '../problems.js';
 import { keycloakRealmType } from '../types.js';
 import { decodeRealm } from './decode.js';
 import { observe } from './observe.js';
@@ -27,5 +28,8 @@ export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQ
   observe,
   reconcile,
   reportFailure: (cr, failure, now) => reportFailure(cr, failure, now),
+  // A spec Keycloak refused (400) is recorded with its generation, and nothing sends it again until an edit.
+  errorPolicy: keycloakErrorPolicy,
+  heldGeneration: refusedGeneration,
   reportInvalid,
 };

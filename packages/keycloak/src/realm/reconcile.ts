@@ -126,8 +126,6 @@ function reconcileHeld(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput
     reportProblem(plan, cr, stalled(ADMIN_GRANT_REASON, adminGrantMessage(cr.spec.realmName, adminGrants)), now);
     return;
   }
-  // Keycloak refused this very spec (status says so and why): sending it again cannot help, only an edit can.
-  if (cr.status.refusedGeneration === cr.metadata.generation) return;
   planManaged(plan, input, call, config.keycloakUrl, claim);
   addDriftReport(plan, cr, realmRef(cr), `realm ${cr.spec.realmName}`);
 }

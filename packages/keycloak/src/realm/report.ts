@@ -15,7 +15,8 @@ import type { KeycloakRealmAction } from './vocabulary.js';
  */
 export function reportFailure(cr: KeycloakRealm, failure: PlanFailure, now: Date): Plan<KeycloakRealmAction> {
   const plan = new PlanBuilder<KeycloakRealmAction>();
-  // A spec Keycloak refused records its generation: nothing sends it again (a restart neither) until it changes.
+  // A spec Keycloak refused records its generation, which holds it (heldGeneration): nothing sends it again,
+  // after a restart neither, until it changes.
   const refused = refusedByKeycloak(failure) ? { refusedGeneration: cr.metadata.generation } : {};
   reportProblem(plan, cr, failureReadiness(cr.status.conditions, failure), now, refused);
   return plan.build();

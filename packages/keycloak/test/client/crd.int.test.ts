@@ -55,7 +55,15 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   // Keycloak 26.7.3 stores clientIds and client role names of at most 255 characters.
   ['the longest clientId Keycloak stores', { ...base, clientId: 'c'.repeat(255) }, undefined],
   ['a clientId longer than Keycloak stores', { ...base, clientId: 'c'.repeat(256) }, 'spec.clientId'],
-  ['a client role name longer than Keycloak stores', { ...base, clientRoles: [{ name: 'n'.repeat(256) }] }, 'spec.clientRoles[0].name'],
+  // The Kopf operator's clientRoles are role names; Keyward's role objects may stand beside them.
+  ['client roles as names and objects', { ...base, clientRoles: ['viewer', { name: 'editor', description: 'Edits', attributes: { a: 'b' } }] }, undefined],
+  ['the most client roles', { ...base, clientRoles: Array.from({ length: 100 }, (_, i) => `role-${String(i)}`) }, undefined],
+  ['more client roles than the bound', { ...base, clientRoles: Array.from({ length: 101 }, (_, i) => `role-${String(i)}`) }, 'spec.clientRoles'],
+  ['the Kopf operator\'s consent, token scope and authorization settings', {
+    ...base, settings: { serviceAccountsEnabled: true, displayOnConsentScreen: true, includeInTokenScope: false, authorizationServicesEnabled: true, refreshTokenLifespan: 1800 },
+  }, undefined],
+  ['authorization services on a client without a service account', { ...base, settings: { authorizationServicesEnabled: true } }, 'spec.settings'],
+  ['authorization services off with authorization settings', { ...base, settings: { serviceAccountsEnabled: true, authorizationServicesEnabled: false }, authorizationSettings: {} }, 'spec.authorizationSettings'],
   ['a realmRef namespace that is no namespace', { ...base, realmRef: { name: 'shared', namespace: 'Team_A' } }, 'spec.realmRef.namespace'],
   ['a redirect URI twice', { ...base, redirectUris: ['a', 'a'] }, 'spec.redirectUris[1]'],
   ['a rotation period of zero', { ...base, secretRotation: { enabled: true, rotationPeriod: '0d' } }, 'spec.secretRotation.rotationPeriod'],
@@ -116,6 +124,32 @@ describe('the KeycloakClient CRD and the codec agree', () => {
     const error = server.accepted ? undefined : server.error;
     expect(error).toBeInstanceOf(KeywardError);
     expect((error as KeywardError).message).toContain(`${field}:`);
+    expect(isLeft(decoded) ? decoded.left.message : '').toContain(`${field}:`);
+  });
+});
+
+// A client role is a name or an object: the schema leaves the items untyped, and the API server's CEL cannot
+// read untyped values, so it stores any item and the codec alone refuses, naming the field (the controller
+// reports such a spec as invalid in status).
+const roleCases: [string, unknown[], string][] = [
+  ['a client role name longer than Keycloak stores', [{ name: 'n'.repeat(256) }], 'spec.clientRoles[0].name'],
+  ['a client role name, as a string, longer than Keycloak stores', ['n'.repeat(256)], 'spec.clientRoles[0]'],
+  ['an empty client role name', [''], 'spec.clientRoles[0]'],
+  ['a client role that is a number', [3], 'spec.clientRoles[0]'],
+  ['a client role object without a name', [{ description: 'x' }], 'spec.clientRoles[0].name'],
+  ['a client role object with an unknown field', [{ name: 'r', composite: true }], 'spec.clientRoles[0].composite'],
+  ['a client role description that is no string', [{ name: 'r', description: 3 }], 'spec.clientRoles[0].description'],
+  ['client role attributes that are no strings', [{ name: 'r', attributes: { a: 1 } }], 'spec.clientRoles[0].attributes.a'],
+  ['a client role named twice, once as a name', ['r', { name: 'r' }], 'spec.clientRoles[1]'],
+];
+
+describe('client roles the API server stores as given', () => {
+  it.each(roleCases)('and the codec refuses: %s', async (what, clientRoles, field) => {
+    const name = `kcc-role-${String(roleCases.findIndex(([n]) => n === what))}`;
+    const body = { apiVersion: 'vriesdemichael.github.io/v1', kind: 'KeycloakClient', metadata: { name, namespace }, spec: { ...base, clientRoles } };
+    const stored = await kube.create({ type: keycloakClientType, namespace, name }, body);
+    expect((stored['spec'] as { clientRoles?: unknown }).clientRoles).toEqual(clientRoles);
+    const decoded = decodeKeycloakClient({ ...body, metadata: { ...body.metadata, uid: 'u', generation: 1 } });
     expect(isLeft(decoded) ? decoded.left.message : '').toContain(`${field}:`);
   });
 });

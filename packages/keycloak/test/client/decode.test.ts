@@ -32,6 +32,15 @@ describe('invalid specs name the field', () => {
     ['a public client regenerating', { ...baseSpec, publicClient: true, regenerateSecret: 'now' }, 'spec.regenerateSecret: a public client has no secret'],
     ['a provided secret with rotation', { ...baseSpec, clientSecret: { name: 's', key: 'k' }, secretRotation: { enabled: true } }, 'spec.secretRotation: a client whose secret comes from clientSecret'],
     ['a provided secret regenerating', { ...baseSpec, clientSecret: { name: 's', key: 'k' }, regenerateSecret: true }, 'spec.regenerateSecret: a client whose secret comes from clientSecret'],
+    ['a client role name longer than Keycloak stores', { ...baseSpec, clientRoles: ['n'.repeat(256)] }, 'spec.clientRoles[0]: a role\'s name is a string of 1 to 255 characters'],
+    ['an empty client role name', { ...baseSpec, clientRoles: [''] }, 'spec.clientRoles[0]: a role\'s name is a string of 1 to 255 characters, got ""'],
+    ['a client role that is a number', { ...baseSpec, clientRoles: [3] }, 'spec.clientRoles[0]: expected a role name or a role object (name, description, attributes), got 3'],
+    ['a client role object without a name', { ...baseSpec, clientRoles: [{ description: 'x' }] }, 'spec.clientRoles[0].name: required'],
+    ['a client role object with an unknown field', { ...baseSpec, clientRoles: [{ name: 'r', composite: true }] }, 'spec.clientRoles[0].composite: a role object has only the fields name, description, attributes'],
+    ['a client role named twice, once as a name', { ...baseSpec, clientRoles: ['r', { name: 'r' }] }, 'spec.clientRoles[1]: duplicate of spec.clientRoles[0] ("r")'],
+    ['more client roles than the bound', { ...baseSpec, clientRoles: Array.from({ length: 101 }, (_, i) => `role-${String(i)}`) }, 'spec.clientRoles: must have at most 100 items'],
+    ['authorization services on a client without a service account', { ...baseSpec, settings: { authorizationServicesEnabled: true } }, 'spec.settings: settings.authorizationServicesEnabled needs a confidential client with a service account'],
+    ['authorization services off with authorization settings', { ...baseSpec, settings: { serviceAccountsEnabled: true, authorizationServicesEnabled: false }, authorizationSettings: {} }, 'spec.authorizationSettings: authorizationSettings turn authorization services on'],
   ])('%s', (_what, spec, message) => {
     expect(rejection(spec)).toContain(message);
   });
@@ -45,6 +54,11 @@ describe('valid specs', () => {
 
   it('accepts a public client with rotation disabled and regenerateSecret false, as old manifests have them', () => {
     expect(isRight(decodeKeycloakClient(object({ ...baseSpec, publicClient: true, secretRotation: { enabled: false }, regenerateSecret: false })))).toBe(true);
+  });
+
+  it('reads a client role given by its name, as the Kopf operator\'s manifests give it, as a role of that name', () => {
+    const decoded = decodeKeycloakClient(object({ ...baseSpec, clientRoles: ['viewer', { name: 'editor', description: 'Edits', attributes: { a: 'b' } }] }));
+    expect(isRight(decoded) && decoded.right.spec.clientRoles).toEqual([{ name: 'viewer' }, { name: 'editor', description: 'Edits', attributes: { a: 'b' } }]);
   });
 
   it('keeps the status fields it knows and drops the rest', () => {

@@ -23,6 +23,9 @@ describe('the client diff compares only what the spec states', () => {
     ['a lifespan Keycloak has as text', { settings: { accessTokenLifespan: 300 } }, []],
     ['post-logout URIs in another order', { postLogoutRedirectUris: ['y', 'x'] }, []],
     ['an attribute the spec no longer lists', {}, []],
+    ['a consent screen setting Keycloak has already', { settings: { displayOnConsentScreen: true } }, []],
+    ['a token scope setting Keycloak has not', { settings: { includeInTokenScope: false } }, ['attributes.include.in.token.scope']],
+    ['authorization services turned on', { settings: { serviceAccountsEnabled: true, authorizationServicesEnabled: true } }, ['serviceAccountsEnabled', 'authorizationServicesEnabled']],
   ] as const)('%s', (_what, extra, changed) => {
     const have = { ...observed, redirectUris: ['a', 'b'], attributes: { ...observed.attributes, 'access.token.lifespan': '300', 'post.logout.redirect.uris': 'x##y', 'display.on.consent.screen': 'true' } };
     const changes = clientChanges(desiredClient(clientObject({ ...baseSpec, ...extra }).spec, owner), have);

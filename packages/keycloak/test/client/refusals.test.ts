@@ -4,9 +4,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Plan, PlanFailure } from '@keyward/kernel';
 import { actionKinds, actionsOf } from '@keyward/kernel/testing';
+import { keycloakClientController } from '../../src/client/controller.js';
 import { reportClientFailure } from '../../src/client/report.js';
 import type { ClientAction } from '../../src/client/vocabulary.js';
-import { NOW, REALM, baseSpec, clientObject, keycloakClient, planFor, realmObject } from './harness.js';
+import { driven } from '../driven.js';
+import { NOW, REALM, baseSpec, clientObject, config, keycloakClient, planFor, realmObject } from './harness.js';
 
 /** The status a plan writes, as the next reconcile reads it back. */
 const statusWritten = (plan: Plan<ClientAction>): Record<string, unknown> => {
@@ -71,9 +73,11 @@ describe('a spec Keycloak refused (400)', () => {
     expect(eventsOf(refused)).toEqual(['Warning BadRequest']);
   });
 
-  it('is not sent again while the generation is the same, whatever wakes it', () => {
-    const plan = planFor(clientObject(baseSpec, statusWritten(refused)), { client: undefined });
-    expect(actionKinds(plan)).toEqual([]);
+  it('is not sent again while the generation is the same, whatever wakes it', async () => {
+    const again = await driven(keycloakClientController, clientObject(baseSpec, statusWritten(refused)), { realm: realmObject(), client: undefined, credentials: undefined, providedSecret: undefined }, { config, now: NOW });
+    expect(again.steps).toEqual([]);
+    expect(again.reads).toBe(0);
+    expect(again.outcome.requeue).toEqual({ kind: 'onEdit' });
   });
 
   it('is sent again once the spec changed, and the record goes once Keycloak took it', () => {

@@ -4,9 +4,11 @@ import { describe, expect, it } from '@jest/globals';
 import type { Plan, PlanFailure } from '@keyward/kernel';
 import { actionsOf } from '@keyward/kernel/testing';
 import { CR_NAME, CR_NAMESPACE, MANAGED_BY } from '../../src/ownership.js';
+import { keycloakRealmController } from '../../src/realm/controller.js';
 import { reportFailure } from '../../src/realm/report.js';
 import type { KeycloakRealmAction } from '../../src/realm/vocabulary.js';
-import { NOW, baseSpec, decoded, observedRealm, plan, realmObject } from './fixtures.js';
+import { driven } from '../driven.js';
+import { NOW, baseSpec, config, decoded, observedRealm, plan, realmObject } from './fixtures.js';
 
 const statusWritten = (p: Plan<KeycloakRealmAction>): Record<string, unknown> => {
   const status = actionsOf(p, 'k8s.status')[0]?.status;
@@ -63,8 +65,11 @@ describe('a spec Keycloak refused (400)', () => {
     expect(eventsOf(refused)).toEqual(['Warning BadRequest']);
   });
 
-  it('is not sent again while the generation is the same', () => {
-    expect(plan(realmObject({ ...baseSpec, displayName: 'Not yet' }, { status: statusWritten(refused) }), { realm }).steps).toEqual([]);
+  it('is not sent again while the generation is the same', async () => {
+    const again = await driven(keycloakRealmController, realmObject({ ...baseSpec, displayName: 'Not yet' }, { status: statusWritten(refused) }), { realm, smtpPasswordSecret: undefined }, { config, now: NOW });
+    expect(again.steps).toEqual([]);
+    expect(again.reads).toBe(0);
+    expect(again.outcome.requeue).toEqual({ kind: 'onEdit' });
   });
 
   it('is sent again once the spec changed, and the record goes', () => {

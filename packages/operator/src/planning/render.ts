@@ -44,6 +44,7 @@ function endLine(end: RoundsEnd, rounds: number): string | undefined {
       `${rounds > 1 ? `reconcile ${String(rounds)} ` : ''}fails at step ${String(end.step)}, ${end.summary} (${end.reason}): ${end.message}`,
       `  the steps after it are not taken; the controller ${end.reported === undefined ? '' : `reports ${conditionText(end.reported, false)} and `}${end.then} (later reconciles: not shown)`,
     ].join('\n');
+    case 'held': return `a failure recorded in status holds generation ${String(end.generation)}: the controller sends nothing for it again until the object is edited`;
     case 'invalid': return `reconcile ${String(rounds + 1)}: invalid spec: ${end.message}`;
     case 'unreadable': return `reconcile ${String(rounds + 1)}: ${unreadableText(end)}`;
   }

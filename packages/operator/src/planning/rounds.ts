@@ -1,4 +1,4 @@
-import { changesAnything, runQueries, type Queries } from '@keyward/kernel/plan';
+import { changesAnything, emptyPlan, runQueries, type Queries } from '@keyward/kernel/plan';
 import { type AnyAction, type ControllerDefinition, type KubeObject, type Plan, runReconcile } from '@keyward/kernel';
 import { interpret, toKeywardError, type ErasedHandler, type Requeue } from '@keyward/kernel/interpreter';
 import { fixedEntropy } from '@keyward/kernel/testing';
@@ -30,6 +30,11 @@ export type RoundsEnd =
     readonly then: string;
     readonly reported?: ReadyCondition;
   }
+  /**
+   * A failure recorded in status holds the object's `generation` (Keycloak refused that spec, say): the
+   * controller reads and sends nothing for it until the object is edited.
+   */
+  | { readonly kind: 'held'; readonly generation: number }
   /** After the last plan, the object no longer decodes. */
   | { readonly kind: 'invalid'; readonly message: string }
   /** After the last plan, the object's reads fail. */
@@ -71,14 +76,16 @@ const FOLLOWS: Readonly<Record<Exclude<Requeue['kind'], 'done' | 'now'>, string>
   backoff: 'retries with backoff',
   after: 'retries when the API said to',
   onChange: 'waits for the object to change',
+  onEdit: 'sends nothing for this generation again until the object is edited',
 };
 
 /**
  * The reconciles the controller would run on `object`, one after the other, as the runtime runs them (the same
  * driver, error policy included): each plan is decided from what the sandbox holds (the cluster, plus the
  * writes of the plans before), then applied to the sandbox, until a plan changes nothing, the object is gone,
- * a plan uses an API the sandbox cannot show, a step fails, or `maxRounds` is reached. A stale view is
- * retried, as the runtime retries it. Nothing is written anywhere but the sandbox.
+ * a plan uses an API the sandbox cannot show, a step fails, a recorded failure holds the object, or
+ * `maxRounds` is reached. A stale view is retried, as the runtime retries it. Nothing is written anywhere but
+ * the sandbox.
  */
 export async function planRounds<P extends KubeObject, Q extends Queries, C, A extends AnyAction>(
   definition: ControllerDefinition<P, Q, C, A>,
@@ -109,6 +116,8 @@ export async function planRounds<P extends KubeObject, Q extends Queries, C, A e
       const { reason, message } = toKeywardError(decision.error);
       return plans.length === 0 ? { kind: 'unreadable', reason, message } : ended({ kind: 'unreadable', reason, message });
     }
+    // Held: what the controller does now is nothing at all.
+    if (decision.kind === 'held') return { kind: 'planned', plans: [...plans, emptyPlan], end: { kind: 'held', generation: decision.generation } };
     plans.push(decision.plan);
     if (!changesAnything(decision.plan)) return ended({ kind: 'quiet' });
     if (round >= maxRounds) return ended({ kind: 'limit', rounds: round });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { objectKey, splitKey } from '@keyward/kernel/model';
 import { runQueries, type SecondaryWatch, type Queries, type QueryIn, type AnyQuery } from '@keyward/kernel/plan';
 import { type ResourceType, type AnyAction, type ControllerDefinition, type KubeObject, type Plan, type PlanFailure, type Observed } from '@keyward/kernel';
-import { errorPolicyOf, interpret, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/kernel/interpreter';
+import { errorPolicyOf, interpret, removeOrphans, runReconcile, type KeywardErrorFields, type AvailabilityChange, type ApiSet, type FailureResponse, type PlanResult, type QueryTable, type ReconcileOutcome, type Requeue, type StepResult } from '@keyward/kernel/interpreter';
 import type { KubeClient } from '../apis/kubernetes/io/client.js';
 import type { KeyedBackoffOptions } from './backoff.js';
 import { KeyedBackoff } from './backoff.js';
@@ -364,16 +364,18 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   async #removeOrphans(owner: string): Promise<KeyReconcile<A>> {
     const orphans = this.#orphanWatch();
     if (orphans === undefined) return GONE;
-    let failure: KeyReconcile<A> | undefined;
-    for (const object of orphans.informer.list()) {
-      if (orphans.ownerOf(object) !== owner) continue;
-      const logger = this.#logger.child({ key: owner, reconcileId: this.#reconcileIds.next() });
-      const outcome = await this.#run(orphans.orphaned(object, owner), logger);
-      if (outcome.ok) continue;
-      logger.warn('could not remove an orphan; will retry', { object: object.metadata.name, problem: outcome.error?.message });
-      failure = { result: 'error', requeue: { kind: 'backoff' }, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
-    }
-    return failure ?? GONE;
+    const removal = await removeOrphans(
+      orphans.informer.list().filter((object) => orphans.ownerOf(object) === owner),
+      (object) => orphans.orphaned(object, owner),
+      async (plan, object) => {
+        const logger = this.#logger.child({ key: owner, reconcileId: this.#reconcileIds.next() });
+        const result = await this.#run(plan, logger);
+        if (!result.ok) logger.warn('could not remove an orphan; will retry', { object: object.metadata.name, problem: result.error?.message });
+        return result;
+      },
+    );
+    if (removal.requeue.kind === 'done') return GONE;
+    return { result: 'error', requeue: removal.requeue, ...(removal.error === undefined ? {} : { error: removal.error }) };
   }
 
   /**
@@ -437,8 +439,9 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     if (requeue.kind === 'now' || requeue.kind === 'backoff') this.#queue.addRateLimited(key);
     else this.#queue.forget(key);
     if (requeue.kind === 'after') this.#queue.addAfter(key, requeue.afterMs);
-    // A failure only a change can fix: our own status writes do not wake it (an invalid spec has its memo).
-    if (requeue.kind === 'onChange' && result.result === 'error') this.#waiting.add(key);
+    // A failure only a change (or an edit) can fix: our own status writes do not wake it (an invalid spec has
+    // its memo, a held generation its record in status).
+    if ((requeue.kind === 'onChange' || requeue.kind === 'onEdit') && result.result === 'error') this.#waiting.add(key);
     this.#wakeups.settled(key, mark, result.error);
     this.#repeats.settled(key, requeue.kind === 'backoff' ? result.error : undefined);
   }
@@ -497,7 +500,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     const { decision, result, error, next } = outcome;
     // Never a dry run here, so there is always a requeue.
     const requeue = outcome.requeue ?? { kind: 'backoff' };
-    const ran = { requeue, ...(decision.kind === 'unreadable' ? {} : { plan: decision.plan }), ...(result === undefined ? {} : { outcome: result }) };
+    const ran = { requeue, ...('plan' in decision ? { plan: decision.plan } : {}), ...(result === undefined ? {} : { outcome: result }) };
     if (decision.kind === 'invalid') {
       if (result?.ok === true) this.#invalid.set(key, generation);
       return { result: result?.ok === true ? 'invalid' : 'error', ...ran };
@@ -536,7 +539,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
         else if (step.outcome === 'failed') {
           // A failure the error policy does not report (a write from a cache that lagged, a first creation
           // racing another) is expected and retried: worth a debug line, not a warning.
-          const expected = step.error !== undefined && !errorPolicyOf(this.#definition)(step.error).report;
+          const expected = step.error !== undefined && !errorPolicyOf(this.#definition)(step.error, step.kind).report;
           logger[expected ? 'debug' : 'warn'](`failed: ${step.summary}`, { why: step.reason, step: step.id, reason: step.error?.reason, problem: step.error?.message });
         }
       },
