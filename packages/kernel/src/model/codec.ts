@@ -168,6 +168,19 @@ export function patternedText(max: number, pattern: string, says: string): t.Typ
   return new t.Type<string>(`a string of 1 to ${String(max)} characters (${says})`, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
 }
 
+/** `codec`, failing at its own path with `message` for a value `holds` says no to (the codec's half of a CEL rule on a field). */
+export function withRule<A, O>(codec: t.Type<A, O>, holds: (value: A) => boolean, message: string): t.Type<A, O> {
+  return new t.Type<A, O>(
+    codec.name,
+    (u): u is A => codec.is(u) && holds(u),
+    (u, c) => {
+      const decoded = codec.validate(u, c);
+      return decoded._tag === 'Left' || holds(decoded.right) ? decoded : t.failure(u, c, message);
+    },
+    codec.encode,
+  );
+}
+
 /** What a rule across an object's fields finds wrong: the field it is reported at, and why. */
 export interface FieldProblem {
   readonly field: string;

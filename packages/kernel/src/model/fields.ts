@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { atMost, boundedText, integerInRange, withDefault, dateTime as dateTimeCodec, dateTimeSchema, kubernetesName as kubernetesNameCodec, minLengthString, patternedText, uniqueList } from './codec.js';
+import { atMost, boundedText, characterCount, integerInRange, withDefault, dateTime as dateTimeCodec, dateTimeSchema, kubernetesName as kubernetesNameCodec, minLengthString, patternedText, uniqueList, withRule } from './codec.js';
 import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names.js';
 
 // A spec field declared once: each combinator here gives the io-ts codec that reads the field and the OpenAPI
@@ -15,7 +15,8 @@ import { DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_PATTERN } from './names
 //   Mappers.schema  // the CRD's `type: array`, `x-kubernetes-list-type: map`, ... with each description
 //
 // Fields are optional in their object unless `.required()`. `.describe()` sets the schema's description,
-// `.rule()` adds a CEL rule together with the codec check that says the same, and `.codecOnly()` and
+// `.says()` words what the codec's messages say it expects, `.rule()` adds a CEL rule together with the codec
+// check that says the same (`.where()` when the codec gives the rule's message), and `.codecOnly()` and
 // `.schemaOnly()` add a check only one side can state (say why, next to it). `field()` pairs any codec with
 // its schema where no combinator fits.
 
@@ -72,10 +73,21 @@ export class Field<out C extends t.Mixed, out R extends boolean = false> {
     return new Field(this.codec, this.schema, true);
   }
 
-  /** The field with a CEL rule, and `check`, the codec that refuses what the rule refuses, with the same message. */
+  /** The field, its codec's messages saying what it expects in `expected` ("expected <expected>, got ..."). */
+  says<A, O>(this: Field<t.Type<A, O>, R>, expected: string): Field<t.Type<A, O>, R> {
+    const { codec } = this;
+    return new Field(new t.Type<A, O>(expected, codec.is, codec.validate, codec.encode), this.schema, this.isRequired);
+  }
+
+  /** The field with a CEL rule, and `check`, the codec that refuses what the rule refuses (in words of its own). */
   rule<A, O>(rule: CelRule, check: (codec: C) => t.Type<A, O>): Field<t.Type<A, O>, R> {
     const rules = [...(this.schema['x-kubernetes-validations'] ?? []), rule];
     return new Field(check(this.codec), { ...this.schema, 'x-kubernetes-validations': rules }, this.isRequired);
+  }
+
+  /** The field with a CEL rule whose message the codec gives too, at this field, for a value `holds` says no to. */
+  where<A, O>(this: Field<t.Type<A, O>, R>, rule: CelRule, holds: (value: A) => boolean): Field<t.Type<A, O>, R> {
+    return this.rule(rule, (codec) => withRule(codec, holds, rule.message));
   }
 
   /** The field with a check of the codec only: one the schema cannot state (or not within the API server's cost budget). */
@@ -89,6 +101,11 @@ export class Field<out C extends t.Mixed, out R extends boolean = false> {
   }
 }
 
+/** A CEL list of `names` (plain names: no quote or backslash in them), for a rule such as `!(self in [...])`. */
+export function celList(names: readonly string[]): string {
+  return `[${names.map((name) => `'${name}'`).join(', ')}]`;
+}
+
 /** Any field: what an object's properties and a list's items are made of. */
 export type AnyField = Field<t.Mixed, boolean>;
 
@@ -98,8 +115,13 @@ export function field<C extends t.Mixed>(codec: C, schema: FieldSchema): Field<C
 }
 
 /** Any string. */
-export function string(): Field<t.StringC> {
-  return field(t.string, { type: 'string' });
+export function string(): Field<t.StringC>;
+/** A string of at most `maxLength` characters, empty included. */
+export function string(maxLength: number): Field<t.Type<string>>;
+export function string(maxLength?: number): Field<t.Type<string>> {
+  if (maxLength === undefined) return field(t.string, { type: 'string' });
+  const fits = (text: string): boolean => characterCount(text) <= maxLength;
+  return field(withRule(t.string, fits, `must have at most ${String(maxLength)} characters`), { type: 'string', maxLength });
 }
 
 export function boolean(): Field<t.BooleanC> {
@@ -132,6 +154,13 @@ export function patterned(max: number, pattern: string, says: string): Field<t.T
   return field(patternedText(max, pattern, says), { type: 'string', minLength: 1, maxLength: max, pattern });
 }
 
+/** A string matching `pattern` (JavaScript and RE2 alike), of any length; `says` what it allows, for messages. */
+export function matching(pattern: string, says: string): Field<t.Type<string>> {
+  const regex = new RegExp(pattern);
+  const valid = (u: unknown): u is string => typeof u === 'string' && regex.test(u);
+  return field(new t.Type<string>(says, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity), { type: 'string', pattern });
+}
+
 /** The name of a Kubernetes object (a DNS-1123 subdomain), such as a Secret's. */
 export function kubernetesName(): Field<t.Type<string>> {
   return field(kubernetesNameCodec(), { type: 'string', maxLength: DNS1123_SUBDOMAIN_MAX_LENGTH, pattern: DNS1123_SUBDOMAIN_PATTERN });
@@ -159,26 +188,33 @@ export function stringMap(): Field<t.RecordC<t.StringC, t.StringC>> {
   return record(string());
 }
 
+/** One field per key of `descriptions`, each `property` with that key's description: fields alike but for what they mean. */
+export function each<K extends string, C extends t.Mixed>(descriptions: Readonly<Record<K, string>>, property: Field<C>): Record<K, Field<C>> {
+  const entries = Object.entries<string>(descriptions).map(([key, description]) => [key, property.describe(description)] as const);
+  // Object.fromEntries types its keys as string; they are the keys of `descriptions`.
+  return Object.fromEntries(entries) as Record<K, Field<C>>;
+}
+
 type Props = Readonly<Record<string, AnyField>>;
-type CodecOf<F> = F extends Field<infer C, boolean> ? C : never;
 type RequiredKeys<P extends Props> = { [K in keyof P]: P[K] extends Field<t.Mixed, true> ? K : never }[keyof P];
 type OptionalKeys<P extends Props> = Exclude<keyof P, RequiredKeys<P>>;
+type CodecsOf<P extends Props, K extends keyof P> = { [Q in K]: P[Q] extends Field<infer C, boolean> ? C : never };
+
+/** The io-ts codec of an object of `P`: `t.type` of its required fields, `t.partial` of the others. */
+export type ObjectCodec<P extends Props> = [RequiredKeys<P>] extends [never] ? t.PartialC<CodecsOf<P, OptionalKeys<P>>>
+  : [OptionalKeys<P>] extends [never] ? t.TypeC<CodecsOf<P, RequiredKeys<P>>>
+    : t.IntersectionC<[t.TypeC<CodecsOf<P, RequiredKeys<P>>>, t.PartialC<CodecsOf<P, OptionalKeys<P>>>]>;
+
 function codecs(entries: readonly (readonly [string, AnyField])[]): t.Props {
   return Object.fromEntries(entries.map(([key, property]) => [key, property.codec]));
 }
 
-/**
- * An object of `props`, in their order: a codec of io-ts's `t.type` of the required ones and `t.partial` of the
- * others (their intersection when it has both), and a schema listing the required ones.
- */
-export function object<const P extends Props>(props: P): Field<t.Type<
-  { [K in RequiredKeys<P>]: t.TypeOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.TypeOf<CodecOf<P[K]>> },
-  { [K in RequiredKeys<P>]: t.OutputOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.OutputOf<CodecOf<P[K]>> }
->> {
+/** An object of `props`, in their order: its codec is `ObjectCodec`, its schema lists the required ones. */
+export function object<P extends Props>(props: P): Field<ObjectCodec<P>> {
   const entries = Object.entries(props);
   const required = entries.filter(([, property]) => property.isRequired);
   const optional = entries.filter(([, property]) => !property.isRequired);
-  const codec = required.length === 0 ? t.partial(codecs(optional))
+  const codec: t.Mixed = required.length === 0 ? t.partial(codecs(optional))
     : optional.length === 0 ? t.type(codecs(required))
       : t.intersection([t.type(codecs(required)), t.partial(codecs(optional))]);
   // A field with a default is there once the API server has written it: the schema need not require it.
@@ -188,17 +224,22 @@ export function object<const P extends Props>(props: P): Field<t.Type<
     ...(stated.length === 0 ? {} : { required: stated.map(([key]) => key) }),
     properties: Object.fromEntries(entries.map(([key, property]) => [key, property.schema])),
   };
-  // The codec is built from `props` key by key as the return type states it (io-ts's `t.type` of the required
-  // ones and `t.partial` of the others), which TypeScript cannot follow through Object.fromEntries.
-  return field(codec as t.Type<
-    { [K in RequiredKeys<P>]: t.TypeOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.TypeOf<CodecOf<P[K]>> },
-    { [K in RequiredKeys<P>]: t.OutputOf<CodecOf<P[K]>> } & { [K in OptionalKeys<P>]?: t.OutputOf<CodecOf<P[K]>> }
-  >, schema);
+  // The codec is the one ObjectCodec<P> names, built key by key, which TypeScript cannot follow through
+  // Object.fromEntries.
+  return field(codec as ObjectCodec<P>, schema);
 }
 
 export interface ListOptions {
   /** The API server's maxItems; the codec checks it after the items and their repeats. */
   readonly maxItems?: number;
+}
+
+export interface ListMapOptions<A> extends ListOptions {
+  /**
+   * What the codec tells items apart by, where it is stricter than the API server's exact comparison of the
+   * key (a domain name in any case, say); the key itself by default.
+   */
+  readonly sameKey?: (item: A) => unknown;
 }
 
 function bounded<A, O>(list: t.Type<A[], O[]>, schema: FieldSchema, options: ListOptions): Field<t.Type<A[], O[]>> {
@@ -220,9 +261,9 @@ export function set<A, O>(item: Field<t.Type<A, O>, boolean>, options: ListOptio
  * A list of objects told apart by their `key` field, which they require (`x-kubernetes-list-type: map`):
  * server-side apply merges them item by item, and no key is given twice.
  */
-export function listMap<K extends string, A extends Readonly<Record<K, unknown>>, O>(key: K, item: Field<t.Type<A, O>, boolean>, options: ListOptions = {}): Field<t.Type<A[], O[]>> {
+export function listMap<K extends string, A extends Readonly<Record<K, unknown>>, O>(key: K, item: Field<t.Type<A, O>, boolean>, options: ListMapOptions<A> = {}): Field<t.Type<A[], O[]>> {
   const schema: FieldSchema = { type: 'array', items: item.schema, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': [key] };
-  return bounded(uniqueList(t.array(item.codec), (value) => value[key]), schema, options);
+  return bounded(uniqueList(t.array(item.codec), options.sameKey ?? ((value) => value[key])), schema, options);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -7,4 +7,4 @@ export * from './codec.js';
 export * from './text.js';
 export * from './option-values.js';
 export * as fields from './fields.js';
-export type { AnyField, CelRule, Field, FieldSchema, ListOptions } from './fields.js';
+export type { AnyField, CelRule, Field, FieldSchema, ListMapOptions, ListOptions, ObjectCodec } from './fields.js';

@@ -116,7 +116,11 @@ const messageOf = (input: unknown): string => {
 
 describe('a field declared once', () => {
   it('gives a codec and a schema that accept the same values: each combinator', () => {
-    for (const declared of [f.string(), f.boolean(), f.integer(), f.integerAtLeast(0, 'n', 2), f.nonEmpty(), f.text(3), f.patterned(3, '^[a-z]+$', 'a-z'), f.kubernetesName(), f.enumOf(['a', 'a b']), f.stringMap(), Secret, Mapper]) {
+    const declarations = [
+      f.string(), f.string(3), f.boolean(), f.integer(), f.integerAtLeast(0, 'n', 2), f.nonEmpty(), f.text(3), f.patterned(3, '^[a-z]+$', 'a-z'),
+      f.matching('^(/[^/]+)+$', 'a path'), f.kubernetesName(), f.enumOf(['a', 'a b']), f.stringMap(), Secret, Mapper,
+    ];
+    for (const declared of declarations) {
       expectAgreement(declared);
     }
   });
@@ -167,6 +171,43 @@ describe('a field declared once', () => {
     const int32 = f.integer().schemaOnly({ format: 'int32' });
     expect(int32.schema).toEqual({ type: 'integer', format: 'int32' });
     expect(int32.codec).toBe(t.Int);
+  });
+
+  it('words what a codec expects as told, keeping its checks', () => {
+    const path = f.matching('^(/[^/]+)+$', 'a group path').says('a path like /a/b');
+    expect(path.schema).toEqual({ type: 'string', pattern: '^(/[^/]+)+$' });
+    const result = decode(t.type({ path: path.codec }), { path: 'a' });
+    expect(isLeft(result) && result.left.message).toBe('path: expected a path like /a/b, got "a"');
+    expect(path.codec.is('/a')).toBe(true);
+  });
+
+  it('gives a CEL rule\'s message from the codec too, at the field, with where', () => {
+    const scope = f.nonEmpty().where({ rule: `!(self in ${f.celList(['email', 'profile'])})`, message: 'is built in' }, (name) => !['email', 'profile'].includes(name));
+    expect(scope.schema).toEqual({ type: 'string', minLength: 1, 'x-kubernetes-validations': [{ rule: "!(self in ['email', 'profile'])", message: 'is built in' }] });
+    const result = decode(t.type({ scope: scope.codec }), { scope: 'email' });
+    expect(isLeft(result) && result.left.message).toBe('scope: is built in');
+    expect(scope.codec.is('api')).toBe(true);
+  });
+
+  it('bounds a string in characters, as the API server counts them', () => {
+    const note = f.string(2);
+    expect(note.codec.is('\u{1F600}\u{1F600}')).toBe(true);
+    const result = decode(t.type({ note: note.codec }), { note: 'abc' });
+    expect(isLeft(result) && result.left.message).toBe('note: must have at most 2 characters');
+  });
+
+  it('makes fields alike but for their descriptions, one per key', () => {
+    const flags = f.object(f.each({ enabled: 'Whether it is on.', hidden: 'Whether it is hidden.' }, f.boolean()));
+    expect(flags.schema.properties).toEqual({ enabled: { type: 'boolean', description: 'Whether it is on.' }, hidden: { type: 'boolean', description: 'Whether it is hidden.' } });
+    const value: t.TypeOf<typeof flags.codec> = { enabled: true };
+    expect(flags.codec.is(value)).toBe(true);
+  });
+
+  it('tells a list map\'s items apart in the codec by what it is told, where that is stricter than the API server', () => {
+    const domains = f.listMap('name', f.object({ name: f.text(20).required() }), { sameKey: (domain) => domain.name.toLowerCase() });
+    expect(domains.schema['x-kubernetes-list-map-keys']).toEqual(['name']);
+    const result = decode(t.type({ domains: domains.codec }), { domains: [{ name: 'a.org' }, { name: 'A.org' }] });
+    expect(isLeft(result) && result.left.message).toBe('domains[1]: duplicate of domains[0] ("a.org")');
   });
 });
 

@@ -4,19 +4,15 @@ import * as t from 'io-ts';
 import { fields as f } from '@keyward/kernel/model';
 import { type Condition } from '@keyward/kernel';
 import { type StoredMeta } from '@keyward/kernel/plan';
-import { AuthenticationFlowsCodec, FlowBindingsCodec } from './flows/spec.js';
-import { authenticationFlowsSchema, flowBindingsSchema } from './flows/crd.js';
-import { RequiredActionsCodec, requiredActionsSchema } from './required-actions/spec.js';
-import { DefaultGroupsCodec, GROUP_PATH_PATTERN, GroupsCodec, StatedRolesCodec } from './groups/spec.js';
-import { groupsCrdSchema } from './groups/crd.js';
+import { AuthenticationFlows, FlowBindings } from './flows/spec.js';
+import { RequiredActions } from './required-actions/spec.js';
+import { DefaultGroups, Groups, StatedRolesCodec } from './groups/spec.js';
 import type { RealmManaged } from './managed.js';
-import { ScopeMappingsCodec, scopeMappingsCrdSchema } from './scope-mappings/spec.js';
-import { IdentityProvidersCodec } from './identity-providers/spec.js';
-import { identityProvidersSchema } from './identity-providers/crd.js';
+import { ScopeMappings } from './scope-mappings/spec.js';
+import { IdentityProviders } from './identity-providers/spec.js';
 import { pruneRuleDescription, pruneUnlistedCodec, pruneUnlistedSchema } from '../prune.js';
 import { UserFederationList } from './user-federation/spec.js';
-import { OrganizationsCodec } from './organizations/spec.js';
-import { organizationsSchema } from './organizations/crd.js';
+import { Organizations } from './organizations/spec.js';
 import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
 import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
@@ -161,23 +157,23 @@ const RealmSpec = f.object({
   optionalClientScopes: nameSet.describe(scopeLinks('optional')),
   clientProfiles: byName(ClientProfile, `Client profiles this realm defines, by name. ${pruneRuleDescription('clientProfiles')}`),
   clientPolicies: byName(ClientPolicy, `Client policies this realm defines, by name. ${pruneRuleDescription('clientPolicies')}`),
-  authenticationFlows: declared(AuthenticationFlowsCodec, authenticationFlowsSchema),
-  flowBindings: declared(FlowBindingsCodec, flowBindingsSchema),
-  requiredActions: declared(RequiredActionsCodec, requiredActionsSchema),
-  groups: declared(GroupsCodec, groupsCrdSchema),
-  defaultGroups: declared(DefaultGroupsCodec, { type: 'array', items: { type: 'string', pattern: GROUP_PATH_PATTERN }, 'x-kubernetes-list-type': 'set', description: 'Groups every new user joins, by path (/parent/child).' }),
+  authenticationFlows: AuthenticationFlows,
+  flowBindings: FlowBindings,
+  requiredActions: RequiredActions,
+  groups: Groups,
+  defaultGroups: DefaultGroups.describe('Groups every new user joins, by path (/parent/child).'),
   defaultRoles: declared(StatedRolesCodec, f.object({
     realmRoles: nameSet.describe('Realm roles, by name.'),
     clientRoles: f.record(nameSet).describe('Client roles, by the clientId of their client.'),
   }).describe('Roles every new user gets (composites of the realm\'s default role), added to Keycloak\'s own.').schema),
-  scopeMappings: declared(ScopeMappingsCodec, scopeMappingsCrdSchema),
+  scopeMappings: ScopeMappings,
   deletionPolicy: f.withDefaultValue(f.enumOf(DELETION_POLICIES), 'Delete')
     .describe('Delete (the default) deletes the realm in Keycloak, with everything in it, with this object, when Keyward owns it; Retain leaves it there.'),
-  identityProviders: declared(IdentityProvidersCodec, identityProvidersSchema),
+  identityProviders: IdentityProviders,
   organizationsEnabled: f.boolean().describe('Whether the realm has organizations (Keycloak 26).'),
   pruneUnlisted: declared(pruneUnlistedCodec(REALM_PRUNABLE_FIELDS), pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies, user federation providers, organizations')),
   userFederation: UserFederationList,
-  organizations: declared(OrganizationsCodec, organizationsSchema),
+  organizations: Organizations,
 }).describe('The realm\'s settings and what Keyward makes in it; a setting left out is left as Keycloak has it.');
 
 /** The spec's schema, without the Kopf operator's spellings (crd.ts adds them). */

@@ -1,8 +1,12 @@
-import * as t from 'io-ts';
-import { atMost, boundedText, oneOf, uniqueList } from '@keyward/kernel/model';
+import type * as t from 'io-ts';
+import { fields as f, withRule, type Field } from '@keyward/kernel/model';
 import { DESCRIPTION_MARKER } from '../../description-marker.js';
+import { pruneRuleDescription } from '../../prune.js';
 
-// Authentication flows of a KeycloakRealm as a codec; flow-crd.ts states the same rules as a schema.
+// Authentication flows of a KeycloakRealm, each field declared once for the codec and the CRD schema. The
+// schema states "exactly one of authenticator and subFlow" and "no config on a sub-flow" with oneOf and not,
+// so its message names the item's path and the rule, where the codec's gives ONE_STEP_MESSAGE and
+// CONFIG_NEEDS_AUTHENTICATOR_MESSAGE; only the codec checks that sub-flow aliases are unique in the realm.
 
 /** The top-level flows Keycloak 26 makes in every realm: never declared, changed or deleted. */
 export const BUILT_IN_FLOWS: readonly string[] = ['browser', 'direct grant', 'registration', 'reset credentials', 'clients', 'first broker login', 'docker auth'];
@@ -30,26 +34,8 @@ export const CONFIG_NEEDS_AUTHENTICATOR_MESSAGE = 'config belongs to an authenti
 export const TOO_DEEP_MESSAGE = `sub-flows nest at most ${String(MAX_SUB_FLOW_DEPTH)} levels below a flow`;
 export const UNIQUE_ALIASES_MESSAGE = 'flow and sub-flow aliases must be unique in the realm';
 
-
-/** `base`, failing with `message` when `ok` says no. */
-function refine<A, O>(base: t.Type<A, O>, ok: (value: A) => boolean, message: string): t.Type<A, O> {
-  return new t.Type<A, O>(
-    base.name,
-    (u): u is A => base.is(u) && ok(u),
-    (u, c) => {
-      const decoded = base.validate(u, c);
-      if (decoded._tag === 'Left' || ok(decoded.right)) return decoded;
-      return t.failure(u, c, message);
-    },
-    base.encode,
-  );
-}
-
-
-const alias = boundedText(FLOW_ALIAS_MAX_LENGTH);
-const description = refine(t.string, (value) => value.length <= FLOW_DESCRIPTION_MAX_LENGTH, `must have at most ${String(FLOW_DESCRIPTION_MAX_LENGTH)} characters`);
-
-const AuthenticatorConfigCodec = t.type({ alias, config: t.record(t.string, t.string) });
+const alias = f.text(FLOW_ALIAS_MAX_LENGTH);
+const description = f.string(FLOW_DESCRIPTION_MAX_LENGTH);
 
 export interface AuthenticatorConfigSpec {
   readonly alias: string;
@@ -70,15 +56,48 @@ export interface ExecutionSpec {
   readonly config?: AuthenticatorConfigSpec;
 }
 
+const AuthenticatorConfig = f.object({
+  alias: alias.describe('The configuration\'s alias, unique in the realm.').required(),
+  config: f.stringMap().describe('The authenticator\'s settings, compared on the keys given; Keycloak\'s other keys stay.').required(),
+}).describe('The authenticator\'s configuration: its alias, unique in the realm, and its settings.');
+
+const stepFields = {
+  authenticator: alias.describe('The authenticator\'s provider id, e.g. auth-cookie.'),
+  requirement: f.enumOf(REQUIREMENTS).describe('REQUIRED, ALTERNATIVE, DISABLED or CONDITIONAL; left out, as Keycloak has it (a new step starts DISABLED, or at its only choice).'),
+  config: AuthenticatorConfig,
+};
+
+/**
+ * A step at `depth` levels above the deepest sub-flow: one with a subFlow there is refused, naming the limit
+ * (the codec reads what the schema would drop).
+ */
+function checkedStep(step: Field<t.Type<ExecutionSpec, unknown>>, depth: number): Field<t.Type<ExecutionSpec, unknown>> {
+  const nested = (s: ExecutionSpec): boolean => s.subFlow !== undefined;
+  return step
+    // Plain schema rules, not CEL: rules on items of lists nested this deep exceed the API server's cost budget.
+    .schemaOnly(depth === 0
+      ? { required: ['authenticator'] }
+      : { oneOf: [{ required: ['authenticator'] }, { required: ['subFlow'] }], not: { required: ['subFlow', 'config'] } })
+    .codecOnly((codec) => {
+      const shallow = withRule(codec, (s) => depth > 0 || !nested(s), TOO_DEEP_MESSAGE);
+      const oneStep = withRule(shallow, (s) => (s.authenticator === undefined) === nested(s), ONE_STEP_MESSAGE);
+      return withRule(oneStep, (s) => s.config === undefined || !nested(s), CONFIG_NEEDS_AUTHENTICATOR_MESSAGE);
+    });
+}
+
 /** Executions below which sub-flows nest at most `depth` levels (the schema cannot recurse, so neither does this). */
-function executionsCodec(depth: number): t.Type<ExecutionSpec[], unknown> {
-  const subFlow = depth > 0 ? { subFlow: t.intersection([t.type({ alias }), t.partial({ description, executions: executionsCodec(depth - 1) })]) } : {};
-  const execution = t.partial({ authenticator: alias, ...subFlow, requirement: oneOf(REQUIREMENTS), config: AuthenticatorConfigCodec });
-  const nested = (step: object): boolean => (step as { readonly subFlow?: unknown }).subFlow !== undefined;
-  const shallow = refine(execution, (step) => depth > 0 || !nested(step), TOO_DEEP_MESSAGE);
-  const oneStep = refine(shallow, (step) => (step.authenticator === undefined) === nested(step), ONE_STEP_MESSAGE);
-  const configured = refine(oneStep, (step) => step.config === undefined || !nested(step), CONFIG_NEEDS_AUTHENTICATOR_MESSAGE);
-  return atMost(t.array(configured), MAX_EXECUTIONS) as t.Type<ExecutionSpec[], unknown>;
+function executions(depth: number): Field<t.Type<ExecutionSpec[], unknown>> {
+  const step = depth === 0 ? f.object(stepFields) : f.object({
+    authenticator: stepFields.authenticator,
+    subFlow: f.object({
+      alias: alias.describe('The sub-flow\'s alias, unique in the realm.').required(),
+      description: description.describe('The sub-flow\'s description, set when it is made.'),
+      executions: executions(depth - 1),
+    }).describe('A sub-flow, its alias unique in the realm; its executions, when given, exactly those in that order.'),
+    requirement: stepFields.requirement,
+    config: stepFields.config,
+  });
+  return f.list(checkedStep(step, depth), { maxItems: MAX_EXECUTIONS }).describe('When given, exactly these steps, in this order; left out, the steps are left as they are.');
 }
 
 export interface AuthenticationFlowSpec {
@@ -91,15 +110,19 @@ export interface AuthenticationFlowSpec {
   readonly executions?: ExecutionSpec[];
 }
 
-const FlowCodec = t.intersection([
-  t.type({ alias: refine(alias, (name) => !BUILT_IN_FLOWS.includes(name), BUILT_IN_FLOW_MESSAGE) }),
-  t.partial({ description, providerId: oneOf(FLOW_PROVIDERS), copyFrom: alias, executions: executionsCodec(MAX_SUB_FLOW_DEPTH) }),
-]);
+const Flow = f.object({
+  alias: alias.where({ rule: `!(self in ${f.celList(BUILT_IN_FLOWS)})`, message: BUILT_IN_FLOW_MESSAGE }, (name) => !BUILT_IN_FLOWS.includes(name))
+    .describe('The flow\'s alias, unique in the realm; not one of Keycloak\'s built-in flows.').required(),
+  description: description.describe('The flow\'s description; Keyward adds its marker after it.'),
+  providerId: f.enumOf(FLOW_PROVIDERS).describe('basic-flow (the default) for users, client-flow for clients.'),
+  copyFrom: alias.describe('Made as a copy of this flow (e.g. a built-in one), then brought to the executions given.'),
+  executions: executions(MAX_SUB_FLOW_DEPTH),
+});
 
 /** Every alias a flow list makes: the flows' and their sub-flows'. */
 export function flowAliases(flows: readonly AuthenticationFlowSpec[]): string[] {
-  const below = (executions: readonly ExecutionSpec[] | undefined): string[] =>
-    (executions ?? []).flatMap((step) => (step.subFlow === undefined ? [] : [step.subFlow.alias, ...below(step.subFlow.executions)]));
+  const below = (steps: readonly ExecutionSpec[] | undefined): string[] =>
+    (steps ?? []).flatMap((step) => (step.subFlow === undefined ? [] : [step.subFlow.alias, ...below(step.subFlow.executions)]));
   return flows.flatMap((flow) => [flow.alias, ...below(flow.executions)]);
 }
 
@@ -113,10 +136,24 @@ export const FLOW_BINDINGS = ['browserFlow', 'registrationFlow', 'directGrantFlo
 export type FlowBinding = (typeof FLOW_BINDINGS)[number];
 export type FlowBindingsSpec = Partial<Record<FlowBinding, string>>;
 
-export const FlowBindingsCodec: t.Type<FlowBindingsSpec, unknown> = t.partial(Object.fromEntries(FLOW_BINDINGS.map((field) => [field, alias])) as Record<FlowBinding, typeof alias>);
+const BINDING_DESCRIPTIONS: Readonly<Record<FlowBinding, string>> = {
+  browserFlow: 'The flow of logins in a browser.',
+  registrationFlow: 'The flow of users registering themselves.',
+  directGrantFlow: 'The flow of direct grants (a username and password sent to the token endpoint).',
+  resetCredentialsFlow: 'The flow of resetting a forgotten password.',
+  clientAuthenticationFlow: 'The flow that authenticates clients.',
+  dockerAuthenticationFlow: 'The flow of Docker registry logins.',
+  firstBrokerLoginFlow: 'The flow of a user\'s first login through an identity provider.',
+};
 
-export const AuthenticationFlowsCodec: t.Type<AuthenticationFlowSpec[], unknown> = refine(
-  uniqueList(atMost(t.array(FlowCodec), MAX_FLOWS), (flow) => flow.alias),
-  uniqueAliases,
-  UNIQUE_ALIASES_MESSAGE,
-);
+export const FlowBindings = f.object(f.each(BINDING_DESCRIPTIONS, alias))
+  .describe('The flows the realm uses, by alias (Keycloak\'s realm fields of these names); a binding left out is left as it is.');
+export const FlowBindingsCodec: t.Type<FlowBindingsSpec, unknown> = FlowBindings.codec;
+export const flowBindingsSchema = FlowBindings.schema;
+
+export const AuthenticationFlows = f.listMap('alias', Flow, { maxItems: MAX_FLOWS })
+  .codecOnly((codec) => withRule(codec, uniqueAliases, UNIQUE_ALIASES_MESSAGE))
+  .says(`a list of at most ${String(MAX_FLOWS)} items without repeats`)
+  .describe(`Top-level authentication flows, by alias; Keycloak's built-in flows are never changed. ${pruneRuleDescription('authenticationFlows')}`);
+export const AuthenticationFlowsCodec: t.Type<AuthenticationFlowSpec[], unknown> = AuthenticationFlows.codec;
+export const authenticationFlowsSchema = AuthenticationFlows.schema;

@@ -1,6 +1,8 @@
-// The `groups` of a KeycloakRealm spec as a codec; group-schema.ts states the same rules for the CRD.
+// The `groups` of a KeycloakRealm spec, each field declared once for the codec and the CRD schema, level by
+// level (a structural schema cannot refer to itself).
 import * as t from 'io-ts';
-import { minLengthString, uniqueList } from '@keyward/kernel/model';
+import { fields as f, withFieldRule, type Field } from '@keyward/kernel/model';
+import { pruneRuleDescription } from '../../prune.js';
 
 /** How deep groups nest in a spec (top level is 1): a CRD schema cannot recurse, so each level is spelled out. */
 export const MAX_GROUP_DEPTH = 5;
@@ -11,7 +13,6 @@ export const GROUP_NAME_MAX_LENGTH = 255;
 export const GROUP_NAME_PATTERN = '^[^/]+$';
 export const GROUP_NAME_SAYS = `a group name of 1 to ${String(GROUP_NAME_MAX_LENGTH)} characters without /`;
 export const GROUP_DEPTH_MESSAGE = `groups nest at most ${String(MAX_GROUP_DEPTH)} levels deep`;
-export const GROUPS_MAX_MESSAGE = `must have at most ${String(MAX_GROUPS)} items`;
 
 /** A group as the spec states it: attributes and roles, when given, are exactly what the group has. */
 export interface GroupSpec {
@@ -23,48 +24,45 @@ export interface GroupSpec {
   readonly subGroups?: readonly GroupSpec[];
 }
 
-const validName = (u: unknown): u is string => typeof u === 'string' && u.length >= 1 && u.length <= GROUP_NAME_MAX_LENGTH && !u.includes('/');
-const groupName = new t.Type<string>(GROUP_NAME_SAYS, validName, (u, c) => (validName(u) ? t.success(u) : t.failure(u, c)), t.identity);
+/** `codec` of one level's groups, typed as GroupSpec, which every level shares; messages expect "an object". */
+const asGroup = <A extends GroupSpec, O>(codec: t.Type<A, O>): t.Type<GroupSpec> => new t.Type<GroupSpec>('an object', codec.is, codec.validate, t.identity);
 
-const roleNames = uniqueList(t.array(minLengthString(1)));
+/** Roles by name, each once. */
+export const roleNames = f.set(f.nonEmpty());
 
-/** Subgroups below the deepest level: refused, naming the limit. */
-const tooDeep = new t.Type<GroupSpec[]>('no subgroups', (_u): _u is GroupSpec[] => false, (u, c) => t.failure(u, c, GROUP_DEPTH_MESSAGE), t.identity);
+/** Roles stated by name: realm roles, and client roles by clientId (a realm's defaultRoles). */
+export const StatedRoles = f.object({ realmRoles: roleNames, clientRoles: f.record(roleNames) });
+export const StatedRolesCodec = StatedRoles.codec;
 
-/** A list of groups, each by its name at most once, of at most MAX_GROUPS. */
-function groupList(item: t.Type<GroupSpec>): t.Type<GroupSpec[]> {
-  const list = uniqueList(t.array(item), (group) => group.name);
-  return new t.Type<GroupSpec[]>(
-    list.name,
-    (u): u is GroupSpec[] => list.is(u) && u.length <= MAX_GROUPS,
-    (u, c) => {
-      const decoded = list.validate(u, c);
-      if (decoded._tag === 'Left' || decoded.right.length <= MAX_GROUPS) return decoded;
-      return t.failure(u, c, GROUPS_MAX_MESSAGE);
-    },
-    t.identity,
-  );
+const groupFields = {
+  name: f.patterned(GROUP_NAME_MAX_LENGTH, GROUP_NAME_PATTERN, 'without /').says(GROUP_NAME_SAYS).describe('The group\'s name, unique among its siblings; without /.').required(),
+  attributes: f.stringMap().describe('When given, exactly the group\'s attributes (besides the marker).'),
+  realmRoles: roleNames.describe('When given, exactly the realm roles mapped to the group, by name.'),
+  clientRoles: f.record(roleNames).describe('When given, exactly the client roles mapped to the group, by clientId.'),
+};
+
+/** A group at `level` (1 is the top): its subgroups one level down. */
+function group(level: number): Field<t.Type<GroupSpec>> {
+  if (level < MAX_GROUP_DEPTH) {
+    return f.object({ ...groupFields, subGroups: groups(level + 1).describe(`The group's subgroups, by name. ${pruneRuleDescription('groups')}`) }).codecOnly(asGroup);
+  }
+  // The deepest level's schema has no subGroups; the codec refuses them, naming the limit.
+  return f.object(groupFields).codecOnly((codec) => withFieldRule('an object', asGroup(codec), (value) =>
+    (value.subGroups === undefined ? undefined : { field: 'subGroups', message: GROUP_DEPTH_MESSAGE })));
 }
 
-/** A group at `level` (1 is the top): its subgroups one level down, none below MAX_GROUP_DEPTH. */
-function groupCodec(level: number): t.Type<GroupSpec> {
-  const subGroups = level < MAX_GROUP_DEPTH ? groupList(groupCodec(level + 1)) : tooDeep;
-  const codec = t.intersection([
-    t.type({ name: groupName }),
-    t.partial({ attributes: t.record(t.string, t.string), realmRoles: roleNames, clientRoles: t.record(t.string, roleNames), subGroups }),
-  ]);
-  return codec as unknown as t.Type<GroupSpec>;
+/** A list of groups, each by its name at most once. */
+function groups(level: number): Field<t.Type<GroupSpec[]>> {
+  return f.listMap('name', group(level), { maxItems: MAX_GROUPS });
 }
 
 /** The realm's top-level groups, with their subgroups. */
-export const GroupsCodec = groupList(groupCodec(1));
-
-/** Roles stated by name: realm roles, and client roles by clientId (a realm's defaultRoles). */
-export const StatedRolesCodec = t.partial({ realmRoles: roleNames, clientRoles: t.record(t.string, roleNames) });
+export const Groups = groups(1).describe(`Realm groups, nested at most ${String(MAX_GROUP_DEPTH)} deep. Listed groups are created or brought to the spec (and carry Keyward's marker). ${pruneRuleDescription('groups')}`);
+export const GroupsCodec = Groups.codec;
+export const groupsCrdSchema = Groups.schema;
 
 export const GROUP_PATH_PATTERN = '^(/[^/]+)+$';
-const validPath = (u: unknown): u is string => typeof u === 'string' && new RegExp(GROUP_PATH_PATTERN).test(u);
-const groupPathCodec = new t.Type<string>('a group path like /parent/child', validPath, (u, c) => (validPath(u) ? t.success(u) : t.failure(u, c)), t.identity);
 
 /** The realm's default groups, by path. */
-export const DefaultGroupsCodec = uniqueList(t.array(groupPathCodec));
+export const DefaultGroups = f.set(f.matching(GROUP_PATH_PATTERN, 'a group path like /parent/child'));
+export const DefaultGroupsCodec = DefaultGroups.codec;

@@ -1,8 +1,9 @@
 import * as t from 'io-ts';
-import { atMost, kubernetesName, minLengthString, patternedText, uniqueList } from '@keyward/kernel/model';
+import { fields as f, patternedText } from '@keyward/kernel/model';
+import { pruneRuleDescription } from '../../prune.js';
+import { REALM_SECRET_LABEL, REALM_SECRET_LABEL_VALUE } from '../secret-opt-in.js';
 
-// A realm's identity providers as a spec lists them: the codec here, the same rules as a schema in
-// identity-provider-crd.ts.
+// A realm's identity providers as a spec lists them, each field declared once for the codec and the CRD schema.
 
 /** Keycloak's columns for aliases, provider ids and names hold 255 characters. */
 export const IDP_TEXT_MAX_LENGTH = 255;
@@ -20,47 +21,73 @@ export const IDP_FLAGS = ['enabled', 'trustEmail', 'storeToken', 'addReadTokenRo
 /** Texts of an identity provider: each is the representation's field of the same name. */
 export const IDP_TEXTS = ['displayName', 'firstBrokerLoginFlowAlias', 'postBrokerLoginFlowAlias'] as const;
 
+const FLAG_DESCRIPTIONS: Readonly<Record<(typeof IDP_FLAGS)[number], string>> = {
+  enabled: 'Whether users can log in through the provider.',
+  trustEmail: 'Whether email addresses from the provider count as verified.',
+  storeToken: 'Whether the provider\'s tokens are stored after a login.',
+  addReadTokenRoleOnCreate: 'Whether users the provider creates get the broker\'s read-token role, to read the stored tokens.',
+  linkOnly: 'Whether the provider only links accounts and cannot be used to log in.',
+  hideOnLogin: 'Whether the login page leaves out the provider\'s button.',
+};
 
-const bounded = (max: number): t.Type<string> => patternedText(max, '^[\\s\\S]+$', 'any');
+const TEXT_DESCRIPTIONS: Readonly<Record<(typeof IDP_TEXTS)[number], string>> = {
+  displayName: 'The name the login page shows for the provider.',
+  firstBrokerLoginFlowAlias: 'The flow run at a user\'s first login through the provider, by alias.',
+  postBrokerLoginFlowAlias: 'A flow run after every login through the provider, by alias.',
+};
 
+const name = f.text(IDP_TEXT_MAX_LENGTH).says(`a string of 1 to ${String(IDP_TEXT_MAX_LENGTH)} characters (any)`);
 
-const name = bounded(IDP_TEXT_MAX_LENGTH);
-const SecretKeyCodec = t.type({ name: kubernetesName(), key: minLengthString(1) });
+const SecretKey = f.object({
+  name: f.kubernetesName().describe('Name of the Secret.').required(),
+  key: f.nonEmpty().describe('Key of the value in that Secret.').required(),
+});
+
 const configSecretKey = patternedText(IDP_TEXT_MAX_LENGTH, CONFIG_SECRET_KEY_PATTERN, 'letters, digits, _ and -');
 const isConfigSecretKey = (key: string): boolean => configSecretKey.is(key);
-const SecretKeysCodec = t.record(t.string, SecretKeyCodec);
-type ConfigSecrets = t.TypeOf<typeof SecretKeysCodec>;
 
-/** Config keys read from Secrets, each key checked (and named in the error) as the schema's rule does. */
-const ConfigSecretsCodec = new t.Type<ConfigSecrets, t.OutputOf<typeof SecretKeysCodec>>(
-  'ConfigSecrets',
-  (u): u is ConfigSecrets => SecretKeysCodec.is(u) && Object.keys(u).every(isConfigSecretKey),
-  (u, c) => {
-    const decoded = SecretKeysCodec.validate(u, c);
-    if (decoded._tag === 'Left') return decoded;
-    const bad = Object.keys(decoded.right).find((key) => !isConfigSecretKey(key));
-    return bad === undefined ? decoded : t.failure(bad, [...c, { key: bad, type: configSecretKey, actual: bad }]);
-  },
-  SecretKeysCodec.encode,
-);
+/** `secrets`, with each key checked (and named in the error) as the schema's rule does. */
+function withConfigKeys<A extends Readonly<Record<string, unknown>>, O>(secrets: t.Type<A, O>): t.Type<A, O> {
+  const badKey = (value: A): string | undefined => Object.keys(value).find((key) => !isConfigSecretKey(key));
+  return new t.Type<A, O>(
+    'ConfigSecrets',
+    (u): u is A => secrets.is(u) && badKey(u) === undefined,
+    (u, c) => {
+      const decoded = secrets.validate(u, c);
+      if (decoded._tag === 'Left') return decoded;
+      const bad = badKey(decoded.right);
+      return bad === undefined ? decoded : t.failure(bad, [...c, { key: bad, type: configSecretKey, actual: bad }]);
+    },
+    secrets.encode,
+  );
+}
 
-const IdpMapperCodec = t.intersection([
-  t.type({ name, identityProviderMapper: name }),
-  t.partial({ config: t.record(t.string, t.string) }),
-]);
+const ConfigSecrets = f.record(SecretKey)
+  .rule({ rule: `self.all(key, key.matches('${CONFIG_SECRET_KEY_PATTERN}'))`, message: 'config keys read from Secrets are letters, digits, _ and -' }, withConfigKeys)
+  // Bounds what the rule costs the API server; the codec reads only what the server stored.
+  .schemaOnly({ maxProperties: MAX_CONFIG_SECRETS })
+  .describe(`Config values read from Secrets in this namespace when they are sent, by config key (clientSecret, ...); each Secret must carry the label ${REALM_SECRET_LABEL}: "${REALM_SECRET_LABEL_VALUE}".`);
 
-const IdentityProviderCodec = t.intersection([
-  t.type({ alias: patternedText(IDP_TEXT_MAX_LENGTH, IDP_ALIAS_PATTERN, 'letters, digits, ., _ and -'), providerId: name }),
-  t.partial({
-    ...Object.fromEntries(IDP_FLAGS.map((flag) => [flag, t.boolean])) as Record<(typeof IDP_FLAGS)[number], t.BooleanC>,
-    ...Object.fromEntries(IDP_TEXTS.map((field) => [field, t.string])) as Record<(typeof IDP_TEXTS)[number], t.StringC>,
-    config: t.record(t.string, t.string),
-    configSecrets: ConfigSecretsCodec,
-    mappers: atMost(uniqueList(t.array(IdpMapperCodec), (mapper) => mapper.name), MAX_IDP_MAPPERS),
-  }),
-]);
+const IdpMapper = f.object({
+  name: name.describe('The mapper\'s name, its key in this list.').required(),
+  identityProviderMapper: name.describe('The mapper type, e.g. hardcoded-attribute-idp-mapper.').required(),
+  config: f.stringMap().describe('The mapper\'s settings, compared on the keys given; Keycloak\'s other keys stay.'),
+});
 
-export const IdentityProvidersCodec = atMost(uniqueList(t.array(IdentityProviderCodec), (idp) => idp.alias), MAX_IDENTITY_PROVIDERS);
+const IdentityProvider = f.object({
+  alias: f.patterned(IDP_TEXT_MAX_LENGTH, IDP_ALIAS_PATTERN, 'letters, digits, ., _ and -').describe('The provider\'s alias, unique in the realm (part of its redirect URI).').required(),
+  providerId: name.describe('oidc, keycloak-oidc, saml, github, google, ...').required(),
+  ...f.each(FLAG_DESCRIPTIONS, f.boolean()),
+  ...f.each(TEXT_DESCRIPTIONS, f.string()),
+  config: f.stringMap().describe('Keycloak\'s config of the provider (clientId, authorizationUrl, ...); keys also in configSecrets are taken from there.'),
+  configSecrets: ConfigSecrets,
+  mappers: f.listMap('name', IdpMapper, { maxItems: MAX_IDP_MAPPERS }).describe(`The provider's mappers, by name; left out, not touched. ${pruneRuleDescription('identityProviders')}`),
+});
 
-export type IdentityProviderSpec = t.TypeOf<typeof IdentityProviderCodec>;
-export type IdpMapperSpec = t.TypeOf<typeof IdpMapperCodec>;
+export const IdentityProviders = f.listMap('alias', IdentityProvider, { maxItems: MAX_IDENTITY_PROVIDERS })
+  .describe(`Identity providers of the realm, by alias; those made from this list carry a marker in their config. ${pruneRuleDescription('identityProviders')}`);
+export const IdentityProvidersCodec = IdentityProviders.codec;
+export const identityProvidersSchema = IdentityProviders.schema;
+
+export type IdentityProviderSpec = t.TypeOf<typeof IdentityProvider.codec>;
+export type IdpMapperSpec = t.TypeOf<typeof IdpMapper.codec>;

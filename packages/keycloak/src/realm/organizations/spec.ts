@@ -1,9 +1,10 @@
 import * as t from 'io-ts';
-import { atMost, patternedText, uniqueList } from '@keyward/kernel/model';
+import { fields as f, uniqueList, withFieldRule } from '@keyward/kernel/model';
+import { pruneRuleDescription } from '../../prune.js';
 
-// A realm's organizations as a spec lists them: the codec here, the same rules as a schema in
-// organization-crd.ts. Keycloak 26 keys an organization by its alias, which it takes from the name when none
-// is given, refuses to change, and refuses with a space or a slash.
+// A realm's organizations as a spec lists them, each field declared once for the codec and the CRD schema.
+// Keycloak 26 keys an organization by its alias, which it takes from the name when none is given, refuses to
+// change, and refuses with a space or a slash.
 
 /** Keycloak's columns for organization names, aliases and domains hold 255 characters. */
 export const ORG_TEXT_MAX_LENGTH = 255;
@@ -16,43 +17,38 @@ export const MAX_ORGANIZATIONS = 100;
 export const MAX_ORG_DOMAINS = 50;
 export const MAX_ORG_LINKS = 50;
 
+const NAME_AS_ALIAS_MESSAGE = 'without alias, the name is the alias: letters, digits, ., _ and - only';
+const aliasText = f.patterned(ORG_TEXT_MAX_LENGTH, ORG_ALIAS_PATTERN, 'letters, digits, ., _ and -');
 
+const Domain = f.object({
+  name: f.patterned(ORG_TEXT_MAX_LENGTH, ORG_DOMAIN_PATTERN, 'a domain name').describe('The domain name, e.g. example.com.').required(),
+  verified: f.boolean().describe('Whether the domain is verified (Keycloak\'s default: false).'),
+});
 
-const aliasText = patternedText(ORG_TEXT_MAX_LENGTH, ORG_ALIAS_PATTERN, 'letters, digits, ., _ and -');
-const domainName = patternedText(ORG_TEXT_MAX_LENGTH, ORG_DOMAIN_PATTERN, 'a domain name');
-
-const DomainCodec = t.intersection([t.type({ name: domainName }), t.partial({ verified: t.boolean })]);
 /** An identity provider of the realm, by alias, linked to the organization. */
-const LinkCodec = t.type({ alias: aliasText });
-
-const OrganizationFields = t.intersection([
-  t.type({ name: patternedText(ORG_TEXT_MAX_LENGTH, '^[\\s\\S]+$', 'any') }),
-  t.partial({
-    alias: aliasText,
-    description: t.string,
-    enabled: t.boolean,
-    redirectUrl: t.string,
-    domains: atMost(uniqueList(t.array(DomainCodec), (domain) => domain.name.toLowerCase()), MAX_ORG_DOMAINS),
-    attributes: t.record(t.string, t.array(t.string)),
-    identityProviders: atMost(uniqueList(t.array(LinkCodec), (link) => link.alias), MAX_ORG_LINKS),
-  }),
-]);
-type OrganizationFields = t.TypeOf<typeof OrganizationFields>;
+const Link = f.object({ alias: aliasText.describe('The alias of an identity provider of this realm.').required() });
 
 /** The alias Keycloak keys an organization by: the given one, else its name. */
 export const organizationAlias = (spec: { readonly name: string; readonly alias?: string | undefined }): string => spec.alias ?? spec.name;
 
 /** An organization whose name must serve as its alias when it has none (Keycloak refuses the name otherwise). */
-const OrganizationCodec = new t.Type<OrganizationFields, t.OutputOf<typeof OrganizationFields>>(
-  'Organization',
-  (u): u is OrganizationFields => OrganizationFields.is(u) && aliasText.is(organizationAlias(u)),
-  (u, c) => {
-    const decoded = OrganizationFields.validate(u, c);
-    if (decoded._tag === 'Left' || aliasText.is(organizationAlias(decoded.right))) return decoded;
-    return t.failure(decoded.right.name, [...c, { key: 'name', type: aliasText, actual: decoded.right.name }], 'without alias, the name is the alias: letters, digits, ., _ and - only');
-  },
-  OrganizationFields.encode,
-);
+const Organization = f.object({
+  name: f.text(ORG_TEXT_MAX_LENGTH).says(`a string of 1 to ${String(ORG_TEXT_MAX_LENGTH)} characters (any)`).describe('The organization\'s name, unique in the realm; without alias, also its alias.').required(),
+  alias: aliasText.describe('Keycloak\'s key of the organization (default: the name); Keycloak cannot change it.'),
+  description: f.string().describe('The organization\'s description.'),
+  enabled: f.boolean().describe('Whether the organization is enabled; left out, as Keycloak has it.'),
+  redirectUrl: f.string().describe('Where members go after their invitation or registration.'),
+  // Domain names are compared in any case, as Keycloak does.
+  domains: f.listMap('name', Domain, { maxItems: MAX_ORG_DOMAINS, sameKey: (domain) => domain.name.toLowerCase() })
+    .describe('The organization\'s domains: exactly these when given. A domain belongs to one organization of a realm.'),
+  attributes: f.record(f.list(f.string())).describe('Exactly these attributes when given (Keyward\'s marker aside).'),
+  identityProviders: f.listMap('alias', Link, { maxItems: MAX_ORG_LINKS })
+    .describe('Identity providers of the realm, by alias, linked to the organization: exactly these when given and not empty. A provider belongs to one organization.'),
+}).rule({ rule: `has(self.alias) || self.name.matches('${ORG_ALIAS_PATTERN}')`, fieldPath: '.name', message: NAME_AS_ALIAS_MESSAGE }, (codec) =>
+  withFieldRule('Organization', codec, (organization) => (aliasText.codec.is(organizationAlias(organization)) ? undefined : { field: 'name', message: NAME_AS_ALIAS_MESSAGE })));
+
+export type OrganizationSpec = t.TypeOf<typeof Organization.codec>;
+export type OrganizationDomainSpec = t.TypeOf<typeof Domain.codec>;
 
 interface Repeat {
   readonly index: number;
@@ -64,7 +60,7 @@ interface Repeat {
  * Keycloak links a domain, and an identity provider, to one organization of a realm (a second is a 400): no
  * domain or provider in two listed ones.
  */
-function repeatedDomain(organizations: readonly OrganizationFields[]): Repeat | undefined {
+function repeatedDomain(organizations: readonly OrganizationSpec[]): Repeat | undefined {
   const owner = new Set<string>();
   for (const [index, organization] of organizations.entries()) {
     const named = [
@@ -79,21 +75,30 @@ function repeatedDomain(organizations: readonly OrganizationFields[]): Repeat | 
   return undefined;
 }
 
-const OrganizationList = atMost(uniqueList(uniqueList(t.array(OrganizationCodec), (o) => o.name), organizationAlias), MAX_ORGANIZATIONS);
+/** `list`, refusing a domain or identity provider that two organizations list, at the second one. */
+function withoutSharedLinks<O>(list: t.Type<OrganizationSpec[], O>): t.Type<OrganizationSpec[], O> {
+  return new t.Type<OrganizationSpec[], O>(
+    'Organizations',
+    (u): u is OrganizationSpec[] => list.is(u) && repeatedDomain(u) === undefined,
+    (u, c) => {
+      const decoded = list.validate(u, c);
+      if (decoded._tag === 'Left') return decoded;
+      const repeat = repeatedDomain(decoded.right);
+      if (repeat === undefined) return decoded;
+      const what = repeat.field === 'domains' ? `domain ${repeat.name}` : `identity provider ${repeat.name}`;
+      return t.failure(repeat.name, [...c, { key: String(repeat.index), type: list, actual: decoded.right[repeat.index] }, { key: repeat.field, type: list, actual: repeat.name }], `${what} is listed by another organization: Keycloak links it to one organization`);
+    },
+    list.encode,
+  );
+}
 
-export const OrganizationsCodec = new t.Type<OrganizationFields[], t.OutputOf<typeof OrganizationFields>[]>(
-  'Organizations',
-  (u): u is OrganizationFields[] => OrganizationList.is(u) && repeatedDomain(u) === undefined,
-  (u, c) => {
-    const decoded = OrganizationList.validate(u, c);
-    if (decoded._tag === 'Left') return decoded;
-    const repeat = repeatedDomain(decoded.right);
-    if (repeat === undefined) return decoded;
-    const what = repeat.field === 'domains' ? `domain ${repeat.name}` : `identity provider ${repeat.name}`;
-    return t.failure(repeat.name, [...c, { key: String(repeat.index), type: OrganizationCodec, actual: decoded.right[repeat.index] }, { key: repeat.field, type: DomainCodec, actual: repeat.name }], `${what} is listed by another organization: Keycloak links it to one organization`);
-  },
-  OrganizationList.encode,
-);
+const aliasOf = (item: string): string => `(has(${item}.alias) ? ${item}.alias : ${item}.name)`;
 
-export type OrganizationSpec = OrganizationFields;
-export type OrganizationDomainSpec = t.TypeOf<typeof DomainCodec>;
+export const Organizations = f.listMap('name', Organization, { maxItems: MAX_ORGANIZATIONS })
+  .rule({ rule: `self.all(o, self.exists_one(p, ${aliasOf('p')} == ${aliasOf('o')}))`, message: 'two organizations have the same alias' }, (codec) => uniqueList(codec, organizationAlias))
+  // Only the codec sees that two organizations list the same domain or identity provider.
+  .codecOnly(withoutSharedLinks)
+  .describe(`Organizations of the realm (Keycloak 26; needs organizationsEnabled), by alias; those made from this list carry a marker in their attributes. ${pruneRuleDescription('organizations')}`);
+
+export const OrganizationsCodec = Organizations.codec;
+export const organizationsSchema = Organizations.schema;
