@@ -3,20 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { adminKubeConfig, createTestNamespace, httpCall, keystoneAdmin, rememberSecret, testEnvironment, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition, sensitive, type KubeObject } from '@keyward/kernel';
-import { ContentType, KeystoneClient, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
-import { KeywardError, apiSet, controlRuntime } from '@keyward/kernel/interpreter';
-import { Controller, createLogger } from '@keyward/runtime/controller';
+import { ContentType, KeystoneClient, KubeClient } from '@keyward/runtime/io';
+import { KeywardError } from '@keyward/kernel/interpreter';
+import { createLogger } from '@keyward/runtime/controller';
 import { appCredType, keystoneApiType, type AppCredStatus } from '../src/api.js';
-import { appCredController } from '../src/controller.js';
 import { readStatus } from '../src/decode.js';
+import { startController, type RunningController } from './running-controller.js';
 
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 let kube: KubeClient;
 let namespace: string;
 let userName: string;
 let endpoint: string;
-let apis: { close(): void } | undefined;
-let controller: { stop(): Promise<void> } | undefined;
+let controller: RunningController | undefined;
 
 const crRef = (name: string) => ({ type: appCredType, namespace, name });
 const secretRef = (name: string) => ({ type: coreTypes.secret, namespace, name });
@@ -94,23 +93,16 @@ beforeAll(async () => {
     status: { apiEndpoints: { internal: endpoint.replace(/\/v3$/, '') }, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   }, ContentType.mergePatch, 'status');
 
-  const runtimes = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
-  const created = new Controller(appCredController, {
-    kube,
-    apis: runtimes,
+  controller = await startController(kube, {
     config: { revokeOnDelete: false, keystoneRetryMs: 1_000 },
     namespace,
     backoff: { baseMs: 100, maxMs: 2_000 },
     logger: createLogger({ level: 'debug', stream: createWriteStream(testLogFile('appcred-controller')) }),
   });
-  apis = runtimes;
-  await created.start();
-  controller = created;
 }, 120_000);
 
 afterAll(async () => {
   await controller?.stop();
-  apis?.close();
   kube.close();
 });
 

@@ -4,12 +4,11 @@ import { createWriteStream } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { adminKubeConfig, createTestNamespace, testLogFile, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition } from '@keyward/kernel';
-import { KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
-import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
-import { Controller, createLogger } from '@keyward/runtime/controller';
+import { KubeClient } from '@keyward/runtime/io';
+import { createLogger } from '@keyward/runtime/controller';
 import { appCredType } from '../src/api.js';
-import { appCredController } from '../src/controller.js';
 import { readStatus } from '../src/decode.js';
+import { startController, type RunningController } from './running-controller.js';
 
 // Keystone behind a load balancer whose backends are all down: every request is answered 503 and recorded.
 const CRS = 8;
@@ -25,8 +24,7 @@ let failures = 0;
 const history = new Map<string, (number | null)[]>();
 const record = (key: string, entry: number | null): void => { history.set(key, [...(history.get(key) ?? []), entry]); };
 const attemptsOf = (key: string): number => (history.get(key) ?? []).filter((entry) => entry === null).length;
-let apis: { close(): void } | undefined;
-let controller: { stop(): Promise<void> } | undefined;
+let controller: RunningController | undefined;
 
 const names = Array.from({ length: CRS }, (_, i) => `ac-outage-${String(i)}`);
 const crRef = (name: string) => ({ type: appCredType, namespace, name });
@@ -53,10 +51,7 @@ beforeAll(async () => {
   kube = new KubeClient(adminKubeConfig());
   namespace = await createTestNamespace('outage');
   await kube.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: 'not-used-keystone-is-down' } });
-  const runtimes = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
-  const created = new Controller(appCredController, {
-    kube,
-    apis: runtimes,
+  controller = await startController(kube, {
     config: { revokeOnDelete: false, keystoneRetryMs: 1_000, keystoneUrl: url },
     namespace,
     backoff: { baseMs: BASE_MS, maxMs: 600_000 },
@@ -66,14 +61,10 @@ beforeAll(async () => {
     },
     logger: createLogger({ level: 'debug', stream: createWriteStream(testLogFile('appcred-outage')) }),
   });
-  apis = runtimes;
-  await created.start();
-  controller = created;
 }, 120_000);
 
 afterAll(async () => {
   await controller?.stop();
-  apis?.close();
   kube.close();
   await new Promise((resolve) => keystone.close(resolve));
 });

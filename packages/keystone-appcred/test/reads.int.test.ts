@@ -5,12 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment, waitFor } from '@keyward/test-env';
 import { coreTypes, findCondition } from '@keyward/kernel';
-import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime, type KubeRequestInfo } from '@keyward/runtime/io';
-import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
-import { Controller } from '@keyward/runtime/controller';
+import { ContentType, KubeClient, type KubeRequestInfo } from '@keyward/runtime/io';
 import { appCredType, keystoneApiType } from '../src/api.js';
-import { appCredController } from '../src/controller.js';
 import { readStatus } from '../src/decode.js';
+import { startController, type RunningController } from './running-controller.js';
 
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 const READ_VERBS = new Set(['get', 'list']);
@@ -22,8 +20,7 @@ let endpoint: string;
 /** Reads of the controller's client, "<verb> <resource>", since the last take(). */
 let reads = new Map<string, number>();
 let kube: KubeClient;
-let apis: { close(): void } | undefined;
-let controller: { stop(): Promise<void>; queueState(): { depth: number; inFlight: number } } | undefined;
+let controller: RunningController | undefined;
 
 function counted(info: KubeRequestInfo): void {
   if (!READ_VERBS.has(info.verb)) return;
@@ -87,17 +84,12 @@ beforeAll(async () => {
   await setKeystoneApi(true);
 
   kube = new KubeClient(adminKubeConfig(), { onRequest: counted });
-  const runtimes = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
-  apis = runtimes;
   // Without a Keystone URL: the endpoint comes from the namespace's KeystoneAPI, as by default.
-  const created = new Controller(appCredController, { kube, apis: runtimes, config: { revokeOnDelete: false, keystoneRetryMs: 1_000 }, namespace, concurrency: 4 });
-  await created.start();
-  controller = created;
+  controller = await startController(kube, { config: { revokeOnDelete: false, keystoneRetryMs: 1_000 }, namespace, concurrency: 4 });
 }, 120_000);
 
 afterAll(async () => {
   await controller?.stop();
-  apis?.close();
   kube.close();
   setup.close();
 });

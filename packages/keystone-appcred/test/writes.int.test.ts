@@ -5,12 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { WRITE_VERBS, adminKubeConfig, createTestNamespace, keystoneAdmin, kubeConfigFor, rememberSecret, serviceAccountIdentity, settledAuditEventsOf, testEnvironment, waitFor, type AuditEvent, type ServiceAccountIdentity } from '@keyward/test-env';
 import { coreTypes, findCondition } from '@keyward/kernel';
-import { KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
-import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
-import { Controller } from '@keyward/runtime/controller';
+import { KubeClient } from '@keyward/runtime/io';
 import { appCredType, credentialSecretName, serviceOf } from '../src/api.js';
-import { appCredController } from '../src/controller.js';
 import { readStatus } from '../src/decode.js';
+import { startController, type RunningController } from './running-controller.js';
 
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 const CRS = 4;
@@ -21,8 +19,7 @@ let namespace: string;
 let userName: string;
 let operator: ServiceAccountIdentity;
 let kube: KubeClient | undefined;
-let apis: { close(): void } | undefined;
-let controller: { stop(): Promise<void>; queueState(): { depth: number; inFlight: number } } | undefined;
+let controller: RunningController | undefined;
 
 const names = Array.from({ length: CRS }, (_, i) => `ac-writes-${String(i)}`);
 const crRef = (name: string) => ({ type: appCredType, namespace, name });
@@ -59,17 +56,12 @@ beforeAll(async () => {
   await setup.create({ type: coreTypes.secret, namespace, name: 'osp-secret' }, { metadata: { name: 'osp-secret' }, stringData: { ServicePassword: PASSWORD } });
 
   kube = new KubeClient(kubeConfigFor({ kubeconfig: operator.kubeconfig }));
-  const runtimes = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-appcred', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
-  apis = runtimes;
   const keystoneUrl = testEnvironment().keystone?.url ?? '';
-  const created = new Controller(appCredController, { kube, apis: runtimes, config: { revokeOnDelete: false, keystoneRetryMs: 1_000, keystoneUrl }, namespace, concurrency: 4 });
-  await created.start();
-  controller = created;
+  controller = await startController(kube, { config: { revokeOnDelete: false, keystoneRetryMs: 1_000, keystoneUrl }, namespace, concurrency: 4 });
 }, 120_000);
 
 afterAll(async () => {
   await controller?.stop();
-  apis?.close();
   kube?.close();
   setup.close();
 });

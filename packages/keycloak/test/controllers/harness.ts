@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { coreTypes, findCondition, type Condition, type KubeObject, type ObjectRef, type Plan } from '@keyward/kernel';
+import { coreTypes, findCondition, type AnyAction, type Condition, type KubeObject, type ObjectRef, type Plan } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { ContentType, KubeClient, kubernetesRuntime, type HttpRequestInfo } from '@keyward/runtime/io';
 import { KeywardError, apiSet, controlRuntime, type PlanResult } from '@keyward/kernel/interpreter';
@@ -221,6 +221,19 @@ export interface Operator {
   readonly metrics: RuntimeMetrics;
 }
 
+/**
+ * A reconcile of `ref` once the controller's cache holds the object the API server has: a test that just saw
+ * the object Ready there would otherwise reconcile the cache's older copy and plan what is already written.
+ */
+async function reconcileCaughtUp<A extends AnyAction>(kube: KubeClient, controller: { cached(key: string): KubeObject | undefined; reconcileKey(key: string): Promise<KeyReconcile<A>> }, ref: ObjectRef): Promise<KeyReconcile<A>> {
+  const key = `${ref.namespace ?? ''}/${ref.name}`;
+  await waitFor(async () => {
+    const stored = (await kube.get(ref))?.metadata.resourceVersion;
+    return stored === undefined || controller.cached(key)?.metadata.resourceVersion === stored ? true : undefined;
+  }, { what: `the controller's cache to hold ${key} as stored`, timeoutMs: WAIT_MS, intervalMs: 50 });
+  return controller.reconcileKey(key);
+}
+
 export async function startOperator(kube: KubeClient, options: OperatorOptions): Promise<Operator> {
   const requests: HttpRequestInfo[] = [];
   const reconciles = new Map<string, number>();
@@ -259,8 +272,8 @@ export async function startOperator(kube: KubeClient, options: OperatorOptions):
   return {
     requests,
     reconciles,
-    reconcileRealm: (namespace, name) => pick(realms, namespace).reconcileKey(`${namespace}/${name}`),
-    reconcileClient: (namespace, name) => pick(clients, namespace).reconcileKey(`${namespace}/${name}`),
+    reconcileRealm: (namespace, name) => reconcileCaughtUp(kube, pick(realms, namespace), { type: keycloakRealmType, namespace, name }),
+    reconcileClient: (namespace, name) => reconcileCaughtUp(kube, pick(clients, namespace), { type: keycloakClientType, namespace, name }),
     resync: () => { for (const controller of all) controller.resync(); },
     stop: async () => {
       await Promise.all(all.map((controller) => controller.stop()));

@@ -446,6 +446,12 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     this.#repeats.settled(key, requeue.kind === 'backoff' ? result.error : undefined);
   }
 
+  /** The cache's current object of a key: what its next reconcile reads. Exposed for tests and tools. */
+  cached(key: string): KubeObject | undefined {
+    const { namespace, name } = splitKey(key);
+    return this.#primary.get(namespace, name);
+  }
+
   /** One reconcile of one key, from the cache's current object. Exposed for tests and tools. */
   async reconcileKey(key: string): Promise<KeyReconcile<A>> {
     const { namespace, name } = splitKey(key);
