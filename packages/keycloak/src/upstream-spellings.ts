@@ -126,7 +126,8 @@ export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpel
     if (spelling.keyward === undefined) continue;
     const to = split(spelling.keyward);
     const target = parentOf(result, to.parent, true);
-    if (target === undefined) continue;
+    // Keyward's field holds something else there (a list where the upstream field goes into an object): both stated.
+    if (target === undefined) return { conflict: spelling, scalar: false };
     if (to.key in target && (!isScalar(value) || target[to.key] !== value)) return { conflict: spelling, scalar: isScalar(value) };
     target[to.key] = value;
   }
@@ -223,6 +224,8 @@ export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings
   const rules = ofSpec.flatMap(({ keyward, ...spelling }) => {
     if (keyward === undefined) return [];
     const type = schemaAt(schema, keyward.split('.'))?.['type'];
+    // The API server's CEL cannot read an untyped field (one of two shapes, such as defaultRoles): the codec alone refuses both.
+    if (type === undefined) return [];
     return [sameValueRule({ ...spelling, keyward }, type !== 'object' && type !== 'array')];
   });
   if (rules.length === 0) return schema as S;

@@ -17,7 +17,7 @@ const CORPUS = new URL('./corpus/', import.meta.url);
 const OPERATOR_NAMESPACE = 'keycloak-system';
 /** Where kubectl puts an object whose manifest names no namespace. */
 const DEFAULT_NAMESPACE = 'default';
-const REALMS = ['shared', 'my-realm', 'company', 'company-roles'];
+const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-defaults', 'CompanyDefaultRole'];
 /** The Docker registry client: the test Keycloak runs without the docker feature, which docker-v2 needs. */
 const DOCKER_CLIENT = 'registry';
 
@@ -225,5 +225,63 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const refused = await waitForRefusal(env.kube, clientRef('identity', DOCKER_CLIENT), 'BadRequest');
     expect(conditionOf(refused, 'Ready')?.message).toContain('Invalid protocol: docker-v2');
     expect(await env.admin.client('company', 'company-registry')).toBeUndefined();
+  });
+
+  it('gives every new user the default roles and places the groups its paths name, as the Kopf operator states them', async () => {
+    const composites = async (realmName: string, role: string): Promise<{ realm: string[]; account: string[] }> => {
+      const held = await env.admin.get<{ name: string; clientRole: boolean; containerId: string }[]>(`/realms/${realmName}/roles/${role}/composites`) ?? [];
+      const account = await env.admin.client(realmName, 'account');
+      return {
+        realm: held.filter((r) => !r.clientRole).map((r) => r.name).sort(),
+        account: held.filter((r) => r.clientRole && r.containerId === account?.['id']).map((r) => r.name).sort(),
+      };
+    };
+    // The list names realm roles; Keycloak's own default roles stay.
+    expect((await composites('company-defaults', 'default-roles-company-defaults')).realm).toEqual(['member', 'offline_access', 'reader', 'uma_authorization']);
+    // defaultRole's composites are its realm and client roles; Keycloak names the role after the realm in lower case.
+    expect(await composites('CompanyDefaultRole', 'default-roles-companydefaultrole')).toEqual({ realm: ['member', 'offline_access', 'uma_authorization'], account: ['manage-account', 'view-applications', 'view-profile'] });
+    const platform = await env.admin.get<{ path: string }>('/realms/company-defaults/group-by-path/staff/engineering/platform');
+    expect(platform?.path).toBe('/staff/engineering/platform');
+    const message = conditionOf(await env.kube.get(realmRef('identity', 'company-default-role')), 'Ready')?.message;
+    expect(message).toContain('defaultRole.composites.realm is read as defaultRoles.realmRoles');
+    expect(message).toContain('defaultRole.composites.client is read as defaultRoles.clientRoles');
+    expect(message).toContain('defaultRole.description has no effect');
+  });
+
+  it('registers a required action under its provider\'s id, which is the only alias Keycloak gives it', async () => {
+    expect(pick(await env.admin.get('/realms/company-defaults/authentication/required-actions/CONFIGURE_TOTP'), ['alias', 'providerId', 'name', 'enabled', 'defaultAction', 'priority'])).toEqual({
+      alias: 'CONFIGURE_TOTP', providerId: 'CONFIGURE_TOTP', name: 'Configure OTP', enabled: true, defaultAction: true, priority: 10,
+    });
+    // Keycloak's own rule, which makes a providerId other than the alias unsatisfiable: registering takes a
+    // provider and makes it the alias, and an update keeps the provider whatever it is sent.
+    const unregistered = await env.admin.get<{ providerId: string; name: string }[]>('/realms/company-defaults/authentication/unregistered-required-actions') ?? [];
+    const provider = unregistered[0];
+    if (provider === undefined) throw new Error('Keycloak 26.7 leaves some required actions of a new realm unregistered; it left none');
+    expect(await env.admin.send('POST', '/realms/company-defaults/authentication/register-required-action', { providerId: provider.providerId, name: provider.name, alias: 'another-alias' })).toBe(204);
+    const registered = await env.admin.get<Record<string, unknown>>(`/realms/company-defaults/authentication/required-actions/${provider.providerId}`);
+    expect(pick(registered, ['alias', 'providerId'])).toEqual({ alias: provider.providerId, providerId: provider.providerId });
+    expect(await env.admin.send('PUT', `/realms/company-defaults/authentication/required-actions/${provider.providerId}`, { ...registered, providerId: 'CONFIGURE_TOTP' })).toBe(204);
+    expect((await env.admin.get(`/realms/company-defaults/authentication/required-actions/${provider.providerId}`))?.['providerId']).toBe(provider.providerId);
+    expect(await env.admin.send('DELETE', `/realms/company-defaults/authentication/required-actions/${provider.providerId}`)).toBe(204);
+  });
+
+  it('accepts authenticateByDefault, which Keycloak 26.7 does not keep, and says so', async () => {
+    const github = await env.admin.get<Record<string, unknown>>('/realms/company-defaults/identity-provider/instances/github');
+    expect(pick(github, ['providerId', 'enabled', 'authenticateByDefault'])).toEqual({ providerId: 'github', enabled: true, authenticateByDefault: false });
+    // Sent true by hand, it reads back false: Keycloak has no such setting to keep.
+    expect(await env.admin.send('PUT', '/realms/company-defaults/identity-provider/instances/github', { ...github, authenticateByDefault: true })).toBe(204);
+    expect((await env.admin.get('/realms/company-defaults/identity-provider/instances/github'))?.['authenticateByDefault']).toBe(false);
+    expect(conditionOf(await env.kube.get(realmRef('identity', 'company-defaults')), 'Ready')?.message).toContain('identityProviders[].authenticateByDefault has no effect');
+  });
+
+  it('refuses, naming the field, what these fields cannot mean: another providerId, a path elsewhere, another default role', async () => {
+    const defaults = manifests.map(([, object]) => object).find((object) => object.metadata.name === 'company-defaults');
+    if (defaults === undefined) throw new Error('the corpus has no company-defaults realm');
+    const spec = defaults['spec'] as Record<string, unknown>;
+    const variant = (changed: Record<string, unknown>): KubeObject => ({ ...defaults, spec: { ...spec, ...changed } });
+    expect(await applyStrict(variant({ requiredActions: [{ alias: 'CONFIGURE_TOTP', providerId: 'VERIFY_EMAIL' }] }), true)).toContain('providerId must equal alias');
+    expect(await applyStrict(variant({ groups: [{ name: 'staff', path: '/team' }] }), true)).toContain('path is where the group is listed');
+    expect(await applyStrict(variant({ groups: [{ name: 'staff', subGroups: [{ name: 'engineering', path: '/engineering' }] }] }), true)).toContain('spec.groups[0].subGroups[0].path');
+    expect(await applyStrict(variant({ defaultRole: { name: 'default-roles-company' } }), true)).toContain('defaultRole.name is the realm\'s default role');
   });
 });

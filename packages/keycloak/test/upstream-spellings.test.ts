@@ -169,7 +169,9 @@ describe('the schemas', () => {
   ] as const)('of %s declare each upstream field, with the type of the field it means', (_kind, spec, spellings: readonly UpstreamSpelling[]) => {
     for (const spelling of spellings) {
       const declared = propertyAt(spec, spelling.upstream);
-      expect([spelling.upstream, declared?.['type']]).toEqual([spelling.upstream, spelling.keyward === undefined ? (spelling.schema as { type: string }).type : propertyAt(spec, spelling.keyward)?.['type']]);
+      const stated = (spelling.schema as { type: string } | undefined)?.type;
+      // A field inside one of two shapes (defaultRoles) is untyped: the spelling states the type it takes.
+      expect([spelling.upstream, declared?.['type']]).toEqual([spelling.upstream, spelling.keyward === undefined ? stated : propertyAt(spec, spelling.keyward)?.['type'] ?? stated]);
     }
   });
 });

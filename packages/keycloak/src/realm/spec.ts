@@ -6,7 +6,9 @@ import { type Condition } from '@keyward/kernel';
 import { type StoredMeta } from '@keyward/kernel/plan';
 import { AuthenticationFlows, FlowBindings } from './flows/spec.js';
 import { RequiredActions } from './required-actions/spec.js';
-import { DefaultGroups, Groups, StatedRolesCodec } from './groups/spec.js';
+import { DefaultGroups, Groups } from './groups/spec.js';
+import { DefaultRoles } from './default-roles-spec.js';
+import { checkingDefaultRoleName, DEFAULT_ROLE_NAME_RULE } from './default-role-upstream.js';
 import type { RealmManaged } from './managed.js';
 import { ScopeMappings } from './scope-mappings/spec.js';
 import { IdentityProviders } from './identity-providers/spec.js';
@@ -162,10 +164,7 @@ const RealmSpec = f.object({
   requiredActions: RequiredActions,
   groups: Groups,
   defaultGroups: DefaultGroups.describe('Groups every new user joins, by path (/parent/child).'),
-  defaultRoles: declared(StatedRolesCodec, f.object({
-    realmRoles: nameSet.describe('Realm roles, by name.'),
-    clientRoles: f.record(nameSet).describe('Client roles, by the clientId of their client.'),
-  }).describe('Roles every new user gets (composites of the realm\'s default role), added to Keycloak\'s own.').schema),
+  defaultRoles: DefaultRoles,
   scopeMappings: ScopeMappings,
   deletionPolicy: f.withDefaultValue(f.enumOf(DELETION_POLICIES), 'Delete')
     .describe('Delete (the default) deletes the realm in Keycloak, with everything in it, with this object, when Keyward owns it; Retain leaves it there.'),
@@ -174,13 +173,15 @@ const RealmSpec = f.object({
   pruneUnlisted: declared(pruneUnlistedCodec(REALM_PRUNABLE_FIELDS), pruneUnlistedSchema(REALM_PRUNABLE_FIELDS, 'roles, scopes, groups (with subgroups), flows, required actions, identity providers (with mappers), client profiles or policies, user federation providers, organizations')),
   userFederation: UserFederationList,
   organizations: Organizations,
-}).describe('The realm\'s settings and what Keyward makes in it; a setting left out is left as Keycloak has it.');
+}).describe('The realm\'s settings and what Keyward makes in it; a setting left out is left as Keycloak has it.')
+  // The codec's half reads the spec before the spellings table drops defaultRole.name (RealmSpecCodec below).
+  .rule(DEFAULT_ROLE_NAME_RULE, (codec) => codec);
 
 /** The spec's schema, without the Kopf operator's spellings (crd.ts adds them). */
 export const realmSpecSchema = RealmSpec.schema;
 
 /** The spec, read in the Kopf operator's spellings too (upstream.ts). */
-export const RealmSpecCodec = acceptingUpstreamSpellings(RealmSpec.codec, REALM_UPSTREAM_SPELLINGS);
+export const RealmSpecCodec = checkingDefaultRoleName(acceptingUpstreamSpellings(RealmSpec.codec, REALM_UPSTREAM_SPELLINGS));
 
 export type KeycloakRealmSpec = t.TypeOf<typeof RealmSpecCodec>;
 export type RealmRoleSpec = t.TypeOf<typeof RealmRole.codec>;

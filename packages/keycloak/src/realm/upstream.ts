@@ -1,5 +1,6 @@
 import { FLOW_BINDINGS } from './flows/spec.js';
 import type { UpstreamSpelling } from '../upstream-spellings.js';
+import { DEFAULT_ROLE_SPELLINGS } from './default-role-upstream.js';
 
 /** The Kopf operator's brute-force fields, named without Keycloak's unit suffix; the values are the same. */
 const BRUTE_FORCE_UNITS = {
@@ -24,10 +25,16 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
   // Its flow bindings are fields of the spec itself; Keyward keeps them together.
   ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
   {
+    upstream: 'identityProviders[].authenticateByDefault',
+    ignoredBecause: 'Keycloak 26 keeps no such setting of an identity provider (it answers false whatever it is sent); the Identity Provider Redirector step of a flow picks a default provider',
+    schema: { type: 'boolean' },
+  },
+  {
     upstream: 'browserSecurityHeaders.xXSSProtection',
     ignoredBecause: 'Keycloak 26.2 and later send no X-XSS-Protection header',
     schema: { type: 'string' },
   },
+  ...DEFAULT_ROLE_SPELLINGS,
   {
     upstream: 'instanceRef',
     ignoredBecause: 'the operator reaches one Keycloak, the one of its --keycloak-url; operatorRef names the operator',

@@ -22,6 +22,8 @@ export interface GroupSpec {
   /** Roles of clients, by clientId. */
   readonly clientRoles?: Readonly<Record<string, readonly string[]>>;
   readonly subGroups?: readonly GroupSpec[];
+  /** The Kopf operator's field: where the group is, which its place in the spec says already. */
+  readonly path?: string;
 }
 
 /** `codec` of one level's groups, typed as GroupSpec, which every level shares; messages expect "an object". */
@@ -41,14 +43,56 @@ const groupFields = {
   clientRoles: f.record(roleNames).describe('When given, exactly the client roles mapped to the group, by clientId.'),
 };
 
+export const GROUP_PATH_MESSAGE = 'path is where the group is listed: / and the names of the groups it is listed in, then its own';
+
+/**
+ * The group's path at `level`, as the Kopf operator's manifests state it. The schema checks its depth (a
+ * pattern) and, at the top, that it is the group's name; a rule on deeper levels would cost the API server
+ * the product of every level's item bound, so there the codec alone checks the names above.
+ */
+const pathField = (level: number): Field<t.Type<string>> =>
+  f.patterned(level * (GROUP_NAME_MAX_LENGTH + 1), `^(/[^/]+){${String(level)}}$`, `a path of ${String(level)} group names`)
+    .describe('The Kopf operator\'s field: the group\'s path (/parent/child), which follows from where it is listed; when given, that path.');
+
+const TOP_PATH_RULE = { rule: '!has(self.path) || self.path == \'/\' + self.name', message: GROUP_PATH_MESSAGE, fieldPath: '.path' };
+
 /** A group at `level` (1 is the top): its subgroups one level down. */
 function group(level: number): Field<t.Type<GroupSpec>> {
+  const fields = { ...groupFields, path: pathField(level) };
   if (level < MAX_GROUP_DEPTH) {
-    return f.object({ ...groupFields, subGroups: groups(level + 1).describe(`The group's subgroups, by name. ${pruneRuleDescription('groups')}`) }).codecOnly(asGroup);
+    const nested = f.object({ ...fields, subGroups: groups(level + 1).describe(`The group's subgroups, by name. ${pruneRuleDescription('groups')}`) });
+    return (level === 1 ? nested.schemaOnly({ 'x-kubernetes-validations': [TOP_PATH_RULE] }) : nested).codecOnly(asGroup);
   }
   // The deepest level's schema has no subGroups; the codec refuses them, naming the limit.
-  return f.object(groupFields).codecOnly((codec) => withFieldRule('an object', asGroup(codec), (value) =>
+  return f.object(fields).codecOnly((codec) => withFieldRule('an object', asGroup(codec), (value) =>
     (value.subGroups === undefined ? undefined : { field: 'subGroups', message: GROUP_DEPTH_MESSAGE })));
+}
+
+/** Where the first group whose stated path is not where it is listed is, as keys below the list; undefined when none. */
+function misplacedPath(list: readonly GroupSpec[], parentPath: string): string[] | undefined {
+  for (const [index, each] of list.entries()) {
+    const path = `${parentPath}/${each.name}`;
+    if (each.path !== undefined && each.path !== path) return [String(index), 'path'];
+    const below = misplacedPath(each.subGroups ?? [], path);
+    if (below !== undefined) return [String(index), 'subGroups', ...below];
+  }
+  return undefined;
+}
+
+/** `codec` of the top-level groups, refusing a stated path that contradicts the nesting, at that path. */
+function checkingPaths(codec: t.Type<GroupSpec[]>): t.Type<GroupSpec[]> {
+  return new t.Type<GroupSpec[]>(
+    codec.name,
+    (u): u is GroupSpec[] => codec.is(u) && misplacedPath(u, '') === undefined,
+    (u, c) => {
+      const decoded = codec.validate(u, c);
+      if (decoded._tag === 'Left') return decoded;
+      const at = misplacedPath(decoded.right, '');
+      if (at === undefined) return decoded;
+      return t.failure(u, [...c, ...at.map((key) => ({ key, type: t.unknown, actual: key }))], GROUP_PATH_MESSAGE);
+    },
+    t.identity,
+  );
 }
 
 /** A list of groups, each by its name at most once. */
@@ -57,7 +101,7 @@ function groups(level: number): Field<t.Type<GroupSpec[]>> {
 }
 
 /** The realm's top-level groups, with their subgroups. */
-export const Groups = groups(1).describe(`Realm groups, nested at most ${String(MAX_GROUP_DEPTH)} deep. Listed groups are created or brought to the spec (and carry Keyward's marker). ${pruneRuleDescription('groups')}`);
+export const Groups = groups(1).codecOnly(checkingPaths).describe(`Realm groups, nested at most ${String(MAX_GROUP_DEPTH)} deep. Listed groups are created or brought to the spec (and carry Keyward's marker). ${pruneRuleDescription('groups')}`);
 export const GroupsCodec = Groups.codec;
 export const groupsCrdSchema = Groups.schema;
 

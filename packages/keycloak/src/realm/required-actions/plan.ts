@@ -40,7 +40,7 @@ export function planRequiredActions(steps: RealmSteps, specs: readonly RequiredA
     ours: (action) => registered.includes(action.alias),
     pruneWhenEmpty,
     create: (spec) => ({ resource: resource(spec.alias), body: { providerId: spec.alias, name: spec.name ?? spec.alias } }),
-    update: ({ config, ...fields }, current) => ({ resource: resource(current.alias), body: { ...current, ...fields, config: { ...current.config, ...config } } }),
+    update: ({ config, providerId: _provider, ...fields }, current) => ({ resource: resource(current.alias), body: { ...current, ...fields, config: { ...current.config, ...config } } }),
     delete: (action) => resource(action.alias),
   });
   // Unregistered in the order status records them.

@@ -1,0 +1,70 @@
+import * as t from 'io-ts';
+import type { CelRule } from '@keyward/kernel/model';
+import type { UpstreamSpelling } from '../upstream-spellings.js';
+import { DEFAULT_ROLES_PREFIX } from './built-ins.js';
+
+// The Kopf operator's `defaultRole`: Keycloak's representation of the realm's default role, the role whose
+// composites every new user gets. Its composites are what Keyward's defaultRoles states; its name is the one
+// Keycloak gives it, so it can only say that name; Keycloak sets the rest itself.
+
+const names = { type: 'array', items: { type: 'string' } };
+
+/** The default role's fields, in the Kopf operator's spelling (read after its list form of defaultRoles). */
+export const DEFAULT_ROLE_SPELLINGS: readonly UpstreamSpelling[] = [
+  { upstream: 'defaultRole.composites.realm', keyward: 'defaultRoles.realmRoles', schema: names },
+  { upstream: 'defaultRole.composites.client', keyward: 'defaultRoles.clientRoles', schema: { type: 'object', additionalProperties: names } },
+  {
+    upstream: 'defaultRole.name',
+    ignoredBecause: `Keycloak names the default role ${DEFAULT_ROLES_PREFIX}<realmName in lower case>, the one name it may state`,
+    schema: { type: 'string' },
+  },
+  {
+    upstream: 'defaultRole.description',
+    ignoredBecause: 'the default role keeps the description Keycloak gives it, which its admin console translates',
+    schema: { type: 'string' },
+  },
+  {
+    upstream: 'defaultRole.composite',
+    ignoredBecause: 'the default role is always a composite, of Keycloak\'s default roles and those defaultRoles adds',
+    schema: { type: 'boolean' },
+  },
+];
+
+export const DEFAULT_ROLE_NAME_MESSAGE = `defaultRole.name is the realm's default role, ${DEFAULT_ROLES_PREFIX}<realmName in lower case>: state that name or leave it out`;
+
+/** The API server's side of the name check. */
+export const DEFAULT_ROLE_NAME_RULE: CelRule = {
+  rule: `!has(self.defaultRole) || !has(self.defaultRole.name) || self.defaultRole.name == '${DEFAULT_ROLES_PREFIX}' + self.realmName.lowerAscii()`,
+  message: DEFAULT_ROLE_NAME_MESSAGE,
+  fieldPath: '.defaultRole.name',
+};
+
+const fieldsOf = (u: unknown): Readonly<Record<string, unknown>> | undefined =>
+  (typeof u === 'object' && u !== null && !Array.isArray(u) ? u as Readonly<Record<string, unknown>> : undefined);
+
+/** The default role name a spec states that is not its realm's, or undefined. */
+function wrongDefaultRoleName(spec: unknown): string | undefined {
+  const fields = fieldsOf(spec);
+  const stated = fieldsOf(fields?.['defaultRole'])?.['name'];
+  const realmName = fields?.['realmName'];
+  if (stated === undefined || typeof realmName !== 'string') return undefined;
+  return stated === `${DEFAULT_ROLES_PREFIX}${realmName.toLowerCase()}` ? undefined : String(stated);
+}
+
+/**
+ * `codec` of a spec, refusing a defaultRole.name that is not the realm's default role, before the spellings
+ * table drops it (the schema's rule says the same).
+ */
+export function checkingDefaultRoleName<A>(codec: t.Type<A, unknown>): t.Type<A, unknown> {
+  return new t.Type<A, unknown>(
+    codec.name,
+    (u): u is A => codec.is(u) && wrongDefaultRoleName(u) === undefined,
+    (u, c) => {
+      const wrong = wrongDefaultRoleName(u);
+      if (wrong === undefined) return codec.validate(u, c);
+      const at = ['defaultRole', 'name'].map((key) => ({ key, type: t.unknown, actual: key }));
+      return t.failure(wrong, [...c, ...at], DEFAULT_ROLE_NAME_MESSAGE);
+    },
+    codec.encode,
+  );
+}
