@@ -42,13 +42,13 @@ export const DEFAULT_ROLE_NAME_RULE: CelRule = {
 const fieldsOf = (u: unknown): Readonly<Record<string, unknown>> | undefined =>
   (typeof u === 'object' && u !== null && !Array.isArray(u) ? u as Readonly<Record<string, unknown>> : undefined);
 
-/** The default role name a spec states that is not its realm's, or undefined. */
-function wrongDefaultRoleName(spec: unknown): string | undefined {
+/** The default role name a spec states when it is not its realm's, or undefined. */
+function wrongDefaultRoleName(spec: unknown): { readonly stated: unknown } | undefined {
   const fields = fieldsOf(spec);
   const stated = fieldsOf(fields?.['defaultRole'])?.['name'];
   const realmName = fields?.['realmName'];
   if (stated === undefined || typeof realmName !== 'string') return undefined;
-  return stated === `${DEFAULT_ROLES_PREFIX}${realmName.toLowerCase()}` ? undefined : String(stated);
+  return stated === `${DEFAULT_ROLES_PREFIX}${realmName.toLowerCase()}` ? undefined : { stated };
 }
 
 /**
@@ -63,7 +63,7 @@ export function checkingDefaultRoleName<A>(codec: t.Type<A, unknown>): t.Type<A,
       const wrong = wrongDefaultRoleName(u);
       if (wrong === undefined) return codec.validate(u, c);
       const at = ['defaultRole', 'name'].map((key) => ({ key, type: t.unknown, actual: key }));
-      return t.failure(wrong, [...c, ...at], DEFAULT_ROLE_NAME_MESSAGE);
+      return t.failure(wrong.stated, [...c, ...at], DEFAULT_ROLE_NAME_MESSAGE);
     },
     codec.encode,
   );
