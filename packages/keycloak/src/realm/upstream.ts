@@ -26,7 +26,7 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
   ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
   {
     upstream: 'identityProviders[].authenticateByDefault',
-    ignoredBecause: 'Keycloak 26 keeps no such setting of an identity provider (it answers false whatever it is sent); the Identity Provider Redirector step of a flow picks a default provider',
+    ignoredBecause: 'Keycloak 26 stores it and its login never reads it; the Identity Provider Redirector step of a browser flow picks a default provider',
     schema: { type: 'boolean' },
   },
   {

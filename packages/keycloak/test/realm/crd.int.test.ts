@@ -180,6 +180,22 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['an organization link without alias', { ...baseSpec, organizations: [{ name: 'acme', identityProviders: [{}] }] }, 'spec.organizations[0].identityProviders[0].alias'],
   ['an organization linking a provider twice', { ...baseSpec, organizations: [{ name: 'acme', identityProviders: [{ alias: 'gh' }, { alias: 'gh' }] }] }, 'spec.organizations[0].identityProviders[1]'],
   ['an organization domain listed twice', { ...baseSpec, organizations: [{ name: 'acme', domains: [{ name: 'a.example.com' }, { name: 'a.example.com' }] }] }, 'spec.organizations[0].domains[1]'],
+  [
+    'the Kopf operator\'s fields that restate the nesting and the realm',
+    {
+      ...baseSpec,
+      groups: [{ name: 'staff', path: '/staff', subGroups: [{ name: 'leads', path: '/staff/leads' }] }],
+      requiredActions: [{ alias: 'CONFIGURE_TOTP', providerId: 'CONFIGURE_TOTP' }],
+      defaultRoles: ['viewer'],
+      defaultRole: { name: `default-roles-${baseSpec.realmName.toLowerCase()}`, description: 'Every user', composite: true, composites: { client: { shop: ['buyer'] } } },
+      identityProviders: [{ alias: 'gh', providerId: 'github', authenticateByDefault: true }],
+    },
+    undefined,
+  ],
+  ['a required action of another provider', { ...baseSpec, requiredActions: [{ alias: 'CONFIGURE_TOTP', providerId: 'VERIFY_EMAIL' }] }, 'spec.requiredActions[0].providerId'],
+  ['a group path elsewhere', { ...baseSpec, groups: [{ name: 'staff', path: '/team' }] }, 'spec.groups[0].path'],
+  ['a subgroup path of another depth', { ...baseSpec, groups: [{ name: 'staff', subGroups: [{ name: 'leads', path: '/leads' }] }] }, 'spec.groups[0].subGroups[0].path'],
+  ['another realm\'s default role', { ...baseSpec, defaultRole: { name: 'default-roles-other' } }, 'spec.defaultRole.name'],
 ];
 
 describe('the KeycloakRealm CRD and the codec agree', () => {
@@ -212,6 +228,20 @@ describe('the KeycloakRealm CRD and the codec agree', () => {
     const stored = await client.create({ type: keycloakRealmType, namespace, name: 'policy-range' }, body('policy-range', spec));
     const decoded = decodeRealm(stored);
     expect(isLeft(decoded) ? decoded.left.message : '').toContain('spec.passwordPolicy.length:');
+  });
+
+  it('takes a subgroup path naming other parents, which the codec refuses: the schema checks deeper paths by depth only', async () => {
+    const spec = { ...baseSpec, groups: [{ name: 'staff', subGroups: [{ name: 'leads', path: '/team/leads' }] }] };
+    const stored = await client.create({ type: keycloakRealmType, namespace, name: 'group-path-parents' }, body('group-path-parents', spec));
+    const decoded = decodeRealm(stored);
+    expect(isLeft(decoded) ? decoded.left.message : '').toContain('spec.groups[0].subGroups[0].path:');
+  });
+
+  it('takes a list or an object as defaultRoles, which the codec checks: one field name with two types has no schema type', async () => {
+    const spec = { ...baseSpec, defaultRoles: { realmRoles: ['viewer'], clientroles: {} } };
+    const stored = await client.create({ type: keycloakRealmType, namespace, name: 'default-roles-key' }, body('default-roles-key', spec));
+    const decoded = decodeRealm(stored);
+    expect(isLeft(decoded) ? decoded.left.message : '').toContain('spec.defaultRoles:');
   });
 
   it('applies the defaults the codec applies', async () => {

@@ -76,6 +76,6 @@ describe('identityProviders[].authenticateByDefault', () => {
   it('is accepted, dropped, and named in the note as having no effect', () => {
     const spec = specOf({ identityProviders: [{ alias: 'corp', providerId: 'oidc', authenticateByDefault: true }] });
     expect(spec.identityProviders?.[0]).not.toHaveProperty('authenticateByDefault');
-    expect(upstreamSpellingsNote(spec)).toContain('identityProviders[].authenticateByDefault has no effect (Keycloak 26 keeps no such setting');
+    expect(upstreamSpellingsNote(spec)).toContain('identityProviders[].authenticateByDefault has no effect (Keycloak 26 stores it and its login never reads it');
   });
 });
