@@ -20,6 +20,9 @@ export interface UpstreamSpelling {
   readonly schema?: object;
 }
 
+/** A field of the Kopf operator's that Keyward accepts and does not act on, of a JSON `type`, and why. */
+export const ignoredField = (upstream: string, type: 'string' | 'boolean', ignoredBecause: string): UpstreamSpelling => ({ upstream, ignoredBecause, schema: { type } });
+
 /** What decoding read in the Kopf operator's spellings, for the Ready message; absent when nothing. */
 export interface UpstreamSpellingNotes {
   readonly upstreamSpellings?: readonly string[];

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import type { CelRule } from '@keyward/kernel/model';
-import type { UpstreamSpelling } from '../upstream-spellings.js';
+import { ignoredField, type UpstreamSpelling } from '../upstream-spellings.js';
 import { DEFAULT_ROLES_PREFIX } from './built-ins.js';
 
 // The Kopf operator's `defaultRole`: Keycloak's representation of the realm's default role, the role whose
@@ -13,21 +13,9 @@ const names = { type: 'array', items: { type: 'string' } };
 export const DEFAULT_ROLE_SPELLINGS: readonly UpstreamSpelling[] = [
   { upstream: 'defaultRole.composites.realm', keyward: 'defaultRoles.realmRoles', schema: names },
   { upstream: 'defaultRole.composites.client', keyward: 'defaultRoles.clientRoles', schema: { type: 'object', additionalProperties: names } },
-  {
-    upstream: 'defaultRole.name',
-    ignoredBecause: `Keycloak names the default role ${DEFAULT_ROLES_PREFIX}<realmName in lower case>, the one name it may state`,
-    schema: { type: 'string' },
-  },
-  {
-    upstream: 'defaultRole.description',
-    ignoredBecause: 'the default role keeps the description Keycloak gives it, which its admin console translates',
-    schema: { type: 'string' },
-  },
-  {
-    upstream: 'defaultRole.composite',
-    ignoredBecause: 'the default role is always a composite, of Keycloak\'s default roles and those defaultRoles adds',
-    schema: { type: 'boolean' },
-  },
+  ignoredField('defaultRole.name', 'string', `Keycloak names the default role ${DEFAULT_ROLES_PREFIX}<realmName in lower case>, the one name it may state`),
+  ignoredField('defaultRole.description', 'string', 'the default role keeps the description Keycloak gives it, which its admin console translates'),
+  ignoredField('defaultRole.composite', 'boolean', 'the default role is always a composite, of Keycloak\'s default roles and those defaultRoles adds'),
 ];
 
 export const DEFAULT_ROLE_NAME_MESSAGE = `defaultRole.name is the realm's default role, ${DEFAULT_ROLES_PREFIX}<realmName in lower case>: state that name or leave it out`;

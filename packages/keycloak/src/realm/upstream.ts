@@ -1,5 +1,5 @@
 import { FLOW_BINDINGS } from './flows/spec.js';
-import type { UpstreamSpelling } from '../upstream-spellings.js';
+import { ignoredField, type UpstreamSpelling } from '../upstream-spellings.js';
 import { DEFAULT_ROLE_SPELLINGS } from './default-role-upstream.js';
 
 /** The Kopf operator's brute-force fields, named without Keycloak's unit suffix; the values are the same. */
@@ -24,11 +24,7 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
   ...Object.entries(BRUTE_FORCE_UNITS).map(([upstream, keyward]) => ({ upstream: `security.${upstream}`, keyward: `security.${keyward}` })),
   // Its flow bindings are fields of the spec itself; Keyward keeps them together.
   ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
-  {
-    upstream: 'identityProviders[].authenticateByDefault',
-    ignoredBecause: 'Keycloak 26 stores it and its login never reads it; the Identity Provider Redirector step of a browser flow picks a default provider',
-    schema: { type: 'boolean' },
-  },
+  ignoredField('identityProviders[].authenticateByDefault', 'boolean', 'Keycloak 26 stores it and its login never reads it; the Identity Provider Redirector step of a browser flow picks a default provider'),
   {
     upstream: 'browserSecurityHeaders.xXSSProtection',
     ignoredBecause: 'Keycloak 26.2 and later send no X-XSS-Protection header',
