@@ -9,7 +9,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { ContentType } from '@keyward/runtime/io';
 import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KubeObject } from '@keyward/kernel';
-import { adminKubeConfig } from '@keyward/test-env';
+import { adminKubeConfig, rememberSecret } from '@keyward/test-env';
 import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, writesIn, type ControllerEnv, type Operator } from './controllers/harness.js';
 
 const CORPUS = new URL('./corpus/', import.meta.url);
@@ -57,6 +57,8 @@ async function ensureNamespace(name: string): Promise<void> {
 
 beforeAll(async () => {
   env = await controllerEnv('corpus');
+  // The bind password of upstream-realm-user-federation.yaml: the environment checks that no log holds it.
+  rememberSecret('directory-corpus-password');
   const namespaces = [...new Set([OPERATOR_NAMESPACE, 'app-team-b', ...manifests.map(([, object]) => namespaceOf(object))])];
   for (const namespace of namespaces) await ensureNamespace(namespace);
   const watched = [...new Set([...ofKind('KeycloakRealm'), ...ofKind('KeycloakClient')].map(namespaceOf))];
