@@ -9,15 +9,15 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { ContentType } from '@keyward/runtime/io';
 import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KubeObject } from '@keyward/kernel';
-import { adminKubeConfig } from '@keyward/test-env';
-import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, type ControllerEnv, type Operator } from './controllers/harness.js';
+import { adminKubeConfig, rememberSecret } from '@keyward/test-env';
+import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, writesIn, type ControllerEnv, type Operator } from './controllers/harness.js';
 
 const CORPUS = new URL('./corpus/', import.meta.url);
 /** The operator namespace the corpus names (operatorRef.namespace, instanceRef.namespace). */
 const OPERATOR_NAMESPACE = 'keycloak-system';
 /** Where kubectl puts an object whose manifest names no namespace. */
 const DEFAULT_NAMESPACE = 'default';
-const REALMS = ['shared', 'my-realm', 'company', 'company-roles'];
+const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-directory'];
 /** The Docker registry client: the test Keycloak runs without the docker feature, which docker-v2 needs. */
 const DOCKER_CLIENT = 'registry';
 
@@ -57,6 +57,8 @@ async function ensureNamespace(name: string): Promise<void> {
 
 beforeAll(async () => {
   env = await controllerEnv('corpus');
+  // The bind password of upstream-realm-user-federation.yaml: the environment checks that no log holds it.
+  rememberSecret('directory-corpus-password');
   const namespaces = [...new Set([OPERATOR_NAMESPACE, 'app-team-b', ...manifests.map(([, object]) => namespaceOf(object))])];
   for (const namespace of namespaces) await ensureNamespace(namespace);
   const watched = [...new Set([...ofKind('KeycloakRealm'), ...ofKind('KeycloakClient')].map(namespaceOf))];
@@ -74,6 +76,8 @@ afterAll(async () => {
 
 /** Keycloak's realm, as its admin API shows it. */
 const realm = async (name: string): Promise<Record<string, unknown>> => (await env.admin.get(`/realms/${name}`)) ?? {};
+/** A Keycloak component, as its admin API shows it. */
+interface Component { readonly id: string; readonly name: string; readonly providerId: string; readonly subType?: string; readonly config: Record<string, string[]> }
 const pick = (object: Record<string, unknown> | undefined, fields: readonly string[]): Record<string, unknown> => Object.fromEntries(fields.map((field) => [field, object?.[field]]));
 
 describe('the corpus of the Kopf operator\'s manifests', () => {
@@ -218,6 +222,46 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const batch = await env.admin.client('company', 'company-batch');
     expect(pick(batch, ['clientAuthenticatorType', 'standardFlowEnabled', 'serviceAccountsEnabled'])).toEqual({ clientAuthenticatorType: 'client-jwt', standardFlowEnabled: false, serviceAccountsEnabled: true });
     expect(await env.kube.get(secretRef('identity', 'batch-credentials'))).toBeUndefined();
+  });
+
+  it('gives the user federation providers every field they state in the Kopf operator\'s flat shape, the Secrets\' values sent and shown nowhere', async () => {
+    const components = async (query: Record<string, string>): Promise<Component[]> => (await env.admin.get<Component[]>('/realms/company-directory/components', query)) ?? [];
+    const providers = await components({ type: 'org.keycloak.storage.UserStorageProvider' });
+    const ldap = providers.find((p) => p.name === 'corporate-ldap');
+    const stated = (config: Record<string, string[]> | undefined, keys: readonly string[]): Record<string, string[] | undefined> => Object.fromEntries(keys.map((key) => [key, config?.[key]]));
+    expect([ldap?.providerId, ldap?.subType]).toEqual(['ldap', 'keyward']);
+    expect(stated(ldap?.config, [
+      'priority', 'enabled', 'connectionUrl', 'startTls', 'useTruststoreSpi', 'connectionPooling', 'connectionTimeout', 'readTimeout', 'authType', 'bindDn', 'vendor', 'usersDn',
+      'usernameLDAPAttribute', 'rdnLDAPAttribute', 'uuidLDAPAttribute', 'userObjectClasses', 'customUserSearchFilter', 'searchScope', 'pagination', 'batchSizeForSync', 'editMode', 'trustEmail',
+      'validatePasswordPolicy', 'allowKerberosAuthentication', 'kerberosRealm', 'serverPrincipal', 'useKerberosForPasswordAuthentication', 'debug', 'fullSyncPeriod', 'changedSyncPeriod',
+      'importEnabled', 'syncRegistrations', 'cachePolicy',
+    ])).toEqual({
+      priority: ['1'], enabled: ['true'], connectionUrl: ['ldap://127.0.0.1:10389'], startTls: ['true'], useTruststoreSpi: ['ldapsOnly'], connectionPooling: ['false'], connectionTimeout: ['5000'],
+      readTimeout: ['10000'], authType: ['simple'], bindDn: ['cn=admin,dc=example,dc=org'], vendor: ['other'], usersDn: ['ou=people,dc=example,dc=org'], usernameLDAPAttribute: ['uid'],
+      rdnLDAPAttribute: ['uid'], uuidLDAPAttribute: ['entryUUID'], userObjectClasses: ['inetOrgPerson, organizationalPerson'], customUserSearchFilter: ['(mail=*)'], searchScope: ['1'],
+      pagination: ['false'], batchSizeForSync: ['500'], editMode: ['WRITABLE'], trustEmail: ['true'], validatePasswordPolicy: ['true'], allowKerberosAuthentication: ['true'],
+      kerberosRealm: ['EXAMPLE.ORG'], serverPrincipal: ['HTTP/sso.example.org@EXAMPLE.ORG'], useKerberosForPasswordAuthentication: ['false'], debug: ['true'], fullSyncPeriod: ['86400'],
+      changedSyncPeriod: ['3600'], importEnabled: ['true'], syncRegistrations: ['true'], cachePolicy: ['NO_CACHE'],
+    });
+    // From the Secrets: Keycloak shows the bind password masked, and the keytab path as it is.
+    expect(stated(ldap?.config, ['bindCredential', 'keyTab'])).toEqual({ bindCredential: ['**********'], keyTab: ['/etc/keycloak/ldap-http.keytab'] });
+    const phone = (await components({ parent: String(ldap?.id), type: 'org.keycloak.storage.ldap.mappers.LDAPStorageMapper' })).find((m) => m.name === 'phone');
+    expect([phone?.providerId, stated(phone?.config, ['ldap.attribute', 'user.model.attribute', 'read.only'])]).toEqual(['user-attribute-ldap-mapper', { 'ldap.attribute': ['mobile'], 'user.model.attribute': ['phone'], 'read.only': ['false'] }]);
+    const kerberos = providers.find((p) => p.name === 'corporate-kerberos');
+    expect([kerberos?.providerId, stated(kerberos?.config, ['priority', 'enabled', 'editMode', 'kerberosRealm', 'serverPrincipal', 'keyTab', 'debug'])]).toEqual(['kerberos', {
+      priority: ['2'], enabled: ['false'], editMode: ['UNSYNCED'], kerberosRealm: ['EXAMPLE.ORG'], serverPrincipal: ['HTTP/sso.example.org@EXAMPLE.ORG'], keyTab: ['/etc/keycloak/http.keytab'], debug: ['false'],
+    }]);
+    const ref = realmRef('identity', 'company-directory');
+    const message = conditionOf(await env.kube.get(ref), 'Ready')?.message;
+    expect(message).toContain('userFederation[].connectionUrl is read as userFederation[].connection.url');
+    expect(message).toContain('userFederation[].syncSettings.changedUsersSyncPeriod is read as userFederation[].sync.changedSyncPeriod');
+    expect(message).toContain('userFederation[].keytabSecret is read as userFederation[].kerberos.keyTabSecret');
+    // Converged: a reconcile writes nothing, and neither its plan nor the status holds a Secret's value.
+    const before = operator.requests.length;
+    const again = await operator.reconcileRealm('identity', 'company-directory');
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+    const shown = JSON.stringify([again.plan, statusOf(await env.kube.get(ref))]);
+    for (const value of ['directory-corpus-password', 'ldap-http.keytab', '/etc/keycloak/http.keytab']) expect(shown).not.toContain(value);
   });
 
   it('sends a Docker registry client to Keycloak, which takes docker-v2 only with its docker feature on', async () => {

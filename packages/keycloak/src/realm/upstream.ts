@@ -1,5 +1,6 @@
 import { FLOW_BINDINGS } from './flows/spec.js';
 import type { UpstreamSpelling } from '../upstream-spellings.js';
+import { USER_FEDERATION_UPSTREAM_SPELLINGS } from './user-federation/upstream.js';
 
 /** The Kopf operator's brute-force fields, named without Keycloak's unit suffix; the values are the same. */
 const BRUTE_FORCE_UNITS = {
@@ -23,6 +24,7 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
   ...Object.entries(BRUTE_FORCE_UNITS).map(([upstream, keyward]) => ({ upstream: `security.${upstream}`, keyward: `security.${keyward}` })),
   // Its flow bindings are fields of the spec itself; Keyward keeps them together.
   ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
+  ...USER_FEDERATION_UPSTREAM_SPELLINGS,
   {
     upstream: 'browserSecurityHeaders.xXSSProtection',
     ignoredBecause: 'Keycloak 26.2 and later send no X-XSS-Protection header',

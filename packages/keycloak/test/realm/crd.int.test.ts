@@ -169,6 +169,11 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a bind Secret without key', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connection: { bindCredentialSecret: { name: 's' } } }] }, 'spec.userFederation[0].connection.bindCredentialSecret.key'],
   ['a federation mapper without its type', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', mappers: [{ name: 'm' }] }] }, 'spec.userFederation[0].mappers[0].mapperType'],
   ['a federation config value that is a number', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', config: { pagination: 1 } }] }, 'spec.userFederation[0].config.pagination'],
+  ['a federation provider in the Kopf operator\'s flat shape', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connectionUrl: 'ldap://a', bindCredentialSecret: { name: 's', key: 'k' }, searchScope: 1, syncSettings: { changedUsersSyncPeriod: 60 }, keytabSecret: { name: 't', key: 'k' } }] }, undefined],
+  ['both spellings of a provider\'s URL, differing', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connectionUrl: 'ldap://a', connection: { url: 'ldap://b' } }] }, 'spec.userFederation[0].connectionUrl'],
+  ['both spellings of a provider\'s sync period, differing', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', syncSettings: { changedUsersSyncPeriod: 60 }, sync: { changedSyncPeriod: 120 } }] }, 'spec.userFederation[0].syncSettings.changedUsersSyncPeriod'],
+  ['both spellings of a bind Secret', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', bindCredentialSecret: { name: 's', key: 'k' }, connection: { bindCredentialSecret: { name: 's', key: 'k' } } }] }, 'spec.userFederation[0].bindCredentialSecret'],
+  ['a keytab path and a keytab Secret', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'kerberos', kerberos: { keyTab: '/k', keyTabSecret: { name: 's', key: 'k' } } }] }, 'spec.userFederation[0].kerberos'],
   [
     'organizations',
     { ...baseSpec, organizationsEnabled: true, organizations: [{ name: 'Acme Inc', alias: 'acme', description: 'd', enabled: false, redirectUrl: 'https://acme.example.com', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] }, identityProviders: [{ alias: 'github' }] }, { name: 'beta' }] },
