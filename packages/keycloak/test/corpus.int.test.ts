@@ -215,14 +215,15 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     expect(flows?.filter((flow) => flow.alias.startsWith('company-login')).map((flow) => pick(flow, ['alias', 'topLevel', 'builtIn', 'providerId']))).toEqual([{ alias: 'company-login', topLevel: true, builtIn: false, providerId: 'basic-flow' }]);
     interface Step { level: number; index: number; priority: number; requirement: string; providerId?: string; displayName: string; authenticationFlow?: boolean; authenticationConfig?: string; description?: string }
     const steps = await env.admin.get<Step[]>('/realms/company-flows/authentication/flows/company-login/executions') ?? [];
-    expect(steps.map((step) => [step.level, step.index, step.authenticationFlow === true ? `flow ${step.displayName}` : step.providerId, step.requirement])).toEqual([
-      [0, 0, 'auth-cookie', 'ALTERNATIVE'],
-      [0, 1, 'identity-provider-redirector', 'ALTERNATIVE'],
-      [0, 2, 'flow company-login forms', 'ALTERNATIVE'],
-      [1, 0, 'auth-username-password-form', 'REQUIRED'],
-      [1, 1, 'flow company-login otp', 'CONDITIONAL'],
-      [2, 0, 'conditional-user-configured', 'REQUIRED'],
-      [2, 1, 'auth-otp-form', 'REQUIRED'],
+    // The manifest's priorities (100, 200, 300) give the order; Keycloak holds Keyward's numbering of it.
+    expect(steps.map((step) => [step.level, step.index, step.authenticationFlow === true ? `flow ${step.displayName}` : step.providerId, step.requirement, step.priority])).toEqual([
+      [0, 0, 'auth-cookie', 'ALTERNATIVE', 10],
+      [0, 1, 'identity-provider-redirector', 'ALTERNATIVE', 20],
+      [0, 2, 'flow company-login forms', 'ALTERNATIVE', 30],
+      [1, 0, 'auth-username-password-form', 'REQUIRED', 10],
+      [1, 1, 'flow company-login otp', 'CONDITIONAL', 20],
+      [2, 0, 'conditional-user-configured', 'REQUIRED', 10],
+      [2, 1, 'auth-otp-form', 'REQUIRED', 20],
     ]);
     expect(steps.find((step) => step.displayName === 'company-login forms')?.description).toBe('Username and password, then OTP when the user has one');
     const redirector = steps.find((step) => step.providerId === 'identity-provider-redirector');
