@@ -225,6 +225,8 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
       [2, 0, 'conditional-user-configured', 'REQUIRED', 10],
       [2, 1, 'auth-otp-form', 'REQUIRED', 20],
     ]);
+    // userSetupAllowed has no effect: Keycloak's steps have no such field to set.
+    expect(steps.filter((step) => 'userSetupAllowed' in step)).toEqual([]);
     expect(steps.find((step) => step.displayName === 'company-login forms')?.description).toBe('Username and password, then OTP when the user has one');
     const redirector = steps.find((step) => step.providerId === 'identity-provider-redirector');
     const config = await env.admin.get(`/realms/company-flows/authentication/config/${String(redirector?.authenticationConfig)}`);

@@ -15,7 +15,7 @@ export const UNNAMED_SUB_FLOW_MESSAGE = 'a flow with topLevel: false is a sub-fl
 export const SUB_FLOW_COPY_MESSAGE = 'a flow with topLevel: false is a sub-flow, made empty in its step: it cannot be a copy (copyFrom)';
 export const SUB_FLOW_PROVIDER_MESSAGE = 'a flow with topLevel: false is a sub-flow, which Keycloak makes as basic-flow';
 export const UNUSED_CONFIG_MESSAGE = 'no step names this config (its authenticatorConfig)';
-export const FLOWS_NOTE = 'authenticationFlows[].authenticationExecutions is read as authenticationFlows[].executions (in priority order; a flow with topLevel false as the sub-flow of the step that names it, a step\'s authenticatorConfig as its config; userSetupAllowed has no effect: Keycloak decides it by the authenticator)';
+export const FLOWS_NOTE = 'authenticationFlows[].authenticationExecutions is read as authenticationFlows[].executions (in priority order; a flow with topLevel false as the sub-flow of the step that names it, a step\'s authenticatorConfig as its config; userSetupAllowed has no effect: Keycloak\'s admin API has no such field for a step)';
 
 export const unknownSubFlowMessage = (alias: string): string => `no flow of authenticationFlows with topLevel: false has the alias ${alias}`;
 export const subFlowTwiceMessage = (alias: string): string => `the sub-flow ${alias} is run by one step only (Keycloak makes it in that step)`;
@@ -29,7 +29,7 @@ const Execution = f.object({
   requirement: f.enumOf(REQUIREMENTS).describe('REQUIRED, ALTERNATIVE, DISABLED or CONDITIONAL; left out, as Keycloak has it (a new step starts DISABLED).'),
   priority: f.integer().describe('The steps run in the order of their priorities, lowest first (ties in the order listed).'),
   authenticatorConfig: f.nonEmpty().describe('The alias of an entry of authenticatorConfig, read as the step\'s config.'),
-  userSetupAllowed: f.boolean().describe('No effect: Keycloak keeps no such setting per step (whether users may set an authenticator up is the authenticator\'s own).'),
+  userSetupAllowed: f.boolean().describe('No effect: Keycloak\'s admin API has no such field for a step (only a realm import writes it).'),
 });
 
 const Config = f.object({
