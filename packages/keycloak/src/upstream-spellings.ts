@@ -3,7 +3,8 @@ import * as t from 'io-ts';
 // The Kopf-based keycloak-operator spells some fields of its KeycloakRealm and KeycloakClient otherwise than
 // Keyward, or has fields Keyward has no use for. Its manifests must apply unchanged, so each kind declares a
 // table of those spellings: the CRD schema accepts the upstream field with the schema of the field it means,
-// the codec moves its value there before decoding, and the object's Ready message names what it read.
+// the codec moves its value there before decoding, and the object's Ready message names what it read. Where
+// the shape differs beyond a name, a kind also lists shapes: readers of the whole spec, run after the spellings.
 
 /** One field of the Kopf operator's CRD that Keyward spells otherwise, or accepts and does not act on. */
 export interface UpstreamSpelling {
