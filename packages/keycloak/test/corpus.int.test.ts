@@ -17,7 +17,7 @@ const CORPUS = new URL('./corpus/', import.meta.url);
 const OPERATOR_NAMESPACE = 'keycloak-system';
 /** Where kubectl puts an object whose manifest names no namespace. */
 const DEFAULT_NAMESPACE = 'default';
-const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-directory'];
+const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-directory', 'company-flows'];
 /** The Docker registry client: the test Keycloak runs without the docker feature, which docker-v2 needs. */
 const DOCKER_CLIENT = 'registry';
 
@@ -211,6 +211,49 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
 
   it('gives the realm the policy string the typed password policy renders, as Keycloak reads it back', async () => {
     expect((await realm('company-roles'))['passwordPolicy']).toBe('length(12) and upperCase(1) and lowerCase(1) and digits(1) and specialChars(1) and notUsername and notEmail and hashIterations(210000) and passwordHistory(3) and forceExpiredPasswordChange(90) and maxLength(64) and regexPattern(^[^ ]+$)');
+  });
+
+  it('gives the realm the flows, sub-flows and configs of the Kopf operator\'s shape, steps in priority order', async () => {
+    // Keycloak lists the top-level flows only: the flows with topLevel false are sub-flows of the steps that run them.
+    const flows = await env.admin.get<{ alias: string; topLevel: boolean; builtIn: boolean; providerId: string; description: string }[]>('/realms/company-flows/authentication/flows');
+    expect(flows?.filter((flow) => flow.alias.startsWith('company-login')).map((flow) => pick(flow, ['alias', 'topLevel', 'builtIn', 'providerId']))).toEqual([{ alias: 'company-login', topLevel: true, builtIn: false, providerId: 'basic-flow' }]);
+    interface Step { level: number; index: number; priority: number; requirement: string; providerId?: string; displayName: string; authenticationFlow?: boolean; authenticationConfig?: string; description?: string }
+    const steps = await env.admin.get<Step[]>('/realms/company-flows/authentication/flows/company-login/executions') ?? [];
+    // The manifest's priorities (100, 200, 300) give the order; Keycloak holds Keyward's numbering of it.
+    expect(steps.map((step) => [step.level, step.index, step.authenticationFlow === true ? `flow ${step.displayName}` : step.providerId, step.requirement, step.priority])).toEqual([
+      [0, 0, 'auth-cookie', 'ALTERNATIVE', 10],
+      [0, 1, 'identity-provider-redirector', 'ALTERNATIVE', 20],
+      [0, 2, 'flow company-login forms', 'ALTERNATIVE', 30],
+      [1, 0, 'auth-username-password-form', 'REQUIRED', 10],
+      [1, 1, 'flow company-login otp', 'CONDITIONAL', 20],
+      [2, 0, 'conditional-user-configured', 'REQUIRED', 10],
+      [2, 1, 'auth-otp-form', 'REQUIRED', 20],
+    ]);
+    // userSetupAllowed has no effect: Keycloak's steps have no such field to set.
+    expect(steps.filter((step) => 'userSetupAllowed' in step)).toEqual([]);
+    expect(steps.find((step) => step.displayName === 'company-login forms')?.description).toBe('Username and password, then OTP when the user has one');
+    const redirector = steps.find((step) => step.providerId === 'identity-provider-redirector');
+    const config = await env.admin.get(`/realms/company-flows/authentication/config/${String(redirector?.authenticationConfig)}`);
+    expect(pick(config, ['alias', 'config'])).toEqual({ alias: 'company-idp-redirect', config: { defaultProvider: 'github' } });
+    expect((await realm('company-flows'))['browserFlow']).toBe('company-login');
+    expect(conditionOf(await env.kube.get(realmRef('identity', 'company-flows')), 'Ready')?.message).toContain('authenticationFlows[].authenticationExecutions is read as authenticationFlows[].executions');
+  });
+
+  it('maps the realm roles of scopeMappings and the client roles of clientScopeMappings to their client scope and client', async () => {
+    interface Mappings { realmMappings?: { name: string }[]; clientMappings?: Record<string, { mappings: { name: string }[] }> }
+    const names = (mappings: Mappings | undefined): Record<string, string[]> => ({
+      realm: (mappings?.realmMappings ?? []).map((role) => role.name),
+      ...Object.fromEntries(Object.entries(mappings?.clientMappings ?? {}).map(([clientId, { mappings: roles }]) => [clientId, roles.map((role) => role.name).sort()])),
+    });
+    const scopes = await env.admin.get<{ id: string; name: string }[]>('/realms/company-flows/client-scopes');
+    const reports = scopes?.find((scope) => scope.name === 'reports');
+    expect(names(await env.admin.get<Mappings>(`/realms/company-flows/client-scopes/${String(reports?.id)}/scope-mappings`))).toEqual({ realm: ['reader'], account: ['view-profile'], broker: ['read-token'] });
+    // Keycloak maps two roles of account to its account console in every realm; the third is the manifest's.
+    const client = await env.admin.client('company-flows', 'account-console');
+    expect(names(await env.admin.get<Mappings>(`/realms/company-flows/clients/${String(client?.['id'])}/scope-mappings`))).toEqual({ realm: ['auditor'], account: ['manage-account', 'view-groups', 'view-profile'] });
+    const message = conditionOf(await env.kube.get(realmRef('identity', 'company-flows')), 'Ready')?.message;
+    expect(message).toContain('scopeMappings[].roles is read as scopeMappings[].realmRoles');
+    expect(message).toContain('clientScopeMappings is read as scopeMappings[].clientRoles');
   });
 
   it('writes the credentials Secret under secretName, and none where manageSecret is false', async () => {

@@ -1,5 +1,7 @@
 import { FLOW_BINDINGS } from './flows/spec.js';
-import type { UpstreamSpelling } from '../upstream-spellings.js';
+import type { UpstreamShape, UpstreamSpelling } from '../upstream-spellings.js';
+import { AUTHENTICATION_FLOWS_SHAPE } from './flows/upstream.js';
+import { CLIENT_SCOPE_MAPPINGS_SHAPE } from './scope-mappings/upstream.js';
 import { USER_FEDERATION_UPSTREAM_SPELLINGS } from './user-federation/upstream.js';
 
 /** The Kopf operator's brute-force fields, named without Keycloak's unit suffix; the values are the same. */
@@ -22,6 +24,8 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
     schema: { type: 'boolean' },
   },
   ...Object.entries(BRUTE_FORCE_UNITS).map(([upstream, keyward]) => ({ upstream: `security.${upstream}`, keyward: `security.${keyward}` })),
+  // Keycloak's realm representation's scope mappings: `roles` are realm roles (clientScopeMappings holds client roles).
+  { upstream: 'scopeMappings[].roles', keyward: 'scopeMappings[].realmRoles' },
   // Its flow bindings are fields of the spec itself; Keyward keeps them together.
   ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
   ...USER_FEDERATION_UPSTREAM_SPELLINGS,
@@ -42,3 +46,6 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
     },
   },
 ];
+
+/** What the Kopf operator's KeycloakRealm manifests shape otherwise, read after the spellings above. */
+export const REALM_UPSTREAM_SHAPES: readonly UpstreamShape[] = [AUTHENTICATION_FLOWS_SHAPE, CLIENT_SCOPE_MAPPINGS_SHAPE];

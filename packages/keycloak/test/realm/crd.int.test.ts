@@ -42,6 +42,18 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['the Kopf operator\'s composite roles', { ...baseSpec, roles: { realmRoles: [{ name: 'viewer' }, { name: 'editor', composite: true, compositeRoles: ['viewer'] }] } }, undefined],
   ['both spellings of a role\'s realm composites', { ...baseSpec, realmRoles: [{ name: 'viewer' }, { name: 'editor', compositeRoles: ['viewer'], composites: { realm: ['viewer'] } }] }, 'spec.realmRoles[1].compositeRoles'],
   ['the Kopf operator\'s typed password policy', { ...baseSpec, passwordPolicy: { length: 12, upperCase: 1, notUsername: true, regexPattern: '^[a-z]' } }, undefined],
+  ['the Kopf operator\'s flows and scope mappings', {
+    ...baseSpec,
+    authenticationFlows: [
+      { alias: 'mine', topLevel: true, builtIn: false, authenticationExecutions: [{ authenticator: 'auth-cookie', requirement: 'ALTERNATIVE', priority: 10, userSetupAllowed: false }, { flowAlias: 'mine forms', authenticatorFlow: true, requirement: 'ALTERNATIVE', priority: 20 }] },
+      { alias: 'mine forms', topLevel: false, authenticationExecutions: [{ authenticator: 'auth-otp-form', requirement: 'REQUIRED', authenticatorConfig: 'otp' }], authenticatorConfig: [{ alias: 'otp', config: { a: 'b' } }] },
+    ],
+    scopeMappings: [{ clientScope: 'reports', roles: ['reader'] }],
+    clientScopeMappings: { account: [{ clientScope: 'reports', roles: ['view-profile'] }, { client: 'web', roles: ['view-profile'] }] },
+  }, undefined],
+  ['a built-in flow', { ...baseSpec, authenticationFlows: [{ alias: 'mine', builtIn: true }] }, 'spec.authenticationFlows[0].builtIn'],
+  ['both spellings of a flow\'s steps', { ...baseSpec, authenticationFlows: [{ alias: 'mine', executions: [], authenticationExecutions: [] }] }, 'spec.authenticationFlows[0].authenticationExecutions'],
+  ['both spellings of a scope mapping\'s realm roles', { ...baseSpec, scopeMappings: [{ client: 'web', roles: ['a'], realmRoles: ['a'] }] }, 'spec.scopeMappings[0].roles'],
   ['an SMTP password in the spec', { ...baseSpec, smtpServer: { host: 'h', from: 'f', auth: true, user: 'u', password: 'in-the-spec' } }, 'spec.smtpServer.password'],
   [
     'a full spec',
