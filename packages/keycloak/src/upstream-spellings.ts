@@ -3,7 +3,8 @@ import * as t from 'io-ts';
 // The Kopf-based keycloak-operator spells some fields of its KeycloakRealm and KeycloakClient otherwise than
 // Keyward, or has fields Keyward has no use for. Its manifests must apply unchanged, so each kind declares a
 // table of those spellings: the CRD schema accepts the upstream field with the schema of the field it means,
-// the codec moves its value there before decoding, and the object's Ready message names what it read.
+// the codec moves its value there before decoding, and the object's Ready message names what it read. Where
+// the shape differs beyond a name, a kind also lists shapes: readers of the whole spec, run after the spellings.
 
 /** One field of the Kopf operator's CRD that Keyward spells otherwise, or accepts and does not act on. */
 export interface UpstreamSpelling {
@@ -22,6 +23,26 @@ export interface UpstreamSpelling {
 
 /** A field of the Kopf operator's that Keyward accepts and does not act on, of a JSON `type`, and why. */
 export const ignoredField = (upstream: string, type: 'string' | 'boolean', ignoredBecause: string): UpstreamSpelling => ({ upstream, ignoredBecause, schema: { type } });
+
+/**
+ * A part of the Kopf operator's CRD shaped otherwise than Keyward's, beyond a field's name (its sub-flows listed
+ * beside its flows, say): read into Keyward's shape by a function of the whole spec, after the spellings.
+ */
+export interface UpstreamShape {
+  /** What the Ready message says when a spec has it. */
+  readonly note: string;
+  /**
+   * `spec` in Keyward's shape (a copy), or what is wrong with it, named within the spec's context `c`
+   * (`contextAt`); undefined when the spec has none of this shape.
+   */
+  readonly read: (spec: Readonly<Record<string, unknown>>, c: t.Context) => t.Validation<Record<string, unknown>> | undefined;
+  /** The spec's schema, accepting the Kopf operator's fields as well. */
+  readonly schema: <S extends object>(spec: S) => S;
+}
+
+/** The context `c` continued by `keys` below it; each entry has a value of its own, so an index reads as one. */
+export const contextAt = (c: t.Context, keys: readonly (string | number)[]): t.Context =>
+  [...c, ...keys.map((key) => ({ key: String(key), type: t.unknown, actual: String(key) }))];
 
 /** What decoding read in the Kopf operator's spellings, for the Ready message; absent when nothing. */
 export interface UpstreamSpellingNotes {
@@ -137,18 +158,31 @@ export function toKeywardSpelling(spec: Fields, spellings: readonly UpstreamSpel
   return { spec: result, notes };
 }
 
-/** `codec`, reading the upstream spellings first; what it read is in `upstreamSpellings`. */
-export function acceptingUpstreamSpellings<A extends object>(codec: t.Type<A, unknown>, spellings: readonly UpstreamSpelling[]): t.Type<A & UpstreamSpellingNotes, unknown> {
+/** `spec` with each of `shapes` read into Keyward's shape, with the notes of what was read. */
+function toKeywardShape(spec: Fields, notes: readonly string[], shapes: readonly UpstreamShape[], c: t.Context): t.Validation<{ readonly spec: Fields; readonly notes: readonly string[] }> {
+  let read = { spec, notes };
+  for (const shape of shapes) {
+    const next = shape.read(read.spec, c);
+    if (next === undefined) continue;
+    if (next._tag === 'Left') return next;
+    read = { spec: next.right, notes: [...read.notes, shape.note] };
+  }
+  return t.success(read);
+}
+
+/** `codec`, reading the upstream spellings and then shapes first; what it read is in `upstreamSpellings`. */
+export function acceptingUpstreamSpellings<A extends object>(codec: t.Type<A, unknown>, spellings: readonly UpstreamSpelling[], shapes: readonly UpstreamShape[] = []): t.Type<A & UpstreamSpellingNotes, unknown> {
   return new t.Type<A & UpstreamSpellingNotes, unknown>(
     codec.name,
     (u): u is A & UpstreamSpellingNotes => codec.is(u),
     (u, c): t.Validation<A & UpstreamSpellingNotes> => {
-      const read = isFields(u) ? toKeywardSpelling(u, spellings) : { spec: u, notes: [] };
-      if ('conflict' in read) {
-        // Each entry has a value of its own, so that an item's index reads as one (`realmRoles[1]`).
-        const path = (read.at ?? read.conflict.upstream.split('.')).map((key) => ({ key, type: t.unknown, actual: key }));
-        return t.failure(u, [...c, ...path], bothSpellingsMessage(read.conflict, read.scalar));
+      const spelled = isFields(u) ? toKeywardSpelling(u, spellings) : { spec: u, notes: [] };
+      if ('conflict' in spelled) {
+        return t.failure(u, contextAt(c, spelled.at ?? spelled.conflict.upstream.split('.')), bothSpellingsMessage(spelled.conflict, spelled.scalar));
       }
+      const shaped = isFields(spelled.spec) ? toKeywardShape(spelled.spec, spelled.notes, shapes, c) : t.success(spelled);
+      if (shaped._tag === 'Left') return shaped;
+      const read = shaped.right;
       // The context holds the value decoded, so that messages name the fields inside it as the API server does.
       const last = c[c.length - 1];
       const decoded = codec.validate(read.spec, last === undefined ? c : [...c.slice(0, -1), { ...last, actual: read.spec }]);
@@ -207,8 +241,8 @@ function withItems(schema: Schema, path: readonly string[], items: (schema: Sche
  * The spec's schema with each upstream field, described as what it means, refusing both spellings that differ.
  * The fields of a list's items come first, so that a list the Kopf operator spells otherwise has them too.
  */
-export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings: readonly UpstreamSpelling[]): S {
-  let schema = spec as Schema;
+export function withUpstreamSpellingSchemas<S extends object>(spec: S, spellings: readonly UpstreamSpelling[], shapes: readonly UpstreamShape[] = []): S {
+  let schema = shapes.reduce((each, shape) => shape.schema(each), spec as Schema);
   for (const spelling of spellings) {
     const inItems = itemsOf(spelling);
     if (inItems !== undefined) schema = withItems(schema, inItems.list.split('.'), (items) => withUpstreamSpellingSchemas(items, [inItems.inItem]));

@@ -9,15 +9,15 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { ContentType } from '@keyward/runtime/io';
 import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KubeObject } from '@keyward/kernel';
-import { adminKubeConfig, httpCall } from '@keyward/test-env';
-import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, type ControllerEnv, type Operator } from './controllers/harness.js';
+import { adminKubeConfig, httpCall, rememberSecret } from '@keyward/test-env';
+import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, writesIn, type ControllerEnv, type Operator } from './controllers/harness.js';
 
 const CORPUS = new URL('./corpus/', import.meta.url);
 /** The operator namespace the corpus names (operatorRef.namespace, instanceRef.namespace). */
 const OPERATOR_NAMESPACE = 'keycloak-system';
 /** Where kubectl puts an object whose manifest names no namespace. */
 const DEFAULT_NAMESPACE = 'default';
-const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-defaults', 'CompanyDefaultRole'];
+const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-directory', 'company-flows', 'company-defaults', 'CompanyDefaultRole'];
 /** The Docker registry client: the test Keycloak runs without the docker feature, which docker-v2 needs. */
 const DOCKER_CLIENT = 'registry';
 
@@ -57,6 +57,8 @@ async function ensureNamespace(name: string): Promise<void> {
 
 beforeAll(async () => {
   env = await controllerEnv('corpus');
+  // The bind password of upstream-realm-user-federation.yaml: the environment checks that no log holds it.
+  rememberSecret('directory-corpus-password');
   const namespaces = [...new Set([OPERATOR_NAMESPACE, 'app-team-b', ...manifests.map(([, object]) => namespaceOf(object))])];
   for (const namespace of namespaces) await ensureNamespace(namespace);
   const watched = [...new Set([...ofKind('KeycloakRealm'), ...ofKind('KeycloakClient')].map(namespaceOf))];
@@ -74,6 +76,8 @@ afterAll(async () => {
 
 /** Keycloak's realm, as its admin API shows it. */
 const realm = async (name: string): Promise<Record<string, unknown>> => (await env.admin.get(`/realms/${name}`)) ?? {};
+/** A Keycloak component, as its admin API shows it. */
+interface Component { readonly id: string; readonly name: string; readonly providerId: string; readonly subType?: string; readonly config: Record<string, string[]> }
 const pick = (object: Record<string, unknown> | undefined, fields: readonly string[]): Record<string, unknown> => Object.fromEntries(fields.map((field) => [field, object?.[field]]));
 
 describe('the corpus of the Kopf operator\'s manifests', () => {
@@ -209,6 +213,49 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     expect((await realm('company-roles'))['passwordPolicy']).toBe('length(12) and upperCase(1) and lowerCase(1) and digits(1) and specialChars(1) and notUsername and notEmail and hashIterations(210000) and passwordHistory(3) and forceExpiredPasswordChange(90) and maxLength(64) and regexPattern(^[^ ]+$)');
   });
 
+  it('gives the realm the flows, sub-flows and configs of the Kopf operator\'s shape, steps in priority order', async () => {
+    // Keycloak lists the top-level flows only: the flows with topLevel false are sub-flows of the steps that run them.
+    const flows = await env.admin.get<{ alias: string; topLevel: boolean; builtIn: boolean; providerId: string; description: string }[]>('/realms/company-flows/authentication/flows');
+    expect(flows?.filter((flow) => flow.alias.startsWith('company-login')).map((flow) => pick(flow, ['alias', 'topLevel', 'builtIn', 'providerId']))).toEqual([{ alias: 'company-login', topLevel: true, builtIn: false, providerId: 'basic-flow' }]);
+    interface Step { level: number; index: number; priority: number; requirement: string; providerId?: string; displayName: string; authenticationFlow?: boolean; authenticationConfig?: string; description?: string }
+    const steps = await env.admin.get<Step[]>('/realms/company-flows/authentication/flows/company-login/executions') ?? [];
+    // The manifest's priorities (100, 200, 300) give the order; Keycloak holds Keyward's numbering of it.
+    expect(steps.map((step) => [step.level, step.index, step.authenticationFlow === true ? `flow ${step.displayName}` : step.providerId, step.requirement, step.priority])).toEqual([
+      [0, 0, 'auth-cookie', 'ALTERNATIVE', 10],
+      [0, 1, 'identity-provider-redirector', 'ALTERNATIVE', 20],
+      [0, 2, 'flow company-login forms', 'ALTERNATIVE', 30],
+      [1, 0, 'auth-username-password-form', 'REQUIRED', 10],
+      [1, 1, 'flow company-login otp', 'CONDITIONAL', 20],
+      [2, 0, 'conditional-user-configured', 'REQUIRED', 10],
+      [2, 1, 'auth-otp-form', 'REQUIRED', 20],
+    ]);
+    // userSetupAllowed has no effect: Keycloak's steps have no such field to set.
+    expect(steps.filter((step) => 'userSetupAllowed' in step)).toEqual([]);
+    expect(steps.find((step) => step.displayName === 'company-login forms')?.description).toBe('Username and password, then OTP when the user has one');
+    const redirector = steps.find((step) => step.providerId === 'identity-provider-redirector');
+    const config = await env.admin.get(`/realms/company-flows/authentication/config/${String(redirector?.authenticationConfig)}`);
+    expect(pick(config, ['alias', 'config'])).toEqual({ alias: 'company-idp-redirect', config: { defaultProvider: 'github' } });
+    expect((await realm('company-flows'))['browserFlow']).toBe('company-login');
+    expect(conditionOf(await env.kube.get(realmRef('identity', 'company-flows')), 'Ready')?.message).toContain('authenticationFlows[].authenticationExecutions is read as authenticationFlows[].executions');
+  });
+
+  it('maps the realm roles of scopeMappings and the client roles of clientScopeMappings to their client scope and client', async () => {
+    interface Mappings { realmMappings?: { name: string }[]; clientMappings?: Record<string, { mappings: { name: string }[] }> }
+    const names = (mappings: Mappings | undefined): Record<string, string[]> => ({
+      realm: (mappings?.realmMappings ?? []).map((role) => role.name),
+      ...Object.fromEntries(Object.entries(mappings?.clientMappings ?? {}).map(([clientId, { mappings: roles }]) => [clientId, roles.map((role) => role.name).sort()])),
+    });
+    const scopes = await env.admin.get<{ id: string; name: string }[]>('/realms/company-flows/client-scopes');
+    const reports = scopes?.find((scope) => scope.name === 'reports');
+    expect(names(await env.admin.get<Mappings>(`/realms/company-flows/client-scopes/${String(reports?.id)}/scope-mappings`))).toEqual({ realm: ['reader'], account: ['view-profile'], broker: ['read-token'] });
+    // Keycloak maps two roles of account to its account console in every realm; the third is the manifest's.
+    const client = await env.admin.client('company-flows', 'account-console');
+    expect(names(await env.admin.get<Mappings>(`/realms/company-flows/clients/${String(client?.['id'])}/scope-mappings`))).toEqual({ realm: ['auditor'], account: ['manage-account', 'view-groups', 'view-profile'] });
+    const message = conditionOf(await env.kube.get(realmRef('identity', 'company-flows')), 'Ready')?.message;
+    expect(message).toContain('scopeMappings[].roles is read as scopeMappings[].realmRoles');
+    expect(message).toContain('clientScopeMappings is read as scopeMappings[].clientRoles');
+  });
+
   it('writes the credentials Secret under secretName, and none where manageSecret is false', async () => {
     const portal = await env.kube.get(secretRef('identity', 'portal-oidc'));
     expect(secretData(portal, 'client-secret')).toBe(await env.admin.clientSecret('company', 'company-portal'));
@@ -218,6 +265,46 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const batch = await env.admin.client('company', 'company-batch');
     expect(pick(batch, ['clientAuthenticatorType', 'standardFlowEnabled', 'serviceAccountsEnabled'])).toEqual({ clientAuthenticatorType: 'client-jwt', standardFlowEnabled: false, serviceAccountsEnabled: true });
     expect(await env.kube.get(secretRef('identity', 'batch-credentials'))).toBeUndefined();
+  });
+
+  it('gives the user federation providers every field they state in the Kopf operator\'s flat shape, the Secrets\' values sent and shown nowhere', async () => {
+    const components = async (query: Record<string, string>): Promise<Component[]> => (await env.admin.get<Component[]>('/realms/company-directory/components', query)) ?? [];
+    const providers = await components({ type: 'org.keycloak.storage.UserStorageProvider' });
+    const ldap = providers.find((p) => p.name === 'corporate-ldap');
+    const stated = (config: Record<string, string[]> | undefined, keys: readonly string[]): Record<string, string[] | undefined> => Object.fromEntries(keys.map((key) => [key, config?.[key]]));
+    expect([ldap?.providerId, ldap?.subType]).toEqual(['ldap', 'keyward']);
+    expect(stated(ldap?.config, [
+      'priority', 'enabled', 'connectionUrl', 'startTls', 'useTruststoreSpi', 'connectionPooling', 'connectionTimeout', 'readTimeout', 'authType', 'bindDn', 'vendor', 'usersDn',
+      'usernameLDAPAttribute', 'rdnLDAPAttribute', 'uuidLDAPAttribute', 'userObjectClasses', 'customUserSearchFilter', 'searchScope', 'pagination', 'batchSizeForSync', 'editMode', 'trustEmail',
+      'validatePasswordPolicy', 'allowKerberosAuthentication', 'kerberosRealm', 'serverPrincipal', 'useKerberosForPasswordAuthentication', 'debug', 'fullSyncPeriod', 'changedSyncPeriod',
+      'importEnabled', 'syncRegistrations', 'cachePolicy',
+    ])).toEqual({
+      priority: ['1'], enabled: ['true'], connectionUrl: ['ldap://127.0.0.1:10389'], startTls: ['true'], useTruststoreSpi: ['ldapsOnly'], connectionPooling: ['false'], connectionTimeout: ['5000'],
+      readTimeout: ['10000'], authType: ['simple'], bindDn: ['cn=admin,dc=example,dc=org'], vendor: ['other'], usersDn: ['ou=people,dc=example,dc=org'], usernameLDAPAttribute: ['uid'],
+      rdnLDAPAttribute: ['uid'], uuidLDAPAttribute: ['entryUUID'], userObjectClasses: ['inetOrgPerson, organizationalPerson'], customUserSearchFilter: ['(mail=*)'], searchScope: ['1'],
+      pagination: ['false'], batchSizeForSync: ['500'], editMode: ['WRITABLE'], trustEmail: ['true'], validatePasswordPolicy: ['true'], allowKerberosAuthentication: ['true'],
+      kerberosRealm: ['EXAMPLE.ORG'], serverPrincipal: ['HTTP/sso.example.org@EXAMPLE.ORG'], useKerberosForPasswordAuthentication: ['false'], debug: ['true'], fullSyncPeriod: ['86400'],
+      changedSyncPeriod: ['3600'], importEnabled: ['true'], syncRegistrations: ['true'], cachePolicy: ['NO_CACHE'],
+    });
+    // From the Secrets: Keycloak shows the bind password masked, and the keytab path as it is.
+    expect(stated(ldap?.config, ['bindCredential', 'keyTab'])).toEqual({ bindCredential: ['**********'], keyTab: ['/etc/keycloak/ldap-http.keytab'] });
+    const phone = (await components({ parent: String(ldap?.id), type: 'org.keycloak.storage.ldap.mappers.LDAPStorageMapper' })).find((m) => m.name === 'phone');
+    expect([phone?.providerId, stated(phone?.config, ['ldap.attribute', 'user.model.attribute', 'read.only'])]).toEqual(['user-attribute-ldap-mapper', { 'ldap.attribute': ['mobile'], 'user.model.attribute': ['phone'], 'read.only': ['false'] }]);
+    const kerberos = providers.find((p) => p.name === 'corporate-kerberos');
+    expect([kerberos?.providerId, stated(kerberos?.config, ['priority', 'enabled', 'editMode', 'kerberosRealm', 'serverPrincipal', 'keyTab', 'debug'])]).toEqual(['kerberos', {
+      priority: ['2'], enabled: ['false'], editMode: ['UNSYNCED'], kerberosRealm: ['EXAMPLE.ORG'], serverPrincipal: ['HTTP/sso.example.org@EXAMPLE.ORG'], keyTab: ['/etc/keycloak/http.keytab'], debug: ['false'],
+    }]);
+    const ref = realmRef('identity', 'company-directory');
+    const message = conditionOf(await env.kube.get(ref), 'Ready')?.message;
+    expect(message).toContain('userFederation[].connectionUrl is read as userFederation[].connection.url');
+    expect(message).toContain('userFederation[].syncSettings.changedUsersSyncPeriod is read as userFederation[].sync.changedSyncPeriod');
+    expect(message).toContain('userFederation[].keytabSecret is read as userFederation[].kerberos.keyTabSecret');
+    // Converged: a reconcile writes nothing, and neither its plan nor the status holds a Secret's value.
+    const before = operator.requests.length;
+    const again = await operator.reconcileRealm('identity', 'company-directory');
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+    const shown = JSON.stringify([again.plan, statusOf(await env.kube.get(ref))]);
+    for (const value of ['directory-corpus-password', 'ldap-http.keytab', '/etc/keycloak/http.keytab']) expect(shown).not.toContain(value);
   });
 
   it('sends a Docker registry client to Keycloak, which takes docker-v2 only with its docker feature on', async () => {

@@ -3,7 +3,7 @@ import { endpointsSchema } from '../endpoints.js';
 import { realmManagedSchema } from './managed.js';
 import { keycloakRealmType } from '../types.js';
 import { withUpstreamSpellingSchemas } from '../upstream-spellings.js';
-import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
+import { REALM_UPSTREAM_SHAPES, REALM_UPSTREAM_SPELLINGS } from './upstream.js';
 import { userFederationStatusSchema } from './user-federation/crd.js';
 import { realmSpecSchema } from './spec.js';
 
@@ -45,7 +45,7 @@ export const keycloakRealmCrd = namespacedCrd({
   schema: {
     description: 'KeycloakRealm: a realm in Keycloak, with its settings, roles and client scopes.',
     required: ['spec'],
-    spec: withUpstreamSpellingSchemas(realmSpecSchema, REALM_UPSTREAM_SPELLINGS),
+    spec: withUpstreamSpellingSchemas(realmSpecSchema, REALM_UPSTREAM_SPELLINGS, REALM_UPSTREAM_SHAPES),
     status,
   },
 });

@@ -16,7 +16,7 @@ import { pruneRuleDescription, pruneUnlistedCodec, pruneUnlistedSchema } from '.
 import { UserFederationList } from './user-federation/spec.js';
 import { Organizations } from './organizations/spec.js';
 import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
-import { REALM_UPSTREAM_SPELLINGS } from './upstream.js';
+import { REALM_UPSTREAM_SHAPES, REALM_UPSTREAM_SPELLINGS } from './upstream.js';
 import { BUILT_IN_CLIENT_SCOPES, BUILT_IN_REALM_ROLES, BUILT_IN_ROLE_MESSAGE, BUILT_IN_SCOPE_MESSAGE, DEFAULT_ROLES_PREFIX, isBuiltInClientScope, isBuiltInRealmRole } from './built-ins.js';
 import { declared, name, nameSet } from './field-kinds.js';
 import { PasswordPolicy } from './password-policy.js';
@@ -181,7 +181,7 @@ const RealmSpec = f.object({
 export const realmSpecSchema = RealmSpec.schema;
 
 /** The spec, read in the Kopf operator's spellings too (upstream.ts). */
-export const RealmSpecCodec = checkingDefaultRoleName(acceptingUpstreamSpellings(RealmSpec.codec, REALM_UPSTREAM_SPELLINGS));
+export const RealmSpecCodec = checkingDefaultRoleName(acceptingUpstreamSpellings(RealmSpec.codec, REALM_UPSTREAM_SPELLINGS, REALM_UPSTREAM_SHAPES));
 
 export type KeycloakRealmSpec = t.TypeOf<typeof RealmSpecCodec>;
 export type RealmRoleSpec = t.TypeOf<typeof RealmRole.codec>;

@@ -1,6 +1,9 @@
 import { FLOW_BINDINGS } from './flows/spec.js';
-import { ignoredField, type UpstreamSpelling } from '../upstream-spellings.js';
+import { ignoredField, type UpstreamShape, type UpstreamSpelling } from '../upstream-spellings.js';
 import { DEFAULT_ROLE_SPELLINGS } from './default-role-upstream.js';
+import { AUTHENTICATION_FLOWS_SHAPE } from './flows/upstream.js';
+import { CLIENT_SCOPE_MAPPINGS_SHAPE } from './scope-mappings/upstream.js';
+import { USER_FEDERATION_UPSTREAM_SPELLINGS } from './user-federation/upstream.js';
 
 /** The Kopf operator's brute-force fields, named without Keycloak's unit suffix; the values are the same. */
 const BRUTE_FORCE_UNITS = {
@@ -22,9 +25,12 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
     schema: { type: 'boolean' },
   },
   ...Object.entries(BRUTE_FORCE_UNITS).map(([upstream, keyward]) => ({ upstream: `security.${upstream}`, keyward: `security.${keyward}` })),
+  // Keycloak's realm representation's scope mappings: `roles` are realm roles (clientScopeMappings holds client roles).
+  { upstream: 'scopeMappings[].roles', keyward: 'scopeMappings[].realmRoles' },
   // Its flow bindings are fields of the spec itself; Keyward keeps them together.
   ...FLOW_BINDINGS.map((binding) => ({ upstream: binding, keyward: `flowBindings.${binding}` })),
   ignoredField('identityProviders[].authenticateByDefault', 'boolean', 'Keycloak 26 stores it and its login never reads it; the Identity Provider Redirector step of a browser flow picks a default provider'),
+  ...USER_FEDERATION_UPSTREAM_SPELLINGS,
   {
     upstream: 'browserSecurityHeaders.xXSSProtection',
     ignoredBecause: 'Keycloak 26.2 and later send no X-XSS-Protection header',
@@ -43,3 +49,6 @@ export const REALM_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
     },
   },
 ];
+
+/** What the Kopf operator's KeycloakRealm manifests shape otherwise, read after the spellings above. */
+export const REALM_UPSTREAM_SHAPES: readonly UpstreamShape[] = [AUTHENTICATION_FLOWS_SHAPE, CLIENT_SCOPE_MAPPINGS_SHAPE];

@@ -2,7 +2,8 @@
 // kube-apiserver, Keycloak 26 and an OpenLDAP server (slapd) on loopback: an LDAP provider bound with a
 // password from a labelled Secret, users found in the directory, updated through a diff, a mapper created and
 // updated, an out-of-band change repaired, the password rotated through the Secret, a Kerberos provider
-// beside it, a missing opt-in label reported, ours pruned only; and nothing written once converged.
+// beside it, its keytab path read from a Secret, a missing opt-in label reported, ours pruned only; and
+// nothing written once converged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { KeywardError } from '@keyward/kernel/interpreter';
 import { rememberSecret } from '@keyward/test-env';
@@ -150,6 +151,25 @@ describe('the user federation of a KeycloakRealm against the real Keycloak, API 
     expect(mappers.has('email')).toBe(true);
     expect(statusOf(pruned)['userFederation']).toEqual([{ name: 'corp', providerId: 'ldap', id, connectionTestPassed: true }]);
     expect(await reconcileNow('federated')).toMatchObject({ steps: [], writes: [] });
+  });
+
+  it('sends a Kerberos keyTab read from an opted-in Secret, again once the Secret changes, and writes nothing in between', async () => {
+    const realm = file.newRealmName('kcfed-keytab');
+    const ref = realmRef(namespace, 'keytab');
+    const keyTabOf = async (): Promise<string[] | undefined> => configOf(await providerOf(realm, 'corp-kerberos'))['keyTab'];
+    await writeSecret(env.kube, namespace, 'corp-keytab', { path: '/etc/keycloak/first.keytab' }, REALM_SECRET_LABELS);
+    const { keyTab: _path, ...fromSecret } = kerberos['kerberos'] as Json;
+    await createRealm(env.kube, namespace, 'keytab', { realmName: realm, userFederation: [{ ...kerberos, kerberos: { ...fromSecret, keyTabSecret: { name: 'corp-keytab', key: 'path' } } }] });
+    const created = await waitForReady(env.kube, ref);
+    expect(await keyTabOf()).toEqual(['/etc/keycloak/first.keytab']);
+    expect(statusOf(created)['userFederationSecretVersions']).toEqual({ 'corp-keytab': (await env.kube.get(secretRef(namespace, 'corp-keytab')))?.metadata.resourceVersion });
+    expect(await reconcileNow('keytab')).toMatchObject({ steps: [], writes: [] });
+
+    await writeSecret(env.kube, namespace, 'corp-keytab', { path: '/etc/keycloak/second.keytab' }, REALM_SECRET_LABELS);
+    const changed = await env.kube.get(secretRef(namespace, 'corp-keytab'));
+    await waitForObject(env.kube, ref, 'the new keytab path to be sent', (object) => (statusOf(object)['userFederationSecretVersions'] as Json | undefined)?.['corp-keytab'] === changed?.metadata.resourceVersion && conditionOf(object, 'Ready')?.status === 'True');
+    expect(await keyTabOf()).toEqual(['/etc/keycloak/second.keytab']);
+    expect(await reconcileNow('keytab')).toMatchObject({ steps: [], writes: [] });
   });
 
   it('reports a bind credential Secret without the opt-in label as Stalled, naming the Secret and the label, and reads no value from it', async () => {

@@ -42,6 +42,18 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['the Kopf operator\'s composite roles', { ...baseSpec, roles: { realmRoles: [{ name: 'viewer' }, { name: 'editor', composite: true, compositeRoles: ['viewer'] }] } }, undefined],
   ['both spellings of a role\'s realm composites', { ...baseSpec, realmRoles: [{ name: 'viewer' }, { name: 'editor', compositeRoles: ['viewer'], composites: { realm: ['viewer'] } }] }, 'spec.realmRoles[1].compositeRoles'],
   ['the Kopf operator\'s typed password policy', { ...baseSpec, passwordPolicy: { length: 12, upperCase: 1, notUsername: true, regexPattern: '^[a-z]' } }, undefined],
+  ['the Kopf operator\'s flows and scope mappings', {
+    ...baseSpec,
+    authenticationFlows: [
+      { alias: 'mine', topLevel: true, builtIn: false, authenticationExecutions: [{ authenticator: 'auth-cookie', requirement: 'ALTERNATIVE', priority: 10, userSetupAllowed: false }, { flowAlias: 'mine forms', authenticatorFlow: true, requirement: 'ALTERNATIVE', priority: 20 }] },
+      { alias: 'mine forms', topLevel: false, authenticationExecutions: [{ authenticator: 'auth-otp-form', requirement: 'REQUIRED', authenticatorConfig: 'otp' }], authenticatorConfig: [{ alias: 'otp', config: { a: 'b' } }] },
+    ],
+    scopeMappings: [{ clientScope: 'reports', roles: ['reader'] }],
+    clientScopeMappings: { account: [{ clientScope: 'reports', roles: ['view-profile'] }, { client: 'web', roles: ['view-profile'] }] },
+  }, undefined],
+  ['a built-in flow', { ...baseSpec, authenticationFlows: [{ alias: 'mine', builtIn: true }] }, 'spec.authenticationFlows[0].builtIn'],
+  ['both spellings of a flow\'s steps', { ...baseSpec, authenticationFlows: [{ alias: 'mine', executions: [], authenticationExecutions: [] }] }, 'spec.authenticationFlows[0].authenticationExecutions'],
+  ['both spellings of a scope mapping\'s realm roles', { ...baseSpec, scopeMappings: [{ client: 'web', roles: ['a'], realmRoles: ['a'] }] }, 'spec.scopeMappings[0].roles'],
   ['an SMTP password in the spec', { ...baseSpec, smtpServer: { host: 'h', from: 'f', auth: true, user: 'u', password: 'in-the-spec' } }, 'spec.smtpServer.password'],
   [
     'a full spec',
@@ -169,6 +181,11 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a bind Secret without key', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connection: { bindCredentialSecret: { name: 's' } } }] }, 'spec.userFederation[0].connection.bindCredentialSecret.key'],
   ['a federation mapper without its type', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', mappers: [{ name: 'm' }] }] }, 'spec.userFederation[0].mappers[0].mapperType'],
   ['a federation config value that is a number', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', config: { pagination: 1 } }] }, 'spec.userFederation[0].config.pagination'],
+  ['a federation provider in the Kopf operator\'s flat shape', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connectionUrl: 'ldap://a', bindCredentialSecret: { name: 's', key: 'k' }, searchScope: 1, syncSettings: { changedUsersSyncPeriod: 60 }, keytabSecret: { name: 't', key: 'k' } }] }, undefined],
+  ['both spellings of a provider\'s URL, differing', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', connectionUrl: 'ldap://a', connection: { url: 'ldap://b' } }] }, 'spec.userFederation[0].connectionUrl'],
+  ['both spellings of a provider\'s sync period, differing', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', syncSettings: { changedUsersSyncPeriod: 60 }, sync: { changedSyncPeriod: 120 } }] }, 'spec.userFederation[0].syncSettings.changedUsersSyncPeriod'],
+  ['both spellings of a bind Secret', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'ldap', bindCredentialSecret: { name: 's', key: 'k' }, connection: { bindCredentialSecret: { name: 's', key: 'k' } } }] }, 'spec.userFederation[0].bindCredentialSecret'],
+  ['a keytab path and a keytab Secret', { ...baseSpec, userFederation: [{ name: 'a', providerId: 'kerberos', kerberos: { keyTab: '/k', keyTabSecret: { name: 's', key: 'k' } } }] }, 'spec.userFederation[0].kerberos'],
   [
     'organizations',
     { ...baseSpec, organizationsEnabled: true, organizations: [{ name: 'Acme Inc', alias: 'acme', description: 'd', enabled: false, redirectUrl: 'https://acme.example.com', domains: [{ name: 'acme.example.com', verified: true }], attributes: { tier: ['gold'] }, identityProviders: [{ alias: 'github' }] }, { name: 'beta' }] },

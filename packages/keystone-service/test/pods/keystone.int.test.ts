@@ -44,6 +44,8 @@ import {
 } from './harness.js';
 
 const CR = 'identity';
+/** A Keystone whose database does not exist, so its db_sync fails. */
+const BROKEN = 'broken';
 
 let env: WorkloadEnvironment;
 let kube: KubeClient;
@@ -75,6 +77,8 @@ afterAll(async () => {
 
 describe('a Keystone object run as real pods', () => {
   it('becomes Ready, and the admin user authenticates through the Service with the password from the Secret', async () => {
+    // The Keystone whose db_sync fails (a later case) starts now, so that its Job fails while this one starts.
+    await kube.create(keystoneRef(namespace, BROKEN), keystone(BROKEN, 'no_such_database', { replicas: 1 }));
     await kube.create(ref(), keystone(CR, databaseOf(namespace)));
     const ready = await waitForReady(kube, ref());
     for (const type of ['SecretsReady', 'FernetKeysReady', 'CredentialKeysReady', 'DatabaseReady', 'DeploymentReady', 'KeystoneAPIReady', 'BootstrapReady']) {
@@ -272,24 +276,22 @@ describe('a Keystone object run as real pods', () => {
   }, 2 * WAIT_MS);
 
   it('reports a failed db_sync with the end of its log, and does not retry it blindly', async () => {
-    const broken = 'broken';
-    await kube.create(keystoneRef(namespace, broken), keystone(broken, 'no_such_database', { replicas: 1 }));
-    const failed = await waitForObject(kube, keystoneRef(namespace, broken), 'DatabaseReady to report the failed Job', (object) => conditionOf(object, 'DatabaseReady')?.reason === 'JobFailed');
+    const failed = await waitForObject(kube, keystoneRef(namespace, BROKEN), 'DatabaseReady to report the failed Job', (object) => conditionOf(object, 'DatabaseReady')?.reason === 'JobFailed');
     const message = conditionOf(failed, 'DatabaseReady')?.message ?? '';
-    expect(message).toContain(`db_sync Job ${names.dbSyncJob(broken)} failed; its log ends with:`);
+    expect(message).toContain(`db_sync Job ${names.dbSyncJob(BROKEN)} failed; its log ends with:`);
     expect(message).toContain('no_such_database');
     // One line, no colour, none of Python's shutdown noise.
     expect(controlCharacters(message)).toEqual([]);
     expect(message).not.toContain('Exception ignored');
     expect(message).not.toContain(env.info.workloads.database?.password ?? '');
     expect(conditionOf(failed, 'Ready')?.status).toBe('False');
-    const job = await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(broken) });
-    expect(await kube.get({ type: coreTypes.deployment, namespace, name: names.api(broken) })).toBeUndefined();
+    const job = await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(BROKEN) });
+    expect(await kube.get({ type: coreTypes.deployment, namespace, name: names.api(BROKEN) })).toBeUndefined();
     // Reconciled again (as a resync would), the failed Job stays: it is not re-run until the image or config changes.
     // (A status write may still come from a cache that has not yet seen the status just read back.)
-    expect(writesOf(await controller.reconcile(namespace, broken)).filter((write) => write !== 'k8s.status Keystone')).toEqual([]);
-    expect((await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(broken) }))?.metadata.uid).toBe(job?.metadata.uid);
-    await kube.delete(keystoneRef(namespace, broken));
+    expect(writesOf(await controller.reconcile(namespace, BROKEN)).filter((write) => write !== 'k8s.status Keystone')).toEqual([]);
+    expect((await kube.get({ type: coreTypes.job, namespace, name: names.dbSyncJob(BROKEN) }))?.metadata.uid).toBe(job?.metadata.uid);
+    await kube.delete(keystoneRef(namespace, BROKEN));
   }, WAIT_MS + 60_000);
 
   it('removes everything it made when the Keystone is deleted', async () => {

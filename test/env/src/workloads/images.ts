@@ -34,9 +34,13 @@ export async function ensureImages(log: (line: string) => void): Promise<TierIma
   return { pause, keystone };
 }
 
-/** Imports the images into containerd's CRI namespace, where kubelet finds them. */
+/**
+ * Imports the images into containerd's CRI namespace, where kubelet finds them. Keystone's layers are unpacked by
+ * the first container that needs them, not here: most tier starts run no Keystone pod, and unpacking its 500 MB
+ * was most of a start.
+ */
 export async function importImages(address: string, images: TierImages, logFile: string): Promise<void> {
-  for (const image of [images.pause, images.keystone]) {
-    await runCommand('containerd', 'ctr', ['--address', address, '--namespace', CRI_NAMESPACE, 'images', 'import', image.archive], { logFile, timeoutMs: 300_000 });
+  for (const [image, unpack] of [[images.pause, true], [images.keystone, false]] as const) {
+    await runCommand('containerd', 'ctr', ['--address', address, '--namespace', CRI_NAMESPACE, 'images', 'import', ...(unpack ? [] : ['--no-unpack']), image.archive], { logFile, timeoutMs: 300_000 });
   }
 }

@@ -1,4 +1,4 @@
-import type { FederationConfig, UserFederationSpec } from './spec.js';
+import type { FederationConfig, FederationSecretKey, UserFederationSpec } from './spec.js';
 
 // The component config a user federation provider's spec states. Keycloak keeps every config value as a list
 // of strings: a typed field becomes the config key Keycloak reads it from, and the free-form `config` gives any
@@ -6,6 +6,20 @@ import type { FederationConfig, UserFederationSpec } from './spec.js';
 
 /** The config key Keycloak reads the bind password from; it shows it masked. */
 export const BIND_CREDENTIAL_KEY = 'bindCredential';
+/** The config key Keycloak reads the keytab's path from. */
+export const KEYTAB_KEY = 'keyTab';
+
+/** A config key whose value is read from a Secret when it is sent, never stated in the plan. */
+export interface SecretConfigKey {
+  readonly key: string;
+  readonly secret: FederationSecretKey;
+}
+
+/** The config keys of `spec` sent from a Secret: the bind password, and the keytab's path when a Secret holds it. */
+export function secretConfigKeys(spec: UserFederationSpec): SecretConfigKey[] {
+  const keys: [string, FederationSecretKey | undefined][] = [[BIND_CREDENTIAL_KEY, spec.connection?.bindCredentialSecret], [KEYTAB_KEY, spec.kerberos?.keyTabSecret]];
+  return keys.flatMap(([key, secret]) => (secret === undefined ? [] : [{ key, secret }]));
+}
 
 type Stated = Record<string, string[]>;
 
@@ -14,18 +28,28 @@ const put = (config: Stated, key: string, value: string | number | boolean | und
 };
 
 /** Free-form config as Keycloak keeps it: every value a list of one. */
-export function configLists(config: FederationConfig | undefined, except?: string): Stated {
-  return Object.fromEntries(Object.entries(config ?? {}).filter(([key]) => key !== except).map(([key, value]) => [key, [value]]));
+export function configLists(config: FederationConfig | undefined, except: readonly string[] = []): Stated {
+  return Object.fromEntries(Object.entries(config ?? {}).filter(([key]) => !except.includes(key)).map(([key, value]) => [key, [value]]));
 }
 
-/** The config the spec states, without the bind credential (sent from its Secret, see user-federation.ts). */
+/** The config the spec states, without the keys sent from a Secret (see plan.ts). */
 export function desiredFederationConfig(spec: UserFederationSpec): Stated {
-  const config = configLists(spec.config, BIND_CREDENTIAL_KEY);
+  const fromSecrets = secretConfigKeys(spec).map(({ key }) => key);
+  const config = configLists(spec.config, [BIND_CREDENTIAL_KEY, ...fromSecrets]);
   put(config, 'enabled', spec.enabled);
   put(config, 'priority', spec.priority);
   put(config, 'editMode', spec.editMode);
+  put(config, 'trustEmail', spec.trustEmail);
+  put(config, 'validatePasswordPolicy', spec.validatePasswordPolicy);
   const { connection, attributes, sync, kerberos } = spec;
   put(config, 'connectionUrl', connection?.url);
+  put(config, 'startTls', connection?.startTls);
+  put(config, 'useTruststoreSpi', connection?.useTruststoreSpi);
+  put(config, 'connectionPooling', connection?.pooling);
+  put(config, 'connectionTimeout', connection?.timeoutMilliseconds);
+  put(config, 'readTimeout', connection?.readTimeoutMilliseconds);
+  put(config, 'vendor', connection?.vendor);
+  put(config, 'authType', connection?.authType);
   put(config, 'bindDn', connection?.bindDn);
   put(config, 'usersDn', connection?.usersDn);
   put(config, 'usernameLDAPAttribute', attributes?.username);
@@ -33,13 +57,20 @@ export function desiredFederationConfig(spec: UserFederationSpec): Stated {
   put(config, 'uuidLDAPAttribute', attributes?.uuid);
   // Keycloak keeps the object classes as one comma-separated value.
   put(config, 'userObjectClasses', attributes?.userObjectClasses?.join(', '));
+  put(config, 'customUserSearchFilter', attributes?.customUserSearchFilter);
+  put(config, 'searchScope', attributes?.searchScope);
+  put(config, 'pagination', attributes?.pagination);
   put(config, 'importEnabled', sync?.importEnabled);
   put(config, 'fullSyncPeriod', sync?.fullSyncPeriod);
   put(config, 'changedSyncPeriod', sync?.changedSyncPeriod);
   put(config, 'batchSizeForSync', sync?.batchSize);
+  put(config, 'syncRegistrations', sync?.syncRegistrations);
   put(config, 'kerberosRealm', kerberos?.realm);
   put(config, 'serverPrincipal', kerberos?.serverPrincipal);
-  put(config, 'keyTab', kerberos?.keyTab);
+  put(config, KEYTAB_KEY, kerberos?.keyTab);
+  put(config, 'allowKerberosAuthentication', kerberos?.allowAuthentication);
+  put(config, 'useKerberosForPasswordAuthentication', kerberos?.useForPasswordAuthentication);
+  put(config, 'debug', kerberos?.debug);
   return config;
 }
 

@@ -5,16 +5,16 @@ import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRe
 import { MANAGED_BY_KEYWARD } from '../../ownership.js';
 import { addSteps, byName, planKeycloakList, realmWrites } from '../../list-writes.js';
 import type { RealmSteps } from '../context.js';
-import { BIND_CREDENTIAL_KEY, changedConfigKeys, configLists, desiredFederationConfig } from './config.js';
+import { changedConfigKeys, configLists, desiredFederationConfig, secretConfigKeys, type SecretConfigKey } from './config.js';
 import type { UserFederationSpec } from './spec.js';
 import { realmSecretKey } from '../secret-opt-in.js';
 
 // A realm's user federation providers and their mappers, all Keycloak components. Keycloak drops config keys
 // it does not know (a marker there would not stay), but keeps a component's subType, which user federation
 // providers and LDAP mappers leave unused: ours carry MANAGED_BY_KEYWARD there, and only those are pruned. A
-// PUT of a component keeps the config keys it leaves out, so an update sends the stated keys only; the bind
-// credential goes from its Secret when that changed or Keycloak holds none, and is otherwise left out (Keycloak
-// shows it masked and keeps it).
+// PUT of a component keeps the config keys it leaves out, so an update sends the stated keys only; a key read
+// from a Secret (the bind credential, the keytab's path) goes when its Secret changed or Keycloak holds none,
+// and is otherwise left out (Keycloak keeps it; it shows the bind credential masked).
 
 /** The subType our components carry. */
 export const FEDERATION_MARKER = MANAGED_BY_KEYWARD;
@@ -34,11 +34,10 @@ export interface FederationContext {
   readonly pruneWhenEmpty: boolean;
 }
 
-const BIND_CREDENTIAL_FIELD = `config.${BIND_CREDENTIAL_KEY}[]`;
-
-function bindCredential(spec: UserFederationSpec, context: Pick<FederationContext, 'namespace' | 'secret'>): Record<string, SecretKeyRef> {
-  const ref = spec.connection?.bindCredentialSecret;
-  return ref === undefined ? {} : { [BIND_CREDENTIAL_FIELD]: realmSecretKey(context.namespace, ref, context.secret?.(ref.name)) };
+/** The secret fields of the keys in `keys`, each read from its Secret when the plan runs. */
+function fromSecrets(keys: readonly SecretConfigKey[], context: Pick<FederationContext, 'namespace' | 'secret'>): { secretFields?: Record<string, SecretKeyRef> } {
+  if (keys.length === 0) return {};
+  return { secretFields: Object.fromEntries(keys.map(({ key, secret }) => [`config.${key}[]`, realmSecretKey(context.namespace, secret, context.secret?.(secret.name))])) };
 }
 
 function componentBody(name: string, providerId: string, providerType: string, parentId: Value<string>, subType: string | undefined, config: Readonly<Record<string, readonly string[]>>): KeycloakBody {
@@ -76,17 +75,16 @@ function planMappers(steps: RealmSteps, spec: UserFederationSpec, provider: Comp
   addSteps(steps.plan, mappers.deletes.map((item) => item.step));
 }
 
-/** Whether the bind credential goes from its Secret: it changed since it was last sent, or Keycloak holds none. */
-function credentialDue(spec: UserFederationSpec, current: ComponentRepresentation, context: FederationContext): boolean {
-  const secret = spec.connection?.bindCredentialSecret;
-  return secret !== undefined && (context.changed(secret.name) || (current.config?.[BIND_CREDENTIAL_KEY] ?? []).length === 0);
+/** The keys that go from their Secrets: each whose Secret changed since it was last sent, or that Keycloak holds none of. */
+function secretKeysDue(spec: UserFederationSpec, current: ComponentRepresentation, context: FederationContext): SecretConfigKey[] {
+  return secretConfigKeys(spec).filter(({ key, secret }) => context.changed(secret.name) || (current.config?.[key] ?? []).length === 0);
 }
 
 function providerChanges(spec: UserFederationSpec, current: ComponentRepresentation, context: FederationContext): string[] {
   return [
     ...(isOurs(current) ? [] : ['subType']),
     ...changedConfigKeys(desiredFederationConfig(spec), current.config).map((key) => `config.${key}`),
-    ...(credentialDue(spec, current, context) ? [`config.${BIND_CREDENTIAL_KEY}`] : []),
+    ...secretKeysDue(spec, current, context).map(({ key }) => `config.${key}`),
   ];
 }
 
@@ -110,12 +108,12 @@ export function planUserFederation(steps: RealmSteps, specs: readonly UserFedera
     create: (spec) => ({
       resource: resource(spec.name),
       body: componentBody(spec.name, spec.providerId, USER_STORAGE_PROVIDER_TYPE, context.realmId, FEDERATION_MARKER, desiredFederationConfig(spec)),
-      ...(spec.connection?.bindCredentialSecret === undefined ? {} : { secretFields: bindCredential(spec, context) }),
+      ...fromSecrets(secretConfigKeys(spec), context),
     }),
     update: (spec, { provider: current }) => ({
       resource: resource(spec.name, current.id),
       body: componentBody(spec.name, current.providerId, USER_STORAGE_PROVIDER_TYPE, current.parentId ?? context.realmId, FEDERATION_MARKER, desiredFederationConfig(spec)),
-      ...(credentialDue(spec, current, context) ? { secretFields: bindCredential(spec, context) } : {}),
+      ...fromSecrets(secretKeysDue(spec, current, context), context),
     }),
     delete: (entry) => resource(entry.provider.name, entry.provider.id),
   });

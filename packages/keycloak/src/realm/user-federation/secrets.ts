@@ -4,23 +4,29 @@ import type { RealmQueries } from '../types.js';
 import type { RealmSecretUse } from '../secret-opt-in.js';
 import { observedSecret, secretChanged, secretQueries, secretsWatch, secretVersions, type SecretReads } from '../secret-reads.js';
 import type { KeycloakRealm, KeycloakRealmSpec } from '../spec.js';
+import { BIND_CREDENTIAL_KEY, KEYTAB_KEY, secretConfigKeys } from './config.js';
 
-// The Secrets the user federation providers read their bind credential from: under the realm's Secret opt-in
-// rule like every Secret a realm reads, and sent again only once changed (status keeps their versions).
+// The Secrets the user federation providers read their bind credential and keytab path from: under the realm's
+// Secret opt-in rule like every Secret a realm reads, and sent again only once changed (status keeps their
+// versions).
 
 const FEDERATION_SECRETS: SecretReads = { queryPrefix: 'userFederationSecret' };
 
+const HOLDS: Readonly<Record<string, string>> = { [BIND_CREDENTIAL_KEY]: 'the bind credential', [KEYTAB_KEY]: 'the keytab path' };
+
 export function federationSecretNames(spec: KeycloakRealmSpec): string[] {
-  return [...new Set((spec.userFederation ?? []).flatMap((provider) => provider.connection?.bindCredentialSecret?.name ?? []))];
+  return [...new Set((spec.userFederation ?? []).flatMap((provider) => secretConfigKeys(provider).map(({ secret }) => secret.name)))];
 }
 
 export const federationSecretQueries = (cr: KeycloakRealm): Record<string, GetQuery> => secretQueries(FEDERATION_SECRETS, cr.metadata.namespace, federationSecretNames(cr.spec));
 
 export function federationSecretUses(cr: KeycloakRealm, observed: Observed<RealmQueries>): RealmSecretUse[] {
-  return (cr.spec.userFederation ?? []).flatMap((provider) => {
-    const ref = provider.connection?.bindCredentialSecret;
-    return ref === undefined ? [] : [{ name: ref.name, holds: `the bind credential of user federation provider ${provider.name}`, reason: 'UserFederation', secret: observedSecret(FEDERATION_SECRETS, observed, ref.name) }];
-  });
+  return (cr.spec.userFederation ?? []).flatMap((provider) => secretConfigKeys(provider).map(({ key, secret }) => ({
+    name: secret.name,
+    holds: `${HOLDS[key] ?? key} of user federation provider ${provider.name}`,
+    reason: 'UserFederation',
+    secret: observedSecret(FEDERATION_SECRETS, observed, secret.name),
+  })));
 }
 
 export const federationSecretVersions = (cr: KeycloakRealm, observed: Observed<RealmQueries>): Record<string, string> => secretVersions(FEDERATION_SECRETS, observed, federationSecretNames(cr.spec));
