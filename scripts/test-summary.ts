@@ -16,8 +16,6 @@ export interface Phase {
   readonly seconds: number;
   /** A phase whose command failed; the summary marks it. */
   readonly failed?: boolean;
-  /** A phase that ran beside a longer one: shown, but not added to the total. */
-  readonly beside?: string;
 }
 
 /** The parts of jest's --json output the summary reads. */
@@ -38,17 +36,14 @@ export interface FileTime {
 
 const format = (seconds: number): string => seconds.toFixed(0).padStart(5);
 
-/**
- * Phases as scripts/test records them: one "name<TAB>seconds<TAB>ok|failed" line each, with a fourth field naming
- * the phase it ran beside, if any.
- */
+/** Phases as scripts/test records them: one "name<TAB>seconds<TAB>ok|failed" line each. */
 export function parsePhases(text: string): Phase[] {
   return text
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
-      const [name = '', seconds = '', outcome = 'ok', beside = ''] = line.split('\t');
-      return { name, seconds: Number(seconds), failed: outcome === 'failed', ...(beside === '' ? {} : { beside }) };
+      const [name = '', seconds = '', outcome = 'ok'] = line.split('\t');
+      return { name, seconds: Number(seconds), failed: outcome === 'failed' };
     });
 }
 
@@ -69,12 +64,9 @@ export function countLine(report: JestReport | undefined): string {
 
 /** The summary's lines, the count line last. */
 export function summary(phases: readonly Phase[], report: JestReport | undefined, root: string, slowest = 10): string[] {
-  const total = phases.reduce((sum, phase) => sum + (phase.beside === undefined ? phase.seconds : 0), 0);
+  const total = phases.reduce((sum, phase) => sum + phase.seconds, 0);
   const lines = ['== summary', 'phases (s):'];
-  for (const phase of phases) {
-    const notes = [...(phase.beside === undefined ? [] : [`beside the ${phase.beside}`]), ...(phase.failed === true ? ['failed'] : [])];
-    lines.push(`${format(phase.seconds)}  ${phase.name}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`);
-  }
+  for (const phase of phases) lines.push(`${format(phase.seconds)}  ${phase.name}${phase.failed === true ? ' (failed)' : ''}`);
   lines.push(`${format(total)}  total (budget: ${String(BUDGET_SECONDS.warm)} warm, ${String(BUDGET_SECONDS.cold)} cold)`);
   if (report !== undefined) {
     const files = fileTimes(report, root);

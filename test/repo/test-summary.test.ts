@@ -46,16 +46,6 @@ describe('the test summary', () => {
     expect(summary(phases, undefined, root).slice(2, 5)).toEqual(['   30  setup', '   60  typecheck, lint and API reports (failed)', '  900  tests']);
   });
 
-  it('shows a phase that ran beside another without adding it to the total', () => {
-    const phases = parsePhases('setup\t30\tok\ntypecheck, lint and API reports\t60\tfailed\ttests\ntests\t900\tok\n');
-    expect(summary(phases, undefined, root).slice(2, 6)).toEqual([
-      '   30  setup',
-      '   60  typecheck, lint and API reports (beside the tests, failed)',
-      '  900  tests',
-      '  930  total (budget: 1500 warm, 3000 cold)',
-    ]);
-  });
-
   it('counts files that crashed before running as failures, and shows skipped tests', () => {
     expect(countLine(report({}, { numFailedTests: 1, numRuntimeErrorTestSuites: 2, numPendingTests: 1, numTodoTests: 1 }))).toBe('10 passed, 3 failed, 2 skipped');
   });
