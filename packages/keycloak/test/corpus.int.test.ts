@@ -319,7 +319,7 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const config = (name: string): Record<string, string> => (made.get(name)?.['config'] ?? {}) as Record<string, string>;
     const marked = (description: string): string => `${description} [io.kubernetes.managed-by=keyward]`.trim();
     // The JavaScript policy is skipped: allowJavaScriptPolicies is false.
-    expect([...made.keys()].sort()).toEqual(['company-mail', 'employees', 'employees-in-hours', 'from-clients', 'not-staff', 'office-hours', 'own-service-account', 'report-access', 'report-write']);
+    expect([...made.keys()].sort()).toEqual(['company-mail', 'employees', 'employees-in-hours', 'every-report', 'from-clients', 'not-staff', 'office-hours', 'own-service-account', 'report-access', 'report-write']);
     expect(Object.fromEntries([...made].map(([name, policy]) => [name, pick(policy, ['type', 'logic', 'decisionStrategy', 'description'])]))).toEqual({
       'employees': { type: 'role', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('Employees who may view their profile') },
       'own-service-account': { type: 'user', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('The client\'s own service account') },
@@ -329,6 +329,7 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
       'company-mail': { type: 'regex', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('') },
       'employees-in-hours': { type: 'aggregate', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('Employees, in office hours') },
       'report-access': { type: 'resource', logic: 'POSITIVE', decisionStrategy: 'AFFIRMATIVE', description: marked('Reports for employees in office hours') },
+      'every-report': { type: 'resource', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('') },
       'report-write': { type: 'scope', logic: 'POSITIVE', decisionStrategy: 'CONSENSUS', description: marked('') },
     });
     // Keycloak keeps each policy's members as ids.
@@ -347,6 +348,7 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const at = (name: string, part: string): Promise<string[]> => names(`${server}/policy/${String(made.get(name)?.['id'])}/${part}`);
     expect(await at('employees-in-hours', 'associatedPolicies')).toEqual(['employees', 'office-hours']);
     expect([await at('report-access', 'resources'), await at('report-access', 'scopes'), await at('report-access', 'associatedPolicies')]).toEqual([['report'], [], ['employees-in-hours', 'own-service-account']]);
+    expect([await at('every-report', 'resources'), await at('every-report', 'associatedPolicies'), config('every-report')['defaultResourceType']]).toEqual([[], ['employees'], 'urn:company-documents:resources:report']);
     expect([await at('report-write', 'resources'), await at('report-write', 'scopes'), await at('report-write', 'associatedPolicies')]).toEqual([['report'], ['write'], ['company-mail', 'employees', 'from-clients', 'not-staff']]);
     const message = conditionOf(await env.kube.get(clientRef('identity', 'documents')), 'Ready')?.message;
     expect(message).toContain('authorizationSettings.policies.javascriptPolicies has no effect without allowJavaScriptPolicies: true');

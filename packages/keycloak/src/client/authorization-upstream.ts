@@ -41,7 +41,7 @@ export const UPSTREAM_PERMISSION_LISTS: Readonly<Record<string, UpstreamList>> =
 const ALLOW_JS = 'allowJavaScriptPolicies';
 const JS_LIST = 'javascriptPolicies';
 
-export const RESOURCE_TYPE_MESSAGE = 'a permission over every resource of a type is not managed by Keyward yet: list the resources (resources) instead';
+export const RESOURCE_TYPE_MESSAGE = 'a scope permission over every resource of a type is not managed by Keyward yet: list the resources (resources) instead';
 export const POLICIES_NOTE = 'authorizationSettings.policies{} is read as authorizationSettings.policies[], each item of the type of its list';
 export const PERMISSIONS_NOTE = 'authorizationSettings.permissions{} is read as authorizationSettings.permissions[], each item of the type of its list';
 export const SKIPPED_JS_NOTE = `authorizationSettings.policies.${JS_LIST} has no effect without ${ALLOW_JS}: true (the Kopf operator skipped them)`;
@@ -61,7 +61,7 @@ function readItem(item: unknown, list: UpstreamList, codec: t.Mixed, c: t.Contex
   if (!isFields(item)) return t.failure(item, c, 'expected an object');
   const unknown = Object.keys(item).find((key) => !list.fields.includes(key));
   if (unknown !== undefined) return t.failure(item[unknown], contextAt(c, [unknown]), `not a field here (the fields are ${list.fields.join(', ')})`);
-  if (item['resourceType'] !== undefined) return t.failure(item['resourceType'], contextAt(c, ['resourceType']), RESOURCE_TYPE_MESSAGE);
+  if (list.type === 'scope' && item['resourceType'] !== undefined) return t.failure(item['resourceType'], contextAt(c, ['resourceType']), RESOURCE_TYPE_MESSAGE);
   let read: Fields = { ...item, type: list.type };
   if (item['groups'] !== undefined) {
     const paths = groupPaths.codec.validate(item['groups'], holding(contextAt(c, ['groups']), item['groups']));

@@ -80,6 +80,10 @@ describe('the Kopf operator\'s policies and permissions, a list per type', () =>
     expect(refusedJsPolicies(allowed, true)).toBeUndefined();
   });
 
+  it('reads a resource permission over a type of resources as Keyward\'s', () => {
+    expect(decoded({ permissions: { resourcePermissions: [{ name: 'p', resourceType: 'urn:doc', policies: ['x'] }] } }).authorizationSettings?.permissions).toEqual([{ type: 'resource', name: 'p', resourceType: 'urn:doc', policies: ['x'] }]);
+  });
+
   it('reads empty lists, and an object of none, as no items', () => {
     expect(decoded({ policies: { allowJavaScriptPolicies: false }, permissions: { resourcePermissions: [] } }).authorizationSettings).toMatchObject({ policies: [], permissions: [] });
   });
@@ -106,8 +110,7 @@ describe('the Kopf operator\'s shape, refused where it is wrong, naming its fiel
     ['one name in two lists', { policies: { userPolicies: [{ name: 'p' }], clientPolicies: [{ name: 'p' }] } }, 'spec.authorizationSettings.policies.clientPolicies[0].name: the name is given twice (first at userPolicies[0])'],
     ['a permission\'s logic, which the Kopf operator\'s have not', { permissions: { resourcePermissions: [{ name: 'p', logic: 'POSITIVE' }] } }, 'spec.authorizationSettings.permissions.resourcePermissions[0].logic: not a field here'],
     ['an unknown decision strategy', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], decisionStrategy: 'MAJORITY' }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].decisionStrategy:'],
-    ['a permission over a resource type', { permissions: { resourcePermissions: [{ name: 'p', resourceType: 'urn:doc' }] } }, `spec.authorizationSettings.permissions.resourcePermissions[0].resourceType: ${RESOURCE_TYPE_MESSAGE}`],
-    ['a scope permission over a resource type', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], resourceType: 'urn:doc' }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].resourceType:'],
+    ['a scope permission over a resource type', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], resourceType: 'urn:doc' }] } }, `spec.authorizationSettings.permissions.scopePermissions[0].resourceType: ${RESOURCE_TYPE_MESSAGE}`],
     ['a policy list among the permissions', { permissions: { rolePolicies: [] } }, 'spec.authorizationSettings.permissions.rolePolicies: not a field here (the fields are resourcePermissions, scopePermissions)'],
   ])('%s', (_what, authorizationSettings, message) => {
     expect(rejection(authorizationSettings)).toContain(message);

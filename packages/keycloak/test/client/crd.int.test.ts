@@ -183,7 +183,7 @@ const authorizationCases: [string, Record<string, unknown>, string][] = [
   ['a role of the Kopf operator\'s role policy without a name', { policies: { rolePolicies: [{ name: 'r', roles: [{ required: true }] }] } }, 'spec.authorizationSettings.policies.rolePolicies[0].roles[0].name'],
   ['a field of another type in the Kopf operator\'s list', { policies: { rolePolicies: [{ name: 'r', users: ['alice'] }] } }, 'spec.authorizationSettings.policies.rolePolicies[0].users'],
   ['an unknown list of the Kopf operator\'s', { permissions: { rolePermissions: [] } }, 'spec.authorizationSettings.permissions.rolePermissions'],
-  ['a Kopf operator\'s permission over a resource type', { permissions: { resourcePermissions: [{ name: 'p', resourceType: 'urn:doc' }] } }, 'spec.authorizationSettings.permissions.resourcePermissions[0].resourceType'],
+  ['a Kopf operator\'s scope permission over a resource type', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], resourceType: 'urn:doc' }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].resourceType'],
 ];
 
 describe('authorization policies and permissions the API server stores as given', () => {
