@@ -74,7 +74,7 @@ function readItem(item: unknown, list: UpstreamList, codec: t.Mixed, c: t.Contex
 
 /**
  * The Kopf operator's object at `authorizationSettings.<field>` as Keyward's list: its lists' items in the order
- * of `lists`, each read by readItem; undefined when the field is not such an object.
+ * the object gives them, each read by readItem; undefined when the field is not such an object.
  */
 function readLists(spec: Readonly<Fields>, field: string, lists: Readonly<Record<string, UpstreamList>>, item: f.AnyField, c: t.Context): t.Validation<Fields> | undefined {
   const settings = spec['authorizationSettings'];
