@@ -335,7 +335,7 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     // Keycloak keeps each policy's members as ids.
     const account = await env.admin.client('company', 'account');
     const viewProfile = await id(`${base}/clients/${String(account?.['id'])}/roles/view-profile`);
-    expect(JSON.parse(config('employees')['roles'] ?? '[]')).toEqual([{ id: await id(`${base}/roles/employee`), required: true }, { id: viewProfile, required: false }]);
+    expect((JSON.parse(config('employees')['roles'] ?? '[]') as Json[]).sort((a, b) => Number(b['required']) - Number(a['required']))).toEqual([{ id: await id(`${base}/roles/employee`), required: true }, { id: viewProfile, required: false }]);
     expect(config('employees')['fetchRoles']).toBe('true');
     expect(JSON.parse(config('own-service-account')['users'] ?? '[]')).toEqual([await id(`${base}/clients/${uuid}/service-account-user`)]);
     const groups = (JSON.parse(config('not-staff')['groups'] ?? '[]') as Json[]).map((group) => pick(group, ['id', 'extendChildren']));
