@@ -10,7 +10,7 @@ import { ContentType } from '@keyward/runtime/io';
 import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KubeObject } from '@keyward/kernel';
 import { adminKubeConfig, httpCall, rememberSecret } from '@keyward/test-env';
-import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, writesIn, type ControllerEnv, type Operator } from './controllers/harness.js';
+import { clientRef, controllerEnv, patchSpec, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, writesIn, type ControllerEnv, type Operator } from './controllers/harness.js';
 
 const CORPUS = new URL('./corpus/', import.meta.url);
 /** The operator namespace the corpus names (operatorRef.namespace, instanceRef.namespace). */
@@ -358,6 +358,13 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const before = operator.requests.length;
     await operator.reconcileClient('identity', 'documents');
     expect(writesIn(operator.requests.slice(before))).toEqual([]);
+    // A resource permission that stops stating resourceType loses it: the whole update leaves it out.
+    const permissions = (manifests.map(([, object]) => object).find((object) => object.metadata.name === 'documents')?.['spec'] as { authorizationSettings: { permissions: { resourcePermissions: Json[] } } }).authorizationSettings.permissions;
+    const untyped = permissions.resourcePermissions.map((permission) => (permission['name'] === 'every-report' ? { ...permission, resourceType: undefined, resources: ['report'] } : permission));
+    await patchSpec(env.kube, clientRef('identity', 'documents'), { authorizationSettings: { permissions: { resourcePermissions: untyped } } });
+    await waitForReady(env.kube, clientRef('identity', 'documents'));
+    const everyReport = ((await env.admin.get<Json[]>(`${server}/policy`)) ?? []).find((policy) => policy['name'] === 'every-report');
+    expect([(everyReport?.['config'] as Record<string, string> | undefined)?.['defaultResourceType'], await at('every-report', 'resources')]).toEqual([undefined, ['report']]);
   });
 
   it('sends a Docker registry client to Keycloak, which takes docker-v2 only with its docker feature on', async () => {
