@@ -10,7 +10,7 @@ import { ContentType } from '@keyward/runtime/io';
 import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KubeObject } from '@keyward/kernel';
 import { adminKubeConfig, httpCall, rememberSecret } from '@keyward/test-env';
-import { clientRef, controllerEnv, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, writesIn, type ControllerEnv, type Operator } from './controllers/harness.js';
+import { clientRef, controllerEnv, patchSpec, realmRef, secretData, secretRef, startOperator, statusOf, conditionOf, waitForReady, waitForGone, waitForRefusal, writesIn, type ControllerEnv, type Operator } from './controllers/harness.js';
 
 const CORPUS = new URL('./corpus/', import.meta.url);
 /** The operator namespace the corpus names (operatorRef.namespace, instanceRef.namespace). */
@@ -305,6 +305,66 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     expect(writesIn(operator.requests.slice(before))).toEqual([]);
     const shown = JSON.stringify([again.plan, statusOf(await env.kube.get(ref))]);
     for (const value of ['directory-corpus-password', 'ldap-http.keytab', '/etc/keycloak/http.keytab']) expect(shown).not.toContain(value);
+  });
+
+  it('gives the client\'s authorization services every policy and permission the Kopf operator\'s lists per type state', async () => {
+    type Json = Record<string, unknown>;
+    const base = '/realms/company';
+    const client = await env.admin.client('company', 'company-documents');
+    const uuid = String(client?.['id']);
+    const server = `${base}/clients/${uuid}/authz/resource-server`;
+    const id = async (path: string): Promise<string> => String((await env.admin.get(path))?.['id']);
+    const names = async (path: string): Promise<string[]> => ((await env.admin.get<Json[]>(path)) ?? []).map((item) => String(item['name'])).sort();
+    const made = new Map(((await env.admin.get<Json[]>(`${server}/policy`)) ?? []).map((policy) => [String(policy['name']), policy]));
+    const config = (name: string): Record<string, string> => (made.get(name)?.['config'] ?? {}) as Record<string, string>;
+    const marked = (description: string): string => `${description} [io.kubernetes.managed-by=keyward]`.trim();
+    // The JavaScript policy is skipped: allowJavaScriptPolicies is false.
+    expect([...made.keys()].sort()).toEqual(['company-mail', 'employees', 'employees-in-hours', 'every-report', 'from-clients', 'not-staff', 'office-hours', 'own-service-account', 'report-access', 'report-write']);
+    expect(Object.fromEntries([...made].map(([name, policy]) => [name, pick(policy, ['type', 'logic', 'decisionStrategy', 'description'])]))).toEqual({
+      'employees': { type: 'role', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('Employees who may view their profile') },
+      'own-service-account': { type: 'user', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('The client\'s own service account') },
+      'not-staff': { type: 'group', logic: 'NEGATIVE', decisionStrategy: 'UNANIMOUS', description: marked('') },
+      'from-clients': { type: 'client', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('') },
+      'office-hours': { type: 'time', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('') },
+      'company-mail': { type: 'regex', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('') },
+      'employees-in-hours': { type: 'aggregate', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('Employees, in office hours') },
+      'report-access': { type: 'resource', logic: 'POSITIVE', decisionStrategy: 'AFFIRMATIVE', description: marked('Reports for employees in office hours') },
+      'every-report': { type: 'resource', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', description: marked('') },
+      'report-write': { type: 'scope', logic: 'POSITIVE', decisionStrategy: 'CONSENSUS', description: marked('') },
+    });
+    // Keycloak keeps each policy's members as ids.
+    const account = await env.admin.client('company', 'account');
+    const viewProfile = await id(`${base}/clients/${String(account?.['id'])}/roles/view-profile`);
+    expect((JSON.parse(config('employees')['roles'] ?? '[]') as Json[]).sort((a, b) => Number(b['required']) - Number(a['required']))).toEqual([{ id: await id(`${base}/roles/employee`), required: true }, { id: viewProfile, required: false }]);
+    expect(config('employees')['fetchRoles']).toBe('true');
+    expect(JSON.parse(config('own-service-account')['users'] ?? '[]')).toEqual([await id(`${base}/clients/${uuid}/service-account-user`)]);
+    const groups = (JSON.parse(config('not-staff')['groups'] ?? '[]') as Json[]).map((group) => pick(group, ['id', 'extendChildren']));
+    expect([groups, config('not-staff')['groupsClaim']]).toEqual([[{ id: await id(`${base}/group-by-path/staff`), extendChildren: false }], 'groups']);
+    expect((JSON.parse(config('from-clients')['clients'] ?? '[]') as string[]).sort()).toEqual([uuid, String(account?.['id'])].sort());
+    expect(config('office-hours')).toEqual({
+      nbf: '2026-01-01 00:00:00', noa: '2030-12-31 23:59:59', dayMonth: '1', dayMonthEnd: '28', month: '1', monthEnd: '12', year: '2026', yearEnd: '2030', hour: '8', hourEnd: '18', minute: '0', minuteEnd: '59',
+    });
+    expect(pick(config('company-mail'), ['targetClaim', 'pattern'])).toEqual({ targetClaim: 'email', pattern: '.*@company\\.example$' });
+    const at = (name: string, part: string): Promise<string[]> => names(`${server}/policy/${String(made.get(name)?.['id'])}/${part}`);
+    expect(await at('employees-in-hours', 'associatedPolicies')).toEqual(['employees', 'office-hours']);
+    expect([await at('report-access', 'resources'), await at('report-access', 'scopes'), await at('report-access', 'associatedPolicies')]).toEqual([['report'], [], ['employees-in-hours', 'own-service-account']]);
+    expect([await at('every-report', 'resources'), await at('every-report', 'associatedPolicies'), config('every-report')['defaultResourceType']]).toEqual([[], ['employees'], 'urn:company-documents:resources:report']);
+    expect([await at('report-write', 'resources'), await at('report-write', 'scopes'), await at('report-write', 'associatedPolicies')]).toEqual([['report'], ['write'], ['company-mail', 'employees', 'from-clients', 'not-staff']]);
+    const message = conditionOf(await env.kube.get(clientRef('identity', 'documents')), 'Ready')?.message;
+    expect(message).toContain('authorizationSettings.policies.javascriptPolicies has no effect without allowJavaScriptPolicies: true');
+    expect(message).toContain('authorizationSettings.policies{} is read as authorizationSettings.policies[], each item of the type of its list');
+    expect(message).toContain('authorizationSettings.permissions{} is read as authorizationSettings.permissions[], each item of the type of its list');
+    // Converged: a reconcile writes nothing.
+    const before = operator.requests.length;
+    await operator.reconcileClient('identity', 'documents');
+    expect(writesIn(operator.requests.slice(before))).toEqual([]);
+    // A resource permission that stops stating resourceType loses it: the whole update leaves it out.
+    const permissions = (manifests.map(([, object]) => object).find((object) => object.metadata.name === 'documents')?.['spec'] as { authorizationSettings: { permissions: { resourcePermissions: Json[] } } }).authorizationSettings.permissions;
+    const untyped = permissions.resourcePermissions.map((permission) => (permission['name'] === 'every-report' ? { ...permission, resourceType: undefined, resources: ['report'] } : permission));
+    await patchSpec(env.kube, clientRef('identity', 'documents'), { authorizationSettings: { permissions: { resourcePermissions: untyped } } });
+    await waitForReady(env.kube, clientRef('identity', 'documents'));
+    const everyReport = ((await env.admin.get<Json[]>(`${server}/policy`)) ?? []).find((policy) => policy['name'] === 'every-report');
+    expect([(everyReport?.['config'] as Record<string, string> | undefined)?.['defaultResourceType'], await at('every-report', 'resources')]).toEqual([undefined, ['report']]);
   });
 
   it('sends a Docker registry client to Keycloak, which takes docker-v2 only with its docker feature on', async () => {

@@ -61,6 +61,7 @@ function statedParts(spec: Listed): PolicyParts {
     case 'js':
       return { code: spec.code ?? '' };
     case 'resource':
+      return { policies: sorted(spec.policies), resources: sorted(spec.resources), scopes: sorted(spec.scopes), resourceType: spec.resourceType ?? '' };
     case 'scope':
       return { policies: sorted(spec.policies), resources: sorted(spec.resources), scopes: sorted(spec.scopes) };
   }
@@ -76,6 +77,9 @@ function normalized(parts: PolicyParts): PolicyParts {
   };
 }
 
+/** What a part Keycloak's read did not give means: no type of resources. */
+const WHEN_ABSENT: Readonly<Record<string, unknown>> = { resourceType: '' };
+
 /** Permissions and aggregates decide among their policies. */
 const decides = (spec: Listed): boolean => PERMISSION_KINDS.has(spec.type) || spec.type === 'aggregate';
 
@@ -86,7 +90,7 @@ function changedFields(spec: Listed, existing: ObservedPolicy): string[] {
   if ((existing.logic ?? 'POSITIVE') !== (spec.logic ?? 'POSITIVE')) changed.push('logic');
   if (decides(spec) && (existing.decisionStrategy ?? 'UNANIMOUS') !== (spec.decisionStrategy ?? 'UNANIMOUS')) changed.push('decisionStrategy');
   const observed = normalized(existing.parts ?? {});
-  for (const [key, value] of Object.entries(statedParts(spec))) if (!deepEqual(observed[key], value)) changed.push(key);
+  for (const [key, value] of Object.entries(statedParts(spec))) if (!deepEqual(observed[key] ?? WHEN_ABSENT[key], value)) changed.push(key);
   return changed;
 }
 
@@ -113,7 +117,11 @@ function bodyOf(spec: Listed): KeycloakBody {
       return { ...common, decisionStrategy: spec.decisionStrategy ?? 'UNANIMOUS', policies: [...(spec.policies ?? [])] };
     case 'resource':
     case 'scope':
-      return { ...common, decisionStrategy: spec.decisionStrategy ?? 'UNANIMOUS', resources: [...(spec.resources ?? [])], scopes: [...(spec.scopes ?? [])], policies: [...(spec.policies ?? [])] };
+      return {
+        ...common, decisionStrategy: spec.decisionStrategy ?? 'UNANIMOUS', resources: [...(spec.resources ?? [])], scopes: [...(spec.scopes ?? [])], policies: [...(spec.policies ?? [])],
+        // Keycloak keeps a resource permission's type of resources, and removes it when a whole update leaves it out.
+        ...(spec.type === 'resource' && spec.resourceType !== undefined ? { resourceType: spec.resourceType } : {}),
+      };
   }
 }
 

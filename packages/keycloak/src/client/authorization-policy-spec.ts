@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { fields as f } from '@keyward/kernel/model';
 import { DESCRIPTION_MARKER } from '../description-marker.js';
+import { untypedAs } from '../known-fields.js';
 import { pruneRuleDescription } from '../prune.js';
 
 // The policies and permissions of a client's authorization services, each field declared once for the codec
@@ -60,7 +61,7 @@ function described<K extends string, F extends f.Field<t.Mixed>>(descriptions: R
   return Object.fromEntries(Object.entries<string>(descriptions).map(([key, description]) => [key, of.describe(description)])) as Record<K, F>;
 }
 
-const AuthorizationPolicy = f.object({
+export const AuthorizationPolicy = f.object({
   ...common('policy'),
   type: f.enumOf(POLICY_TYPES).describe('What the policy checks; the fields that start with a type\'s name below are that type\'s.').required(),
   roles: f.listMap('name', f.object({
@@ -85,18 +86,27 @@ const AuthorizationPolicy = f.object({
   code: f.string().describe('js: the JavaScript, run inside Keycloak; only with the operator\'s --keycloak-allow-js-policies.'),
 });
 
-const AuthorizationPermission = f.object({
+export const AuthorizationPermission = f.object({
   ...common('permission'),
   type: f.enumOf(PERMISSION_TYPES).describe('resource (covers the resources listed) or scope (covers the scopes listed).').required(),
   decisionStrategy: decisionStrategy('How the permission\'s policies combine'),
   resources: names.describe('Resources by name.'),
+  resourceType: name.describe('resource: covers every resource of this type (a resource\'s type), besides the resources listed.'),
   scopes: names.describe('Scopes by name.'),
   policies: names.describe('Policies by name.'),
 });
 
-export const AuthorizationPolicies = f.listMap('name', AuthorizationPolicy).describe(`Policies, by name. ${pruneRuleDescription('authorizationSettings.policies')}`);
-export const AuthorizationPermissions = f.listMap('name', AuthorizationPermission)
-  .describe(`Resource and scope permissions, by name. ${pruneRuleDescription('authorizationSettings.permissions')}`);
+// Each list also takes the Kopf operator's object of lists per type (authorization-upstream.ts reads it into
+// this one): a structural schema gives a field one type, so both are untyped in the CRD and the codec alone
+// checks them, as clientRoles and passwordPolicy.
+const UNTYPED = 'Untyped in the CRD (it takes two shapes): the API server stores it as given, and a bad value is reported as invalid in status. The list is atomic to server-side apply.';
+
+export const AuthorizationPolicies = untypedAs(f.listMap('name', AuthorizationPolicy)).describe(
+  `Policies, by name: a list of items with a type, or the Kopf operator's object of lists per type (rolePolicies, userPolicies, groupPolicies, clientPolicies, timePolicies, regexPolicies, aggregatePolicies, javascriptPolicies with allowJavaScriptPolicies). ${pruneRuleDescription('authorizationSettings.policies')} ${UNTYPED}`,
+);
+export const AuthorizationPermissions = untypedAs(f.listMap('name', AuthorizationPermission)).describe(
+  `Resource and scope permissions, by name: a list of items with a type, or the Kopf operator's object of lists per type (resourcePermissions, scopePermissions). ${pruneRuleDescription('authorizationSettings.permissions')} ${UNTYPED}`,
+);
 
 export type AuthorizationPolicySpec = t.TypeOf<typeof AuthorizationPolicy.codec>;
 export type AuthorizationPermissionSpec = t.TypeOf<typeof AuthorizationPermission.codec>;

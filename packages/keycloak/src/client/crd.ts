@@ -1,7 +1,7 @@
 import { conditionColumn, conditionSchema, namespacedCrd } from '@keyward/kernel/plan';
 import { endpointsSchema } from '../endpoints.js';
 import { withUpstreamSpellingSchemas } from '../upstream-spellings.js';
-import { CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
+import { CLIENT_UPSTREAM_SHAPES, CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
 import { keycloakClientType } from '../types.js';
 import { clientSpecSchema } from './spec.js';
 
@@ -52,7 +52,7 @@ export const keycloakClientCrd = namespacedCrd({
   schema: {
     description: 'KeycloakClient: a client in a Keycloak realm, with a credentials Secret in its namespace.',
     required: ['spec'],
-    spec: withUpstreamSpellingSchemas(clientSpecSchema, CLIENT_UPSTREAM_SPELLINGS),
+    spec: withUpstreamSpellingSchemas(clientSpecSchema, CLIENT_UPSTREAM_SPELLINGS, CLIENT_UPSTREAM_SHAPES),
     status: statusSchema,
   },
 });

@@ -9,7 +9,7 @@ import { PROTOCOLS, protocolMapperCodec, protocolMapperSchema } from '../protoco
 import { DEFAULT_GRACE_PERIOD } from './rotated-secret.js';
 import { DEFAULT_TIMEZONE, ROTATION_TIME_PATTERN, TIMEZONE_PATTERN, isKnownTimezone } from './rotation-time.js';
 import { acceptingUpstreamSpellings } from '../upstream-spellings.js';
-import { CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
+import { CLIENT_UPSTREAM_SHAPES, CLIENT_UPSTREAM_SPELLINGS } from './upstream.js';
 import { ClientRoles } from './client-roles.js';
 import { AUTHORIZATION_CLIENT_MESSAGE, AuthorizationSettings, authorizationAllowed } from './authorization-spec.js';
 
@@ -238,7 +238,7 @@ const Spec = SpecFields
 export const clientSpecSchema = Spec.schema;
 
 /** The spec's codec, reading the Kopf operator's spellings too. */
-export const ClientSpecCodec = acceptingUpstreamSpellings(Spec.codec, CLIENT_UPSTREAM_SPELLINGS);
+export const ClientSpecCodec = acceptingUpstreamSpellings(Spec.codec, CLIENT_UPSTREAM_SPELLINGS, CLIENT_UPSTREAM_SHAPES);
 
 export type KeycloakClientSpec = t.TypeOf<typeof ClientSpecCodec>;
 export type ClientSettings = t.TypeOf<typeof ClientSettings.codec>;

@@ -1,4 +1,5 @@
-import type { UpstreamSpelling } from '../upstream-spellings.js';
+import type { UpstreamShape, UpstreamSpelling } from '../upstream-spellings.js';
+import { AUTHORIZATION_UPSTREAM_SHAPES } from './authorization-upstream.js';
 
 /** How the Kopf operator's KeycloakClient manifests spell what Keyward spells otherwise, or has no use for. */
 export const CLIENT_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
@@ -16,3 +17,6 @@ export const CLIENT_UPSTREAM_SPELLINGS: readonly UpstreamSpelling[] = [
     schema: { type: 'integer' },
   },
 ];
+
+/** Where the Kopf operator's KeycloakClient is shaped otherwise: its policies and permissions, a list per type. */
+export const CLIENT_UPSTREAM_SHAPES: readonly UpstreamShape[] = AUTHORIZATION_UPSTREAM_SHAPES;

@@ -65,6 +65,17 @@ describe('authorization policies and permissions', () => {
     expect(updates[0]?.body).toMatchObject({ logic: 'NEGATIVE', roles: [{ id: 'reader', required: true }, { id: 'docs/admin', required: false }] });
   });
 
+  it('sends a resource permission\'s type of resources, and sets back one Keycloak has otherwise', () => {
+    const typed = { ...docAccess, resources: [], resourceType: 'urn:docs:document' };
+    const created = actionsOf(plan([readers], [typed], [observedReaders]).build(), 'keycloak.create');
+    expect(created[0]?.body).toMatchObject({ type: 'resource', resourceType: 'urn:docs:document', resources: [] });
+    const observedTyped = { ...observedDocAccess, parts: { policies: ['readers'], resources: [], scopes: [], resourceType: 'urn:docs:document' } };
+    expect(plan([readers], [typed], [observedReaders, observedTyped]).build().steps).toEqual([]);
+    const updates = actionsOf(plan([readers], [{ ...docAccess, resources: [] }], [observedReaders, observedTyped]).build(), 'keycloak.update');
+    expect(updates.map((action) => action.changed)).toEqual([['resourceType']]);
+    expect(updates[0]?.body).not.toHaveProperty('resourceType');
+  });
+
   it('repairs a description changed by hand, and takes a policy of another type apart and makes it anew', () => {
     const builder = plan([readers, { name: 'team', type: 'group', groups: [{ path: 'team' }] }], [], [
       { ...observedReaders, description: 'changed by hand' },

@@ -100,10 +100,28 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
       permissions: [{ name: 'p', type: 'scope', scopes: ['read'], resources: ['doc'], policies: ['a'], decisionStrategy: 'AFFIRMATIVE' }],
     },
   }, undefined],
-  ['an unknown policy type', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policies: [{ name: 'p', type: 'script' }] } }, 'spec.authorizationSettings.policies[0].type'],
-  ['a time policy date not as Keycloak writes it', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policies: [{ name: 't', type: 'time', notBefore: '2000-01-01' }] } }, 'spec.authorizationSettings.policies[0].notBefore'],
-  ['a negative time bound', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { policies: [{ name: 't', type: 'time', hour: -1 }] } }, 'spec.authorizationSettings.policies[0].hour'],
-  ['an unknown permission logic', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { permissions: [{ name: 'p', type: 'resource', logic: 'MAYBE' }] } }, 'spec.authorizationSettings.permissions[0].logic'],
+  ['the Kopf operator\'s policies and permissions, a list per type', {
+    ...base, settings: { serviceAccountsEnabled: true },
+    authorizationSettings: {
+      scopes: [{ name: 'read' }],
+      resources: [{ name: 'doc', scopes: ['read'] }],
+      policies: {
+        allowJavaScriptPolicies: false,
+        rolePolicies: [{ name: 'r', logic: 'NEGATIVE', roles: [{ name: 'reader', required: true }], fetchRoles: true }],
+        userPolicies: [{ name: 'u', users: ['alice'] }],
+        groupPolicies: [{ name: 'g', groups: ['/team'], groupsClaim: 'groups' }],
+        clientPolicies: [{ name: 'c', clients: ['billing'] }],
+        timePolicies: [{ name: 't', notBefore: '2000-01-01 00:00:00', hour: 8, hourEnd: 18 }],
+        regexPolicies: [{ name: 'x', targetClaim: 'email', pattern: '.*' }],
+        aggregatePolicies: [{ name: 'a', policies: ['r', 't'], decisionStrategy: 'CONSENSUS' }],
+        javascriptPolicies: [{ name: 'j', code: '$evaluation.grant();' }],
+      },
+      permissions: {
+        resourcePermissions: [{ name: 'rp', resources: ['doc'], policies: ['a'] }],
+        scopePermissions: [{ name: 'sp', scopes: ['read'], resources: ['doc'], policies: ['a'], decisionStrategy: 'AFFIRMATIVE' }],
+      },
+    },
+  }, undefined],
 ];
 
 describe('the KeycloakClient CRD and the codec agree', () => {
@@ -149,6 +167,31 @@ describe('client roles the API server stores as given', () => {
     const body = { apiVersion: 'vriesdemichael.github.io/v1', kind: 'KeycloakClient', metadata: { name, namespace }, spec: { ...base, clientRoles } };
     const stored = await kube.create({ type: keycloakClientType, namespace, name }, body);
     expect((stored['spec'] as { clientRoles?: unknown }).clientRoles).toEqual(clientRoles);
+    const decoded = decodeKeycloakClient({ ...body, metadata: { ...body.metadata, uid: 'u', generation: 1 } });
+    expect(isLeft(decoded) ? decoded.left.message : '').toContain(`${field}:`);
+  });
+});
+
+// Policies and permissions are a list of items with a type, or the Kopf operator's object of lists per type: the
+// schema leaves them untyped, so the API server stores them as given and the codec alone refuses, naming the field.
+const authorizationCases: [string, Record<string, unknown>, string][] = [
+  ['an unknown policy type', { policies: [{ name: 'p', type: 'script' }] }, 'spec.authorizationSettings.policies[0].type'],
+  ['a time policy date not as Keycloak writes it', { policies: [{ name: 't', type: 'time', notBefore: '2000-01-01' }] }, 'spec.authorizationSettings.policies[0].notBefore'],
+  ['a negative time bound', { policies: [{ name: 't', type: 'time', hour: -1 }] }, 'spec.authorizationSettings.policies[0].hour'],
+  ['an unknown permission logic', { permissions: [{ name: 'p', type: 'resource', logic: 'MAYBE' }] }, 'spec.authorizationSettings.permissions[0].logic'],
+  ['an unknown field of a policy', { policies: [{ name: 'p', type: 'user', user: ['alice'] }] }, 'spec.authorizationSettings.policies[0].user'],
+  ['a role of the Kopf operator\'s role policy without a name', { policies: { rolePolicies: [{ name: 'r', roles: [{ required: true }] }] } }, 'spec.authorizationSettings.policies.rolePolicies[0].roles[0].name'],
+  ['a field of another type in the Kopf operator\'s list', { policies: { rolePolicies: [{ name: 'r', users: ['alice'] }] } }, 'spec.authorizationSettings.policies.rolePolicies[0].users'],
+  ['an unknown list of the Kopf operator\'s', { permissions: { rolePermissions: [] } }, 'spec.authorizationSettings.permissions.rolePermissions'],
+  ['a Kopf operator\'s scope permission over a resource type', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], resourceType: 'urn:doc' }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].resourceType'],
+];
+
+describe('authorization policies and permissions the API server stores as given', () => {
+  it.each(authorizationCases)('and the codec refuses: %s', async (what, authorizationSettings, field) => {
+    const name = `kcc-authz-${String(authorizationCases.findIndex(([n]) => n === what))}`;
+    const body = { apiVersion: 'vriesdemichael.github.io/v1', kind: 'KeycloakClient', metadata: { name, namespace }, spec: { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings } };
+    const stored = await kube.create({ type: keycloakClientType, namespace, name }, body);
+    expect((stored['spec'] as { authorizationSettings?: unknown }).authorizationSettings).toEqual(authorizationSettings);
     const decoded = decodeKeycloakClient({ ...body, metadata: { ...body.metadata, uid: 'u', generation: 1 } });
     expect(isLeft(decoded) ? decoded.left.message : '').toContain(`${field}:`);
   });

@@ -56,6 +56,8 @@ export interface PolicyParts extends KeycloakObject {
   readonly resources?: readonly string[];
   readonly scopes?: readonly string[];
   readonly targetContextAttributes?: boolean;
+  /** A resource permission's type of resources (Keycloak's config `defaultResourceType`); empty when none. */
+  readonly resourceType?: string;
 }
 
 /** A policy; `parts` only for those a spec lists (reading them costs requests). */
