@@ -82,6 +82,11 @@ export interface StartOptions {
    * test runs that share a machine take turns); 0 refuses at once.
    */
   readonly workloadsWaitMs?: number;
+  /**
+   * Unpack the Keystone image when the tier starts (default true). False leaves it to the first Keystone container,
+   * for a start whose pods run only the sandbox image: unpacking Keystone's 500 MB is most of a tier's start.
+   */
+  readonly unpackImages?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -334,7 +339,7 @@ export async function startEnvironment(options: StartOptions): Promise<Environme
     const controlPlaneUp = abandonOnFailure(startControlPlane);
     const startWorkloads = async (): Promise<WorkloadsInfo | undefined> => {
       if (options.workloads !== true) return undefined;
-      return startWorkloadTier({ dir, ownership: options.ownership, log, controlPlane: controlPlaneUp });
+      return startWorkloadTier({ dir, ownership: options.ownership, log, controlPlane: controlPlaneUp, unpackImages: options.unpackImages ?? true });
     };
     return Promise.allSettled([controlPlaneUp, abandonOnFailure(startIdentity), abandonOnFailure(startKeycloakServer), abandonOnFailure(startWorkloads)]);
   });

@@ -169,7 +169,8 @@ describe('the workload tier', () => {
 
 /** An environment with the tier in a child process (see fixtures/run-environment.ts), with a pod running in it. */
 async function startWithRunningPod(): Promise<{ info: EnvironmentInfo; child: ReturnType<typeof spawn>; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(fixtures, 'run-environment.ts'), '--workloads'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Its pod runs the sandbox image alone, so Keystone's image need not be unpacked.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(fixtures, 'run-environment.ts'), '--workloads', '--lazy-images'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
   let info: EnvironmentInfo | undefined;
   for await (const line of createInterface({ input: child.stdout })) {
@@ -180,7 +181,8 @@ async function startWithRunningPod(): Promise<{ info: EnvironmentInfo; child: Re
   const kubeConfig = kubeConfigFor(info);
   const namespace = await createNamespace(kubeConfig);
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  await core.createNamespacedPod({ namespace, body: oneShotPod({ name: 'sleeper', image: info.workloads?.images.keystone ?? '', command: ['sleep', '3600'] }) });
+  // The pause image's one program, /pause, waits until it is stopped.
+  await core.createNamespacedPod({ namespace, body: oneShotPod({ name: 'sleeper', image: info.workloads?.images.pause ?? '', command: ['/pause'] }) });
   await waitFor(async () => ((await core.readNamespacedPod({ name: 'sleeper', namespace })).status?.phase === 'Running' ? true : undefined), {
     what: 'pod sleeper to run',
     timeoutMs: 120_000,

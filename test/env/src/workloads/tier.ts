@@ -64,6 +64,8 @@ export interface TierStart {
   readonly log: (line: string) => void;
   /** The control plane, once it is up: kubelet, kube-scheduler and kube-proxy need it, containerd does not. */
   readonly controlPlane: Promise<{ readonly kubeconfig: string; readonly access: ClusterAccess }>;
+  /** Whether Keystone's image is unpacked now, or by its first container. */
+  readonly unpackImages: boolean;
 }
 
 /**
@@ -71,11 +73,11 @@ export interface TierStart {
  * Ready), kube-scheduler, kube-proxy and the cluster DNS. They use the admin kubeconfig, as kube-controller-manager
  * does. Builds whatever the caches lack first (packages, node binaries, images).
  */
-export async function startWorkloadTier({ dir, ownership, log, controlPlane }: TierStart): Promise<WorkloadsInfo> {
+export async function startWorkloadTier({ dir, ownership, log, controlPlane, unpackImages }: TierStart): Promise<WorkloadsInfo> {
   await ensureSystemPackages(log, 'workloads');
   const [binaries, images] = await Promise.all([ensureNodeBinaries(log), ensureImages(log)]);
   const containerd = await step(log, 'containerd', () => startContainerd(dir, images.pause.reference, ownership));
-  await step(log, 'images', () => importImages(containerd.address, images, join(dir, 'containerd.log')));
+  await step(log, 'images', () => importImages(containerd.address, images, join(dir, 'containerd.log'), unpackImages));
   const { kubeconfig, access } = await controlPlane;
   await step(log, 'kubelet', () =>
     startKubelet(binaries.kubelet, access, {
