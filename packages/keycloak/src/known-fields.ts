@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { fields as f } from '@keyward/kernel/model';
-import { contextAt } from './upstream-spellings.js';
+import { isFields, contextAt } from './upstream-spellings.js';
 
 // A field that takes two shapes is untyped in the CRD, and the API server then keeps whatever it holds, a
 // misspelt key included, which the codec would drop unseen. So the codec of such a field first looks for keys
@@ -12,7 +12,6 @@ interface Schema {
   readonly additionalProperties?: Schema | boolean;
 }
 
-const isFields = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Where in `value` the first key that `schema` does not have is, with the keys it has there. */
 export function unknownKey(value: unknown, schema: Schema, at: readonly (string | number)[] = []): { readonly at: readonly (string | number)[]; readonly known: readonly string[] } | undefined {

@@ -49,9 +49,11 @@ export interface UpstreamSpellingNotes {
   readonly upstreamSpellings?: readonly string[];
 }
 
-type Fields = Record<string, unknown>;
+/** A JSON object as a spec holds it. */
+export type Fields = Record<string, unknown>;
 
-const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Whether a spec's value is an object (not a list, not null). */
+export const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The object at `path` of `root`, made (as copies) along the way when `create`; undefined when one is not an object. */
 function parentOf(root: Fields, path: readonly string[], create: boolean): Fields | undefined {

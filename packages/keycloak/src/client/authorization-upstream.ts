@@ -7,10 +7,9 @@
 import * as t from 'io-ts';
 import { fields as f } from '@keyward/kernel/model';
 import { refusingUnknownKeys } from '../known-fields.js';
-import { contextAt, type UpstreamShape } from '../upstream-spellings.js';
+import { isFields, type Fields, contextAt, type UpstreamShape } from '../upstream-spellings.js';
 import { AuthorizationPermission, AuthorizationPolicy, TIME_DATE_FIELDS, TIME_NUMBER_FIELDS } from './authorization-policy-spec.js';
 
-type Fields = Record<string, unknown>;
 
 interface UpstreamList {
   /** Keyward's type of the items. */
@@ -46,7 +45,6 @@ export const POLICIES_NOTE = 'authorizationSettings.policies{} is read as author
 export const PERMISSIONS_NOTE = 'authorizationSettings.permissions{} is read as authorizationSettings.permissions[], each item of the type of its list';
 export const SKIPPED_JS_NOTE = `authorizationSettings.policies.${JS_LIST} has no effect without ${ALLOW_JS}: true (the Kopf operator skipped them)`;
 
-const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `c` with its last entry holding `value`, so that messages name the fields inside it as the API server does. */
 function holding(c: t.Context, value: unknown): t.Context {

@@ -5,7 +5,7 @@
 // top-level flows, each sub-flow inside the one step that names it, each config inside its step.
 import * as t from 'io-ts';
 import { fields as f } from '@keyward/kernel/model';
-import { contextAt, type UpstreamShape } from '../../upstream-spellings.js';
+import { isFields, type Fields, contextAt, type UpstreamShape } from '../../upstream-spellings.js';
 import { CONFIG_NEEDS_AUTHENTICATOR_MESSAGE, MAX_EXECUTIONS, ONE_STEP_MESSAGE, REQUIREMENTS, type AuthenticatorConfigSpec, type ExecutionSpec } from './spec.js';
 
 export const BUILT_IN_FLOW_REFUSED_MESSAGE = 'builtIn: true is refused: Keycloak makes its built-in flows itself, and a manifest cannot make one (leave builtIn out, or false)';
@@ -47,12 +47,10 @@ const UpstreamFlowFields = f.object({
     .describe('Configurations the steps name by alias (authenticationExecutions[].authenticatorConfig), read as those steps\' config.'),
 });
 
-type Fields = Record<string, unknown>;
 type UpstreamFlow = t.TypeOf<typeof UpstreamFlowFields.codec>;
 type UpstreamExecution = t.TypeOf<typeof Execution.codec>;
 const UPSTREAM_FIELDS = ['topLevel', 'builtIn', 'authenticationExecutions', 'authenticatorConfig'] as const;
 
-const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A flow of the list, its upstream fields read, with where it is. */
 interface Listed {

@@ -4,7 +4,7 @@
 // of the latter is read into Keyward's entry for the same target, as its `clientRoles` of that client.
 import * as t from 'io-ts';
 import { fields as f } from '@keyward/kernel/model';
-import { contextAt, type UpstreamShape } from '../../upstream-spellings.js';
+import { isFields, type Fields, contextAt, type UpstreamShape } from '../../upstream-spellings.js';
 import { BUILT_IN_SCOPE_MESSAGE, isBuiltInClientScope } from '../built-ins.js';
 import { roleNames } from '../groups/spec.js';
 import { MAX_SCOPE_MAPPINGS, ONE_TARGET_MESSAGE } from './spec.js';
@@ -23,10 +23,8 @@ const Entry = f.object({
 const ClientScopeMappings = f.record(f.list(Entry, { maxItems: MAX_SCOPE_MAPPINGS }))
   .describe('The Kopf operator\'s (and Keycloak\'s realm representation\'s) client roles a client or client scope may put in tokens, by the clientId of the roles\' client; read as scopeMappings[].clientRoles of that client (stating the same client\'s roles for one target in both is refused).');
 
-type Fields = Record<string, unknown>;
 type EntryFields = t.TypeOf<typeof Entry.codec>;
 
-const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const sameTarget = (entry: unknown, target: EntryFields): entry is Fields =>
   isFields(entry) && (target.client === undefined ? entry['clientScope'] === target.clientScope : entry['client'] === target.client);
 
