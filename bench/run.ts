@@ -1,5 +1,6 @@
 // Runs every benchmark in its own process (so heap figures do not mix) and prints their JSON. Names given
-// (`pnpm bench keycloak/fairness`, or a folder: `pnpm bench keycloak`) run only those.
+// (`pnpm bench keycloak/fairness`, or a folder: `pnpm bench keycloak`) run only those; options (`--crs 2000`)
+// go to every benchmark that runs, and each takes the sizes it knows (support/sizes.ts).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -15,8 +16,13 @@ const benchmarks = [
   'keycloak/realm-surface.ts',
   'keystone-service/convergence.ts',
   'keystone-service/resync-memory.ts',
+  'operator/memory-per-object.ts',
 ];
-const names = process.argv.slice(2);
+const args = process.argv.slice(2);
+/** An option and, unless it is written `--name=value`, the value after it. */
+const optionIndexes = new Set(args.flatMap((arg, i) => (arg.startsWith('--') ? (arg.includes('=') ? [i] : [i, i + 1]) : [])));
+const names = args.filter((_, i) => !optionIndexes.has(i));
+const options = args.filter((_, i) => optionIndexes.has(i));
 const matches = (file: string, name: string): boolean => file === name || file === `${name}.ts` || file.startsWith(`${name}/`);
 const unknown = names.filter((name) => !benchmarks.some((file) => matches(file, name)));
 if (unknown.length > 0) {
@@ -25,5 +31,5 @@ if (unknown.length > 0) {
 }
 for (const file of benchmarks.filter((f) => names.length === 0 || names.some((name) => matches(f, name)))) {
   const path = fileURLToPath(new URL(file, import.meta.url));
-  process.stdout.write(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=@keyward/source', path], { encoding: 'utf8' }));
+  process.stdout.write(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=@keyward/source', path, ...options], { encoding: 'utf8' }));
 }

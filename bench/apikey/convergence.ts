@@ -1,58 +1,40 @@
-// Convergence of 2,000 approved APIKeys through the real controller wired as the operator wires it, against a
-// floor: a plain script that creates the same 2,000 enforcement Secrets (same labels, annotations and data)
-// with the same concurrency, after listing the APIKeys and consumer Secrets once. The floor runs once before
-// and once after the controller, each into its own namespace, and the ratio uses their mean (the API server
-// warms up and etcd grows as the phases run). Every phase ends when its client has the 2,000th "201 Created":
+// Convergence of 2,000 approved APIKeys (`--api-keys` for more) through the real controller wired as the
+// operator wires it, against a floor: a plain script that creates the same enforcement Secrets (same labels,
+// annotations and data) with the same concurrency, after listing the APIKeys and consumer Secrets once. The
+// floor runs once before and once after the controller, each into its own namespace, and the ratio uses their
+// mean (the API server warms up and etcd grows as the phases run). Every phase ends when its client has the
+// last "201 Created":
 // no watch of the measurement loads the API server. After each controller phase, a full resync.
 // The comparison runs twice: with the cluster and the client sharing every CPU, then with the cluster on one
 // half of the CPUs and the client on the other, as on separate machines (see support/cpu-affinity.ts).
 // Targets, on separate CPUs: controller time at most 1.3 x the floor's; the resync makes no API writes.
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { coreTypes, type KubeObject } from '@keyward/kernel';
 import { isConditionTrue } from '@keyward/kernel/model';
-import { ContentType, KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
+import { KubeClient, keystoneRuntime, kubernetesRuntime } from '@keyward/runtime/io';
 import { apiSet, controlRuntime } from '@keyward/kernel/interpreter';
 import { Controller, createLogger } from '@keyward/runtime/controller';
 import { API_KEY_DATA_KEY, CONDITION_APPROVED, apiKeyController, type APIKey, apiKeyType, decodeAPIKey, enforcementSecret, enforcementSecretRef, managedLabels } from '@keyward/apikey-enforcement';
 import type { Environment } from '@keyward/test-env';
+import { approvedApiKeys } from './setup.js';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { separateClusterFromClient } from '../support/cpu-affinity.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
 import { waitIdle, waitSettled } from '../support/idle.js';
-import { inBatches, promisePool } from '../support/pool.js';
+import { promisePool } from '../support/pool.js';
+import { sizes } from '../support/sizes.js';
 import { RequestTally, totals, type TallySnapshot } from '../support/tally.js';
 import { measured, rounded, timed, within, type Span } from '../support/timing.js';
 
-const API_KEYS = 2_000;
+const { 'api-keys': API_KEYS } = sizes({ 'api-keys': 2_000 });
 /** The operator's default reconciles at once per controller (DEFAULT_CONCURRENCY in its options). */
 const CONCURRENCY = 4;
 const CONSUMERS = 'bench-consumers';
-const CONVERGE_TIMEOUT_MS = 10 * 60_000;
+const CONVERGE_TIMEOUT_MS = Math.max(10 * 60_000, API_KEYS * 100);
 
 interface Phase extends Span {
   readonly requests: TallySnapshot;
-}
-
-/**
- * Each APIKey with its own consumer Secret, approved through the status subresource as the devportal does,
- * 50 at a time. (Six thousand requests before anything is measured also warm the API server up.)
- */
-async function approvedApiKeys(kube: KubeClient): Promise<void> {
-  await createNamespace(kube, CONSUMERS);
-  await inBatches(API_KEYS, 50, async (i) => {
-    const name = `key-${String(i)}`;
-    const ref = { type: apiKeyType, namespace: CONSUMERS, name };
-    await kube.create({ type: coreTypes.secret, namespace: CONSUMERS, name }, { metadata: { name }, stringData: { [API_KEY_DATA_KEY]: randomBytes(16).toString('hex') } });
-    await kube.create(ref, {
-      apiVersion: 'devportal.kuadrant.io/v1alpha1', kind: 'APIKey', metadata: { name, namespace: CONSUMERS },
-      spec: { apiProductRef: { name: 'weather' }, secretRef: { name }, planTier: 'gold', useCase: 'bench', requestedBy: { userId: `user-${String(i)}`, email: 'user@example.com' } },
-    });
-    await kube.patch(ref, {
-      status: { conditions: [{ type: CONDITION_APPROVED, status: 'True', reason: 'Approved', message: 'by the benchmark', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
-    }, ContentType.mergePatch, 'status');
-  });
 }
 
 /** Log lines are formatted as the operator's are (JSON at info level), then dropped. */
@@ -129,7 +111,7 @@ async function plainScript(environment: Environment, script: (kube: KubeClient) 
   }
 }
 
-/** The floor: the same 2,000 Secrets with the least reading (APIKeys and consumer Secrets listed once each). */
+/** The floor: the same Secrets with the least reading (APIKeys and consumer Secrets listed once each). */
 function floorPhase(environment: Environment, enforcementNamespace: string): Promise<Phase> {
   return plainScript(environment, async (kube) => {
     const apiKeys = await approvedIn(kube);
@@ -163,7 +145,7 @@ async function comparison(environment: Environment, setup: KubeClient, label: st
 const environment = await startBenchEnvironment({ keystone: false });
 const setup = new KubeClient(environment.kubeConfig());
 try {
-  await approvedApiKeys(setup);
+  await approvedApiKeys(setup, CONSUMERS, API_KEYS);
   const sharedCpus = await comparison(environment, setup, 'shared');
   const pinning = separateClusterFromClient(environment);
   const separateCpus = pinning === undefined ? undefined : await comparison(environment, setup, 'separate');

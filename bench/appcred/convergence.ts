@@ -1,4 +1,4 @@
-// Convergence of 200 KeystoneApplicationCredentials created at once, through the real controller wired as the
+// Convergence of 200 KeystoneApplicationCredentials (`--crs` for more) created at once, through the real controller wired as the
 // operator wires it, against a floor: a plain script that sends the same writes and Keystone calls with the
 // same concurrency and no runtime. The floor runs once before and once after the controller, each on its own
 // 200 CRs, and the ratio uses their mean, so neither side profits from a Keystone that warms up or slows down
@@ -25,19 +25,21 @@ import { difference, sumOfVerbs, total } from '../support/counts.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
 import { waitIdle, waitSettled } from '../support/idle.js';
 import { promisePool } from '../support/pool.js';
+import { sizes } from '../support/sizes.js';
 import { RequestTally, totals, type TallySnapshot } from '../support/tally.js';
 import { measured, rounded, timed, within, type Span } from '../support/timing.js';
 import { whenCount } from '../support/watch.js';
 import { PASSWORD_KEY, PASSWORD_SECRET, isReady, keystoneApi, namespaceWithCrs, serviceUser, type ServiceUser } from './setup.js';
 
-const CRS = 200;
+const { crs: CRS } = sizes({ crs: 200 });
 /** The operator's default reconciles at once per controller (DEFAULT_CONCURRENCY in its options). */
 const CONCURRENCY = 4;
 /** The spec's defaults, which the CRs keep. */
 const EXPIRATION_DAYS = 365;
 const GRACE_PERIOD_DAYS = 182;
 const ROLES = ['service'];
-const CONVERGE_TIMEOUT_MS = 10 * 60_000;
+/** Keystone takes about a second per credential at this concurrency on a busy machine. */
+const CONVERGE_TIMEOUT_MS = Math.max(10 * 60_000, CRS * 1_000);
 /** The API writes a new credential needs: the CR's metadata (finalizer and name), its Secret, its status. */
 const WRITES_PER_CR = 3;
 

@@ -22,23 +22,23 @@ import { createNamespace, startBenchEnvironment } from '../support/environment.j
 import { waitIdle, waitSettled } from '../support/idle.js';
 import { inBatches, promisePool } from '../support/pool.js';
 import { RequestTally, totals } from '../support/tally.js';
+import { sizes } from '../support/sizes.js';
 import { measured, rounded, timed, within } from '../support/timing.js';
 import { whenEachNamespace } from '../support/watch.js';
 import { KeycloakTally, requestsBetween, summary } from './requests.js';
 import { OPERATOR_NAMESPACE, createClient, createRealm, isReady, keycloakConfig, keycloakControllers } from './setup.js';
 
 /**
- * The issue's 50 realms and 500 clients, in each of the three phases (floor, controllers, floor), each
- * creating its own realms: Keycloak creates a realm in about a second of its CPU here.
+ * 50 realms and 500 clients by default (`--realms`, `--clients-per-realm`), in each of the three phases (floor,
+ * controllers, floor), each creating its own realms: Keycloak creates a realm in about a second of its CPU here.
  */
-const REALMS = 50;
-const CLIENTS_PER_REALM = 10;
+const { realms: REALMS, 'clients-per-realm': CLIENTS_PER_REALM } = sizes({ realms: 50, 'clients-per-realm': 10 });
 /** The operator's default reconciles at once per controller (DEFAULT_CONCURRENCY in its options). */
 const CONCURRENCY = 4;
-const CONVERGE_TIMEOUT_MS = 15 * 60_000;
+const CONVERGE_TIMEOUT_MS = Math.max(15 * 60_000, REALMS * CLIENTS_PER_REALM * 1_000);
 const API_VERSION = 'vriesdemichael.github.io/v1';
 
-const namespacesOf = (prefix: string): string[] => Array.from({ length: REALMS }, (_, i) => `${prefix}-${String(i + 1).padStart(2, '0')}`);
+const namespacesOf = (prefix: string): string[] => Array.from({ length: REALMS }, (_, i) => `${prefix}-${String(i + 1).padStart(3, '0')}`);
 const realmNameOf = (namespace: string): string => `realm-${namespace}`;
 const clientName = (i: number): string => `app-${String(i + 1).padStart(2, '0')}`;
 
