@@ -52,7 +52,10 @@ function desiredAttributes(resource: AuthorizationResourceSpec): Attributes {
   return { ...Object.fromEntries(lists), [MANAGED_BY]: [MANAGED_BY_KEYWARD] };
 }
 
-/** An attribute's values the same whatever their order: Keycloak's database gives no order (and drops a key with none). */
+/**
+ * An attribute's values, the same whatever their order: Keycloak 26.7 gives them back in the order sent (and
+ * drops a key without values), but its tables promise no order, so a reordered read must not read as drift.
+ */
 const sameValues = (a: readonly string[], b: readonly string[]): boolean => deepEqual([...a].sort(), [...b].sort());
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && new Set(a).size === new Set([...a, ...b]).size;

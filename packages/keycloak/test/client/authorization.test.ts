@@ -54,7 +54,7 @@ describe('authorization settings, scopes and resources', () => {
     const created = target();
     reconcileAuthorization(created.target, { resources }, undefined, undefined);
     expect(actionsOf(created.plan.build(), 'keycloak.create')[0]?.body).toEqual({ name: 'doc', scopes: [], attributes: { tags: ['b', 'a', 'b'], owner: ['team'], none: [], ...MARKER } });
-    // Keycloak drops a key without values, and its database returns values in an order of its own.
+    // Keycloak drops a key without values; a read in another order is no change.
     const converged = target();
     reconcileAuthorization(converged.target, { resources }, server({ resources: [{ _id: 'r1', name: 'doc', scopes: [], attributes: { tags: ['a', 'b', 'b'], owner: ['team'], ...MARKER } }] }), undefined);
     expect(converged.plan.build().steps).toEqual([]);
