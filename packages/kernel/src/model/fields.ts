@@ -279,7 +279,8 @@ export function untyped<C extends t.Mixed>(codec: C): Field<C> {
 
 /**
  * A map of `value`s that must not state any of `keys`, refused with `message` (the keys are ones the operator
- * writes); `says` is what a message calls such a map.
+ * writes); `says` is what a message calls such a map. The API server refuses them too, unless `value` is
+ * untyped: its CEL cannot declare a map of untyped values (it refuses the CRD), so the codec alone does then.
  */
 export function recordWithout<A, O>(value: Field<t.Type<A, O>, boolean>, keys: readonly [string, ...string[]], message: string, says: string): Field<t.Type<Record<string, A>, Record<string, O>>> {
   const map = t.record(t.string, value.codec);
@@ -294,7 +295,8 @@ export function recordWithout<A, O>(value: Field<t.Type<A, O>, boolean>, keys: r
     map.encode,
   );
   const rule = { rule: keys.map((key) => `!('${key}' in self)`).join(' && '), message };
-  return field(codec, { type: 'object', additionalProperties: value.schema, 'x-kubernetes-validations': [rule] });
+  const rules = value.schema.type === undefined ? {} : { 'x-kubernetes-validations': [rule] };
+  return field(codec, { type: 'object', additionalProperties: value.schema, ...rules });
 }
 
 /** A map of strings that must not state any of `keys`, refused with `message` (the keys are ones the operator writes). */
