@@ -35,6 +35,11 @@ export function unknownKey(value: unknown, schema: Schema, at: readonly (string 
   return undefined;
 }
 
+/** The refusal of a key that is not a field where it stands, naming the fields that are. */
+export function notAField(value: unknown, c: t.Context, at: readonly (string | number)[], known: readonly string[]): t.Validation<never> {
+  return t.failure(value, contextAt(c, at), `not a field here (the fields are ${known.join(', ')})`);
+}
+
 /** `codec`, refusing first a key the schema `schema` does not have, named where it is. */
 export function refusingUnknownKeys<A, O>(codec: t.Type<A, O>, schema: object): t.Type<A, O> {
   return new t.Type<A, O>(
@@ -42,8 +47,7 @@ export function refusingUnknownKeys<A, O>(codec: t.Type<A, O>, schema: object): 
     codec.is,
     (u, c) => {
       const found = unknownKey(u, schema);
-      if (found === undefined) return codec.validate(u, c);
-      return t.failure(u, contextAt(c, found.at), `not a field here (the fields are ${found.known.join(', ')})`);
+      return found === undefined ? codec.validate(u, c) : notAField(u, c, found.at, found.known);
     },
     codec.encode,
   );

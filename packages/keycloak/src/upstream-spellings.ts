@@ -21,8 +21,9 @@ export interface UpstreamSpelling {
   readonly schema?: object;
 }
 
-/** A field of the Kopf operator's that Keyward accepts and does not act on, of a JSON `type`, and why. */
-export const ignoredField = (upstream: string, type: 'string' | 'boolean', ignoredBecause: string): UpstreamSpelling => ({ upstream, ignoredBecause, schema: { type } });
+/** A field of the Kopf operator's that Keyward accepts and does not act on, of a JSON `type` (or a schema), and why. */
+export const ignoredField = (upstream: string, type: 'string' | 'boolean' | object, ignoredBecause: string): UpstreamSpelling =>
+  ({ upstream, ignoredBecause, schema: typeof type === 'string' ? { type } : type });
 
 /**
  * A part of the Kopf operator's CRD shaped otherwise than Keyward's, beyond a field's name (its sub-flows listed

@@ -277,21 +277,31 @@ export function untyped<C extends t.Mixed>(codec: C): Field<C> {
   return field(codec, { 'x-kubernetes-preserve-unknown-fields': true });
 }
 
-/** A map of strings that must not state any of `keys`, refused with `message` (the keys are ones the operator writes). */
-export function stringMapWithout(keys: readonly [string, ...string[]], message: string): Field<t.Type<Record<string, string>>> {
-  const map = t.record(t.string, t.string);
-  const stated = (value: Readonly<Record<string, string>>): boolean => keys.some((key) => key in value);
-  const codec = new t.Type<Record<string, string>>(
-    'a map of strings',
-    (u): u is Record<string, string> => map.is(u) && !stated(u),
+/**
+ * A map of `value`s that must not state any of `keys`, refused with `message` (the keys are ones the operator
+ * writes); `says` is what a message calls such a map. The API server refuses them too, unless `value` is
+ * untyped: its CEL cannot declare a map of untyped values (it refuses the CRD), so the codec alone does then.
+ */
+export function recordWithout<A, O>(value: Field<t.Type<A, O>, boolean>, keys: readonly [string, ...string[]], message: string, says: string): Field<t.Type<Record<string, A>, Record<string, O>>> {
+  const map = t.record(t.string, value.codec);
+  const stated = (decoded: Readonly<Record<string, unknown>>): boolean => keys.some((key) => key in decoded);
+  const codec = new t.Type<Record<string, A>, Record<string, O>>(
+    says,
+    (u): u is Record<string, A> => map.is(u) && !stated(u),
     (u, c) => {
       const decoded = map.validate(u, c);
       return decoded._tag === 'Left' || !stated(decoded.right) ? decoded : t.failure(u, c, message);
     },
-    t.identity,
+    map.encode,
   );
   const rule = { rule: keys.map((key) => `!('${key}' in self)`).join(' && '), message };
-  return field(codec, { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [rule] });
+  const rules = value.schema.type === undefined ? {} : { 'x-kubernetes-validations': [rule] };
+  return field(codec, { type: 'object', additionalProperties: value.schema, ...rules });
+}
+
+/** A map of strings that must not state any of `keys`, refused with `message` (the keys are ones the operator writes). */
+export function stringMapWithout(keys: readonly [string, ...string[]], message: string): Field<t.Type<Record<string, string>>> {
+  return recordWithout(string(), keys, message, 'a map of strings');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

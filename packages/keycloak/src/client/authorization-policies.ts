@@ -61,9 +61,8 @@ function statedParts(spec: Listed): PolicyParts {
     case 'js':
       return { code: spec.code ?? '' };
     case 'resource':
-      return { policies: sorted(spec.policies), resources: sorted(spec.resources), scopes: sorted(spec.scopes), resourceType: spec.resourceType ?? '' };
     case 'scope':
-      return { policies: sorted(spec.policies), resources: sorted(spec.resources), scopes: sorted(spec.scopes) };
+      return { policies: sorted(spec.policies), resources: sorted(spec.resources), scopes: sorted(spec.scopes), resourceType: spec.resourceType ?? '' };
   }
 }
 
@@ -119,8 +118,8 @@ function bodyOf(spec: Listed): KeycloakBody {
     case 'scope':
       return {
         ...common, decisionStrategy: spec.decisionStrategy ?? 'UNANIMOUS', resources: [...(spec.resources ?? [])], scopes: [...(spec.scopes ?? [])], policies: [...(spec.policies ?? [])],
-        // Keycloak keeps a resource permission's type of resources, and removes it when a whole update leaves it out.
-        ...(spec.type === 'resource' && spec.resourceType !== undefined ? { resourceType: spec.resourceType } : {}),
+        // Keycloak keeps a permission's type of resources, and removes it when a whole update leaves it out.
+        ...(spec.resourceType === undefined ? {} : { resourceType: spec.resourceType }),
       };
   }
 }

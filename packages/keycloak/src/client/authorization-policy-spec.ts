@@ -91,7 +91,7 @@ export const AuthorizationPermission = f.object({
   type: f.enumOf(PERMISSION_TYPES).describe('resource (covers the resources listed) or scope (covers the scopes listed).').required(),
   decisionStrategy: decisionStrategy('How the permission\'s policies combine'),
   resources: names.describe('Resources by name.'),
-  resourceType: name.describe('resource: covers every resource of this type (a resource\'s type), besides the resources listed.'),
+  resourceType: name.describe('Covers every resource of this type (a resource\'s type), besides the resources listed; a scope permission, with the scopes listed.'),
   scopes: names.describe('Scopes by name.'),
   policies: names.describe('Policies by name.'),
 });

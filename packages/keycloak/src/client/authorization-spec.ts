@@ -1,4 +1,4 @@
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 import { fields as f, withFieldRule } from '@keyward/kernel/model';
 import { MANAGED_BY } from '../ownership.js';
 import { pruneRuleDescription } from '../prune.js';
@@ -25,6 +25,13 @@ const AUTHORIZATION_NAME_MAX_LENGTH = 255;
 const name = f.text(AUTHORIZATION_NAME_MAX_LENGTH);
 const text = f.string();
 
+/**
+ * An attribute's values: Keycloak keeps a list of strings (the Kopf operator's CRD too), and a string is a list
+ * of one. Two shapes, so untyped in the CRD and checked here.
+ */
+const isValues = (u: unknown): u is string | string[] => typeof u === 'string' || (Array.isArray(u) && u.every((value) => typeof value === 'string'));
+const attributeValues = f.untyped(new t.Type<string | string[]>('a string or a list of strings', isValues, (u, c) => (isValues(u) ? t.success(u) : t.failure(u, c)), t.identity));
+
 const AuthorizationScope = f.object({
   name: name.describe('The scope\'s name, e.g. view.').required(),
   displayName: text.describe('The name shown for the scope.'),
@@ -37,7 +44,8 @@ const AuthorizationResource = f.object({
   type: text.describe('The resource\'s type, e.g. urn:my-app:resources:document; a permission may cover every resource of a type.'),
   uris: f.set(text).describe('The URIs (paths) the resource stands for.'),
   scopes: f.set(name, { maxItems: MAX_RESOURCE_SCOPES }).describe('Scopes by name; each must be listed in authorizationSettings.scopes.'),
-  attributes: f.stringMapWithout([MANAGED_BY], RESOURCE_MARKER_MESSAGE).describe('The resource\'s attributes, compared key by key; keys left out stay.'),
+  attributes: f.recordWithout(attributeValues, [MANAGED_BY], RESOURCE_MARKER_MESSAGE, 'a map of strings or lists of strings')
+    .describe('The resource\'s attributes, each a string or a list of strings (a string is a list of one), compared key by key in any order; keys left out stay.'),
   ownerManagedAccess: f.boolean().describe('Whether the resource\'s owner manages who may access it (user-managed access).'),
 });
 

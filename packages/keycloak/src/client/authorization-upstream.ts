@@ -6,7 +6,7 @@
 // (it skipped them otherwise); that switch never allows what the operator's own flag does not.
 import * as t from 'io-ts';
 import { fields as f } from '@keyward/kernel/model';
-import { refusingUnknownKeys } from '../known-fields.js';
+import { notAField, refusingUnknownKeys } from '../known-fields.js';
 import { isFields, type Fields, contextAt, type UpstreamShape } from '../upstream-spellings.js';
 import { AuthorizationPermission, AuthorizationPolicy, TIME_DATE_FIELDS, TIME_NUMBER_FIELDS } from './authorization-policy-spec.js';
 
@@ -16,6 +16,8 @@ interface UpstreamList {
   readonly type: string;
   /** The item's fields besides the common ones, as the Kopf operator's CRD has them. */
   readonly fields: readonly string[];
+  /** The fields the Kopf operator's models require of its items (a list among them must not be empty). */
+  readonly required?: readonly string[];
 }
 
 const POLICY_COMMON = ['name', 'description', 'logic'] as const;
@@ -27,20 +29,19 @@ export const UPSTREAM_POLICY_LISTS: Readonly<Record<string, UpstreamList>> = {
   groupPolicies: { type: 'group', fields: [...POLICY_COMMON, 'groups', 'groupsClaim'] },
   clientPolicies: { type: 'client', fields: [...POLICY_COMMON, 'clients'] },
   timePolicies: { type: 'time', fields: [...POLICY_COMMON, ...TIME_DATE_FIELDS, ...TIME_NUMBER_FIELDS] },
-  regexPolicies: { type: 'regex', fields: [...POLICY_COMMON, 'targetClaim', 'pattern'] },
+  regexPolicies: { type: 'regex', fields: [...POLICY_COMMON, 'targetClaim', 'pattern'], required: ['targetClaim', 'pattern'] },
   aggregatePolicies: { type: 'aggregate', fields: [...POLICY_COMMON, 'decisionStrategy', 'policies'] },
-  javascriptPolicies: { type: 'js', fields: [...POLICY_COMMON, 'code'] },
+  javascriptPolicies: { type: 'js', fields: [...POLICY_COMMON, 'code'], required: ['code'] },
 };
 
 export const UPSTREAM_PERMISSION_LISTS: Readonly<Record<string, UpstreamList>> = {
   resourcePermissions: { type: 'resource', fields: [...PERMISSION_COMMON, 'decisionStrategy', 'resources', 'resourceType', 'policies'] },
-  scopePermissions: { type: 'scope', fields: [...PERMISSION_COMMON, 'decisionStrategy', 'resources', 'resourceType', 'scopes', 'policies'] },
+  scopePermissions: { type: 'scope', fields: [...PERMISSION_COMMON, 'decisionStrategy', 'resources', 'resourceType', 'scopes', 'policies'], required: ['scopes'] },
 };
 
 const ALLOW_JS = 'allowJavaScriptPolicies';
 const JS_LIST = 'javascriptPolicies';
 
-export const RESOURCE_TYPE_MESSAGE = 'a scope permission over every resource of a type is not managed by Keyward yet: list the resources (resources) instead';
 export const POLICIES_NOTE = 'authorizationSettings.policies{} is read as authorizationSettings.policies[], each item of the type of its list';
 export const PERMISSIONS_NOTE = 'authorizationSettings.permissions{} is read as authorizationSettings.permissions[], each item of the type of its list';
 export const SKIPPED_JS_NOTE = `authorizationSettings.policies.${JS_LIST} has no effect without ${ALLOW_JS}: true (the Kopf operator skipped them)`;
@@ -54,12 +55,17 @@ function holding(c: t.Context, value: unknown): t.Context {
 
 const groupPaths = f.set(f.text(255));
 
+/** Whether the item states `field`, a list with something in it when a list (as its models' validators want). */
+const states = (item: Fields, field: string): boolean => item[field] !== undefined && !(Array.isArray(item[field]) && item[field].length === 0);
+
 /** One item of the Kopf operator's list, as Keyward's item of `type`, or what is wrong with it. */
-function readItem(item: unknown, list: UpstreamList, codec: t.Mixed, c: t.Context): t.Validation<unknown> {
+function readItem(item: unknown, list: UpstreamList, key: string, codec: t.Mixed, c: t.Context): t.Validation<unknown> {
   if (!isFields(item)) return t.failure(item, c, 'expected an object');
-  const unknown = Object.keys(item).find((key) => !list.fields.includes(key));
-  if (unknown !== undefined) return t.failure(item[unknown], contextAt(c, [unknown]), `not a field here (the fields are ${list.fields.join(', ')})`);
-  if (list.type === 'scope' && item['resourceType'] !== undefined) return t.failure(item['resourceType'], contextAt(c, ['resourceType']), RESOURCE_TYPE_MESSAGE);
+  const unknown = Object.keys(item).find((field) => !list.fields.includes(field));
+  if (unknown !== undefined) return notAField(item[unknown], c, [unknown], list.fields);
+  // Its models refuse such an item, and Keyward's item would take it: a regex policy without its pattern.
+  const missing = list.required?.find((field) => !states(item, field));
+  if (missing !== undefined) return t.failure(item[missing], contextAt(c, [missing]), `required: the Kopf operator's ${key} need ${missing}`);
   let read: Fields = { ...item, type: list.type };
   if (item['groups'] !== undefined) {
     const paths = groupPaths.codec.validate(item['groups'], holding(contextAt(c, ['groups']), item['groups']));
@@ -88,11 +94,11 @@ function readLists(spec: Readonly<Fields>, field: string, lists: Readonly<Record
       if (typeof value !== 'boolean') return t.failure(value, contextAt(here, [key]), 'expected true or false');
       continue;
     }
-    if (list === undefined) return t.failure(value, contextAt(here, [key]), `not a field here (the fields are ${Object.keys(lists).join(', ')}${field === 'policies' ? `, ${ALLOW_JS}` : ''})`);
+    if (list === undefined) return notAField(value, here, [key], [...Object.keys(lists), ...(field === 'policies' ? [ALLOW_JS] : [])]);
     if (!Array.isArray(value)) return t.failure(value, contextAt(here, [key]), 'expected a list');
     for (const [index, entry] of (value as readonly unknown[]).entries()) {
       const at = holding(contextAt(here, [key, index]), entry);
-      const read = readItem(entry, list, codec, at);
+      const read = readItem(entry, list, key, codec, at);
       if (read._tag === 'Left') return read;
       const name = (read.right as Fields)['name'] as string;
       const first = named.get(name);

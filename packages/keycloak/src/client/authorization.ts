@@ -46,10 +46,17 @@ const scopeChanges = (scope: AuthorizationScopeSpec, existing: AuthorizationScop
 
 type Attributes = Readonly<Record<string, readonly string[]>>;
 
-/** A resource's attributes as Keycloak keeps them (lists), with our marker. */
+/** A resource's attributes as Keycloak keeps them (lists; a string is a list of one), with our marker. */
 function desiredAttributes(resource: AuthorizationResourceSpec): Attributes {
-  return { ...Object.fromEntries(Object.entries(resource.attributes ?? {}).map(([key, value]) => [key, [value]])), [MANAGED_BY]: [MANAGED_BY_KEYWARD] };
+  const lists = Object.entries(resource.attributes ?? {}).map(([key, values]) => [key, typeof values === 'string' ? [values] : values] as const);
+  return { ...Object.fromEntries(lists), [MANAGED_BY]: [MANAGED_BY_KEYWARD] };
 }
+
+/**
+ * An attribute's values, the same whatever their order: Keycloak 26.7 gives them back in the order sent (and
+ * drops a key without values), but its tables promise no order, so a reordered read must not read as drift.
+ */
+const sameValues = (a: readonly string[], b: readonly string[]): boolean => deepEqual([...a].sort(), [...b].sort());
 
 const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && new Set(a).size === new Set([...a, ...b]).size;
 const scopeNames = (resource: AuthorizationResourceRepresentation): string[] => (resource.scopes ?? []).map((scope) => scope.name ?? '');
@@ -61,7 +68,7 @@ function changedResourceFields(resource: AuthorizationResourceSpec, existing: Au
   if (resource.uris !== undefined && !sameSet(resource.uris, existing.uris ?? [])) changed.push('uris');
   if (resource.scopes !== undefined && !sameSet(resource.scopes, scopeNames(existing))) changed.push('scopes');
   for (const [key, values] of Object.entries(desiredAttributes(resource))) {
-    if (!deepEqual(existing.attributes?.[key] ?? [], values)) changed.push(`attributes.${key}`);
+    if (!sameValues(existing.attributes?.[key] ?? [], values)) changed.push(`attributes.${key}`);
   }
   return changed;
 }

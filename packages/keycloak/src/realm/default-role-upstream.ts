@@ -5,7 +5,8 @@ import { DEFAULT_ROLES_PREFIX } from './built-ins.js';
 
 // The Kopf operator's `defaultRole`: Keycloak's representation of the realm's default role, the role whose
 // composites every new user gets. Its composites are what Keyward's defaultRoles states; its name is the one
-// Keycloak gives it, so it can only say that name; Keycloak sets the rest itself.
+// Keycloak gives it, so it can only say that name; Keycloak sets the rest itself, so the other fields of a
+// role's representation (one exported from Keycloak carries them all) are accepted and do nothing.
 
 const names = { type: 'array', items: { type: 'string' } };
 
@@ -16,6 +17,10 @@ export const DEFAULT_ROLE_SPELLINGS: readonly UpstreamSpelling[] = [
   ignoredField('defaultRole.name', 'string', `Keycloak names the default role ${DEFAULT_ROLES_PREFIX}<realmName in lower case>, the one name it may state`),
   ignoredField('defaultRole.description', 'string', 'the default role keeps the description Keycloak gives it, which its admin console translates'),
   ignoredField('defaultRole.composite', 'boolean', 'the default role is always a composite, of Keycloak\'s default roles and those defaultRoles adds'),
+  ignoredField('defaultRole.id', 'string', 'Keycloak gives the default role its id when it makes the realm, and a role\'s id never changes'),
+  ignoredField('defaultRole.clientRole', 'boolean', 'the default role is always a realm role'),
+  ignoredField('defaultRole.containerId', 'string', 'the default role is always held by its realm, whose id Keycloak gives'),
+  ignoredField('defaultRole.attributes', { type: 'object', additionalProperties: names }, 'Keyward manages the default role\'s composites only, and its attributes stay as Keycloak holds them'),
 ];
 
 export const DEFAULT_ROLE_NAME_MESSAGE = `defaultRole.name is the realm's default role, ${DEFAULT_ROLES_PREFIX}<realmName in lower case>: state that name or leave it out`;

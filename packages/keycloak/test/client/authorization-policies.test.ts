@@ -76,6 +76,19 @@ describe('authorization policies and permissions', () => {
     expect(updates[0]?.body).not.toHaveProperty('resourceType');
   });
 
+  it('sends a scope permission\'s type of resources too, and sets back one Keycloak has otherwise', () => {
+    const docRead: AuthorizationPermissionSpec = { name: 'doc-read', type: 'scope', scopes: ['read'], policies: ['readers'], resourceType: 'urn:docs:document' };
+    const created = actionsOf(plan([readers], [docRead], [observedReaders]).build(), 'keycloak.create');
+    expect(created[0]?.body).toMatchObject({ type: 'scope', resourceType: 'urn:docs:document', scopes: ['read'], resources: [] });
+    const observedDocRead: ObservedPolicy = {
+      id: 'p3', name: 'doc-read', type: 'scope', description: MARKER, logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS',
+      parts: { policies: ['readers'], resources: [], scopes: ['read'], resourceType: 'urn:docs:document' },
+    };
+    expect(plan([readers], [docRead], [observedReaders, observedDocRead]).build().steps).toEqual([]);
+    const updates = actionsOf(plan([readers], [{ ...docRead, resourceType: 'urn:docs:other' }], [observedReaders, observedDocRead]).build(), 'keycloak.update');
+    expect([updates.map((action) => action.changed), updates[0]?.body]).toEqual([[['resourceType']], expect.objectContaining({ resourceType: 'urn:docs:other' })]);
+  });
+
   it('repairs a description changed by hand, and takes a policy of another type apart and makes it anew', () => {
     const builder = plan([readers, { name: 'team', type: 'group', groups: [{ path: 'team' }] }], [], [
       { ...observedReaders, description: 'changed by hand' },

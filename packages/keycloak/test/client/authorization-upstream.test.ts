@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { decode } from '@keyward/kernel/model';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decodeKeycloakClient } from '../../src/client/decode.js';
-import { POLICIES_NOTE, PERMISSIONS_NOTE, RESOURCE_TYPE_MESSAGE, SKIPPED_JS_NOTE } from '../../src/client/authorization-upstream.js';
+import { POLICIES_NOTE, PERMISSIONS_NOTE, SKIPPED_JS_NOTE } from '../../src/client/authorization-upstream.js';
 import { refusedJsPolicies } from '../../src/client/js-policy-guard.js';
 import { ClientSpecCodec, type KeycloakClientSpec } from '../../src/client/spec.js';
 import { baseSpec } from './harness.js';
@@ -84,6 +84,11 @@ describe('the Kopf operator\'s policies and permissions, a list per type', () =>
     expect(decoded({ permissions: { resourcePermissions: [{ name: 'p', resourceType: 'urn:doc', policies: ['x'] }] } }).authorizationSettings?.permissions).toEqual([{ type: 'resource', name: 'p', resourceType: 'urn:doc', policies: ['x'] }]);
   });
 
+  it('reads a scope permission over a type of resources as Keyward\'s, which Keycloak keeps as it keeps a resource permission\'s', () => {
+    expect(decoded({ permissions: { scopePermissions: [{ name: 'p', resourceType: 'urn:doc', scopes: ['read'], policies: ['x'] }] } }).authorizationSettings?.permissions)
+      .toEqual([{ type: 'scope', name: 'p', resourceType: 'urn:doc', scopes: ['read'], policies: ['x'] }]);
+  });
+
   it('reads empty lists, and an object of none, as no items', () => {
     expect(decoded({ policies: { allowJavaScriptPolicies: false }, permissions: { resourcePermissions: [] } }).authorizationSettings).toMatchObject({ policies: [], permissions: [] });
   });
@@ -110,7 +115,11 @@ describe('the Kopf operator\'s shape, refused where it is wrong, naming its fiel
     ['one name in two lists', { policies: { userPolicies: [{ name: 'p' }], clientPolicies: [{ name: 'p' }] } }, 'spec.authorizationSettings.policies.clientPolicies[0].name: the name is given twice (first at userPolicies[0])'],
     ['a permission\'s logic, which the Kopf operator\'s have not', { permissions: { resourcePermissions: [{ name: 'p', logic: 'POSITIVE' }] } }, 'spec.authorizationSettings.permissions.resourcePermissions[0].logic: not a field here'],
     ['an unknown decision strategy', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], decisionStrategy: 'MAJORITY' }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].decisionStrategy:'],
-    ['a scope permission over a resource type', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], resourceType: 'urn:doc' }] } }, `spec.authorizationSettings.permissions.scopePermissions[0].resourceType: ${RESOURCE_TYPE_MESSAGE}`],
+    ['a regex policy without its claim', { policies: { regexPolicies: [{ name: 'x', pattern: 'b' }] } }, 'spec.authorizationSettings.policies.regexPolicies[0].targetClaim: required: the Kopf operator\'s regexPolicies need targetClaim'],
+    ['a regex policy without its pattern', { policies: { regexPolicies: [{ name: 'x', targetClaim: 'email' }] } }, 'spec.authorizationSettings.policies.regexPolicies[0].pattern: required: the Kopf operator\'s regexPolicies need pattern'],
+    ['a JavaScript policy without its code', { policies: { allowJavaScriptPolicies: true, javascriptPolicies: [{ name: 'scripted' }] } }, 'spec.authorizationSettings.policies.javascriptPolicies[0].code: required: the Kopf operator\'s javascriptPolicies need code'],
+    ['a scope permission without scopes', { permissions: { scopePermissions: [{ name: 'p', resources: ['doc'], policies: ['x'] }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].scopes: required: the Kopf operator\'s scopePermissions need scopes'],
+    ['a scope permission with an empty list of scopes', { permissions: { scopePermissions: [{ name: 'p', scopes: [], resourceType: 'urn:doc' }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].scopes: required: the Kopf operator\'s scopePermissions need scopes'],
     ['a policy list among the permissions', { permissions: { rolePolicies: [] } }, 'spec.authorizationSettings.permissions.rolePolicies: not a field here (the fields are resourcePermissions, scopePermissions)'],
   ])('%s', (_what, authorizationSettings, message) => {
     expect(rejection(authorizationSettings)).toContain(message);

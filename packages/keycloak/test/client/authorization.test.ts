@@ -49,6 +49,20 @@ describe('authorization settings, scopes and resources', () => {
     expect(plan.build().steps).toEqual([]);
   });
 
+  it('sends attributes given as lists (the Kopf operator\'s shape) or strings as Keycloak\'s lists, and compares their values in any order', () => {
+    const resources = [{ name: 'doc', attributes: { tags: ['b', 'a', 'b'], owner: 'team', none: [] } }];
+    const created = target();
+    reconcileAuthorization(created.target, { resources }, undefined, undefined);
+    expect(actionsOf(created.plan.build(), 'keycloak.create')[0]?.body).toEqual({ name: 'doc', scopes: [], attributes: { tags: ['b', 'a', 'b'], owner: ['team'], none: [], ...MARKER } });
+    // Keycloak drops a key without values; a read in another order is no change.
+    const converged = target();
+    reconcileAuthorization(converged.target, { resources }, server({ resources: [{ _id: 'r1', name: 'doc', scopes: [], attributes: { tags: ['a', 'b', 'b'], owner: ['team'], ...MARKER } }] }), undefined);
+    expect(converged.plan.build().steps).toEqual([]);
+    const changed = target();
+    reconcileAuthorization(changed.target, { resources }, server({ resources: [{ _id: 'r1', name: 'doc', scopes: [], attributes: { tags: ['a', 'b'], owner: ['team'], ...MARKER } }] }), undefined);
+    expect(actionsOf(changed.plan.build(), 'keycloak.update')[0]?.changed).toEqual(['attributes.tags']);
+  });
+
   it('replaces a differing resource whole, keeping what the spec does not state', () => {
     const { plan, target: t } = target();
     reconcileAuthorization(t, { scopes: [{ name: 'read' }], resources: [{ name: 'doc', scopes: ['read'] }] }, server({
@@ -104,6 +118,10 @@ describe('the authorizationSettings codec', () => {
     expect(spec({ scopes: [{ name: 'read' }], resources: [{ name: 'doc', scopes: ['read'] }] })._tag).toBe('Right');
   });
 
+  it('accepts a resource\'s attributes as strings or lists of strings, as the Kopf operator\'s CRD types them', () => {
+    expect(spec({ resources: [{ name: 'doc', attributes: { tags: ['a', 'b'], owner: 'team', none: [] } }] })).toMatchObject({ right: { authorizationSettings: { resources: [{ attributes: { tags: ['a', 'b'], owner: 'team', none: [] } }] } } });
+  });
+
   it.each([
     ['a client without a service account', {}, {}, 'authorizationSettings'],
     ['a public client', {}, { publicClient: true, settings: { serviceAccountsEnabled: true } }, 'authorizationSettings'],
@@ -111,6 +129,8 @@ describe('the authorizationSettings codec', () => {
     ['an unknown enforcement mode', { policyEnforcementMode: 'LAX' }, undefined, 'authorizationSettings.policyEnforcementMode'],
     ['a scope listed twice', { scopes: [{ name: 'a' }, { name: 'a' }] }, undefined, 'authorizationSettings.scopes'],
     ['a resource stating the marker', { resources: [{ name: 'doc', attributes: { 'io.kubernetes.managed-by': 'x' } }] }, undefined, 'authorizationSettings.resources[0].attributes'],
+    ['a resource stating the marker as a list', { resources: [{ name: 'doc', attributes: { 'io.kubernetes.managed-by': ['x'] } }] }, undefined, 'authorizationSettings.resources[0].attributes'],
+    ['a resource attribute that is no string or list of strings', { resources: [{ name: 'doc', attributes: { tags: [1] } }] }, undefined, 'authorizationSettings.resources[0].attributes.tags'],
   ] as const)('rejects %s, naming the field', (_what, settings, extra, field) => {
     const decoded = spec(settings, extra);
     expect(decoded._tag).toBe('Left');

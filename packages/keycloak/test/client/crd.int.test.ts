@@ -82,6 +82,10 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
     ...base, settings: { serviceAccountsEnabled: true },
     authorizationSettings: { policyEnforcementMode: 'PERMISSIVE', decisionStrategy: 'AFFIRMATIVE', scopes: [{ name: 'read' }], resources: [{ name: 'doc', uris: ['/d'], scopes: ['read'], attributes: { a: 'b' } }] },
   }, undefined],
+  ['a resource\'s attributes as lists, as Keycloak keeps them', {
+    ...base, settings: { serviceAccountsEnabled: true },
+    authorizationSettings: { resources: [{ name: 'doc', attributes: { tags: ['a', 'b'], owner: 'team', none: [] } }] },
+  }, undefined],
   ['authorization without a service account', { ...base, authorizationSettings: {} }, 'spec.authorizationSettings'],
   ['authorization on a public client', { ...base, publicClient: true, settings: { serviceAccountsEnabled: true }, authorizationSettings: {} }, 'spec.authorizationSettings'],
   ['a resource naming an unlisted scope', { ...base, settings: { serviceAccountsEnabled: true }, authorizationSettings: { resources: [{ name: 'doc', scopes: ['nope'] }] } }, 'spec.authorizationSettings.resources'],
@@ -172,8 +176,9 @@ describe('client roles the API server stores as given', () => {
   });
 });
 
-// Policies and permissions are a list of items with a type, or the Kopf operator's object of lists per type: the
-// schema leaves them untyped, so the API server stores them as given and the codec alone refuses, naming the field.
+// Policies and permissions are a list of items with a type, or the Kopf operator's object of lists per type, and
+// a resource's attribute is a string or a list of strings: the schema leaves them untyped, so the API server
+// stores them as given and the codec alone refuses, naming the field.
 const authorizationCases: [string, Record<string, unknown>, string][] = [
   ['an unknown policy type', { policies: [{ name: 'p', type: 'script' }] }, 'spec.authorizationSettings.policies[0].type'],
   ['a time policy date not as Keycloak writes it', { policies: [{ name: 't', type: 'time', notBefore: '2000-01-01' }] }, 'spec.authorizationSettings.policies[0].notBefore'],
@@ -183,7 +188,9 @@ const authorizationCases: [string, Record<string, unknown>, string][] = [
   ['a role of the Kopf operator\'s role policy without a name', { policies: { rolePolicies: [{ name: 'r', roles: [{ required: true }] }] } }, 'spec.authorizationSettings.policies.rolePolicies[0].roles[0].name'],
   ['a field of another type in the Kopf operator\'s list', { policies: { rolePolicies: [{ name: 'r', users: ['alice'] }] } }, 'spec.authorizationSettings.policies.rolePolicies[0].users'],
   ['an unknown list of the Kopf operator\'s', { permissions: { rolePermissions: [] } }, 'spec.authorizationSettings.permissions.rolePermissions'],
-  ['a Kopf operator\'s scope permission over a resource type', { permissions: { scopePermissions: [{ name: 'p', scopes: ['read'], resourceType: 'urn:doc' }] } }, 'spec.authorizationSettings.permissions.scopePermissions[0].resourceType'],
+  ['a resource attribute that is neither a string nor a list of strings', { resources: [{ name: 'doc', attributes: { tags: ['a', 1] } }] }, 'spec.authorizationSettings.resources[0].attributes.tags'],
+  ['a resource attribute stating the marker', { resources: [{ name: 'doc', attributes: { 'io.kubernetes.managed-by': ['me'] } }] }, 'spec.authorizationSettings.resources[0].attributes'],
+  ['a Kopf operator\'s regex policy without its pattern', { policies: { regexPolicies: [{ name: 'x', targetClaim: 'email' }] } }, 'spec.authorizationSettings.policies.regexPolicies[0].pattern'],
 ];
 
 describe('authorization policies and permissions the API server stores as given', () => {

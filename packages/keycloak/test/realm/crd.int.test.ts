@@ -209,6 +209,11 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
     undefined,
   ],
   ['default roles as a list of realm role names', { ...baseSpec, defaultRoles: ['viewer', 'member'] }, undefined],
+  [
+    'the default role as Keycloak exports it, every field of a role\'s representation',
+    { ...baseSpec, defaultRole: { id: 'f1e2', name: `default-roles-${baseSpec.realmName.toLowerCase()}`, clientRole: false, containerId: 'a1b2', attributes: { origin: ['export'] }, composites: { realm: ['viewer'] } } },
+    undefined,
+  ],
   ['a required action of another provider', { ...baseSpec, requiredActions: [{ alias: 'CONFIGURE_TOTP', providerId: 'VERIFY_EMAIL' }] }, 'spec.requiredActions[0].providerId'],
   ['a group path elsewhere', { ...baseSpec, groups: [{ name: 'staff', path: '/team' }] }, 'spec.groups[0].path'],
   ['a subgroup path of another depth', { ...baseSpec, groups: [{ name: 'staff', subGroups: [{ name: 'leads', path: '/leads' }] }] }, 'spec.groups[0].subGroups[0].path'],

@@ -30,6 +30,13 @@ describe('defaultRoles and defaultRole in the Kopf operator\'s shapes', () => {
     expect(note).toContain('defaultRole.composite has no effect');
   });
 
+  it('accepts the other fields of a role\'s representation on defaultRole, which do nothing, and says so', () => {
+    const spec = specOf({ defaultRole: { id: 'f1e2', name: 'default-roles-shop', clientRole: false, containerId: 'a1b2', attributes: { origin: ['export'] }, composites: { realm: ['viewer'] } } });
+    expect(spec.defaultRoles).toEqual({ realmRoles: ['viewer'] });
+    const note = upstreamSpellingsNote(spec);
+    for (const field of ['id', 'clientRole', 'containerId', 'attributes']) expect(note).toContain(`defaultRole.${field} has no effect`);
+  });
+
   it('takes the default role\'s name only as Keycloak gives it, after the realm in lower case', () => {
     expect(specOf({ realmName: 'Shop', defaultRole: { name: 'default-roles-shop' } }).realmName).toBe('Shop');
     expect(refusal({ defaultRole: { name: 'default-roles-other' } })).toMatch(/^spec\.defaultRole\.name: defaultRole\.name is the realm's default role, default-roles-<realmName in lower case>/);

@@ -69,6 +69,19 @@ describe('the user federation providers of a realm', () => {
     expect(planned([corp], [{ provider: component({ config: lost }), mappers: undefined }])).toEqual([expect.objectContaining({ changed: ['config.bindCredential'], secretFields: credential })]);
   });
 
+  it('send a kerberos provider none of LDAP\'s keys, which Keycloak drops from one, so that a converged one plans nothing', () => {
+    const kerberos: UserFederationSpec = decoded(realmObject({ ...baseSpec, userFederation: [{
+      name: 'krb', providerId: 'kerberos', trustEmail: true, validatePasswordPolicy: true,
+      connection: { url: 'ldap://ldap:389', bindCredentialSecret: { name: 'ldap', key: 'password' } }, attributes: { username: 'uid' }, sync: { importEnabled: true, syncRegistrations: true },
+      kerberos: { realm: 'X.ORG', serverPrincipal: 'HTTP/x@X.ORG', keyTab: '/k', allowAuthentication: true, useForPasswordAuthentication: false, debug: true },
+    }] })).spec.userFederation?.[0] ?? (() => { throw new Error('no provider'); })();
+    const held = { importEnabled: ['true'], kerberosRealm: ['X.ORG'], serverPrincipal: ['HTTP/x@X.ORG'], keyTab: ['/k'], debug: ['true'] };
+    expect(planned([kerberos], [])).toEqual([expect.objectContaining({ kind: 'keycloak.create', body: expect.objectContaining({ providerId: 'kerberos', config: held }) })]);
+    expect(planned([kerberos], [])[0]).not.toHaveProperty('secretFields');
+    const converged = component({ name: 'krb', providerId: 'kerberos', config: { ...held, cachePolicy: ['DEFAULT'] } });
+    expect(planned([kerberos], [{ provider: converged, mappers: undefined }])).toEqual([]);
+  });
+
   it('prune only unlisted providers that carry our marker, and none for an empty list unless pruneWhenEmpty', () => {
     const ours = { provider: component({ id: 'c-2', name: 'old' }), mappers: undefined };
     const { subType: _none, ...handMade } = component({ id: 'c-3', name: 'by-hand' });

@@ -56,7 +56,7 @@ export interface PolicyParts extends KeycloakObject {
   readonly resources?: readonly string[];
   readonly scopes?: readonly string[];
   readonly targetContextAttributes?: boolean;
-  /** A resource permission's type of resources (Keycloak's config `defaultResourceType`); empty when none. */
+  /** A permission's type of resources (Keycloak's config `defaultResourceType`); empty when none. */
   readonly resourceType?: string;
 }
 

@@ -60,7 +60,7 @@ function observedPolicy(policy: Rep, detailed: boolean): ObservedPolicy {
       break;
     default:
       for (const key of ['policies', 'resources', 'scopes']) parts[key] = strings(policy[key]);
-      if (listed.type === 'resource') parts['resourceType'] = text(policy['resourceType']);
+      parts['resourceType'] = text(policy['resourceType']);
   }
   return { ...listed, parts };
 }

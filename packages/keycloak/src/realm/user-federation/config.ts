@@ -15,13 +15,28 @@ export interface SecretConfigKey {
   readonly secret: FederationSecretKey;
 }
 
-/** The config keys of `spec` sent from a Secret: the bind password, and the keytab's path when a Secret holds it. */
+/**
+ * The config keys of `spec` sent from a Secret: the bind password (LDAP's: a kerberos provider drops it, see
+ * LDAP_ONLY_KEYS), and the keytab's path when a Secret holds it.
+ */
 export function secretConfigKeys(spec: UserFederationSpec): SecretConfigKey[] {
-  const keys: [string, FederationSecretKey | undefined][] = [[BIND_CREDENTIAL_KEY, spec.connection?.bindCredentialSecret], [KEYTAB_KEY, spec.kerberos?.keyTabSecret]];
+  const bind = spec.providerId === 'kerberos' ? undefined : spec.connection?.bindCredentialSecret;
+  const keys: [string, FederationSecretKey | undefined][] = [[BIND_CREDENTIAL_KEY, bind], [KEYTAB_KEY, spec.kerberos?.keyTabSecret]];
   return keys.flatMap(([key, secret]) => (secret === undefined ? [] : [{ key, secret }]));
 }
 
 type Stated = Record<string, string[]>;
+
+/**
+ * The typed fields' keys that Keycloak 26.7 drops from a kerberos provider's config (measured: a create and a
+ * PUT keep only the keys the provider declares). They mean something for LDAP alone; sent to a kerberos
+ * provider they would never be held, and every reconcile would send them again.
+ */
+export const LDAP_ONLY_KEYS: readonly string[] = [
+  'connectionUrl', 'startTls', 'useTruststoreSpi', 'connectionPooling', 'connectionTimeout', 'readTimeout', 'vendor', 'authType', 'bindDn', 'usersDn',
+  'usernameLDAPAttribute', 'rdnLDAPAttribute', 'uuidLDAPAttribute', 'userObjectClasses', 'customUserSearchFilter', 'searchScope', 'pagination',
+  'syncRegistrations', 'trustEmail', 'validatePasswordPolicy', 'allowKerberosAuthentication', 'useKerberosForPasswordAuthentication',
+];
 
 const put = (config: Stated, key: string, value: string | number | boolean | undefined): void => {
   if (value !== undefined) config[key] = [String(value)];
@@ -71,6 +86,7 @@ export function desiredFederationConfig(spec: UserFederationSpec): Stated {
   put(config, 'allowKerberosAuthentication', kerberos?.allowAuthentication);
   put(config, 'useKerberosForPasswordAuthentication', kerberos?.useForPasswordAuthentication);
   put(config, 'debug', kerberos?.debug);
+  if (spec.providerId === 'kerberos') for (const key of LDAP_ONLY_KEYS) Reflect.deleteProperty(config, key);
   return config;
 }
 

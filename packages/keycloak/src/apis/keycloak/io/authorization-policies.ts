@@ -66,7 +66,7 @@ async function partsOf(reader: PartReader, policiesPath: string, policy: Authori
       reader.names(`${at}/resources`, `the resources of ${what}`),
       reader.names(`${at}/scopes`, `the scopes of ${what}`),
     ]);
-    return { policies, resources, scopes, ...(policy.type === 'resource' ? { resourceType: config['defaultResourceType'] ?? '' } : {}) };
+    return { policies, resources, scopes, resourceType: config['defaultResourceType'] ?? '' };
   }
   switch (policy.type) {
     case 'role':
