@@ -1,7 +1,5 @@
-import type { ObjectRef, PlanBuilder, Sensitive } from '@keyward/kernel';
+import type { Condition, ObjectRef, PlanBuilder, Sensitive } from '@keyward/kernel';
 import type { TokenCheck } from '@keyward/kernel/plan';
-import type { Condition } from '@keyward/kernel';
-import { CONDITION_API } from './api.js';
 import type { StepReport } from './status.js';
 import type { KeystoneAction } from './vocabulary.js';
 
