@@ -1,5 +1,6 @@
-import type { Condition, ObjectRef, PlanBuilder, Sensitive } from '@keyward/kernel';
+import type { Condition, KubeObject, ObjectRef, PlanBuilder, Sensitive } from '@keyward/kernel';
 import type { TokenCheck } from '@keyward/kernel/plan';
+import { LABEL_COMPONENT } from './api.js';
 import type { StepReport } from './status.js';
 import type { KeystoneAction } from './vocabulary.js';
 
@@ -18,11 +19,21 @@ export interface ApiCheck {
   readonly bootstrapped: boolean;
 }
 
-/** What KeystoneAPIReady says of the check, the password masked should Keystone ever echo it. */
-export function apiReport({ endpoint, adminUser, check, bootstrapped }: ApiCheck, password: Sensitive): StepReport {
+/** Whether API pods are stopping (a rollout's old ones): the Service may still send a connection to one. */
+export function apiPodsStopping(pods: readonly KubeObject[]): boolean {
+  return pods.some((pod) => pod.metadata.deletionTimestamp !== undefined && pod.metadata.labels?.[LABEL_COMPONENT] === 'api');
+}
+
+/**
+ * What KeystoneAPIReady says of the check, the password masked should Keystone ever echo it; undefined (the
+ * condition keeps what it said) for a failure while API pods are stopping, since the request may have reached
+ * one of them: their removal wakes the reconcile that asks again.
+ */
+export function apiReport({ endpoint, adminUser, check, bootstrapped }: ApiCheck, password: Sensitive, podsStopping = false): StepReport | undefined {
   if (!bootstrapped) return { status: 'Unknown', reason: 'WaitingForBootstrap', message: `a token is requested from ${endpoint} once bootstrap has set the admin password` };
   if (check === undefined) return { status: 'Unknown', reason: 'Checking', message: `a token is requested from ${endpoint} as ${adminUser} next` };
   if (check.issued) return { status: 'True', reason: 'TokenIssued', message: `${endpoint} issued a token to ${adminUser}` };
+  if (podsStopping) return undefined;
   const said = password.reveal() === '' ? check.message : check.message.replaceAll(password.reveal(), '***');
   return {
     status: 'False',

@@ -40,7 +40,7 @@ import { conditionTrue, entries, field, numberAt } from './read.js';
 import { bootstrapRunKey, connectionHash, dbSyncRunKey } from './run-keys.js';
 import type { Keystone, KeystoneStatus } from './spec.js';
 import { aggregateConditions, type StepReport, type StepReports } from './status.js';
-import { addApiCheckSteps, apiReport } from './api-check.js';
+import { addApiCheckSteps, apiPodsStopping, apiReport } from './api-check.js';
 import type { KeystoneAction } from './vocabulary.js';
 
 export type KeystoneInput = ReconcileInput<Keystone, KeystoneQueries, KeystoneServiceConfig>;
@@ -268,9 +268,11 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
 
   // 7. The API issues tokens: once bootstrap has made the admin user with the password the check reads.
   if (observed.service !== undefined) {
-    const report = apiReport({ endpoint, adminUser: cr.spec.bootstrap.adminUser, check: observed.apiToken, bootstrapped: boot.done }, inputs.adminPassword);
-    addApiCheckSteps(plan, { ...crRef(cr), uid: cr.metadata.uid }, findCondition(cr.status.conditions, CONDITION_API), report);
-    reports[CONDITION_API] = report;
+    const report = apiReport({ endpoint, adminUser: cr.spec.bootstrap.adminUser, check: observed.apiToken, bootstrapped: boot.done }, inputs.adminPassword, apiPodsStopping(observed.pods));
+    if (report !== undefined) {
+      addApiCheckSteps(plan, { ...crRef(cr), uid: cr.metadata.uid }, findCondition(cr.status.conditions, CONDITION_API), report);
+      reports[CONDITION_API] = report;
+    }
   }
   return stop(requeueAt);
 }

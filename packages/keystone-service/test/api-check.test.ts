@@ -10,6 +10,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { decodeKeystone, defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
 import { FIRST_CHECK_AFTER_MS, apiReport } from '../src/api-check.js';
 import type { KeystoneAction } from '../src/vocabulary.js';
+import { podType } from '../src/api.js';
 import { b64, finishJob, namespace, rollOut, setupWorld, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
@@ -101,6 +102,22 @@ describe('KeystoneAPIReady', () => {
     expect(JSON.stringify([world.get(ref)?.['status'], world.events])).not.toMatch(/admin-pass-1|not-the-secret/);
   });
 
+  it('does not report a failed check while API pods are stopping, and checks again once they are gone', async () => {
+    const { world, clock } = await checked();
+    const stopping = { type: podType, namespace, name: 'keystone-old-pod' };
+    world.put(podType, {
+      metadata: { name: stopping.name, namespace, deletionTimestamp: '2026-01-01T00:00:00Z', labels: { 'app.kubernetes.io/name': 'keystone', 'app.kubernetes.io/instance': 'keystone', 'app.kubernetes.io/managed-by': 'keyward', 'app.kubernetes.io/component': 'api' } },
+    });
+    world.apis.keystone.addUser('admin', 'not-the-secret');
+    // The Service may have sent the request to the pod that is stopping: what the condition said stands.
+    expect(writes(await reconcile(world, clock))).toEqual([]);
+    expect(condition(world, 'KeystoneAPIReady')).toMatchObject({ status: 'True', reason: 'TokenIssued' });
+    world.remove(stopping);
+    await reconcile(world, clock);
+    expect(condition(world, 'KeystoneAPIReady')).toMatchObject({ status: 'False', reason: 'TokenRefused' });
+    expect(world.events).toHaveLength(1);
+  });
+
   it('waits for the bootstrap that a changed admin password runs, and checks with the new password after it', async () => {
     const { world, clock } = await checked();
     world.update({ type: coreTypes.secret, namespace, name: 'keystone-admin' }, (o) => ({ ...o, data: { password: b64('admin-pass-2') } }));
@@ -123,6 +140,12 @@ describe('apiReport', () => {
   it('names a Keystone that could not be reached apart from one that refused', () => {
     const report = apiReport({ ...check, check: { issued: false, reason: 'Unavailable', message: 'Keystone is unavailable: connect ECONNREFUSED 10.0.0.1:5000' } }, sensitive('pw'));
     expect(report).toEqual({ status: 'False', reason: 'TokenRequestFailed', message: `${ENDPOINT} issued no token to admin: Unavailable: Keystone is unavailable: connect ECONNREFUSED 10.0.0.1:5000` });
+  });
+
+  it('keeps what the condition said for a failure while API pods are stopping, not for a token issued then', () => {
+    const refused = { issued: false as const, reason: 'Unavailable', message: 'connection reset' };
+    expect(apiReport({ ...check, check: refused }, sensitive('pw'), true)).toBeUndefined();
+    expect(apiReport({ ...check, check: { issued: true } }, sensitive('pw'), true)).toMatchObject({ status: 'True' });
   });
 
   it('masks the password should Keystone ever echo it', () => {
