@@ -121,7 +121,7 @@ describe('the token query', () => {
       const refused = await tokenCheck(query('wrong-pw'));
       expect(refused).toMatchObject({ issued: false, reason: 'Unauthorized' });
       expect(JSON.stringify(refused)).not.toContain(wrong);
-      expect(await tokenCheck(query('no-such-secret'))).toMatchObject({ issued: false, reason: 'NotFound' });
+      expect(await tokenCheck(query('no-such-secret'))).toMatchObject({ issued: false, reason: 'PasswordSecretNotFound' });
       // Nothing listens on the discard port.
       expect(await tokenCheck(query('right-pw', 'http://127.0.0.1:9/v3'))).toMatchObject({ issued: false, reason: 'Unavailable' });
     } finally {
