@@ -43,7 +43,7 @@ const keystoneOf = (workloads: WorkloadEnvironment, namespace: string): KubeObje
 async function controllerPhase(environment: Environment, workloads: WorkloadEnvironment, setup: KubeClient, namespace: string) {
   const tally = new RequestTally();
   const kube = new KubeClient(environment.kubeConfig(), { onRequest: tally.onKubeRequest });
-  const controller = keystoneController(kube, { concurrency: CONCURRENCY });
+  const { controller, stop } = keystoneController(kube, { concurrency: CONCURRENCY });
   await controller.start();
   const started = tally.snapshot();
   // When each step's condition was first seen True, from the object's creation.
@@ -73,7 +73,7 @@ async function controllerPhase(environment: Environment, workloads: WorkloadEnvi
     };
   } finally {
     await ready.stop();
-    await controller.stop();
+    await stop();
     kube.close();
   }
 }

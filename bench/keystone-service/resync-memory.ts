@@ -71,7 +71,7 @@ try {
 
   const tally = new RequestTally();
   const kube = new KubeClient(environment.kubeConfig(), { onRequest: tally.onKubeRequest });
-  const controller = keystoneController(kube, { concurrency: CONCURRENCY });
+  const { controller, stop } = keystoneController(kube, { concurrency: CONCURRENCY });
   await controller.start();
   try {
     const empty = await measureMemory();
@@ -144,7 +144,7 @@ try {
       targets: { resyncWrites: 0, resyncJobReruns: 0, rssMiBPerKeystone: TARGET_MIB_PER_OBJECT, heapMiBPerKeystone: TARGET_MIB_PER_OBJECT },
     }, null, 2));
   } finally {
-    await controller.stop();
+    await stop();
     kube.close();
   }
 } finally {

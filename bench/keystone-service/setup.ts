@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubeObject, ResourceType } from '@keyward/kernel';
 import { coreTypes } from '@keyward/kernel';
 import type { KubeClient } from '@keyward/runtime/io';
-import { TEST_CRD_FOLDERS, startEnvironment, waitFor, type Environment, type WorkloadEnvironment } from '@keyward/test-env';
+import { TEST_CRD_FOLDERS, resolveServiceNames, startEnvironment, waitFor, type Environment, type WorkloadEnvironment } from '@keyward/test-env';
 import { conditionOf, statusOf } from '../../packages/keystone-service/test/pods/harness.js';
 import { inRepository } from '../support/environment.js';
 import { whenCount } from '../support/watch.js';
@@ -29,6 +29,8 @@ export async function startWorkloadEnvironment(): Promise<{ environment: Environ
   const environment = await startEnvironment({ ownership: 'session', keystone: true, workloads: true, crdFolders: TEST_CRD_FOLDERS.map(inRepository), log: () => undefined });
   const { info } = environment;
   if (info.workloads === undefined) throw new Error('the environment started without its workload tier');
+  // The controller in this process checks the API through the Service's cluster DNS name, as a pod would.
+  resolveServiceNames(environment.kubeConfig());
   return { environment, workloads: { info: { ...info, workloads: info.workloads }, stop: () => environment.stop() } };
 }
 

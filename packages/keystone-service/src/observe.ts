@@ -1,11 +1,12 @@
 import { coreTypes, type ObjectRef, type ResourceType } from '@keyward/kernel';
-import { type GetQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
+import { type GetQuery, type KeystoneTokenQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
 import { LABEL_CONFIG_OF, commonLabels, externalSecretType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
+import { internalEndpoint } from './keystone-conf.js';
 import type { Keystone } from './spec.js';
 
 export interface KeystoneQueries {
-  readonly [name: string]: GetQuery | ListQuery | ListIfServedQuery | undefined;
+  readonly [name: string]: GetQuery | ListQuery | ListIfServedQuery | KeystoneTokenQuery | undefined;
   readonly dbSecret: GetQuery;
   readonly adminSecret: GetQuery;
   readonly policyConfigMap: GetQuery | undefined;
@@ -27,13 +28,34 @@ export interface KeystoneQueries {
   readonly bootstrapJob: GetQuery;
   /** This Keystone's pods, for the termination message (log tail) of a failed Job. */
   readonly pods: ListQuery;
+  /**
+   * A fresh token for the bootstrap admin through the Service: whether the API really issues tokens. Asked only
+   * once bootstrap has completed (the status records it), since before that the admin user does not exist.
+   */
+  readonly apiToken: KeystoneTokenQuery | undefined;
+}
+
+/** The token request that proves the API works: the bootstrap admin, at the endpoint the status publishes. */
+export function apiTokenQuery(cr: Keystone, config: KeystoneServiceConfig): KeystoneTokenQuery {
+  const { adminUser, adminPasswordSecretRef } = cr.spec.bootstrap;
+  return {
+    kind: 'keystone.token',
+    endpoint: internalEndpoint(cr.metadata.name, cr.metadata.namespace, config.clusterDomain),
+    // keystone-manage bootstrap's defaults: the admin project, both in the Default domain.
+    userName: adminUser,
+    userDomain: 'Default',
+    projectName: 'admin',
+    projectDomain: 'Default',
+    password: { kind: 'secretKey', namespace: cr.metadata.namespace, name: adminPasswordSecretRef.name, key: adminPasswordSecretRef.key },
+  };
 }
 
 /**
  * What a reconcile reads: the Secrets (and policy ConfigMap) the spec names, everything the Keystone owns
- * (by name, or by label from the watches' caches), and the MariaDB operator's objects for a clusterRef.
+ * (by name, or by label from the watches' caches), the MariaDB operator's objects for a clusterRef, and, once
+ * bootstrapped, a token from the API.
  */
-export function observe(cr: Keystone, _config: KeystoneServiceConfig): KeystoneQueries {
+export function observe(cr: Keystone, config: KeystoneServiceConfig): KeystoneQueries {
   const namespace = cr.metadata.namespace;
   const crName = cr.metadata.name;
   const labels = commonLabels(crName);
@@ -62,5 +84,6 @@ export function observe(cr: Keystone, _config: KeystoneServiceConfig): KeystoneQ
     replicaSets: { kind: 'k8s.list', type: replicaSetType, namespace, labels },
     bootstrapJob: owned(coreTypes.job, names.bootstrapJob(crName)),
     pods: { kind: 'k8s.list', type: podType, namespace, labels },
+    apiToken: cr.status.bootstrapRunKey === undefined ? undefined : apiTokenQuery(cr, config),
   };
 }

@@ -40,6 +40,7 @@ import { conditionTrue, entries, field, numberAt } from './read.js';
 import { bootstrapRunKey, connectionHash, dbSyncRunKey } from './run-keys.js';
 import type { Keystone, KeystoneStatus } from './spec.js';
 import { aggregateConditions, type StepReport, type StepReports } from './status.js';
+import { addApiCheckSteps, apiPodsStopping, apiReport } from './api-check.js';
 import type { KeystoneAction } from './vocabulary.js';
 
 export type KeystoneInput = ReconcileInput<Keystone, KeystoneQueries, KeystoneServiceConfig>;
@@ -148,7 +149,8 @@ function finish(plan: PlanBuilder<KeystoneAction>, input: KeystoneInput, progres
 }
 
 /**
- * The pure reconcile of a Keystone: Secrets -> FernetKeys -> Config -> Database -> Deployment -> Bootstrap.
+ * The pure reconcile of a Keystone: Secrets -> FernetKeys -> Config -> Database -> Deployment -> Bootstrap ->
+ * a token from the API.
  * A step that is not done stops the pipeline (its watch wakes the next reconcile); every stop writes the whole
  * status, Ready aggregated from all steps.
  */
@@ -246,9 +248,7 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
     return stop(requeueAt);
   }
   const endpoint = internalEndpoint(crName, namespace, config.clusterDomain);
-  reports[CONDITION_API] = observed.service === undefined
-    ? { status: 'False', reason: 'ServiceMissing', message: 'the Service is being created' }
-    : { status: 'True', reason: 'Serving', message: `serving at ${endpoint}` };
+  if (observed.service === undefined) reports[CONDITION_API] = { status: 'False', reason: 'ServiceMissing', message: 'the Service is being created' };
   fields.endpoint = endpoint;
   for (const old of supersededConfigMaps(observed.configMaps, configName, observed.replicaSets)) {
     plan.add({ kind: 'k8s.delete', ref: { type: coreTypes.configMap, namespace, name: old.metadata.name }, precondition: { uid: old.metadata.uid ?? '' } }, 'no pods use this earlier configuration any more');
@@ -265,6 +265,15 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   }, observed.pods, secrets);
   if (boot.done) fields.bootstrapRunKey = bootKey;
   reports[CONDITION_BOOTSTRAP] = boot.done ? bootstrapped : boot.report;
+
+  // 7. The API issues tokens: once bootstrap has made the admin user with the password the check reads.
+  if (observed.service !== undefined) {
+    const report = apiReport({ endpoint, adminUser: cr.spec.bootstrap.adminUser, check: observed.apiToken, bootstrapped: boot.done }, inputs.adminPassword, apiPodsStopping(observed.pods));
+    if (report !== undefined) {
+      addApiCheckSteps(plan, { ...crRef(cr), uid: cr.metadata.uid }, findCondition(cr.status.conditions, CONDITION_API), report);
+      reports[CONDITION_API] = report;
+    }
+  }
   return stop(requeueAt);
 }
 

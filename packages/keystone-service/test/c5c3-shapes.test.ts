@@ -1,21 +1,21 @@
 // The shapes C5C3's Keystone API allows are accepted and mean what they mean there.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, findCondition, InMemoryWorld, reconcileOnce, type ObjectRef } from '@keyward/kernel';
+import { coreTypes, findCondition, reconcileOnce, type ObjectRef } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { FakeClock } from '@keyward/kernel/testing';
 import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
-import { b64, baseSpec, namespace, putKeystone } from './fixtures.js';
+import { b64, baseSpec, keystoneWorld, namespace, putKeystone, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 
-async function reconcile(world: InMemoryWorld) {
+async function reconcile(world: KeystoneWorld) {
   const outcome = await reconcileOnce(keystoneServiceController, world, ref, { config: defaultKeystoneServiceConfig, now: new FakeClock('2026-01-01T00:00:00Z').now() });
   if (outcome.decision.kind !== 'planned' && outcome.decision.kind !== 'invalid') throw new Error(outcome.decision.kind);
   return readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions);
 }
 
-function world(spec: Record<string, unknown>, policyYaml?: string): InMemoryWorld {
-  const w = new InMemoryWorld();
+function world(spec: Record<string, unknown>, policyYaml?: string): KeystoneWorld {
+  const w = keystoneWorld();
   w.put(coreTypes.secret, { metadata: { name: 'keystone-db', namespace }, data: { username: b64('keystone'), 'db-password': b64('db-pass-1') } });
   w.put(coreTypes.secret, { metadata: { name: 'keystone-admin', namespace }, data: { password: b64('admin-pass-1') } });
   if (policyYaml !== undefined) w.put(coreTypes.configMap, { metadata: { name: 'policy', namespace }, data: { 'policy.yaml': policyYaml } });
@@ -23,7 +23,7 @@ function world(spec: Record<string, unknown>, policyYaml?: string): InMemoryWorl
   return w;
 }
 
-const renderedPolicy = (w: InMemoryWorld): string | undefined => {
+const renderedPolicy = (w: KeystoneWorld): string | undefined => {
   const name = (w.get(ref)?.['status'] as { configMapName?: string }).configMapName ?? '';
   return (w.get({ type: coreTypes.configMap, namespace, name })?.['data'] as Record<string, string> | undefined)?.['policy.yaml'];
 };

@@ -1,16 +1,16 @@
 // The database URL reaches the API pods only after a db_sync has succeeded with it, and a new one rolls them.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, converge as convergeKit, type InMemoryWorld, type ObjectRef } from '@keyward/kernel';
+import { coreTypes, converge as convergeKit, type ObjectRef } from '@keyward/kernel';
 import type { FakeClock } from '@keyward/kernel/testing';
 import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
-import { b64, baseSpec, deploymentRef, finishJob, jobRef, namespace, rollOut, setupWorld } from './fixtures.js';
+import { b64, baseSpec, deploymentRef, finishJob, jobRef, namespace, rollOut, setupWorld, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 const job = jobRef;
 const secret = (name: string): ObjectRef => ({ type: coreTypes.secret, namespace, name });
 
 /** Plays the Job and Deployment controllers: db_sync ends as `dbSync` says, the rest completes and rolls out. */
-async function converge(world: InMemoryWorld, clock: FakeClock, dbSync: 'Complete' | 'Failed' = 'Complete'): Promise<void> {
+async function converge(world: KeystoneWorld, clock: FakeClock, dbSync: 'Complete' | 'Failed' = 'Complete'): Promise<void> {
   await convergeKit(keystoneServiceController, world, ref, {
     config: defaultKeystoneServiceConfig,
     now: () => clock.now(),
@@ -24,12 +24,12 @@ async function converge(world: InMemoryWorld, clock: FakeClock, dbSync: 'Complet
   });
 }
 
-const urlIn = (world: InMemoryWorld, name: string): string | undefined => {
+const urlIn = (world: KeystoneWorld, name: string): string | undefined => {
   const data = world.get(secret(name))?.['data'] as Record<string, string> | undefined;
   return data?.['connection'] === undefined ? undefined : Buffer.from(data['connection'], 'base64').toString();
 };
-const podTemplate = (world: InMemoryWorld): string => JSON.stringify((world.get(deploymentRef)?.['spec'] as { template: unknown }).template);
-const dbSyncEnv = (world: InMemoryWorld): string => JSON.stringify((world.get(job('keystone-db-sync'))?.['spec'] as { template: unknown }).template);
+const podTemplate = (world: KeystoneWorld): string => JSON.stringify((world.get(deploymentRef)?.['spec'] as { template: unknown }).template);
+const dbSyncEnv = (world: KeystoneWorld): string => JSON.stringify((world.get(job('keystone-db-sync'))?.['spec'] as { template: unknown }).template);
 
 describe('the database URL of the API pods', () => {
   it('stays the one that worked while db_sync fails with a new one', async () => {

@@ -2,39 +2,24 @@
 // runs no pods, so the test plays the Deployment and Job controllers: it marks Jobs complete and the
 // Deployment available by hand. The real pods come with the workload tier's integration tests.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, findCondition, type KubeObject, type ObjectRef, InMemoryWorld, converge as convergeKit, reconcileOnce } from '@keyward/kernel';
+import { coreTypes, findCondition, type KubeObject, type ObjectRef, converge as convergeKit, reconcileOnce } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { FakeClock, actionKinds, fixedEntropy } from '@keyward/kernel/testing';
 import { ANNOTATION_RUN_KEY, externalSecretType, podType } from '../src/api.js';
 import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
 import { indices, type KeyRepository } from '../src/fernet.js';
-import { b64, baseSpec, namespace, putInputs, putKeystone } from './fixtures.js';
+import { b64, baseSpec, finishJob, keystoneWorld, namespace, putInputs, putKeystone, rollOut, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 const job = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
 const deploymentRef: ObjectRef = { type: coreTypes.deployment, namespace, name: 'keystone' };
 
-function conditions(world: InMemoryWorld): Record<string, string> {
+function conditions(world: KeystoneWorld): Record<string, string> {
   const list = readConditions((world.get(ref)?.['status'] as { conditions?: unknown } | undefined)?.conditions);
   return Object.fromEntries(list.map((c) => [c.type, c.status]));
 }
 
-/** Plays the Job controller: a Job that exists completes (or fails). */
-function finishJob(world: InMemoryWorld, name: string, outcome: 'Complete' | 'Failed' = 'Complete'): void {
-  if (world.get(job(name)) === undefined) return;
-  world.update(job(name), (o) => ({ ...o, status: { conditions: [{ type: outcome, status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
-}
-
-/** Plays the Deployment controller: the current generation rolled out and available. */
-function rollOut(world: InMemoryWorld): void {
-  if (world.get(deploymentRef) === undefined) return;
-  world.update(deploymentRef, (o) => ({
-    ...o,
-    status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
-  }));
-}
-
-async function reconcile(world: InMemoryWorld, clock: FakeClock, seed = 0) {
+async function reconcile(world: KeystoneWorld, clock: FakeClock, seed = 0) {
   const outcome = await reconcileOnce(keystoneServiceController, world, ref, { config: defaultKeystoneServiceConfig, now: clock.now(), entropy: fixedEntropy(seed) });
   if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
   expect(outcome.result?.ok).toBe(true);
@@ -42,7 +27,7 @@ async function reconcile(world: InMemoryWorld, clock: FakeClock, seed = 0) {
 }
 
 /** Reconciles, playing the other controllers between rounds, until a reconcile writes nothing. */
-async function converge(world: InMemoryWorld, clock: FakeClock): Promise<number> {
+async function converge(world: KeystoneWorld, clock: FakeClock): Promise<number> {
   const rounds = await convergeKit(keystoneServiceController, world, ref, {
     config: defaultKeystoneServiceConfig,
     now: () => clock.now(),
@@ -61,13 +46,13 @@ async function converge(world: InMemoryWorld, clock: FakeClock): Promise<number>
   return rounds.length;
 }
 
-const secretData = (world: InMemoryWorld, name: string): KeyRepository => {
+const secretData = (world: KeystoneWorld, name: string): KeyRepository => {
   const data = (world.get({ type: coreTypes.secret, namespace, name })?.['data'] ?? {}) as Record<string, string>;
   return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
 };
 
-function setup(): { world: InMemoryWorld; clock: FakeClock } {
-  const world = new InMemoryWorld();
+function setup(): { world: KeystoneWorld; clock: FakeClock } {
+  const world = keystoneWorld();
   putInputs(world);
   putKeystone(world);
   return { world, clock: new FakeClock('2026-01-01T00:00:00Z') };
@@ -119,7 +104,7 @@ describe('a Keystone in the in-memory world', () => {
   });
 
   it('waits for a missing Secret, naming it and its key', async () => {
-    const world = new InMemoryWorld();
+    const world = keystoneWorld();
     putKeystone(world);
     await reconcile(world, new FakeClock());
     const list = readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions);
@@ -129,7 +114,7 @@ describe('a Keystone in the in-memory world', () => {
   });
 
   it('says what the ExternalSecret that is to write a missing Secret reports, and continues when the Secret is written', async () => {
-    const world = new InMemoryWorld();
+    const world = keystoneWorld();
     putKeystone(world);
     // One for another Secret, and the one whose target is the database Secret.
     world.put(externalSecretType, { metadata: { name: 'other', namespace }, spec: {} });

@@ -1,5 +1,5 @@
 import { coreTypes, InMemoryWorld, type KubeObject, type ObjectRef } from '@keyward/kernel';
-import { FakeClock } from '@keyward/kernel/testing';
+import { FakeClock, simulateKeystone, type SimulatedKeystone } from '@keyward/kernel/testing';
 import { keystoneType } from '../src/index.js';
 
 export const namespace = 'identity';
@@ -11,12 +11,19 @@ export const baseSpec = {
   bootstrap: { adminPasswordSecretRef: { name: 'keystone-admin' } },
 };
 
-export function putInputs(world: InMemoryWorld, adminPassword = 'admin-pass-1'): void {
+/** The world a Keystone runs in: the API server, and the Keystone its pods would serve (for the API check). */
+export type KeystoneWorld = InMemoryWorld<{ readonly keystone: SimulatedKeystone }>;
+
+export function keystoneWorld(): KeystoneWorld {
+  return new InMemoryWorld({ keystone: simulateKeystone });
+}
+
+export function putInputs(world: KeystoneWorld, adminPassword = 'admin-pass-1'): void {
   world.put(coreTypes.secret, { metadata: { name: 'keystone-db', namespace }, data: { username: b64('keystone'), password: b64('db-pass-1') } });
   world.put(coreTypes.secret, { metadata: { name: 'keystone-admin', namespace }, data: { password: b64(adminPassword) } });
 }
 
-export function putKeystone(world: InMemoryWorld, spec: Record<string, unknown> = baseSpec): KubeObject {
+export function putKeystone(world: KeystoneWorld, spec: Record<string, unknown> = baseSpec): KubeObject {
   return world.put(keystoneType, { metadata: { name: 'keystone', namespace }, spec });
 }
 
@@ -24,21 +31,28 @@ export const jobRef = (name: string): ObjectRef => ({ type: coreTypes.job, names
 export const deploymentRef: ObjectRef = { type: coreTypes.deployment, namespace, name: 'keystone' };
 
 /** A world with the input Secrets and a Keystone, and a clock at the start of 2026. */
-export function setupWorld(spec?: Record<string, unknown>): { world: InMemoryWorld; clock: FakeClock } {
-  const world = new InMemoryWorld();
+export function setupWorld(spec?: Record<string, unknown>): { world: KeystoneWorld; clock: FakeClock } {
+  const world = keystoneWorld();
   putInputs(world);
   putKeystone(world, spec);
   return { world, clock: new FakeClock('2026-01-01T00:00:00Z') };
 }
 
-/** Plays the Job controller: a Job that exists completes (or fails). */
-export function finishJob(world: InMemoryWorld, name: string, outcome: 'Complete' | 'Failed' = 'Complete'): void {
+/**
+ * Plays the Job controller: a Job that exists completes (or fails). A completed bootstrap has done what
+ * keystone-manage bootstrap does: the admin user has the password of the admin Secret.
+ */
+export function finishJob(world: KeystoneWorld, name: string, outcome: 'Complete' | 'Failed' = 'Complete'): void {
   if (world.get(jobRef(name)) === undefined) return;
+  if (name.endsWith('-bootstrap') && outcome === 'Complete') {
+    const password = (world.get({ type: coreTypes.secret, namespace, name: 'keystone-admin' })?.['data'] as Record<string, string> | undefined)?.['password'] ?? '';
+    world.apis.keystone.addUser('admin', Buffer.from(password, 'base64').toString('utf8'));
+  }
   world.update(jobRef(name), (o) => ({ ...o, status: { conditions: [{ type: outcome, status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
 }
 
 /** Plays the Deployment controller: the current generation rolled out, every replica updated and available. */
-export function rollOut(world: InMemoryWorld): void {
+export function rollOut(world: KeystoneWorld): void {
   if (world.get(deploymentRef) === undefined) return;
   world.update(deploymentRef, (o) => ({
     ...o,

@@ -1,20 +1,20 @@
 // What a Keystone records on itself, so that what is deleted around it is not made again: that bootstrap ran,
 // and that its namespace is being deleted.
 import { describe, expect, it } from '@jest/globals';
-import { findCondition, InMemoryWorld, converge as convergeKit, reconcileOnce, type ObjectRef } from '@keyward/kernel';
+import { findCondition, converge as convergeKit, reconcileOnce, type ObjectRef } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { FakeClock, actionKinds, fixedEntropy } from '@keyward/kernel/testing';
 import { decodeKeystone, defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
 import { mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType } from '../src/api.js';
 import { keystoneErrorPolicy } from '../src/namespace.js';
 import { reportFailure } from '../src/reconcile.js';
-import { baseSpec, deploymentRef, finishJob, jobRef, namespace, putInputs, putKeystone, rollOut, setupWorld } from './fixtures.js';
+import { baseSpec, deploymentRef, finishJob, jobRef, keystoneWorld, namespace, putInputs, putKeystone, rollOut, setupWorld, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 const job = jobRef;
 const TERMINATING = 'create Deployment identity/keystone: HTTP 403 deployments.apps "keystone" is forbidden: unable to create new content in namespace identity because it is being terminated';
 
-async function converged(): Promise<{ world: InMemoryWorld; clock: FakeClock }> {
+async function converged(): Promise<{ world: KeystoneWorld; clock: FakeClock }> {
   const { world, clock } = setupWorld();
   await convergeKit(keystoneServiceController, world, ref, {
     config: defaultKeystoneServiceConfig, now: () => clock.now(), maxRounds: 12,
@@ -27,7 +27,7 @@ async function converged(): Promise<{ world: InMemoryWorld; clock: FakeClock }> 
   return { world, clock };
 }
 
-async function plan(world: InMemoryWorld, clock: FakeClock): Promise<string[]> {
+async function plan(world: KeystoneWorld, clock: FakeClock): Promise<string[]> {
   const outcome = await reconcileOnce(keystoneServiceController, world, ref, { config: defaultKeystoneServiceConfig, now: clock.now(), entropy: fixedEntropy(2) });
   if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
   return actionKinds(outcome.decision.plan).filter((kind) => kind !== 'control.requeueAfter');
@@ -61,11 +61,11 @@ describe('a Keystone', () => {
 });
 
 describe('a failed db_sync', () => {
-  const fail = (world: InMemoryWorld) => world.update(job('keystone-db-sync'), (o) => ({ ...o, status: { conditions: [{ type: 'Failed', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
-  const databaseCondition = (world: InMemoryWorld) => findCondition(readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions), 'DatabaseReady');
+  const fail = (world: KeystoneWorld) => world.update(job('keystone-db-sync'), (o) => ({ ...o, status: { conditions: [{ type: 'Failed', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
+  const databaseCondition = (world: KeystoneWorld) => findCondition(readConditions((world.get(ref)?.['status'] as { conditions?: unknown }).conditions), 'DatabaseReady');
 
   it('says how to run it again, and runs again once its Job is deleted', async () => {
-    const world = new InMemoryWorld();
+    const world = keystoneWorld();
     putInputs(world);
     putKeystone(world);
     const clock = new FakeClock('2026-01-01T00:00:00Z');
@@ -79,7 +79,7 @@ describe('a failed db_sync', () => {
   });
 
   it('runs again when the MariaDB Database object it depends on is made again', async () => {
-    const world = new InMemoryWorld();
+    const world = keystoneWorld();
     putInputs(world);
     putKeystone(world, { ...baseSpec, database: { clusterRef: { name: 'mariadb' }, secretRef: { name: 'keystone-db' } } });
     const clock = new FakeClock('2026-01-01T00:00:00Z');

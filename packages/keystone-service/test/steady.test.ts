@@ -2,17 +2,17 @@
 // states must be exactly what the API server keeps of it (a field the schema does not know is pruned, so
 // stating one would send the same patch on every reconcile).
 import { describe, expect, it } from '@jest/globals';
-import { InMemoryWorld, reconcileOnce, type ObjectRef } from '@keyward/kernel';
+import { reconcileOnce, type ObjectRef } from '@keyward/kernel';
 import { FakeClock, actionKinds, fixedEntropy, pruneToSchema, type StructuralSchema } from '@keyward/kernel/testing';
 import { defaultKeystoneServiceConfig, keystoneCrd, keystoneServiceController, keystoneType } from '../src/index.js';
-import { finishJob, jobRef, namespace, putKeystone, rollOut, setupWorld } from './fixtures.js';
+import { finishJob, jobRef, keystoneWorld, namespace, putKeystone, rollOut, setupWorld, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 const job = jobRef;
 
 const statusSchema = (keystoneCrd.spec.versions[0]?.schema.openAPIV3Schema.properties as { status: StructuralSchema }).status;
 
-async function reconcile(world: InMemoryWorld, clock: FakeClock): Promise<string[]> {
+async function reconcile(world: KeystoneWorld, clock: FakeClock): Promise<string[]> {
   const outcome = await reconcileOnce(keystoneServiceController, world, ref, { config: defaultKeystoneServiceConfig, now: clock.now(), entropy: fixedEntropy(1) });
   if (outcome.decision.kind !== 'planned') throw new Error(outcome.decision.kind);
   expect(outcome.result?.ok).toBe(true);
@@ -22,7 +22,7 @@ async function reconcile(world: InMemoryWorld, clock: FakeClock): Promise<string
 }
 
 /** Reconciles until the state settles (at most a few rounds), then once more: the last one must write nothing. */
-async function settledThenAgain(world: InMemoryWorld, clock: FakeClock): Promise<string[]> {
+async function settledThenAgain(world: KeystoneWorld, clock: FakeClock): Promise<string[]> {
   for (let round = 0; round < 4; round++) {
     if ((await reconcile(world, clock)).length === 0) break;
   }
@@ -31,7 +31,7 @@ async function settledThenAgain(world: InMemoryWorld, clock: FakeClock): Promise
 
 describe('a Keystone reconciled twice in the same state', () => {
   it('writes nothing while it waits for a Secret', async () => {
-    const world = new InMemoryWorld();
+    const world = keystoneWorld();
     putKeystone(world);
     expect(await settledThenAgain(world, new FakeClock('2026-01-01T00:00:00Z'))).toEqual([]);
   });

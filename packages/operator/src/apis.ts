@@ -1,5 +1,5 @@
 import { apiSet, type ApiSet } from '@keyward/kernel/interpreter';
-import type { ControlAction, KeystoneAction, KubernetesAction, KubernetesQuery } from '@keyward/kernel/plan';
+import type { ControlAction, KeystoneAction, KeystoneQuery, KubernetesAction, KubernetesQuery } from '@keyward/kernel/plan';
 import type { KeycloakAction, KeycloakQuery } from '@keyward/keycloak/api';
 import { controlApiModule } from './api-modules/control.js';
 import { keycloakApiModule } from './api-modules/keycloak.js';
@@ -21,7 +21,7 @@ export interface OperatorApiOptions extends ApiContext {
 }
 
 /** Every action and query the operator's API modules handle; written out, as the declarations must name them. */
-type OperatorApiSet = ApiSet<KubernetesAction | KeystoneAction | KeycloakAction | ControlAction, KubernetesQuery | KeycloakQuery>;
+type OperatorApiSet = ApiSet<KubernetesAction | KeystoneAction | KeycloakAction | ControlAction, KubernetesQuery | KeystoneQuery | KeycloakQuery>;
 
 /** Every API module the operator ships, put together; the controllers' modules are checked against it. */
 export function operatorApis({ settings = {}, ...context }: OperatorApiOptions): OperatorApiSet {

@@ -14,3 +14,4 @@ export type { ApiRuntime, ApiSet, AnyApiRuntime } from './api-runtime.js';
 export { EndpointBreaker, AvailabilityListeners, statusMeansDown } from './availability.js';
 export type { AvailabilityChange, AvailabilityListener, AvailabilitySource, BreakerClock, BreakerSettings, EndpointAvailability, EndpointBreakerOptions } from './availability.js';
 export { controlRuntime } from '../apis/control/runtime.js';
+export { tokenRefusal } from '../apis/keystone/token-check.js';

@@ -39,10 +39,14 @@ export interface ControllerSetup {
   readonly concurrency?: number;
 }
 
-/** The Keystone controller with core's runtime, as the operator wires it (not started). */
+/**
+ * The Keystone controller with core's runtime, as the operator wires it (not started), and what stops it and
+ * its API clients. Its API check requests tokens at the Service's cluster DNS name: a process on the host
+ * resolves it with resolveServiceNames.
+ */
 export function keystoneController(kube: KubeClient, setup: ControllerSetup = {}) {
-  const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-service', reportingInstance: 'test' }), controlRuntime);
-  return new Controller(keystoneServiceController, {
+  const apis = apiSet(kubernetesRuntime(kube, { reportingController: 'keyward.dev/keystone-service', reportingInstance: 'test' }), keystoneRuntime({ kube }), controlRuntime);
+  const controller = new Controller(keystoneServiceController, {
     kube,
     apis,
     namespace: setup.namespace,
@@ -51,14 +55,21 @@ export function keystoneController(kube: KubeClient, setup: ControllerSetup = {}
     ...(setup.logger === undefined ? {} : { logger: setup.logger }),
     ...(setup.concurrency === undefined ? {} : { concurrency: setup.concurrency }),
   });
+  return {
+    controller,
+    stop: async () => {
+      await controller.stop();
+      apis.close();
+    },
+  };
 }
 
 /** The Keystone controller of one namespace, as the operator runs it. */
 export async function startController(kube: KubeClient, namespace: string): Promise<RunningController> {
   const logger = createLogger({ level: 'debug', stream: createWriteStream(testLogFile(`keystone-service-${namespace}`), { flags: 'a' }) });
-  const controller = keystoneController(kube, { namespace, logger });
+  const { controller, stop } = keystoneController(kube, { namespace, logger });
   await controller.start();
-  return { reconcile: (ns, name) => controller.reconcileKey(`${ns}/${name}`), stop: () => controller.stop() };
+  return { reconcile: (ns, name) => controller.reconcileKey(`${ns}/${name}`), stop };
 }
 
 /** Never due while a test or benchmark runs, until it asks for a rotation. */

@@ -5,7 +5,8 @@
 // a fernet rotation reaches every pod without a restart, old tokens still valid; a config change rolls the pods
 // and removes the old ConfigMap; a KeystoneApplicationCredential beside it finds it through the Keystone object
 // and gets a working credential; a password change re-runs bootstrap and nothing else; a resync writes nothing;
-// a broken db_sync is reported with its log; pods get no API access; deletion removes everything.
+// a broken db_sync is reported with its log; an API that answers but refuses password tokens is not Ready; pods get
+// no API access; deletion removes everything.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { AuthorizationV1Api } from '@kubernetes/client-node';
@@ -28,6 +29,7 @@ import {
   keystoneObject,
   keystoneRef,
   controlCharacters,
+  createDatabase,
   prepareNamespace,
   runInApiPodTemplate,
   serviceUrl,
@@ -46,11 +48,14 @@ import {
 const CR = 'identity';
 /** A Keystone whose database does not exist, so its db_sync fails. */
 const BROKEN = 'broken';
+/** A Keystone that serves /v3 (its pods are ready) but takes no password logins, so it issues no admin token. */
+const REFUSING = 'refusing';
 
 let env: WorkloadEnvironment;
 let kube: KubeClient;
 let namespace: string;
 let controller: RunningController;
+let undoServiceNames: () => void;
 let adminPassword = rememberSecret(`admin-${randomBytes(12).toString('hex')}`);
 const ref = (): ObjectRef => keystoneRef(namespace, CR);
 
@@ -66,25 +71,37 @@ beforeAll(async () => {
   namespace = unique('ks-pods');
   // Keystone connects as the environment's user for pods, which may create databases.
   await prepareNamespace(env, kube, namespace, adminPassword);
+  // The controller checks the API, and the credentials' controller finds Keystone, at the in-cluster URL: here
+  // on the host, the Service's name resolves as cluster DNS would resolve it for a pod.
+  undoServiceNames = resolveServiceNames(kubeConfigFor(env.info));
   controller = await startController(kube, namespace);
 }, 15 * 60_000);
 
 afterAll(async () => {
   await controller.stop();
+  undoServiceNames();
   kube.close();
   await env.stop();
 }, 5 * 60_000);
 
 describe('a Keystone object run as real pods', () => {
   it('becomes Ready, and the admin user authenticates through the Service with the password from the Secret', async () => {
-    // The Keystone whose db_sync fails (a later case) starts now, so that its Job fails while this one starts.
+    // The Keystones of later cases start now, so that they get where those cases look while this one starts: the
+    // one whose db_sync fails, and the one that refuses password tokens (on a database of its own).
     await kube.create(keystoneRef(namespace, BROKEN), keystone(BROKEN, 'no_such_database', { replicas: 1 }));
+    const refusing = createDatabase(env, namespace, `${databaseOf(namespace)}_${REFUSING}`).then(() => kube.create(
+      keystoneRef(namespace, REFUSING),
+      keystone(REFUSING, `${databaseOf(namespace)}_${REFUSING}`, { replicas: 1, extraConfig: { auth: { methods: 'external' } } }),
+    ));
     await kube.create(ref(), keystone(CR, databaseOf(namespace)));
     const ready = await waitForReady(kube, ref());
+    await refusing;
     for (const type of ['SecretsReady', 'FernetKeysReady', 'CredentialKeysReady', 'DatabaseReady', 'DeploymentReady', 'KeystoneAPIReady', 'BootstrapReady']) {
       expect(conditionOf(ready, type)?.status).toBe('True');
     }
     expect(statusOf(ready)['endpoint']).toBe(`http://${CR}.${namespace}.svc.cluster.local:5000/v3`);
+    // What the controller proved: a token issued through the Service to the admin user.
+    expect(conditionOf(ready, 'KeystoneAPIReady')).toMatchObject({ reason: 'TokenIssued', message: `http://${CR}.${namespace}.svc.cluster.local:5000/v3 issued a token to admin` });
     const url = await serviceUrl(kube, namespace, CR);
     expect(await adminToken(url, adminPassword)).toEqual(expect.any(String));
     expect(await adminToken(url, `${adminPassword}-wrong`)).toBeUndefined();
@@ -97,10 +114,29 @@ describe('a Keystone object run as real pods', () => {
     expect(writesOf(resynced)).toEqual([]);
   }, 60_000);
 
+  it('is not Ready while its API answers but refuses password tokens, says what Keystone said, and warns once', async () => {
+    const refusingRef = keystoneRef(namespace, REFUSING);
+    const refused = await waitForObject(kube, refusingRef, 'KeystoneAPIReady to report the refused token', (object) => conditionOf(object, 'KeystoneAPIReady')?.status === 'False');
+    // Its pods are ready (they answer /v3) and bootstrap made the admin user: only the token is missing.
+    expect(conditionOf(refused, 'DeploymentReady')?.status).toBe('True');
+    expect(conditionOf(refused, 'BootstrapReady')?.status).toBe('True');
+    const api = conditionOf(refused, 'KeystoneAPIReady');
+    expect(api?.reason).toBe('TokenRefused');
+    expect(api?.message).toContain(`http://${REFUSING}.${namespace}.svc.cluster.local:5000/v3 issued no token to admin: Unauthorized: `);
+    expect(api?.message).not.toContain(adminPassword);
+    expect(controlCharacters(api?.message ?? '')).toEqual([]);
+    expect(conditionOf(refused, 'Ready')).toMatchObject({ status: 'False', reason: 'TokenRefused' });
+    // Checked again on a resync: still refused, and nothing written, no second Warning.
+    const resynced = await controller.reconcile(namespace, REFUSING);
+    expect(resynced.error).toBeUndefined();
+    expect(writesOf(resynced)).toEqual([]);
+    const warnings = (await kube.listAll(coreTypes.event, { namespace })).items.filter((event) => event['reason'] === 'TokenRefused' && (event['regarding'] as { name?: string } | undefined)?.name === REFUSING);
+    expect(warnings.map((event) => event['type'])).toEqual(['Warning']);
+    await kube.delete(refusingRef);
+  }, WAIT_MS + 60_000);
+
   it('serves a KeystoneApplicationCredential beside it: found through the Keystone object, a credential that logs in', async () => {
-    // The credential's controller reads the in-cluster URL from the Keystone's status; here on the host, the
-    // Service's name resolves as cluster DNS would resolve it for a pod.
-    const undo = resolveServiceNames(kubeConfigFor(env.info));
+    // The credential's controller reads the in-cluster URL from the Keystone's status (resolved as in beforeAll).
     const appCred = await startAppCredController(kube, namespace);
     try {
       const url = await serviceUrl(kube, namespace, CR);
@@ -120,7 +156,6 @@ describe('a Keystone object run as real pods', () => {
       expect(await applicationCredentialToken(url, id ?? '', secret ?? '')).toEqual(expect.any(String));
     } finally {
       await appCred.stop();
-      undo();
     }
   }, WAIT_MS);
 

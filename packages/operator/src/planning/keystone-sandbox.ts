@@ -18,8 +18,8 @@ async function checkPassword(ref: SecretKeyRef, context: HandlerContext): Promis
  * Keystone in a plan's sandbox: nothing is sent, and what Keystone would return is a stand-in
  * (`known-after-apply`), so the reconciles that follow can be planned. A login whose password Secret the
  * handler would refuse (see secretKeyValue) fails here too, with the same error, since that needs only the
- * cluster; every other step succeeds. Keystone has no reads that a reconcile makes, so nothing a later
- * reconcile sees depends on Keystone's answers beyond these outputs.
+ * cluster; every other step succeeds. Keystone's one read, the token query (whether its API issues tokens),
+ * is no step: the plan asks the live Keystone, as the controllers' other reads of their APIs do.
  */
 export function keystoneSandbox(): HandlerTable<KeystoneAction> {
   let created = 0;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { adminKubeConfig, createTestNamespace, keystoneAdmin, rememberSecret, testEnvironment } from '@keyward/test-env';
 import { coreTypes, sensitive, PlanBuilder, renderPlanText } from '@keyward/kernel';
-import { type KeystoneAction, type KubernetesAction } from '@keyward/kernel/plan';
+import { type KeystoneAction, type KeystoneTokenQuery, type KubernetesAction } from '@keyward/kernel/plan';
 import { KubeClient } from '../../src/apis/kubernetes/io/client.js';
 import { kubernetesRuntime } from '../../src/apis/kubernetes/io/runtime.js';
 import { KeystoneClient } from '../../src/apis/keystone/io/client.js';
@@ -92,4 +92,40 @@ describe('plans across Keystone and Kubernetes', () => {
     expect(JSON.stringify(result)).not.toContain('wrong-password-123');
     expect(result.error?.message).toContain(userName);
   });
+});
+
+describe('the token query', () => {
+  it('logs in afresh each time, past the token cache, and answers a refusal or an unreachable Keystone without throwing', async () => {
+    const seen: string[] = [];
+    const runtime = keystoneRuntime({ kube, client: { observer: { onRequest: (info) => { seen.push(`${info.operation} ${String(info.status)}`); } } } });
+    const wrong = rememberSecret(`wrong-${randomBytes(8).toString('hex')}`);
+    try {
+      // The trailing newline a Secret often has is not part of the password.
+      for (const [name, value] of [['right-pw', `${password}\n`], ['wrong-pw', wrong]] as const) {
+        await kube.create({ type: coreTypes.secret, namespace, name }, { metadata: { name }, stringData: { password: value } });
+      }
+      const query = (secret: string, at = endpoint): KeystoneTokenQuery => ({
+        kind: 'keystone.token', endpoint: at, userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: { kind: 'secretKey', namespace, name: secret, key: 'password' },
+      });
+      const tokenCheck = runtime.queries({ caches: [] })['keystone.token'];
+      // The actions' token cache holds a token for the user: the query does not answer from it.
+      const login = new PlanBuilder<KeystoneAction>();
+      login.add({ kind: 'keystone.authenticate', endpoint, userName, userDomain: 'Default', projectName: 'service', projectDomain: 'Default', password: sensitive(password) }, 'log in');
+      expect((await interpret(login.build(), apiSet(runtime))).ok).toBe(true);
+      seen.length = 0;
+
+      expect(await tokenCheck(query('right-pw'))).toEqual({ issued: true });
+      expect(await tokenCheck(query('right-pw'))).toEqual({ issued: true });
+      expect(seen).toEqual(['authenticate 201', 'authenticate 201']);
+
+      const refused = await tokenCheck(query('wrong-pw'));
+      expect(refused).toMatchObject({ issued: false, reason: 'Unauthorized' });
+      expect(JSON.stringify(refused)).not.toContain(wrong);
+      expect(await tokenCheck(query('no-such-secret'))).toMatchObject({ issued: false, reason: 'PasswordSecretNotFound' });
+      // Nothing listens on the discard port.
+      expect(await tokenCheck(query('right-pw', 'http://127.0.0.1:9/v3'))).toMatchObject({ issued: false, reason: 'Unavailable' });
+    } finally {
+      runtime.close?.();
+    }
+  }, 120_000);
 });

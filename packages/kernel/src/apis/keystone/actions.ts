@@ -28,15 +28,19 @@ export interface SecretKeyRef {
   readonly requiredLabels?: Readonly<Record<string, string>>;
 }
 
-/** Password authentication scoped to a project; the user id comes from the token. */
-export interface KeystoneAuthenticateAction extends Produces<{ readonly session: KeystoneSession }> {
-  readonly kind: 'keystone.authenticate';
+/** Who logs in where: a user by name, scoped to a project; domains by name ("Default"). */
+export interface KeystonePasswordLogin {
   /** Identity v3 URL, ending in /v3. */
   readonly endpoint: string;
   readonly userName: string;
   readonly userDomain: string;
   readonly projectName: string;
   readonly projectDomain: string;
+}
+
+/** Password authentication scoped to a project; the user id comes from the token. */
+export interface KeystoneAuthenticateAction extends KeystonePasswordLogin, Produces<{ readonly session: KeystoneSession }> {
+  readonly kind: 'keystone.authenticate';
   readonly password: Sensitive | SecretKeyRef;
 }
 

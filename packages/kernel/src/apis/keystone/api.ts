@@ -1,9 +1,10 @@
 import { defineApi } from '../../plan/api.js';
 import { describeUnknown, isOutputRef } from '../../plan/values.js';
 import type { KeystoneAction } from './actions.js';
+import type { KeystoneQuery } from './queries.js';
 
-/** OpenStack Keystone: authentication and application credentials. */
-export const keystoneApi = defineApi<KeystoneAction>({
+/** OpenStack Keystone: authentication, application credentials, and whether it issues tokens. */
+export const keystoneApi = defineApi<KeystoneAction, KeystoneQuery>({
   name: 'keystone',
   actions: {
     'keystone.authenticate': { describe: (a) => `authenticate to Keystone as ${a.userName} (project ${a.projectName}, domain ${a.userDomain})` },
@@ -16,5 +17,7 @@ export const keystoneApi = defineApi<KeystoneAction>({
       },
     },
   },
-  queries: {},
+  queries: {
+    'keystone.token': { describe: (q) => `request a token from Keystone at ${q.endpoint} as ${q.userName} (project ${q.projectName})` },
+  },
 });

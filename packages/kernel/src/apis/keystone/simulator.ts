@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Sensitive, sensitive } from '../../model/sensitive.js';
 import { KeywardError } from '../../interpreter/errors.js';
-import type { HandlerTable } from '../../interpreter/types.js';
+import type { HandlerTable, QueryTable } from '../../interpreter/types.js';
 import type { SimulatedKubernetes } from '../kubernetes/simulator.js';
 import type { ApplicationCredentialSummary, KeystoneAction, KeystoneSession } from './actions.js';
 import { keystoneApi } from './api.js';
+import type { KeystoneQuery, KeystoneTokenQuery, TokenCheck } from './queries.js';
+import { tokenRefusal } from './token-check.js';
 
 interface StoredCredential extends ApplicationCredentialSummary {
   readonly userId: string;
@@ -83,7 +85,21 @@ export class SimulatedKeystone {
     };
   }
 
-  readonly answers = {};
+  /** A fresh login, as the token query asks for one; synchronous, as the world's answers are. */
+  #tokenCheck(query: KeystoneTokenQuery): TokenCheck {
+    try {
+      this.#login(query.userName, this.#kube.readSecretKey(query.password));
+      return { issued: true };
+    } catch (error) {
+      return tokenRefusal(error);
+    }
+  }
+
+  get answers(): QueryTable<KeystoneQuery> {
+    return {
+      'keystone.token': (query) => this.#tokenCheck(query),
+    };
+  }
 }
 
 /** For InMemoryWorld: `new InMemoryWorld({ keystone: simulateKeystone })`. */

@@ -1,10 +1,12 @@
-import { defineApiRuntime, AvailabilityListeners, type ApiRuntime, type AvailabilityListener, type AvailabilitySource } from '@keyward/kernel/interpreter';
+import { defineApiRuntime, AvailabilityListeners, type ApiRuntime, type AvailabilityListener, type AvailabilitySource, type QueryScope } from '@keyward/kernel/interpreter';
+import type { KubeObject, ObjectRef } from '@keyward/kernel';
 import type { KubeClient } from '../../kubernetes/io/client.js';
 import { readSecretKey } from '../../kubernetes/io/secret-key.js';
 import { keystoneApi } from '@keyward/kernel';
-import { type KeystoneAction } from '@keyward/kernel/plan';
+import { type KeystoneAction, type KeystoneQuery } from '@keyward/kernel/plan';
 import { KeystoneClient, type KeystoneClientOptions } from './client.js';
 import { keystoneHandlers } from './handlers.js';
+import { keystoneQueries } from './queries.js';
 import { TokenCache } from './token-cache.js';
 
 /** Keystone clients by endpoint, created on first use, and the availability changes of them all. */
@@ -35,8 +37,14 @@ export function keystoneClientPool(options: Omit<KeystoneClientOptions, 'baseUrl
   });
 }
 
+/** An object from the watches of the objects the controller's primaries refer to, when one covers it. */
+function readWatched(scope: QueryScope, ref: ObjectRef): Promise<KubeObject | undefined> | undefined {
+  const watched = ref.namespace === undefined ? undefined : scope.referenced?.get(ref.type, ref.namespace, ref.name);
+  return watched === undefined ? undefined : Promise.resolve(watched.object);
+}
+
 export interface KeystoneRuntimeOptions {
-  /** Reads the passwords that authenticate actions name by Secret. */
+  /** Reads the passwords that authenticate actions and token queries name by Secret. */
   readonly kube: KubeClient;
   /** Options of each endpoint's client (timeouts, limiter, request observer); ignored when `clients` is given. */
   readonly client?: Omit<KeystoneClientOptions, 'baseUrl'>;
@@ -45,14 +53,18 @@ export interface KeystoneRuntimeOptions {
   readonly tokens?: TokenCache;
 }
 
-/** The Keystone API module's runtime: a client per endpoint, tokens reused until shortly before they expire. */
-export function keystoneRuntime(options: KeystoneRuntimeOptions): ApiRuntime<KeystoneAction> & { readonly clients: KeystoneClientPool } {
+/**
+ * The Keystone API module's runtime: a client per endpoint, the actions' tokens reused until shortly before
+ * they expire, and the token query answered by a fresh login.
+ */
+export function keystoneRuntime(options: KeystoneRuntimeOptions): ApiRuntime<KeystoneAction, KeystoneQuery> & { readonly clients: KeystoneClientPool } {
   const clients = options.clients ?? keystoneClientPool(options.client);
   return {
-    ...defineApiRuntime<KeystoneAction>({
+    ...defineApiRuntime<KeystoneAction, KeystoneQuery>({
       api: keystoneApi,
       handlers: keystoneHandlers({ clientFor: clients, tokens: options.tokens ?? new TokenCache(), readSecretKey: (ref, context) => readSecretKey(options.kube, ref, context.readObject) }),
-      queries: () => ({}),
+      // A password Secret the controller watches by reference is read from that watch's cache.
+      queries: (scope) => keystoneQueries({ clientFor: clients, readSecretKey: (ref) => readSecretKey(options.kube, ref, (secret) => readWatched(scope, secret) ?? options.kube.get(secret)) }),
       availability: clients,
       close: () => { clients.close(); },
     }),
