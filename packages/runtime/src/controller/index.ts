@@ -32,3 +32,8 @@ export type { ResyncLoopOptions, ResyncMember } from './resync-loop.js';
 export type { InformerScope, InformerUser, SharedInformer } from './shared-informers.js';
 export { WatchTroubleLog } from './watch-trouble.js';
 export type { WatchTroubleLogger, WatchTroubleOptions, WatchTroubleReporter } from './watch-trouble.js';
+export { ShardLeases, SHARD_LEASE_LABEL, SHARD_LEASE_PREFIX, shardLeaseName } from './shard-leases.js';
+export type { KeyOwnership, ShardLeasesOptions, ShardingSettings } from './shard-leases.js';
+export { ShardMembership } from './shard-membership.js';
+export type { ShardLeaseSighting, ShardMembershipOptions } from './shard-membership.js';
+export { shardOwner } from './shard-ring.js';
