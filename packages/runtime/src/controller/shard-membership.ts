@@ -71,7 +71,7 @@ export class ShardMembership {
     const seen = new Map<string, { sighting: ShardLeaseSighting; since: number }>();
     for (const sighting of leases) {
       const before = this.#seen.get(sighting.name);
-      const since = before !== undefined && before.sighting.resourceVersion === sighting.resourceVersion ? before.since : at;
+      const since = before?.sighting.resourceVersion === sighting.resourceVersion ? before.since : at;
       seen.set(sighting.name, { sighting, since });
     }
     this.#seen = seen;
