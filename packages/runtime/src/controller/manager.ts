@@ -122,8 +122,9 @@ export class Manager {
       return;
     }
     this.#ready = true;
-    const lease = sharding === undefined ? `${election?.namespace ?? ''}/${election?.name ?? ''}` : `${sharding.namespace}/${shardLeaseName(sharding.identity)}`;
-    const identity = sharding?.identity ?? election?.identity;
+    const held = sharding === undefined ? election : { ...sharding, name: shardLeaseName(sharding.identity) };
+    const lease = `${held?.namespace ?? ''}/${held?.name ?? ''}`;
+    const identity = held?.identity;
     const term = {
       client: this.#options.kube,
       onStartedLeading: async (signal: AbortSignal) => {
