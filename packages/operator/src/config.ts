@@ -27,10 +27,22 @@ export interface ConnectionConfig extends ModuleSettings {
   readonly context: string | undefined;
 }
 
+/** The leader Lease (when enabled) and the timings of every Lease the operator holds, the shard Leases' included. */
+export interface LeaseSettings {
+  readonly enabled: boolean;
+  readonly leaseName: string;
+  readonly leaseNamespace: string;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+}
+
 /** Everything `keyward run` needs; frozen. */
 export interface OperatorConfig extends ConnectionConfig {
   readonly namespaces: readonly string[] | 'all';
-  readonly leaderElection: { readonly enabled: boolean; readonly leaseName: string; readonly leaseNamespace: string };
+  readonly leaderElection: LeaseSettings;
+  /** Objects shared out over the replicas, each holding a shard Lease in leaderElection.leaseNamespace, instead of one leader. */
+  readonly sharding: boolean;
   readonly metricsBindAddress: BindAddress | 'disabled';
   /** HTTPS and TokenReview/SubjectAccessReview for /metrics; off: plain HTTP to anyone. */
   readonly metricsSecure: boolean;
@@ -121,12 +133,17 @@ export function runConfigFrom(command: Command, env: Environment, facts: Runtime
   if ((value('metricsCertFile') === undefined) !== (value('metricsKeyFile') === undefined)) {
     return { ok: false, error: '--metrics-cert-file and --metrics-key-file go together: give both, or neither for a self-signed certificate' };
   }
+  const timing = { leaseDurationMs: value('leaseDuration'), renewDeadlineMs: value('renewDeadline'), retryPeriodMs: value('retryPeriod') };
+  if (!(timing.renewDeadlineMs < timing.leaseDurationMs)) return { ok: false, error: '--renew-deadline must be shorter than --lease-duration: a replica stops before another may take over' };
+  if (!(timing.retryPeriodMs < timing.renewDeadlineMs)) return { ok: false, error: '--retry-period must be shorter than --renew-deadline: a Lease is renewed several times before the deadline' };
+  if (value('sharding') && !value('leaderElect')) return { ok: false, error: '--sharding holds a Lease per replica and reconciles its share of the objects; it does not go with --no-leader-elect' };
   return {
     ok: true,
     config: deepFreeze({
       ...connectionConfig(resolved),
       namespaces: value('namespaces'),
-      leaderElection: { enabled: value('leaderElect'), leaseName: value('leaseName'), leaseNamespace: value('leaseNamespace') },
+      leaderElection: { enabled: value('leaderElect'), leaseName: value('leaseName'), leaseNamespace: value('leaseNamespace'), ...timing },
+      sharding: value('sharding'),
       metricsBindAddress: value('metricsBindAddress'),
       metricsSecure: value('metricsSecure'),
       metricsCertFile: value('metricsCertFile'),

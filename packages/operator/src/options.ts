@@ -1,5 +1,6 @@
 // keyward's options, one table per command; option-spec.ts turns them into commands, help, docs and values.
 import { formatDuration } from '@keyward/kernel/model';
+import { LEASE_TIMING_DEFAULTS } from '@keyward/runtime/controller';
 import { API_MODULES } from './apis.js';
 import { CONTROLLER_NAMES, MODULES, type ControllerName } from './controllers.js';
 import type { RuntimeFacts } from './runtime-facts.js';
@@ -171,6 +172,22 @@ export const runOptions = {
     defaultText: "the pod's namespace, else default",
     parse: parseDns1123Label,
     fallback: (facts: RuntimeFacts) => facts.serviceAccountNamespace ?? 'default',
+  },
+  leaseDuration: {
+    ...durationOption('--lease-duration <duration>', 'KEYWARD_LEASE_DURATION', 'how long a Lease (the leader\'s or a shard\'s) left unrenewed stays its holder\'s; the others take over after it', LEASE_TIMING_DEFAULTS.leaseDurationMs, { minMs: 2_000, maxMs: 10 * 60_000 }),
+    group: GENERAL_GROUP,
+  },
+  renewDeadline: {
+    ...durationOption('--renew-deadline <duration>', 'KEYWARD_RENEW_DEADLINE', 'a replica that could not renew its Lease for this long stops reconciling; shorter than --lease-duration', LEASE_TIMING_DEFAULTS.renewDeadlineMs, { minMs: 1_000, maxMs: 10 * 60_000 }),
+    group: GENERAL_GROUP,
+  },
+  retryPeriod: {
+    ...durationOption('--retry-period <duration>', 'KEYWARD_RETRY_PERIOD', 'how often a Lease is renewed or tried for, and the shard Leases listed; shorter than --renew-deadline', LEASE_TIMING_DEFAULTS.retryPeriodMs, { minMs: 1_000, maxMs: 10 * 60_000 }),
+    group: GENERAL_GROUP,
+  },
+  sharding: {
+    ...booleanOption('--sharding', 'KEYWARD_SHARDING', 'share the objects out over every replica run with it, each holding a shard Lease (keyward-shard-<identity>), instead of electing one leader', false),
+    group: GENERAL_GROUP,
   },
   // Loopback by default: exposing them is a decision the Deployment makes (it binds them to the pod IP, which
   // the kubelet probes and the scraper reaches); the probes have no authentication, the metrics do unless

@@ -45,8 +45,9 @@ function operatorRule(rule: ErasedModule['rbac'][number]): RbacRule {
 
 export const RBAC_RULES: Readonly<Record<RbacComponent, readonly RbacRule[]>> = {
   runtime: [
-    // Leader election happens in the operator's own namespace.
-    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'], scope: { namespace: 'operator' } },
+    // Leader election happens in the operator's own namespace; with sharding, each replica lists the shard Leases
+    // there and deletes those of replicas long gone.
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update', 'delete'], scope: { namespace: 'operator' } },
     // The settings it publishes for `keyward plan`, by server-side apply: patch, and create the first time. It never reads them.
     { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'patch'], scope: { namespace: 'operator' } },
     // Events go to the namespaces of the objects they are about; each is a new Event, never a patched series.

@@ -1,4 +1,4 @@
-import { Manager, ResyncLoops, WatchTroubleLog, createLogger } from '@keyward/runtime/controller';
+import { Manager, ResyncLoops, WatchTroubleLog, createLogger, type ManagerOptions } from '@keyward/runtime/controller';
 import type { OperatorConfig } from './config.js';
 import { MODULES, moduleNamed } from './controllers.js';
 import { metricsSecurity } from './metrics-security.js';
@@ -8,6 +8,14 @@ import { DEFAULT_CONCURRENCY } from './options.js';
 import { listenAddress, startDetails } from './start-line.js';
 import { operatorVersion } from './version.js';
 import { apiServer, buildController, wire } from './wiring.js';
+
+/** The Leases the manager holds: one shard Lease per replica with --sharding, else the leader Lease unless it is off. */
+function leases(config: OperatorConfig, identity: string): Pick<ManagerOptions, 'leaderElection' | 'sharding'> {
+  const { enabled, leaseName, leaseNamespace, leaseDurationMs, renewDeadlineMs, retryPeriodMs } = config.leaderElection;
+  const timing = { namespace: leaseNamespace, identity, leaseDurationMs, renewDeadlineMs, retryPeriodMs };
+  if (config.sharding) return { sharding: timing };
+  return enabled ? { leaderElection: { ...timing, name: leaseName } } : {};
+}
 
 /**
  * Runs the selected controllers until SIGTERM or SIGINT: then stops taking work, lets the steps in flight
@@ -28,15 +36,13 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
     metricsAddress: listenAddress(config.metricsBindAddress),
     ...(security === undefined ? {} : { metricsSecurity: security }),
     healthAddress: listenAddress(config.healthBindAddress),
-    leaderElection: config.leaderElection.enabled
-      ? { namespace: config.leaderElection.leaseNamespace, name: config.leaderElection.leaseName, identity: wiring.identity }
-      : undefined,
+    ...leases(config, wiring.identity),
     onLeadership: (leading) => { wiring.metrics.leader.set(leading ? 1 : 0); },
     onLostLeadership: () => { process.exit(1); },
     ...(wiring.reachability === undefined ? {} : { reachability: wiring.reachability }),
     // A controller whose CRD is missing is said once and left out; the others run, and it starts once the CRD is there.
     missingTypes: { message: (controller, type) => missingCrdMessage(controller, type, MODULES) },
-    runnables: ({ informers }) => {
+    runnables: ({ informers, shard }) => {
       // One resync loop per term for all the controllers (and namespaces) that spread their resync: each
       // loop's timer stops when its last controller stops with the term.
       const resyncLoops = new ResyncLoops();
@@ -48,6 +54,7 @@ export async function runOperator(config: OperatorConfig): Promise<void> {
             maxRetryDelayMs: config.maxRetryDelay,
             settings: config,
             informers,
+            ...(shard === undefined ? {} : { shard }),
             resyncLoops,
             watchTrouble,
             logger,

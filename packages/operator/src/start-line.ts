@@ -1,3 +1,4 @@
+import { SHARD_LEASE_PREFIX } from '@keyward/runtime/controller';
 import type { OperatorConfig } from './config.js';
 import type { BindAddress } from './values.js';
 
@@ -42,7 +43,8 @@ export function startDetails(config: OperatorConfig, facts: StartFacts): Record<
     server: facts.server,
     metrics: servedUrl(config.metricsBindAddress, metricsScheme, '/metrics'),
     health: servedUrl(config.healthBindAddress, shared ? metricsScheme : 'http', '/healthz'),
-    leaderElection: leaderElection.enabled ? `${leaderElection.leaseNamespace}/${leaderElection.leaseName}` : 'off',
+    leaderElection: config.sharding ? 'off' : leaderElection.enabled ? `${leaderElection.leaseNamespace}/${leaderElection.leaseName}` : 'off',
+    ...(config.sharding ? { sharding: `${leaderElection.leaseNamespace}/${SHARD_LEASE_PREFIX}*` } : {}),
     identity: facts.identity,
   };
 }

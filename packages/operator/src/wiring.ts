@@ -9,6 +9,7 @@ import {
   endpointAvailabilityLog,
   endpointAvailabilityMetrics,
   kubeRequestMetrics,
+  type KeyOwnership,
   type ResyncLoops,
   type RuntimeLogger,
   type Runnable,
@@ -86,6 +87,8 @@ export interface ControllerSettings {
   readonly settings: ModuleSettings;
   /** Shared by the controllers of one term of leadership. */
   readonly informers: SharedInformers;
+  /** With sharding: which objects are this replica's. */
+  readonly shard?: KeyOwnership;
   /** The term's resync loops: the controllers that spread their resync share one per period (else each has its own). */
   readonly resyncLoops?: ResyncLoops;
   /** The process's log of watch trouble: an API server restart is told once for every controller. */
@@ -103,6 +106,7 @@ export function buildController(module: OperatorModule<OperatorApis>, wiring: Wi
     concurrency: settings.concurrency,
     backoff: { maxMs: settings.maxRetryDelayMs },
     informers: settings.informers,
+    ...(settings.shard === undefined ? {} : { shard: settings.shard }),
     ...(settings.resyncLoops === undefined ? {} : { resyncLoops: settings.resyncLoops }),
     ...(settings.watchTrouble === undefined ? {} : { watchTrouble: settings.watchTrouble }),
     logger: settings.logger,

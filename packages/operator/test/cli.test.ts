@@ -282,7 +282,7 @@ describe('keyward rbac', () => {
     const adminSecretRules = [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }];
     expect(roles(await printed(['--enforcement-namespace', 'gateway']))).toEqual({
       'keyward-system/keyward-runtime': [
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
         { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'patch'] },
       ],
       'gateway/keyward-apikey-enforcement': enforcementRules,

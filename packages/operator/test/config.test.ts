@@ -61,7 +61,8 @@ describe('parseRunConfig', () => {
       keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.local',
       namespaces: 'all',
-      leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default' },
+      leaderElection: { enabled: true, leaseName: 'keyward-leader', leaseNamespace: 'default', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+      sharding: false,
       metricsBindAddress: { host: '127.0.0.1', port: 8080 },
       metricsSecure: true,
       metricsCertFile: undefined,
@@ -73,6 +74,12 @@ describe('parseRunConfig', () => {
       revokeOnDelete: false,
       log: { level: 'info', format: 'json' },
     });
+  });
+
+  it('shares the objects out with --sharding or KEYWARD_SHARDING, with the timings of every Lease', () => {
+    expect(runConfig(['--sharding', '--lease-duration', '4s', '--renew-deadline', '3s', '--retry-period', '1s']).sharding).toBe(true);
+    expect(runConfig([], { KEYWARD_SHARDING: 'true' }).sharding).toBe(true);
+    expect(runConfig(['--lease-duration', '4s', '--renew-deadline', '3s', '--retry-period', '1s']).leaderElection).toMatchObject({ leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 1_000 });
   });
 
   it('defaults the lease namespace to the pod\'s and the log format to text on a terminal', () => {
@@ -110,6 +117,9 @@ describe('parseRunConfig', () => {
       '--no-leader-elect',
       '--lease-name', 'leader',
       '--lease-namespace', 'ops',
+      '--lease-duration', '30s',
+      '--renew-deadline', '20s',
+      '--retry-period', '5s',
       '--metrics-bind-address', '127.0.0.1:9090',
       '--no-metrics-secure',
       '--metrics-cert-file', 'tls.crt',
@@ -131,6 +141,9 @@ describe('parseRunConfig', () => {
       KEYWARD_LEADER_ELECT: 'false',
       KEYWARD_LEASE_NAME: 'leader',
       KEYWARD_LEASE_NAMESPACE: 'ops',
+      KEYWARD_LEASE_DURATION: '30s',
+      KEYWARD_RENEW_DEADLINE: '20s',
+      KEYWARD_RETRY_PERIOD: '5s',
       KEYWARD_METRICS_BIND_ADDRESS: '127.0.0.1:9090',
       KEYWARD_METRICS_SECURE: 'false',
       KEYWARD_METRICS_CERT_FILE: 'tls.crt',
@@ -185,7 +198,8 @@ describe('parseRunConfig', () => {
       keycloakAllowJsPolicies: false,
       clusterDomain: 'cluster.example',
       namespaces: ['team-a', 'team-b'],
-      leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops' },
+      leaderElection: { enabled: false, leaseName: 'leader', leaseNamespace: 'ops', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 5_000 },
+      sharding: false,
       metricsBindAddress: { host: '127.0.0.1', port: 9090 },
       metricsSecure: false,
       metricsCertFile: 'tls.crt',
@@ -286,6 +300,9 @@ describe('parseRunConfig', () => {
     [[], { KEYWARD_LEADER_ELECT: 'yes' }, 'invalid --leader-elect (KEYWARD_LEADER_ELECT): "yes" is not true or false'],
     [[], { KEYWARD_REVOKE_ON_DELETE: '1' }, 'invalid --revoke-on-delete (KEYWARD_REVOKE_ON_DELETE): "1" is not true or false'],
     [['--lease-namespace', 'a.b'], {}, 'invalid --lease-namespace (KEYWARD_LEASE_NAMESPACE): "a.b" is not a DNS-1123 label (lowercase letters, digits and "-", at most 63)'],
+    [['--renew-deadline', '15s'], {}, '--renew-deadline must be shorter than --lease-duration: a replica stops before another may take over'],
+    [[], { KEYWARD_RETRY_PERIOD: '10s' }, '--retry-period must be shorter than --renew-deadline: a Lease is renewed several times before the deadline'],
+    [['--sharding', '--no-leader-elect'], {}, '--sharding holds a Lease per replica and reconciles its share of the objects; it does not go with --no-leader-elect'],
     [['--lease-name', 'Leader'], {}, 'invalid --lease-name (KEYWARD_LEASE_NAME): "Leader" is not a DNS-1123 subdomain (an object name)'],
     [['--health-bind-address', '8081'], {}, 'invalid --health-bind-address (KEYWARD_HEALTH_BIND_ADDRESS): "8081" is not [host]:port, or "0" to disable'],
     [[], { KEYWARD_METRICS_BIND_ADDRESS: ':65536' }, 'invalid --metrics-bind-address (KEYWARD_METRICS_BIND_ADDRESS): ":65536" is not [host]:port, or "0" to disable'],

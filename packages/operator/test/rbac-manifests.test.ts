@@ -25,7 +25,7 @@ describe('rbacManifests', () => {
     expect(roles(rbacManifests(NAMESPACED))).toEqual([
       REVIEWS,
       'Role gateway/keyward-apikey-enforcement: /secrets get,list,watch,create,delete',
-      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,list,create,update,delete; /configmaps create,patch',
       ...['team-a', 'team-b'].flatMap((namespace) => [
         `Role ${namespace}/keyward-apikey-enforcement: devportal.kuadrant.io/apikeys get,list,watch; devportal.kuadrant.io/apikeys/status patch; /secrets get,list,watch`,
         `Role ${namespace}/keyward-keystone-appcred: keystone.openstack.org/keystoneapplicationcredentials get,list,watch,patch; keystone.openstack.org/keystoneapplicationcredentials/status patch; keystone.openstack.org/keystoneapis get,list,watch; keystone.openstack.c5c3.io/keystones get,list,watch; /secrets get,list,watch,create,patch,delete`,
@@ -52,14 +52,14 @@ describe('rbacManifests', () => {
       REVIEWS,
       'Role ops/keyward-keycloak-client: /secrets get,list,watch',
       'Role ops/keyward-keycloak-realm: /secrets get,list,watch',
-      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,list,create,update,delete; /configmaps create,patch',
       ...watched,
     ]);
     expect(roles(rbacManifests({ ...keycloak, keycloakAdminSecret: { namespace: 'keycloak', name: 'admin' } }))).toEqual([
       REVIEWS,
       'Role keycloak/keyward-keycloak-client: /secrets get,list,watch',
       'Role keycloak/keyward-keycloak-realm: /secrets get,list,watch',
-      'Role ops/keyward-runtime: coordination.k8s.io/leases get,create,update; /configmaps create,patch',
+      'Role ops/keyward-runtime: coordination.k8s.io/leases get,list,create,update,delete; /configmaps create,patch',
       ...watched,
     ]);
   });

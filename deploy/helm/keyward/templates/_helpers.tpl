@@ -18,6 +18,13 @@ app.kubernetes.io/component: operator
 {{- end }}
 
 {{/*
+How many replicas the Deployment runs: `shards` when the objects are shared out (more than one), else `replicas`.
+*/}}
+{{- define "keyward.replicaCount" -}}
+{{- if gt (int .Values.shards) 1 }}{{ int .Values.shards }}{{ else }}{{ int .Values.replicas }}{{ end -}}
+{{- end }}
+
+{{/*
 Stops rendering on values the operator would refuse at start-up, with a message that names the value.
 */}}
 {{- define "keyward.validate" -}}
@@ -32,6 +39,9 @@ Stops rendering on values the operator would refuse at start-up, with a message 
 {{- end -}}
 {{- if and (gt (int .Values.replicas) 1) (not .Values.leaderElection.enabled) -}}
 {{- fail "replicas: more than one replica needs leaderElection.enabled" -}}
+{{- end -}}
+{{- if and (gt (int .Values.shards) 1) (not .Values.leaderElection.enabled) -}}
+{{- fail "shards: sharing the objects out holds a Lease per replica and needs leaderElection.enabled" -}}
 {{- end -}}
 {{- include "keyward.validateModuleValues" . -}}
 {{- include "keyward.requireRoleNamespaces" . -}}

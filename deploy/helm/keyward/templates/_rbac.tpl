@@ -11,7 +11,7 @@ Tests render the chart for several values and compare its roles with `keyward rb
 */ -}}
 {{- define "keyward.rbacRules" -}}
 runtime:
-  - { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update], scope: operator }
+  - { apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, list, create, update, delete], scope: operator }
   - { apiGroups: [""], resources: [configmaps], verbs: [create, patch], scope: operator }
   - { apiGroups: [""], resources: [events], verbs: [create], scope: watched }
   - { apiGroups: [authentication.k8s.io], resources: [tokenreviews], verbs: [create], scope: cluster }

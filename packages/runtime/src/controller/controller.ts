@@ -19,6 +19,7 @@ import { objectReader, queryReader } from './query-reader.js';
 import { TypeNotServed, crdName } from './served-types.js';
 import { ResyncLoop, type ResyncLoops } from './resync-loop.js';
 import { unansweredKubeRequest, type ReachabilityReporter } from './reachability.js';
+import type { KeyOwnership } from './shard-leases.js';
 
 /** The logging the runtime needs; a winston Logger fits. */
 /** The namespace of a "namespace/name" key ("" for a cluster-scoped object's "name"). */
@@ -110,6 +111,11 @@ export interface ControllerOptions<C, A extends AnyAction, Q extends AnyQuery> {
    */
   readonly reachability?: ReachabilityReporter;
   readonly observer?: ControllerObserver;
+  /**
+   * With objects shared out over replicas: which keys are this replica's. The others are watched but not
+   * reconciled; when ownership changes, every key is looked at again (a key gained is then reconciled).
+   */
+  readonly shard?: KeyOwnership;
   readonly now?: () => Date;
   /** Random bytes; crypto's by default. */
   readonly entropy?: (bytes: number) => Uint8Array;
@@ -175,6 +181,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   readonly #wakeups: RecoveryWakeups;
   readonly #repeats: RepeatedFailures;
   #stopRecoveries: (() => void) | undefined;
+  #stopShardChanges: (() => void) | undefined;
 
   constructor(definition: ControllerDefinition<P, Q, C, A>, options: ControllerOptions<C, A, QueryIn<Q>>) {
     this.#definition = definition;
@@ -280,6 +287,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     }
     await Promise.all([this.#primary.start(), ...this.#secondary.map(({ informer }) => informer.start())]);
     this.#stopRecoveries = this.#options.apis.availability.subscribe((change) => { this.#onAvailability(change); });
+    this.#stopShardChanges = this.#options.shard?.onChange(() => { this.resync(); });
     this.#queue.start((key) => this.#process(key), { concurrency: this.#options.concurrency ?? 2 });
     this.#enqueueOrphanOwners();
     this.#startResync();
@@ -293,6 +301,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   async stop(): Promise<void> {
     this.#stopping.abort();
     this.#stopRecoveries?.();
+    this.#stopShardChanges?.();
     clearInterval(this.#resync);
     this.#leaveResyncLoop?.();
     await this.#queue.shutdown({ drain: true });
@@ -426,6 +435,11 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   }
 
   async #process(key: string): Promise<void> {
+    // Another replica's: dropped here, and looked at again when ownership changes.
+    if (this.#options.shard?.owns(key) === false) {
+      this.#queue.forget(key);
+      return;
+    }
     const started = Date.now();
     const mark = this.#wakeups.mark();
     // Running, it waits no more: a status write of this very run that comes back while it runs must be held

@@ -32,3 +32,5 @@ export type { ResyncLoopOptions, ResyncMember } from './resync-loop.js';
 export type { InformerScope, InformerUser, SharedInformer } from './shared-informers.js';
 export { WatchTroubleLog } from './watch-trouble.js';
 export type { WatchTroubleLogger, WatchTroubleOptions, WatchTroubleReporter } from './watch-trouble.js';
+export { SHARD_LEASE_LABEL, SHARD_LEASE_PREFIX, shardLeaseName } from './shard-leases.js';
+export type { KeyOwnership, ShardingSettings } from './shard-leases.js';

@@ -12,6 +12,8 @@ export interface LeaderElectionOptions {
   readonly namespace: string;
   /** Name of the Lease. */
   readonly name: string;
+  /** Labels the Lease is created with, so a list can find it among others (shard Leases). */
+  readonly labels?: Readonly<Record<string, string>>;
   /** This process; unique among the replicas (pod name plus a random suffix). */
   readonly identity: string;
   /** How long others wait after the lease last changed before taking it over; default 15 s. */
@@ -49,6 +51,9 @@ export interface Lease extends KubeObject {
 export function microTime(date: Date): string {
   return date.toISOString().replace(/Z$/, '000Z');
 }
+
+/** client-go's defaults, which controller-runtime keeps. */
+export const LEASE_TIMING_DEFAULTS = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
 
 /** Acquire attempts wait up to this fraction of the retry period longer, so replicas do not poll in lockstep. */
 const JITTER = 0.1;
@@ -90,7 +95,7 @@ export class LeaderElector {
   #stopping: Promise<void> | undefined;
 
   constructor(options: LeaderElectionOptions) {
-    const { leaseDurationMs = 15_000, renewDeadlineMs = 10_000, retryPeriodMs = 2_000 } = options;
+    const { leaseDurationMs = LEASE_TIMING_DEFAULTS.leaseDurationMs, renewDeadlineMs = LEASE_TIMING_DEFAULTS.renewDeadlineMs, retryPeriodMs = LEASE_TIMING_DEFAULTS.retryPeriodMs } = options;
     if (!(retryPeriodMs > 0)) throw new RangeError(`retryPeriodMs must be > 0, got ${String(retryPeriodMs)}`);
     if (!(renewDeadlineMs > retryPeriodMs)) throw new RangeError(`renewDeadlineMs must be > retryPeriodMs (${String(retryPeriodMs)}), got ${String(renewDeadlineMs)}`);
     if (!(leaseDurationMs > renewDeadlineMs)) throw new RangeError(`leaseDurationMs must be > renewDeadlineMs (${String(renewDeadlineMs)}), got ${String(leaseDurationMs)}`);
@@ -242,7 +247,7 @@ export class LeaderElector {
       leaseTransitions: current === undefined ? 0 : (previous.leaseTransitions ?? 0) + (renewal ? 0 : 1),
     };
     const written = current === undefined
-      ? ((await this.#options.client.create(this.#ref, { apiVersion: apiVersionOf(coreTypes.lease), kind: coreTypes.lease.kind, metadata: { name: this.#options.name, namespace: this.#options.namespace }, spec })) as Lease)
+      ? ((await this.#options.client.create(this.#ref, { apiVersion: apiVersionOf(coreTypes.lease), kind: coreTypes.lease.kind, metadata: { name: this.#options.name, namespace: this.#options.namespace, ...(this.#options.labels === undefined ? {} : { labels: this.#options.labels }) }, spec })) as Lease)
       : await this.#put({ ...current, spec }, 'update');
     this.#observe(written);
     this.#holding = true;

@@ -7,6 +7,7 @@ import type { MetricsAccess } from './metrics-access.js';
 import type { ServingCertificate } from './self-signed-certificate.js';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { SharedInformers } from './shared-informers.js';
+import { ShardLeases, shardLeaseName, type KeyOwnership, type ShardingSettings } from './shard-leases.js';
 import { crdName, isServed } from './served-types.js';
 import { whenServed } from './when-served.js';
 import { unansweredKubeRequest, type ReachabilityReporter } from './reachability.js';
@@ -30,11 +31,17 @@ export interface ManagerOptions {
   readonly kube: KubeClient;
   /**
    * Builds fresh runnables for each term of leadership (a stopped controller cannot be started again); the
-   * informers of the term are shared by the controllers built with them.
+   * informers of the term are shared by the controllers built with them. With sharding, `shard` says which
+   * keys are this replica's.
    */
-  readonly runnables: (term: { readonly informers: SharedInformers }) => readonly Runnable[];
+  readonly runnables: (term: { readonly informers: SharedInformers; readonly shard?: KeyOwnership }) => readonly Runnable[];
   /** Off: run at once, as the only replica. */
   readonly leaderElection?: LeaderElectionSettings | undefined;
+  /**
+   * Share the objects out over every replica run with it, each holding a shard Lease, instead of electing one
+   * leader (see ShardLeases); leaderElection is then ignored. A term is the time this replica holds its Lease.
+   */
+  readonly sharding?: ShardingSettings | undefined;
   readonly metricsAddress?: string;
   /** Serve the metrics over HTTPS with this certificate, to the callers `access` admits (see serveEndpoints). */
   readonly metricsSecurity?: { readonly tls: ServingCertificate; readonly access: MetricsAccess };
@@ -76,7 +83,8 @@ export class Manager {
   readonly #options: ManagerOptions;
   #running: readonly Runnable[] = [];
   #informers: SharedInformers | undefined;
-  #elector: LeaderElector | undefined;
+  #elector: Pick<LeaderElector, 'start' | 'stop'> | undefined;
+  #shard: ShardLeases | undefined;
   #endpoints: Endpoints[] = [];
   #started = false;
   #stopping = false;
@@ -105,19 +113,22 @@ export class Manager {
     const secured = security === undefined ? {} : { tls: security.tls, metricsAccess: security.access };
     this.#endpoints.push(await serveEndpoints({ address: metricsAddress, ...registry, ...secured, ...(shared ? probes : {}) }));
     if (!shared) this.#endpoints.push(await serveEndpoints({ address: healthAddress, ...probes }));
-    const election = this.#options.leaderElection;
-    if (election === undefined) {
+    const sharding = this.#options.sharding;
+    const election = sharding === undefined ? this.#options.leaderElection : undefined;
+    if (election === undefined && sharding === undefined) {
       // The only replica reconciles as the leader does: it says so, so "one leader" holds without election too.
       this.#options.onLeadership?.(true);
       await this.#lead();
       return;
     }
     this.#ready = true;
-    this.#elector = new LeaderElector({
+    const held = sharding === undefined ? election : { ...sharding, name: shardLeaseName(sharding.identity) };
+    const lease = `${held?.namespace ?? ''}/${held?.name ?? ''}`;
+    const identity = held?.identity;
+    const term = {
       client: this.#options.kube,
-      ...election,
-      onStartedLeading: async (signal) => {
-        logger.info('became leader', { lease: `${election.namespace}/${election.name}`, identity: election.identity });
+      onStartedLeading: async (signal: AbortSignal) => {
+        logger.info(sharding === undefined ? 'became leader' : 'holding a shard lease', { lease, identity });
         this.#options.onLeadership?.(true);
         this.#ready = false;
         await this.#lead();
@@ -130,22 +141,33 @@ export class Manager {
       onStoppedLeading: () => {
         this.#options.onLeadership?.(false);
         if (!this.#stopping) {
-          logger.warn('lost leadership');
+          logger.warn(sharding === undefined ? 'lost leadership' : 'lost the shard lease');
           this.#options.onLostLeadership?.();
         }
       },
-      onProblem: (message, error) => {
+      onProblem: (message: string, error?: unknown) => {
         const quiet = this.#options.reachability !== undefined && unansweredKubeRequest(error, { timeouts: true });
         logger[quiet ? 'debug' : 'warn'](message, { error: error instanceof Error ? error.message : error });
       },
-    });
-    this.#elector.start();
-    logger.info('waiting for leadership', { lease: `${election.namespace}/${election.name}`, identity: election.identity });
+    };
+    if (sharding !== undefined) {
+      this.#shard = new ShardLeases({
+        ...term,
+        ...sharding,
+        // Each replica says when the members change and whether it reconciles: what an operator reads to see the objects move.
+        onMembership: (members, reconciling) => logger.info('shard members changed', { members: members.length, reconciling, identities: members }),
+      });
+      this.#elector = this.#shard;
+    } else if (election !== undefined) {
+      this.#elector = new LeaderElector({ ...term, ...election });
+    }
+    this.#elector?.start();
+    logger.info(sharding === undefined ? 'waiting for leadership' : 'taking a shard lease', { lease, identity });
   }
 
   async #lead(): Promise<void> {
     this.#informers = new SharedInformers(this.#options.kube);
-    this.#running = this.#options.runnables({ informers: this.#informers }).map((runnable) => this.#whenServed(runnable));
+    this.#running = this.#options.runnables({ informers: this.#informers, ...(this.#shard === undefined ? {} : { shard: this.#shard }) }).map((runnable) => this.#whenServed(runnable));
     try {
       await Promise.all(this.#running.map((runnable) => runnable.start()));
     } catch (error) {
