@@ -31,6 +31,25 @@ describe('the creation defaults of the replaced Keycloak operator', () => {
     expect(clientChanges(desired, { clientId: 'shop', attributes: desired.attributes, directAccessGrantsEnabled: false, frontchannelLogout: false }).changed).toEqual([]);
   });
 
+  it('create a realm storing admin events with their details and sending events to no listener, where its spec is silent', () => {
+    const events = (spec: object): unknown[] => {
+      const { body } = realmCreation(desiredRealm(decoded(realmObject({ ...baseSpec, ...spec }))));
+      return [body['adminEventsEnabled'], body['adminEventsDetailsEnabled'], body['eventsListeners']];
+    };
+    expect(events({})).toEqual([true, true, []]);
+    expect(events({ eventsConfig: { adminEventsEnabled: false, eventsListeners: ['jboss-logging'] } })).toEqual([false, true, ['jboss-logging']]);
+  });
+
+  it('complete a realm\'s localization stated in part with internationalization on and English, and leave a realm without one alone', () => {
+    const localization = (spec: object): unknown[] => {
+      const { body } = realmCreation(desiredRealm(decoded(realmObject({ ...baseSpec, ...spec }))));
+      return [body['internationalizationEnabled'], body['defaultLocale'], body['supportedLocales']];
+    };
+    expect(localization({ localization: { supportedLocales: ['en', 'de'] } })).toEqual([true, 'en', ['en', 'de']]);
+    expect(localization({ localization: { enabled: false, defaultLocale: 'de' } })).toEqual([false, 'de', ['en']]);
+    expect(localization({})).toEqual([undefined, undefined, undefined]);
+  });
+
   it('create a realm with "forgot password" on where its spec is silent, and as stated otherwise', () => {
     expect(realmCreation(desiredRealm(decoded(realmObject(baseSpec)))).body['resetPasswordAllowed']).toBe(true);
     expect(realmCreation(desiredRealm(decoded(realmObject({ ...baseSpec, security: { resetPasswordAllowed: false } })))).body['resetPasswordAllowed']).toBe(false);
