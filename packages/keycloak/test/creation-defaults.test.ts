@@ -3,7 +3,7 @@ import { PlanBuilder } from '@keyward/kernel';
 import { actionsOf } from '@keyward/kernel/testing';
 import type { KeycloakAction } from '../src/apis/keycloak/actions.js';
 import type { ComponentRepresentation } from '../src/apis/keycloak/components.js';
-import type { ObservedPolicy } from '../src/apis/keycloak/authorization.js';
+import type { ObservedPolicy, PolicyParts } from '../src/apis/keycloak/authorization.js';
 import { reconcilePolicies } from '../src/client/authorization-policies.js';
 import type { AuthorizationPolicySpec } from '../src/client/authorization-policy-spec.js';
 import { clientChanges, creationBody, desiredClient } from '../src/client/representation.js';
@@ -67,7 +67,7 @@ describe('the creation defaults of the replaced operator\'s user federation', ()
   };
   const createdConfig = (provider: unknown): unknown => {
     const [step] = planned([provider]);
-    return step?.kind === 'keycloak.create' ? step.body['config'] : step;
+    return step?.kind === 'keycloak.create' ? step.body?.['config'] : step;
   };
   const bind = { name: 'ldap-bind', key: 'password' };
 
@@ -116,7 +116,7 @@ describe('the creation defaults of the replaced operator\'s authorization polici
   });
 
   it('keep what a policy that exists has when an update (which replaces it whole) is due for another field', () => {
-    const held = (name: string, type: string, parts: ObservedPolicy['parts']): ObservedPolicy => ({ id: `id-${name}`, name, type, description: 'by hand', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', parts });
+    const held = (name: string, type: string, parts: PolicyParts): ObservedPolicy => ({ id: `id-${name}`, name, type, description: 'by hand', logic: 'POSITIVE', decisionStrategy: 'UNANIMOUS', parts });
     const [readers, staff] = bodies([role, group], [
       held('readers', 'role', { roles: [{ name: 'reader', required: false }], fetchRoles: false }),
       held('staff', 'group', { groups: [{ path: '/staff', extendChildren: false }], groupsClaim: '' }),
