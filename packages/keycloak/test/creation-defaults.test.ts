@@ -31,15 +31,6 @@ describe('the creation defaults of the replaced Keycloak operator', () => {
     expect(clientChanges(desired, { clientId: 'shop', attributes: desired.attributes, directAccessGrantsEnabled: false, frontchannelLogout: false }).changed).toEqual([]);
   });
 
-  it('create a realm storing admin events with their details and sending events to no listener, where its spec is silent', () => {
-    const events = (spec: object): unknown[] => {
-      const { body } = realmCreation(desiredRealm(decoded(realmObject({ ...baseSpec, ...spec }))));
-      return [body['adminEventsEnabled'], body['adminEventsDetailsEnabled'], body['eventsListeners']];
-    };
-    expect(events({})).toEqual([true, true, []]);
-    expect(events({ eventsConfig: { adminEventsEnabled: false, eventsListeners: ['jboss-logging'] } })).toEqual([false, true, ['jboss-logging']]);
-  });
-
   it('complete a realm\'s localization stated in part with internationalization on and English, and leave a realm without one alone', () => {
     const localization = (spec: object): unknown[] => {
       const { body } = realmCreation(desiredRealm(decoded(realmObject({ ...baseSpec, ...spec }))));

@@ -129,17 +129,11 @@ export function diffRealm(desired: DesiredRealm, observed: RealmRepresentation, 
 
 /**
  * What a new realm gets where the spec is silent and the Keycloak operator Keyward replaces defaulted otherwise
- * than Keycloak does, so that a migrated realm behaves the same: its login page keeps its "forgot password"
- * link (off in Keycloak), and its events config is that operator's, which it sent for every realm (admin events
- * stored with their details, and no event listener, where Keycloak stores none and logs to jboss-logging).
- * Only at creation: a realm that exists keeps what it has unless the spec states it.
+ * than Keycloak does (off in Keycloak): a migrated realm's login page keeps its "forgot password" link. Only at
+ * creation: a realm that exists keeps what it has unless the spec states it. That operator's events config
+ * (admin events stored with their details, no listener) is not taken: see docs/decisions.md.
  */
-export const REALM_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = {
-  resetPasswordAllowed: true,
-  adminEventsEnabled: true,
-  adminEventsDetailsEnabled: true,
-  eventsListeners: [],
-};
+export const REALM_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = { resetPasswordAllowed: true };
 
 /**
  * A spec stating `localization` in part: that operator completed it with internationalization on and English
