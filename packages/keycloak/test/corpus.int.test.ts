@@ -17,7 +17,7 @@ const CORPUS = new URL('./corpus/', import.meta.url);
 const OPERATOR_NAMESPACE = 'keycloak-system';
 /** Where kubectl puts an object whose manifest names no namespace. */
 const DEFAULT_NAMESPACE = 'default';
-const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-directory', 'company-flows', 'company-defaults', 'CompanyDefaultRole'];
+const REALMS = ['shared', 'my-realm', 'company', 'company-roles', 'company-directory', 'company-flows', 'company-defaults', 'CompanyDefaultRole', 'company-minimal'];
 /** The Docker registry client: the test Keycloak runs without the docker feature, which docker-v2 needs. */
 const DOCKER_CLIENT = 'registry';
 
@@ -59,6 +59,7 @@ beforeAll(async () => {
   env = await controllerEnv('corpus');
   // The bind password of upstream-realm-user-federation.yaml: the environment checks that no log holds it.
   rememberSecret('directory-corpus-password');
+  rememberSecret('minimal-corpus-password');
   const namespaces = [...new Set([OPERATOR_NAMESPACE, 'app-team-b', ...manifests.map(([, object]) => namespaceOf(object))])];
   for (const namespace of namespaces) await ensureNamespace(namespace);
   const watched = [...new Set([...ofKind('KeycloakRealm'), ...ofKind('KeycloakClient')].map(namespaceOf))];
@@ -79,6 +80,18 @@ const realm = async (name: string): Promise<Record<string, unknown>> => (await e
 /** A Keycloak component, as its admin API shows it. */
 interface Component { readonly id: string; readonly name: string; readonly providerId: string; readonly subType?: string; readonly config: Record<string, string[]> }
 const pick = (object: Record<string, unknown> | undefined, fields: readonly string[]): Record<string, unknown> => Object.fromEntries(fields.map((field) => [field, object?.[field]]));
+/** A realm's components of a type (or under a parent), as its admin API lists them. */
+const components = async (realmName: string, query: Record<string, string>): Promise<Component[]> => (await env.admin.get<Component[]>(`/realms/${realmName}/components`, query)) ?? [];
+/** The values of `keys` in a component's config, absent ones as undefined. */
+const stated = (config: Record<string, string[]> | undefined, keys: readonly string[]): Record<string, string[] | undefined> => Object.fromEntries(keys.map((key) => [key, config?.[key]]));
+/** A client's authorization policies and permissions by name, as its resource server lists them. */
+async function policiesOf(realmName: string, clientId: string): Promise<Map<string, Record<string, unknown>>> {
+  const client = await env.admin.client(realmName, clientId);
+  const listed = (await env.admin.get<Record<string, unknown>[]>(`/realms/${realmName}/clients/${String(client?.['id'])}/authz/resource-server/policy`)) ?? [];
+  return new Map(listed.map((policy) => [String(policy['name']), policy]));
+}
+/** A policy's config, as Keycloak keeps it (text). */
+const configOf = (policy: Record<string, unknown> | undefined): Record<string, string> => (policy?.['config'] ?? {}) as Record<string, string>;
 
 describe('the corpus of the Kopf operator\'s manifests', () => {
   it('applies unchanged with strict field validation', async () => {
@@ -268,10 +281,8 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
   });
 
   it('gives the user federation providers every field they state in the Kopf operator\'s flat shape, the Secrets\' values sent and shown nowhere', async () => {
-    const components = async (query: Record<string, string>): Promise<Component[]> => (await env.admin.get<Component[]>('/realms/company-directory/components', query)) ?? [];
-    const providers = await components({ type: 'org.keycloak.storage.UserStorageProvider' });
+    const providers = await components('company-directory', { type: 'org.keycloak.storage.UserStorageProvider' });
     const ldap = providers.find((p) => p.name === 'corporate-ldap');
-    const stated = (config: Record<string, string[]> | undefined, keys: readonly string[]): Record<string, string[] | undefined> => Object.fromEntries(keys.map((key) => [key, config?.[key]]));
     expect([ldap?.providerId, ldap?.subType]).toEqual(['ldap', 'keyward']);
     expect(stated(ldap?.config, [
       'priority', 'enabled', 'connectionUrl', 'startTls', 'useTruststoreSpi', 'connectionPooling', 'connectionTimeout', 'readTimeout', 'authType', 'bindDn', 'vendor', 'usersDn',
@@ -288,7 +299,7 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     });
     // From the Secrets: Keycloak shows the bind password masked, and the keytab path as it is.
     expect(stated(ldap?.config, ['bindCredential', 'keyTab'])).toEqual({ bindCredential: ['**********'], keyTab: ['/etc/keycloak/ldap-http.keytab'] });
-    const phone = (await components({ parent: String(ldap?.id), type: 'org.keycloak.storage.ldap.mappers.LDAPStorageMapper' })).find((m) => m.name === 'phone');
+    const phone = (await components('company-directory', { parent: String(ldap?.id), type: 'org.keycloak.storage.ldap.mappers.LDAPStorageMapper' })).find((m) => m.name === 'phone');
     expect([phone?.providerId, stated(phone?.config, ['ldap.attribute', 'user.model.attribute', 'read.only'])]).toEqual(['user-attribute-ldap-mapper', { 'ldap.attribute': ['mobile'], 'user.model.attribute': ['phone'], 'read.only': ['false'] }]);
     const kerberos = providers.find((p) => p.name === 'corporate-kerberos');
     expect([kerberos?.providerId, stated(kerberos?.config, ['priority', 'enabled', 'editMode', 'kerberosRealm', 'serverPrincipal', 'keyTab', 'debug'])]).toEqual(['kerberos', {
@@ -317,8 +328,8 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const server = `${base}/clients/${uuid}/authz/resource-server`;
     const id = async (path: string): Promise<string> => String((await env.admin.get(path))?.['id']);
     const names = async (path: string): Promise<string[]> => ((await env.admin.get<Json[]>(path)) ?? []).map((item) => String(item['name'])).sort();
-    const made = new Map(((await env.admin.get<Json[]>(`${server}/policy`)) ?? []).map((policy) => [String(policy['name']), policy]));
-    const config = (name: string): Record<string, string> => (made.get(name)?.['config'] ?? {}) as Record<string, string>;
+    const made = await policiesOf('company', 'company-documents');
+    const config = (name: string): Record<string, string> => configOf(made.get(name));
     const marked = (description: string): string => `${description} [io.kubernetes.managed-by=keyward]`.trim();
     // The JavaScript policy is skipped: allowJavaScriptPolicies is false.
     expect([...made.keys()].sort()).toEqual(['company-mail', 'employees', 'employees-in-hours', 'every-report', 'every-report-read', 'from-clients', 'not-staff', 'office-hours', 'own-service-account', 'report-access', 'report-write']);
@@ -373,6 +384,22 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     await waitForReady(env.kube, clientRef('identity', 'documents'));
     const everyReport = ((await env.admin.get<Json[]>(`${server}/policy`)) ?? []).find((policy) => policy['name'] === 'every-report');
     expect([(everyReport?.['config'] as Record<string, string> | undefined)?.['defaultResourceType'], await at('every-report', 'resources')]).toEqual([undefined, ['report']]);
+  });
+
+  it('gives what a minimal manifest leaves out the Kopf operator\'s defaults, where Keycloak\'s differ', async () => {
+    // The realm: "forgot password", and its localization completed.
+    expect(pick(await realm('company-minimal'), ['resetPasswordAllowed', 'internationalizationEnabled', 'defaultLocale'])).toEqual({ resetPasswordAllowed: true, internationalizationEnabled: true, defaultLocale: 'en' });
+    expect((await realm('company-minimal'))['supportedLocales']).toEqual(expect.arrayContaining(['en', 'de']));
+    // The providers: read-only, and the directory's searches paged over pooled connections.
+    const providers = await components('company-minimal', { type: 'org.keycloak.storage.UserStorageProvider' });
+    const provider = (name: string, keys: readonly string[]): Record<string, string[] | undefined> => stated(providers.find((each) => each.name === name)?.config, keys);
+    expect(provider('minimal-ldap', ['editMode', 'pagination', 'connectionPooling', 'connectionUrl', 'bindDn', 'bindCredential', 'usersDn'])).toEqual({
+      editMode: ['READ_ONLY'], pagination: ['true'], connectionPooling: ['true'], connectionUrl: ['ldap://127.0.0.1:10389'], bindDn: ['cn=admin,dc=example,dc=org'], bindCredential: ['**********'], usersDn: ['ou=people,dc=example,dc=org'],
+    });
+    expect(provider('minimal-kerberos', ['editMode', 'kerberosRealm', 'keyTab'])).toEqual({ editMode: ['READ_ONLY'], kerberosRealm: ['EXAMPLE.ORG'], keyTab: ['/etc/keycloak/minimal.keytab'] });
+    // The policies: the role policy reads the user's roles from Keycloak, the group policy the token's groups claim first.
+    const policies = await policiesOf('company-minimal', 'minimal-documents');
+    expect([configOf(policies.get('members'))['fetchRoles'], configOf(policies.get('staff'))['groupsClaim']]).toEqual(['true', 'groups']);
   });
 
   it('sends a Docker registry client to Keycloak, which takes docker-v2 only with its docker feature on', async () => {

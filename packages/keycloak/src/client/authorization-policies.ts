@@ -93,17 +93,35 @@ function changedFields(spec: Listed, existing: ObservedPolicy): string[] {
   return changed;
 }
 
-/** The body of a create or whole update, everything by name as Keycloak takes it. */
-function bodyOf(spec: Listed): KeycloakBody {
+/**
+ * What a new policy gets where its spec is silent and the Kopf operator's CRD defaulted otherwise than Keycloak
+ * does (a role policy reads the user's roles from Keycloak, a group policy reads the token's `groups` claim
+ * first), so that a policy migrated from it decides the same.
+ */
+export const POLICY_CREATION_DEFAULTS: Readonly<Pick<PolicyParts, 'fetchRoles' | 'groupsClaim'>> = { fetchRoles: true, groupsClaim: 'groups' };
+
+/**
+ * A part with a creation default: the spec's; else, on an update (which replaces the policy whole), what
+ * Keycloak holds, so that a policy that exists keeps what it has; else, on a create, the default.
+ */
+function withDefault<K extends keyof typeof POLICY_CREATION_DEFAULTS>(key: K, stated: PolicyParts[K], existing: ObservedPolicy | undefined): Partial<PolicyParts> {
+  const kept = existing === undefined ? POLICY_CREATION_DEFAULTS[key] : existing.parts?.[key];
+  const value = stated ?? kept;
+  // Keycloak reads back a group policy without a claim as an empty one.
+  return value === undefined || value === '' ? {} : { [key]: value };
+}
+
+/** The body of a create (no `existing`) or whole update, everything by name as Keycloak takes it. */
+function bodyOf(spec: Listed, existing?: ObservedPolicy): KeycloakBody {
   const common = { name: spec.name, type: spec.type, description: markedDescription(spec.description ?? ''), logic: spec.logic ?? 'POSITIVE' };
   switch (spec.type) {
     case 'role':
       // Keycloak takes a role's name (a client's role as clientId/role) where it answers with the id.
-      return { ...common, roles: (spec.roles ?? []).map((role) => ({ id: role.name, required: role.required ?? false })), ...(spec.fetchRoles === undefined ? {} : { fetchRoles: spec.fetchRoles }) };
+      return { ...common, roles: (spec.roles ?? []).map((role) => ({ id: role.name, required: role.required ?? false })), ...withDefault('fetchRoles', spec.fetchRoles, existing) };
     case 'user':
       return { ...common, users: [...(spec.users ?? [])] };
     case 'group':
-      return { ...common, groups: (spec.groups ?? []).map((group) => ({ path: groupPath(group.path), extendChildren: group.extendChildren ?? false })), ...(spec.groupsClaim === undefined ? {} : { groupsClaim: spec.groupsClaim }) };
+      return { ...common, groups: (spec.groups ?? []).map((group) => ({ path: groupPath(group.path), extendChildren: group.extendChildren ?? false })), ...withDefault('groupsClaim', spec.groupsClaim, existing) };
     case 'client':
       return { ...common, clients: [...(spec.clients ?? [])] };
     case 'time':
@@ -154,7 +172,7 @@ export function reconcilePolicies(
     ours: (policy) => carriesDescriptionMarker(policy.description) && prunes(policy),
     pruneWhenEmpty: true,
     create: (spec) => ({ resource: resource(spec.name, spec.type), body: bodyOf(spec) }),
-    update: (spec, existing) => ({ resource: resource(spec.name, spec.type, existing.id), body: bodyOf(spec) }),
+    update: (spec, existing) => ({ resource: resource(spec.name, spec.type, existing.id), body: bodyOf(spec, existing) }),
     delete: (policy) => resource(policy.name, policy.type, policy.id),
   });
   // Permissions first: removing a policy a permission still names would leave it naming nothing.

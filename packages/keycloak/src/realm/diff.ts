@@ -130,9 +130,16 @@ export function diffRealm(desired: DesiredRealm, observed: RealmRepresentation, 
 /**
  * What a new realm gets where the spec is silent and the Keycloak operator Keyward replaces defaulted otherwise
  * than Keycloak does (off in Keycloak): a migrated realm's login page keeps its "forgot password" link. Only at
- * creation: a realm that exists keeps what it has unless the spec states it.
+ * creation: a realm that exists keeps what it has unless the spec states it. That operator's events config
+ * (admin events stored with their details, no listener) is not taken: see docs/decisions.md.
  */
 export const REALM_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = { resetPasswordAllowed: true };
+
+/**
+ * A spec stating `localization` in part: that operator completed it with internationalization on and English
+ * (Keycloak has it off, with no locales), so that the locales a migrated realm states are offered.
+ */
+export const LOCALIZATION_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = { internationalizationEnabled: true, defaultLocale: 'en', supportedLocales: ['en'] };
 
 /**
  * The POST that creates the realm: every managed field over the creation defaults, the SMTP password read from
@@ -141,8 +148,9 @@ export const REALM_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = {
  */
 export function realmCreation(desired: DesiredRealm): { readonly body: KeycloakBody; readonly secretFields?: SecretFields } {
   const defaults = POLICIES.filter((policy) => Object.keys(desired.fields).some((field) => policy.holds(field))).map((policy) => policy.defaults);
+  const localization = Object.keys(LOCALIZATION_CREATION_DEFAULTS).some((field) => field in desired.fields) ? LOCALIZATION_CREATION_DEFAULTS : {};
   return {
-    body: Object.assign({}, REALM_CREATION_DEFAULTS, ...defaults, desired.fields) as KeycloakBody,
+    body: Object.assign({}, REALM_CREATION_DEFAULTS, localization, ...defaults, desired.fields) as KeycloakBody,
     ...(desired.smtpPassword === undefined || !isJsonObject(desired.fields['smtpServer']) ? {} : { secretFields: { [SMTP_PASSWORD]: desired.smtpPassword } }),
   };
 }

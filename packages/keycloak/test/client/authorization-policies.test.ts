@@ -46,7 +46,7 @@ describe('authorization policies and permissions', () => {
       expect.objectContaining({ name: 'alice', policyType: 'user' }),
       expect.objectContaining({ name: 'doc-access', policyType: 'resource' }),
     ]);
-    expect(creates[0]?.body).toEqual({ name: 'readers', type: 'role', description: MARKER, logic: 'POSITIVE', roles: [{ id: 'reader', required: true }, { id: 'docs/admin', required: false }] });
+    expect(creates[0]?.body).toEqual({ name: 'readers', type: 'role', description: MARKER, logic: 'POSITIVE', roles: [{ id: 'reader', required: true }, { id: 'docs/admin', required: false }], fetchRoles: true });
     expect(creates[1]?.body).toMatchObject({ users: ['alice'], description: `Only alice ${MARKER}` });
     expect(creates[2]?.body).toEqual({ name: 'doc-access', type: 'resource', description: MARKER, logic: 'POSITIVE', decisionStrategy: 'AFFIRMATIVE', resources: ['doc'], scopes: [], policies: ['readers'] });
   });

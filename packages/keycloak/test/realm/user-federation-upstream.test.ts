@@ -140,7 +140,7 @@ describe('the Secrets of a provider in the Kopf operator\'s shape', () => {
   it('send the keytab path from its Secret when the provider is made, never in the body', () => {
     expect(planned(undefined)).toEqual([expect.objectContaining({
       kind: 'keycloak.create',
-      body: { name: 'krb', providerId: 'kerberos', providerType: STORAGE, parentId: 'realm-id', subType: 'keyward', config: { kerberosRealm: ['EXAMPLE.ORG'], serverPrincipal: ['HTTP/sso@EXAMPLE.ORG'] } },
+      body: { name: 'krb', providerId: 'kerberos', providerType: STORAGE, parentId: 'realm-id', subType: 'keyward', config: { editMode: ['READ_ONLY'], kerberosRealm: ['EXAMPLE.ORG'], serverPrincipal: ['HTTP/sso@EXAMPLE.ORG'] } },
       secretFields: keyTabField,
     })]);
   });

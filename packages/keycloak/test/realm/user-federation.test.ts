@@ -47,7 +47,8 @@ describe('the user federation providers of a realm', () => {
     expect(planned([corp], [])).toEqual([expect.objectContaining({
       kind: 'keycloak.create',
       resource: { type: 'component', realm: 'shop', name: 'corp' },
-      body: { name: 'corp', providerId: 'ldap', providerType: STORAGE, parentId: 'realm-id', subType: 'keyward', config: stated },
+      // The Kopf operator's defaults where the spec is silent, at creation only.
+      body: { name: 'corp', providerId: 'ldap', providerType: STORAGE, parentId: 'realm-id', subType: 'keyward', config: { ...stated, pagination: ['true'], connectionPooling: ['true'] } },
       secretFields: credential,
     })]);
   });

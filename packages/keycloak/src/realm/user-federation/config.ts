@@ -1,4 +1,4 @@
-import type { FederationConfig, FederationSecretKey, UserFederationSpec } from './spec.js';
+import type { FEDERATION_PROVIDERS, FederationConfig, FederationSecretKey, UserFederationSpec } from './spec.js';
 
 // The component config a user federation provider's spec states. Keycloak keeps every config value as a list
 // of strings: a typed field becomes the config key Keycloak reads it from, and the free-form `config` gives any
@@ -89,6 +89,23 @@ export function desiredFederationConfig(spec: UserFederationSpec): Stated {
   if (spec.providerId === 'kerberos') for (const key of LDAP_ONLY_KEYS) Reflect.deleteProperty(config, key);
   return config;
 }
+
+/**
+ * What a new provider's config gets where its spec is silent and the Kopf operator's CRD defaulted otherwise
+ * than Keycloak does, so that a provider migrated from it behaves the same: Keycloak refuses an LDAP provider
+ * without an edit mode and runs a Kerberos one without it as UNSYNCED; without the other two keys it neither
+ * pages its LDAP searches nor pools its connections. Where that operator's default is what Keycloak does
+ * anyway (vendor, the username, RDN and UUID attributes, the object classes, the search scope, the batch
+ * size, the sync settings, ...), nothing is sent. Only at creation: a provider that exists keeps what it has
+ * unless its spec states the key.
+ */
+export const FEDERATION_CREATION_DEFAULTS: Readonly<Record<(typeof FEDERATION_PROVIDERS)[number], Readonly<Stated>>> = {
+  ldap: { editMode: ['READ_ONLY'], pagination: ['true'], connectionPooling: ['true'] },
+  kerberos: { editMode: ['READ_ONLY'] },
+};
+
+/** The config a provider is created with: the spec's over the creation defaults of its kind. */
+export const creationConfig = (spec: UserFederationSpec): Stated => ({ ...FEDERATION_CREATION_DEFAULTS[spec.providerId], ...desiredFederationConfig(spec) });
 
 const sameList = (a: readonly string[], b: readonly string[] | undefined): boolean => a.length === b?.length && a.every((value, i) => value === b[i]);
 

@@ -5,7 +5,7 @@ import { LDAP_MAPPER_PROVIDER_TYPE, USER_STORAGE_PROVIDER_TYPE, type ComponentRe
 import { MANAGED_BY_KEYWARD } from '../../ownership.js';
 import { addSteps, byName, planKeycloakList, realmWrites } from '../../list-writes.js';
 import type { RealmSteps } from '../context.js';
-import { changedConfigKeys, configLists, desiredFederationConfig, secretConfigKeys, type SecretConfigKey } from './config.js';
+import { changedConfigKeys, configLists, creationConfig, desiredFederationConfig, secretConfigKeys, type SecretConfigKey } from './config.js';
 import type { UserFederationSpec } from './spec.js';
 import { realmSecretKey } from '../secret-opt-in.js';
 
@@ -107,7 +107,7 @@ export function planUserFederation(steps: RealmSteps, specs: readonly UserFedera
     pruneWhenEmpty: context.pruneWhenEmpty,
     create: (spec) => ({
       resource: resource(spec.name),
-      body: componentBody(spec.name, spec.providerId, USER_STORAGE_PROVIDER_TYPE, context.realmId, FEDERATION_MARKER, desiredFederationConfig(spec)),
+      body: componentBody(spec.name, spec.providerId, USER_STORAGE_PROVIDER_TYPE, context.realmId, FEDERATION_MARKER, creationConfig(spec)),
       ...fromSecrets(secretConfigKeys(spec), context),
     }),
     update: (spec, { provider: current }) => ({
