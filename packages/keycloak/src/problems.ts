@@ -3,6 +3,7 @@
 import { findCondition, type Condition, type PlanFailure } from '@keyward/kernel';
 import { defaultErrorPolicy, type ErrorPolicy } from '@keyward/kernel/plan';
 import type { Readiness } from './readiness.js';
+import { isCreatedMeanwhile } from './apis/keycloak/actions.js';
 
 /**
  * Whether `readiness` is news to people: a problem the Ready condition does not state yet for this generation
@@ -42,9 +43,15 @@ export function refusedByKeycloak(failure: { readonly action: string; readonly r
   return failure.action.startsWith('keycloak.') && REFUSED_AS_SPECIFIED.has(failure.reason);
 }
 
-/** The Keycloak controllers' error policy: a spec Keycloak refused waits for an edit; anything else as by default. */
-export const keycloakErrorPolicy: ErrorPolicy = (error, action) =>
-  action !== undefined && refusedByKeycloak({ action, reason: error.reason }) ? { next: 'waitForEdit', report: true } : defaultErrorPolicy(error, action);
+/**
+ * The Keycloak controllers' error policy: a spec Keycloak refused waits for an edit; a create that found its
+ * resource made meanwhile (isCreatedMeanwhile) is a stale view, read again at once and not reported (the next
+ * reconcile decides by the ownership rules); anything else as by default.
+ */
+export const keycloakErrorPolicy: ErrorPolicy = (error, action) => {
+  if (isCreatedMeanwhile(error, action)) return { next: 'retry', report: false };
+  return action !== undefined && refusedByKeycloak({ action, reason: error.reason }) ? { next: 'waitForEdit', report: true } : defaultErrorPolicy(error, action);
+};
 
 /** The generation whose spec Keycloak refused, as a KeycloakRealm's or KeycloakClient's status records it. */
 export function refusedGeneration(object: { readonly status: { readonly refusedGeneration?: number } }): number | undefined {
