@@ -2,7 +2,7 @@
 // went on and made it) and a create that lost a race both leave the thing there: the read finds it, and the
 // Conflict is retryable, so the next reconcile reads it and decides by the ownership rules. A 409 the read does
 // not confirm stays final. nock: Keycloak answers 409 with the thing absent only while a transaction commits.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { sensitive } from '@keyward/kernel';
 import { isOutputRef, resolveTemplate, type Value } from '@keyward/kernel/plan';
@@ -10,32 +10,20 @@ import { KeywardError, type HandlerContext } from '@keyward/kernel/interpreter';
 import type { KeycloakCall, KeycloakCreateAction, KeycloakResource } from '../../src/apis/keycloak/actions.js';
 import { keycloakHandlers } from '../../src/apis/keycloak/io/handlers.js';
 import { keycloakErrorPolicy } from '../../src/problems.js';
-import { KeycloakAdminClient, AdminTokenCache, keycloakTransportPool, type KeycloakTransportPool } from '../../src/io.js';
+import { KeycloakAdminClient, AdminTokenCache, keycloakTransportPool } from '../../src/io.js';
+import { nockPerTest } from './nock-lifecycle.js';
 
 const URL = 'http://keycloak.example.test';
 const TOKEN_PATH = '/realms/master/protocol/openid-connect/token';
 const call: KeycloakCall = { server: { url: URL, credentials: { namespace: 'ops', name: 'kc-admin' } }, chargeTo: 'team-a' };
 const DUPLICATE = { errorMessage: 'Conflict detected. See logs for details' };
 
-let pools: KeycloakTransportPool[] = [];
-
-beforeAll(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  for (const pool of pools) pool.close();
-  pools = [];
-  nock.cleanAll();
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
-});
+const closeAfterTest = nockPerTest();
 
 function handlers(): ReturnType<typeof keycloakHandlers> {
   const limiter = { acquire: () => Promise.resolve(), acquireToken: () => Promise.resolve() };
   const transports = keycloakTransportPool({ sleep: () => Promise.resolve(), tenantLimiter: limiter });
-  pools.push(transports);
+  closeAfterTest(transports);
   const tokens = new AdminTokenCache({
     readCredentials: () => Promise.resolve({ grant: 'client_credentials', clientId: 'keyward', clientSecret: sensitive('s3cret-value') }),
     transportFor: transports,
