@@ -3,7 +3,6 @@
 import { findCondition, type Condition, type PlanFailure } from '@keyward/kernel';
 import { defaultErrorPolicy, type ErrorPolicy } from '@keyward/kernel/plan';
 import type { Readiness } from './readiness.js';
-import { isCreatedMeanwhile } from './apis/keycloak/actions.js';
 
 /**
  * Whether `readiness` is news to people: a problem the Ready condition does not state yet for this generation
@@ -42,6 +41,13 @@ const REFUSED_AS_SPECIFIED = new Set(['BadRequest', 'Invalid']);
 export function refusedByKeycloak(failure: { readonly action: string; readonly reason: string }): boolean {
   return failure.action.startsWith('keycloak.') && REFUSED_AS_SPECIFIED.has(failure.reason);
 }
+
+/**
+ * A create's Conflict that the handler's read right after found made meanwhile: the handler makes that one
+ * retryable (Keycloak's own 409 is not).
+ */
+const isCreatedMeanwhile = (error: { readonly api: string; readonly code: number; readonly retryable: boolean }, action: string | undefined): boolean =>
+  action === 'keycloak.create' && error.api === 'keycloak' && error.code === 409 && error.retryable;
 
 /**
  * The Keycloak controllers' error policy: a spec Keycloak refused waits for an edit; a create that found its

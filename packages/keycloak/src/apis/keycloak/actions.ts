@@ -109,7 +109,7 @@ export type SecretFields = Readonly<Record<string, SecretKeyRef>>;
 /**
  * Creates a resource: POST of `body` (links are a PUT without one). Its id comes back for later steps (a
  * realm's and a role's is its name, a link's the scope's id). A resource that already exists fails with
- * Conflict (409). When a read right after finds it, the Conflict is retryable (isCreatedMeanwhile): the plan
+ * Conflict (409). When a read right after finds it, the Conflict is retryable: the plan
  * was made from a state that is gone (often an earlier create of ours that got no answer while Keycloak went on
  * and made it), and the next reconcile reads it and goes on by the ownership rules.
  */
@@ -174,7 +174,3 @@ export type KeycloakAction =
   | KeycloakGrantRolesAction
   | KeycloakRevokeRolesAction
   | KeycloakRegenerateSecretAction;
-
-/** A create's Conflict that a read right after found made meanwhile: see KeycloakCreateAction. */
-export const isCreatedMeanwhile = (error: { readonly api: string; readonly code: number; readonly retryable: boolean }, action: string | undefined): boolean =>
-  action === 'keycloak.create' && error.api === 'keycloak' && error.code === 409 && error.retryable;
