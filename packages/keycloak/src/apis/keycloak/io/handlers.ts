@@ -89,10 +89,11 @@ async function changeRoles(
 }
 
 /**
- * Why a create failed. A 409 is read again at once: when what it names exists now (an earlier create got no
- * answer while Keycloak went on and made it, or someone else made it), the Conflict is retryable
- * (the error policy reads it again at once), and the next reconcile reads it and decides by the ownership rules whether it is ours.
- * A 409 the read does not confirm (a name held in another form, a type not found by name) stays final.
+ * Why a create failed. A 409 is followed at once by a read: when what it names exists now (an earlier create
+ * got no answer while Keycloak went on and made it, or someone else made it), the Conflict is retryable, the
+ * error policy has the object reconciled again at once, and that reconcile decides by the ownership rules
+ * whether it is ours. A 409 the read does not confirm (a name held in another form, a type not found by name)
+ * stays final.
  */
 async function createFailure(error: unknown, action: KeycloakCreateAction, resolve: Resolve, reads: AdminReads): Promise<unknown> {
   if (!(error instanceof KeywardError && error.code === 409)) return error;
