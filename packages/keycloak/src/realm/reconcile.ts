@@ -18,6 +18,7 @@ import type { RealmInput } from './types.js';
 import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
+import { KEYCLOAK_CLIENTS } from '../reserved.js';
 import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportProblem, reportReadiness } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
@@ -61,8 +62,9 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const { primary: cr, observed, now } = input;
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
-  // What names a client the realm lacks waits (a new realm has none); the rest goes on, and status gets the id.
-  const { spec: contentsSpec, waits } = withoutMissingClients(cr.spec, observed.realm === undefined ? new Set() : observed.realm.clients);
+  // What names a client the realm lacks waits (a new realm has only Keycloak's own); the rest goes on, and
+  // status gets the id.
+  const { spec: contentsSpec, waits } = withoutMissingClients(cr.spec, observed.realm === undefined ? KEYCLOAK_CLIENTS : observed.realm.clients);
   const contents = planContents({ plan, call, realm }, contentsSpec, observed.realm, cr.status.managed);
   const policies = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
   const managed = toManaged({ ...contents, clientProfiles: policies.clientProfiles, clientPolicies: policies.clientPolicies });
@@ -93,8 +95,9 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)
     : ready(`realm ${realm} matches the spec${upstreamSpellingsNote(cr.spec)}`);
   reportReadiness(plan, cr, readiness, now, facts);
-  // A KeycloakClient that makes the client wakes the realm; one made otherwise is found by this check.
-  if (waits.length > 0) plan.add({ kind: 'control.requeueAfter', afterMs: CLIENT_WAIT_CHECK_MS }, 'look again for the clients the spec names');
+  // A KeycloakClient that makes the client wakes the realm; one made otherwise is found by this check. A realm
+  // this plan creates is read back by the next reconcile, which its status write wakes.
+  if (waits.length > 0 && observed.realm !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: CLIENT_WAIT_CHECK_MS }, 'look again for the clients the spec names');
 }
 
 /** The pure reconcile of a KeycloakRealm. */

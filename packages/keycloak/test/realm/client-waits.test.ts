@@ -58,11 +58,16 @@ describe('a realm whose spec names clients', () => {
     expect(requeues(p)).toBe(1);
   });
 
-  it('waits for every client in a realm it creates, which has none yet', () => {
+  it('in a realm it creates, waits for every client but Keycloak\'s own, until the reconcile that reads the realm back', () => {
     const p = plan(realmObject(spec));
     expect(p.steps.some((s) => s.action.kind === 'keycloak.create' && s.action.resource.type === 'realm')).toBe(true);
     expect(grants(p).join('\n')).not.toMatch(/shop=|web/);
     expect(ready(p)?.reason).toBe('WaitingForClient');
+    expect(requeues(p)).toBe(0);
+    const builtIn = { ...baseSpec, groups: [{ name: 'staff', clientRoles: { broker: ['read-token'] } }] };
+    const created = plan(realmObject(builtIn));
+    expect(grants(created)).toEqual(['grant /staff realm: clients:broker=read-token']);
+    expect(ready(created)?.reason).not.toBe('WaitingForClient');
   });
 
   it('grants everything, and waits for nothing, once every named client exists', () => {
