@@ -47,8 +47,10 @@ describe('a realm whose spec names a client its KeycloakClient makes', () => {
       }],
     });
     // The realm exists in Keycloak and says so (its id), while what names the client waits for it.
-    const waiting = await waitForObject(env.kube, realmRef(namespace, 'shop'), 'the realm to wait for client app', (object) => conditionOf(object, 'Ready')?.reason === 'WaitingForClient');
-    expect(typeof statusOf(waiting)['realmId']).toBe('string');
+    // (The plan that creates the realm waits too, before its id is known: the next one reads it back.)
+    const waiting = await waitForObject(env.kube, realmRef(namespace, 'shop'), 'the realm to record its id while it waits for client app',
+      (object) => conditionOf(object, 'Ready')?.reason === 'WaitingForClient' && typeof statusOf(object)['realmId'] === 'string');
+    expect(await env.admin.get(`/realms/${realm}`)).toMatchObject({ id: statusOf(waiting)['realmId'] });
     expect(conditionOf(waiting, 'Ready')?.message).toContain('client app (scopeMappings client app, scopeMappings clientScope api clientRoles, groups /staff clientRoles)');
     expect(conditionOf(waiting, 'Reconciling')?.status).toBe('True');
 
