@@ -42,9 +42,22 @@ export function refusedByKeycloak(failure: { readonly action: string; readonly r
   return failure.action.startsWith('keycloak.') && REFUSED_AS_SPECIFIED.has(failure.reason);
 }
 
-/** The Keycloak controllers' error policy: a spec Keycloak refused waits for an edit; anything else as by default. */
-export const keycloakErrorPolicy: ErrorPolicy = (error, action) =>
-  action !== undefined && refusedByKeycloak({ action, reason: error.reason }) ? { next: 'waitForEdit', report: true } : defaultErrorPolicy(error, action);
+/**
+ * A create's Conflict that the handler's read right after found made meanwhile: the handler makes that one
+ * retryable (Keycloak's own 409 is not).
+ */
+const isCreatedMeanwhile = (error: { readonly api: string; readonly code: number; readonly retryable: boolean }, action: string | undefined): boolean =>
+  action === 'keycloak.create' && error.api === 'keycloak' && error.code === 409 && error.retryable;
+
+/**
+ * The Keycloak controllers' error policy: a spec Keycloak refused waits for an edit; a create that found its
+ * resource made meanwhile (isCreatedMeanwhile) is a stale view, read again at once and not reported (the next
+ * reconcile decides by the ownership rules); anything else as by default.
+ */
+export const keycloakErrorPolicy: ErrorPolicy = (error, action) => {
+  if (isCreatedMeanwhile(error, action)) return { next: 'retry', report: false };
+  return action !== undefined && refusedByKeycloak({ action, reason: error.reason }) ? { next: 'waitForEdit', report: true } : defaultErrorPolicy(error, action);
+};
 
 /** The generation whose spec Keycloak refused, as a KeycloakRealm's or KeycloakClient's status records it. */
 export function refusedGeneration(object: { readonly status: { readonly refusedGeneration?: number } }): number | undefined {

@@ -1,5 +1,6 @@
 // What follows a failed Keycloak reconcile: a spec Keycloak refused (400, 422 on a step of the plan) waits for
-// an edit of the object; every other failure follows the kernel's default policy.
+// an edit of the object; a create whose resource a read found made meanwhile is read again at once, unreported;
+// every other failure follows the kernel's default policy.
 import { describe, expect, it } from '@jest/globals';
 import { defaultErrorPolicy } from '@keyward/kernel/plan';
 import type { KeywardErrorFields } from '@keyward/kernel/interpreter';
@@ -21,7 +22,13 @@ describe('keycloakErrorPolicy', () => {
     ['a server error', error(500, 'ServerError'), 'keycloak.update'],
     ['a stale view', error(409, 'Conflict', 'kubernetes'), 'k8s.status'],
     ['a failure of an unknown step', error(400, 'BadRequest'), undefined],
+    ['a create Keycloak answered 409 that no read confirmed', error(409, 'Conflict'), 'keycloak.create'],
+    ['a retryable 409 of an update', { ...error(409, 'Conflict'), retryable: true }, 'keycloak.update'],
   ])('follows the default policy for %s', (_what, failed, action) => {
     expect(keycloakErrorPolicy(failed, action)).toEqual(defaultErrorPolicy(failed));
+  });
+
+  it('reads again at once, without a report, after a create whose resource a read right after found (a retryable 409)', () => {
+    expect(keycloakErrorPolicy({ ...error(409, 'Conflict'), retryable: true }, 'keycloak.create')).toEqual({ next: 'retry', report: false });
   });
 });

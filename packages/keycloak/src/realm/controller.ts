@@ -12,6 +12,7 @@ import { keycloakRealmApis, type KeycloakRealmAction } from './vocabulary.js';
 import { federationSecretsWatch } from './user-federation/secrets.js';
 import { idpSecretsWatch } from './identity-providers/secrets.js';
 import { adminSecretWhileRefused } from '../admin-secret-watch.js';
+import { clientsWhileWaiting } from './client-waits.js';
 
 /** The KeycloakRealm controller as data, for @keyward/runtime's runtime. */
 export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQueries, KeycloakConfig, KeycloakRealmAction> = {
@@ -20,7 +21,7 @@ export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQ
   primary: { type: keycloakRealmType, decode: decodeRealm },
   secondary: () => [],
   // The SMTP password Secret is watched by name: a changed password is sent, a missing one is waited for.
-  referenced: [{ type: coreTypes.secret, of: (cr) => (cr.spec.smtpServer?.passwordSecret === undefined ? [] : [{ namespace: cr.metadata.namespace, name: cr.spec.smtpServer.passwordSecret.name }]) }, idpSecretsWatch, federationSecretsWatch, adminSecretWhileRefused],
+  referenced: [{ type: coreTypes.secret, of: (cr) => (cr.spec.smtpServer?.passwordSecret === undefined ? [] : [{ namespace: cr.metadata.namespace, name: cr.spec.smtpServer.passwordSecret.name }]) }, idpSecretsWatch, federationSecretsWatch, adminSecretWhileRefused, clientsWhileWaiting],
   // Keycloak's rate limit is charged by namespace.
   maxInFlightPerNamespace: (config) => config.keycloakNamespaceConcurrency,
   // Checked for changes made in Keycloak out of band, one object at a time through the operator's one loop.

@@ -17,6 +17,7 @@ import { scopeMappingTargets } from './scope-mappings/plan.js';
 import { prunesWhenEmpty, removesUnlisted } from '../prune.js';
 import { organizationsQuery } from './organizations/reads.js';
 import { grantReachRead } from './admin-grants.js';
+import { namedClients } from './client-waits.js';
 
 /** The client scopes and clients whose scope mappings the spec states or status says we made. */
 function scopeMappingsQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'scopeMappings'> {
@@ -56,6 +57,12 @@ function userFederationQuery(cr: KeycloakRealm): Pick<KeycloakRealmQuery, 'userF
   };
 }
 
+/** The clients the spec names: what names one Keycloak lacks waits for it (client-waits.ts). */
+function clientsQuery(spec: KeycloakRealmSpec): Pick<KeycloakRealmQuery, 'clients'> {
+  const clients = namedClients(spec);
+  return clients.length === 0 ? {} : { clients };
+}
+
 /** What the admin-grant guard follows through Keycloak: only what the spec's grants name, and nothing while deleting. */
 function grantReachQuery(cr: KeycloakRealm, call: KeycloakCall): Pick<RealmQueries, 'grantReach'> {
   const read = cr.metadata.deletionTimestamp === undefined ? grantReachRead(cr.spec) : undefined;
@@ -83,6 +90,7 @@ export function observe(cr: KeycloakRealm, config: KeycloakConfig): RealmQueries
       ...(identityProviders === undefined ? {} : { identityProviders }),
       ...userFederationQuery(cr),
       ...organizationsQuery(cr.spec),
+      ...clientsQuery(cr.spec),
     },
     smtpPasswordSecret: passwordSecret === undefined ? undefined : { kind: 'k8s.get', ref: { type: coreTypes.secret, namespace, name: passwordSecret.name } },
     ...idpSecretQueries(cr),

@@ -18,6 +18,7 @@ import type { RealmInput } from './types.js';
 import { ready, reconciling, stalled } from './readiness.js';
 import { realmEndpoints } from '../endpoints.js';
 import { isAnotherOperators, keycloakCall } from '../server.js';
+import { KEYCLOAK_CLIENTS } from '../reserved.js';
 import type { KeycloakRealm } from './spec.js';
 import { realmRef, reportProblem, reportReadiness } from './status.js';
 import { realmSecretsProblem } from './secret-opt-in.js';
@@ -27,6 +28,7 @@ import { planRealmUserFederation } from './user-federation/reconcile.js';
 import { organizationsPruneWhenEmpty, planRealmOrganizations } from './organizations/plan.js';
 import type { KeycloakRealmAction } from './vocabulary.js';
 import { upstreamSpellingsNote } from '../upstream-spellings.js';
+import { CLIENT_WAIT_CHECK_MS, WAITING_FOR_CLIENT, describeWaits, withoutMissingClients } from './client-waits.js';
 
 /** Whether the operator lets this object take over its realm, or flows in it, that no object made. */
 const adoptsUnowned = ({ primary: cr, config }: RealmInput): boolean => mayAdopt(config.keycloakAdoptUnownedNamespaces, cr.metadata.namespace, cr.spec.realmName);
@@ -60,7 +62,10 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
   const { primary: cr, observed, now } = input;
   const realm = cr.spec.realmName;
   planRealm(plan, input, call, claim);
-  const contents = planContents({ plan, call, realm }, cr.spec, observed.realm, cr.status.managed);
+  // What names a client the realm lacks waits (a new realm has only Keycloak's own); the rest goes on, and
+  // status gets the id.
+  const { spec: contentsSpec, waits } = withoutMissingClients(cr.spec, observed.realm === undefined ? KEYCLOAK_CLIENTS : observed.realm.clients);
+  const contents = planContents({ plan, call, realm }, contentsSpec, observed.realm, cr.status.managed);
   const policies = planClientPolicies({ plan, call, realm }, cr.spec, observed.realm?.realm, cr.status.managed);
   const managed = toManaged({ ...contents, clientProfiles: policies.clientProfiles, clientPolicies: policies.clientPolicies });
   const registeredRequiredActions = planRequiredActions({ plan, call, realm }, cr.spec.requiredActions ?? [], prunesWhenEmpty(cr.spec.pruneUnlisted, 'requiredActions'), observed.realm?.requiredActions, cr.status.registeredRequiredActions ?? []);
@@ -84,10 +89,15 @@ function planManaged(plan: PlanBuilder<KeycloakRealmAction>, input: RealmInput, 
     ? stalled('AuthenticationFlowRefused', flowProblems.join('; '))
     : organizationsProblem !== undefined
     ? stalled('OrganizationsDisabled', organizationsProblem)
+    : waits.length > 0
+    ? reconciling(WAITING_FOR_CLIENT, `realm ${realm}: ${describeWaits(waits)}`)
     : plan.size > 0
     ? reconciling('Applying', `applying ${String(plan.size)} change${plan.size === 1 ? '' : 's'} to realm ${realm} in Keycloak`)
     : ready(`realm ${realm} matches the spec${upstreamSpellingsNote(cr.spec)}`);
   reportReadiness(plan, cr, readiness, now, facts);
+  // A KeycloakClient that makes the client wakes the realm; one made otherwise is found by this check. A realm
+  // this plan creates is read back by the next reconcile, which its status write wakes.
+  if (waits.length > 0 && observed.realm !== undefined) plan.add({ kind: 'control.requeueAfter', afterMs: CLIENT_WAIT_CHECK_MS }, 'look again for the clients the spec names');
 }
 
 /** The pure reconcile of a KeycloakRealm. */

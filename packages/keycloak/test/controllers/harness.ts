@@ -52,6 +52,7 @@ export const READ_OPERATIONS: ReadonlySet<string> = new Set([
   'list_group_children',
   'list_default_groups',
   'find_group_by_path',
+  'find_created',
   'list_identity_providers',
   'list_identity_provider_mappers',
   'get_resource_server',

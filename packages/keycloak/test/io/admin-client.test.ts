@@ -1,31 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { sensitive } from '@keyward/kernel';
 import { KeywardError } from '@keyward/kernel/interpreter';
 import type { KeycloakCall } from '../../src/apis/keycloak/actions.js';
-import { KeycloakAdminClient, AdminTokenCache, adminCredentialsFrom, keycloakTransportPool, type AdminCredentials, type KeycloakTransportPool } from '../../src/io.js';
+import { KeycloakAdminClient, AdminTokenCache, adminCredentialsFrom, keycloakTransportPool, type AdminCredentials } from '../../src/io.js';
+import { nockPerTest } from './nock-lifecycle.js';
 
 const URL = 'http://keycloak.example.test';
 const TOKEN_PATH = '/realms/master/protocol/openid-connect/token';
 const call: KeycloakCall = { server: { url: URL, credentials: { namespace: 'ops', name: 'kc-admin' } }, chargeTo: 'team-a' };
 const request = { method: 'GET', path: '/realms/shop', operation: 'get_realm', description: 'read realm shop' } as const;
 
-let pools: KeycloakTransportPool[] = [];
-
-beforeAll(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  for (const pool of pools) pool.close();
-  pools = [];
-  nock.cleanAll();
-});
-afterAll(() => {
-  nock.enableNetConnect();
-  // Unpatch Node's http, which outlives this file in the jest worker: the integration tests that share the
-  // worker would otherwise open a new connection for every request (nock's requests never reuse sockets).
-  nock.restore();
-});
+const closeAfterTest = nockPerTest();
 
 /** A client whose credential reads, token-bucket and admin-bucket acquisitions are counted; no pause is waited out. */
 function setup(options: { readonly now?: () => number; readonly credentials?: () => AdminCredentials } = {}) {
@@ -35,7 +21,7 @@ function setup(options: { readonly now?: () => number; readonly credentials?: ()
     acquireToken: () => { counts.tokenAcquires += 1; return Promise.resolve(); },
   };
   const transports = keycloakTransportPool({ sleep: () => Promise.resolve(), tenantLimiter: limiter });
-  pools.push(transports);
+  closeAfterTest(transports);
   const tokens = new AdminTokenCache({
     readCredentials: () => {
       counts.credentialReads += 1;

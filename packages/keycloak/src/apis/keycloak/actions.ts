@@ -109,7 +109,9 @@ export type SecretFields = Readonly<Record<string, SecretKeyRef>>;
 /**
  * Creates a resource: POST of `body` (links are a PUT without one). Its id comes back for later steps (a
  * realm's and a role's is its name, a link's the scope's id). A resource that already exists fails with
- * Conflict (409): the plan was made from a state that is gone, and the next reconcile reads again.
+ * Conflict (409). When a read right after finds it, the Conflict is retryable: the plan
+ * was made from a state that is gone (often an earlier create of ours that got no answer while Keycloak went on
+ * and made it), and the next reconcile reads it and goes on by the ownership rules.
  */
 export interface KeycloakCreateAction extends KeycloakCall, Produces<{ readonly id: string }> {
   readonly kind: 'keycloak.create';

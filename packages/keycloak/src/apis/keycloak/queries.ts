@@ -38,6 +38,8 @@ export interface ObservedRealm {
   readonly organizations?: readonly OrganizationRepresentation[];
   /** The aliases of the identity providers linked to each organization the query names, by organization alias. */
   readonly organizationLinks?: Readonly<Record<string, readonly string[]>>;
+  /** Those of the clientIds the query names that the realm has. */
+  readonly clients?: readonly string[];
 }
 
 /** A client as Keycloak has it, with the parts a KeycloakClient manages. */
@@ -84,6 +86,8 @@ export interface KeycloakRealmQuery extends KeycloakCall, Returns<ObservedRealm 
   readonly organizations?: boolean;
   /** The organizations (by alias) whose linked identity providers to read (one request each). */
   readonly organizationLinksOf?: readonly string[];
+  /** ClientIds to look for (one request each): which of them the realm has is ObservedRealm.clients. */
+  readonly clients?: readonly string[];
 }
 
 /**

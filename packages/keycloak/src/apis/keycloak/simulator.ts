@@ -681,6 +681,12 @@ export class SimulatedKeycloak {
     };
   }
 
+  /** Those of `clientIds` the realm has. */
+  #existingClients(realm: string, clientIds: readonly string[]): string[] {
+    const held = new Set([...(this.#realms.get(realm)?.clients.values() ?? [])].map((client) => client.rep['clientId']));
+    return clientIds.filter((clientId) => held.has(clientId));
+  }
+
   #observeOrganizations(realm: string, linksOf: readonly string[]): Pick<ObservedRealm, 'organizations' | 'organizationLinks'> {
     const organizations = this.organizations.observe(realm);
     if (organizations === undefined) return {};
@@ -719,6 +725,7 @@ export class SimulatedKeycloak {
           ...(query.requiredActions === true ? { requiredActions: this.flows.requiredActions(query.realm) } : {}),
           ...(query.userFederation === undefined ? {} : { userFederation: this.components.observe(query.realm, query.userFederation.mappersOf) }),
           ...(query.organizations === true ? this.#observeOrganizations(query.realm, query.organizationLinksOf ?? []) : {}),
+          ...(query.clients === undefined ? {} : { clients: this.#existingClients(query.realm, query.clients) }),
         };
       },
       'keycloak.client': (query) => this.#observeClient(query),

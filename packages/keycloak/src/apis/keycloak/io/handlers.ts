@@ -1,7 +1,7 @@
 import { sensitive, type Sensitive } from '@keyward/kernel';
 import { type SecretKeyRef } from '@keyward/kernel/plan';
-import type { HandlerContext, HandlerTable } from '@keyward/kernel/interpreter';
-import type { KeycloakAction, KeycloakCall, KeycloakGrantRolesAction, KeycloakRevokeRolesAction, RoleHolder } from '../actions.js';
+import { KeywardError, type HandlerContext, type HandlerTable } from '@keyward/kernel/interpreter';
+import type { KeycloakAction, KeycloakCall, KeycloakCreateAction, KeycloakGrantRolesAction, KeycloakRevokeRolesAction, RoleHolder } from '../actions.js';
 import { describeResource, keycloakApi } from '../api.js';
 import type { KeycloakObject } from '../representations.js';
 import type { KeycloakAdminClient } from './client.js';
@@ -10,7 +10,7 @@ import { prepareBody } from './body.js';
 import { missing, serviceAccountUserId } from './lookups.js';
 import { clientRoleMappingsPath, clientSecretPath, compositesPath, groupRoleMappingsPath, realmRoleMappingsPath } from './paths.js';
 import { AdminReads } from './reads.js';
-import { collectionOf, createBody, createdIdField, isLink, itemOf, knownId, type Resolve } from './resources.js';
+import { collectionOf, createBody, createdIdField, existsNow, isLink, itemOf, knownId, type Resolve } from './resources.js';
 import { scopeMappingsOf } from './scope-mappings.js';
 import { describeTarget } from '../scope-mappings.js';
 import { compositesOf, directRoleMappings, resolveRoles, roleMappingsAt, rolePath, type ListedRole } from './roles.js';
@@ -88,6 +88,25 @@ async function changeRoles(
   return batches.length === 0 ? 'unchanged' : 'applied';
 }
 
+/**
+ * Why a create failed. A 409 is followed at once by a read: when what it names exists now (an earlier create
+ * got no answer while Keycloak went on and made it, or someone else made it), the Conflict is retryable, the
+ * error policy has the object reconciled again at once, and that reconcile decides by the ownership rules
+ * whether it is ours. A 409 the read does not confirm (a name held in another form, a type not found by name)
+ * stays final.
+ */
+async function createFailure(error: unknown, action: KeycloakCreateAction, resolve: Resolve, reads: AdminReads): Promise<unknown> {
+  if (!(error instanceof KeywardError && error.code === 409)) return error;
+  if ((await existsNow(action.resource, resolve, reads)) !== true) return error;
+  return new KeywardError({
+    api: 'keycloak',
+    code: 409,
+    reason: error.reason,
+    message: `${error.message}; it exists now, and is read again before anything else is done`,
+    retryable: true,
+  });
+}
+
 /** Handlers for the Keycloak actions. */
 export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependencies): HandlerTable<KeycloakAction> {
   const resolver = (context: HandlerContext): Resolve => (value) => context.resolve(value);
@@ -105,7 +124,8 @@ export function keycloakHandlers({ admin, readSecret }: KeycloakHandlerDependenc
         return { outcome: 'applied', outputs: { id: item.linkedId } };
       }
       const { body, secrets } = await prepareBody(action.body, action.secretFields, context, readSecret);
-      const response = await admin.send(action, { method: 'POST', path: collectionOf(action.resource, resolve), operation: `create_${action.resource.type}`, description, body: createBody(action.resource, body), secrets });
+      const response = await admin.send(action, { method: 'POST', path: collectionOf(action.resource, resolve), operation: `create_${action.resource.type}`, description, body: createBody(action.resource, body), secrets })
+        .catch(async (error: unknown) => { throw await createFailure(error, action, resolve, reads(action)); });
       const idField = createdIdField(action.resource);
       const answered = idField === undefined ? undefined : stringField(objectBody(response, [idField], description), idField);
       return { outcome: 'applied', outputs: { id: answered ?? knownId(action.resource) ?? createdId(response, description) } };

@@ -63,6 +63,7 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
   const organizations = query.organizations === true ? await observeOrganizations(reads, realm) : undefined;
   const linksOf = query.organizationLinksOf ?? [];
   const organizationLinks = organizations === undefined || linksOf.length === 0 ? undefined : await observeOrganizationLinks(reads, name, organizations, linksOf);
+  const clients = query.clients === undefined ? undefined : await existingClients(reads, name, query.clients);
   return {
     realm,
     roles,
@@ -78,7 +79,14 @@ async function observeRealm(admin: KeycloakAdminClient, query: KeycloakRealmQuer
     ...(federation === undefined ? {} : { userFederation: await federation }),
     ...(organizations === undefined ? {} : { organizations }),
     ...(organizationLinks === undefined ? {} : { organizationLinks }),
+    ...(clients === undefined ? {} : { clients }),
   };
+}
+
+/** Those of `clientIds` the realm has. */
+async function existingClients(reads: AdminReads, realm: string, clientIds: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(clientIds.map(async (clientId) => ((await findClient(reads, realm, clientId)) === undefined ? [] : [clientId])));
+  return found.flat();
 }
 
 /** Where client-secret rotation keeps the secret a regeneration replaced (still valid until invalidated). */

@@ -80,7 +80,20 @@ interface ResourcePaths<R extends KeycloakResource> {
   readonly knownId?: (resource: R) => string;
   /** What a create sends, when not the body. */
   readonly createBody?: (resource: R, body: Record<string, unknown>) => unknown;
+  /**
+   * Whether it exists now, found by what a create names (no id yet): asked after a create answered 409. Absent
+   * for types a create cannot find again by name; their 409 stays a failure.
+   */
+  readonly exists?: (resource: R, resolve: Resolve, reads: AdminReads) => Promise<boolean>;
 }
+
+/** Found again by a GET of its path, for types addressed by name. */
+async function foundAt(reads: AdminReads, path: string, what: string): Promise<boolean> {
+  return (await reads.object({ path, operation: 'find_created', description: `read ${what} again` })) !== undefined;
+}
+
+/** Found again by a lookup that answers its id, or undefined when there is none. */
+const foundId = async (id: Promise<string | undefined>): Promise<boolean> => (await id) !== undefined;
 
 async function mapperItem(reads: AdminReads, ownerPath: string, name: string, id: string | undefined, owner: string): Promise<ResourceItem | undefined> {
   const found = id ?? (await findMapperId(reads, ownerPath, name, owner));
@@ -112,10 +125,12 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
     collection: () => realmsPath,
     // Sending the name keeps a PUT from renaming the realm.
     item: (resource) => ({ path: realmPath(resource.realm), identity: { realm: resource.realm } }),
+    exists: (resource, _resolve, reads) => foundAt(reads, realmPath(resource.realm), `realm ${resource.realm}`),
   },
   realmRole: {
     collection: (resource) => realmRolesPath(resource.realm),
     item: (resource) => ({ path: realmRolePath(resource.realm, resource.name), identity: { name: resource.name } }),
+    exists: (resource, _resolve, reads) => foundAt(reads, realmRolePath(resource.realm, resource.name), `realm role ${resource.name}`),
   },
   clientScope: {
     collection: (resource) => clientScopesPath(resource.realm),
@@ -123,10 +138,12 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
       const id = resource.id === undefined ? await findClientScopeId(reads, resource.realm, resource.name) : resolve(resource.id);
       return id === undefined ? undefined : { path: clientScopePath(resource.realm, id), identity: { name: resource.name } };
     },
+    exists: (resource, _resolve, reads) => foundId(findClientScopeId(reads, resource.realm, resource.name)),
   },
   clientScopeMapper: {
     collection: (resource, resolve) => mappersPath(clientScopePath(resource.realm, resolve(resource.scope.id))),
     item: (resource, resolve, reads) => mapperItem(reads, clientScopePath(resource.realm, resolve(resource.scope.id)), resource.name, resource.id, `client scope ${resource.scope.name}`),
+    exists: (resource, resolve, reads) => foundId(findMapperId(reads, clientScopePath(resource.realm, resolve(resource.scope.id)), resource.name, `client scope ${resource.scope.name}`)),
   },
   realmScopeLink: {
     collection: linked,
@@ -142,14 +159,17 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
       const id = resource.id === undefined ? (await findClient(reads, resource.realm, resource.clientId))?.id : resolve(resource.id);
       return id === undefined ? undefined : { path: clientPath(resource.realm, id), identity: { clientId: resource.clientId } };
     },
+    exists: async (resource, _resolve, reads) => (await findClient(reads, resource.realm, resource.clientId)) !== undefined,
   },
   clientRole: {
     collection: (resource, resolve) => clientRolesPath(resource.client.realm, resolve(resource.client.id)),
     item: (resource, resolve) => ({ path: clientRolePath(resource.client.realm, resolve(resource.client.id), resource.name), identity: { name: resource.name } }),
+    exists: (resource, resolve, reads) => foundAt(reads, clientRolePath(resource.client.realm, resolve(resource.client.id), resource.name), `role ${resource.name} of client ${resource.client.clientId}`),
   },
   clientMapper: {
     collection: (resource, resolve) => mappersPath(clientPath(resource.client.realm, resolve(resource.client.id))),
     item: (resource, resolve, reads) => mapperItem(reads, clientPath(resource.client.realm, resolve(resource.client.id)), resource.name, resource.id, `client ${resource.client.clientId}`),
+    exists: (resource, resolve, reads) => foundId(findMapperId(reads, clientPath(resource.client.realm, resolve(resource.client.id)), resource.name, `client ${resource.client.clientId}`)),
   },
   clientScopeLink: {
     collection: linked,
@@ -169,10 +189,12 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
   authenticationFlow: {
     collection: (resource) => flowsPath(resource.realm),
     item: (resource, resolve, reads) => flowItem(reads, resolve, resource.realm, resource.alias, resource.id),
+    exists: (resource, _resolve, reads) => foundId(findFlowId(reads, resource.realm, resource.alias)),
   },
   authenticationFlowCopy: {
     collection: (resource) => flowCopyPath(resource.realm, resource.from),
     item: (resource, resolve, reads) => flowItem(reads, resolve, resource.realm, resource.alias, undefined),
+    exists: (resource, _resolve, reads) => foundId(findFlowId(reads, resource.realm, resource.alias)),
   },
   flowExecution: {
     collection: (resource) => `${flowExecutionsPath(resource.realm, resource.flow)}/${resource.subFlow ? 'flow' : 'execution'}`,
@@ -180,6 +202,7 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
       const id = resource.id === undefined ? await findExecutionId(reads, resource.realm, resource.flow, resource.name, resource.subFlow) : resolve(resource.id);
       return id === undefined ? undefined : { path: executionPath(resource.realm, id), updatePath: flowExecutionsPath(resource.realm, resource.flow), identity: { id } };
     },
+    exists: (resource, _resolve, reads) => foundId(findExecutionId(reads, resource.realm, resource.flow, resource.name, resource.subFlow)),
   },
   authenticatorConfig: {
     collection: (resource, resolve) => `${executionPath(resource.realm, resolve(resource.execution.id))}/config`,
@@ -188,6 +211,7 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
   requiredAction: {
     collection: (resource) => registerRequiredActionPath(resource.realm),
     item: (resource) => ({ path: requiredActionPath(resource.realm, resource.alias), identity: { alias: resource.alias } }),
+    exists: (resource, _resolve, reads) => foundAt(reads, requiredActionPath(resource.realm, resource.alias), `required action ${resource.alias}`),
     // A required action is registered under its provider's id, which is its alias.
     knownId: (resource) => resource.alias,
   },
@@ -195,6 +219,7 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
     collection: (resource, resolve) => (resource.parentId === undefined ? groupsPath(resource.realm) : groupChildrenPath(resource.realm, resolve(resource.parentId))),
     // Plans address a group by the id they read or created; its PUT names it, or Keycloak would rename it.
     item: (resource, resolve) => (resource.id === undefined ? undefined : { path: groupItemPath(resource.realm, resolve(resource.id)), identity: { name: resource.path.slice(resource.path.lastIndexOf('/') + 1) } }),
+    exists: (resource, _resolve, reads) => foundId(findGroupId(reads, resource.realm, resource.path)),
   },
   defaultGroup: {
     collection: linked,
@@ -207,6 +232,7 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
   identityProvider: {
     collection: (resource) => identityProvidersPath(resource.realm),
     item: (resource) => ({ path: identityProviderPath(resource.realm, resource.alias), identity: { alias: resource.alias } }),
+    exists: (resource, _resolve, reads) => foundAt(reads, identityProviderPath(resource.realm, resource.alias), `identity provider ${resource.alias}`),
   },
   identityProviderMapper: {
     collection: (resource) => identityProviderMappersPath(resource.realm, resource.alias),
@@ -215,6 +241,7 @@ const RESOURCE_PATHS: { readonly [T in ResourceType]: ResourcePaths<ResourceOf<T
       const id = resource.id ?? (await findIdpMapperId(reads, mappers, resource.name, `identity provider ${resource.alias}`));
       return id === undefined ? undefined : { path: itemPath(mappers, id), identity: { id, name: resource.name, identityProviderAlias: resource.alias } };
     },
+    exists: (resource, _resolve, reads) => foundId(findIdpMapperId(reads, identityProviderMappersPath(resource.realm, resource.alias), resource.name, `identity provider ${resource.alias}`)),
   },
   authorizationSettings: {
     collection: { notCreated: "are made with the client's authorizationServicesEnabled, not created" },
@@ -281,6 +308,14 @@ export const createdIdField = (resource: KeycloakResource): string | undefined =
 
 /** The id of what a create makes, for the creates Keycloak answers without a Location (204). */
 export const knownId = (resource: KeycloakResource): string | undefined => pathsOf(resource).knownId?.(resource);
+
+/**
+ * After a create of `resource` answered 409: whether it exists now, so that a create whose answer was lost
+ * (a timeout while Keycloak went on) is told from a true conflict; undefined when its type cannot tell.
+ */
+export async function existsNow(resource: KeycloakResource, resolve: Resolve, reads: AdminReads): Promise<boolean | undefined> {
+  return pathsOf(resource).exists?.(resource, resolve, reads);
+}
 
 /** What a create sends: the body, unless the type sends something else. */
 export function createBody(resource: KeycloakResource, body: Record<string, unknown>): unknown {
