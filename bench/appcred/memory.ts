@@ -14,7 +14,7 @@ import type { Environment } from '@keyward/test-env';
 import { imageEntrypoint } from '../../packages/operator/test/image-entrypoint.js';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
-import { SAMPLING, buildBundle, cpuSeconds, measure, metricSum, startOperator, statusMiB, stopOperator, withOperatorOutput, type Operator } from '../support/operator-process.js';
+import { OPERATOR_AS_RUN, SAMPLING, buildBundle, cpuSeconds, measure, metricSum, startOperator, statusMiB, stopOperator, withOperatorOutput, type Operator } from '../support/operator-process.js';
 import { inBatches } from '../support/pool.js';
 import { sizes } from '../support/sizes.js';
 import { rounded, timed, within } from '../support/timing.js';
@@ -93,7 +93,7 @@ try {
     benchmark: 'appcred-memory',
     crs: CRS,
     unrelatedSecrets: { count: UNRELATED_SECRETS, dataBytes: SECRET_BYTES, namespace: 'unrelated' },
-    operator: 'keyward run from the bundle scripts/bundle-operator.sh writes, started as the image starts it: every controller, all namespaces, defaults otherwise',
+    operator: OPERATOR_AS_RUN,
     entrypoint: imageEntrypoint(),
     samples: `${SAMPLING}, ${String(SETTLE_MS / 1000)} s after each change`,
     // From its start until the CRs were Ready: the most it held while converging them, and its CPU time.

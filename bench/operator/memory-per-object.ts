@@ -14,7 +14,7 @@ import { approvedApiKeys } from '../apikey/setup.js';
 import { isReady as credentialReady, namespaceWithCrs, serviceUser } from '../appcred/setup.js';
 import { createClient, createRealm, isReady as keycloakReady, keycloakConfig } from '../keycloak/setup.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
-import { SAMPLING, buildBundle, cpuSeconds, measure, startOperator, stopOperator, withOperatorOutput, type Measurement, type Operator } from '../support/operator-process.js';
+import { OPERATOR_AS_RUN, SAMPLING, buildBundle, cpuSeconds, measure, startOperator, stopOperator, withOperatorOutput, type Measurement, type Operator } from '../support/operator-process.js';
 import { inBatches } from '../support/pool.js';
 import { sizes } from '../support/sizes.js';
 import { rounded, within } from '../support/timing.js';
@@ -123,7 +123,7 @@ try {
     benchmark: 'operator-memory-per-object',
     objectsPerKind: OBJECTS,
     keycloakRealms: REALMS,
-    operator: 'keyward run from the bundle scripts/bundle-operator.sh writes, started as the image starts it: every controller, all namespaces, defaults otherwise',
+    operator: OPERATOR_AS_RUN,
     samples: `${SAMPLING}, ${String(SETTLE_MS / 1000)} s after each kind converged`,
     idle,
     // Per object, after a forced GC: what the kind's objects added to the heap and to the process's RSS.
