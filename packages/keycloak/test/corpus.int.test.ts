@@ -397,6 +397,14 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
       editMode: ['READ_ONLY'], pagination: ['true'], connectionPooling: ['true'], connectionUrl: ['ldap://127.0.0.1:10389'], bindDn: ['cn=admin,dc=example,dc=org'], bindCredential: ['**********'], usersDn: ['ou=people,dc=example,dc=org'],
     });
     expect(provider('minimal-kerberos', ['editMode', 'kerberosRealm', 'keyTab'])).toEqual({ editMode: ['READ_ONLY'], kerberosRealm: ['EXAMPLE.ORG'], keyTab: ['/etc/keycloak/minimal.keytab'] });
+    // A client profile and policy of only their names: no executors, no conditions, no profiles, enabled.
+    type Listed = Record<string, unknown[] | boolean | string | undefined>;
+    const profiles = (await env.admin.get<{ profiles?: Listed[] }>('/realms/company-minimal/client-policies/profiles'))?.profiles ?? [];
+    const policy = ((await env.admin.get<{ policies?: Listed[] }>('/realms/company-minimal/client-policies/policies'))?.policies ?? []).find((each) => each['name'] === 'minimal-policy');
+    // Keycloak may leave an empty list out of its answer: absent and empty mean the same.
+    const profile = profiles.find((each) => each['name'] === 'minimal-profile');
+    expect([profile?.['name'], profile?.['executors'] ?? [], policy?.['name'], { enabled: policy?.['enabled'], conditions: policy?.['conditions'] ?? [], profiles: policy?.['profiles'] ?? [] }])
+      .toEqual(['minimal-profile', [], 'minimal-policy', { enabled: true, conditions: [], profiles: [] }]);
     // The policies: the role policy reads the user's roles from Keycloak, the group policy the token's groups claim first.
     const policies = await policiesOf('company-minimal', 'minimal-documents');
     expect([configOf(policies.get('members'))['fetchRoles'], configOf(policies.get('staff'))['groupsClaim']]).toEqual(['true', 'groups']);

@@ -105,21 +105,21 @@ const ProviderConfiguration = f.withDefaultValue(f.opaqueObject(), {})
 const ClientProfile = f.object({
   name: name.describe('The profile\'s name; not one of Keycloak\'s global profiles.').required(),
   description: f.string().describe('The profile\'s description.'),
-  executors: f.list(f.object({
+  executors: f.withDefaultValue(f.list(f.object({
     executor: name.describe('The executor provider, e.g. pkce-enforcer.').required(),
     configuration: ProviderConfiguration,
-  })).describe('The executors the profile runs, in order.').required(),
+  })), []).describe('The executors the profile runs, in order; none by default, as the Kopf operator had it.'),
 });
 
 const ClientPolicy = f.object({
   name: name.describe('The policy\'s name.').required(),
   description: f.string().describe('The policy\'s description.'),
   enabled: f.withDefaultValue(f.boolean(), true).describe('Whether the policy applies; default true (Keycloak stores a policy without it disabled).'),
-  conditions: f.list(f.object({
+  conditions: f.withDefaultValue(f.list(f.object({
     condition: name.describe('The condition provider, e.g. client-access-type.').required(),
     configuration: ProviderConfiguration,
-  })).describe('The conditions that pick the clients the policy applies to.').required(),
-  profiles: nameSet.describe('Client profiles (this realm\'s, or Keycloak\'s global ones) the policy applies.').required(),
+  })), []).describe('The conditions that pick the clients the policy applies to; none by default, as the Kopf operator had it (a policy without conditions applies to no client).'),
+  profiles: f.withDefaultValue(nameSet, []).describe('Client profiles (this realm\'s, or Keycloak\'s global ones) the policy applies; none by default, as the Kopf operator had it.'),
 });
 
 /** A list of `item`s told apart by their name, as many as the schema's rules can afford. */

@@ -72,4 +72,13 @@ describe('planClientPolicies', () => {
       { body: { policies: [{ name: 'q', enabled: true, conditions: [], profiles: ['p'] }] } },
     ]);
   });
+
+  it('a profile without executors and a policy without conditions or profiles, as the Kopf operator allowed them, are sent with empty lists', () => {
+    const decoded = RealmSpecCodec.decode({ realmName: 'shop', clientProfiles: [{ name: 'p' }], clientPolicies: [{ name: 'q' }] });
+    if (decoded._tag === 'Left') throw new Error('the spec should decode');
+    expect(plan(decoded.right, realmWith([])).steps).toMatchObject([
+      { body: { profiles: [{ name: 'p', executors: [] }] } },
+      { body: { policies: [{ name: 'q', enabled: true, conditions: [], profiles: [] }] } },
+    ]);
+  });
 });
