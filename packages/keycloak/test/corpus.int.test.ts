@@ -405,6 +405,8 @@ describe('the corpus of the Kopf operator\'s manifests', () => {
     const profile = profiles.find((each) => each['name'] === 'minimal-profile');
     expect([profile?.['name'], profile?.['executors'] ?? [], policy?.['name'], { enabled: policy?.['enabled'], conditions: policy?.['conditions'] ?? [], profiles: policy?.['profiles'] ?? [] }])
       .toEqual(['minimal-profile', [], 'minimal-policy', { enabled: true, conditions: [], profiles: [] }]);
+    // The client, without clientName, is named after its clientId.
+    expect((await env.admin.client('company-minimal', 'minimal-documents'))?.['name']).toBe('minimal-documents');
     // The policies: the role policy reads the user's roles from Keycloak, the group policy the token's groups claim first.
     const policies = await policiesOf('company-minimal', 'minimal-documents');
     expect([configOf(policies.get('members'))['fetchRoles'], configOf(policies.get('staff'))['groupsClaim']]).toEqual(['true', 'groups']);

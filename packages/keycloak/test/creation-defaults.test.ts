@@ -26,9 +26,15 @@ describe('the creation defaults of the replaced Keycloak operator', () => {
     expect(creationBody('shop', desiredClient(client({ directAccessGrantsEnabled: false, frontchannelLogout: false }), owner))).toMatchObject({ directAccessGrantsEnabled: false, frontchannelLogout: false });
   });
 
+  it('name a client without clientName after its clientId, and one with it by its clientName', () => {
+    expect(creationBody('shop', desiredClient(client(), owner))['name']).toBe('shop');
+    expect(creationBody('shop', desiredClient({ ...client(), clientName: 'The shop' }, owner))['name']).toBe('The shop');
+  });
+
   it('never change a client that exists: only what its spec states is compared', () => {
     const desired = desiredClient(client(), owner);
     expect(clientChanges(desired, { clientId: 'shop', attributes: desired.attributes, directAccessGrantsEnabled: false, frontchannelLogout: false }).changed).toEqual([]);
+    expect(clientChanges(desired, { clientId: 'shop', name: 'renamed by hand', attributes: desired.attributes }).changed).toEqual([]);
   });
 
   it('complete a realm\'s localization stated in part with internationalization on and English, and leave a realm without one alone', () => {

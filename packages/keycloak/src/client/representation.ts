@@ -92,12 +92,15 @@ export function desiredClient(spec: KeycloakClientSpec, owner: OwnerObject, flow
  */
 export const CLIENT_CREATION_DEFAULTS: Readonly<Record<string, KeycloakJson>> = { directAccessGrantsEnabled: true, frontchannelLogout: true };
 
-/** The body that creates the client: every field the spec states, over the creation defaults. */
+/**
+ * The body that creates the client: every field the spec states, over the creation defaults. A client
+ * without `clientName` is named after its clientId, as the Keycloak operator Keyward replaces named it.
+ */
 export function creationBody(clientId: string, desired: DesiredClient): KeycloakBody {
   const overrides = desired.fields[FLOW_OVERRIDES];
   // A new client has no override to remove.
   const effective = overrides === undefined ? {} : { [FLOW_OVERRIDES]: effectiveOverrides(overrides) as Readonly<Record<string, string>> };
-  return { clientId, ...CLIENT_CREATION_DEFAULTS, ...desired.fields, ...effective, attributes: desired.attributes };
+  return { clientId, name: clientId, ...CLIENT_CREATION_DEFAULTS, ...desired.fields, ...effective, attributes: desired.attributes };
 }
 
 const asSet = (value: KeycloakJson | undefined): Set<unknown> | undefined => (Array.isArray(value) ? new Set(value) : undefined);
