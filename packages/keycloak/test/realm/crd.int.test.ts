@@ -123,7 +123,9 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   ['a client profile listed twice', { ...baseSpec, clientProfiles: [{ name: 'p', executors: [] }, { name: 'p', executors: [] }] }, 'spec.clientProfiles[1]'],
   ['an executor without its provider', { ...baseSpec, clientProfiles: [{ name: 'p', executors: [{ configuration: {} }] }] }, 'spec.clientProfiles[0].executors[0].executor'],
   ['an executor configuration that is no object', { ...baseSpec, clientProfiles: [{ name: 'p', executors: [{ executor: 'x', configuration: 'on' }] }] }, 'spec.clientProfiles[0].executors[0].configuration'],
-  ['a client policy without profiles', { ...baseSpec, clientPolicies: [{ name: 'q', conditions: [] }] }, 'spec.clientPolicies[0].profiles'],
+  // Empty lists then, as the Kopf operator's CRD had them.
+  ['a client profile without executors and a client policy without conditions or profiles', { ...baseSpec, clientProfiles: [{ name: 'p' }], clientPolicies: [{ name: 'q' }] }, undefined],
+  ['a client policy whose profiles are no list', { ...baseSpec, clientPolicies: [{ name: 'q', profiles: 'pkce' }] }, 'spec.clientPolicies[0].profiles'],
   ['an attribute that is no string', { ...baseSpec, attributes: { tier: 1 } }, 'spec.attributes.tier'],
   ['flows with steps, sub-flows and a config', { ...baseSpec, authenticationFlows: [{ alias: 'login', description: 'mine', providerId: 'basic-flow', executions: [{ authenticator: 'auth-cookie', requirement: 'ALTERNATIVE' }, { authenticator: 'identity-provider-redirector', config: { alias: 'idp', config: { defaultProvider: 'corp' } } }, { subFlow: { alias: 'login forms', executions: [{ subFlow: { alias: 'deeper', executions: [{ subFlow: { alias: 'deepest', executions: [{ authenticator: 'auth-otp-form' }] } }] } }] }, requirement: 'CONDITIONAL' }] }, { alias: 'copy', copyFrom: 'browser' }] }, undefined],
   ['a built-in flow alias', { ...baseSpec, authenticationFlows: [{ alias: 'browser' }] }, 'spec.authenticationFlows[0].alias'],
