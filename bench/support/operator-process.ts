@@ -85,11 +85,23 @@ export async function stopOperator(operator: Operator): Promise<void> {
   await within(exited, 15_000, 'the operator to exit').catch(() => child.kill('SIGKILL'));
 }
 
-/** `promise`, or an error with the operator's last output, which usually says why it did not get there. */
+/**
+ * `promise`, or an error with the operator's last output, which usually says why it did not get there; an
+ * operator that exits meanwhile ends the wait at once rather than at its timeout.
+ */
 export async function withOperatorOutput<T>(operator: Operator, promise: Promise<T>): Promise<T> {
-  return promise.catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; operator output: ${operator.output()}`);
+  let onExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
+  const exited = new Promise<never>((_, reject) => {
+    onExit = (code, signal) => { reject(new Error(`the operator exited (${signal ?? `code ${String(code)}`})`)); };
+    operator.process.once('exit', onExit);
   });
+  try {
+    return await Promise.race([promise, exited]);
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; operator output: ${operator.output()}`, { cause: error });
+  } finally {
+    if (onExit !== undefined) operator.process.off('exit', onExit);
+  }
 }
 
 /**
