@@ -14,7 +14,7 @@ import type { Environment } from '@keyward/test-env';
 import { imageEntrypoint } from '../../packages/operator/test/image-entrypoint.js';
 import { requestsDuring } from '../support/api-server-requests.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
-import { OPERATOR_AS_RUN, SAMPLING, buildBundle, cpuSeconds, measure, metricSum, startOperator, statusMiB, stopOperator, withOperatorOutput, type Operator } from '../support/operator-process.js';
+import { OPERATOR_AS_RUN, SAMPLING, buildBundle, cpuSeconds, measure, metricSum, startOperator, statusMiB, stopAll, stopOperator, withOperatorOutput, type Operator } from '../support/operator-process.js';
 import { inBatches } from '../support/pool.js';
 import { sizes } from '../support/sizes.js';
 import { rounded, timed, within } from '../support/timing.js';
@@ -111,8 +111,5 @@ try {
     targets: { rssMiB: TARGET_RSS_MIB, goControllerRssMB: GO_CONTROLLER_RSS_MB, deltaMiBAfterGc: 10, restartWrites: 0, restartKeystoneCalls: 0 },
   }, null, 2));
 } finally {
-  if (operator !== undefined) await stopOperator(operator);
-  kube.close();
-  await environment.stop();
-  bundle.remove();
+  await stopAll({ operator, kube, environment, bundle });
 }

@@ -14,7 +14,7 @@ import { approvedApiKeys } from '../apikey/setup.js';
 import { isReady as credentialReady, namespaceWithCrs, serviceUser } from '../appcred/setup.js';
 import { createClient, createRealm, isReady as keycloakReady, keycloakConfig } from '../keycloak/setup.js';
 import { createNamespace, startBenchEnvironment } from '../support/environment.js';
-import { OPERATOR_AS_RUN, SAMPLING, buildBundle, cpuSeconds, measure, startOperator, stopOperator, withOperatorOutput, type Measurement, type Operator } from '../support/operator-process.js';
+import { OPERATOR_AS_RUN, SAMPLING, buildBundle, cpuSeconds, measure, startOperator, stopAll, withOperatorOutput, type Measurement, type Operator } from '../support/operator-process.js';
 import { inBatches } from '../support/pool.js';
 import { sizes } from '../support/sizes.js';
 import { rounded, within } from '../support/timing.js';
@@ -131,8 +131,5 @@ try {
     total: { heapUsedMiB: before.afterGc.heapUsedMiB, rssMiB: before.afterGc.rssMiB },
   }, null, 2));
 } finally {
-  if (operator !== undefined) await stopOperator(operator);
-  kube.close();
-  await environment.stop();
-  bundle.remove();
+  await stopAll({ operator, kube, environment, bundle });
 }

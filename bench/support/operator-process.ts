@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ts from 'typescript';
+import type { KubeClient } from '@keyward/runtime/io';
 import { freeLoopbackPort, httpCall, type Environment } from '@keyward/test-env';
 import { asTheImageStarts } from '../../packages/operator/test/image-entrypoint.js';
 import { inRepository } from './environment.js';
@@ -75,6 +76,14 @@ export async function startOperator(environment: Environment, bundle: string, op
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   return { process: child, metricsUrl: `http://127.0.0.1:${String(metricsPort)}/metrics`, output: () => tail };
+}
+
+/** What an operator benchmark started, stopped in the reverse order: the operator, the client, the environment, the bundle. */
+export async function stopAll(started: { readonly operator: Operator | undefined; readonly kube: KubeClient; readonly environment: Environment; readonly bundle: { remove(): void } }): Promise<void> {
+  if (started.operator !== undefined) await stopOperator(started.operator);
+  started.kube.close();
+  await started.environment.stop();
+  started.bundle.remove();
 }
 
 export async function stopOperator(operator: Operator): Promise<void> {
