@@ -2,12 +2,14 @@
 # Builds the workload tier's container images, since no registry is reachable, as docker-archive tarballs that
 # `ctr images import` reads, into $KEYWARD_CACHE/images (default $HOME/.cache/keyward/images):
 #   pause:    the pod sandbox, a static Go program (tools/pause) alone in its image (seconds)
-#   keystone: Debian bookworm with Keystone, PyMySQL and uWSGI from Debian's packages, built with mmdebstrap (minutes
-#             cold); the Keystone service's pods run it, and the tier's tests use its python3
-# Each image is named keyward.local/<name>:<key>, where the key hashes what the image is built from (this script and
-# the pause source), so a change to either builds a new image and an unchanged one is never rebuilt.
-# Prints one line per image: "<name> <reference> <tarball>". Usage: tools/build-images.sh [pause] [keystone]
-# (no argument: both)
+#   keystone: Debian bookworm with Keystone 22 (OpenStack 2022.2), PyMySQL and uWSGI from Debian's packages, built with
+#             mmdebstrap (minutes cold); the Keystone service's pods run it, and the tier's tests use its python3
+#   keystone-next: the same from Debian trixie, Keystone 27 (OpenStack 2025.1): what an upgrade goes to
+# Each image is named keyward.local/<name>:<tag>-<key>, where the key hashes what the image is built from (this script
+# and the pause source), so a change to either builds a new image and an unchanged one is never rebuilt. A Keystone
+# image's tag starts with its OpenStack release, as the Keystone object reads releases from tags.
+# Prints one line per image: "<name> <reference> <tarball>".
+# Usage: tools/build-images.sh [pause] [keystone] [keystone-next] (no argument: pause and keystone)
 set -euo pipefail
 tools=$(cd "$(dirname "$0")" && pwd)
 cache="${KEYWARD_CACHE:-$HOME/.cache/keyward}/images"
@@ -16,6 +18,15 @@ mirror=http://deb.debian.org/debian
 keystone_packages=python3-keystone,python3-pymysql,uwsgi-core,uwsgi-plugin-python3
 
 key=$(cat "$0" "$tools/pause/main.go" "$tools/pause/go.mod" | sha256sum | cut -c1-12)
+
+# reference NAME: the image's name and tag, the tag led by the release of a Keystone image.
+reference() {
+  case "$1" in
+    keystone) echo "keyward.local/keystone:2022.2-$key" ;;
+    keystone-next) echo "keyward.local/keystone:2025.1-$key" ;;
+    *) echo "keyward.local/$1:$key" ;;
+  esac
+}
 
 # write_archive NAME LAYER_TAR CONFIG_JSON_FRAGMENT OUT: a docker-archive with one layer and the image config
 # fragment (the "config" object: Env, Cmd, WorkingDir) completed with the layer's digest.
@@ -28,13 +39,13 @@ write_archive() {
     "$config" "$diff" > "$work/config.json"
   config_digest=$(sha256sum "$work/config.json" | cut -d' ' -f1)
   mv "$work/config.json" "$work/$config_digest.json"
-  printf '[{"Config":"%s.json","RepoTags":["keyward.local/%s:%s"],"Layers":["layer.tar"]}]' \
-    "$config_digest" "$name" "$key" > "$work/manifest.json"
+  printf '[{"Config":"%s.json","RepoTags":["%s"],"Layers":["layer.tar"]}]' \
+    "$config_digest" "$(reference "$name")" > "$work/manifest.json"
   tar -C "$work" --dereference -cf "$out.partial" manifest.json "$config_digest.json" layer.tar
   mv "$out.partial" "$out"
   rm -rf "$work"
-  # Images of older keys are never used again.
-  find "$cache" -maxdepth 1 -name "$name-*.tar" ! -name "$name-$key.tar" -delete
+  # Images of older keys are never used again (a key is 12 hex digits, so "keystone-" does not match keystone-next's).
+  find "$cache" -maxdepth 1 -name "$name-????????????.tar" ! -name "$name-$key.tar" -delete
 }
 
 build_pause() {
@@ -47,13 +58,14 @@ build_pause() {
     write_archive pause "$work/layer.tar" '{"Entrypoint":["/pause"]}' "$out"
     rm -rf "$work"
   fi
-  echo "pause keyward.local/pause:$key $out"
+  echo "pause $(reference pause) $out"
 }
 
+# build_keystone NAME SUITE: Keystone from one Debian release's packages.
 build_keystone() {
-  local out="$cache/keystone-$key.tar" work start
+  local name=$1 suite=$2 out="$cache/$1-$key.tar" work start
   if [ ! -f "$out" ]; then
-    echo "keystone: building a Debian bookworm root filesystem (minutes cold)" >&2
+    echo "$name: building a Debian $suite root filesystem (minutes cold)" >&2
     start=$(date +%s)
     work=$(mktemp -d)
     # Documentation and translations are left out: they are a third of the size and nothing reads them.
@@ -61,13 +73,13 @@ build_keystone() {
       --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
       --dpkgopt='path-exclude=/usr/share/locale/*' \
       --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*' \
-      bookworm "$work/layer.tar" "$mirror" </dev/null >&2
-    write_archive keystone "$work/layer.tar" \
+      "$suite" "$work/layer.tar" "$mirror" </dev/null >&2
+    write_archive "$name" "$work/layer.tar" \
       '{"Env":["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"],"Cmd":["/bin/bash"]}' "$out"
     rm -rf "$work"
-    echo "keystone: built in $(( $(date +%s) - start ))s" >&2
+    echo "$name: built in $(( $(date +%s) - start ))s" >&2
   fi
-  echo "keystone keyward.local/keystone:$key $out"
+  echo "$name $(reference "$name") $out"
 }
 
 mkdir -p "$cache"
@@ -76,7 +88,8 @@ images=("$@")
 for image in "${images[@]}"; do
   case "$image" in
     pause) build_pause ;;
-    keystone) build_keystone ;;
-    *) echo "unknown image: $image (expected pause or keystone)" >&2; exit 2 ;;
+    keystone) build_keystone keystone bookworm ;;
+    keystone-next) build_keystone keystone-next trixie ;;
+    *) echo "unknown image: $image (expected pause, keystone or keystone-next)" >&2; exit 2 ;;
   esac
 done

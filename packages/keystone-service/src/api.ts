@@ -7,6 +7,7 @@ export const keystoneType: ResourceType = { group: GROUP, version: VERSION, kind
 
 /** Kinds the controller writes or reads beyond core's well-known ones. */
 export const podDisruptionBudgetType: ResourceType = { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true };
+export const cronJobType: ResourceType = { group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', namespaced: true };
 export const replicaSetType: ResourceType = { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true };
 export const podType: ResourceType = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
 
@@ -76,6 +77,9 @@ export const names = {
   configBase: (cr: string) => `${cr}-config`,
   dbSyncJob: (cr: string) => `${cr}-db-sync`,
   bootstrapJob: (cr: string) => `${cr}-bootstrap`,
+  /** An upgrade's `db_sync --expand`, `--migrate` and `--contract`. */
+  upgradeJob: (cr: string, step: 'expand' | 'migrate' | 'contract') => `${cr}-db-${step}`,
+  trustFlush: (cr: string) => `${cr}-trust-flush`,
   /** Deployment, Service and PodDisruptionBudget, as the reference names them. */
   api: (cr: string) => cr,
 } as const;

@@ -6,6 +6,9 @@ import { CRON_FIELD_PATTERN } from './cron-pattern.js';
 import { NAME_MESSAGE } from './decode.js';
 import { MIN_ACTIVE_KEYS } from './fernet.js';
 import { BASE_FILTER_NAMES } from './paste.js';
+import { UPGRADE_PHASES } from './upgrade.js';
+import { podSettingsSchema } from './pod-settings.js';
+import { trustFlushSchema } from './trust-flush.js';
 import {
   BASE_FILTER_MESSAGE,
   CACHE_ONE_OF,
@@ -187,6 +190,8 @@ const crdWithoutNameRule = namespacedCrd({
           },
         },
         extraConfig: { ...iniMap(iniSection), description: 'keystone.conf settings, section to key to one-line value, applied last: they win over plugins and over Keyward\'s own settings (the escape hatch).' },
+        ...podSettingsSchema,
+        trustFlush: trustFlushSchema,
       },
     },
     status: {
@@ -204,6 +209,9 @@ const crdWithoutNameRule = namespacedCrd({
         bootstrapRunKey: { type: 'string', description: 'What bootstrap last completed with (a keyed hash of the admin password, which reveals nothing of it): the record that it ran, so a deleted bootstrap Job does not run it again.' },
         lastFernetRotation: { ...timestamp, description: 'When the fernet keys were last rotated (RFC 3339).' },
         nextFernetRotation: { ...timestamp, description: 'When the fernet keys are next rotated, from rotationSchedule (RFC 3339).' },
+        installedRelease: { type: 'string', description: 'The OpenStack release (such as 2025.1) the database schema is at: recorded once db_sync has run with an image whose tag starts with a release.' },
+        targetRelease: { type: 'string', description: 'While an upgrade runs: the release of the new image.' },
+        upgradePhase: { type: 'string', enum: [...UPGRADE_PHASES], description: 'While an upgrade runs: Expanding (db_sync --expand), Migrating (--migrate), RollingUpdate (the pods move to the new image), Contracting (--contract).' },
       },
     },
   },

@@ -4,6 +4,7 @@ import { decodeStored } from '@keyward/kernel/plan';
 import { isDateTime, type DecodeFailure, readConditions } from '@keyward/kernel/model';
 import { type KubeObject } from '@keyward/kernel';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './api.js';
+import { isUpgradePhase } from './upgrade.js';
 import { KeystoneSpecCodec, type Keystone, type KeystoneStatus } from './spec.js';
 
 export const NAME_MESSAGE = `the name must be a DNS-1035 label of at most ${String(MAX_NAME_LENGTH)} characters, so the names derived from it fit`;
@@ -13,7 +14,7 @@ export function readStatus(raw: unknown): KeystoneStatus {
   const fields = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const status: Record<string, unknown> = {};
   if (typeof fields['observedGeneration'] === 'number') status['observedGeneration'] = fields['observedGeneration'];
-  for (const key of ['endpoint', 'configMapName', 'bootstrapRunKey']) {
+  for (const key of ['endpoint', 'configMapName', 'bootstrapRunKey', 'installedRelease', 'targetRelease']) {
     const value = fields[key];
     if (typeof value === 'string' && value !== '') status[key] = value;
   }
@@ -21,6 +22,7 @@ export function readStatus(raw: unknown): KeystoneStatus {
     const value = fields[key];
     if (typeof value === 'string' && isDateTime(value)) status[key] = value;
   }
+  if (isUpgradePhase(fields['upgradePhase'])) status['upgradePhase'] = fields['upgradePhase'];
   if (Array.isArray(fields['conditions'])) status['conditions'] = readConditions(fields['conditions']);
   return status;
 }

@@ -16,6 +16,8 @@ import {
   names,
 } from './api.js';
 import type { Keystone } from './spec.js';
+import type { UpgradeStep } from './upgrade.js';
+import { DRAIN_SECONDS, deploymentSettings } from './pod-settings.js';
 
 // The objects a Keystone owns, as pure functions of the object and what was decided. Every one carries the
 // controller owner reference, so garbage collection removes them with the Keystone.
@@ -77,6 +79,13 @@ const connectionEnv = (cr: Keystone, secretName = names.dbConnection(cr.metadata
   valueFrom: { secretKeyRef: { name: secretName, key: DB_CONNECTION_KEY } },
 });
 
+/**
+ * Keystone's uid has no entry in the image's passwd, and PyMySQL 1.1 asks for the user's name when it is
+ * imported (getpass, which reads it from the environment first): without one, every keystone-manage of Debian
+ * trixie's Keystone fails before it starts.
+ */
+const USER_ENV: Json = { name: 'USER', value: 'keystone' };
+
 const restricted: Json = { allowPrivilegeEscalation: false, runAsNonRoot: true, runAsUser: KEYSTONE_UID, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } };
 
 /** Volumes: the rendered configuration and both key repositories, whole Secrets (no subPath), so rotated keys reach running pods. */
@@ -116,6 +125,7 @@ export const UWSGI_COMMAND = [
 export function deployment(cr: Keystone, configName: string, connectionHash: string): ObjectTemplate {
   const { volumes: vols, mounts } = volumes(cr, configName, true);
   const labels = podLabels(cr, 'api');
+  const settings = deploymentSettings(cr.spec, labels);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -123,20 +133,21 @@ export function deployment(cr: Keystone, configName: string, connectionHash: str
     spec: {
       replicas: cr.spec.replicas,
       selector: { matchLabels: labels },
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      strategy: settings.strategy,
       template: {
         metadata: { labels, annotations: { [ANNOTATION_CONNECTION]: connectionHash } },
         spec: {
           securityContext: { fsGroup: KEYSTONE_UID },
           // The pods need no API access: no token is mounted, and no Role grants them anything.
           automountServiceAccountToken: false,
+          ...settings.pod,
           containers: [{
             name: 'keystone',
             image: imageOf(cr),
             imagePullPolicy: 'IfNotPresent',
             command: UWSGI_COMMAND,
             ports: [{ name: 'keystone', containerPort: API_PORT, protocol: 'TCP' }],
-            env: [connectionEnv(cr)],
+            env: [connectionEnv(cr), USER_ENV],
             volumeMounts: mounts,
             securityContext: restricted,
             // The startup probe gates the other two, and the kubelet runs the readiness probe as soon as it passes:
@@ -145,6 +156,8 @@ export function deployment(cr: Keystone, configName: string, connectionHash: str
             startupProbe: { httpGet: { path: '/v3', port: API_PORT }, periodSeconds: 2, timeoutSeconds: 5, failureThreshold: 150 },
             livenessProbe: { tcpSocket: { port: API_PORT }, periodSeconds: 20 },
             readinessProbe: { exec: { command: DB_PROBE }, periodSeconds: 10, timeoutSeconds: 25, failureThreshold: 3 },
+            lifecycle: { preStop: { exec: { command: ['sleep', String(DRAIN_SECONDS)] } } },
+            ...settings.container,
             // A crash's last log lines, for the condition that reports a stuck rollout.
             terminationMessagePolicy: 'FallbackToLogsOnError',
           }],
@@ -169,38 +182,59 @@ export function podDisruptionBudget(cr: Keystone): ObjectTemplate {
   return { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: meta(cr, names.api(cr.metadata.name)), spec: { ...budget, selector: { matchLabels: podLabels(cr, 'api') } } };
 }
 
+/** The pod of a Job (or of a CronJob's Jobs): keystone-manage's configuration, keys and database URL, and `script`. */
+function jobPod(cr: Keystone, component: string, configName: string, script: string, env: readonly Json[], connection?: string, annotations?: Record<string, string>) {
+  const { volumes: vols, mounts } = volumes(cr, configName, component.startsWith('db-'));
+  return {
+    metadata: { labels: podLabels(cr, component), ...(annotations === undefined ? {} : { annotations }) },
+    spec: {
+      restartPolicy: 'Never',
+      securityContext: { fsGroup: KEYSTONE_UID },
+      automountServiceAccountToken: false,
+      containers: [{
+        name: component,
+        image: imageOf(cr),
+        imagePullPolicy: 'IfNotPresent',
+        command: ['/bin/sh', '-eu', '-c', script],
+        env: [connectionEnv(cr, connection), USER_ENV, ...env],
+        volumeMounts: mounts,
+        securityContext: restricted,
+        terminationMessagePolicy: 'FallbackToLogsOnError',
+      }],
+      volumes: vols,
+    },
+  };
+}
+
 /**
  * A one-shot Job: no TTL (the finished Job is the record that it ran), no retries beyond a few pod
  * restarts, and its log tail kept as the termination message so a failure can be reported with it.
  */
 function job(cr: Keystone, name: string, component: string, runKey: string, configName: string, script: string, env: readonly Json[], connection?: string): ObjectTemplate {
-  const { volumes: vols, mounts } = volumes(cr, configName, component === 'db-sync');
-  const labels = podLabels(cr, component);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: meta(cr, name, { labels: { [LABEL_COMPONENT]: component }, annotations: { [ANNOTATION_RUN_KEY]: runKey } }),
+    spec: { backoffLimit: 2, template: jobPod(cr, component, configName, script, env, connection, { [ANNOTATION_RUN_KEY]: runKey }) },
+  };
+}
+
+/** `keystone-manage trust_flush` on the schedule: expired and deleted trusts removed from the database. */
+export function trustFlushCronJob(cr: Keystone, configName: string): ObjectTemplate {
+  const { schedule, suspend, args } = cr.spec.trustFlush;
+  const script = [`exec keystone-manage --config-dir=${CONFIG_DIR}/ trust_flush`, ...args.map((arg) => `'${arg}'`)].join(' ');
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: meta(cr, names.trustFlush(cr.metadata.name), { labels: { [LABEL_COMPONENT]: 'trust-flush' } }),
     spec: {
-      backoffLimit: 2,
-      template: {
-        metadata: { labels, annotations: { [ANNOTATION_RUN_KEY]: runKey } },
-        spec: {
-          restartPolicy: 'Never',
-          securityContext: { fsGroup: KEYSTONE_UID },
-          automountServiceAccountToken: false,
-          containers: [{
-            name: component,
-            image: imageOf(cr),
-            imagePullPolicy: 'IfNotPresent',
-            command: ['/bin/sh', '-eu', '-c', script],
-            env: [connectionEnv(cr, connection), ...env],
-            volumeMounts: mounts,
-            securityContext: restricted,
-            terminationMessagePolicy: 'FallbackToLogsOnError',
-          }],
-          volumes: vols,
-        },
-      },
+      schedule,
+      timeZone: 'Etc/UTC',
+      suspend,
+      concurrencyPolicy: 'Forbid',
+      successfulJobsHistoryLimit: 1,
+      failedJobsHistoryLimit: 1,
+      jobTemplate: { metadata: { labels: podLabels(cr, 'trust-flush') }, spec: { backoffLimit: 2, template: jobPod(cr, 'trust-flush', configName, script, []) } },
     },
   };
 }
@@ -208,6 +242,11 @@ function job(cr: Keystone, name: string, component: string, runKey: string, conf
 /** db_sync, with the database URL from Secret `connection` (a new URL is tried here before the pods get it). */
 export function dbSyncJob(cr: Keystone, runKey: string, configName: string, connection: string): ObjectTemplate {
   return job(cr, names.dbSyncJob(cr.metadata.name), 'db-sync', runKey, configName, `exec keystone-manage --config-dir=${CONFIG_DIR}/ db_sync`, [], connection);
+}
+
+/** One step of an upgrade (`db_sync --expand`, `--migrate` or `--contract`), run with the image upgraded to. */
+export function upgradeJob(cr: Keystone, step: UpgradeStep, runKey: string, configName: string): ObjectTemplate {
+  return job(cr, names.upgradeJob(cr.metadata.name, step), `db-${step}`, runKey, configName, `exec keystone-manage --config-dir=${CONFIG_DIR}/ db_sync --${step}`, []);
 }
 
 export interface BootstrapUrls {

@@ -1,6 +1,6 @@
 import { coreTypes, type ObjectRef, type ResourceType } from '@keyward/kernel';
 import { type GetQuery, type KeystoneTokenQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
-import { LABEL_CONFIG_OF, commonLabels, externalSecretType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
+import { LABEL_CONFIG_OF, commonLabels, cronJobType, externalSecretType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { internalEndpoint } from './keystone-conf.js';
 import type { Keystone } from './spec.js';
@@ -26,6 +26,11 @@ export interface KeystoneQueries {
   readonly podDisruptionBudget: GetQuery;
   readonly replicaSets: ListQuery;
   readonly bootstrapJob: GetQuery;
+  /** An upgrade's Jobs, read always: one left by an earlier upgrade is replaced, not collided with. */
+  readonly expandJob: GetQuery;
+  readonly migrateJob: GetQuery;
+  readonly contractJob: GetQuery;
+  readonly trustFlush: GetQuery;
   /** This Keystone's pods, for the termination message (log tail) of a failed Job. */
   readonly pods: ListQuery;
   /**
@@ -83,6 +88,10 @@ export function observe(cr: Keystone, config: KeystoneServiceConfig): KeystoneQu
     podDisruptionBudget: owned(podDisruptionBudgetType, names.api(crName)),
     replicaSets: { kind: 'k8s.list', type: replicaSetType, namespace, labels },
     bootstrapJob: owned(coreTypes.job, names.bootstrapJob(crName)),
+    expandJob: owned(coreTypes.job, names.upgradeJob(crName, 'expand')),
+    migrateJob: owned(coreTypes.job, names.upgradeJob(crName, 'migrate')),
+    contractJob: owned(coreTypes.job, names.upgradeJob(crName, 'contract')),
+    trustFlush: owned(cronJobType, names.trustFlush(crName)),
     pods: { kind: 'k8s.list', type: podType, namespace, labels },
     apiToken: cr.status.bootstrapRunKey === undefined ? undefined : apiTokenQuery(cr, config),
   };

@@ -21,6 +21,7 @@ import {
   mariaDbUserType,
   names,
   podDisruptionBudgetType,
+  cronJobType,
 } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { configMapName } from './config-map.js';
@@ -28,11 +29,13 @@ import { policyOf } from './policy.js';
 import { REASON_NAMESPACE_TERMINATING, namespaceTerminating } from './namespace.js';
 import { readStatus } from './decode.js';
 import { KEY_BYTES } from './fernet.js';
-import { reconcileJob } from './jobs.js';
+import { reconcileJob, type JobRun } from './jobs.js';
 import { reconcileKeys } from './keys.js';
 import { connectionUrl, internalEndpoint, keystoneConf } from './keystone-conf.js';
 import type { KeystoneQueries } from './observe.js';
-import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, service } from './objects.js';
+import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, service, trustFlushCronJob, upgradeJob } from './objects.js';
+import { releaseOfTag } from './release.js';
+import { upgradeBeforeRollout, upgradeFields, upgradeReport, upgradeState, type UpgradeStep } from './upgrade.js';
 import { apiPasteSections } from './paste.js';
 import { renderIni } from './ini.js';
 import { deploymentReady } from './rollout.js';
@@ -42,6 +45,11 @@ import type { Keystone, KeystoneStatus } from './spec.js';
 import { aggregateConditions, type StepReport, type StepReports } from './status.js';
 import { addApiCheckSteps, apiPodsStopping, apiReport } from './api-check.js';
 import type { KeystoneAction } from './vocabulary.js';
+
+/** db_sync's key for an image whose tag names its release, in place of the image. */
+const RELEASE_TAGGED = 'an image of a release, upgraded by expand, migrate and contract';
+
+const SYNCED: StepReport = { status: 'True', reason: 'Synced', message: 'the schema is migrated' };
 
 export type KeystoneInput = ReconcileInput<Keystone, KeystoneQueries, KeystoneServiceConfig>;
 
@@ -221,19 +229,43 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   }
   // With a clusterRef, a re-created MariaDB Database, User or Grant (a new uid) runs db_sync again too.
   const databaseObjects = [observed.mariaDbDatabase, observed.mariaDbUser, observed.mariaDbGrant].map((o) => o?.metadata.uid ?? '').join(',');
-  const syncKey = dbSyncRunKey(imageOf(cr), configName, `${urlHash}\n${databaseObjects}`);
-  const sync = reconcileJob(plan, cr, observed.dbSyncJob, {
-    name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName, syncConnection), why: 'migrate the schema for this image, configuration and database',
-    rerunsWhen: cr.spec.database.clusterRef === undefined ? 'the image, the configuration or the database URL changes' : 'the image, the configuration, the database URL or the MariaDB Database, User or Grant object changes',
-  }, observed.pods, secrets);
-  reports[CONDITION_DATABASE] = sync.done ? { status: 'True', reason: 'Synced', message: 'the schema is migrated' } : sync.report;
-  if (!sync.done) return stop(requeueAt);
-  // db_sync succeeded with this URL: the pods may have it now.
-  if (!current) {
-    addApplyIfChanged(plan, secretRef(names.dbConnection(crName)), observed.dbConnection, connectionSecret(cr, names.dbConnection(crName), url), 'the database URL db_sync succeeded with, for OS_DATABASE__CONNECTION');
+  const database = `${urlHash}\n${databaseObjects}`;
+  const release = releaseOfTag(cr.spec.image.tag);
+  const upgrade = upgradeState(cr.spec.image.tag, cr.status);
+  if (cr.status.installedRelease !== undefined) fields.installedRelease = cr.status.installedRelease;
+  Object.assign(fields, upgradeFields(upgrade, cr.status));
+  if (upgrade.kind === 'held') {
+    reports[CONDITION_DATABASE] = upgrade.report;
+    return stop(requeueAt);
   }
-  if (observed.dbSyncConnection !== undefined) {
-    plan.add({ kind: 'k8s.delete', ref: secretRef(names.dbSyncConnection(crName)), precondition: { uid: observed.dbSyncConnection.metadata.uid ?? '' } }, 'db_sync succeeded with the new database URL');
+  const upgradeRun = (step: UpgradeStep): JobRun => {
+    const runKey = dbSyncRunKey(imageOf(cr), configName, database);
+    return { name: names.upgradeJob(crName, step), what: `db_sync --${step}`, runKey, template: upgradeJob(cr, step, runKey, configName), why: `${step} the schema for the upgrade`, rerunsWhen: 'the image, the configuration or the database URL changes' };
+  };
+  if (upgrade.kind === 'upgrading') {
+    const upgradeJobs = { expand: observed.expandJob, migrate: observed.migrateJob };
+    const schema = upgradeBeforeRollout(upgrade, (step) => reconcileJob(plan, cr, upgradeJobs[step], upgradeRun(step), observed.pods, secrets));
+    Object.assign(fields, upgradeFields(upgrade, cr.status, schema.phase));
+    reports[CONDITION_DATABASE] = schema.report;
+    if (schema.phase !== 'RollingUpdate' && schema.phase !== 'Contracting') return stop(requeueAt);
+  } else {
+    // An image whose tag names its release moves the schema only through an upgrade, so the image is not part of
+    // db_sync's key: another image of the same release (a rebuild) is rolled out without running db_sync.
+    const syncKey = dbSyncRunKey(release === undefined ? imageOf(cr) : RELEASE_TAGGED, configName, database);
+    const sync = reconcileJob(plan, cr, observed.dbSyncJob, {
+      name: names.dbSyncJob(crName), what: 'db_sync', runKey: syncKey, template: dbSyncJob(cr, syncKey, configName, syncConnection), why: 'migrate the schema for this image, configuration and database',
+      rerunsWhen: cr.spec.database.clusterRef === undefined ? 'the image, the configuration or the database URL changes' : 'the image, the configuration, the database URL or the MariaDB Database, User or Grant object changes',
+    }, observed.pods, secrets);
+    reports[CONDITION_DATABASE] = sync.done ? SYNCED : sync.report;
+    if (!sync.done) return stop(requeueAt);
+    if (release !== undefined && cr.status.installedRelease === undefined) fields.installedRelease = release;
+    // db_sync succeeded with this URL: the pods may have it now.
+    if (!current) {
+      addApplyIfChanged(plan, secretRef(names.dbConnection(crName)), observed.dbConnection, connectionSecret(cr, names.dbConnection(crName), url), 'the database URL db_sync succeeded with, for OS_DATABASE__CONNECTION');
+    }
+    if (observed.dbSyncConnection !== undefined) {
+      plan.add({ kind: 'k8s.delete', ref: secretRef(names.dbSyncConnection(crName)), precondition: { uid: observed.dbSyncConnection.metadata.uid ?? '' } }, 'db_sync succeeded with the new database URL');
+    }
   }
 
   // 5. Deployment, Service and PodDisruptionBudget.
@@ -241,11 +273,25 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName, urlHash), 'the Keystone API pods');
   addApplyIfChanged(plan, apiRef(coreTypes.service), observed.service, service(cr), 'the Keystone API Service');
   addApplyIfChanged(plan, apiRef(podDisruptionBudgetType), observed.podDisruptionBudget, podDisruptionBudget(cr), 'keep an API pod through voluntary disruptions');
+  addApplyIfChanged(plan, { type: cronJobType, namespace, name: names.trustFlush(crName) }, observed.trustFlush, trustFlushCronJob(cr, configName), 'remove expired and deleted trusts on the schedule');
   const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas, observed.replicaSets, observed.pods);
   reports[CONDITION_DEPLOYMENT] = rollout;
   if (rollout.status !== 'True') {
     reports[CONDITION_API] = { status: 'False', reason: 'WaitingForDeployment', message: 'waiting for the API pods' };
     return stop(requeueAt);
+  }
+  // An upgrade contracts the schema once no pod of the old release is left.
+  if (upgrade.kind === 'upgrading') {
+    const contract = reconcileJob(plan, cr, observed.contractJob, upgradeRun('contract'), observed.pods, secrets);
+    if (!contract.done) {
+      Object.assign(fields, upgradeFields(upgrade, cr.status, 'Contracting'));
+      reports[CONDITION_DATABASE] = upgradeReport(upgrade, contract.report);
+      return stop(requeueAt);
+    }
+    fields.installedRelease = upgrade.to;
+    delete fields.targetRelease;
+    delete fields.upgradePhase;
+    reports[CONDITION_DATABASE] = SYNCED;
   }
   const endpoint = internalEndpoint(crName, namespace, config.clusterDomain);
   if (observed.service === undefined) reports[CONDITION_API] = { status: 'False', reason: 'ServiceMissing', message: 'the Service is being created' };

@@ -2,9 +2,12 @@ import * as t from 'io-ts';
 import { integerInRange, kubernetesName, minLengthArray, minLengthString, oneOf, uniqueList, withDefault } from '@keyward/kernel/model';
 import { type Condition } from '@keyward/kernel';
 import { type StoredMeta } from '@keyward/kernel/plan';
-import { parseCron } from './cron.js';
+import type { UpgradePhase } from './upgrade.js';
 import { MIN_ACTIVE_KEYS } from './fernet.js';
 import { BASE_FILTER_NAMES } from './paste.js';
+import { cronSchedule, matching, refine } from './codec-helpers.js';
+import { podSettingsCodecs } from './pod-settings.js';
+import { DEFAULT_TRUST_FLUSH, trustFlushCodec } from './trust-flush.js';
 
 // The Keystone spec as a codec. crd.ts states the same rules as an OpenAPI schema with CEL, from the same
 // constants, and an integration test checks both give the same verdicts on a real API server.
@@ -25,12 +28,6 @@ export const POLICY_AT_LEAST_ONE = 'at least one of rules (not empty) and config
 export const PORT_NEEDS_HOST = 'port is only used with host';
 export const INI_NAMES_MESSAGE = 'names must be letters, digits, ".", "_" or "-"';
 
-function matching(pattern: string, says: string): t.Type<string> {
-  const regex = new RegExp(pattern);
-  const valid = (u: unknown): u is string => typeof u === 'string' && regex.test(u);
-  return new t.Type<string>(says, valid, (u, c) => (valid(u) ? t.success(u) : t.failure(u, c)), t.identity);
-}
-
 const iniName = matching(INI_NAME_PATTERN, 'a name of letters, digits, ".", "_" or "-"');
 const iniValue = matching(INI_VALUE_PATTERN, 'a value without line breaks');
 
@@ -50,33 +47,7 @@ function iniMap<C extends t.Mixed>(values: C): t.Type<Record<string, t.TypeOf<C>
   );
 }
 
-/** `codec`, plus a rule on the decoded value (the schema's CEL rule); the failure names the object. */
-function refine<A, O>(codec: t.Type<A, O>, problem: (value: A) => string | undefined): t.Type<A, O> {
-  return new t.Type<A, O>(
-    codec.name,
-    (u): u is A => codec.is(u) && problem(u) === undefined,
-    (u, c) => {
-      const decoded = codec.validate(u, c);
-      if (decoded._tag === 'Left') return decoded;
-      const message = problem(decoded.right);
-      return message === undefined ? decoded : t.failure(u, c, message);
-    },
-    codec.encode,
-  );
-}
-
 const exactlyOne = (a: unknown, b: unknown): boolean => (a === undefined) !== (b === undefined);
-
-const cronSchedule = new t.Type<string>(
-  'a cron schedule',
-  (u): u is string => typeof u === 'string' && parseCron(u).ok,
-  (u, c) => {
-    if (typeof u !== 'string') return t.failure(u, c);
-    const parsed = parseCron(u);
-    return parsed.ok ? t.success(u) : t.failure(u, c, `not a cron schedule: ${parsed.error}`);
-  },
-  t.identity,
-);
 
 const LocalRef = t.type({ name: kubernetesName() });
 
@@ -168,7 +139,9 @@ export const KeystoneSpecCodec = t.intersection([
     plugins: uniqueList(t.array(PluginCodec), (p) => p.name),
     policyOverrides: PolicyCodec,
     extraConfig: iniMap(iniSection),
+    ...podSettingsCodecs,
   }),
+  t.type({ trustFlush: withDefault(trustFlushCodec, DEFAULT_TRUST_FLUSH) }),
 ]);
 
 export type KeystoneSpec = t.TypeOf<typeof KeystoneSpecCodec>;
@@ -191,6 +164,11 @@ export type KeystoneStatus = {
   readonly bootstrapRunKey?: string;
   readonly lastFernetRotation?: string;
   readonly nextFernetRotation?: string;
+  /** The OpenStack release the database schema is at, once an image whose tag starts with one has run db_sync. */
+  readonly installedRelease?: string;
+  /** While an upgrade runs: the release it goes to, and its phase. */
+  readonly targetRelease?: string;
+  readonly upgradePhase?: UpgradePhase;
 };
 
 export interface Keystone {

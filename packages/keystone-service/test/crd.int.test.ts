@@ -67,6 +67,21 @@ const cases: [string, Record<string, unknown> | undefined, string | undefined][]
   }, undefined],
   ['policy overrides with neither rules nor a ConfigMap', { ...baseSpec, policyOverrides: { rules: {} } }, 'spec.policyOverrides'],
   ['a bad credential key schedule', { ...baseSpec, credentialKeys: { rotationSchedule: 'weekly' } }, 'spec.credentialKeys.rotationSchedule'],
+  ["production's pod settings", {
+    ...baseSpec,
+    resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: 2, memory: '1.5Gi' } },
+    topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', minDomains: 2 }],
+    priorityClassName: 'identity-critical',
+    terminationGracePeriodSeconds: 60,
+    strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } },
+    trustFlush: { schedule: '@daily', suspend: true, args: ['--date=2026-01-01T00:00:00'] },
+  }, undefined],
+  ['a quantity that is not one', { ...baseSpec, resources: { requests: { memory: '1 GB' } } }, 'spec.resources.requests.memory'],
+  ['a spread without its topology key', { ...baseSpec, topologySpreadConstraints: [{ maxSkew: 1, whenUnsatisfiable: 'DoNotSchedule' }] }, 'spec.topologySpreadConstraints[0].topologyKey'],
+  ['a grace period shorter than the drain', { ...baseSpec, terminationGracePeriodSeconds: 5 }, 'spec.terminationGracePeriodSeconds'],
+  ['a rollout that can neither add nor remove a pod', { ...baseSpec, strategy: { rollingUpdate: { maxSurge: 0 } } }, 'spec.strategy.rollingUpdate'],
+  ['a trust_flush option it does not have', { ...baseSpec, trustFlush: { args: ['--all'] } }, 'spec.trustFlush.args[0]'],
+  ['a bad trust_flush schedule', { ...baseSpec, trustFlush: { schedule: 'hourly' } }, 'spec.trustFlush.schedule'],
 ];
 
 describe('the Keystone CRD and the codec agree', () => {
@@ -103,6 +118,6 @@ describe('the Keystone CRD and the codec agree', () => {
     const created = await client.create({ type: keystoneType, namespace, name: 'defaults' }, body('defaults', baseSpec));
     const decoded = decodeKeystone(created);
     expect(isLeft(decoded) ? undefined : decoded.right.spec).toEqual(created['spec']);
-    expect(created['spec']).toMatchObject({ replicas: 3, fernet: { rotationSchedule: '0 0 * * 0', maxActiveKeys: 3 }, credentialKeys: { maxActiveKeys: 3 }, database: { database: 'keystone' }, bootstrap: { adminUser: 'admin', region: 'RegionOne', adminPasswordSecretRef: { key: 'password' } } });
+    expect(created['spec']).toMatchObject({ replicas: 3, fernet: { rotationSchedule: '0 0 * * 0', maxActiveKeys: 3 }, credentialKeys: { maxActiveKeys: 3 }, database: { database: 'keystone' }, bootstrap: { adminUser: 'admin', region: 'RegionOne', adminPasswordSecretRef: { key: 'password' } }, trustFlush: { schedule: '0 * * * *', suspend: false, args: [] } });
   });
 });

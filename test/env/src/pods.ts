@@ -44,9 +44,42 @@ export async function runPodOnce(kubeConfig: KubeConfig, namespace: string, pod:
 }
 
 /**
- * Creates a database on the environment's MariaDB from a pod (its user for pods connects from the pod subnet
- * only), reading that user's password from a Secret in the namespace.
+ * Runs SQL statements on the environment's MariaDB from a pod (its user for pods connects from the pod subnet
+ * only), reading that user's password from a Secret in the namespace. A statement must not carry a secret:
+ * each is formatted with the pod's environment (`env`, from Secrets), so a password is written %(NAME)s, and
+ * any other "%" as "%%".
  */
+export async function runPodSql(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  workloads: { readonly images: { readonly keystone: string }; readonly database?: PodDatabaseAccess },
+  statements: readonly string[],
+  passwordSecret: { readonly name: string; readonly key: string },
+  env: NonNullable<V1Container['env']> = [],
+): Promise<void> {
+  const access = workloads.database;
+  if (access === undefined) throw new Error('the environment has no database for pods');
+  const outcome = await runPodOnce(kubeConfig, namespace, {
+    name: `sql-${randomBytes(3).toString('hex')}`,
+    image: workloads.images.keystone,
+    command: ['python3', '-c', [
+      'import json, os, pymysql',
+      "c = pymysql.connect(host=os.environ['DB_HOST'], port=int(os.environ['DB_PORT']), user=os.environ['DB_USER'], password=os.environ['DB_PASSWORD'])",
+      `for statement in json.loads(${JSON.stringify(JSON.stringify(statements))}): c.cursor().execute(statement, dict(os.environ))`,
+      "print('done')",
+    ].join('\n')],
+    env: [
+      { name: 'DB_HOST', value: access.host },
+      { name: 'DB_PORT', value: String(access.port) },
+      { name: 'DB_USER', value: access.user },
+      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: passwordSecret } },
+      ...env,
+    ],
+  });
+  if (outcome.phase !== 'Succeeded') throw new Error(`SQL from a pod failed (${statements.map((s) => s.split(' ').slice(0, 2).join(' ')).join(', ')}): ${outcome.log}`);
+}
+
+/** Creates a database on the environment's MariaDB from a pod (see runPodSql). */
 export async function createPodDatabase(
   kubeConfig: KubeConfig,
   namespace: string,
@@ -54,23 +87,5 @@ export async function createPodDatabase(
   database: string,
   passwordSecret: { readonly name: string; readonly key: string },
 ): Promise<void> {
-  const access = workloads.database;
-  if (access === undefined) throw new Error('the environment has no database for pods');
-  const outcome = await runPodOnce(kubeConfig, namespace, {
-    name: `create-db-${randomBytes(3).toString('hex')}`,
-    image: workloads.images.keystone,
-    command: ['python3', '-c', [
-      'import os, pymysql',
-      "c = pymysql.connect(host=os.environ['DB_HOST'], port=int(os.environ['DB_PORT']), user=os.environ['DB_USER'], password=os.environ['DB_PASSWORD'])",
-      `c.cursor().execute('CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4')`,
-      "print('created')",
-    ].join('\n')],
-    env: [
-      { name: 'DB_HOST', value: access.host },
-      { name: 'DB_PORT', value: String(access.port) },
-      { name: 'DB_USER', value: access.user },
-      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: passwordSecret } },
-    ],
-  });
-  if (outcome.phase !== 'Succeeded') throw new Error(`creating database ${database} failed: ${outcome.log}`);
+  await runPodSql(kubeConfig, namespace, workloads, [`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4`], passwordSecret);
 }

@@ -47,6 +47,7 @@ keystone-service:
   - { apiGroups: [apps], resources: [deployments], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [apps], resources: [replicasets], verbs: [get, list, watch], scope: watched }
   - { apiGroups: [batch], resources: [jobs], verbs: [get, list, watch, create, delete], scope: watched }
+  - { apiGroups: [batch], resources: [cronjobs], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [k8s.mariadb.com], resources: [databases, users, grants], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [external-secrets.io], resources: [externalsecrets], verbs: [list, watch], scope: watched }

@@ -44,3 +44,15 @@ export async function importImages(address: string, images: TierImages, logFile:
     await runCommand('containerd', 'ctr', ['--address', address, '--namespace', CRI_NAMESPACE, 'images', 'import', ...(unpack ? [] : ['--no-unpack']), image.archive], { logFile, timeoutMs: 300_000 });
   }
 }
+
+/**
+ * Keystone of the next OpenStack release (Debian trixie's, tagged 2025.1-...), which upgrade tests go to: built
+ * unless cached (about as long as the tier's Keystone image cold), imported into the tier's containerd. Returns
+ * its reference.
+ */
+export async function importNextKeystoneImage(containerdAddress: string, logFile: string, log: (line: string) => void = () => undefined): Promise<string> {
+  const next = parseImageList(await runTool('images', 'build-images.sh', ['keystone-next'], log))['keystone-next'];
+  if (next === undefined) throw new Error('tools/build-images.sh did not list the keystone-next image');
+  await runCommand('containerd', 'ctr', ['--address', containerdAddress, '--namespace', CRI_NAMESPACE, 'images', 'import', next.archive], { logFile, timeoutMs: 300_000 });
+  return next.reference;
+}
