@@ -80,6 +80,7 @@ export const names = {
   /** An upgrade's `db_sync --expand`, `--migrate` and `--contract`. */
   upgradeJob: (cr: string, step: 'expand' | 'migrate' | 'contract') => `${cr}-db-${step}`,
   trustFlush: (cr: string) => `${cr}-trust-flush`,
+  policyValidationJob: (cr: string) => `${cr}-policy-validation`,
   /** Deployment, Service and PodDisruptionBudget, as the reference names them. */
   api: (cr: string) => cr,
 } as const;

@@ -279,6 +279,11 @@ export function upgradeJob(cr: Keystone, step: UpgradeStep, runKey: string, conf
   return job(cr, names.upgradeJob(cr.metadata.name, step), `db-${step}`, runKey, configName, script, [{ name: 'CLOSE_IDLE_CONNECTIONS', value: CLOSE_IDLE_CONNECTIONS }]);
 }
 
+/** oslopolicy-validator on the rendered configuration: the policy overrides checked before any pod gets them. */
+export function policyValidationJob(cr: Keystone, runKey: string, configName: string): ObjectTemplate {
+  return job(cr, names.policyValidationJob(cr.metadata.name), 'policy-validation', runKey, configName, `exec oslopolicy-validator --namespace keystone --config-dir ${CONFIG_DIR}/`, []);
+}
+
 export interface BootstrapUrls {
   readonly internal: string;
   readonly public: string;

@@ -31,6 +31,7 @@ export interface KeystoneQueries {
   readonly migrateJob: GetQuery;
   readonly contractJob: GetQuery;
   readonly trustFlush: GetQuery;
+  readonly policyValidationJob: GetQuery;
   /** This Keystone's pods, for the termination message (log tail) of a failed Job. */
   readonly pods: ListQuery;
   /**
@@ -92,6 +93,7 @@ export function observe(cr: Keystone, config: KeystoneServiceConfig): KeystoneQu
     migrateJob: owned(coreTypes.job, names.upgradeJob(crName, 'migrate')),
     contractJob: owned(coreTypes.job, names.upgradeJob(crName, 'contract')),
     trustFlush: owned(cronJobType, names.trustFlush(crName)),
+    policyValidationJob: owned(coreTypes.job, names.policyValidationJob(crName)),
     pods: { kind: 'k8s.list', type: podType, namespace, labels },
     apiToken: cr.status.bootstrapRunKey === undefined ? undefined : apiTokenQuery(cr, config),
   };

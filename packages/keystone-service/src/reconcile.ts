@@ -33,14 +33,14 @@ import { reconcileJob, type JobRun } from './jobs.js';
 import { reconcileKeys } from './keys.js';
 import { connectionUrl, internalEndpoint, keystoneConf } from './keystone-conf.js';
 import type { KeystoneQueries } from './observe.js';
-import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, service, trustFlushCronJob, upgradeJob } from './objects.js';
+import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, policyValidationJob, service, trustFlushCronJob, upgradeJob } from './objects.js';
 import { releaseOfTag } from './release.js';
 import { upgradeBeforeRollout, upgradeFields, upgradeReport, upgradeState, type UpgradeStep } from './upgrade.js';
 import { apiPasteSections } from './paste.js';
 import { renderIni } from './ini.js';
 import { deploymentReady } from './rollout.js';
 import { conditionTrue, entries, field, numberAt } from './read.js';
-import { bootstrapRunKey, connectionHash, dbSyncRunKey } from './run-keys.js';
+import { bootstrapRunKey, connectionHash, dbSyncRunKey, policyValidationRunKey } from './run-keys.js';
 import type { Keystone, KeystoneStatus } from './spec.js';
 import { aggregateConditions, type StepReport, type StepReports } from './status.js';
 import { addApiCheckSteps, apiPodsStopping, apiReport } from './api-check.js';
@@ -208,7 +208,8 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   if (!observed.configMaps.some((cm) => cm.metadata.name === configName)) {
     plan.add({ kind: 'k8s.create', ref: { type: coreTypes.configMap, namespace, name: configName }, object: configMap(cr, configName, data) }, 'the rendered keystone.conf and api-paste.ini');
   }
-  fields.configMapName = configName;
+  // The status names the configuration the pods run with: a new one once its policy overrides are validated.
+  if (cr.status.configMapName !== undefined) fields.configMapName = cr.status.configMapName;
   // The database URL: the pods keep the one a db_sync succeeded with; a new one is tried by db_sync first.
   const url = sensitive(connectionUrl(cr.spec, { namespace, dbUsername: inputs.dbUsername, clusterDomain: config.clusterDomain }, inputs.dbPassword.reveal()));
   const urlHash = connectionHash(cr.metadata.uid, url);
@@ -220,8 +221,24 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
   if (first) addApplyIfChanged(plan, secretRef(syncConnection), undefined, connectionSecret(cr, syncConnection, url), 'the database URL with its password, for OS_DATABASE__CONNECTION');
   else if (!current) addApplyIfChanged(plan, secretRef(syncConnection), observed.dbSyncConnection, connectionSecret(cr, syncConnection, url), 'the new database URL, for db_sync to try before the pods get it');
 
-  // 4. Database.
   const secrets = [inputs.dbPassword, inputs.adminPassword];
+  // Policy overrides are checked by Keystone's own validator before any pod gets them: a rule that does not
+  // parse, names no rule of Keystone's or refers to one that does not exist stops here, and the pods keep the
+  // configuration they run with.
+  if (inputs.policy !== undefined) {
+    const runKey = policyValidationRunKey(imageOf(cr), configName);
+    const validation = reconcileJob(plan, cr, observed.policyValidationJob, {
+      name: names.policyValidationJob(crName), what: 'policy validation', runKey, template: policyValidationJob(cr, runKey, configName), why: 'check the policy overrides before the pods get them',
+      rerunsWhen: 'the policy overrides, the rest of the configuration or the image change',
+    }, observed.pods, secrets);
+    if (!validation.done) {
+      reports[CONDITION_DEPLOYMENT] = validation.report.reason === 'JobFailed' ? { ...validation.report, reason: 'PolicyInvalid' } : validation.report;
+      return stop(requeueAt);
+    }
+  }
+  fields.configMapName = configName;
+
+  // 4. Database.
   const waitingForDb = reconcileMariaDb(plan, cr, observed);
   if (waitingForDb !== undefined) {
     reports[CONDITION_DATABASE] = waitingForDb;

@@ -22,3 +22,8 @@ export function connectionHash(uid: string, url: Sensitive): string {
 export function dbSyncRunKey(image: string, configMapName: string, database: string): string {
   return createHash('sha256').update(`${image}\n${configMapName}\n${database}`).digest('hex').slice(0, 32);
 }
+
+/** The policy validation Job's re-run key: the image whose validator runs, and the configuration it checks. */
+export function policyValidationRunKey(image: string, configMapName: string): string {
+  return createHash('sha256').update(`${image}\n${configMapName}`).digest('hex').slice(0, 32);
+}

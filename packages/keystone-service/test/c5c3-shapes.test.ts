@@ -4,6 +4,7 @@ import { coreTypes, findCondition, reconcileOnce, type ObjectRef } from '@keywar
 import { readConditions } from '@keyward/kernel/model';
 import { FakeClock } from '@keyward/kernel/testing';
 import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
+import { LABEL_CONFIG_OF } from '../src/api.js';
 import { b64, baseSpec, keystoneWorld, namespace, putKeystone, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
@@ -23,9 +24,11 @@ function world(spec: Record<string, unknown>, policyYaml?: string): KeystoneWorl
   return w;
 }
 
+/** The policy.yaml of the one configuration rendered so far (the status names it only once it is validated). */
 const renderedPolicy = (w: KeystoneWorld): string | undefined => {
-  const name = (w.get(ref)?.['status'] as { configMapName?: string }).configMapName ?? '';
-  return (w.get({ type: coreTypes.configMap, namespace, name })?.['data'] as Record<string, string> | undefined)?.['policy.yaml'];
+  const [rendered, ...more] = w.list(coreTypes.configMap, namespace, { [LABEL_CONFIG_OF]: 'keystone' });
+  if (more.length > 0) throw new Error('more than one configuration was rendered');
+  return (rendered?.['data'] as Record<string, string> | undefined)?.['policy.yaml'];
 };
 
 describe("C5C3's Keystone shapes", () => {

@@ -6,7 +6,7 @@
 // rolling update and contract. A migration that fails stops it with the old pods serving; once fixed it goes
 // on; a client issuing and validating tokens through the Service the whole time sees no failed request, and a
 // token from before the upgrade still validates on the new pods. Then its trust_flush CronJob runs on the new
-// release.
+// release, and policy overrides that Keystone's validator refuses never reach its pods.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
@@ -42,6 +42,9 @@ const sql = (statements: readonly string[]) =>
 
 const imageOf = (object: KubeObject | undefined): string | undefined =>
   (object?.['spec'] as { template?: { spec?: { containers?: { image?: string }[] } } } | undefined)?.template?.spec?.containers?.[0]?.image;
+
+const configMapOf = (object: KubeObject | undefined): string | undefined =>
+  (object?.['spec'] as { template?: { spec?: { volumes?: { configMap?: { name?: string } }[] } } } | undefined)?.template?.spec?.volumes?.[0]?.configMap?.name;
 
 const podImages = async (): Promise<string[]> =>
   (await kube.list(podType, { namespace, labels: { 'app.kubernetes.io/instance': CR, 'app.kubernetes.io/component': 'api' } })).items
@@ -198,4 +201,21 @@ describe('a production Keystone with real pods', () => {
     expect(imageOf(job)).toMatch(/:2025\.1-/);
     await kube.delete(jobRef);
   }, WAIT_MS);
+
+  it("refuses policy overrides Keystone's validator refuses before any pod gets them, and takes them once fixed", async () => {
+    const running = statusOf(await kube.get(ref()))['configMapName'];
+    await kube.patch(ref(), { spec: { policyOverrides: { rules: { 'identity:list_userz': 'role:admin' } } } }, ContentType.mergePatch);
+    const refused = await waitForObject(kube, ref(), 'the policy overrides to be refused', (object) => conditionOf(object, 'DeploymentReady')?.reason === 'PolicyInvalid');
+    expect(conditionOf(refused, 'DeploymentReady')?.message).toContain('Unknown rule found in policy file: identity:list_userz');
+    expect(conditionOf(refused, 'Ready')).toMatchObject({ status: 'False', reason: 'PolicyInvalid' });
+    // The pods run the configuration they ran before, and the status still names it.
+    expect(statusOf(refused)['configMapName']).toBe(running);
+    expect(configMapOf(await kube.get({ type: coreTypes.deployment, namespace, name: names.api(CR) }))).toBe(running);
+
+    await kube.patch(ref(), { spec: { policyOverrides: { rules: { 'identity:list_users': 'role:admin' } } } }, ContentType.mergePatch);
+    const fixed = await waitForReady(kube, ref());
+    expect(statusOf(fixed)['configMapName']).not.toBe(running);
+    const policy = await runInApiPodTemplate(env, kube, namespace, CR, 'cat /etc/keystone/keystone.conf.d/policy.yaml');
+    expect(policy.trim()).toBe('"identity:list_users": "role:admin"');
+  }, 2 * WAIT_MS);
 });
