@@ -17,7 +17,7 @@ import {
 } from './api.js';
 import type { Keystone } from './spec.js';
 import type { UpgradeStep } from './upgrade.js';
-import { DRAIN_SECONDS, deploymentSettings } from './pod-settings.js';
+import { DRAIN_SECONDS, deploymentSettings, uwsgiOptions } from './pod-settings.js';
 
 // The objects a Keystone owns, as pure functions of the object and what was decided. Every one carries the
 // controller owner reference, so garbage collection removes them with the Keystone.
@@ -116,9 +116,9 @@ const DB_PROBE = [
 ];
 
 /** Debian's uWSGI loads its Python support as a plugin, named before any option of it. */
-export const UWSGI_COMMAND = [
+const UWSGI_COMMAND = [
   'uwsgi', '--plugin', 'python3', '--http-socket', `:${String(API_PORT)}`, '--wsgi-file', '/usr/bin/keystone-wsgi-public', '--master', '--lazy-apps', '--need-app',
-  '--processes', '2', '--threads', '1', '--die-on-term', `--pyargv=--config-dir=${CONFIG_DIR}/`,
+  '--die-on-term', `--pyargv=--config-dir=${CONFIG_DIR}/`,
 ];
 
 /** The API Deployment; `connectionHash` (a keyed hash of the database URL) rolls the pods when the URL changes. */
@@ -145,7 +145,7 @@ export function deployment(cr: Keystone, configName: string, connectionHash: str
             name: 'keystone',
             image: imageOf(cr),
             imagePullPolicy: 'IfNotPresent',
-            command: UWSGI_COMMAND,
+            command: [...UWSGI_COMMAND, ...uwsgiOptions(cr.spec)],
             ports: [{ name: 'keystone', containerPort: API_PORT, protocol: 'TCP' }],
             env: [connectionEnv(cr), USER_ENV],
             volumeMounts: mounts,

@@ -36,7 +36,10 @@ const TopologySpreadCodec = t.intersection([
   t.UnknownRecord,
 ]);
 
+const UwsgiCodec = t.partial({ processes: integerInRange(1, 64), threads: integerInRange(1, 64), harakiri: integerInRange(1, MAX_GRACE_SECONDS) });
+
 export const podSettingsCodecs = {
+  uwsgi: UwsgiCodec,
   resources: t.partial({ requests: resourceList, limits: resourceList }),
   topologySpreadConstraints: t.array(TopologySpreadCodec),
   priorityClassName: matching(DNS1123_SUBDOMAIN_PATTERN, 'a PriorityClass name'),
@@ -50,7 +53,18 @@ const intOrString = (pattern: string) => ({ anyOf: [{ type: 'integer' }, { type:
 const resourceListSchema = (description: string) => ({ type: 'object', additionalProperties: intOrString(QUANTITY_PATTERN), description });
 const zero = (field: string) => `string(self.${field}) in ['0', '0%']`;
 
+export const DEFAULT_UWSGI = { processes: 2, threads: 1 };
+
 export const podSettingsSchema = {
+  uwsgi: {
+    type: 'object',
+    description: 'How uWSGI serves Keystone in each API pod.',
+    properties: {
+      processes: { type: 'integer', minimum: 1, maximum: 64, description: `Worker processes, each with its own database pool; default ${String(DEFAULT_UWSGI.processes)}.` },
+      threads: { type: 'integer', minimum: 1, maximum: 64, description: `Threads per worker; default ${String(DEFAULT_UWSGI.threads)}.` },
+      harakiri: { type: 'integer', minimum: 1, maximum: MAX_GRACE_SECONDS, description: 'Seconds after which uWSGI kills a worker stuck in one request (and starts a new one); default none.' },
+    },
+  },
   resources: {
     type: 'object',
     description: 'Requests and limits of the keystone container, as a container\'s resources: resource name (cpu, memory, ...) to a quantity. Default none.',
@@ -90,6 +104,12 @@ export const podSettingsSchema = {
     },
   },
 };
+
+/** uWSGI's options for the settings: worker processes and threads, and the stuck-request limit. */
+export function uwsgiOptions(settings: PodSettings): string[] {
+  const { processes = DEFAULT_UWSGI.processes, threads = DEFAULT_UWSGI.threads, harakiri } = settings.uwsgi ?? {};
+  return ['--processes', String(processes), '--threads', String(threads), ...(harakiri === undefined ? [] : ['--harakiri', String(harakiri)])];
+}
 
 /** What the settings add to the API Deployment: its strategy, and the pod spec's and container's fields. */
 export function deploymentSettings(settings: PodSettings, podLabels: Readonly<Record<string, string>>) {

@@ -2,13 +2,13 @@
 // runs no pods, so the test plays the Deployment and Job controllers: it marks Jobs complete and the
 // Deployment available by hand. The real pods come with the workload tier's integration tests.
 import { describe, expect, it } from '@jest/globals';
-import { coreTypes, findCondition, type KubeObject, type ObjectRef, converge as convergeKit, reconcileOnce } from '@keyward/kernel';
+import { coreTypes, findCondition, type KubeObject, type ObjectRef, reconcileOnce } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { FakeClock, actionKinds, fixedEntropy } from '@keyward/kernel/testing';
 import { ANNOTATION_RUN_KEY, externalSecretType, podType } from '../src/api.js';
 import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
 import { indices, type KeyRepository } from '../src/fernet.js';
-import { b64, baseSpec, finishJob, keystoneWorld, namespace, putInputs, putKeystone, rollOut, type KeystoneWorld } from './fixtures.js';
+import { b64, baseSpec, convergeKeystone, finishJob, keystoneWorld, namespace, putInputs, putKeystone, type KeystoneWorld } from './fixtures.js';
 
 const ref: ObjectRef = { type: keystoneType, namespace, name: 'keystone' };
 const job = (name: string): ObjectRef => ({ type: coreTypes.job, namespace, name });
@@ -26,25 +26,7 @@ async function reconcile(world: KeystoneWorld, clock: FakeClock, seed = 0) {
   return outcome.decision.plan;
 }
 
-/** Reconciles, playing the other controllers between rounds, until a reconcile writes nothing. */
-async function converge(world: KeystoneWorld, clock: FakeClock): Promise<number> {
-  const rounds = await convergeKit(keystoneServiceController, world, ref, {
-    config: defaultKeystoneServiceConfig,
-    now: () => clock.now(),
-    maxRounds: 12,
-    between: () => {
-      finishJob(world, 'keystone-db-sync');
-      finishJob(world, 'keystone-bootstrap');
-      rollOut(world);
-      clock.advance(1_000);
-    },
-  });
-  for (const { decision, result } of rounds) {
-    if (decision.kind !== 'planned') throw new Error(decision.kind);
-    expect(result?.ok).toBe(true);
-  }
-  return rounds.length;
-}
+const converge = (world: KeystoneWorld, clock: FakeClock): Promise<number> => convergeKeystone(world, clock);
 
 const secretData = (world: KeystoneWorld, name: string): KeyRepository => {
   const data = (world.get({ type: coreTypes.secret, namespace, name })?.['data'] ?? {}) as Record<string, string>;

@@ -1,6 +1,7 @@
-import { coreTypes, InMemoryWorld, type KubeObject, type ObjectRef } from '@keyward/kernel';
+import { expect } from '@jest/globals';
+import { converge, coreTypes, InMemoryWorld, type KubeObject, type ObjectRef } from '@keyward/kernel';
 import { FakeClock, simulateKeystone, type SimulatedKeystone } from '@keyward/kernel/testing';
-import { keystoneType } from '../src/index.js';
+import { defaultKeystoneServiceConfig, keystoneServiceController, keystoneType } from '../src/index.js';
 
 export const namespace = 'identity';
 export const b64 = (text: string): string => Buffer.from(text).toString('base64');
@@ -58,4 +59,26 @@ export function rollOut(world: KeystoneWorld): void {
     ...o,
     status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   }));
+}
+
+/**
+ * Reconciles the Keystone, playing the Job controller (the Jobs named `jobs` complete) and the Deployment
+ * controller between rounds, until a reconcile writes nothing; every round must succeed. Returns the rounds.
+ */
+export async function convergeKeystone(world: KeystoneWorld, clock: FakeClock, jobs: readonly string[] = ['keystone-db-sync', 'keystone-bootstrap']): Promise<number> {
+  const rounds = await converge(keystoneServiceController, world, { type: keystoneType, namespace, name: 'keystone' }, {
+    config: defaultKeystoneServiceConfig,
+    now: () => clock.now(),
+    maxRounds: 12,
+    between: () => {
+      for (const job of jobs) finishJob(world, job);
+      rollOut(world);
+      clock.advance(1_000);
+    },
+  });
+  for (const { decision, result } of rounds) {
+    if (decision.kind !== 'planned') throw new Error(decision.kind);
+    expect(result?.ok).toBe(true);
+  }
+  return rounds.length;
 }

@@ -30,6 +30,12 @@ describe("the API Deployment's pod settings", () => {
     expect(spec.template.spec['topologySpreadConstraints']).toBeUndefined();
     expect(spec.template.spec.containers[0]?.['resources']).toBeUndefined();
     expect(spec.template.spec.containers[0]?.['lifecycle']).toEqual({ preStop: { exec: { command: ['sleep', '10'] } } });
+    expect((spec.template.spec.containers[0]?.['command'] as string[]).slice(-4)).toEqual(['--processes', '2', '--threads', '1']);
+  });
+
+  it("runs uWSGI with the spec's workers, threads and stuck-request limit", () => {
+    const { spec } = render(keystone({ uwsgi: { processes: 4, threads: 2, harakiri: 60 } }));
+    expect((spec.template.spec.containers[0]?.['command'] as string[]).slice(-6)).toEqual(['--processes', '4', '--threads', '2', '--harakiri', '60']);
   });
 
   it("takes the spec's, and a spread without a selector counts this Keystone's API pods", () => {
@@ -55,6 +61,7 @@ describe("the API Deployment's pod settings", () => {
   it.each([
     ['a grace period no longer than the drain', { terminationGracePeriodSeconds: 10 }, 'spec.terminationGracePeriodSeconds'],
     ['a rollout that can neither add nor remove a pod', { strategy: { rollingUpdate: { maxSurge: '0%', maxUnavailable: 0 } } }, 'spec.strategy.rollingUpdate'],
+    ['no uWSGI worker', { uwsgi: { processes: 0 } }, 'spec.uwsgi.processes'],
     ['a quantity with a space', { resources: { limits: { memory: '1 Gi' } } }, 'spec.resources.limits.memory'],
     ['a spread that never gives up or schedules anyway', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'Sometimes' }] }, 'spec.topologySpreadConstraints[0].whenUnsatisfiable'],
   ])('refuses %s, naming the field', (_case, extra, path) => {

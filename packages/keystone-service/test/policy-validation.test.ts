@@ -1,13 +1,13 @@
 // Policy overrides checked by oslopolicy-validator in a Job before the pods get them, against the in-memory
 // world (the test plays the Job and Deployment controllers). The real validator runs in the pod tests.
 import { describe, expect, it } from '@jest/globals';
-import { converge, coreTypes, findCondition, reconcileOnce } from '@keyward/kernel';
+import { coreTypes, findCondition, reconcileOnce } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import type { FakeClock } from '@keyward/kernel/testing';
 import { fixedEntropy } from '@keyward/kernel/testing';
 import { keystoneType, podType } from '../src/api.js';
 import { defaultKeystoneServiceConfig, keystoneServiceController } from '../src/index.js';
-import { baseSpec, deploymentRef, finishJob, jobRef, namespace, rollOut, setupWorld, type KeystoneWorld } from './fixtures.js';
+import { baseSpec, convergeKeystone, deploymentRef, finishJob, jobRef, namespace, setupWorld, type KeystoneWorld } from './fixtures.js';
 
 const ref = { type: keystoneType, namespace, name: 'keystone' };
 const VALIDATION = 'keystone-policy-validation';
@@ -20,18 +20,7 @@ async function reconcile(world: KeystoneWorld, clock: FakeClock): Promise<void> 
   expect(outcome.result?.ok).toBe(true);
 }
 
-async function convergeAll(world: KeystoneWorld, clock: FakeClock): Promise<void> {
-  await converge(keystoneServiceController, world, ref, {
-    config: defaultKeystoneServiceConfig,
-    now: () => clock.now(),
-    maxRounds: 12,
-    between: () => {
-      for (const job of [VALIDATION, 'keystone-db-sync', 'keystone-bootstrap']) finishJob(world, job);
-      rollOut(world);
-      clock.advance(1_000);
-    },
-  });
-}
+const convergeAll = (world: KeystoneWorld, clock: FakeClock): Promise<number> => convergeKeystone(world, clock, [VALIDATION, 'keystone-db-sync', 'keystone-bootstrap']);
 
 const withRules = (rules: Record<string, string>) => ({ ...baseSpec, policyOverrides: { rules } });
 

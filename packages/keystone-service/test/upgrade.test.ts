@@ -1,13 +1,13 @@
 // Upgrades from one OpenStack release to a newer one, against the in-memory world: the test plays the Job and
 // Deployment controllers. The real releases (Debian bookworm's Keystone to trixie's) run in the pod tests.
 import { describe, expect, it } from '@jest/globals';
-import { converge, findCondition, reconcileOnce, type KubeObject } from '@keyward/kernel';
+import { findCondition, reconcileOnce, type KubeObject } from '@keyward/kernel';
 import { readConditions } from '@keyward/kernel/model';
 import { fixedEntropy, type FakeClock } from '@keyward/kernel/testing';
 import { defaultKeystoneServiceConfig, keystoneServiceController } from '../src/index.js';
 import { compareReleases, releaseOfTag } from '../src/release.js';
 import { upgradeState } from '../src/upgrade.js';
-import { baseSpec, deploymentRef, finishJob, jobRef, namespace, rollOut, setupWorld, type KeystoneWorld } from './fixtures.js';
+import { baseSpec, convergeKeystone, deploymentRef, finishJob, jobRef, namespace, rollOut, setupWorld, type KeystoneWorld } from './fixtures.js';
 import { keystoneType } from '../src/api.js';
 
 const ref = { type: keystoneType, namespace, name: 'keystone' };
@@ -28,17 +28,7 @@ async function reconcile(world: KeystoneWorld, clock: FakeClock) {
 /** Converges as the installed release: the Jobs of a first install complete and the Deployment rolls out. */
 async function install(tag: string) {
   const { world, clock } = setupWorld({ ...baseSpec, image: { repository: 'keystone', tag } });
-  await converge(keystoneServiceController, world, ref, {
-    config: defaultKeystoneServiceConfig,
-    now: () => clock.now(),
-    maxRounds: 12,
-    between: () => {
-      finishJob(world, 'keystone-db-sync');
-      finishJob(world, 'keystone-bootstrap');
-      rollOut(world);
-      clock.advance(1_000);
-    },
-  });
+  await convergeKeystone(world, clock);
   return { world, clock };
 }
 

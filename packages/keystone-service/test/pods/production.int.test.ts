@@ -107,7 +107,7 @@ afterAll(async () => {
 }, 5 * 60_000);
 
 describe('a production Keystone with real pods', () => {
-  it('runs its API pods with the resources, priority, spread and grace period of its spec', async () => {
+  it('runs its API pods with the resources, priority, spread, grace period and uWSGI workers of its spec', async () => {
     await kube.create({ type: priorityClassType, name: PRIORITY }, { metadata: { name: PRIORITY }, value: 1_000_000, description: 'identity' });
     await kube.create(ref(), keystoneObject(env, namespace, CR, databaseOf(namespace), {
       database: { host: env.info.workloads.database?.host, port: env.info.workloads.database?.port, database: databaseOf(namespace), secretRef: { name: 'keystone-upgrade-db' } },
@@ -115,6 +115,7 @@ describe('a production Keystone with real pods', () => {
       priorityClassName: PRIORITY,
       topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' }],
       terminationGracePeriodSeconds: 40,
+      uwsgi: { processes: 3, harakiri: 120 },
       trustFlush: { schedule: '0 3 * * *' },
     }));
     const installed = await waitForReady(kube, ref());
@@ -122,11 +123,12 @@ describe('a production Keystone with real pods', () => {
     const pods = (await kube.list(podType, { namespace, labels: { 'app.kubernetes.io/instance': CR, 'app.kubernetes.io/component': 'api' } })).items;
     expect(pods).toHaveLength(2);
     for (const pod of pods) {
-      const spec = pod['spec'] as { priority?: number; priorityClassName?: string; terminationGracePeriodSeconds?: number; topologySpreadConstraints?: unknown[]; containers: { resources?: unknown; lifecycle?: unknown }[] };
+      const spec = pod['spec'] as { priority?: number; priorityClassName?: string; terminationGracePeriodSeconds?: number; topologySpreadConstraints?: unknown[]; containers: { resources?: unknown; lifecycle?: unknown; command?: string[] }[] };
       expect(spec).toMatchObject({ priorityClassName: PRIORITY, priority: 1_000_000, terminationGracePeriodSeconds: 40 });
       expect(spec.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'app.kubernetes.io/name': 'keystone', 'app.kubernetes.io/instance': CR, 'app.kubernetes.io/managed-by': 'keyward', 'app.kubernetes.io/component': 'api' } } }]);
       expect(spec.containers[0]?.resources).toEqual({ requests: { cpu: '50m', memory: '128Mi' }, limits: { memory: '1Gi' } });
       expect(spec.containers[0]?.lifecycle).toEqual({ preStop: { exec: { command: ['sleep', '10'] } } });
+      expect(spec.containers[0]?.command?.slice(-6)).toEqual(['--processes', '3', '--threads', '1', '--harakiri', '120']);
       expect((pod['status'] as { qosClass?: string }).qosClass).toBe('Burstable');
     }
   }, WAIT_MS + 60_000);
