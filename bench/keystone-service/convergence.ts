@@ -152,7 +152,7 @@ async function floorPhase(environment: Environment, workloads: WorkloadEnvironme
 
       const api = names.api(CR);
       await until(coreTypes.deployment, api, (object) => deploymentReady(object, cr.spec.replicas).status === 'True', async () => {
-        await create(coreTypes.deployment, objects.deployment(cr, configName, urlHash), api);
+        await create(coreTypes.deployment, objects.deployment(cr, configName, urlHash, cr.spec.replicas), api);
         await create(coreTypes.service, objects.service(cr), api);
         await create(podDisruptionBudgetType, objects.podDisruptionBudget(cr), api);
       });

@@ -7,6 +7,7 @@ export const keystoneType: ResourceType = { group: GROUP, version: VERSION, kind
 
 /** Kinds the controller writes or reads beyond core's well-known ones. */
 export const podDisruptionBudgetType: ResourceType = { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true };
+export const horizontalPodAutoscalerType: ResourceType = { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', namespaced: true };
 export const cronJobType: ResourceType = { group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', namespaced: true };
 export const replicaSetType: ResourceType = { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true };
 export const podType: ResourceType = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };

@@ -1,6 +1,6 @@
 import { coreTypes, type ControllerDefinition, type KubeObject } from '@keyward/kernel';
 import { owns, type SecondaryWatch } from '@keyward/kernel/plan';
-import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, cronJobType, externalSecretType, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
+import { LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, cronJobType, horizontalPodAutoscalerType, externalSecretType, keystoneType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { decodeKeystone } from './decode.js';
 import { keystoneErrorPolicy } from './namespace.js';
@@ -30,7 +30,7 @@ export const keystoneServiceController: ControllerDefinition<Keystone, KeystoneQ
   apis: keystoneServiceApis,
   primary: { type: keystoneType, decode: decodeKeystone },
   secondary: () => [
-    ...[coreTypes.secret, coreTypes.configMap, coreTypes.deployment, coreTypes.service, coreTypes.job, cronJobType, podDisruptionBudgetType].map((type) => owns(type, keystoneType, { labels: ours })),
+    ...[coreTypes.secret, coreTypes.configMap, coreTypes.deployment, coreTypes.service, coreTypes.job, cronJobType, horizontalPodAutoscalerType, podDisruptionBudgetType].map((type) => owns(type, keystoneType, { labels: ours })),
     // A rollout's progress, and the log tail of a failed Job.
     byInstance(replicaSetType),
     byInstance(podType),

@@ -9,6 +9,7 @@ import { BASE_FILTER_NAMES } from './paste.js';
 import { UPGRADE_PHASES } from './upgrade.js';
 import { podSettingsSchema } from './pod-settings.js';
 import { trustFlushSchema } from './trust-flush.js';
+import { autoscalingSchema } from './autoscaling.js';
 import {
   BASE_FILTER_MESSAGE,
   CACHE_ONE_OF,
@@ -192,6 +193,7 @@ const crdWithoutNameRule = namespacedCrd({
         extraConfig: { ...iniMap(iniSection), description: 'keystone.conf settings, section to key to one-line value, applied last: they win over plugins and over Keyward\'s own settings (the escape hatch).' },
         ...podSettingsSchema,
         trustFlush: trustFlushSchema,
+        autoscaling: autoscalingSchema,
       },
     },
     status: {

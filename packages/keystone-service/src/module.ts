@@ -38,6 +38,7 @@ export const keystoneServiceModule = defineControllerModule({
     { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch'], scope: 'watched' },
     { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'create', 'delete'], scope: 'watched' },
     { apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
+    { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'], scope: 'watched' },
     { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
     { apiGroups: [MARIADB_GROUP], resources: ['databases', 'users', 'grants'], verbs: ['get', 'list', 'watch', 'create', 'patch'], scope: 'watched' },
     // Read only, to say why a Secret the spec names is missing.

@@ -18,6 +18,7 @@ import {
 import type { Keystone } from './spec.js';
 import type { UpgradeStep } from './upgrade.js';
 import { DRAIN_SECONDS, deploymentSettings, uwsgiOptions } from './pod-settings.js';
+import { minimumReplicas, type AutoscalingSpec } from './autoscaling.js';
 
 // The objects a Keystone owns, as pure functions of the object and what was decided. Every one carries the
 // controller owner reference, so garbage collection removes them with the Keystone.
@@ -121,8 +122,11 @@ const UWSGI_COMMAND = [
   '--die-on-term', `--pyargv=--config-dir=${CONFIG_DIR}/`,
 ];
 
-/** The API Deployment; `connectionHash` (a keyed hash of the database URL) rolls the pods when the URL changes. */
-export function deployment(cr: Keystone, configName: string, connectionHash: string): ObjectTemplate {
+/**
+ * The API Deployment with `replicas` pods; `connectionHash` (a keyed hash of the database URL) rolls the pods
+ * when the URL changes.
+ */
+export function deployment(cr: Keystone, configName: string, connectionHash: string, replicas: number): ObjectTemplate {
   const { volumes: vols, mounts } = volumes(cr, configName, true);
   const labels = podLabels(cr, 'api');
   const settings = deploymentSettings(cr.spec, labels);
@@ -131,7 +135,7 @@ export function deployment(cr: Keystone, configName: string, connectionHash: str
     kind: 'Deployment',
     metadata: meta(cr, names.api(cr.metadata.name)),
     spec: {
-      replicas: cr.spec.replicas,
+      replicas,
       selector: { matchLabels: labels },
       strategy: settings.strategy,
       template: {
@@ -177,8 +181,24 @@ export function service(cr: Keystone): ObjectTemplate {
   };
 }
 
+/** The HorizontalPodAutoscaler of the API Deployment, for a spec with `autoscaling`: CPU use against the request. */
+export function apiAutoscaler(cr: Keystone, autoscaling: AutoscalingSpec): ObjectTemplate {
+  const name = names.api(cr.metadata.name);
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: meta(cr, name),
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+      minReplicas: minimumReplicas(cr.spec.replicas, autoscaling),
+      maxReplicas: autoscaling.maxReplicas,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: autoscaling.targetCPUUtilizationPercentage } } }],
+    },
+  };
+}
+
 export function podDisruptionBudget(cr: Keystone): ObjectTemplate {
-  const budget = cr.spec.replicas > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 };
+  const budget = minimumReplicas(cr.spec.replicas, cr.spec.autoscaling) > 1 ? { minAvailable: 1 } : { maxUnavailable: 1 };
   return { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: meta(cr, names.api(cr.metadata.name)), spec: { ...budget, selector: { matchLabels: podLabels(cr, 'api') } } };
 }
 

@@ -1,6 +1,6 @@
 import { coreTypes, type ObjectRef, type ResourceType } from '@keyward/kernel';
 import { type GetQuery, type KeystoneTokenQuery, type ListIfServedQuery, type ListQuery } from '@keyward/kernel/plan';
-import { LABEL_CONFIG_OF, commonLabels, cronJobType, externalSecretType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
+import { LABEL_CONFIG_OF, commonLabels, cronJobType, horizontalPodAutoscalerType, externalSecretType, mariaDbDatabaseType, mariaDbGrantType, mariaDbUserType, names, podDisruptionBudgetType, podType, replicaSetType } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { internalEndpoint } from './keystone-conf.js';
 import type { Keystone } from './spec.js';
@@ -31,6 +31,7 @@ export interface KeystoneQueries {
   readonly migrateJob: GetQuery;
   readonly contractJob: GetQuery;
   readonly trustFlush: GetQuery;
+  readonly autoscaler: GetQuery;
   readonly policyValidationJob: GetQuery;
   /** This Keystone's pods, for the termination message (log tail) of a failed Job. */
   readonly pods: ListQuery;
@@ -93,6 +94,7 @@ export function observe(cr: Keystone, config: KeystoneServiceConfig): KeystoneQu
     migrateJob: owned(coreTypes.job, names.upgradeJob(crName, 'migrate')),
     contractJob: owned(coreTypes.job, names.upgradeJob(crName, 'contract')),
     trustFlush: owned(cronJobType, names.trustFlush(crName)),
+    autoscaler: owned(horizontalPodAutoscalerType, names.api(crName)),
     policyValidationJob: owned(coreTypes.job, names.policyValidationJob(crName)),
     pods: { kind: 'k8s.list', type: podType, namespace, labels },
     apiToken: cr.status.bootstrapRunKey === undefined ? undefined : apiTokenQuery(cr, config),

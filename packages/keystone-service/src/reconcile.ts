@@ -22,6 +22,7 @@ import {
   names,
   podDisruptionBudgetType,
   cronJobType,
+  horizontalPodAutoscalerType,
 } from './api.js';
 import type { KeystoneServiceConfig } from './config.js';
 import { configMapName } from './config-map.js';
@@ -33,8 +34,9 @@ import { reconcileJob, type JobRun } from './jobs.js';
 import { reconcileKeys } from './keys.js';
 import { connectionUrl, internalEndpoint, keystoneConf } from './keystone-conf.js';
 import type { KeystoneQueries } from './observe.js';
-import { bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, policyValidationJob, service, trustFlushCronJob, upgradeJob } from './objects.js';
+import { apiAutoscaler, bootstrapJob, configMap, connectionSecret, dbSyncJob, deployment, imageOf, mariaDbObjects, podDisruptionBudget, policyValidationJob, service, trustFlushCronJob, upgradeJob } from './objects.js';
 import { releaseOfTag } from './release.js';
+import { statedReplicas } from './autoscaling.js';
 import { upgradeBeforeRollout, upgradeFields, upgradeReport, upgradeState, type UpgradeStep } from './upgrade.js';
 import { apiPasteSections } from './paste.js';
 import { renderIni } from './ini.js';
@@ -287,11 +289,18 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
 
   // 5. Deployment, Service and PodDisruptionBudget.
   const apiRef = (type: ObjectRef['type']) => ({ type, namespace, name: names.api(crName) });
-  const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName, urlHash), 'the Keystone API pods');
+  const { autoscaling } = cr.spec;
+  const replicas = statedReplicas(cr.spec.replicas, autoscaling, observed.deployment);
+  // Forced: replicas someone else set (an autoscaler no longer asked for, `kubectl scale`) are taken back.
+  const changed = addApplyIfChanged(plan, apiRef(coreTypes.deployment), observed.deployment, deployment(cr, configName, urlHash, replicas), 'the Keystone API pods', { force: true });
+  if (autoscaling !== undefined) addApplyIfChanged(plan, apiRef(horizontalPodAutoscalerType), observed.autoscaler, apiAutoscaler(cr, autoscaling), 'scale the API pods on their CPU use');
+  else if (observed.autoscaler !== undefined) {
+    plan.add({ kind: 'k8s.delete', ref: apiRef(horizontalPodAutoscalerType), precondition: { uid: observed.autoscaler.metadata.uid ?? '' } }, 'the spec no longer asks for autoscaling');
+  }
   addApplyIfChanged(plan, apiRef(coreTypes.service), observed.service, service(cr), 'the Keystone API Service');
   addApplyIfChanged(plan, apiRef(podDisruptionBudgetType), observed.podDisruptionBudget, podDisruptionBudget(cr), 'keep an API pod through voluntary disruptions');
   addApplyIfChanged(plan, { type: cronJobType, namespace, name: names.trustFlush(crName) }, observed.trustFlush, trustFlushCronJob(cr, configName), 'remove expired and deleted trusts on the schedule');
-  const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, cr.spec.replicas, observed.replicaSets, observed.pods);
+  const rollout = changed ? { status: 'False' as const, reason: 'Progressing', message: 'the Deployment is being updated' } : deploymentReady(observed.deployment, replicas, observed.replicaSets, observed.pods);
   reports[CONDITION_DEPLOYMENT] = rollout;
   if (rollout.status !== 'True') {
     reports[CONDITION_API] = { status: 'False', reason: 'WaitingForDeployment', message: 'waiting for the API pods' };

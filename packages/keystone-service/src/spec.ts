@@ -7,6 +7,7 @@ import { MIN_ACTIVE_KEYS } from './fernet.js';
 import { BASE_FILTER_NAMES } from './paste.js';
 import { cronSchedule, matching, refine } from './codec-helpers.js';
 import { podSettingsCodecs } from './pod-settings.js';
+import { AutoscalingCodec } from './autoscaling.js';
 import { DEFAULT_TRUST_FLUSH, trustFlushCodec } from './trust-flush.js';
 
 // The Keystone spec as a codec. crd.ts states the same rules as an OpenAPI schema with CEL, from the same
@@ -140,6 +141,7 @@ export const KeystoneSpecCodec = t.intersection([
     policyOverrides: PolicyCodec,
     extraConfig: iniMap(iniSection),
     ...podSettingsCodecs,
+    autoscaling: AutoscalingCodec,
   }),
   t.type({ trustFlush: withDefault(trustFlushCodec, DEFAULT_TRUST_FLUSH) }),
 ]);

@@ -52,12 +52,14 @@ export function finishJob(world: KeystoneWorld, name: string, outcome: 'Complete
   world.update(jobRef(name), (o) => ({ ...o, status: { conditions: [{ type: outcome, status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }));
 }
 
+const replicaCounts = (n: number) => ({ replicas: n, readyReplicas: n, updatedReplicas: n, availableReplicas: n });
+
 /** Plays the Deployment controller: the current generation rolled out, every replica updated and available. */
 export function rollOut(world: KeystoneWorld): void {
   if (world.get(deploymentRef) === undefined) return;
   world.update(deploymentRef, (o) => ({
     ...o,
-    status: { observedGeneration: o.metadata.generation, replicas: 3, readyReplicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    status: { observedGeneration: o.metadata.generation, ...replicaCounts((o['spec'] as { replicas?: number } | undefined)?.replicas ?? 3), conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   }));
 }
 

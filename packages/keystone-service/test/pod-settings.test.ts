@@ -19,7 +19,7 @@ interface PodTemplate {
     readonly template: { readonly spec: Record<string, unknown> & { readonly containers: readonly Record<string, unknown>[] } };
   };
 }
-const render = (cr: Keystone) => deployment(cr, 'ks-config-1', 'hash') as unknown as PodTemplate;
+const render = (cr: Keystone) => deployment(cr, 'ks-config-1', 'hash', cr.spec.replicas) as unknown as PodTemplate;
 
 describe("the API Deployment's pod settings", () => {
   it('by default: one extra pod at a time, none missing, 30 s to stop of which 10 s serving while leaving the Service', () => {

@@ -17,7 +17,8 @@ const CONTROL_PLANE_CONTROLLERS = [
 ];
 /**
  * With the workload tier, also what running workloads needs: node-lifecycle lifts the node's not-ready taint (pods
- * are never scheduled otherwise), Deployments and ReplicaSets make pods, Jobs and CronJobs run, and Endpoints and
+ * are never scheduled otherwise), Deployments and ReplicaSets make pods, Jobs and CronJobs run, autoscalers keep a
+ * Deployment within their bounds (no metrics are served, so they only enforce those), and Endpoints and
  * EndpointSlices tell kube-proxy where a Service's pods are.
  */
 const WORKLOAD_CONTROLLERS = [
@@ -27,6 +28,7 @@ const WORKLOAD_CONTROLLERS = [
   'statefulset-controller',
   'job-controller',
   'cronjob-controller',
+  'horizontal-pod-autoscaler-controller',
   'endpoints-controller',
   'endpointslice-controller',
 ];

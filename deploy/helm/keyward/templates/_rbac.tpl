@@ -48,6 +48,7 @@ keystone-service:
   - { apiGroups: [apps], resources: [replicasets], verbs: [get, list, watch], scope: watched }
   - { apiGroups: [batch], resources: [jobs], verbs: [get, list, watch, create, delete], scope: watched }
   - { apiGroups: [batch], resources: [cronjobs], verbs: [get, list, watch, create, patch], scope: watched }
+  - { apiGroups: [autoscaling], resources: [horizontalpodautoscalers], verbs: [get, list, watch, create, patch, delete], scope: watched }
   - { apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [k8s.mariadb.com], resources: [databases, users, grants], verbs: [get, list, watch, create, patch], scope: watched }
   - { apiGroups: [external-secrets.io], resources: [externalsecrets], verbs: [list, watch], scope: watched }

@@ -6,16 +6,17 @@
 // rolling update and contract. A migration that fails stops it with the old pods serving; once fixed it goes
 // on; a client issuing and validating tokens through the Service the whole time sees no failed request, and a
 // token from before the upgrade still validates on the new pods. Then its trust_flush CronJob runs on the new
-// release, and policy overrides that Keystone's validator refuses never reach its pods.
+// release, policy overrides that Keystone's validator refuses never reach its pods, and an autoscaler scales
+// it without Keyward taking the scale back.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { coreTypes, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/kernel';
 import { ContentType, KubeClient } from '@keyward/runtime/io';
-import { importNextKeystoneImage, kubeConfigFor, podHostPattern, rememberSecret, resolveServiceNames, runPodSql, testLogFile, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
+import { importNextKeystoneImage, kubeConfigFor, waitFor, podHostPattern, rememberSecret, resolveServiceNames, runPodSql, testLogFile, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
 import { names } from '../../src/index.js';
-import { cronJobType, podType } from '../../src/api.js';
-import { WAIT_MS, adminToken, apiPods, conditionOf, databaseOf, imageSpec, keystoneObject, keystoneRef, prepareNamespace, runInApiPodTemplate, serviceUrl, startController, statusOf, unique, validates, waitForObject, waitForReady, type RunningController } from './harness.js';
+import { cronJobType, horizontalPodAutoscalerType, podType } from '../../src/api.js';
+import { WAIT_MS, adminToken, writesOf, apiPods, conditionOf, databaseOf, imageSpec, keystoneObject, keystoneRef, prepareNamespace, runInApiPodTemplate, serviceUrl, startController, statusOf, unique, validates, waitForObject, waitForReady, type RunningController } from './harness.js';
 import { withTokenTraffic } from './traffic.js';
 
 const CR = 'production';
@@ -214,10 +215,30 @@ describe('a production Keystone with real pods', () => {
     expect(statusOf(refused)['configMapName']).toBe(running);
     expect(configMapOf(await kube.get({ type: coreTypes.deployment, namespace, name: names.api(CR) }))).toBe(running);
 
-    await kube.patch(ref(), { spec: { policyOverrides: { rules: { 'identity:list_users': 'role:admin' } } } }, ContentType.mergePatch);
+    // A merge patch: the misspelt rule is taken out (null) and the right one put in.
+    await kube.patch(ref(), { spec: { policyOverrides: { rules: { 'identity:list_userz': null, 'identity:list_users': 'role:admin' } } } }, ContentType.mergePatch);
     const fixed = await waitForReady(kube, ref());
     expect(statusOf(fixed)['configMapName']).not.toBe(running);
     const policy = await runInApiPodTemplate(env, kube, namespace, CR, 'cat /etc/keystone/keystone.conf.d/policy.yaml');
     expect(policy.trim()).toBe('"identity:list_users": "role:admin"');
+  }, 2 * WAIT_MS);
+
+  it('leaves its replicas to an autoscaler when asked, and takes them back when no longer', async () => {
+    const hpaRef = { type: horizontalPodAutoscalerType, namespace, name: names.api(CR) };
+    // Below the floor, the autoscaler scales up without any metric: the way to see it act here.
+    await kube.patch(ref(), { spec: { autoscaling: { minReplicas: 3, maxReplicas: 4 } } }, ContentType.mergePatch);
+    await waitForObject(kube, hpaRef, 'the autoscaler', (object) => object !== undefined);
+    await waitFor(async () => ((await apiPods(kube, namespace, CR)).length === 3 ? true : undefined), { what: 'three API pods', timeoutMs: WAIT_MS, intervalMs: 1_000 });
+    const scaled = await waitForReady(kube, ref());
+    expect(conditionOf(scaled, 'DeploymentReady')?.message).toBe('3 pods ready');
+    // Keyward does not take the autoscaler's scale back: a resync writes nothing.
+    const resynced = await controller?.reconcile(namespace, CR);
+    expect(resynced?.error).toBeUndefined();
+    expect(resynced === undefined ? undefined : writesOf(resynced)).toEqual([]);
+
+    await kube.patch(ref(), { spec: { autoscaling: null } }, ContentType.mergePatch);
+    await waitForObject(kube, hpaRef, 'the autoscaler to be deleted', (object) => object === undefined);
+    await waitFor(async () => ((await apiPods(kube, namespace, CR)).length === 2 ? true : undefined), { what: 'two API pods again', timeoutMs: WAIT_MS, intervalMs: 1_000 });
+    expect(conditionOf(await waitForReady(kube, ref()), 'DeploymentReady')?.message).toBe('2 pods ready');
   }, 2 * WAIT_MS);
 });
