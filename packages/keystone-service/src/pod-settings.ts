@@ -78,9 +78,9 @@ export const podSettingsSchema = {
       required: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
       'x-kubernetes-preserve-unknown-fields': true,
       properties: {
-        maxSkew: { type: 'integer', minimum: 1, maximum: 1_000 },
-        topologyKey: { type: 'string', minLength: 1 },
-        whenUnsatisfiable: { type: 'string', enum: [...WHEN_UNSATISFIABLE] },
+        maxSkew: { type: 'integer', minimum: 1, maximum: 1_000, description: 'How many more API pods one topology domain may have than another.' },
+        topologyKey: { type: 'string', minLength: 1, description: 'The node label whose values are the domains (topology.kubernetes.io/zone, kubernetes.io/hostname).' },
+        whenUnsatisfiable: { type: 'string', enum: [...WHEN_UNSATISFIABLE], description: 'DoNotSchedule keeps a pod pending rather than skew more; ScheduleAnyway only prefers spreading.' },
       },
     },
   },
@@ -98,7 +98,10 @@ export const podSettingsSchema = {
       rollingUpdate: {
         type: 'object',
         description: 'Pods started above replicas (maxSurge, default 1) and pods missing below them (maxUnavailable, default 0) during a rollout: a number or a percentage of replicas.',
-        properties: { maxSurge: intOrString(COUNT_OR_PERCENT_PATTERN), maxUnavailable: intOrString(COUNT_OR_PERCENT_PATTERN) },
+        properties: {
+          maxSurge: { ...intOrString(COUNT_OR_PERCENT_PATTERN), description: 'Pods started above replicas during a rollout: a number or a percentage; default 1.' },
+          maxUnavailable: { ...intOrString(COUNT_OR_PERCENT_PATTERN), description: 'Pods that may be missing below replicas during a rollout: a number or a percentage; default 0.' },
+        },
         'x-kubernetes-validations': [{ rule: `!(has(self.maxSurge) && ${zero('maxSurge')} && (!has(self.maxUnavailable) || ${zero('maxUnavailable')}))`, message: NO_PROGRESS_MESSAGE }],
       },
     },
