@@ -2,9 +2,9 @@
 // plans run against the in-memory Keycloak (the same plans they send to the real one); the real API server's
 // audit log is read for the same in controllers/writes.int.test.ts.
 import { describe, expect, it } from '@jest/globals';
-import { converge, type ObjectRef, type Plan, InMemoryWorld } from '@keyward/kernel';
+import { converge, coreTypes, type ObjectRef, type Plan, InMemoryWorld } from '@keyward/kernel';
 import { FakeClock, type ReconcileTarget, type WorldAction } from '@keyward/kernel/testing';
-import { keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType } from '../src/index.js';
+import { REALM_SECRET_LABEL, keycloakClientController, keycloakClientType, keycloakRealmController, keycloakRealmType } from '../src/index.js';
 import { REALM_ANNOTATION } from '../src/client/recorded-realm.js';
 import { simulateKeycloak } from '../src/testing.js';
 import { simulatedConfig, type KeycloakWorld } from './simulated-world.js';
@@ -58,7 +58,33 @@ function world(): KeycloakWorld {
 
 const settings = (clock: FakeClock) => ({ config: simulatedConfig, now: () => clock.now(), maxRounds: 8, between: () => { clock.advance(3_000); } });
 
+/** A realm's spec, from the bare name to roles, scopes and an SMTP password. */
+const realmSpecs: Record<string, Record<string, unknown>> = {
+  bare: { realmName: 'bare' },
+  roles: { realmName: 'roles', displayName: 'Roles', realmRoles: [{ name: 'viewer' }, { name: 'admin', composites: { realm: ['viewer'] } }], security: { bruteForceProtected: true, failureFactor: 5 } },
+  scoped: {
+    realmName: 'scoped',
+    clientScopes: [{ name: 'shop-api', protocolMappers: [{ name: 'audience', protocolMapper: 'oidc-audience-mapper', config: { 'included.client.audience': 'shop' } }] }],
+    defaultClientScopes: ['shop-api'],
+    smtpServer: { host: 'smtp.example.com', from: 'noreply@example.com', port: 587, auth: true, user: 'mailer', passwordSecret: { name: 'smtp', key: 'password' } },
+  },
+};
+
 describe('writes to the API server per new object', () => {
+  it('a new KeycloakRealm: its finalizer, then one status write that says Ready once its changes were read back', async () => {
+    const w = new InMemoryWorld({ keycloak: simulateKeycloak });
+    w.put(coreTypes.secret, { metadata: { name: 'smtp', namespace: 'platform', labels: { [REALM_SECRET_LABEL]: 'true' } }, data: { password: Buffer.from('mail-pass').toString('base64') } });
+    const clock = new FakeClock('2026-03-01T12:00:00Z');
+    for (const [name, spec] of Object.entries(realmSpecs)) {
+      w.put(keycloakRealmType, { metadata: { name, namespace: 'platform' }, spec });
+      const ref = { ...realmRef, name };
+      const { target, writes } = counted(w);
+      await converge(keycloakRealmController, target, ref, settings(clock));
+      expect(writes).toEqual(['finalizer', 'status Ready=True Ready']);
+      expect(w.apis.keycloak.realmSmtpPassword(name)).toBe(name === 'scoped' ? 'mail-pass' : undefined);
+    }
+  });
+
   it('a new confidential KeycloakClient: its finalizer with its realm, its Secret, one status write that says Ready', async () => {
     const w = world();
     const clock = new FakeClock('2026-03-01T12:00:00Z');
