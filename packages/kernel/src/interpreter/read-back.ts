@@ -16,7 +16,7 @@ export interface Deferred<A extends AnyAction> {
 
 function isStatusOf(type: ResourceType, object: KubeObject) {
   return <A extends AnyAction>(step: Step<A>): step is StatusStep<A> => {
-    const { action } = step as Step<AnyAction>;
+    const { action } = step as Step;
     if (action.kind !== 'k8s.status') return false;
     const { ref } = action as StatusAction;
     return ref.type.group === type.group && ref.type.plural === type.plural && ref.namespace === object.metadata.namespace && ref.name === object.metadata.name;
