@@ -85,6 +85,19 @@ describe('writes to the API server per new object', () => {
     }
   });
 
+  it('an edited KeycloakRealm: one status write, once the edit was read back', async () => {
+    const w = world();
+    const clock = new FakeClock('2026-03-01T12:00:00Z');
+    await converge(keycloakRealmController, w, realmRef, settings(clock));
+    w.update(realmRef, (object) => ({ ...object, spec: { ...(object['spec'] as object), displayName: 'Renamed', realmRoles: [{ name: 'viewer', description: 'reads' }, { name: 'editor' }] } }));
+    const { target, writes } = counted(w);
+    await converge(keycloakRealmController, target, realmRef, settings(clock));
+    expect(writes).toEqual(['status Ready=True Ready']);
+    let displayName: unknown;
+    w.apis.keycloak.editRealm('shared', (rep) => { displayName = rep['displayName']; });
+    expect(displayName).toBe('Renamed');
+  });
+
   it('a new confidential KeycloakClient: its finalizer with its realm, its Secret, one status write that says Ready', async () => {
     const w = world();
     const clock = new FakeClock('2026-03-01T12:00:00Z');
