@@ -8,6 +8,7 @@ import { defaultErrorPolicy, type ErrorPolicy, type FailureResponse } from './er
 import type { KeywardErrorFields } from './errors.js';
 import { STOPPED, toKeywardError } from './interpret.js';
 import type { PlanResult } from './types.js';
+import { deferStatus, readBackPlan, withDeferredStatus, type Deferred } from './read-back.js';
 
 /** When the object is reconciled again after this reconcile, besides when it or something it watches changes. */
 export type Requeue =
@@ -60,6 +61,19 @@ export interface DriveOptions<P, Q extends Queries, C, A extends AnyAction> exte
   readonly hooks?: DriveHooks<P, A>;
 }
 
+/** A read-back within a reconcile: its decision and how its plan ran. */
+export interface ReadBack<P, A extends AnyAction> {
+  readonly decision: Decision<P, A>;
+  readonly result: PlanResult;
+}
+
+/**
+ * Read-backs in one reconcile, at most: changes that wait for a reading (a link to a scope the realm creation
+ * made) are read back again, and a plan that still changes something after that many has its status written
+ * as without them, for the next reconcile to go on.
+ */
+export const MAX_READ_BACKS = 3;
+
 /** What one reconcile did and what follows it. */
 export interface ReconcileOutcome<P, A extends AnyAction> {
   readonly decision: Decision<P, A>;
@@ -73,6 +87,12 @@ export interface ReconcileOutcome<P, A extends AnyAction> {
   readonly report?: { readonly plan: Plan<A>; readonly result: PlanResult };
   /** The plan stopped part-way because the caller's signal was aborted. */
   readonly stopped?: true;
+  /**
+   * The reconciles that read the plan's changes back (see ControllerDefinition.readsBack), in order: each one's
+   * decision and how its plan ran (without its status write, but for the last). `result` is then of the
+   * reconcile's own plan without its status write.
+   */
+  readonly readBacks?: readonly ReadBack<P, A>[];
   /** Absent on a dry run. */
   readonly requeue?: Requeue;
 }
@@ -141,15 +161,45 @@ export async function runReconcile<P extends KubeObject, Q extends Queries, C, A
     return fail(failure, error, decision.primary);
   }
   const { plan, primary } = decision;
-  const result = await options.run(plan);
-  hooks?.ran?.(plan, result);
-  if (result.ok) {
-    const afterMs = requeueAfterMs(plan);
-    return { decision, result, requeue: afterMs === undefined ? { kind: 'done' } : { kind: 'after', afterMs } };
+  const run = async (ran: Plan<A>): Promise<PlanResult> => {
+    const result = await options.run(ran);
+    hooks?.ran?.(ran, result);
+    return result;
+  };
+  /** What follows a run: the requeue `plan` asks for, or the failure, reported from the stored object. */
+  const settle = async (asked: Plan<A>, result: PlanResult, said: Pick<ReconcileOutcome<P, A>, 'result' | 'readBacks'>): Promise<ReconcileOutcome<P, A>> => {
+    if (result.ok) {
+      const afterMs = requeueAfterMs(asked);
+      return { decision, ...said, requeue: afterMs === undefined ? { kind: 'done' } : { kind: 'after', afterMs } };
+    }
+    const error = result.error ?? toKeywardError(new Error('the plan failed without an error'));
+    if (error.reason === STOPPED && options.signal?.aborted === true) return { decision, ...said, error, stopped: true, requeue: { kind: 'backoff' } };
+    return { ...(await fail(planFailure(result, error), error, primary, result)), ...said };
+  };
+  const deferring = (candidate: Plan<A>) => (definition.readsBack?.(candidate) === true ? deferStatus(candidate, definition.primary.type, object) : undefined);
+
+  const initial = deferring(plan);
+  if (initial === undefined) {
+    const result = await run(plan);
+    return settle(plan, result, { result });
   }
-  const error = result.error ?? toKeywardError(new Error('the plan failed without an error'));
-  if (error.reason === STOPPED && options.signal?.aborted === true) return { decision, result, error, stopped: true, requeue: { kind: 'backoff' } };
-  return fail(planFailure(result, error), error, primary, result);
+  const first = await run(initial.first);
+  if (!first.ok) return settle(plan, first, { result: first });
+  const readBacks: ReadBack<P, A>[] = [];
+  let deferred: Deferred<A> = initial;
+  let asked: Plan<A> = plan;
+  for (let count = 1; ; count++) {
+    // Read back from the object as the plans so far leave it; when that cannot be read, their status is written.
+    const again: Decision<P, A> = await decide(definition, withDeferredStatus(object, deferred), { read: options.read, config, now, entropy: options.entropy });
+    if (again.kind !== 'planned') return settle(asked, await run({ steps: [deferred.status] }), { result: first, readBacks });
+    const next: Plan<A> = readBackPlan(again.plan, definition.primary.type, object, deferred);
+    const more: Deferred<A> | undefined = count < MAX_READ_BACKS ? deferring(next) : undefined;
+    const result = await run(more?.first ?? next);
+    readBacks.push({ decision: { ...again, plan: next }, result });
+    if (more === undefined || !result.ok) return settle(next, result, { result: first, readBacks });
+    deferred = more;
+    asked = next;
+  }
 }
 
 /** What removing a gone object's orphans did, and when its key runs again. */

@@ -7,7 +7,7 @@ export { interpret, dryRun, toKeywardError, STOPPED } from './interpret.js';
 export type { InterpretOptions } from './interpret.js';
 export { defaultErrorPolicy } from './error-policy.js';
 export { errorPolicyOf, removeOrphans, runReconcile } from './drive.js';
-export type { DriveHooks, DriveOptions, DriveTarget, OrphanRemoval, ReconcileOutcome, Requeue } from './drive.js';
+export type { DriveHooks, DriveOptions, DriveTarget, OrphanRemoval, ReadBack, ReconcileOutcome, Requeue } from './drive.js';
 export type { ErrorPolicy, FailureResponse } from './error-policy.js';
 export { apiSet, defineApiRuntime } from './api-runtime.js';
 export type { ApiRuntime, ApiSet, AnyApiRuntime } from './api-runtime.js';

@@ -121,4 +121,12 @@ export interface ControllerDefinition<P extends KubeObject, Q extends Queries, C
    * off. Absent: all objects are enqueued together every resync period of the runtime.
    */
   readonly spreadResyncMs?: (config: C) => number;
+  /**
+   * Plans whose changes are read back in the same reconcile: once such a plan ran, the object is observed and
+   * reconciled again, from the status the plan states, and only that second plan's status is written (or the
+   * first's, when the second states none or cannot read). For a status that says Ready only once what was
+   * changed was read back: it saves the status write that would say the changes are under way. Only a plan
+   * with one status write of the primary, known before it runs, is read back. Pure.
+   */
+  readonly readsBack?: (plan: Plan<A>) => boolean;
 }

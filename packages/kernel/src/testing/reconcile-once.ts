@@ -88,9 +88,13 @@ export async function converge<P extends KubeObject, Q extends Queries, C, A ext
       now: options.now?.() ?? new Date(),
       ...(options.entropy === undefined ? {} : { entropy: options.entropy(round) }),
     });
-    rounds.push(outcome);
-    const { decision, requeue } = outcome;
-    const quiet = decision.kind === 'planned' && outcome.result?.ok === true && !changesAnything(decision.plan);
+    // Each read-back is a round of its own: its plan is what the next reconcile would have planned without it.
+    const { readBacks = [], ...own } = outcome;
+    const ran = [own, ...readBacks];
+    const last = { ...own, ...ran[ran.length - 1] };
+    rounds.push(...ran.slice(0, -1).map(({ decision, result }) => ({ decision, ...(result === undefined ? {} : { result }) })), last);
+    const { decision, requeue } = last;
+    const quiet = decision.kind === 'planned' && last.result?.ok === true && !changesAnything(decision.plan);
     if (quiet || requeue?.kind === 'onChange' || requeue?.kind === 'onEdit') return rounds;
     if (round < maxRounds) await options.between?.(round);
   }

@@ -2,12 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../src/apis/kubernetes/actions.js';
 import type { Plan } from '../../src/plan/plan.js';
 import type { Observed, Queries } from '../../src/plan/queries.js';
-import { removeOrphans, runReconcile, type DriveOptions } from '../../src/interpreter/drive.js';
+import { MAX_READ_BACKS, removeOrphans, runReconcile, type DriveOptions } from '../../src/interpreter/drive.js';
 import { STOPPED } from '../../src/interpreter/interpret.js';
 import type { PlanResult } from '../../src/interpreter/types.js';
 import { fixedEntropy } from '../../src/testing/clock.js';
 import type { InMemoryWorld } from '../../src/testing/world.js';
-import { NOW, copier, ref, worldWith, type Action, type CopyQueries } from '../testing/copier.js';
+import { NAMESPACE, NOW, copier, ref, worldWith, type Action, type CopyQueries } from '../testing/copier.js';
 
 type Copier = typeof copier;
 type Options = DriveOptions<KubeObject, CopyQueries, null, Action>;
@@ -188,5 +188,72 @@ describe('removeOrphans', () => {
     });
     expect(ran).toEqual(['a', 'b']);
     expect(outcome).toEqual({ error: unavailable, requeue: { kind: 'backoff' } });
+  });
+});
+
+/**
+ * A copier that states in status whether the copy was seen (`verified`) or only made (`made`), and reads a
+ * plan that makes the copy back. `test/copies` copies are made one after the other, each once the one before
+ * it is read: a plan that waits for a reading. `test/fail: missing` fails the plan after the copy.
+ */
+const verifying: Copier = {
+  ...copier,
+  observe: (primary) => Object.fromEntries(copyNames(primary).map((name) => [name, { kind: 'k8s.get', ref: ref(name) }])) as CopyQueries,
+  reconcile: ({ primary, observed }) => {
+    const missing = copyNames(primary).find((name) => observed[name] === undefined);
+    const steps: Plan<Action>['steps'] = missing === undefined ? [] : [{ id: 's1', action: { kind: 'k8s.create', ref: ref(missing), object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: missing, namespace: NAMESPACE }, data: primary['data'] as Record<string, string> } }, reason: 'the copy is missing' }];
+    const status = { copies: missing === undefined ? 'verified' : `made ${missing}` };
+    const stored = (primary['status'] ?? {}) as Record<string, unknown>;
+    const write = stored['copies'] === status.copies ? [] : [{ id: 's2', action: { kind: 'k8s.status', ref: ref(primary.metadata.name), status, observed: stored } as const, reason: 'report' }];
+    const failing = primary.metadata.annotations?.['test/fail'] === 'missing' ? [{ id: 's3', action: { kind: 'k8s.patch', ref: ref('nowhere'), patch: { type: 'merge', body: {} } } as const, reason: 'a write to nothing' }] : [];
+    return { steps: [...steps, ...failing, ...write] };
+  },
+  readsBack: (plan) => plan.steps.some((step) => step.action.kind === 'k8s.create'),
+};
+
+function copyNames(primary: KubeObject): string[] {
+  const count = Number(primary.metadata.annotations?.['test/copies'] ?? '1');
+  return Array.from({ length: count }, (_, index) => `${primary.metadata.name}-copy${String(index + 1)}`);
+}
+
+const copiesOf = (world: InMemoryWorld): unknown => (world.get(ref('source'))?.['status'] as Record<string, unknown> | undefined)?.['copies'];
+
+describe('runReconcile of a plan the controller reads back', () => {
+  it('runs it without its status write, reads back, and writes one status: the read-back\'s', async () => {
+    const { outcome, seen, world } = await drive(verifying, 'source', { data: { a: '1' } });
+    expect(seen).toEqual(['decided planned', 'run k8s.create', 'ran true', 'run k8s.status', 'ran true']);
+    expect(copiesOf(world)).toBe('verified');
+    expect(outcome.readBacks?.map((readBack) => readBack.decision.kind === 'planned' && readBack.decision.plan.steps.map((step) => step.action.kind))).toEqual([['k8s.status']]);
+    expect(outcome.requeue).toEqual({ kind: 'done' });
+  });
+
+  it('reads back again what waited for a reading, up to the limit, then writes the status of the last plan', async () => {
+    const within = await drive(verifying, 'source', { data: { a: '1' }, annotations: { 'test/copies': String(MAX_READ_BACKS) } });
+    expect(within.seen.filter((moment) => moment.startsWith('run'))).toEqual([...Array<string>(MAX_READ_BACKS).fill('run k8s.create'), 'run k8s.status']);
+    expect(copiesOf(within.world)).toBe('verified');
+
+    const beyond = await drive(verifying, 'source', { data: { a: '1' }, annotations: { 'test/copies': String(MAX_READ_BACKS + 2) } });
+    expect(beyond.seen.filter((moment) => moment.startsWith('run'))).toEqual([...Array<string>(MAX_READ_BACKS).fill('run k8s.create'), 'run k8s.create,k8s.status']);
+    expect(copiesOf(beyond.world)).toBe(`made source-copy${String(MAX_READ_BACKS + 1)}`);
+  });
+
+  it('writes the status of the plan that ran when the read-back cannot read', async () => {
+    const world = worldWith('source', { data: { a: '1' } });
+    const seen: string[] = [];
+    let reads = 0;
+    const failingSecond = <Q extends Queries>(queries: Q): Promise<Observed<Q>> => (++reads === 1 ? world.read(queries) : Promise.reject(new Error('unreachable')));
+    const object = world.get(ref('source'));
+    if (object === undefined) throw new Error('source is missing');
+    const outcome = await runReconcile(verifying, object, options(world, seen, { read: failingSecond }));
+    expect(seen.filter((moment) => moment.startsWith('run'))).toEqual(['run k8s.create', 'run k8s.status']);
+    expect(copiesOf(world)).toBe('made source-copy1');
+    expect(outcome.requeue).toEqual({ kind: 'done' });
+  });
+
+  it('reads nothing back after a plan that failed, whose failure is reported as without a read-back', async () => {
+    const { outcome, seen } = await drive(verifying, 'source', { data: { a: '1' }, annotations: { 'test/fail': 'missing' } });
+    expect(outcome.readBacks).toBeUndefined();
+    expect(outcome.error).toMatchObject({ reason: 'NotFound' });
+    expect(seen.filter((moment) => moment.startsWith('run'))).toEqual(['run k8s.create,k8s.patch', 'run k8s.event']);
   });
 });

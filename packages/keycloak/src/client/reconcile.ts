@@ -18,6 +18,7 @@ import { isAnotherOperators, keycloakCall } from '../server.js';
 import type { ClientQueries } from './observe.js';
 import { differs, providedSecretRef, secretValue } from './provided-secret.js';
 import { describeRealmObject, grantFor, readRealm, realmObjectRef } from './realm.js';
+import { REALM_ANNOTATION, recordedRealm } from './recorded-realm.js';
 import { clientChanges, creationBody, desiredClient } from './representation.js';
 import { forbiddenServiceAccountRoles } from './role-guard.js';
 import { knownFrom } from '../known-roles.js';
@@ -61,17 +62,19 @@ interface Stop {
   readonly followUp?: string;
   /** Tell people with a Warning event too (once: when the problem is new to the Ready condition). */
   readonly warn?: boolean;
+  /** The realm to record before the client is read from Keycloak in it (see recordedRealm). */
+  readonly records?: string;
 }
 
 const stop = (readiness: Readiness, changes?: StatusChanges, followUp?: string): Stop => ({ readiness, ...(changes === undefined ? {} : { changes }), ...(followUp === undefined ? {} : { followUp }) });
 
 /**
  * Service-account roles the operator is not allowed to grant: the spec must change, or the operator's option.
- * Composites are known from the realm status records (read there), never from another realm's.
+ * Composites are known from the recorded realm (read there), never from another realm's.
  */
 function forbiddenRoles(input: ClientInput, realm: string): Stop | undefined {
   const { primary: client, observed, config } = input;
-  const reach = client.status.realm === realm ? observed.grantReach : undefined;
+  const reach = recordedRealm(client) === realm ? observed.grantReach : undefined;
   const forbidden = forbiddenServiceAccountRoles(realm, client.spec.serviceAccountRoles, config.keycloakAllowedServiceAccountRoles, knownFrom(reach).compositesOf);
   if (forbidden.length === 0) return undefined;
   const message = `spec.serviceAccountRoles lists ${forbidden.join(', ')}, which the operator does not grant (they administer the realm or impersonate its users); `
@@ -81,8 +84,8 @@ function forbiddenRoles(input: ClientInput, realm: string): Stop | undefined {
 
 /**
  * The gates before Keycloak is touched, in order: the realm object exists, states a realm and grants the
- * client's namespace; the realm is ready; status records the realm (the client is read from Keycloak in it
- * from the next reconcile on, so no client is looked up in a realm not there yet); Keycloak is configured;
+ * client's namespace; the realm is ready; the realm is recorded (the client is read from Keycloak in it from
+ * the next reconcile on, so no client is looked up in a realm not there yet); Keycloak is configured;
  * a provided client secret can be read. A stop writes status only: no Keycloak writes, and the credentials
  * Secret is left as it is.
  */
@@ -101,8 +104,9 @@ function resolve(input: ClientInput): Resolved | Stop {
   const jsRefused = refusedJsPolicies(client.spec, config.keycloakAllowJsPolicies);
   if (jsRefused !== undefined) return { readiness: stalled('JavaScriptPoliciesNotAllowed', jsRefused), warn: true };
   if (!realm.exists) return stop(reconciling('WaitingForRealm', `waiting for KeycloakRealm ${describeRealmObject(ref)} to make its realm in Keycloak`));
-  if (client.status.realm !== realm.realmName) {
-    return stop(reconciling('RealmFound', `realm ${realm.realmName} found; reading the client from Keycloak`), { realm: realm.realmName }, 'read the client from Keycloak in the realm now recorded');
+  if (recordedRealm(client) !== realm.realmName) {
+    const found = stop(reconciling('RealmFound', `realm ${realm.realmName} found; reading the client from Keycloak`), { realm: realm.realmName }, 'read the client from Keycloak in the realm now recorded');
+    return { ...found, records: realm.realmName };
   }
   const call = keycloakCall(config, client.metadata.namespace);
   if (call === undefined) return stop(stalled('KeycloakNotConfigured', 'no Keycloak is configured (URL and admin credentials Secret)'));
@@ -244,9 +248,16 @@ function reconcileInRealm(plan: Builder, resolved: Resolved): void {
   else maintain(plan, resolved, found);
 }
 
-/** The finalizer that keeps a KeycloakClient until its client in Keycloak is deleted. */
-function clientFinalizer(client: KeycloakClient): Finalizer {
-  return { ref: clientRef(client), name: CLIENT_FINALIZER, purpose: 'keep the object until its client in Keycloak is deleted' };
+/**
+ * The finalizer that keeps a KeycloakClient until its client in Keycloak is deleted. A client that records no
+ * realm yet records the one it found in the same patch (see recordedRealm): one write fewer than a status write
+ * of it, and still before the client can exist in Keycloak.
+ */
+function clientFinalizer(client: KeycloakClient, found: Resolved | Stop | undefined): Finalizer {
+  const purpose = 'keep the object until its client in Keycloak is deleted';
+  const realm = found !== undefined && 'records' in found && recordedRealm(client) === undefined ? found.records : undefined;
+  if (realm === undefined) return { ref: clientRef(client), name: CLIENT_FINALIZER, purpose };
+  return { ref: clientRef(client), name: CLIENT_FINALIZER, purpose: `${purpose}, and record realm ${realm}, where it is read`, annotations: { [REALM_ANNOTATION]: realm } };
 }
 
 /**
@@ -257,7 +268,7 @@ function clientFinalizer(client: KeycloakClient): Finalizer {
  */
 function remove(plan: Builder, input: ClientInput): string | undefined {
   const { primary: client, observed, config, now } = input;
-  const realm = client.status.realm;
+  const realm = recordedRealm(client);
   if (client.spec.deletionPolicy === 'Delete' && realm !== undefined) {
     const call = keycloakCall(config, client.metadata.namespace);
     if (call === undefined && client.status.clientUuid !== undefined) {
@@ -283,14 +294,14 @@ export function reconcileClient(input: ClientInput): Plan<ClientAction> {
   // A realm another operator manages is that operator's, clients included.
   const operatorNamespace = observed.realm === undefined ? undefined : readRealm(observed.realm).operatorNamespace;
   if (isAnotherOperators(operatorNamespace === undefined ? undefined : { namespace: operatorNamespace }, config)) return plan.build();
-  withFinalizer(plan, client, clientFinalizer(client), { apply: () => { reconcileHeld(plan, input); }, cleanup: () => remove(plan, input) });
+  const resolved = client.metadata.deletionTimestamp === undefined ? resolve(input) : undefined;
+  withFinalizer(plan, client, clientFinalizer(client, resolved), { apply: () => { if (resolved !== undefined) reconcileHeld(plan, input, resolved); }, cleanup: () => remove(plan, input) });
   return plan.build();
 }
 
-/** A KeycloakClient that holds the finalizer and is not being deleted. */
-function reconcileHeld(plan: Builder, input: ClientInput): void {
+/** A KeycloakClient that holds the finalizer and is not being deleted, with what resolve found. */
+function reconcileHeld(plan: Builder, input: ClientInput, resolved: Resolved | Stop): void {
   const { primary: client } = input;
-  const resolved = resolve(input);
   if ('call' in resolved) {
     reconcileInRealm(plan, resolved);
     addDriftReport(plan, client, clientRef(client), describeClient(client, resolved.realm));

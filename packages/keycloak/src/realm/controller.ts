@@ -33,4 +33,7 @@ export const keycloakRealmController: ControllerDefinition<KeycloakRealm, RealmQ
   errorPolicy: keycloakErrorPolicy,
   heldGeneration: refusedGeneration,
   reportInvalid,
+  // A plan that changes the realm in Keycloak is read back in the same reconcile, so the realm's status is
+  // written once, saying Ready when Keycloak holds the spec (not first "applying", then Ready).
+  readsBack: (plan) => plan.steps.some((step) => step.action.kind.startsWith('keycloak.')),
 };

@@ -217,6 +217,8 @@ export interface Operator {
   reconcileRealm(namespace: string, name: string): Promise<KeyReconcile<KeycloakRealmAction>>;
   reconcileClient(namespace: string, name: string): Promise<KeyReconcile<KeycloakClientAction>>;
   resync(): void;
+  /** Whether no key waits or runs in any of its controllers (scheduled checks aside). */
+  idle(): boolean;
   stop(): Promise<void>;
   /** The runtime's metrics of its controllers' plans (keyward_drift_repairs_total). */
   readonly metrics: RuntimeMetrics;
@@ -276,6 +278,10 @@ export async function startOperator(kube: KubeClient, options: OperatorOptions):
     reconcileRealm: (namespace, name) => reconcileCaughtUp(kube, pick(realms, namespace), { type: keycloakRealmType, namespace, name }),
     reconcileClient: (namespace, name) => reconcileCaughtUp(kube, pick(clients, namespace), { type: keycloakClientType, namespace, name }),
     resync: () => { for (const controller of all) controller.resync(); },
+    idle: () => all.every((controller) => {
+      const state = controller.queueState();
+      return state.depth === 0 && state.inFlight === 0;
+    }),
     stop: async () => {
       await Promise.all(all.map((controller) => controller.stop()));
       resyncLoops.stop();

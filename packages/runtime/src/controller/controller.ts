@@ -15,6 +15,7 @@ import { lazyEntropy } from './reconcile-input.js';
 import { BurstWatches, type BurstWatchOptions } from './burst-watches.js';
 import { RecoveryWakeups } from './recovery-wakeups.js';
 import { RepeatedFailures } from './repeated-failures.js';
+import { OWN_WRITE_RECHECK_MS, OwnWrites, wroteTo } from './own-writes.js';
 import { objectReader, queryReader } from './query-reader.js';
 import { TypeNotServed, crdName } from './served-types.js';
 import { ResyncLoop, type ResyncLoops } from './resync-loop.js';
@@ -180,6 +181,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
   readonly #bursts: BurstWatches | undefined;
   readonly #wakeups: RecoveryWakeups;
   readonly #repeats: RepeatedFailures;
+  readonly #ownWrites = new OwnWrites();
   #stopRecoveries: (() => void) | undefined;
   #stopShardChanges: (() => void) | undefined;
 
@@ -410,6 +412,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
       this.#repeats.forget(key);
       this.#queue.forget(key);
       this.#references.forget(key);
+      this.#ownWrites.forget(key);
       // The key's next run finds the object gone and removes its orphans.
       this.#queue.add(key);
       return;
@@ -438,6 +441,13 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     // Another replica's: dropped here, and looked at again when ownership changes.
     if (this.#options.shard?.owns(key) === false) {
       this.#queue.forget(key);
+      return;
+    }
+    // The cache still holds the object as it was before this controller's last write to it (another wake-up came
+    // first): a reconcile from it would act on a past the object has left. The write's watch event brings the
+    // key back, or this check does shortly.
+    if (this.#ownWrites.olderThanOwnWrite(key, this.cached(key)?.metadata.resourceVersion)) {
+      this.#queue.addAfter(key, OWN_WRITE_RECHECK_MS);
       return;
     }
     const started = Date.now();
@@ -476,6 +486,7 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
     // Reported already, and the spec is the same: nothing new to say.
     if (this.#invalid.has(key) && this.#invalid.get(key) === generation) return { result: 'invalid', requeue: { kind: 'onChange' } };
 
+    const plans: { readonly plan: Plan<A>; readonly result: PlanResult }[] = [];
     let decided: P | undefined;
     const outcome = await runReconcile(this.#definition, object, {
       read: (queries) => this.#read(queries),
@@ -495,7 +506,10 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
           this.#track(key, decided);
           if (decision.kind === 'unreadable') this.#sayMissing(decision.error);
         },
-        ran: (plan, result) => this.#options.observer?.onPlan?.(this.#definition.name, plan, result),
+        ran: (plan, result) => {
+          plans.push({ plan, result });
+          this.#options.observer?.onPlan?.(this.#definition.name, plan, result);
+        },
         failed: (failure, next) => {
           // What it waits on while failing so is watched too, until it reconciles again.
           if (decided !== undefined) this.#track(key, decided, failure);
@@ -506,6 +520,8 @@ export class Controller<P extends KubeObject, Q extends Queries, C, A extends An
         reportFailed: (report) => logger.warn('could not record the failure in status', { problem: report.error?.message }),
       },
     });
+    const ref = { type: this.#definition.primary.type, namespace, name };
+    if ([...plans, ...(outcome.report === undefined ? [] : [outcome.report])].some(({ plan, result }) => wroteTo(plan, result, ref))) this.#ownWrites.wrote(key, object.metadata.resourceVersion);
     return this.#keyReconcile(key, generation, outcome, logger);
   }
 

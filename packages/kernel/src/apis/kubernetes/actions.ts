@@ -111,12 +111,16 @@ export interface ObservedFinalizers {
   readonly finalizers: readonly string[];
 }
 
-/** Adds a finalizer if it is missing; "unchanged" when present. Safe to retry on conflict with a fresh read. */
+/**
+ * Adds a finalizer if it is missing, with `annotations` in the same patch; "unchanged" when present (the
+ * annotations are then not written either). Safe to retry on conflict with a fresh read.
+ */
 export interface AddFinalizerAction {
   readonly kind: 'k8s.addFinalizer';
   readonly ref: ObjectRef;
   readonly finalizer: string;
   readonly observed?: ObservedFinalizers;
+  readonly annotations?: Readonly<Record<string, string>>;
 }
 
 /** Removes a finalizer if present; "unchanged" when absent or when the object is gone. */

@@ -32,7 +32,10 @@ export const kubernetesApi = defineApi<KubernetesAction, KubernetesQuery>({
         : a.patch.operations.map((op) => `${op.op} ${op.path}${op.value === undefined ? '' : `: ${display(op.value)}`}`)),
     },
     'k8s.delete': { describe: (a) => `delete ${describeRef(a.ref)}` },
-    'k8s.addFinalizer': { describe: (a) => `add finalizer ${a.finalizer} to ${describeRef(a.ref)}` },
+    'k8s.addFinalizer': {
+      describe: (a) => `add finalizer ${a.finalizer} to ${describeRef(a.ref)}`,
+      details: (a) => Object.entries(a.annotations ?? {}).map(([key, value]) => `annotation ${key}: ${value}`),
+    },
     'k8s.removeFinalizer': { describe: (a) => `remove finalizer ${a.finalizer} from ${describeRef(a.ref)}` },
     'k8s.status': { describe: (a) => `update status of ${describeRef(a.ref)}`, details: (a) => diffLines(a.observed, a.status, { whole: true, prefix: 'status' }) },
     'k8s.event': { describe: (a) => `record ${a.type} event ${a.reason} on ${describeRef(a.regarding)}`, details: (a) => [`note: ${a.note}`] },

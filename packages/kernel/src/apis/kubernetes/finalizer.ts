@@ -14,6 +14,11 @@ export interface Finalizer {
    * was stale (a 409, then a fresh read).
    */
   readonly guarded?: boolean;
+  /**
+   * Annotations recorded in the same patch as the finalizer, only when the finalizer is added: what the object
+   * must name before anything the finalizer guards exists (where a later reconcile finds it).
+   */
+  readonly annotations?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -69,7 +74,8 @@ export function withFinalizer(
   if (!holds(object, finalizer) && steps.addsFinalizer?.() !== true) {
     const { resourceVersion } = object.metadata;
     const observed = finalizer.guarded === true && resourceVersion !== undefined ? { observed: { resourceVersion, finalizers: object.metadata.finalizers ?? [] } } : {};
-    plan.add({ kind: 'k8s.addFinalizer', ref: finalizer.ref, finalizer: finalizer.name, ...observed }, finalizer.purpose);
+    const annotations = finalizer.annotations === undefined ? {} : { annotations: finalizer.annotations };
+    plan.add({ kind: 'k8s.addFinalizer', ref: finalizer.ref, finalizer: finalizer.name, ...observed, ...annotations }, finalizer.purpose);
     return;
   }
   steps.apply();

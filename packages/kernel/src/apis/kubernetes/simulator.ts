@@ -159,11 +159,12 @@ export class SimulatedKubernetes {
 
   /** Handlers that act on this store. */
   handlers(): HandlerTable<KubernetesAction> {
-    const setFinalizers = (ref: ObjectRef, change: (current: readonly string[]) => readonly string[] | undefined) => {
+    const setFinalizers = (ref: ObjectRef, change: (current: readonly string[]) => readonly string[] | undefined, annotations?: Readonly<Record<string, string>>) => {
       const current = this.get(ref);
       const next = current === undefined ? undefined : change(current.metadata.finalizers ?? []);
       if (current === undefined || next === undefined) return Promise.resolve({ outcome: 'unchanged' as const, outputs: {} });
-      this.#update(ref, { ...current, metadata: { ...current.metadata, finalizers: next } });
+      const annotated = annotations === undefined ? {} : { annotations: { ...current.metadata.annotations, ...annotations } };
+      this.#update(ref, { ...current, metadata: { ...current.metadata, finalizers: next, ...annotated } });
       return Promise.resolve({ outcome: 'applied' as const, outputs: {} });
     };
     return {
@@ -208,7 +209,7 @@ export class SimulatedKubernetes {
         if (current !== undefined && action.precondition?.uid !== undefined && action.precondition.uid !== current.metadata.uid) fail(409, 'Conflict', 'uid precondition failed');
         return Promise.resolve({ outcome: this.#delete(action.ref) ? 'applied' : 'unchanged', outputs: {} });
       },
-      'k8s.addFinalizer': (action) => setFinalizers(action.ref, (f) => (f.includes(action.finalizer) ? undefined : [...f, action.finalizer])),
+      'k8s.addFinalizer': (action) => setFinalizers(action.ref, (f) => (f.includes(action.finalizer) ? undefined : [...f, action.finalizer]), action.annotations),
       'k8s.removeFinalizer': (action) => setFinalizers(action.ref, (f) => (f.includes(action.finalizer) ? f.filter((x) => x !== action.finalizer) : undefined)),
       'k8s.status': (action, context) => {
         const current = this.#mustGet(action.ref);

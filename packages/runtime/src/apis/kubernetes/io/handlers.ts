@@ -67,11 +67,12 @@ async function updateFinalizers(
   ref: ObjectRef,
   observed: ObservedFinalizers | undefined,
   change: (current: readonly string[]) => readonly string[] | undefined,
+  annotations?: Readonly<Record<string, string>>,
 ): Promise<'applied' | 'unchanged'> {
   const planned = observed === undefined ? undefined : change(observed.finalizers);
   if (observed !== undefined && planned !== undefined) {
     try {
-      await patchFinalizers(client, ref, observed.resourceVersion, planned);
+      await patchFinalizers(client, ref, observed.resourceVersion, planned, annotations);
       return 'applied';
     } catch (error) {
       if (!isConflict(error) && !(error instanceof KeywardError && error.code === 404)) throw error;
@@ -83,7 +84,7 @@ async function updateFinalizers(
     const next = change(current.metadata.finalizers ?? []);
     if (next === undefined) return 'unchanged';
     try {
-      await patchFinalizers(client, ref, current.metadata.resourceVersion ?? '', next);
+      await patchFinalizers(client, ref, current.metadata.resourceVersion ?? '', next, annotations);
       return 'applied';
     } catch (error) {
       if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
@@ -91,8 +92,9 @@ async function updateFinalizers(
   }
 }
 
-async function patchFinalizers(client: KubeClient, ref: ObjectRef, resourceVersion: string, finalizers: readonly string[]): Promise<void> {
-  await client.patch(ref, { metadata: { resourceVersion, finalizers } }, ContentType.mergePatch);
+/** One merge patch of the finalizers, guarded by `resourceVersion`, with the annotations recorded alongside (see AddFinalizerAction). */
+async function patchFinalizers(client: KubeClient, ref: ObjectRef, resourceVersion: string, finalizers: readonly string[], annotations?: Readonly<Record<string, string>>): Promise<void> {
+  await client.patch(ref, { metadata: { resourceVersion, finalizers, ...(annotations === undefined ? {} : { annotations }) } }, ContentType.mergePatch);
 }
 
 /** Handlers for every Kubernetes action, over one client. */
@@ -152,7 +154,7 @@ export function kubernetesHandlers(client: KubeClient, options: KubernetesHandle
     },
 
     'k8s.addFinalizer': async (action) => ({
-      outcome: await updateFinalizers(client, action.ref, action.observed, (current) => (current.includes(action.finalizer) ? undefined : [...current, action.finalizer])),
+      outcome: await updateFinalizers(client, action.ref, action.observed, (current) => (current.includes(action.finalizer) ? undefined : [...current, action.finalizer]), action.annotations),
       outputs: {},
     }),
 
