@@ -1,4 +1,4 @@
-// jest-cost: 360 s
+// jest-cost: 420 s
 // jest-exclusive: workload tier
 // The production Keystone with real pods. Its pods run with the settings production gives them (resources, a
 // PriorityClass, a topology spread, a grace period). It is upgraded across real OpenStack releases: from Debian
