@@ -285,6 +285,12 @@ export function reconcile(input: KeystoneInput): Plan<KeystoneAction> {
     if (observed.dbSyncConnection !== undefined) {
       plan.add({ kind: 'k8s.delete', ref: secretRef(names.dbSyncConnection(crName)), precondition: { uid: observed.dbSyncConnection.metadata.uid ?? '' } }, 'db_sync succeeded with the new database URL');
     }
+    // A called-off upgrade leaves no Job behind that still runs or retries (an image that cannot be pulled).
+    for (const job of [observed.expandJob, observed.migrateJob, observed.contractJob]) {
+      if (job !== undefined && !conditionTrue(job, 'Complete')) {
+        plan.add({ kind: 'k8s.delete', ref: { type: coreTypes.job, namespace, name: job.metadata.name }, precondition: { uid: job.metadata.uid ?? '' }, propagation: 'Background' }, 'the upgrade it was part of is called off');
+      }
+    }
   }
 
   // 5. Deployment, Service and PodDisruptionBudget.

@@ -301,13 +301,18 @@ describe('a Keystone object run as real pods', () => {
     await waitForReady(kube, ref());
   }, 2 * WAIT_MS);
 
-  it('reports a db_sync whose image cannot be pulled with the pod\'s reason', async () => {
+  it("reports an upgrade whose image cannot be pulled with the pod's reason, and calls it off when the tag is set back", async () => {
     const image = imageSpec(env);
-    await kube.patch(ref(), { spec: { image: { ...image, tag: 'no-such-tag' } } }, ContentType.mergePatch);
+    // A newer release than the installed 2022.2, in an image that does not exist: the upgrade's first Job cannot start.
+    await kube.patch(ref(), { spec: { image: { ...image, tag: '2099.1-no-such-image' } } }, ContentType.mergePatch);
     const stuck = await waitForObject(kube, ref(), 'DatabaseReady to report the image', (object) => ['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull'].includes(conditionOf(object, 'DatabaseReady')?.reason ?? ''));
-    expect(conditionOf(stuck, 'DatabaseReady')?.message).toContain(`db_sync Job ${names.dbSyncJob(CR)} cannot run: pod`);
+    expect(conditionOf(stuck, 'DatabaseReady')?.message).toContain(`upgrading from 2022.2 to 2099.1: db_sync --expand Job ${names.upgradeJob(CR, 'expand')} cannot run: pod`);
     await kube.patch(ref(), { spec: { image } }, ContentType.mergePatch);
-    await waitForReady(kube, ref());
+    const back = await waitForReady(kube, ref());
+    expect(statusOf(back)).toMatchObject({ installedRelease: '2022.2' });
+    expect(statusOf(back)['targetRelease']).toBeUndefined();
+    // The Job that could never run is gone with the upgrade.
+    await waitForObject(kube, { type: coreTypes.job, namespace, name: names.upgradeJob(CR, 'expand') }, 'the stuck expand Job to be deleted', (object) => object === undefined);
   }, 2 * WAIT_MS);
 
   it('reports a failed db_sync with the end of its log, and does not retry it blindly', async () => {

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { coreTypes, type KubeObject, type ObjectRef, type ResourceType } from '@keyward/kernel';
 import { ContentType, KubeClient } from '@keyward/runtime/io';
-import { importNextKeystoneImage, kubeConfigFor, waitFor, podHostPattern, rememberSecret, resolveServiceNames, runPodSql, testLogFile, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
+import { importNextKeystoneImage, kubeConfigFor, podHostPattern, rememberSecret, resolveServiceNames, runPodSql, testLogFile, workloadEnvironment, type WorkloadEnvironment } from '@keyward/test-env';
 import { names } from '../../src/index.js';
 import { cronJobType, horizontalPodAutoscalerType, podType } from '../../src/api.js';
 import { WAIT_MS, adminToken, writesOf, apiPods, conditionOf, databaseOf, imageSpec, keystoneObject, keystoneRef, prepareNamespace, runInApiPodTemplate, serviceUrl, startController, statusOf, unique, validates, waitForObject, waitForReady, type RunningController } from './harness.js';
@@ -228,9 +228,10 @@ describe('a production Keystone with real pods', () => {
     // Below the floor, the autoscaler scales up without any metric: the way to see it act here.
     await kube.patch(ref(), { spec: { autoscaling: { minReplicas: 3, maxReplicas: 4 } } }, ContentType.mergePatch);
     await waitForObject(kube, hpaRef, 'the autoscaler', (object) => object !== undefined);
-    await waitFor(async () => ((await apiPods(kube, namespace, CR)).length === 3 ? true : undefined), { what: 'three API pods', timeoutMs: WAIT_MS, intervalMs: 1_000 });
-    const scaled = await waitForReady(kube, ref());
-    expect(conditionOf(scaled, 'DeploymentReady')?.message).toBe('3 pods ready');
+    // The autoscaler changes no generation of the Keystone: wait for the status to count the third pod.
+    const scaled = await waitForObject(kube, ref(), 'three API pods ready', (object) => conditionOf(object, 'DeploymentReady')?.message === '3 pods ready');
+    expect(conditionOf(scaled, 'Ready')?.status).toBe('True');
+    expect(await apiPods(kube, namespace, CR)).toHaveLength(3);
     // Keyward does not take the autoscaler's scale back: a resync writes nothing.
     const resynced = await controller?.reconcile(namespace, CR);
     expect(resynced?.error).toBeUndefined();
