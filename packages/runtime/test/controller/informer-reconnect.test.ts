@@ -63,6 +63,8 @@ describe('Informer while the API server is away', () => {
 
     server.watchAnswer = 'accept';
     await until('the watch to be accepted again', () => server.watchesAccepted === 2);
+    // The server counts the watch when it answers; the informer tells once the answer has reached it.
+    await until('the informer to tell it is accepted again', () => recoveries > 0);
     expect(recoveries).toBe(1);
     expect(informer.hasSynced()).toBe(true);
   }, 30_000);
